@@ -1,0 +1,49 @@
+import { AlreadyExistsError, NotFoundError, Role } from '@quire/service-kit';
+import { hashToken, newApiToken, newId } from './domain/ids.ts';
+import { roleToDb } from './domain/roles.ts';
+import { checkEmail, checkLength } from './domain/validate.ts';
+import type { Store } from './store/index.ts';
+
+// Operator actions behind the CLI and the first-start bootstrap; no caller, no policy.
+
+export async function createUser(store: Store, email: string, displayName: string) {
+  const e = checkEmail(email);
+  if (await store.findUserByEmail(e)) throw new AlreadyExistsError(`A user with email ${e} exists`);
+  return store.createUser({ id: newId(), email: e, displayName: checkLength('name', displayName, 1, 64) });
+}
+
+async function userByEmail(store: Store, email: string) {
+  const user = await store.findUserByEmail(checkEmail(email));
+  if (!user) throw new NotFoundError(`No user with email ${email}`);
+  return user;
+}
+
+export async function createOrganization(store: Store, title: string, ownerEmail: string) {
+  const owner = await userByEmail(store, ownerEmail);
+  return store.createOrganization({ id: newId(), title: checkLength('title', title, 2, 255), emailDomains: [], ownerId: owner.id });
+}
+
+export async function addMember(store: Store, organizationId: string, email: string, role: Role) {
+  const user = await userByEmail(store, email);
+  return store.addMember(organizationId, user.id, roleToDb(role));
+}
+
+/** Creates a token for the user; the returned token is the only copy (only its hash is kept). */
+export async function createToken(store: Store, email: string, token = newApiToken()) {
+  const user = await userByEmail(store, email);
+  await store.createToken(user.id, newId(), hashToken(token), 'cli');
+  return { token, user };
+}
+
+/**
+ * First start: with an empty database and a bootstrap token, creates an admin user, an
+ * organization and that token. Returns false when there was nothing to do.
+ */
+export async function bootstrap(store: Store, token: string): Promise<boolean> {
+  if ((await store.countOrganizations()) > 0) return false;
+  const email = 'admin@quire.local';
+  const user = (await store.findUserByEmail(email)) ?? (await createUser(store, email, 'Admin'));
+  await store.createOrganization({ id: newId(), title: 'My organization', emailDomains: [], ownerId: user.id });
+  await store.createToken(user.id, newId(), hashToken(token), 'bootstrap');
+  return true;
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, runProcess, startGrpcServer } from '@quire/service-kit';
+import { createPrismaClient } from '@quire/service-kit/prisma';
+import { bootstrap } from './admin.ts';
+import { loadOrgsConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { orgsService } from './server.ts';
+import { createStore } from './store/index.ts';
+
+await runProcess('orgs', async () => {
+  const config = loadOrgsConfig();
+  const log = createLogger('orgs', config.LOG_LEVEL);
+  const db = createPrismaClient(PrismaClient, config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const store = createStore(db);
+  if (config.QUIRE_BOOTSTRAP_TOKEN && (await bootstrap(store, config.QUIRE_BOOTSTRAP_TOKEN))) {
+    log.info('empty database: created the admin user, an organization and the bootstrap token');
+  }
+  if (!config.QUIRE_VISITOR_CLAIMS_SECRET) log.warn('QUIRE_VISITOR_CLAIMS_SECRET is not set: visitor claims are signed with a per-process key');
+  const visitorClaimsKey = config.QUIRE_VISITOR_CLAIMS_SECRET ? new TextEncoder().encode(config.QUIRE_VISITOR_CLAIMS_SECRET) : randomBytes(32);
+  const grpc = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.ORGS_PORT,
+    services: [orgsService({ store, visitorClaimsKey }, log)],
+    log,
+  });
+  return {
+    log,
+    async close() {
+      await grpc.shutdown();
+      await db.$disconnect();
+    },
+  };
+});

@@ -1,0 +1,74 @@
+import type { LinkInvite, Member, Organization, Team, User } from '@quire/proto/orgs';
+import { TeamMemberRole } from '@quire/proto/orgs';
+import { Role, roleAtLeast } from '@quire/service-kit';
+import { organizationPermissions } from './domain/policy.ts';
+import { roleFromDb } from './domain/roles.ts';
+import type { LinkInviteRow, MemberRow, OrganizationRow, TeamRow, UserRow, DbRole } from './store/index.ts';
+
+// Row to proto message, apart from the rules. Counts the service does not own (spaces) are 0
+// until the content service reports them.
+
+export function presentUser(u: UserRow): User {
+  return { id: u.id, displayName: u.displayName, email: u.email, photoUrl: u.photoURL ?? undefined };
+}
+
+export function presentOrganization(o: OrganizationRow, callerRole: Role): Organization {
+  return {
+    id: o.id,
+    title: o.title,
+    createdAt: o.createdAt,
+    emailDomains: o.emailDomains,
+    hostname: o.hostname ?? undefined,
+    type: o.type,
+    useCase: o.useCase ?? undefined,
+    communityType: o.communityType ?? undefined,
+    defaultRole: roleFromDb(o.defaultRole),
+    defaultContentSite: o.defaultContentSite ?? undefined,
+    sso: o.sso,
+    ai: o.ai,
+    inviteLinks: o.inviteLinks,
+    plan: o.plan,
+    logo: o.logo ?? undefined,
+    permissions: organizationPermissions(callerRole),
+  };
+}
+
+export function presentMember(m: MemberRow, teams: number): Member {
+  return {
+    id: m.userId,
+    role: roleFromDb(m.role),
+    user: presentUser(m.user),
+    disabled: m.disabled,
+    joinedAt: m.joinedAt,
+    lastSeenAt: m.lastSeenAt ?? undefined,
+    sso: m.sso,
+    spaces: 0,
+    teams,
+  };
+}
+
+export function presentTeam(t: TeamRow, canAdmin: boolean): Team {
+  return {
+    id: t.id,
+    title: t.title,
+    members: t._count.members,
+    spaces: 0,
+    createdAt: t.createdAt,
+    permissions: { admin: canAdmin, view: true },
+  };
+}
+
+export function teamRoleToProto(role: 'owner' | 'member'): TeamMemberRole {
+  return role === 'owner' ? TeamMemberRole.TEAM_MEMBER_ROLE_OWNER : TeamMemberRole.TEAM_MEMBER_ROLE_MEMBER;
+}
+
+export function presentLinkInvite(i: LinkInviteRow, defaultRole: DbRole | null): LinkInvite {
+  const role = roleFromDb(i.role);
+  return {
+    id: i.id,
+    role,
+    // Joining through this link gives no more than joining with the default role would.
+    redundant: defaultRole !== null && roleAtLeast(roleFromDb(defaultRole), role),
+    createdAt: i.createdAt,
+  };
+}

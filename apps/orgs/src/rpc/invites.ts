@@ -1,0 +1,38 @@
+import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { newId } from '../domain/ids.ts';
+import { authorize } from '../domain/policy.ts';
+import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { presentLinkInvite } from '../presenters.ts';
+import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { organizationOf } from './organizations.ts';
+
+type H = Handlers<OrgsServiceServer>;
+
+export function inviteHandlers({ store }: Deps): Pick<H, 'listLinkInvites' | 'createLinkInvite' | 'deleteLinkInvite'> {
+  return {
+    async listLinkInvites({ organizationId, page }, ctx) {
+      const { organization, role } = await organizationOf(store, organizationId, callerOf(ctx));
+      authorize(role, 'manageInvites');
+      const { limit, page: p } = pageArgs(page);
+      const { items, next } = pageOf(await store.listLinkInvites(organizationId, p), limit, (i) => i.id);
+      return { items: items.map((i) => presentLinkInvite(i, organization.defaultRole)), page: { next } };
+    },
+
+    async createLinkInvite({ organizationId, role: inviteRole }, ctx) {
+      const caller = callerOf(ctx);
+      const { organization, role } = await organizationOf(store, organizationId, caller);
+      authorize(role, 'manageInvites');
+      if (!isAssignable(inviteRole)) throw new InvalidArgumentError('role: not a role');
+      const invite = await store.createLinkInvite({ id: newId(), organizationId, role: roleToDb(inviteRole), createdBy: caller });
+      return presentLinkInvite(invite, organization.defaultRole);
+    },
+
+    async deleteLinkInvite({ organizationId, inviteId }, ctx) {
+      const { role } = await organizationOf(store, organizationId, callerOf(ctx));
+      authorize(role, 'manageInvites');
+      if (!(await store.deleteLinkInvite(organizationId, inviteId))) throw new NotFoundError('Invite not found');
+      return {};
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { SignJWT } from 'jose';
+import { MemberSort, type OrgsServiceServer } from '@quire/proto/orgs';
+import { SortOrder } from '@quire/proto/common';
+import { ConflictError, InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { authorize, canManageTeam } from '../domain/policy.ts';
+import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { presentMember, presentTeam, teamRoleToProto } from '../presenters.ts';
+import type { DbRole, Store } from '../store/index.ts';
+import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { organizationOf, roleIn } from './organizations.ts';
+
+type H = Handlers<OrgsServiceServer>;
+
+async function memberOf(store: Store, organizationId: string, userId: string) {
+  const member = await store.getMember(organizationId, userId);
+  if (!member) throw new NotFoundError('Member not found');
+  return member;
+}
+
+async function presentOne(store: Store, organizationId: string, member: Awaited<ReturnType<typeof memberOf>>) {
+  const counts = await store.teamCounts(organizationId, [member.userId]);
+  return presentMember(member, counts.get(member.userId) ?? 0);
+}
+
+/** The organization must keep an admin: refuses a change that would leave it with none. */
+async function keepAnAdmin(store: Store, organizationId: string, current: DbRole | null, next: DbRole | null | 'removed') {
+  if (current !== 'admin' || next === 'admin') return;
+  if ((await store.countAdmins(organizationId)) <= 1) {
+    throw new ConflictError('The organization must keep at least one admin', 'last_admin');
+  }
+}
+
+export function memberHandlers({ store, visitorClaimsKey }: Deps): Pick<
+  H,
+  'listMembers' | 'getMember' | 'updateMember' | 'removeMember' | 'setMemberSso' | 'ping' | 'listMemberTeams'
+> {
+  return {
+    async listMembers(req, ctx) {
+      const role = await roleIn(store, req.organizationId, callerOf(ctx));
+      authorize(role, 'listMembers');
+      const { limit, page } = pageArgs(req.page);
+      const rows = await store.listMembers(
+        req.organizationId,
+        {
+          role: req.role === Role.ROLE_UNSPECIFIED ? undefined : roleToDb(req.role),
+          search: req.search?.trim() || undefined,
+          sort: req.sort === MemberSort.MEMBER_SORT_LAST_SEEN_AT ? 'lastSeenAt' : 'joinedAt',
+          order: req.order === SortOrder.SORT_ORDER_ASC ? 'asc' : 'desc',
+        },
+        page,
+      );
+      const { items, next } = pageOf(rows, limit, (m) => m.userId);
+      const counts = await store.teamCounts(req.organizationId, items.map((m) => m.userId));
+      return { items: items.map((m) => presentMember(m, counts.get(m.userId) ?? 0)), page: { next } };
+    },
+
+    async getMember({ organizationId, userId }, ctx) {
+      const caller = callerOf(ctx);
+      const role = await roleIn(store, organizationId, caller);
+      // Anyone may read their own membership; reading others' is listing members.
+      if (caller !== userId) authorize(role, 'listMembers');
+      return presentOne(store, organizationId, await memberOf(store, organizationId, userId));
+    },
+
+    async updateMember({ organizationId, userId, role: newRole }, ctx) {
+      authorize(await roleIn(store, organizationId, callerOf(ctx)), 'manageMembers');
+      const member = await memberOf(store, organizationId, userId);
+      if (newRole === undefined) return presentOne(store, organizationId, member);
+      if (!isAssignable(newRole)) throw new InvalidArgumentError('role: not a role');
+      const next = roleToDb(newRole);
+      await keepAnAdmin(store, organizationId, member.role, next);
+      return presentOne(store, organizationId, await store.updateMember(organizationId, userId, { role: next }));
+    },
+
+    async removeMember({ organizationId, userId }, ctx) {
+      const caller = callerOf(ctx);
+      const role = await roleIn(store, organizationId, caller);
+      // Members may leave; removing someone else takes an admin.
+      if (caller !== userId) authorize(role, 'manageMembers');
+      const member = await memberOf(store, organizationId, userId);
+      await keepAnAdmin(store, organizationId, member.role, 'removed');
+      await store.removeMember(organizationId, userId);
+      return {};
+    },
+
+    async setMemberSso({ organizationId, userId }, ctx) {
+      authorize(await roleIn(store, organizationId, callerOf(ctx)), 'manageMembers');
+      await memberOf(store, organizationId, userId);
+      return presentOne(store, organizationId, await store.updateMember(organizationId, userId, { sso: true }));
+    },
+
+    async ping({ organizationId }, ctx) {
+      const caller = callerOf(ctx);
+      const { organization, role } = await organizationOf(store, organizationId, caller);
+      const member = await store.updateMember(organizationId, caller, { lastSeenAt: new Date() });
+      const serviceVisitorClaims = await new SignJWT({
+        organization: organization.id,
+        role: roleToDb(role),
+        user: { id: member.user.id, email: member.user.email, displayName: member.user.displayName },
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(caller)
+        .setIssuer('quire')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(visitorClaimsKey);
+      return { serviceVisitorClaims };
+    },
+
+    async listMemberTeams({ organizationId, userId, page, title }, ctx) {
+      const caller = callerOf(ctx);
+      const role = await roleIn(store, organizationId, caller);
+      if (caller !== userId) authorize(role, 'listTeams');
+      await memberOf(store, organizationId, userId);
+      const { limit, page: p } = pageArgs(page);
+      const rows = await store.listMemberTeams(organizationId, userId, { title: title?.trim() || undefined }, p);
+      const { items, next } = pageOf(rows, limit, (r) => r.teamId);
+      const owned = await store.ownedTeamIds(caller, items.map((r) => r.teamId));
+      return {
+        items: items.map((r) => ({ team: presentTeam(r.team, canManageTeam(role, owned.has(r.teamId))), role: teamRoleToProto(r.role) })),
+        page: { next },
+      };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { NotFoundError, Role, UnauthenticatedError, type Handlers } from '@quire/service-kit';
+import { hashToken } from '../domain/ids.ts';
+import { roleFromDb } from '../domain/roles.ts';
+import { presentUser } from '../presenters.ts';
+import { callerOf, type Deps } from './deps.ts';
+
+type H = Handlers<OrgsServiceServer>;
+
+export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMembership' | 'getCurrentUser' | 'getUser'> {
+  return {
+    async authenticate({ token }) {
+      const userId = token ? await store.userIdForTokenHash(hashToken(token)) : null;
+      if (!userId) throw new UnauthenticatedError('The access token is not valid');
+      return { userId };
+    },
+
+    async getMembership({ organizationId, userId }) {
+      const m = await store.membership(organizationId, userId);
+      return m ? { role: roleFromDb(m.role), teamIds: m.teamIds } : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
+    },
+
+    async getCurrentUser(_req, ctx) {
+      const user = await store.getUser(callerOf(ctx));
+      if (!user) throw new NotFoundError('User not found');
+      return presentUser(user);
+    },
+
+    async getUser({ userId }, ctx) {
+      const user = await store.userVisibleTo(userId, callerOf(ctx));
+      if (!user) throw new NotFoundError('User not found');
+      return presentUser(user);
+    },
+  };
+}

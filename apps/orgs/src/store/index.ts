@@ -1,0 +1,279 @@
+import { AlreadyExistsError } from '@quire/service-kit';
+import type { Prisma, PrismaClient, Role as DbRole, TeamRole } from '../generated/prisma/client.ts';
+
+export type Db = PrismaClient;
+export type { DbRole, TeamRole };
+export type OrganizationRow = Prisma.OrganizationGetPayload<object>;
+export type UserRow = Prisma.UserGetPayload<object>;
+export type MemberRow = Prisma.MemberGetPayload<{ include: { user: true } }>;
+export type TeamRow = Prisma.TeamGetPayload<{ include: { _count: { select: { members: true } } } }>;
+export type LinkInviteRow = Prisma.LinkInviteGetPayload<object>;
+
+const teamInclude = { _count: { select: { members: true } } } as const;
+
+export interface Page {
+  /** Key of the last item of the previous page. */
+  after?: string;
+  /** Rows to fetch: the page size plus one, to know whether more exist. */
+  take: number;
+}
+
+/**
+ * All of the orgs service's queries. Finders take the caller where visibility depends on it, so
+ * that what the caller may not see and what does not exist come back alike (null or []).
+ */
+export function createStore(db: Db) {
+  return {
+    db,
+
+    async userIdForTokenHash(hash: string): Promise<string | null> {
+      const row = await db.apiToken.findUnique({ where: { hash }, select: { userId: true } });
+      return row?.userId ?? null;
+    },
+
+    createToken(userId: string, id: string, hash: string, label?: string) {
+      return db.apiToken.create({ data: { id, userId, hash, label: label ?? null } });
+    },
+
+    getUser(id: string) {
+      return db.user.findUnique({ where: { id } });
+    },
+
+    findUserByEmail(email: string) {
+      return db.user.findUnique({ where: { email } });
+    },
+
+    createUser(data: { id: string; email: string; displayName: string }) {
+      return db.user.create({ data });
+    },
+
+    /** The user, when the viewer is that user or shares an organization with them. */
+    async userVisibleTo(userId: string, viewerId: string): Promise<UserRow | null> {
+      if (userId === viewerId) return db.user.findUnique({ where: { id: userId } });
+      return db.user.findFirst({
+        where: { id: userId, memberships: { some: { organization: { members: { some: { userId: viewerId } } } } } },
+      });
+    },
+
+    async membership(organizationId: string, userId: string): Promise<{ role: DbRole | null; teamIds: string[] } | null> {
+      const row = await db.member.findUnique({
+        where: { organizationId_userId: { organizationId, userId } },
+        select: { role: true, user: { select: { teams: { where: { team: { organizationId } }, select: { teamId: true } } } } },
+      });
+      return row ? { role: row.role, teamIds: row.user.teams.map((t) => t.teamId) } : null;
+    },
+
+    /** The organization with the caller's membership, in one query; null when not a member. */
+    async organizationForMember(organizationId: string, userId: string) {
+      const row = await db.member.findUnique({
+        where: { organizationId_userId: { organizationId, userId } },
+        select: { role: true, organization: true },
+      });
+      return row;
+    },
+
+    async organizationsOfUser(userId: string, page: Page) {
+      return db.member.findMany({
+        where: { userId },
+        select: { role: true, organization: true, organizationId: true },
+        orderBy: [{ joinedAt: 'asc' }, { organizationId: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { organizationId_userId: { organizationId: page.after, userId } }, skip: 1 } : {}),
+      });
+    },
+
+    async createOrganization(data: { id: string; title: string; emailDomains: string[]; ownerId: string }) {
+      return db.organization.create({
+        data: {
+          id: data.id,
+          title: data.title,
+          emailDomains: data.emailDomains,
+          members: { create: { userId: data.ownerId, role: 'admin' } },
+        },
+      });
+    },
+
+    async updateOrganization(id: string, data: Prisma.OrganizationUpdateInput) {
+      try {
+        return await db.organization.update({ where: { id }, data });
+      } catch (err) {
+        // The unique index decides, so two organizations racing for one hostname cannot both win.
+        if ((err as { code?: string }).code === 'P2002') {
+          throw new AlreadyExistsError(`hostname: "${String(data.hostname)}" is already used by another organization`);
+        }
+        throw err;
+      }
+    },
+
+    /** Organizations with the email domain, with the viewer's role where the viewer is a member. */
+    async organizationsForEmailDomain(domain: string, viewerId: string) {
+      return db.organization.findMany({
+        where: { emailDomains: { has: domain } },
+        include: { members: { where: { userId: viewerId }, select: { role: true } } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: 1000,
+      });
+    },
+
+    async listMembers(
+      organizationId: string,
+      filter: { role?: DbRole | null; search?: string; sort: 'joinedAt' | 'lastSeenAt'; order: 'asc' | 'desc' },
+      page: Page,
+    ): Promise<MemberRow[]> {
+      const where: Prisma.MemberWhereInput = { organizationId };
+      if (filter.role !== undefined) where.role = filter.role;
+      if (filter.sort === 'lastSeenAt') where.lastSeenAt = { not: null };
+      if (filter.search) {
+        where.user = {
+          OR: [
+            { displayName: { contains: filter.search, mode: 'insensitive' } },
+            { email: { contains: filter.search, mode: 'insensitive' } },
+          ],
+        };
+      }
+      return db.member.findMany({
+        where,
+        include: { user: true },
+        orderBy: [{ [filter.sort]: filter.order }, { userId: filter.order }],
+        take: page.take,
+        ...(page.after ? { cursor: { organizationId_userId: { organizationId, userId: page.after } }, skip: 1 } : {}),
+      });
+    },
+
+    getMember(organizationId: string, userId: string): Promise<MemberRow | null> {
+      return db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } }, include: { user: true } });
+    },
+
+    /** How many teams of the organization each user is in, in one query. */
+    async teamCounts(organizationId: string, userIds: string[]): Promise<Map<string, number>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db.teamMember.groupBy({
+        by: ['userId'],
+        where: { userId: { in: userIds }, team: { organizationId } },
+        _count: { _all: true },
+      });
+      return new Map(rows.map((r) => [r.userId, r._count._all]));
+    },
+
+    countAdmins(organizationId: string) {
+      return db.member.count({ where: { organizationId, role: 'admin' } });
+    },
+
+    updateMember(organizationId: string, userId: string, data: Prisma.MemberUpdateInput): Promise<MemberRow> {
+      return db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data, include: { user: true } });
+    },
+
+    addMember(organizationId: string, userId: string, role: DbRole | null) {
+      return db.member.upsert({
+        where: { organizationId_userId: { organizationId, userId } },
+        create: { organizationId, userId, role },
+        update: { role },
+        include: { user: true },
+      });
+    },
+
+    /** Removes the membership and the user's places in the organization's teams, together. */
+    async removeMember(organizationId: string, userId: string) {
+      await db.$transaction([
+        db.teamMember.deleteMany({ where: { userId, team: { organizationId } } }),
+        db.member.delete({ where: { organizationId_userId: { organizationId, userId } } }),
+      ]);
+    },
+
+    /** Which of these users are members of the organization. */
+    async memberIds(organizationId: string, userIds: string[]): Promise<Set<string>> {
+      const rows = await db.member.findMany({ where: { organizationId, userId: { in: userIds } }, select: { userId: true } });
+      return new Set(rows.map((r) => r.userId));
+    },
+
+    async listTeams(organizationId: string, filter: { title?: string; ownerId?: string }, page: Page): Promise<TeamRow[]> {
+      const where: Prisma.TeamWhereInput = { organizationId };
+      if (filter.title) where.title = { contains: filter.title, mode: 'insensitive' };
+      if (filter.ownerId) where.members = { some: { userId: filter.ownerId, role: 'owner' } };
+      return db.team.findMany({
+        where,
+        include: teamInclude,
+        orderBy: [{ title: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    /** Teams the caller owns among these, for `permissions.admin`. */
+    async ownedTeamIds(userId: string, teamIds: string[]): Promise<Set<string>> {
+      if (teamIds.length === 0) return new Set();
+      const rows = await db.teamMember.findMany({ where: { userId, teamId: { in: teamIds }, role: 'owner' }, select: { teamId: true } });
+      return new Set(rows.map((r) => r.teamId));
+    },
+
+    async listMemberTeams(organizationId: string, userId: string, filter: { title?: string }, page: Page) {
+      const teamWhere: Prisma.TeamWhereInput = { organizationId };
+      if (filter.title) teamWhere.title = { contains: filter.title, mode: 'insensitive' };
+      return db.teamMember.findMany({
+        where: { userId, team: teamWhere },
+        include: { team: { include: teamInclude } },
+        orderBy: [{ team: { title: 'asc' } }, { teamId: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { teamId_userId: { teamId: page.after, userId } }, skip: 1 } : {}),
+      });
+    },
+
+    getTeam(organizationId: string, teamId: string): Promise<TeamRow | null> {
+      return db.team.findFirst({ where: { id: teamId, organizationId }, include: teamInclude });
+    },
+
+    createTeam(data: { id: string; organizationId: string; title: string; members: { userId: string; role: TeamRole }[] }): Promise<TeamRow> {
+      return db.team.create({
+        data: { id: data.id, organizationId: data.organizationId, title: data.title, members: { create: data.members } },
+        include: teamInclude,
+      });
+    },
+
+    updateTeam(teamId: string, title: string): Promise<TeamRow> {
+      return db.team.update({ where: { id: teamId }, data: { title }, include: teamInclude });
+    },
+
+    deleteTeam(teamId: string) {
+      return db.team.delete({ where: { id: teamId } });
+    },
+
+    /** Applies removals, then additions and role changes, in one transaction. */
+    async changeTeamMembers(teamId: string, remove: string[], upserts: { userId: string; role?: TeamRole }[]) {
+      await db.$transaction([
+        db.teamMember.deleteMany({ where: { teamId, userId: { in: remove } } }),
+        ...upserts.map((u) =>
+          db.teamMember.upsert({
+            where: { teamId_userId: { teamId, userId: u.userId } },
+            create: { teamId, userId: u.userId, role: u.role ?? 'member' },
+            update: u.role ? { role: u.role } : {},
+          }),
+        ),
+      ]);
+    },
+
+    listLinkInvites(organizationId: string, page: Page): Promise<LinkInviteRow[]> {
+      return db.linkInvite.findMany({
+        where: { organizationId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    createLinkInvite(data: { id: string; organizationId: string; role: DbRole | null; createdBy: string }): Promise<LinkInviteRow> {
+      return db.linkInvite.create({ data });
+    },
+
+    /** Deletes the invite if it is the organization's; false when there was none. */
+    async deleteLinkInvite(organizationId: string, id: string): Promise<boolean> {
+      const { count } = await db.linkInvite.deleteMany({ where: { id, organizationId } });
+      return count > 0;
+    },
+
+    countOrganizations() {
+      return db.organization.count();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

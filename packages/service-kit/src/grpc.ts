@@ -1,0 +1,137 @@
+import {
+  Server,
+  ServerCredentials,
+  credentials,
+  status as GrpcStatus,
+  type ChannelOptions,
+  type Client,
+  type Metadata,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+  type CallOptions,
+  type ClientUnaryCall,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { DomainError, toServiceError } from './errors.js';
+import { contextFromMetadata, metadataFor, type CallContext, type Caller } from './context.js';
+import type { Logger } from './logger.js';
+
+/** A handler of one unary RPC: plain async function from request and context to response. */
+export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
+
+/** The typed implementation of a generated service: every RPC as a `UnaryHandler`. */
+export type Handlers<S> = {
+  // Generated server interfaces carry grpc-js's string index signature: keep only the named RPCs.
+  [K in keyof S as string extends K ? never : K]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
+    ? UnaryHandler<Req, Res>
+    : never;
+};
+
+/**
+ * Adapts async handlers to grpc-js: builds the call context from metadata, maps domain errors to
+ * status codes and logs what is not a domain error (with the request id) before answering INTERNAL.
+ */
+export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedServiceImplementation {
+  const impl: UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, UnaryHandler<unknown, unknown>][]) {
+    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const ctx = contextFromMetadata(call.metadata, log);
+      handler(call.request, ctx).then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          if (!(err instanceof DomainError)) ctx.log.error({ err, rpc: name }, 'rpc failed');
+          callback(toServiceError(err));
+        },
+      );
+    };
+  }
+  return impl;
+}
+
+export interface ServiceBinding {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+  /** Full service name for the health check, e.g. `quire.orgs.v1.OrgsService`. */
+  name: string;
+}
+
+export interface RunningGrpcServer {
+  server: Server;
+  port: number;
+  health: HealthImplementation;
+  /** Stops taking calls, lets in-flight ones finish (up to `graceMs`), then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(opts: {
+  host: string;
+  port: number;
+  services: ServiceBinding[];
+  log: Logger;
+}): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
+  health.addToServer(server);
+  for (const s of opts.services) server.addService(s.definition, s.implementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  opts.log.info({ port }, 'gRPC server listening');
+  return {
+    server,
+    port,
+    health,
+    async shutdown(graceMs = 10_000) {
+      for (const s of ['', ...opts.services.map((x) => x.name)]) health.setStatus(s, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/** One long-lived channel per service: clients are created once per process and reused. */
+export function createClient<C extends Client>(
+  Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C,
+  address: string,
+): C {
+  return new Ctor(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  });
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** Calls a unary RPC as a promise, carrying the caller and a deadline. */
+export function unaryCall<Req, Res>(
+  client: Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  caller: Caller,
+  timeoutMs = 10_000,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method.call(client, request, metadataFor(caller), { deadline: Date.now() + timeoutMs }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
+  });
+}
+
+export { GrpcStatus };

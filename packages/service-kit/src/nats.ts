@@ -1,0 +1,65 @@
+import {
+  connect,
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type NatsConnection,
+  type StreamConfig,
+} from 'nats';
+import type { Logger } from './logger.js';
+
+export type { NatsConnection };
+
+export async function connectNats(servers: string, name: string, log: Logger): Promise<NatsConnection> {
+  const nc = await connect({ servers: servers.split(','), name, maxReconnectAttempts: -1 });
+  log.info({ server: nc.getServer() }, 'connected to NATS');
+  return nc;
+}
+
+const DAY_NS = 24 * 60 * 60 * 1_000_000_000;
+
+/** The JetStream streams of DESIGN "Asynchronous work"; created by the store preparation step. */
+export const STREAMS: Record<'jobs' | 'insights' | 'events', Partial<StreamConfig> & { name: string; subjects: string[] }> = {
+  // Work queue: a job message is removed once a worker acks it.
+  jobs: { name: 'JOBS', subjects: ['jobs.>'], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: 10 * 60 * 1_000_000_000 },
+  // Visitor events wait here until ClickHouse has them; a week of backlog at most.
+  insights: { name: 'INSIGHTS', subjects: ['insights.>'], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: 7 * DAY_NS, duplicate_window: 10 * 60 * 1_000_000_000 },
+  // Domain events for cleanup and copies kept by other services.
+  events: { name: 'EVENTS', subjects: ['events.>'], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: 7 * DAY_NS },
+};
+
+/** Creates the stream, or brings an existing one to this configuration. */
+export async function ensureStream(nc: NatsConnection, config: Partial<StreamConfig> & { name: string; subjects: string[] }): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  try {
+    const info = await jsm.streams.info(config.name);
+    await jsm.streams.update(config.name, { ...info.config, ...config });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.streams.add(config);
+  }
+}
+
+/** Creates or updates a durable pull consumer with explicit acks. */
+export async function ensurePullConsumer(
+  nc: NatsConnection,
+  stream: string,
+  config: Partial<ConsumerConfig> & { durable_name: string },
+): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const full: Partial<ConsumerConfig> = { ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...config };
+  try {
+    await jsm.consumers.info(stream, config.durable_name);
+    await jsm.consumers.update(stream, config.durable_name, full);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.consumers.add(stream, full);
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { api_error?: { err_code?: number }; message?: string };
+  return e?.api_error?.err_code === 10059 || e?.api_error?.err_code === 10014 || /not found/i.test(e?.message ?? '');
+}

@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from './errors.js';
+
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 1000;
+
+/** The page size to use: the default when none was asked for, never above the maximum. */
+export function pageLimit(limit: number | undefined): number {
+  if (!limit) return DEFAULT_PAGE_LIMIT;
+  if (limit > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`limit: must be at most ${MAX_PAGE_LIMIT}`);
+  return limit;
+}
+
+const PREFIX = 'c1.';
+
+/** Opaque cursor for the item after which the next page starts. */
+export function encodeCursor(key: string): string {
+  return Buffer.from(PREFIX + key, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(page: string | undefined): string | undefined {
+  if (!page) return undefined;
+  const text = /^[A-Za-z0-9_-]+$/.test(page) ? Buffer.from(page, 'base64url').toString('utf8') : '';
+  if (!text.startsWith(PREFIX) || text.length === PREFIX.length) throw new InvalidArgumentError('page: not a cursor this API gave out');
+  return text.slice(PREFIX.length);
+}
+
+/**
+ * Cuts a result fetched with `limit + 1` rows into the page and the cursor for the next one;
+ * `next` is there only when more results exist.
+ */
+export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; next?: string } {
+  if (rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, next: encodeCursor(keyOf(items[items.length - 1]!)) };
+}

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/** The server tests create their databases on: the local PostgreSQL unless QUIRE_PG_URL says otherwise. */
+export function adminUrl(): string {
+  return process.env.QUIRE_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+}
+
+function withDatabase(base: string, name: string): string {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export const templateName = (service: string) => `quire_${service}_test_template`;
+
+/**
+ * Migrates a template database once (vitest globalSetup): `prisma migrate deploy`, the same step
+ * production runs, from the service's folder. Each test file then clones it, which takes
+ * milliseconds instead of a migration.
+ */
+export async function migrateTemplate(service: string, serviceDir: string): Promise<void> {
+  const name = templateName(service);
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  await run('pnpm', ['exec', 'prisma', 'migrate', 'deploy'], {
+    cwd: serviceDir,
+    env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), name) },
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh copy of the service's template database, for one test file. */
+export async function cloneTemplate(service: string): Promise<TestDatabase> {
+  const name = `quire_${service}_test_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName(service)}`));
+  return {
+    url: withDatabase(adminUrl(), name),
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
