@@ -2,5 +2,5 @@ import { fileURLToPath } from 'node:url';
 import { migrateTemplate } from '@quire/service-kit/testing';
 
 export default async function setup() {
-  await migrateTemplate('orgs', fileURLToPath(new URL('..', import.meta.url)));
+  return migrateTemplate('orgs', fileURLToPath(new URL('..', import.meta.url)));
 }

@@ -47,6 +47,8 @@ export async function startOrgs() {
   }
 
   return {
+    /** Adds `user` to the organization at `role`. */
+    member: (organizationId: string, u: TestUser, role: Role) => addMember(store, organizationId, u.email, role),
     address,
     client,
     store,

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberSort, TeamMemberRole } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
 import { Role } from '@quire/service-kit';
-import { addMember } from '../src/admin.ts';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
 
 let h: OrgsHarness;
@@ -122,7 +121,7 @@ describe('members', () => {
 
   it('removes a member with their team places', async () => {
     const leaver = await h.user('leaver');
-    await addMember(h.store, orgId, leaver.email, Role.ROLE_READ);
+    await h.member(orgId, leaver, Role.ROLE_READ);
     const team = await h.call(h.client.createTeam, { organizationId: orgId, title: 'Leavers', members: [leaver.id] }, owner.id);
     expect(team.members).toBe(1);
     await h.call(h.client.removeMember, { organizationId: orgId, userId: leaver.id }, owner.id);

@@ -87,11 +87,14 @@ export function isServiceError(err: unknown): err is ServiceError {
   return typeof err === 'object' && err !== null && 'code' in err && 'details' in err && 'metadata' in err;
 }
 
-/** HTTP status and the message safe to show for a failed gRPC call (DESIGN "Errors"). */
-export function httpErrorForGrpc(err: ServiceError): { statusCode: number; message: string } {
+/**
+ * HTTP status and the message safe to show for a failed gRPC call or a domain error raised in
+ * the gateway itself (DESIGN "Errors"): internal details never leave.
+ */
+export function httpErrorFor(err: ServiceError | DomainError): { statusCode: number; message: string } {
   const statusCode = HTTP_FOR_GRPC[err.code] ?? 500;
   if (statusCode === 500) return { statusCode, message: INTERNAL_MESSAGE };
   if (statusCode === 503) return { statusCode, message: 'Service unavailable, try again' };
   if (statusCode === 504) return { statusCode, message: 'The service did not answer in time' };
-  return { statusCode, message: err.details };
+  return { statusCode, message: err instanceof DomainError ? err.message : err.details };
 }

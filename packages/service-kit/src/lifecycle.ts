@@ -1,14 +1,15 @@
 import { ConfigError } from './config.js';
-import type { Logger } from './logger.js';
 
 type Step = () => Promise<unknown>;
+/** Any pino-shaped logger (a service's, or Fastify's). */
+type Log = { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
 /**
  * Runs a process entry: a config error prints its message and exits 1 (no stack trace to dig
  * through); SIGINT/SIGTERM run the returned close step once, a second signal exits at once.
  */
-export async function runProcess(name: string, start: () => Promise<{ log: Logger; close: Step }>): Promise<void> {
-  let started: { log: Logger; close: Step };
+export async function runProcess(name: string, start: () => Promise<{ log: Log; close: Step }>): Promise<void> {
+  let started: { log: Log; close: Step };
   try {
     started = await start();
   } catch (err) {

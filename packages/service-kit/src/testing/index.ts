@@ -26,15 +26,18 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export const templateName = (service: string) => `quire_${service}_test_template`;
+// One template per test run (the globalSetup's process), named in the environment the workers
+// inherit, so two suites migrating the same service at once do not drop each other's template.
+const templateVar = (service: string) => `QUIRE_TEST_TEMPLATE_${service.toUpperCase().replace(/-/g, '_')}`;
 
 /**
  * Migrates a template database once (vitest globalSetup): `prisma migrate deploy`, the same step
  * production runs, from the service's folder. Each test file then clones it, which takes
  * milliseconds instead of a migration.
  */
-export async function migrateTemplate(service: string, serviceDir: string): Promise<void> {
-  const name = templateName(service);
+export async function migrateTemplate(service: string, serviceDir: string): Promise<() => Promise<void>> {
+  const name = `quire_${service.replace(/-/g, '_')}_tpl_${process.pid}`;
+  process.env[templateVar(service)] = name;
   await admin(async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${name}`);
@@ -43,6 +46,7 @@ export async function migrateTemplate(service: string, serviceDir: string): Prom
     cwd: serviceDir,
     env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), name) },
   });
+  return () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
 }
 
 export interface TestDatabase {
@@ -52,8 +56,10 @@ export interface TestDatabase {
 
 /** A fresh copy of the service's template database, for one test file. */
 export async function cloneTemplate(service: string): Promise<TestDatabase> {
-  const name = `quire_${service}_test_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName(service)}`));
+  const template = process.env[templateVar(service)];
+  if (!template) throw new Error(`No template database for ${service}: add migrateTemplate('${service}', ...) to the vitest globalSetup`);
+  const name = `quire_${service.replace(/-/g, '_')}_test_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
     url: withDatabase(adminUrl(), name),
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from './clients.ts';
+import type { GatewayConfig } from './config.ts';
+import auth from './plugins/auth.ts';
+import errors from './plugins/errors.ts';
+import { registerValidation } from './plugins/validation.ts';
+import { makeUrls } from './presenters/urls.ts';
+import health from './routes/health.ts';
+import invites from './routes/invites.ts';
+import members from './routes/members.ts';
+import organizations from './routes/organizations.ts';
+import teams from './routes/teams.ts';
+import users from './routes/users.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The whole gateway, ready to listen or to `inject` into: external plugins first, then ours. */
+export async function buildApp(config: GatewayConfig, services: Services, options: FastifyServerOptions = {}) {
+  const app = Fastify({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    ...options,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  registerValidation(app);
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Quire API', version: '1.0.0', description: 'GitBook-compatible documentation platform API' },
+      servers: [{ url: config.QUIRE_PUBLIC_URL }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  await app.register(rateLimit, {
+    max: config.RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    // Per token: one client's burst does not starve the others. Requests without one count per address.
+    keyGenerator: (req) => req.headers.authorization ?? req.ip,
+    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      message: `Rate limit exceeded: ${ctx.max} requests per minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
+    }),
+  });
+
+  await app.register(errors);
+  await app.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
+  const deps = { services, urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL) };
+  await app.register(health, deps);
+  await app.register(
+    async (v1) => {
+      v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      for (const group of [users, organizations, members, teams, invites]) await v1.register(group, deps);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

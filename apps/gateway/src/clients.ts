@@ -1,0 +1,20 @@
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { SERVICE_NAMES } from '@quire/proto';
+import { createClient, promiseClient, type PromiseClient } from '@quire/service-kit';
+import type { Client } from '@grpc/grpc-js';
+import type { GatewayConfig } from './config.ts';
+
+/** One long-lived channel per service the gateway calls, created at start. */
+export interface Services {
+  orgs: PromiseClient<OrgsServiceClient>;
+  /** Every channel with its service name, for readiness and shutdown. */
+  channels: { name: string; client: Client }[];
+}
+
+export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'GRPC_TIMEOUT_MS'>): Services {
+  const orgs = createClient(OrgsServiceClient, config.ORGS_URL);
+  return {
+    orgs: promiseClient(orgs, OrgsServiceService, config.GRPC_TIMEOUT_MS),
+    channels: [{ name: SERVICE_NAMES.orgs, client: orgs }],
+  };
+}

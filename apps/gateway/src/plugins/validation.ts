@@ -1,0 +1,21 @@
+import { Ajv, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+
+const base: Options = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false };
+
+function ajv(options: Options) {
+  const instance = new Ajv({ ...base, ...options });
+  addFormats.default(instance);
+  return instance;
+}
+
+/**
+ * Query strings and path parameters arrive as text and are coerced to their schema types; bodies
+ * are JSON and are taken as sent, so `{"title": 12}` is a 400, not the title "12".
+ */
+export function registerValidation(app: FastifyInstance): void {
+  const coercing = ajv({ coerceTypes: 'array' });
+  const strict = ajv({ coerceTypes: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+}

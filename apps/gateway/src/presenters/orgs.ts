@@ -1,0 +1,98 @@
+import type { LinkInvite as LinkInviteMsg, Member as MemberMsg, Organization as OrganizationMsg, Team as TeamMsg, User as UserMsg } from '@quire/proto/orgs';
+import { TeamMemberRole } from '@quire/proto/orgs';
+import { roleToApi } from '@quire/service-kit';
+import type { Static } from '@sinclair/typebox';
+import type { LinkInvite, Member, Organization, Team, User } from '../schemas/orgs.ts';
+import type { Urls } from './urls.ts';
+
+// Proto message to the exact JSON of the reference.
+
+const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
+
+export function presentUser(u: UserMsg | undefined, urls: Urls): Static<typeof User> {
+  const user = u ?? { id: '', displayName: '', email: '' };
+  return {
+    object: 'user',
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    ...(user.photoUrl ? { photoURL: user.photoUrl } : {}),
+    urls: { location: urls.api(`/users/${user.id}`) },
+  };
+}
+
+export function presentOrganization(o: OrganizationMsg, urls: Urls): Static<typeof Organization> {
+  const p = o.permissions;
+  return {
+    object: 'organization',
+    id: o.id,
+    title: o.title,
+    createdAt: iso(o.createdAt),
+    emailDomains: o.emailDomains,
+    ...(o.hostname ? { hostname: o.hostname } : {}),
+    type: o.type,
+    ...(o.useCase ? { useCase: o.useCase } : {}),
+    ...(o.communityType ? { communityType: o.communityType } : {}),
+    defaultRole: roleToApi(o.defaultRole),
+    ...(o.defaultContentSite ? { defaultContent: { type: 'site' as const, site: o.defaultContentSite } } : {}),
+    sso: o.sso,
+    ai: o.ai,
+    inviteLinks: o.inviteLinks,
+    plan: o.plan,
+    urls: { location: urls.api(`/orgs/${o.id}`), app: urls.app(`/o/${o.id}`), ...(o.logo ? { logo: o.logo } : {}) },
+    trial: { status: 'notapplicable' },
+    internal_isOnNewTrial: true,
+    permissions: {
+      view: !!p?.view,
+      admin: !!p?.admin,
+      ownTeam: !!p?.ownTeam,
+      createContent: !!p?.createContent,
+      createOpenAPISpec: !!p?.createOpenApiSpec,
+      ingestConversations: !!p?.ingestConversations,
+      viewBilling: !!p?.viewBilling,
+      listMembers: !!p?.listMembers,
+      listTeams: !!p?.listTeams,
+      listIntegrations: !!p?.listIntegrations,
+    },
+  };
+}
+
+export function presentMember(m: MemberMsg, urls: Urls): Static<typeof Member> {
+  return {
+    object: 'member',
+    id: m.id,
+    role: roleToApi(m.role),
+    user: presentUser(m.user, urls),
+    disabled: m.disabled,
+    joinedAt: iso(m.joinedAt),
+    ...(m.lastSeenAt ? { lastSeenAt: iso(m.lastSeenAt) } : {}),
+    sso: m.sso,
+    spaces: m.spaces,
+    teams: m.teams,
+  };
+}
+
+export function presentTeam(t: TeamMsg | undefined): Static<typeof Team> {
+  const team = t ?? { id: '', title: '', members: 0, spaces: 0 };
+  return {
+    object: 'team',
+    id: team.id,
+    title: team.title,
+    members: team.members,
+    spaces: team.spaces,
+    createdAt: iso(t?.createdAt),
+    permissions: { admin: !!t?.permissions?.admin, view: !!t?.permissions?.view },
+  };
+}
+
+export function teamRoleToApi(role: TeamMemberRole): 'owner' | 'member' {
+  return role === TeamMemberRole.TEAM_MEMBER_ROLE_OWNER ? 'owner' : 'member';
+}
+
+export function teamRoleFromApi(role: 'owner' | 'member'): TeamMemberRole {
+  return role === 'owner' ? TeamMemberRole.TEAM_MEMBER_ROLE_OWNER : TeamMemberRole.TEAM_MEMBER_ROLE_MEMBER;
+}
+
+export function presentLinkInvite(i: LinkInviteMsg): Static<typeof LinkInvite> {
+  return { object: 'invite', id: i.id, role: roleToApi(i.role), redundant: i.redundant };
+}

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { roleFromApi } from '@quire/service-kit';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { LinkInvite } from '../schemas/orgs.ts';
+import { presentLinkInvite } from '../presenters/orgs.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['organization-invites'];
+const OrgParams = Type.Object({ organizationId: Id('Organization id') });
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
+  app.get(
+    '/orgs/:organizationId/link-invites',
+    {
+      schema: {
+        operationId: 'listOrganizationInviteLinks',
+        tags,
+        summary: 'List invite links (admins only)',
+        params: OrgParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(LinkInvite), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listLinkInvites({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map(presentLinkInvite), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/link-invites',
+    {
+      schema: {
+        operationId: 'createOrganizationInvite',
+        tags,
+        summary: 'Create an invite link that joins people at a role (admins only)',
+        params: OrgParams,
+        body: Type.Object({ role: RoleOrGuest }),
+        response: { 201: LinkInvite, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const invite = await orgs.createLinkInvite({ organizationId: req.params.organizationId, role: roleFromApi(req.body.role) }, req.caller);
+      return reply.code(201).send(presentLinkInvite(invite));
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/link-invites/:inviteId',
+    {
+      schema: {
+        operationId: 'deleteOrganizationInviteById',
+        tags,
+        summary: 'Delete an invite link (admins only)',
+        params: Type.Object({ organizationId: Id('Organization id'), inviteId: Id('Invite id') }),
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await orgs.deleteLinkInvite(req.params, req.caller);
+      return reply.code(205).send();
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,147 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { MemberSort } from '@quire/proto/orgs';
+import { SortOrder } from '@quire/proto/common';
+import { Role, roleFromApi } from '@quire/service-kit';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
+import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
+import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['organization-members'];
+const OrgParams = Type.Object({ organizationId: Id('Organization id') });
+const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId: Id('User id of the member') });
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
+  app.get(
+    '/orgs/:organizationId/members',
+    {
+      schema: {
+        operationId: 'listMembersInOrganizationById',
+        tags,
+        summary: 'List the members of an organization',
+        params: OrgParams,
+        querystring: Type.Object({
+          ...ListQuery,
+          order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }),
+          role: Type.Optional(Type.Union([RoleName, Type.Literal('guest')])),
+          search: Type.Optional(Type.String({ maxLength: 256, description: 'Matches display name and email' })),
+          sort: Type.Union([Type.Literal('joinedAt'), Type.Literal('lastSeenAt')], {
+            default: 'joinedAt',
+            description: 'With `lastSeenAt` only members that have been seen are listed',
+          }),
+        }),
+        response: { 200: ListOf(Member), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const res = await orgs.listMembers(
+        {
+          organizationId: req.params.organizationId,
+          page: pageRequest(q),
+          order: q.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC,
+          role: q.role === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(q.role === 'guest' ? null : q.role),
+          search: q.search,
+          sort: q.sort === 'lastSeenAt' ? MemberSort.MEMBER_SORT_LAST_SEEN_AT : MemberSort.MEMBER_SORT_JOINED_AT,
+        },
+        req.caller,
+      );
+      return list(res.items.map((m) => presentMember(m, urls)), res.page?.next);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId',
+    {
+      schema: { operationId: 'getMemberInOrganizationById', tags, summary: 'Get a member', params: MemberParams, response: { 200: Member, ...errorResponses } },
+    },
+    async (req) => presentMember(await orgs.getMember(req.params, req.caller), urls),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/members/:userId',
+    {
+      schema: {
+        operationId: 'updateMemberInOrganizationById',
+        tags,
+        summary: "Change a member's role (admins only)",
+        params: MemberParams,
+        body: Type.Object({ role: Type.Optional(RoleOrGuest) }),
+        response: { 200: Member, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const role = req.body.role === undefined ? undefined : roleFromApi(req.body.role);
+      return presentMember(await orgs.updateMember({ ...req.params, role }, req.caller), urls);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/members/:userId',
+    {
+      schema: {
+        operationId: 'removeMemberFromOrganizationById',
+        tags,
+        summary: 'Remove a member (admins, or members leaving)',
+        params: MemberParams,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await orgs.removeMember(req.params, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/ping',
+    {
+      schema: {
+        operationId: 'updateOrganizationMemberLastSeenAt',
+        tags,
+        summary: 'Mark the caller as seen; returns signed visitor claims',
+        params: OrgParams,
+        response: { 200: Type.Object({ serviceVisitorClaims: Type.String() }), ...errorResponses },
+      },
+    },
+    async (req) => orgs.ping({ organizationId: req.params.organizationId }, req.caller),
+  );
+
+  app.post(
+    '/orgs/:organizationId/members/:userId/sso',
+    {
+      schema: {
+        operationId: 'setUserAsSSOMemberForOrganization',
+        tags,
+        summary: 'Make a member an SSO member (admins only)',
+        params: MemberParams,
+        response: { 200: Member, ...errorResponses },
+      },
+    },
+    async (req) => presentMember(await orgs.setMemberSso(req.params, req.caller), urls),
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/teams',
+    {
+      schema: {
+        operationId: 'listTeamsForOrganizationMember',
+        tags,
+        summary: "List a member's teams",
+        params: MemberParams,
+        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive contains' })) }),
+        response: { 200: ListOf(Type.Object({ team: Team, member: Type.Object({ role: TeamMemberRole }) })), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listMemberTeams({ ...req.params, page: pageRequest(req.query), title: req.query.title }, req.caller);
+      return list(
+        res.items.map((i) => ({ team: presentTeam(i.team), member: { role: teamRoleToApi(i.role) } })),
+        res.page?.next,
+      );
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { roleFromApi } from '@quire/service-kit';
+import { errorResponses, Id, list, ListOf, ListQuery, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { Organization, SitePointer } from '../schemas/orgs.ts';
+import { presentOrganization } from '../presenters/orgs.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['organizations'];
+const OrgParams = Type.Object({ organizationId: Id('Organization id') });
+const Title = Type.String({ minLength: 2, maxLength: 255 });
+const EmailDomains = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 });
+
+const UpdateBody = Type.Object({
+  title: Type.Optional(Title),
+  emailDomains: Type.Optional(EmailDomains),
+  hostname: Type.Optional(Type.String({ minLength: 3, maxLength: 32 })),
+  defaultRole: Type.Optional(RoleOrGuest),
+  defaultContent: Type.Optional(Type.Union([SitePointer, Type.Null()])),
+  logo: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()])),
+  sso: Type.Optional(Type.Boolean()),
+  ai: Type.Optional(Type.Boolean()),
+  inviteLinks: Type.Optional(Type.Boolean()),
+});
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
+  app.get(
+    '/orgs',
+    {
+      schema: {
+        operationId: 'listOrganizationsForAuthenticatedUser',
+        tags,
+        summary: 'List the organizations the caller belongs to',
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(Organization), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listOrganizations({ page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map((o) => presentOrganization(o, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs',
+    {
+      schema: {
+        operationId: 'createOrganization',
+        tags,
+        summary: 'Create an organization; the caller becomes its admin',
+        body: Type.Object({ title: Title, emailDomains: Type.Optional(EmailDomains) }),
+        response: { 201: Organization, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const org = await orgs.createOrganization({ title: req.body.title, emailDomains: req.body.emailDomains ?? [] }, req.caller);
+      const body = presentOrganization(org, urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId',
+    {
+      schema: {
+        operationId: 'getOrganizationById',
+        tags,
+        summary: 'Get an organization',
+        params: OrgParams,
+        response: { 200: Organization, ...errorResponses },
+      },
+    },
+    async (req) => presentOrganization(await orgs.getOrganization({ organizationId: req.params.organizationId }, req.caller), urls),
+  );
+
+  app.patch(
+    '/orgs/:organizationId',
+    {
+      schema: {
+        operationId: 'updateOrganizationById',
+        tags,
+        summary: 'Update an organization (admins only)',
+        params: OrgParams,
+        body: UpdateBody,
+        response: { 200: Organization, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const org = await orgs.updateOrganization(
+        {
+          organizationId: req.params.organizationId,
+          title: b.title,
+          setEmailDomains: b.emailDomains !== undefined,
+          emailDomains: b.emailDomains ?? [],
+          hostname: b.hostname,
+          defaultRole: b.defaultRole === undefined ? undefined : roleFromApi(b.defaultRole),
+          defaultContentSite: b.defaultContent?.site,
+          clearDefaultContent: b.defaultContent === null,
+          logo: b.logo ?? undefined,
+          clearLogo: b.logo === null,
+          sso: b.sso,
+          ai: b.ai,
+          inviteLinks: b.inviteLinks,
+        },
+        req.caller,
+      );
+      return presentOrganization(org, urls);
+    },
+  );
+
+  app.get(
+    '/email-domains/:emailDomain/orgs',
+    {
+      schema: {
+        operationId: 'getOrganizationsForEmailDomain',
+        tags,
+        summary: 'Organizations that people of an email domain can join',
+        params: Type.Object({ emailDomain: Type.String({ minLength: 1, maxLength: 253 }) }),
+        response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listOrganizationsForEmailDomain({ emailDomain: req.params.emailDomain }, req.caller);
+      return { organizations: res.organizations.map((o) => presentOrganization(o, urls)) };
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,53 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { API_ROLES } from '@quire/service-kit';
+
+export const ErrorBody = Type.Object(
+  { error: Type.Object({ code: Type.Integer(), message: Type.String() }) },
+  { title: 'Error', description: 'What went wrong; `message` names the field or resource at fault.' },
+);
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const RoleName = Type.Union(API_ROLES.map((r) => Type.Literal(r)));
+/** A role, or `null` for a guest. */
+export const RoleOrGuest = Type.Union([RoleName, Type.Null()]);
+
+export const ListQuery = {
+  page: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Cursor from a previous answer\'s `next.page`' })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Items per page, at most 1000' })),
+};
+
+/** The list envelope: `next` only when more results exist. */
+export function ListOf<T extends TSchema>(item: T) {
+  return Type.Object({
+    next: Type.Optional(Type.Object({ page: Type.String() })),
+    count: Type.Integer(),
+    items: Type.Array(item),
+  });
+}
+
+export function list<T>(items: T[], next: string | undefined) {
+  return next ? { next: { page: next }, count: items.length, items } : { count: items.length, items };
+}
+
+/** The error answers every authenticated route may give. */
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  503: ErrorBody,
+};
+
+// An empty schema typed as void: the route answers with no body at all (204, 205).
+export const NoContent = Type.Unsafe<void>({ description: 'No content' });
+
+export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description });
+
+/** The list query as the services take it. */
+export function pageRequest(q: { page?: string; limit?: number }) {
+  return { page: q.page ?? '', limit: q.limit ?? 0 };
+}

@@ -1,0 +1,90 @@
+import { Type } from '@sinclair/typebox';
+import { RoleOrGuest, Timestamp } from './common.ts';
+
+export const User = Type.Object(
+  {
+    object: Type.Literal('user'),
+    id: Type.String(),
+    displayName: Type.String(),
+    email: Type.Optional(Type.String()),
+    photoURL: Type.Optional(Type.String()),
+    urls: Type.Object({ location: Type.String() }),
+  },
+  { title: 'User' },
+);
+
+export const OrganizationPermissions = Type.Object({
+  view: Type.Boolean(),
+  admin: Type.Boolean(),
+  ownTeam: Type.Boolean(),
+  createContent: Type.Boolean(),
+  createOpenAPISpec: Type.Boolean(),
+  ingestConversations: Type.Boolean(),
+  viewBilling: Type.Boolean(),
+  listMembers: Type.Boolean(),
+  listTeams: Type.Boolean(),
+  listIntegrations: Type.Boolean(),
+});
+
+export const SitePointer = Type.Object({ type: Type.Literal('site'), site: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const Organization = Type.Object(
+  {
+    object: Type.Literal('organization'),
+    id: Type.String(),
+    title: Type.String({ minLength: 2, maxLength: 255 }),
+    createdAt: Timestamp,
+    emailDomains: Type.Array(Type.String()),
+    hostname: Type.Optional(Type.String({ minLength: 3, maxLength: 32 })),
+    type: Type.String({ description: '`business` or `community`' }),
+    useCase: Type.Optional(Type.String()),
+    communityType: Type.Optional(Type.String()),
+    defaultRole: RoleOrGuest,
+    defaultContent: Type.Optional(SitePointer),
+    sso: Type.Boolean(),
+    ai: Type.Boolean(),
+    inviteLinks: Type.Boolean(),
+    plan: Type.String(),
+    urls: Type.Object({ location: Type.String(), app: Type.String(), logo: Type.Optional(Type.String()) }),
+    trial: Type.Object({ status: Type.String() }),
+    internal_isOnNewTrial: Type.Boolean({ deprecated: true, description: 'Deprecated; always true' }),
+    permissions: OrganizationPermissions,
+  },
+  { title: 'Organization' },
+);
+
+export const Member = Type.Object(
+  {
+    object: Type.Literal('member'),
+    id: Type.String(),
+    role: RoleOrGuest,
+    user: User,
+    disabled: Type.Boolean(),
+    joinedAt: Timestamp,
+    lastSeenAt: Type.Optional(Timestamp),
+    sso: Type.Boolean(),
+    spaces: Type.Integer(),
+    teams: Type.Integer(),
+  },
+  { title: 'Member' },
+);
+
+export const Team = Type.Object(
+  {
+    object: Type.Literal('team'),
+    id: Type.String(),
+    title: Type.String(),
+    members: Type.Integer(),
+    spaces: Type.Integer(),
+    createdAt: Timestamp,
+    permissions: Type.Object({ admin: Type.Boolean(), view: Type.Boolean() }),
+  },
+  { title: 'Team' },
+);
+
+export const TeamMemberRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
+
+export const LinkInvite = Type.Object(
+  { object: Type.Literal('invite'), id: Type.String(), role: RoleOrGuest, redundant: Type.Boolean() },
+  { title: 'LinkInvite' },
+);

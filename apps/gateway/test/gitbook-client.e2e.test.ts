@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import { GitBookAPI, GitBookAPIError, MemberRole } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { startGateway } from './harness.ts';
+
+// The official client of the release whose API matches the reference, unchanged, over real HTTP.
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let owner: TestUser;
+let reader: TestUser;
+let orgId: string;
+let endpoint: string;
+
+beforeAll(async () => {
+  g = await startGateway();
+  await g.app.listen({ host: '127.0.0.1', port: 0 });
+  endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
+  owner = await g.orgs.user('owner');
+  reader = await g.orgs.user('reader');
+  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+});
+afterAll(() => g?.stop());
+
+describe('@gitbook/api 0.130.0 against Quire', () => {
+  it('reads the user, organizations and members', async () => {
+    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+    const { data: me } = await api.user.getAuthenticatedUser();
+    expect(me).toMatchObject({ object: 'user', id: owner.id });
+    const { data: orgs } = await api.orgs.listOrganizationsForAuthenticatedUser();
+    expect(orgs.items.map((o) => o.id)).toEqual([orgId]);
+    const { data: org } = await api.orgs.getOrganizationById(orgId);
+    expect(org).toMatchObject({ object: 'organization', id: orgId, title: 'Acme Docs', permissions: { admin: true } });
+    const { data: members } = await api.orgs.listMembersInOrganizationById(orgId, { order: 'asc' });
+    expect(members.items.map((m) => m.user.id)).toEqual([owner.id, reader.id]);
+    const { data: updated } = await api.orgs.updateMemberInOrganizationById(orgId, reader.id, { role: MemberRole.Comment });
+    expect(updated.role).toBe('comment');
+    const { data: ping } = await api.orgs.updateOrganizationMemberLastSeenAt(orgId);
+    expect(ping).toHaveProperty('serviceVisitorClaims');
+  });
+
+  it('creates, lists and deletes teams', async () => {
+    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+    const { data: team } = await api.orgs.createOrganizationTeam(orgId, { title: 'Docs team', members: [reader.id] });
+    expect(team).toMatchObject({ object: 'team', title: 'Docs team', members: 1 });
+    const { data: teams } = await api.orgs.listTeamsInOrganizationById(orgId, { title: 'docs' });
+    expect(teams.items.map((t) => t.id)).toEqual([team.id]);
+    await api.orgs.removeTeamFromOrganizationById(orgId, team.id);
+    const { data: after } = await api.orgs.listTeamsInOrganizationById(orgId);
+    expect(after.items).toEqual([]);
+  });
+
+  it('surfaces errors as GitBookAPIError with our message', async () => {
+    const api = new GitBookAPI({ endpoint, authToken: reader.token });
+    const err = await api.orgs.updateOrganizationById(orgId, { title: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitBookAPIError);
+    expect((err as GitBookAPIError).code).toBe(400);
+    expect((err as GitBookAPIError).errorMessage).toMatch(/title/);
+    const denied = await new GitBookAPI({ endpoint, authToken: 'qt_bad' }).orgs.listOrganizationsForAuthenticatedUser().catch((e: unknown) => e);
+    expect((denied as GitBookAPIError).code).toBe(401);
+  });
+});
