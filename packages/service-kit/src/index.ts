@@ -6,3 +6,4 @@ export * from './grpc.js';
 export * from './pagination.js';
 export * from './lifecycle.js';
 export * from './roles.js';
+export * from './placeholder.js';
