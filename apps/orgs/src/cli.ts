@@ -1,0 +1,84 @@
+import { Command, Option } from 'commander';
+import { API_ROLES, DomainError, roleFromApi, type ApiRole } from '@quire/service-kit';
+import { createPrismaClient } from '@quire/service-kit/prisma';
+import { addMember, createOrganization, createToken, createUser } from './admin.ts';
+import { loadOrgsConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { createStore, type Store } from './store/index.ts';
+
+// `pnpm quire <command>`: operator commands against the orgs database (DATABASE_URL).
+
+function run<T>(action: (store: Store, opts: T) => Promise<{ json: unknown; text: string }>) {
+  return async (opts: T & { json?: boolean }) => {
+    const db = createPrismaClient(PrismaClient, loadOrgsConfig().DATABASE_URL, 2);
+    try {
+      const out = await action(createStore(db), opts);
+      process.stdout.write((opts.json ? JSON.stringify(out.json, null, 2) : out.text) + '\n');
+    } catch (err) {
+      process.stderr.write(`quire: ${err instanceof DomainError ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    } finally {
+      await db.$disconnect();
+    }
+  };
+}
+
+const program = new Command('quire').description('Quire administration');
+const json = new Option('--json', 'print the created object as JSON');
+
+const user = program.command('user').description('users');
+user
+  .command('create')
+  .requiredOption('--email <email>')
+  .requiredOption('--name <name>', 'display name')
+  .addOption(json)
+  .action(
+    run<{ email: string; name: string }>(async (store, o) => {
+      const u = await createUser(store, o.email, o.name);
+      return { json: u, text: u.id };
+    }),
+  );
+
+program
+  .command('org')
+  .description('organizations')
+  .command('create')
+  .requiredOption('--title <title>')
+  .requiredOption('--owner <email>', 'email of the user who becomes its admin')
+  .addOption(json)
+  .action(
+    run<{ title: string; owner: string }>(async (store, o) => {
+      const org = await createOrganization(store, o.title, o.owner);
+      return { json: org, text: org.id };
+    }),
+  );
+
+program
+  .command('member')
+  .description('organization members')
+  .command('add')
+  .requiredOption('--org <id>', 'organization id')
+  .requiredOption('--email <email>')
+  .addOption(new Option('--role <role>', 'role in the organization').choices([...API_ROLES, 'guest']).makeOptionMandatory())
+  .addOption(json)
+  .action(
+    run<{ org: string; email: string; role: ApiRole | 'guest' }>(async (store, o) => {
+      const m = await addMember(store, o.org, o.email, roleFromApi(o.role === 'guest' ? null : o.role));
+      return { json: m, text: `${m.user.email} is ${m.role ?? 'guest'} of ${m.organizationId}` };
+    }),
+  );
+
+program
+  .command('token')
+  .description('API tokens')
+  .command('create')
+  .requiredOption('--email <email>', 'the user the token acts as')
+  .addOption(json)
+  .action(
+    run<{ email: string }>(async (store, o) => {
+      const { token, user: u } = await createToken(store, o.email);
+      return { json: { token, user: { id: u.id, email: u.email } }, text: token };
+    }),
+  );
+
+await program.parseAsync();
