@@ -23,7 +23,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(config: GatewayConfig, services: Services, options: FastifyServerOptions = {}) {
   const app = Fastify({
     bodyLimit: config.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads x-request-id itself, to refuse ids that are not sane to log and echo.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -32,6 +33,8 @@ export async function buildApp(config: GatewayConfig, services: Services, option
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerValidation(app);
+  // First, so that every route answers the error body, those of the plugins below included.
+  await app.register(errors);
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
@@ -58,12 +61,12 @@ export async function buildApp(config: GatewayConfig, services: Services, option
     }),
   });
 
-  await app.register(errors);
-  await app.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
   const deps = { services, urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL) };
   await app.register(health, deps);
   await app.register(
     async (v1) => {
+      // Every /v1 route needs a bearer token, but for the OpenAPI document.
+      await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       for (const group of [users, organizations, members, teams, invites]) await v1.register(group, deps);
     },

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { runProcess } from '@quire/service-kit';
 import { buildApp } from './app.ts';
 import { connectServices } from './clients.ts';
@@ -9,6 +10,9 @@ await runProcess('gateway', async () => {
   const app = await buildApp(config, services);
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(`Quire API at ${config.QUIRE_PUBLIC_URL}/v1, reference at ${config.QUIRE_PUBLIC_URL}/docs`);
+  // `pnpm dev` only: the token the store preparation created, so the stack is usable at once.
+  const tokenFile = process.env.QUIRE_DEV_TOKEN_FILE;
+  if (tokenFile && existsSync(tokenFile)) app.log.info(`Token: ${readFileSync(tokenFile, 'utf8').trim()}`);
   return {
     log: app.log,
     async close() {

@@ -14,6 +14,7 @@ export async function startGateway(env: Record<string, string> = {}) {
     app,
     orgs,
     config,
+    services,
     async stop() {
       await app.close();
       for (const c of services.channels) c.client.close();

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError, type Caller } from '@quire/service-kit';
 import type { Services } from '../clients.ts';
@@ -8,7 +9,7 @@ declare module 'fastify' {
     caller: Caller & { userId: string };
   }
   interface FastifyContextConfig {
-    /** Routes that answer without a token (health, the OpenAPI document). */
+    /** A route of the authenticated scope that answers without a token. */
     public?: boolean;
   }
 }
@@ -18,9 +19,9 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,512})$/i;
 /**
  * Resolves `Authorization: Bearer` through `orgs.Authenticate`. Answers are cached for a short
  * while and concurrent lookups of one token share a single call, so a busy client costs orgs
- * one call per token per TTL, not one per request.
+ * one call per token per TTL, not one per request. Registered in the /v1 scope only.
  */
-export default fp<{ services: Services; ttlMs: number }>(async (app, { services, ttlMs }) => {
+const auth: FastifyPluginAsync<{ services: Services; ttlMs: number }> = async (app, { services, ttlMs }) => {
   const cache = new LRUCache<string, string>({
     max: 10_000,
     ttl: Math.max(ttlMs, 1),
@@ -38,6 +39,9 @@ export default fp<{ services: Services; ttlMs: number }>(async (app, { services,
     if (!userId) throw new UnauthenticatedError('The access token is not valid');
     req.caller = { userId, requestId: req.id };
   });
-});
+};
+
+// fastify-plugin: the hook belongs to the scope that registers this (/v1), not to a child of it.
+export default fp(auth);
 
 type FastifyRequestCaller = Caller & { userId: string };

@@ -19,9 +19,9 @@ function check(client: Client, service: string, timeoutMs: number): Promise<bool
 const Status = Type.Object({ status: Type.String(), services: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services }) => {
-  app.get('/healthz', { config: { public: true }, schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { public: true }, schema: { hide: true, response: { 200: Status, 503: Status } } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (_req, reply) => {
     const results = await Promise.all(services.channels.map(async (c) => [c.name, await check(c.client, c.name, 1000)] as const));
     const ready = results.every(([, ok]) => ok);
     return reply.code(ready ? 200 : 503).send({

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '@quire/orgs/testing';
+import { bearer, startGateway } from './harness.ts';
+
+// What the gateway does around the operations: docs, health, request ids, rate limits.
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let user: TestUser;
+
+beforeAll(async () => {
+  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '5' });
+  user = await g.orgs.user('limited');
+});
+afterAll(() => g?.stop());
+
+describe('gateway platform', () => {
+  it('serves the OpenAPI 3.1 document without a token, with every operation of the routes', async () => {
+    const res = await g.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    for (const id of ['listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById', 'getOrganizationsForEmailDomain', 'listMembersInOrganizationById', 'getMemberInOrganizationById', 'updateMemberInOrganizationById', 'removeMemberFromOrganizationById', 'updateOrganizationMemberLastSeenAt', 'setUserAsSSOMemberForOrganization', 'listTeamsForOrganizationMember', 'listTeamsInOrganizationById', 'createOrganizationTeam', 'getTeamInOrganizationById', 'updateTeamInOrganizationById', 'removeTeamFromOrganizationById', 'getAuthenticatedUser', 'getUserById', 'createOrganization']) {
+      expect(ops).toContain(id);
+    }
+    expect(doc.paths['/v1/orgs/{organizationId}/members'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'order', 'role', 'search', 'sort']));
+  });
+
+  it('serves the browsable reference at /docs', async () => {
+    const res = await g.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/html/);
+  });
+
+  it('answers health and readiness from the services it calls', async () => {
+    expect((await g.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await g.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', services: { 'quire.orgs.v1.OrgsService': 'serving' } });
+  });
+
+  it('echoes a sane request id and makes one otherwise', async () => {
+    const given = await g.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await g.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'not a valid id' } });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('limits each token on its own and answers 429 with the error body', async () => {
+    const other = await g.orgs.user('other');
+    for (let i = 0; i < 5; i++) expect((await g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(user.token) })).statusCode).toBe(200);
+    const limited = await g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(user.token) });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/Rate limit/) } });
+    expect((await g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(other.token) })).statusCode).toBe(200);
+  });
+});
+
+describe('readiness without the services', () => {
+  it('is not ready when orgs does not answer', async () => {
+    const down = await startGateway();
+    await down.orgs.stop();
+    const res = await down.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().services['quire.orgs.v1.OrgsService']).toBe('unavailable');
+    const call = await down.app.inject({ method: 'GET', url: '/v1/user', headers: bearer('qt_whatever') });
+    expect(call.statusCode).toBe(503);
+    expect(call.json()).toEqual({ error: { code: 503, message: expect.any(String) } });
+    await down.app.close();
+    for (const c of down.services.channels) c.client.close();
+  });
+});
