@@ -112,14 +112,12 @@ async function migrateServices() {
 
 /** On an empty orgs database: the first admin, organization and a token, kept in .quire/dev-token. */
 async function bootstrapOrgs() {
-  const { createPrismaClient } = await import('@quire/service-kit/prisma');
-  const { PrismaClient } = await import('@quire/orgs/prisma-client');
-  const { createStore } = await import('@quire/orgs/store');
-  const db = createPrismaClient(PrismaClient, process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs', pgUrl), 2);
+  const { openStore } = await import('@quire/orgs/store');
+  const { store, close } = openStore(process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs', pgUrl), 2);
   const tokenFile = join(stateDir, 'dev-token');
   try {
     const token = process.env.QUIRE_BOOTSTRAP_TOKEN ?? `qt_${randomBytes(32).toString('base64url')}`;
-    if (await bootstrap(createStore(db), token)) {
+    if (await bootstrap(store, token)) {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(tokenFile, token + '\n', { mode: 0o600 });
       say(`created admin@quire.local, an organization and a token (saved in .quire/dev-token): ${token}`);
@@ -127,7 +125,7 @@ async function bootstrapOrgs() {
       say(`dev token (from .quire/dev-token): ${readFileSync(tokenFile, 'utf8').trim()}`);
     }
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 

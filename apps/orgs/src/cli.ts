@@ -1,24 +1,22 @@
 import { Command, Option } from 'commander';
 import { API_ROLES, DomainError, roleFromApi, type ApiRole } from '@quire/service-kit';
-import { createPrismaClient } from '@quire/service-kit/prisma';
 import { addMember, createOrganization, createToken, createUser } from './admin.ts';
 import { loadOrgsConfig } from './config.ts';
-import { PrismaClient } from './generated/prisma/client.ts';
-import { createStore, type Store } from './store/index.ts';
+import { openStore, type Store } from './store/index.ts';
 
 // `pnpm quire <command>`: operator commands against the orgs database (DATABASE_URL).
 
 function run<T>(action: (store: Store, opts: T) => Promise<{ json: unknown; text: string }>) {
   return async (opts: T & { json?: boolean }) => {
-    const db = createPrismaClient(PrismaClient, loadOrgsConfig().DATABASE_URL, 2);
+    const { store, close } = openStore(loadOrgsConfig().DATABASE_URL, 2);
     try {
-      const out = await action(createStore(db), opts);
+      const out = await action(store, opts);
       process.stdout.write((opts.json ? JSON.stringify(out.json, null, 2) : out.text) + '\n');
     } catch (err) {
       process.stderr.write(`quire: ${err instanceof DomainError ? err.message : String(err)}\n`);
       process.exitCode = 1;
     } finally {
-      await db.$disconnect();
+      await close();
     }
   };
 }

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, runProcess, startGrpcServer } from '@quire/service-kit';
-import { createPrismaClient } from '@quire/service-kit/prisma';
 import { bootstrap } from './admin.ts';
 import { loadOrgsConfig } from './config.ts';
-import { PrismaClient } from './generated/prisma/client.ts';
 import { orgsService } from './server.ts';
-import { createStore } from './store/index.ts';
+import { openStore } from './store/index.ts';
 
 await runProcess('orgs', async () => {
   const config = loadOrgsConfig();
   const log = createLogger('orgs', config.LOG_LEVEL);
-  const db = createPrismaClient(PrismaClient, config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const store = createStore(db);
+  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   if (config.QUIRE_BOOTSTRAP_TOKEN && (await bootstrap(store, config.QUIRE_BOOTSTRAP_TOKEN))) {
     log.info('empty database: created the admin user, an organization and the bootstrap token');
   }
@@ -27,7 +24,7 @@ await runProcess('orgs', async () => {
     log,
     async close() {
       await grpc.shutdown();
-      await db.$disconnect();
+      await closeStore();
     },
   };
 });

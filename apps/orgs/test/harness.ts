@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
 import { createClient, createLogger, Role, startGrpcServer, unaryCall } from '@quire/service-kit';
-import { createPrismaClient } from '@quire/service-kit/prisma';
 import { cloneTemplate } from '@quire/service-kit/testing';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
-import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { orgsService } from '../src/server.ts';
-import { createStore } from '../src/store/index.ts';
+import { openStore } from '../src/store/index.ts';
 
 export interface TestUser {
   id: string;
@@ -20,8 +18,7 @@ export interface TestUser {
  */
 export async function startOrgs() {
   const database = await cloneTemplate('orgs');
-  const db = createPrismaClient(PrismaClient, database.url, 5);
-  const store = createStore(db);
+  const { store, close } = openStore(database.url, 5);
   const log = createLogger('orgs-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const server = await startGrpcServer({
     host: '127.0.0.1',
@@ -52,7 +49,6 @@ export async function startOrgs() {
     address,
     client,
     store,
-    db,
     user,
     organization,
     /** Calls an RPC as `userId`. */
@@ -62,7 +58,7 @@ export async function startOrgs() {
     async stop() {
       client.close();
       await server.shutdown(1000);
-      await db.$disconnect();
+      await close();
       await database.drop();
     },
   };

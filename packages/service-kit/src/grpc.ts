@@ -34,18 +34,24 @@ export type Handlers<S> = {
  * Adapts async handlers to grpc-js: builds the call context from metadata, maps domain errors to
  * status codes and logs what is not a domain error (with the request id) before answering INTERNAL.
  */
+// Handlers still running: shutdown waits for them before the service closes its pools, even
+// when their callers have gone and grpc-js already reports the server as shut down.
+const inFlight = new Set<Promise<unknown>>();
+
 export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(handlers) as [string, UnaryHandler<unknown, unknown>][]) {
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const ctx = contextFromMetadata(call.metadata, log);
-      handler(call.request, ctx).then(
+      const done = handler(call.request, ctx).then(
         (response) => callback(null, response),
         (err: unknown) => {
           if (!(err instanceof DomainError)) ctx.log.error({ err, rpc: name }, 'rpc failed');
           callback(toServiceError(err));
         },
       );
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
     };
   }
   return impl;
@@ -87,16 +93,14 @@ export async function startGrpcServer(opts: {
     health,
     async shutdown(graceMs = 10_000) {
       for (const s of ['', ...opts.services.map((x) => x.name)]) health.setStatus(s, 'NOT_SERVING');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        server.tryShutdown(() => {
-          clearTimeout(timer);
-          resolve();
-        });
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
       });
+      const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve())).then(() => Promise.allSettled([...inFlight]));
+      await Promise.race([drained, deadline]);
+      clearTimeout(timer);
+      server.forceShutdown();
     },
   };
 }

@@ -1,13 +1,41 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 
-/**
- * Prisma 6.19 with the pg driver adapter: no native engine, works offline (TOOLCHAIN "Prisma").
- * Each service passes its own generated client class.
- */
-export function createPrismaClient<C>(
+const TIMESTAMP_WITHOUT_TZ = 1114;
+
+// Prisma stores DateTime as `timestamp(3)` holding UTC; pg would read it as local time.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_WITHOUT_TZ && format !== 'binary'
+      ? (value: string) => new Date(value.replace(' ', 'T') + 'Z')
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export interface Database<C> {
+  /** Prisma 6.19 on the pg driver adapter: no native engine, works offline (TOOLCHAIN "Prisma"). */
+  prisma: C;
+  /**
+   * The same connection pool, for the few hot reads where Prisma's per-query compile and
+   * interpretation cost more than the query itself (see the service's store).
+   */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** One pool per service process, shared by Prisma and the plain-SQL hot path. */
+export function createDatabase<C extends { $disconnect(): Promise<void> }>(
   PrismaClient: new (options: { adapter: PrismaPg }) => C,
   connectionString: string,
   poolSize = 10,
-): C {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolSize }) });
+): Database<C> {
+  const pool = new pg.Pool({ connectionString, max: poolSize, types });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { AlreadyExistsError } from '@quire/service-kit';
-import type { Prisma, PrismaClient, Role as DbRole, TeamRole } from '../generated/prisma/client.ts';
+import { createDatabase, type Database } from '@quire/service-kit/prisma';
+import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 
-export type Db = PrismaClient;
+export type Db = Database<PrismaClient>;
 export type { DbRole, TeamRole };
 export type OrganizationRow = Prisma.OrganizationGetPayload<object>;
 export type UserRow = Prisma.UserGetPayload<object>;
@@ -18,16 +19,41 @@ export interface Page {
   take: number;
 }
 
+// The reads behind every authenticated call run as named prepared statements on the shared pool:
+// through Prisma each one paid more for query compilation than PostgreSQL spent answering it
+// (bench/README.md). Everything else goes through Prisma.
+const HOT = {
+  tokenUser: 'SELECT "userId" FROM "ApiToken" WHERE hash = $1',
+  membership: `SELECT m.role::text AS role, ARRAY(
+      SELECT tm."teamId" FROM "TeamMember" tm JOIN "Team" t ON t.id = tm."teamId"
+      WHERE tm."userId" = m."userId" AND t."organizationId" = m."organizationId") AS "teamIds"
+    FROM "Member" m WHERE m."organizationId" = $1 AND m."userId" = $2`,
+  organizationForMember: `SELECT m.role::text AS "callerRole", o.id, o.title, o."createdAt", o."emailDomains", o.hostname,
+      o.type, o."useCase", o."communityType", o."defaultRole"::text AS "defaultRole", o."defaultContentSite", o.logo,
+      o.sso, o.ai, o."inviteLinks", o.plan
+    FROM "Member" m JOIN "Organization" o ON o.id = m."organizationId" WHERE m."organizationId" = $1 AND m."userId" = $2`,
+} as const;
+
+async function hot<R extends object>(db: Db, name: keyof typeof HOT, values: unknown[]): Promise<R | undefined> {
+  const { rows } = await db.pool.query<R>({ name: `orgs.${name}`, text: HOT[name], values });
+  return rows[0];
+}
+
+/** Opens the orgs database (one pool for Prisma and the hot reads) and its store. */
+export function openStore(connectionString: string, poolSize = 10) {
+  const db = createDatabase(PrismaClient, connectionString, poolSize);
+  return { store: createStore(db), close: () => db.close() };
+}
+
 /**
  * All of the orgs service's queries. Finders take the caller where visibility depends on it, so
  * that what the caller may not see and what does not exist come back alike (null or []).
  */
-export function createStore(db: Db) {
+export function createStore(database: Db) {
+  const db = database.prisma;
   return {
-    db,
-
     async userIdForTokenHash(hash: string): Promise<string | null> {
-      const row = await db.apiToken.findUnique({ where: { hash }, select: { userId: true } });
+      const row = await hot<{ userId: string }>(database, 'tokenUser', [hash]);
       return row?.userId ?? null;
     },
 
@@ -56,20 +82,15 @@ export function createStore(db: Db) {
     },
 
     async membership(organizationId: string, userId: string): Promise<{ role: DbRole | null; teamIds: string[] } | null> {
-      const row = await db.member.findUnique({
-        where: { organizationId_userId: { organizationId, userId } },
-        select: { role: true, user: { select: { teams: { where: { team: { organizationId } }, select: { teamId: true } } } } },
-      });
-      return row ? { role: row.role, teamIds: row.user.teams.map((t) => t.teamId) } : null;
+      return (await hot<{ role: DbRole | null; teamIds: string[] }>(database, 'membership', [organizationId, userId])) ?? null;
     },
 
     /** The organization with the caller's membership, in one query; null when not a member. */
-    async organizationForMember(organizationId: string, userId: string) {
-      const row = await db.member.findUnique({
-        where: { organizationId_userId: { organizationId, userId } },
-        select: { role: true, organization: true },
-      });
-      return row;
+    async organizationForMember(organizationId: string, userId: string): Promise<{ role: DbRole | null; organization: OrganizationRow } | null> {
+      const row = await hot<OrganizationRow & { callerRole: DbRole | null }>(database, 'organizationForMember', [organizationId, userId]);
+      if (!row) return null;
+      const { callerRole, ...organization } = row;
+      return { role: callerRole, organization };
     },
 
     async organizationsOfUser(userId: string, page: Page) {

@@ -1,0 +1,80 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { databaseUrlDefault, Role } from '@quire/service-kit';
+import { openStore } from '@quire/orgs/store';
+import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
+
+// Authenticated GET /v1/orgs/{id} through gateway -> orgs (gRPC) -> PostgreSQL, against two
+// baselines on the same machine: a bare Fastify answer and one Fastify process reading the same
+// rows with pg. 50 connections, 10 s each (BENCH_SECONDS, BENCH_CONNECTIONS to change).
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const databaseUrl = process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs');
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+const children: ChildProcess[] = [];
+function start(script: string, env: Record<string, string>): void {
+  const child = fork(script, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: 'inherit' });
+  child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
+  children.push(child);
+}
+
+async function waitForHttp(url: string) {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function load(name: string, url: string, token: string) {
+  return new Promise<{ name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
+    autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } }, (err, r) => {
+      if (err) return reject(err);
+      resolve({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+    });
+  });
+}
+
+const { store, close } = openStore(databaseUrl, 2);
+const tag = Date.now().toString(36);
+const owner = await createUser(store, `bench-${tag}@example.com`, 'Bench');
+const reader = await createUser(store, `bench-reader-${tag}@example.com`, 'Bench Reader');
+const org = await createOrganization(store, `Bench ${tag}`, owner.email);
+await addMember(store, org.id, reader.email, Role.ROLE_READ);
+const { token } = await createToken(store, reader.email);
+await close();
+
+try {
+  start(here('./servers/bare.ts'), { PORT: '18181' });
+  start(here('./servers/pg-direct.ts'), { PORT: '18182', DATABASE_URL: databaseUrl, BENCH_USER_ID: reader.id });
+  start(fileURLToPath(new URL('../../apps/orgs/src/main.ts', import.meta.url)), { ORGS_PORT: '51151', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  start(fileURLToPath(new URL('../../apps/gateway/src/main.ts', import.meta.url)), {
+    PORT: '18180', ORGS_URL: '127.0.0.1:51151', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  // The gateway is ready only once orgs answers its health check.
+  for (const url of ['http://127.0.0.1:18181/v1/orgs/x', 'http://127.0.0.1:18182/healthz', 'http://127.0.0.1:18180/readyz']) await waitForHttp(url);
+
+  const path = `/v1/orgs/${org.id}`;
+  const check = await fetch(`http://127.0.0.1:18180${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (check.status !== 200) throw new Error(`full path answered ${check.status}: ${await check.text()}`);
+
+  // A short warm-up for each (JIT, pools, the token cache), then the measured runs.
+  const results = [];
+  for (const [name, port] of [['bare fastify', 18181], ['fastify + pg', 18182], ['gateway -> orgs -> pg', 18180]] as const) {
+    await new Promise<void>((resolve) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: 2, headers: { authorization: `Bearer ${token}` } }, () => resolve()));
+    results.push(await load(name, `http://127.0.0.1:${port}${path}`, token));
+  }
+  const pgBaseline = results[1]!.rps;
+  const table = results.map((r) => ({ ...r, rps: Math.round(r.rps), vsPgBaseline: `${Math.round((r.rps / pgBaseline) * 100)}%` }));
+  console.table(table);
+  const full = results[2]!;
+  console.log(`full path: ${Math.round((full.rps / pgBaseline) * 100)}% of the single-process pg baseline (target >= 50%), p99 ${full.p99} ms (target < 50 ms)`);
+  mkdirSync(here('../results'), { recursive: true });
+  writeFileSync(here('../results/org-read.json'), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results: table }, null, 2) + '\n');
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+}
