@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// One build for every app: its entry bundled with the workspace packages (@quire/*), which ship
-// as TypeScript source; third-party dependencies stay in node_modules.
+// One build for every app: its code and the workspace packages (@quire/*, shipped as TypeScript)
+// in one ES module; third-party packages stay in node_modules, so each app declares the ones its
+// bundle imports.
 export default defineConfig({
   entry: ['src/main.ts'],
   format: 'esm',
@@ -10,5 +11,6 @@ export default defineConfig({
   outDir: 'dist',
   clean: true,
   sourcemap: true,
+  skipNodeModulesBundle: true,
   noExternal: [/^@quire\//],
 });

@@ -16,8 +16,10 @@ const databaseUrl = process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs');
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 const children: ChildProcess[] = [];
+/** Starts a server process: the apps as built (dist/, what deploys), the baselines through tsx. */
 function start(script: string, env: Record<string, string>): void {
-  const child = fork(script, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: 'inherit' });
+  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);
 }
@@ -51,8 +53,8 @@ await close();
 try {
   start(here('./servers/bare.ts'), { PORT: '18181' });
   start(here('./servers/pg-direct.ts'), { PORT: '18182', DATABASE_URL: databaseUrl, BENCH_USER_ID: reader.id });
-  start(fileURLToPath(new URL('../../apps/orgs/src/main.ts', import.meta.url)), { ORGS_PORT: '51151', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-  start(fileURLToPath(new URL('../../apps/gateway/src/main.ts', import.meta.url)), {
+  start(fileURLToPath(new URL('../../apps/orgs/dist/main.js', import.meta.url)), { ORGS_PORT: '51151', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  start(fileURLToPath(new URL('../../apps/gateway/dist/main.js', import.meta.url)), {
     PORT: '18180', ORGS_URL: '127.0.0.1:51151', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
   });
   // The gateway is ready only once orgs answers its health check.

@@ -33,5 +33,13 @@ function first(md: Metadata, key: string): string | undefined {
 export function contextFromMetadata(md: Metadata, log: Logger): CallContext {
   const requestId = first(md, REQUEST_ID_KEY) ?? randomUUID();
   const userId = first(md, USER_ID_KEY);
-  return { userId, requestId, log: log.child({ requestId }) };
+  let child: Logger | undefined;
+  return {
+    userId,
+    requestId,
+    // Made on first use: most calls log nothing, and a child logger per call showed in profiles.
+    get log() {
+      return (child ??= log.child({ requestId }));
+    },
+  };
 }
