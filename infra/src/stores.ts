@@ -82,6 +82,7 @@ async function ensureNats() {
     spawn('nats-server', ['-js', '-a', hostname, '-p', port || '4222', '-sd', join(stateDir, 'nats')], { detached: true, stdio: 'ignore' }).unref();
     await waitFor('NATS', natsAnswers);
   }
+  if (upOnly) return say(`NATS answers at ${natsUrl}`);
   const nc = await connect({ servers: natsUrl });
   try {
     for (const stream of Object.values(STREAMS)) await ensureStream(nc, stream);
@@ -129,11 +130,14 @@ async function bootstrapOrgs() {
   }
 }
 
+// `--up`: only make sure PostgreSQL and NATS answer (what the tests need; they make their own databases).
+const upOnly = process.argv.includes('--up');
+
 try {
   await ensurePostgres();
-  await migrateServices();
+  if (!upOnly) await migrateServices();
   await ensureNats();
-  await bootstrapOrgs();
+  if (!upOnly) await bootstrapOrgs();
 } catch (err) {
   console.error(`[stores] ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
