@@ -12,7 +12,6 @@ const server = new EmbeddedPostgres({
   port: Number(url.port || 5432),
   user: decodeURIComponent(url.username || 'postgres'),
   password: decodeURIComponent(url.password || 'postgres'),
-  authMethod: 'trust',
   persistent: true,
 });
 if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
