@@ -12,6 +12,9 @@ const server = new EmbeddedPostgres({
   port: Number(url.port || 5432),
   user: decodeURIComponent(url.username || 'postgres'),
   password: decodeURIComponent(url.password || 'postgres'),
+  // Like the machine's own server: local connections need no password. initdb takes
+  // --auth=trust; the package's type lists only the password methods.
+  authMethod: 'trust' as 'password',
   persistent: true,
 });
 if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
