@@ -78,7 +78,7 @@ export async function startGrpcServer(opts: {
   services: ServiceBinding[];
   log: Logger;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, ...LEAN });
   const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
   health.addToServer(server);
   // grpc-js refuses a service without methods; a placeholder service still answers health checks.
@@ -105,6 +105,10 @@ export async function startGrpcServer(opts: {
   };
 }
 
+// Channelz bookkeeping and the retry wrapper cost CPU on every call and serve nothing here:
+// calls carry deadlines and the gateway answers 503 rather than retrying (bench/README.md).
+const LEAN = { 'grpc.enable_channelz': 0 } as const;
+
 /** One long-lived channel per service: clients are created once per process and reused. */
 export function createClient<C extends Client>(
   Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C,
@@ -114,6 +118,8 @@ export function createClient<C extends Client>(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.enable_retries': 0,
+    ...LEAN,
   });
 }
 
