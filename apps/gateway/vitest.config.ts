@@ -1,10 +1,1 @@
-import { defineConfig } from 'vitest/config';
-
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-  },
-});
+export { default } from '../../vitest.shared.ts';
