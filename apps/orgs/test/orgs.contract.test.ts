@@ -79,6 +79,17 @@ describe('organizations', () => {
     await rejects(h.call(h.client.listOrganizations, { page: { page: '', limit: 1001 } }, owner.id), status.INVALID_ARGUMENT, /limit/);
   });
 
+  it('resolves an organization by id or hostname, and batch-gets as the caller sees them', async () => {
+    await expect(h.call(h.client.resolveOrganization, { idOrHostname: orgId })).resolves.toEqual({ organizationId: orgId });
+    await expect(h.call(h.client.resolveOrganization, { idOrHostname: 'acme-docs' })).resolves.toEqual({ organizationId: orgId });
+    await rejects(h.call(h.client.resolveOrganization, { idOrHostname: 'no-such-org' }), status.NOT_FOUND);
+    const res = await h.call(h.client.batchGetOrganizations, { organizationIds: [orgId, 'missing', orgId] }, outsider.id);
+    expect(res.organizations.map((o) => o.id)).toEqual([orgId, orgId]);
+    expect(res.organizations[0]!.permissions?.view).toBe(false);
+    const asMember = await h.call(h.client.batchGetOrganizations, { organizationIds: [orgId] }, owner.id);
+    expect(asMember.organizations[0]!.permissions?.admin).toBe(true);
+  });
+
   it('finds organizations by email domain for people of that domain or its members', async () => {
     const mine = await h.call(h.client.listOrganizationsForEmailDomain, { emailDomain: 'acme.example' }, owner.id);
     expect(mine.organizations.map((o) => o.id)).toEqual([orgId]);

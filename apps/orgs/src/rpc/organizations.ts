@@ -26,9 +26,33 @@ export async function roleIn(store: Store, organizationId: string, userId: strin
 
 export function organizationHandlers({ store }: Deps): Pick<
   H,
-  'listOrganizations' | 'createOrganization' | 'getOrganization' | 'updateOrganization' | 'listOrganizationsForEmailDomain'
+  | 'listOrganizations'
+  | 'createOrganization'
+  | 'getOrganization'
+  | 'updateOrganization'
+  | 'listOrganizationsForEmailDomain'
+  | 'resolveOrganization'
+  | 'batchGetOrganizations'
 > {
   return {
+    async resolveOrganization({ idOrHostname }) {
+      const organizationId = idOrHostname ? await store.resolveOrganization(idOrHostname) : null;
+      if (!organizationId) throw new NotFoundError(`Organization "${idOrHostname}" not found`);
+      return { organizationId };
+    },
+
+    async batchGetOrganizations({ organizationIds }, ctx) {
+      if (organizationIds.length > 1000) throw new InvalidArgumentError('organizationIds: at most 1000');
+      const rows = await store.organizationsByIds(organizationIds, ctx.userId);
+      const byId = new Map(rows.map((o) => [o.id, o]));
+      return {
+        organizations: organizationIds.flatMap((id) => {
+          const o = byId.get(id);
+          return o ? [presentOrganization(o, o.members[0] ? roleFromDb(o.members[0].role) : Role.ROLE_UNSPECIFIED)] : [];
+        }),
+      };
+    },
+
     async listOrganizations({ page }, ctx) {
       const userId = callerOf(ctx);
       const { limit, page: p } = pageArgs(page);

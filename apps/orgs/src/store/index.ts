@@ -93,6 +93,19 @@ export function createStore(database: Db) {
       return { role: callerRole, organization };
     },
 
+    async resolveOrganization(idOrHostname: string): Promise<string | null> {
+      const row = await db.organization.findFirst({ where: { OR: [{ id: idOrHostname }, { hostname: idOrHostname }] }, select: { id: true } });
+      return row?.id ?? null;
+    },
+
+    /** Organizations by id with the viewer's role where the viewer is a member. */
+    organizationsByIds(ids: string[], viewerId: string | undefined) {
+      return db.organization.findMany({
+        where: { id: { in: ids } },
+        include: { members: { where: { userId: viewerId ?? '' }, select: { role: true } } },
+      });
+    },
+
     async organizationsOfUser(userId: string, page: Page) {
       return db.member.findMany({
         where: { userId },
