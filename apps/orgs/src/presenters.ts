@@ -1,9 +1,10 @@
-import type { LinkInvite, Member, Organization, Team, User } from '@quire/proto/orgs';
+import type { LinkInvite, Member, Organization, SamlProvider, Team, TranslationSettings, User } from '@quire/proto/orgs';
 import { TeamMemberRole } from '@quire/proto/orgs';
 import { Role, roleAtLeast } from '@quire/service-kit';
 import { organizationPermissions } from './domain/policy.ts';
 import { roleFromDb } from './domain/roles.ts';
-import type { LinkInviteRow, MemberRow, OrganizationRow, TeamRow, UserRow, DbRole } from './store/index.ts';
+import type { LinkInviteRow, MemberRow, OrganizationRow, SamlProviderRow, TeamRow, TranslationRow, UserRow, DbRole } from './store/index.ts';
+import { isActive } from './domain/saml.ts';
 
 // Row to proto message, apart from the rules. Counts the service does not own (spaces) are 0
 // until the content service reports them.
@@ -71,4 +72,22 @@ export function presentLinkInvite(i: LinkInviteRow, defaultRole: DbRole | null):
     redundant: defaultRole !== null && roleAtLeast(roleFromDb(defaultRole), role),
     createdAt: i.createdAt,
   };
+}
+
+export function presentSamlProvider(p: SamlProviderRow, canAdminTeam: boolean): SamlProvider {
+  return {
+    id: p.id,
+    label: p.label,
+    ssoUrl: p.ssoUrl ?? '',
+    entityId: p.entityId ?? '',
+    certificate: p.certificate ?? '',
+    defaultTeam: p.defaultTeam ? presentTeam(p.defaultTeam, canAdminTeam) : undefined,
+    defaultRole: roleFromDb(p.defaultRole),
+    createdAt: p.createdAt,
+    active: isActive(p),
+  };
+}
+
+export function presentTranslation(t: TranslationRow, permissions: { view: boolean; edit: boolean }): TranslationSettings {
+  return { id: t.id, title: t.title, languages: t.languages, createdAt: t.createdAt, updatedAt: t.updatedAt, permissions };
 }

@@ -5,7 +5,9 @@ import type { Deps } from './rpc/deps.ts';
 import { inviteHandlers } from './rpc/invites.ts';
 import { memberHandlers } from './rpc/members.ts';
 import { organizationHandlers } from './rpc/organizations.ts';
+import { ssoHandlers } from './rpc/sso.ts';
 import { teamHandlers } from './rpc/teams.ts';
+import { translationHandlers } from './rpc/translations.ts';
 import { userHandlers } from './rpc/users.ts';
 
 export function orgsService(deps: Deps, log: Logger): ServiceBinding {
@@ -15,6 +17,8 @@ export function orgsService(deps: Deps, log: Logger): ServiceBinding {
     ...memberHandlers(deps),
     ...teamHandlers(deps),
     ...inviteHandlers(deps),
+    ...ssoHandlers(deps),
+    ...translationHandlers(deps),
   };
   return { definition: OrgsServiceService, implementation: implement(handlers, log), name: SERVICE_NAMES.orgs };
 }

@@ -9,8 +9,11 @@ export type UserRow = Prisma.UserGetPayload<object>;
 export type MemberRow = Prisma.MemberGetPayload<{ include: { user: true } }>;
 export type TeamRow = Prisma.TeamGetPayload<{ include: { _count: { select: { members: true } } } }>;
 export type LinkInviteRow = Prisma.LinkInviteGetPayload<object>;
+export type SamlProviderRow = Prisma.SamlProviderGetPayload<{ include: { defaultTeam: { include: { _count: { select: { members: true } } } } } }>;
+export type TranslationRow = Prisma.TranslationSettingsGetPayload<object>;
 
 const teamInclude = { _count: { select: { members: true } } } as const;
+const samlInclude = { defaultTeam: { include: teamInclude } } as const;
 
 export interface Page {
   /** Key of the last item of the previous page. */
@@ -302,6 +305,61 @@ export function createStore(database: Db) {
     async deleteLinkInvite(organizationId: string, id: string): Promise<boolean> {
       const { count } = await db.linkInvite.deleteMany({ where: { id, organizationId } });
       return count > 0;
+    },
+
+    listSamlProviders(organizationId: string, page: Page): Promise<SamlProviderRow[]> {
+      return db.samlProvider.findMany({
+        where: { organizationId },
+        include: samlInclude,
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    getSamlProvider(organizationId: string, id: string): Promise<SamlProviderRow | null> {
+      return db.samlProvider.findFirst({ where: { id, organizationId }, include: samlInclude });
+    },
+
+    createSamlProvider(data: Prisma.SamlProviderUncheckedCreateInput): Promise<SamlProviderRow> {
+      return db.samlProvider.create({ data, include: samlInclude });
+    },
+
+    updateSamlProvider(id: string, data: Prisma.SamlProviderUncheckedUpdateInput): Promise<SamlProviderRow> {
+      return db.samlProvider.update({ where: { id }, data, include: samlInclude });
+    },
+
+    async deleteSamlProvider(organizationId: string, id: string): Promise<boolean> {
+      return (await db.samlProvider.deleteMany({ where: { id, organizationId } })).count > 0;
+    },
+
+    async organizationExists(id: string): Promise<boolean> {
+      return (await db.organization.count({ where: { id } })) > 0;
+    },
+
+    listTranslations(organizationId: string, page: Page): Promise<TranslationRow[]> {
+      return db.translationSettings.findMany({
+        where: { organizationId },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    getTranslation(organizationId: string, id: string): Promise<TranslationRow | null> {
+      return db.translationSettings.findFirst({ where: { id, organizationId } });
+    },
+
+    createTranslation(data: { id: string; organizationId: string; title: string; languages: string[] }): Promise<TranslationRow> {
+      return db.translationSettings.create({ data });
+    },
+
+    updateTranslation(id: string, data: { title: string; languages?: string[] }): Promise<TranslationRow> {
+      return db.translationSettings.update({ where: { id }, data });
+    },
+
+    async deleteTranslation(organizationId: string, id: string): Promise<boolean> {
+      return (await db.translationSettings.deleteMany({ where: { id, organizationId } })).count > 0;
     },
 
     countOrganizations() {

@@ -1,0 +1,21 @@
+import { InvalidArgumentError } from '@quire/service-kit';
+import { checkLength } from './validate.ts';
+
+export function checkTitle(title: string): string {
+  return checkLength('title', title, 1, 100);
+}
+
+/** BCP 47 language tags, canonicalized by the runtime's Intl (e.g. `pt-br` becomes `pt-BR`), without repeats. */
+export function checkLanguages(languages: string[]): string[] {
+  if (languages.length > 100) throw new InvalidArgumentError('languages: at most 100');
+  const out = languages.map((tag, i) => {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical) return canonical;
+    } catch {
+      // reported below
+    }
+    throw new InvalidArgumentError(`languages[${i}]: "${tag}" is not a language tag`);
+  });
+  return [...new Set(out)];
+}

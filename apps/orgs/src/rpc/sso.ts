@@ -1,0 +1,92 @@
+import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { newId } from '../domain/ids.ts';
+import { authorize } from '../domain/policy.ts';
+import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { checkCertificate, checkEntityId, checkLabel, checkSsoUrl, isActive } from '../domain/saml.ts';
+import { presentSamlProvider } from '../presenters.ts';
+import type { Store } from '../store/index.ts';
+import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { roleIn } from './organizations.ts';
+
+type H = Handlers<OrgsServiceServer>;
+
+async function providerOf(store: Store, organizationId: string, id: string) {
+  const provider = await store.getSamlProvider(organizationId, id);
+  if (!provider) throw new NotFoundError('SAML provider not found');
+  return provider;
+}
+
+/** The default team must be a team of this organization. */
+async function checkTeam(store: Store, organizationId: string, teamId: string): Promise<string> {
+  if (!(await store.getTeam(organizationId, teamId))) throw new InvalidArgumentError(`defaultTeam: "${teamId}" is not a team of the organization`);
+  return teamId;
+}
+
+export function ssoHandlers({ store }: Deps): Pick<
+  H,
+  'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'
+> {
+  // Only admins see or manage providers, so the default team is always shown as theirs to admin.
+  const present = (p: Parameters<typeof presentSamlProvider>[0]) => presentSamlProvider(p, true);
+  const admin = async (organizationId: string, ctx: Parameters<H['getSamlProvider']>[1]) =>
+    authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
+
+  return {
+    async listSamlProviders({ organizationId, page }, ctx) {
+      await admin(organizationId, ctx);
+      const { limit, page: p } = pageArgs(page);
+      const { items, next } = pageOf(await store.listSamlProviders(organizationId, p), limit, (x) => x.id);
+      return { items: items.map(present), page: { next } };
+    },
+
+    async createSamlProvider(req, ctx) {
+      await admin(req.organizationId, ctx);
+      const role = req.defaultRole === Role.ROLE_UNSPECIFIED ? Role.ROLE_READ : req.defaultRole;
+      const provider = await store.createSamlProvider({
+        id: newId(),
+        organizationId: req.organizationId,
+        label: checkLabel(req.label),
+        entityId: req.entityId === undefined ? null : checkEntityId(req.entityId),
+        certificate: req.certificate === undefined ? null : checkCertificate(req.certificate),
+        ssoUrl: req.ssoUrl === undefined ? null : checkSsoUrl(req.ssoUrl),
+        defaultTeamId: req.defaultTeam === undefined ? null : await checkTeam(store, req.organizationId, req.defaultTeam),
+        defaultRole: roleToDb(role),
+      });
+      return present(provider);
+    },
+
+    async getSamlProvider({ organizationId, samlProviderId }, ctx) {
+      await admin(organizationId, ctx);
+      return present(await providerOf(store, organizationId, samlProviderId));
+    },
+
+    async updateSamlProvider(req, ctx) {
+      await admin(req.organizationId, ctx);
+      await providerOf(store, req.organizationId, req.samlProviderId);
+      const data: Parameters<Store['updateSamlProvider']>[1] = {};
+      if (req.label !== undefined) data.label = checkLabel(req.label);
+      if (req.entityId !== undefined) data.entityId = checkEntityId(req.entityId);
+      if (req.certificate !== undefined) data.certificate = checkCertificate(req.certificate);
+      if (req.ssoUrl !== undefined) data.ssoUrl = checkSsoUrl(req.ssoUrl);
+      if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
+      if (req.defaultRole !== undefined) {
+        if (!isAssignable(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
+        data.defaultRole = roleToDb(req.defaultRole);
+      }
+      return present(await store.updateSamlProvider(req.samlProviderId, data));
+    },
+
+    async deleteSamlProvider({ organizationId, samlProviderId }, ctx) {
+      await admin(organizationId, ctx);
+      if (!(await store.deleteSamlProvider(organizationId, samlProviderId))) throw new NotFoundError('SAML provider not found');
+      return {};
+    },
+
+    async listSsoLogins({ organizationId }) {
+      if (!(await store.organizationExists(organizationId))) throw new NotFoundError('Organization not found');
+      const providers = await store.listSamlProviders(organizationId, { take: 100 });
+      return { items: providers.filter(isActive).map((p) => ({ id: p.id, label: p.label })) };
+    },
+  };
+}
