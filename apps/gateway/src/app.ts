@@ -14,7 +14,9 @@ import health from './routes/health.ts';
 import invites from './routes/invites.ts';
 import members from './routes/members.ts';
 import organizations from './routes/organizations.ts';
+import sso from './routes/sso.ts';
 import teams from './routes/teams.ts';
+import translations from './routes/translations.ts';
 import users from './routes/users.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -68,7 +70,7 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       // Every /v1 route needs a bearer token, but for the OpenAPI document.
       await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, members, teams, invites]) await v1.register(group, deps);
+      for (const group of [users, organizations, members, teams, invites, sso, translations]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );

@@ -65,3 +65,4 @@ export async function startOrgs() {
 }
 
 export type OrgsHarness = Awaited<ReturnType<typeof startOrgs>>;
+export { TEST_CERTIFICATE } from './fixtures.ts';

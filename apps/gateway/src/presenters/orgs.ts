@@ -1,8 +1,16 @@
-import type { LinkInvite as LinkInviteMsg, Member as MemberMsg, Organization as OrganizationMsg, Team as TeamMsg, User as UserMsg } from '@quire/proto/orgs';
+import type {
+  LinkInvite as LinkInviteMsg,
+  Member as MemberMsg,
+  Organization as OrganizationMsg,
+  SamlProvider as SamlProviderMsg,
+  Team as TeamMsg,
+  TranslationSettings as TranslationSettingsMsg,
+  User as UserMsg,
+} from '@quire/proto/orgs';
 import { TeamMemberRole } from '@quire/proto/orgs';
 import { roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
-import type { LinkInvite, Member, Organization, Team, User } from '../schemas/orgs.ts';
+import type { LinkInvite, Member, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
 import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference.
@@ -95,4 +103,40 @@ export function teamRoleFromApi(role: 'owner' | 'member'): TeamMemberRole {
 
 export function presentLinkInvite(i: LinkInviteMsg): Static<typeof LinkInvite> {
   return { object: 'invite', id: i.id, role: roleToApi(i.role), redundant: i.redundant };
+}
+
+/** Where the app takes a provider's sign-in: the addresses an identity provider is configured with. */
+export function samlServiceUrls(providerId: string, urls: Urls) {
+  const base = urls.app(`/sso/saml/${providerId}`);
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
+}
+
+export function presentSamlProvider(p: SamlProviderMsg, organizationId: string, urls: Urls): Static<typeof SamlProvider> {
+  return {
+    object: 'saml-provider',
+    id: p.id,
+    label: p.label,
+    ssoURL: p.ssoUrl,
+    entityID: p.entityId,
+    certificate: p.certificate,
+    ...(p.defaultTeam ? { defaultTeam: presentTeam(p.defaultTeam) } : {}),
+    defaultRole: roleToApi(p.defaultRole),
+    createdAt: iso(p.createdAt),
+    status: p.active ? 'active' : 'pending',
+    service: samlServiceUrls(p.id, urls),
+    urls: { location: urls.api(`/orgs/${organizationId}/saml/${p.id}`) },
+  };
+}
+
+export function presentTranslation(t: TranslationSettingsMsg, organizationId: string, urls: Urls): Static<typeof TranslationSettings> {
+  return {
+    object: 'translation-settings',
+    id: t.id,
+    title: t.title,
+    languages: t.languages,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+    permissions: { view: !!t.permissions?.view, edit: !!t.permissions?.edit },
+    urls: { location: urls.api(`/orgs/${organizationId}/translations/${t.id}`) },
+  };
 }

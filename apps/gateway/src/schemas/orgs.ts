@@ -88,3 +88,35 @@ export const LinkInvite = Type.Object(
   { object: Type.Literal('invite'), id: Type.String(), role: RoleOrGuest, redundant: Type.Boolean() },
   { title: 'LinkInvite' },
 );
+
+export const SamlProvider = Type.Object(
+  {
+    object: Type.Literal('saml-provider'),
+    id: Type.String(),
+    label: Type.String(),
+    ssoURL: Type.String(),
+    entityID: Type.String(),
+    certificate: Type.String(),
+    defaultTeam: Type.Optional(Team),
+    defaultRole: RoleOrGuest,
+    createdAt: Timestamp,
+    status: Type.Union([Type.Literal('active'), Type.Literal('pending')]),
+    service: Type.Object({ acsURL: Type.String(), startURL: Type.String(), entityID: Type.String() }),
+    urls: Type.Object({ location: Type.String() }),
+  },
+  { title: 'SamlProvider' },
+);
+
+export const TranslationSettings = Type.Object(
+  {
+    object: Type.Literal('translation-settings'),
+    id: Type.String(),
+    title: Type.String(),
+    languages: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
+    urls: Type.Object({ location: Type.String() }),
+  },
+  { title: 'TranslationSettings' },
+);

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Role, roleFromApi } from '@quire/service-kit';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { SamlProvider } from '../schemas/orgs.ts';
+import { presentSamlProvider, samlServiceUrls } from '../presenters/orgs.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['sso'];
+const OrgParams = Type.Object({ organizationId: Id('Organization id') });
+const ProviderParams = Type.Object({ organizationId: Id('Organization id'), samlProviderId: Id('SAML provider id') });
+const fields = {
+  label: Type.String({ minLength: 1, maxLength: 30 }),
+  entityID: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  certificate: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'X.509 certificate, PEM or its base64 body' })),
+  ssoURL: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  defaultTeam: Type.Optional(Id('Team id')),
+  defaultRole: Type.Optional(RoleOrGuest),
+};
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
+  app.get(
+    '/orgs/:organizationId/saml',
+    {
+      schema: {
+        operationId: 'listSAMLProvidersInOrganizationById',
+        tags,
+        summary: 'List SAML providers (admins only)',
+        params: OrgParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(SamlProvider), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { organizationId } = req.params;
+      const res = await orgs.listSamlProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map((p) => presentSamlProvider(p, organizationId, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/saml',
+    {
+      schema: {
+        operationId: 'createOrganizationSAMLProvider',
+        tags,
+        summary: 'Create a SAML provider (admins only)',
+        params: OrgParams,
+        body: Type.Object(fields),
+        response: { 201: SamlProvider, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId } = req.params;
+      const b = req.body;
+      const provider = await orgs.createSamlProvider(
+        {
+          organizationId,
+          label: b.label,
+          entityId: b.entityID,
+          certificate: b.certificate,
+          ssoUrl: b.ssoURL,
+          defaultTeam: b.defaultTeam,
+          defaultRole: b.defaultRole === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(b.defaultRole),
+        },
+        req.caller,
+      );
+      const body = presentSamlProvider(provider, organizationId, urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/saml/:samlProviderId',
+    {
+      schema: {
+        operationId: 'getOrganizationSAMLProviderById',
+        tags,
+        summary: 'Get a SAML provider (admins only)',
+        params: ProviderParams,
+        response: { 200: SamlProvider, ...errorResponses },
+      },
+    },
+    async (req) => presentSamlProvider(await orgs.getSamlProvider(req.params, req.caller), req.params.organizationId, urls),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/saml/:samlProviderId',
+    {
+      schema: {
+        operationId: 'updateOrganizationSAMLProvider',
+        tags,
+        summary: 'Update a SAML provider (admins only)',
+        params: ProviderParams,
+        body: Type.Partial(Type.Object(fields)),
+        response: { 200: SamlProvider, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const provider = await orgs.updateSamlProvider(
+        {
+          ...req.params,
+          label: b.label,
+          entityId: b.entityID,
+          certificate: b.certificate,
+          ssoUrl: b.ssoURL,
+          defaultTeam: b.defaultTeam,
+          defaultRole: b.defaultRole === undefined ? undefined : roleFromApi(b.defaultRole),
+        },
+        req.caller,
+      );
+      return presentSamlProvider(provider, req.params.organizationId, urls);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/saml/:samlProviderId',
+    {
+      schema: {
+        operationId: 'deleteOrganizationSAMLProvider',
+        tags,
+        summary: 'Delete a SAML provider (admins only)',
+        params: ProviderParams,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await orgs.deleteSamlProvider(req.params, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/sso',
+    {
+      schema: {
+        operationId: 'listSSOProviderLoginsInOrganization',
+        tags,
+        summary: 'The SSO providers people can sign in to the organization with',
+        params: OrgParams,
+        response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String() })) }), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listSsoLogins({ organizationId: req.params.organizationId }, req.caller);
+      return { items: res.items.map((l) => ({ id: l.id, label: l.label, startURL: samlServiceUrls(l.id, urls).startURL })) };
+    },
+  );
+};
+
+export default routes;
