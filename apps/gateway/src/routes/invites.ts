@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { roleFromApi } from '@quire/service-kit';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organization-invites'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
   app.get(

@@ -3,13 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { MemberSort } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
 import { Role, roleFromApi } from '@quire/service-kit';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organization-members'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId: Id('User id of the member') });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { roleFromApi } from '@quire/service-kit';
-import { errorResponses, Id, list, ListOf, ListQuery, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { errorResponses, list, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organizations'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 const Title = Type.String({ minLength: 2, maxLength: 255 });
 const EmailDomains = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 });
 

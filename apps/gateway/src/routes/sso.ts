@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Role, roleFromApi } from '@quire/service-kit';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { SamlProvider } from '../schemas/orgs.ts';
 import { presentSamlProvider, samlServiceUrls } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['sso'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 const ProviderParams = Type.Object({ organizationId: Id('Organization id'), samlProviderId: Id('SAML provider id') });
 const fields = {
   label: Type.String({ minLength: 1, maxLength: 30 }),

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentTeam, teamRoleFromApi } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['teams'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 const TeamParams = Type.Object({ organizationId: Id('Organization id'), teamId: Id('Team id') });
 const Title = Type.String({ minLength: 1, maxLength: 64 });
 const UserIds = Type.Array(Id('User id of a member'), { maxItems: 1000 });

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { TranslationSettings } from '../schemas/orgs.ts';
 import { presentTranslation } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['translations'];
-const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 const SettingsParams = Type.Object({ organizationId: Id('Organization id'), translationSettingsId: Id('Translation settings id') });
 const Body = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 100 }),

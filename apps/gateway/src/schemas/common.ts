@@ -47,6 +47,9 @@ export const NoContent = Type.Unsafe<void>({ description: 'No content' });
 
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description });
 
+/** Path parameters of everything under `/orgs/{organizationId}`. */
+export const OrgParams = Type.Object({ organizationId: Id('Organization id') });
+
 /** The list query as the services take it. */
 export function pageRequest(q: { page?: string; limit?: number }) {
   return { page: q.page ?? '', limit: q.limit ?? 0 };
