@@ -1,7 +1,7 @@
-import { AlreadyExistsError, NotFoundError, Role } from '@quire/service-kit';
+import { AlreadyExistsError, checkLength, NotFoundError, Role } from '@quire/service-kit';
 import { hashToken, newApiToken, newId } from './domain/ids.ts';
 import { roleToDb } from './domain/roles.ts';
-import { checkEmail, checkLength } from './domain/validate.ts';
+import { checkEmail } from './domain/validate.ts';
 import type { Store } from './store/index.ts';
 
 // Operator actions behind the CLI and the first-start bootstrap; no caller, no policy.

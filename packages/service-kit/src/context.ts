@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata } from '@grpc/grpc-js';
+import { UnauthenticatedError } from './errors.js';
 import type { Logger } from './logger.js';
 
 export const USER_ID_KEY = 'x-quire-user-id';
@@ -42,4 +43,10 @@ export function contextFromMetadata(md: Metadata, log: Logger): CallContext {
       return (child ??= log.child({ requestId }));
     },
   };
+}
+
+/** The calling user; UNAUTHENTICATED when the call came without one. */
+export function callerOf(ctx: CallContext): string {
+  if (!ctx.userId) throw new UnauthenticatedError();
+  return ctx.userId;
 }

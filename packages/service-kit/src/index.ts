@@ -7,3 +7,4 @@ export * from './pagination.js';
 export * from './lifecycle.js';
 export * from './roles.js';
 export * from './placeholder.js';
+export * from './validate.js';

@@ -33,3 +33,16 @@ export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => string): 
   const items = rows.slice(0, limit);
   return { items, next: encodeCursor(keyOf(items[items.length - 1]!)) };
 }
+
+/** A page as a store reads it: rows after the key of the previous page's last item. */
+export interface Page {
+  after?: string;
+  /** Rows to fetch: the page size plus one, to know whether more exist. */
+  take: number;
+}
+
+/** The request's page as the store wants it, with the limit kept to cut the answer. */
+export function pageArgs(page: { page?: string; limit?: number } | undefined): { limit: number; page: Page } {
+  const limit = pageLimit(page?.limit);
+  return { limit, page: { after: decodeCursor(page?.page), take: limit + 1 } };
+}

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { InvalidArgumentError } from '@quire/service-kit';
-import { checkLength, checkUri } from './validate.ts';
+import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
 
 /**
  * A certificate as identity providers hand it out: PEM, or the bare base64 body of one. Answers

@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from '@quire/service-kit';
-import { checkLength } from './validate.ts';
+import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
 export function checkTitle(title: string): string {
   return checkLength('title', title, 1, 100);

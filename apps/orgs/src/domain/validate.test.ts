@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '@quire/service-kit';
-import { checkHostname, checkLength, checkUri, normalizeEmailDomains } from './validate.ts';
+import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
+import { checkHostname, normalizeEmailDomains } from './validate.ts';
 
 describe('validation', () => {
   it('counts characters, not UTF-16 units, and names the field', () => {

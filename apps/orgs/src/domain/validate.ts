@@ -1,15 +1,4 @@
-import { InvalidArgumentError } from '@quire/service-kit';
-
-/** Bounds of the API reference, checked by the service too: the gateway is not its only caller. */
-export function checkLength(field: string, value: string, min: number, max: number): string {
-  const length = [...value].length;
-  if (length < min || length > max) {
-    throw new InvalidArgumentError(
-      min === max ? `${field}: must be ${min} characters` : `${field}: must be between ${min} and ${max} characters (got ${length})`,
-    );
-  }
-  return value;
-}
+import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
 // The organization hostname is its subdomain: the reference's Subdomain pattern.
 const HOSTNAME = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
@@ -27,19 +16,6 @@ export function normalizeEmailDomains(domains: string[]): string[] {
     if (!EMAIL_DOMAIN.test(d)) throw new InvalidArgumentError(`emailDomains[${i}]: "${domains[i]}" is not a domain name`);
   });
   return [...new Set(out)];
-}
-
-export function checkUri(field: string, value: string, max: number): string {
-  checkLength(field, value, 1, max);
-  let ok = false;
-  try {
-    const u = new URL(value);
-    ok = u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new InvalidArgumentError(`${field}: must be an http(s) URL`);
-  return value;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

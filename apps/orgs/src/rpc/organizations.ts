@@ -1,9 +1,9 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { checkLength, checkUri, type Handlers, InvalidArgumentError, NotFoundError, pageOf, Role } from '@quire/service-kit';
 import { newId } from '../domain/ids.ts';
 import { authorize } from '../domain/policy.ts';
 import { isAssignable, roleFromDb, roleToDb } from '../domain/roles.ts';
-import { checkHostname, checkLength, checkUri, emailDomainOf, normalizeEmailDomains } from '../domain/validate.ts';
+import { checkHostname, emailDomainOf, normalizeEmailDomains } from '../domain/validate.ts';
 import { presentOrganization } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';

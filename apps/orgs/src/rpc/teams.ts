@@ -1,8 +1,7 @@
 import { TeamMemberRole, type OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError, type Handlers } from '@quire/service-kit';
+import { checkLength, type Handlers, InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError } from '@quire/service-kit';
 import { newId } from '../domain/ids.ts';
 import { authorize, canManageTeam } from '../domain/policy.ts';
-import { checkLength } from '../domain/validate.ts';
 import { presentTeam } from '../presenters.ts';
 import type { Store, TeamRole } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';

@@ -1,4 +1,4 @@
-import { AlreadyExistsError } from '@quire/service-kit';
+import { AlreadyExistsError, type Page } from '@quire/service-kit';
 import { createDatabase, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 
@@ -15,12 +15,6 @@ export type TranslationRow = Prisma.TranslationSettingsGetPayload<object>;
 const teamInclude = { _count: { select: { members: true } } } as const;
 const samlInclude = { defaultTeam: { include: teamInclude } } as const;
 
-export interface Page {
-  /** Key of the last item of the previous page. */
-  after?: string;
-  /** Rows to fetch: the page size plus one, to know whether more exist. */
-  take: number;
-}
 
 // The reads behind every authenticated call run as named prepared statements on the shared pool:
 // through Prisma each one paid more for query compilation than PostgreSQL spent answering it

@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from './errors.js';
+
+/** Bounds of the API reference, checked by the services too: the gateway is not their only caller. */
+export function checkLength(field: string, value: string, min: number, max: number): string {
+  // Characters as people count them (code points), not UTF-16 units.
+  const length = [...value].length;
+  if (length < min || length > max) {
+    throw new InvalidArgumentError(
+      min === max ? `${field}: must be ${min} characters` : `${field}: must be between ${min} and ${max} characters (got ${length})`,
+    );
+  }
+  return value;
+}
+
+/** An http(s) URL of at most `max` characters. */
+export function checkUri(field: string, value: string, max: number): string {
+  checkLength(field, value, 1, max);
+  let ok = false;
+  try {
+    const u = new URL(value);
+    ok = u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new InvalidArgumentError(`${field}: must be an http(s) URL`);
+  return value;
+}
