@@ -7,7 +7,6 @@ describe('validation', () => {
     expect(() => checkLength('title', 'x', 2, 255)).toThrow(/title: must be between 2 and 255 characters \(got 1\)/);
   });
 
-
   it('takes only http(s) URLs within the bound', () => {
     expect(checkUri('logo', 'https://x.example/a.png', 2048)).toBe('https://x.example/a.png');
     expect(() => checkUri('logo', 'javascript:alert(1)', 2048)).toThrow(/logo/);
