@@ -11,6 +11,7 @@ import errors from './plugins/errors.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
 import health from './routes/health.ts';
+import integrations from './routes/integrations.ts';
 import invites from './routes/invites.ts';
 import members from './routes/members.ts';
 import organizations from './routes/organizations.ts';
@@ -25,6 +26,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(config: GatewayConfig, services: Services, options: FastifyServerOptions = {}) {
   const app = Fastify({
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // Above every path parameter's own bound (ids 128, names 100), so that an over-long one is
+    // refused by its schema with the error body rather than by the router with a bare 414.
+    routerOptions: { maxParamLength: 512 },
     // genReqId reads x-request-id itself, to refuse ids that are not sane to log and echo.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -70,7 +74,7 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       // Every /v1 route needs a bearer token, but for the OpenAPI document.
       await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, members, teams, invites, sso, translations]) await v1.register(group, deps);
+      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );

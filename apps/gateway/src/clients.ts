@@ -1,3 +1,4 @@
+import { IntegrationsServiceClient, IntegrationsServiceService } from '@quire/proto/integrations';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { SERVICE_NAMES } from '@quire/proto';
 import { createClient, promiseClient, type PromiseClient } from '@quire/service-kit';
@@ -7,14 +8,20 @@ import type { GatewayConfig } from './config.ts';
 /** One long-lived channel per service the gateway calls, created at start. */
 export interface Services {
   orgs: PromiseClient<OrgsServiceClient>;
+  integrations: PromiseClient<IntegrationsServiceClient>;
   /** Every channel with its service name, for readiness and shutdown. */
   channels: { name: string; client: Client }[];
 }
 
-export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'GRPC_TIMEOUT_MS'>): Services {
+export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'INTEGRATIONS_URL' | 'GRPC_TIMEOUT_MS'>): Services {
   const orgs = createClient(OrgsServiceClient, config.ORGS_URL);
+  const integrations = createClient(IntegrationsServiceClient, config.INTEGRATIONS_URL);
   return {
     orgs: promiseClient(orgs, OrgsServiceService, config.GRPC_TIMEOUT_MS),
-    channels: [{ name: SERVICE_NAMES.orgs, client: orgs }],
+    integrations: promiseClient(integrations, IntegrationsServiceService, config.GRPC_TIMEOUT_MS),
+    channels: [
+      { name: SERVICE_NAMES.orgs, client: orgs },
+      { name: SERVICE_NAMES.integrations, client: integrations },
+    ],
   };
 }

@@ -1,8 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
-
-const grpcAddress = (defaultPort: number) =>
-  Type.String({ pattern: '^[A-Za-z0-9.\\-\\[\\]:]+:[0-9]+$', default: `127.0.0.1:${defaultPort}` });
+import { grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
@@ -13,6 +10,7 @@ export const ConfigSchema = Type.Object({
   /** Base address of the web app, for `urls.app`; the public URL when unset. */
   QUIRE_APP_URL: Type.Optional(url()),
   ORGS_URL: grpcAddress(50051),
+  INTEGRATIONS_URL: grpcAddress(50055),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   /** How long a resolved token is trusted before orgs is asked again. */

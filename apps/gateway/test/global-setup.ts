@@ -2,5 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { migrateTemplate } from '@quire/service-kit/testing';
 
 export default async function setup() {
-  return migrateTemplate('orgs', fileURLToPath(new URL('../../orgs', import.meta.url)));
+  const [dropOrgs, dropIntegrations] = await Promise.all([
+    migrateTemplate('orgs', fileURLToPath(new URL('../../orgs', import.meta.url))),
+    migrateTemplate('integrations', fileURLToPath(new URL('../../integrations', import.meta.url))),
+  ]);
+  return async () => {
+    await Promise.all([dropOrgs(), dropIntegrations()]);
+  };
 }

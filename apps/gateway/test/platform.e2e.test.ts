@@ -36,7 +36,10 @@ describe('gateway platform', () => {
     expect((await g.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await g.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', services: { 'quire.orgs.v1.OrgsService': 'serving' } });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      services: { 'quire.orgs.v1.OrgsService': 'serving', 'quire.integrations.v1.IntegrationsService': 'serving' },
+    });
   });
 
   it('echoes a sane request id and makes one otherwise', async () => {
@@ -68,5 +71,6 @@ describe('readiness without the services', () => {
     expect(call.json()).toEqual({ error: { code: 503, message: expect.any(String) } });
     await down.app.close();
     for (const c of down.services.channels) c.client.close();
+    await down.integrations.stop();
   });
 });

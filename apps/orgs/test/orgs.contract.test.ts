@@ -200,5 +200,7 @@ describe('users', () => {
     expect(m.role).toBe(Role.ROLE_EDIT);
     const none = await h.call(h.client.getMembership, { organizationId: orgId, userId: outsider.id });
     expect(none).toEqual({ role: Role.ROLE_UNSPECIFIED, teamIds: [] });
+    const batch = await h.call(h.client.batchGetMemberships, { userId: editor.id, organizationIds: [orgId, 'missing'] });
+    expect(batch.roles).toEqual({ [orgId]: Role.ROLE_EDIT });
   });
 });

@@ -40,6 +40,10 @@ export const port = (defaultPort: number) => Type.Integer({ minimum: 0, maximum:
 export const url = (defaultUrl?: string) =>
   Type.String({ pattern: '^[a-z][a-z0-9+.-]*://', ...(defaultUrl ? { default: defaultUrl } : {}) });
 
+/** A gRPC `host:port`, defaulting to the local one on `defaultPort`. */
+export const grpcAddress = (defaultPort: number) =>
+  Type.String({ pattern: '^[A-Za-z0-9.\\-\\[\\]:]+:[0-9]+$', default: `127.0.0.1:${defaultPort}` });
+
 /** `DATABASE_URL` for a service, defaulting to `quire_<service>` on the local server. */
 export function databaseUrlDefault(service: string, base = process.env.QUIRE_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'): string {
   const u = new URL(base);

@@ -5,9 +5,8 @@ export function checkLength(field: string, value: string, min: number, max: numb
   // Characters as people count them (code points), not UTF-16 units.
   const length = [...value].length;
   if (length < min || length > max) {
-    throw new InvalidArgumentError(
-      min === max ? `${field}: must be ${min} characters` : `${field}: must be between ${min} and ${max} characters (got ${length})`,
-    );
+    const bound = min === max ? `${min}` : min === 0 ? `at most ${max}` : `between ${min} and ${max}`;
+    throw new InvalidArgumentError(`${field}: must be ${bound} characters (got ${length})`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { NotFoundError, Role, UnauthenticatedError, type Handlers } from '@quire/service-kit';
+import { InvalidArgumentError, NotFoundError, Role, UnauthenticatedError, type Handlers } from '@quire/service-kit';
 import { hashToken } from '../domain/ids.ts';
 import { roleFromDb } from '../domain/roles.ts';
 import { presentUser } from '../presenters.ts';
@@ -7,7 +7,7 @@ import { callerOf, type Deps } from './deps.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
-export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMembership' | 'getCurrentUser' | 'getUser'> {
+export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMembership' | 'batchGetMemberships' | 'getCurrentUser' | 'getUser'> {
   return {
     async authenticate({ token }) {
       const userId = token ? await store.userIdForTokenHash(hashToken(token)) : null;
@@ -18,6 +18,12 @@ export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMemb
     async getMembership({ organizationId, userId }) {
       const m = await store.membership(organizationId, userId);
       return m ? { role: roleFromDb(m.role), teamIds: m.teamIds } : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
+    },
+
+    async batchGetMemberships({ userId, organizationIds }) {
+      if (organizationIds.length > 1000) throw new InvalidArgumentError('organizationIds: at most 1000');
+      const rows = organizationIds.length && userId ? await store.membershipsOf(userId, organizationIds) : [];
+      return { roles: Object.fromEntries(rows.map((m) => [m.organizationId, roleFromDb(m.role)])) };
     },
 
     async getCurrentUser(_req, ctx) {

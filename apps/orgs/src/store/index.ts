@@ -82,6 +82,10 @@ export function createStore(database: Db) {
       return (await hot<{ role: DbRole | null; teamIds: string[] }>(database, 'membership', [organizationId, userId])) ?? null;
     },
 
+    async membershipsOf(userId: string, organizationIds: string[]) {
+      return db.member.findMany({ where: { userId, organizationId: { in: organizationIds } }, select: { organizationId: true, role: true } });
+    },
+
     /** The organization with the caller's membership, in one query; null when not a member. */
     async organizationForMember(organizationId: string, userId: string): Promise<{ role: DbRole | null; organization: OrganizationRow } | null> {
       const row = await hot<OrganizationRow & { callerRole: DbRole | null }>(database, 'organizationForMember', [organizationId, userId]);

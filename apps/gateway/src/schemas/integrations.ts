@@ -1,0 +1,123 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Organization } from './orgs.ts';
+
+// GitBook's integration enumerations (IntegrationRuntime, IntegrationVisibility, ...); the
+// integrations service checks the same lists, for callers other than the gateway.
+const literals = <T extends string>(values: readonly T[], options: object = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+
+export const IntegrationRuntime = literals(['v1', 'v2']);
+export const IntegrationVisibility = literals(['public', 'private', 'unlisted']);
+export const IntegrationTarget = literals(['all', 'site', 'space', 'organization']);
+export const IntegrationCategory = literals(['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other']);
+export const IntegrationScope = literals([
+  'space:views:read',
+  'space:content:read',
+  'space:content:write',
+  'space:metadata:read',
+  'space:metadata:write',
+  'space:script:inject',
+  'space:script:cookies',
+  'space:git:sync',
+  'space:visitor:auth',
+  'site:metadata:read',
+  'site:views:read',
+  'site:script:inject',
+  'site:script:cookies',
+  'site:visitor:auth',
+  'site:adaptive:read',
+  'site:adaptive:write',
+  'openapi:read',
+  'openapi:write',
+  'conversations:ingest',
+]);
+
+const NAME_PATTERN = '^[a-zA-Z0-9-_.]+$';
+export const IntegrationName = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN, description: 'Name of the integration' });
+export const BlockDomain = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN, description: "Only integrations with a block unfurling this domain's URLs" });
+
+const Base64 = (description: string) => Type.String({ contentEncoding: 'base64', description });
+
+export const IntegrationBlock = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  title: Type.String({ minLength: 2, maxLength: 40 }),
+  description: Type.Optional(Type.String({ maxLength: 150 })),
+  icon: Type.Optional(Type.String({ maxLength: 2048 })),
+  urlUnfurl: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }))),
+  markdown: Type.Optional(Type.Object({ codeblock: Type.String({ minLength: 1, maxLength: 100 }), body: Type.String({ minLength: 1, maxLength: 100 }) })),
+});
+
+export const IntegrationContentSource = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  title: Type.String({ minLength: 2, maxLength: 40 }),
+  description: Type.Optional(Type.String({ maxLength: 150 })),
+  icon: Type.Optional(Type.String({ maxLength: 2048 })),
+  configuration: Type.Object({ componentId: Type.String({ minLength: 1, maxLength: 100 }) }),
+});
+
+export const IntegrationExternalLink = Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }), label: Type.String({ maxLength: 256 }) });
+
+// A settings schema (`properties`) or a ContentKit component (`componentId`), kept as published.
+const Configuration = Type.Object({}, { additionalProperties: true });
+export const IntegrationConfigurations = Type.Object(
+  { account: Type.Optional(Configuration), space: Type.Optional(Configuration), site: Type.Optional(Configuration) },
+  { additionalProperties: false },
+);
+
+export const ContentSecurityPolicy = Type.Union([Type.String({ maxLength: 8192 }), Type.Record(Type.String(), Type.String({ maxLength: 8192 }))], {
+  description: 'Sent as headers when the script-fetch and blocks-fetch events are processed',
+});
+
+const optionalArray = <T extends TSchema>(item: T, options: object = {}) => Type.Optional(Type.Array(item, options));
+
+export const PublishIntegrationBody = Type.Object({
+  runtime: Type.Optional(IntegrationRuntime),
+  icon: Type.Optional(Base64('Base64 content of the icon')),
+  title: Type.String({ minLength: 2, maxLength: 30 }),
+  description: Type.String({ maxLength: 100 }),
+  summary: Type.Optional(Type.String({ maxLength: 2048, description: 'Markdown' })),
+  previewImages: optionalArray(Base64('Base64 content of the image'), { maxItems: 3 }),
+  visibility: Type.Optional(IntegrationVisibility),
+  target: Type.Optional(IntegrationTarget),
+  scopes: optionalArray(IntegrationScope),
+  categories: optionalArray(IntegrationCategory),
+  blocks: optionalArray(IntegrationBlock),
+  contentSources: optionalArray(IntegrationContentSource),
+  externalLinks: optionalArray(IntegrationExternalLink, { maxItems: 5 }),
+  configurations: Type.Optional(IntegrationConfigurations),
+  script: Type.String({ minLength: 1, description: 'Content of the script' }),
+  organization: Type.String({ minLength: 1, maxLength: 128, description: 'Id or subdomain of the publishing organization' }),
+  secrets: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 10_000 }), { maxProperties: 20 })),
+  contentSecurityPolicy: Type.Optional(ContentSecurityPolicy),
+});
+
+export const Integration = Type.Object(
+  {
+    object: Type.Literal('integration'),
+    name: Type.String(),
+    version: Type.Integer(),
+    title: Type.String(),
+    description: Type.String(),
+    summary: Type.Optional(Type.String()),
+    previewImages: Type.Array(Type.String({ description: '`data:` URI of the image' })),
+    target: IntegrationTarget,
+    verified: Type.Boolean(),
+    visibility: IntegrationVisibility,
+    scopes: Type.Array(Type.String()),
+    categories: Type.Array(Type.String()),
+    blocks: Type.Array(IntegrationBlock),
+    contentSources: Type.Array(IntegrationContentSource),
+    configurations: Type.Optional(IntegrationConfigurations),
+    externalLinks: Type.Array(IntegrationExternalLink),
+    owner: Organization,
+    urls: Type.Object({
+      location: Type.String(),
+      icon: Type.Optional(Type.String({ description: '`data:` URI of the icon' })),
+      app: Type.String(),
+      assets: Type.String(),
+      publicEndpoint: Type.String(),
+    }),
+    permissions: Type.Object({ admin: Type.Boolean(), install: Type.Boolean() }),
+    contentSecurityPolicy: Type.Optional(ContentSecurityPolicy),
+  },
+  { title: 'Integration' },
+);

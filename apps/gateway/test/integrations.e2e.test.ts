@@ -1,0 +1,263 @@
+import type { AddressInfo } from 'node:net';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { bearer, startGateway } from './harness.ts';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+type Method = 'GET' | 'POST' | 'DELETE';
+
+let g: Gateway;
+let owner: TestUser;
+let editor: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let otherOrgId: string;
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64');
+
+beforeAll(async () => {
+  g = await startGateway();
+  [owner, editor, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT]])).id;
+  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+});
+afterAll(() => g?.stop());
+
+function call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  return g.app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json();
+  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
+  if (message) expect(body.error.message).toMatch(message);
+}
+
+const body = (over: Record<string, unknown> = {}) => ({
+  organization: orgId,
+  title: 'Video embeds',
+  description: 'Embeds videos in pages',
+  script: 'export default () => {}',
+  ...over,
+});
+
+const publish = (name: string, over: Record<string, unknown> = {}, as: TestUser = owner) => call(as, 'POST', `/v1/integrations/${name}`, body(over));
+
+describe('publish', () => {
+  it('publishes with the defaults and embeds the owner organization', async () => {
+    const res = await publish('video', {
+      icon: PNG,
+      previewImages: [PNG],
+      summary: '## Videos',
+      categories: ['content'],
+      scopes: ['space:content:read'],
+      blocks: [{ id: 'embed', title: 'Embed', urlUnfurl: ['https://www.youtube.com/watch*'], markdown: { codeblock: 'video', body: 'url' } }],
+      externalLinks: [{ url: 'https://video.example/docs', label: 'Docs' }],
+      configurations: { space: { properties: { channel: { type: 'string', title: 'Channel' } }, required: ['channel'] } },
+      contentSecurityPolicy: { 'script-src': "'self'" },
+      secrets: { API_KEY: 'very-secret-value' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const integration = res.json();
+    expect(integration).toMatchObject({
+      object: 'integration',
+      name: 'video',
+      version: 1,
+      title: 'Video embeds',
+      summary: '## Videos',
+      target: 'all',
+      visibility: 'public',
+      verified: false,
+      scopes: ['space:content:read'],
+      categories: ['content'],
+      previewImages: [`data:image/png;base64,${PNG}`],
+      blocks: [{ id: 'embed', title: 'Embed', urlUnfurl: ['https://www.youtube.com/watch*'], markdown: { codeblock: 'video', body: 'url' } }],
+      externalLinks: [{ url: 'https://video.example/docs', label: 'Docs' }],
+      configurations: { space: { properties: { channel: { type: 'string', title: 'Channel' } }, required: ['channel'] } },
+      contentSecurityPolicy: { 'script-src': "'self'" },
+      owner: { object: 'organization', id: orgId, permissions: { admin: true } },
+      permissions: { admin: true, install: true },
+      urls: {
+        location: 'http://127.0.0.1:8080/v1/integrations/video',
+        icon: `data:image/png;base64,${PNG}`,
+        app: 'http://127.0.0.1:8080/integrations/video',
+        assets: expect.any(String),
+        publicEndpoint: expect.any(String),
+      },
+    });
+    expect(res.body).not.toContain('very-secret-value');
+    expect(integration).not.toHaveProperty('secrets');
+    expect(integration).not.toHaveProperty('script');
+  });
+
+  it('bumps the version when the owner republishes, and keeps a string content security policy', async () => {
+    await publish('bump');
+    const res = await publish('bump', { title: 'Bumped', runtime: 'v2', contentSecurityPolicy: "default-src 'self'" });
+    expect(res.json()).toMatchObject({ version: 2, title: 'Bumped', contentSecurityPolicy: "default-src 'self'" });
+  });
+
+  it('answers 409 for a name another organization owns, and changes nothing', async () => {
+    await publish('owned');
+    expectError(await publish('owned', { organization: otherOrgId, title: 'Hijacked' }, outsider), 409, /name: "owned"/);
+    expect((await call(owner, 'GET', '/v1/integrations/owned')).json()).toMatchObject({ version: 1, title: 'Video embeds', owner: { id: orgId } });
+  });
+
+  it('answers 403 to a non-admin member, 404 to an outsider and 401 without a token, publishing nothing', async () => {
+    expectError(await publish('by-editor', {}, editor), 403, /organization/);
+    expectError(await publish('by-outsider', {}, outsider), 404, new RegExp(`organization: "${orgId}" not found`));
+    expectError(await publish('by-nobody', { organization: 'no-such-org' }), 404, /organization: "no-such-org" not found/);
+    expectError(await call(null, 'POST', '/v1/integrations/anonymous', body()), 401);
+    for (const name of ['by-editor', 'by-outsider', 'by-nobody', 'anonymous']) expectError(await call(owner, 'GET', `/v1/integrations/${name}`), 404);
+  });
+
+  it('refuses every bound and malformed value with 400 naming the field, and changes nothing', async () => {
+    await publish('bounded');
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ title: 'x' }, /title/],
+      [{ title: 'x'.repeat(31) }, /title/],
+      [{ description: 'x'.repeat(101) }, /description/],
+      [{ summary: 'x'.repeat(2049) }, /summary/],
+      [{ previewImages: [PNG, PNG, PNG, PNG] }, /previewImages/],
+      [{ previewImages: [PNG, 'not*base64'] }, /^previewImages\[1\]: must be base64/],
+      [{ icon: 'abc' }, /^icon: must be base64/],
+      [{ script: '' }, /script/],
+      [{ script: undefined }, /script/],
+      [{ organization: undefined }, /organization/],
+      [{ runtime: 'v9' }, /runtime/],
+      [{ visibility: 'secret' }, /visibility/],
+      [{ target: 'page' }, /target/],
+      [{ scopes: ['space:everything'] }, /scopes/],
+      [{ categories: ['games'] }, /categories/],
+      [{ blocks: [{ id: 'b', title: 'B' }] }, /blocks/],
+      [{ externalLinks: Array.from({ length: 6 }, () => ({ url: 'https://x.example', label: 'x' })) }, /externalLinks/],
+      [{ configurations: { page: { properties: {} } } }, /configurations/],
+      [{ configurations: { space: { title: 'no schema' } } }, /configurations\.space/],
+      [{ secrets: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`K${i}`, 'v'])) }, /secrets/],
+      [{ title: 12 }, /title/],
+    ];
+    for (const [over, message] of cases) expectError(await publish('bounded', { ...over, description: over.description ?? 'changed' }), 400, message);
+    expectError(await publish('x'.repeat(101)), 400, /integrationName/);
+    expectError(await publish('bad%20name'), 400, /integrationName/);
+    expectError(await publish('bad*name'), 400, /integrationName/);
+    expect((await call(owner, 'GET', '/v1/integrations/bounded')).json()).toMatchObject({ version: 1, description: 'Embeds videos in pages' });
+  });
+});
+
+describe('get', () => {
+  it('shows public integrations to anyone, private ones to members of the owner only', async () => {
+    await publish('private-one', { visibility: 'private' });
+    const asOutsider = await call(outsider, 'GET', '/v1/integrations/video');
+    expect(asOutsider.statusCode).toBe(200);
+    expect(asOutsider.json()).toMatchObject({ permissions: { admin: false, install: true }, owner: { id: orgId, permissions: { admin: false } } });
+    expect((await call(editor, 'GET', '/v1/integrations/private-one')).json()).toMatchObject({ visibility: 'private', permissions: { admin: false } });
+    expectError(await call(outsider, 'GET', '/v1/integrations/private-one'), 404, /Integration "private-one" not found/);
+  });
+
+  it('answers 404 for unknown names, 400 for names off the pattern, 401 without a token', async () => {
+    expectError(await call(owner, 'GET', '/v1/integrations/missing'), 404, /missing/);
+    expectError(await call(owner, 'GET', '/v1/integrations/bad%20name'), 400, /integrationName/);
+    expectError(await call(owner, 'GET', `/v1/integrations/${'x'.repeat(101)}`), 400, /integrationName/);
+    expectError(await call(null, 'GET', '/v1/integrations/video'), 401);
+  });
+});
+
+describe('list', () => {
+  beforeAll(async () => {
+    await publish('sourced', { title: 'Git sources', categories: ['gitsync'], target: 'site', contentSources: [{ id: 's', title: 'Source', configuration: { componentId: 'c' } }] });
+    await publish('outside-public', { organization: otherOrgId, title: 'Outside', target: 'space', scopes: ['site:views:read'] }, outsider);
+  });
+
+  const names = async (query: string, as: TestUser = owner) => {
+    const res = await call(as, 'GET', `/v1/integrations${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().items as { name: string }[]).map((i) => i.name);
+  };
+
+  it('applies each filter', async () => {
+    expect(await names('?search=GIT')).toEqual(['sourced']);
+    expect(await names('?category=gitsync')).toEqual(['sourced']);
+    expect(await names('?blockDomain=youtube.com')).toEqual(['video']);
+    expect(await names('?blocks=true')).toEqual(['video']);
+    expect(await names('?blocks=false')).not.toContain('video');
+    expect(await names('?contentSources=true')).toEqual(['sourced']);
+    expect(await names(`?owner=${otherOrgId}`)).toEqual(['outside-public']);
+    expect(await names('?scope=site:views:read')).toEqual(['outside-public']);
+    const site = await names('?target=site');
+    expect(site).toContain('sourced');
+    expect(site).toContain('video');
+    expect(site).not.toContain('outside-public');
+    expect(await names('')).not.toContain('private-one');
+    expect(await names(`?owner=${orgId}`, editor)).toContain('private-one');
+  });
+
+  it('fetches the owners with one orgs call per request, and pages', async () => {
+    const spy = vi.spyOn(g.services.orgs, 'batchGetOrganizations');
+    const res = await call(owner, 'GET', '/v1/integrations');
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    const all = res.json();
+    expect(new Set(all.items.map((i: { owner: { id: string } }) => i.owner.id))).toEqual(new Set([orgId, otherOrgId]));
+    expect(all.count).toBe(all.items.length);
+    const page1 = (await call(owner, 'GET', '/v1/integrations?limit=2')).json();
+    expect(page1.count).toBe(2);
+    const page2 = (await call(owner, 'GET', `/v1/integrations?limit=2&page=${page1.next.page}`)).json();
+    expect(page2.items[0].name > page1.items[1].name).toBe(true);
+  });
+
+  it('refuses bad queries with 400 and no token with 401', async () => {
+    expectError(await call(owner, 'GET', '/v1/integrations?limit=1001'), 400, /limit/);
+    expectError(await call(owner, 'GET', '/v1/integrations?page=garbage!'), 400, /page/);
+    expectError(await call(owner, 'GET', '/v1/integrations?category=games'), 400, /category/);
+    expectError(await call(owner, 'GET', '/v1/integrations?scope=nope'), 400, /scope/);
+    expectError(await call(owner, 'GET', '/v1/integrations?target=page'), 400, /target/);
+    expectError(await call(owner, 'GET', '/v1/integrations?blockDomain=a/b'), 400, /blockDomain/);
+    expectError(await call(owner, 'GET', `/v1/integrations?blockDomain=${'a'.repeat(101)}`), 400, /blockDomain/);
+    expectError(await call(owner, 'GET', '/v1/integrations?blocks=maybe'), 400, /blocks/);
+    expectError(await call(null, 'GET', '/v1/integrations'), 401);
+  });
+});
+
+describe('unpublish', () => {
+  it('lets only admins of the owner unpublish: 403 for others, 404 where private or unknown, 401 without a token', async () => {
+    await publish('doomed');
+    expectError(await call(editor, 'DELETE', '/v1/integrations/doomed'), 403);
+    expectError(await call(outsider, 'DELETE', '/v1/integrations/doomed'), 403);
+    expectError(await call(outsider, 'DELETE', '/v1/integrations/private-one'), 404);
+    expectError(await call(null, 'DELETE', '/v1/integrations/doomed'), 401);
+    expectError(await call(owner, 'DELETE', '/v1/integrations/bad%20name'), 400, /integrationName/);
+    expect((await call(owner, 'GET', '/v1/integrations/doomed')).statusCode).toBe(200);
+    const res = await call(owner, 'DELETE', '/v1/integrations/doomed');
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expectError(await call(owner, 'GET', '/v1/integrations/doomed'), 404);
+    expectError(await call(owner, 'DELETE', '/v1/integrations/doomed'), 404);
+  });
+});
+
+describe('@gitbook/api 0.130.0', () => {
+  it('publishes, reads, lists and unpublishes through the official client', async () => {
+    await g.app.listen({ host: '127.0.0.1', port: 0 });
+    const endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
+    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+    const { data: published } = await api.integrations.publishIntegration('via-client', {
+      organization: orgId,
+      title: 'Via client',
+      description: 'Published by @gitbook/api',
+      script: 'export default {}',
+      scopes: [],
+    });
+    expect(published).toMatchObject({ object: 'integration', name: 'via-client', version: 1 });
+    const { data: read } = await api.integrations.getIntegrationByName('via-client');
+    expect(read.owner.id).toBe(orgId);
+    const { data: listed } = await api.integrations.listIntegrations({ search: 'via-client' });
+    expect(listed.items.map((i) => i.name)).toEqual(['via-client']);
+    await api.integrations.unpublishIntegration('via-client');
+    const err = await api.integrations.getIntegrationByName('via-client').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitBookAPIError);
+    expect((err as GitBookAPIError).code).toBe(404);
+  });
+});

@@ -1,0 +1,15 @@
+import { Type } from '@sinclair/typebox';
+import { databaseUrlDefault, grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+
+export const ConfigSchema = Type.Object({
+  ...serviceConfigFields,
+  INTEGRATIONS_PORT: port(50055),
+  DATABASE_URL: url(databaseUrlDefault('integrations')),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** The orgs service, asked for organizations and the caller's role in them. */
+  ORGS_URL: grpcAddress(50051),
+  /** AES-256-GCM key of the integrations' secrets: 32 bytes, base64. Random per process when unset. */
+  QUIRE_SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' })),
+});
+
+export const loadIntegrationsConfig = (env = process.env) => loadConfig(ConfigSchema, env);

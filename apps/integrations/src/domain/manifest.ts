@@ -1,0 +1,205 @@
+import type {
+  ContentSecurityPolicy,
+  IntegrationBlock,
+  IntegrationContentSource,
+  IntegrationExternalLink,
+  ListIntegrationsRequest,
+  PublishIntegrationRequest,
+} from '@quire/proto/integrations';
+import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
+
+// The enumerations of GitBook's published API (IntegrationRuntime, IntegrationVisibility, ...).
+export const RUNTIMES = ['v1', 'v2'] as const;
+export const VISIBILITIES = ['public', 'private', 'unlisted'] as const;
+export const TARGETS = ['all', 'site', 'space', 'organization'] as const;
+export const CATEGORIES = ['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other'] as const;
+export const SCOPES = [
+  'space:views:read',
+  'space:content:read',
+  'space:content:write',
+  'space:metadata:read',
+  'space:metadata:write',
+  'space:script:inject',
+  'space:script:cookies',
+  'space:git:sync',
+  'space:visitor:auth',
+  'site:metadata:read',
+  'site:views:read',
+  'site:script:inject',
+  'site:script:cookies',
+  'site:visitor:auth',
+  'site:adaptive:read',
+  'site:adaptive:write',
+  'openapi:read',
+  'openapi:write',
+  'conversations:ingest',
+] as const;
+
+export type Runtime = (typeof RUNTIMES)[number];
+export type Visibility = (typeof VISIBILITIES)[number];
+export type Target = (typeof TARGETS)[number];
+
+export const MAX_SECRETS = 20;
+const NAME = /^[a-zA-Z0-9-_.]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const CSP_DIRECTIVE = /^[a-z][a-z-]{0,63}$/;
+const CONFIGURATION_KEYS = ['account', 'space', 'site'];
+
+/** Integration names and block domains share the reference's pattern and its 100 characters. */
+export function checkName(field: string, value: string): string {
+  checkLength(field, value, 1, 100);
+  if (!NAME.test(value)) throw new InvalidArgumentError(`${field}: only letters, digits, "-", "_" and "." are allowed`);
+  return value;
+}
+
+function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** Strict standard base64 (padded, no whitespace), decoded into bytes of their own (what Prisma stores). */
+export function decodeBase64(field: string, value: string): Uint8Array<ArrayBuffer> {
+  if (value.length === 0 || !BASE64.test(value)) throw new InvalidArgumentError(`${field}: must be base64`);
+  return new Uint8Array(Buffer.from(value, 'base64'));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The domain and every parent domain of the hosts a block unfurls, so that `blockDomain=youtube.com`
+ * finds a block of `https://www.youtube.com/watch*`.
+ */
+export function unfurlDomains(blocks: { urlUnfurl: string[] }[]): string[] {
+  const out = new Set<string>();
+  for (const pattern of blocks.flatMap((b) => b.urlUnfurl)) {
+    const host = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/?#]*@)?([^/?#:]+)/i.exec(pattern)?.[1]?.toLowerCase().replace(/^(\*\.)+/, '');
+    if (!host || host.includes('*')) continue;
+    const labels = host.split('.');
+    for (let i = 0; i < Math.max(labels.length - 1, 1); i++) out.add(labels.slice(i).join('.'));
+  }
+  return [...out].sort();
+}
+
+function checkBlocks(blocks: IntegrationBlock[]): IntegrationBlock[] {
+  return blocks.map((b, i) => {
+    const f = `blocks[${i}]`;
+    checkLength(`${f}.id`, b.id, 1, 100);
+    checkLength(`${f}.title`, b.title, 2, 40);
+    if (b.description !== undefined) checkLength(`${f}.description`, b.description, 0, 150);
+    if (b.icon !== undefined) checkLength(`${f}.icon`, b.icon, 0, 2048);
+    b.urlUnfurl.forEach((u, j) => checkLength(`${f}.urlUnfurl[${j}]`, u, 1, 2048));
+    if (b.markdown) {
+      checkLength(`${f}.markdown.codeblock`, b.markdown.codeblock, 1, 100);
+      checkLength(`${f}.markdown.body`, b.markdown.body, 1, 100);
+    }
+    return {
+      id: b.id,
+      title: b.title,
+      ...(b.description !== undefined ? { description: b.description } : {}),
+      ...(b.icon !== undefined ? { icon: b.icon } : {}),
+      urlUnfurl: b.urlUnfurl,
+      ...(b.markdown ? { markdown: { codeblock: b.markdown.codeblock, body: b.markdown.body } } : {}),
+    };
+  });
+}
+
+function checkContentSources(sources: IntegrationContentSource[]): IntegrationContentSource[] {
+  return sources.map((s, i) => {
+    const f = `contentSources[${i}]`;
+    checkLength(`${f}.id`, s.id, 1, 100);
+    checkLength(`${f}.title`, s.title, 2, 40);
+    if (s.description !== undefined) checkLength(`${f}.description`, s.description, 0, 150);
+    if (s.icon !== undefined) checkLength(`${f}.icon`, s.icon, 0, 2048);
+    checkLength(`${f}.configuration.componentId`, s.configuration?.componentId ?? '', 1, 100);
+    return {
+      id: s.id,
+      title: s.title,
+      ...(s.description !== undefined ? { description: s.description } : {}),
+      ...(s.icon !== undefined ? { icon: s.icon } : {}),
+      configuration: { componentId: s.configuration!.componentId },
+    };
+  });
+}
+
+function checkExternalLinks(links: IntegrationExternalLink[]): IntegrationExternalLink[] {
+  if (links.length > 5) throw new InvalidArgumentError('externalLinks: at most 5 links');
+  return links.map((l, i) => ({ url: checkUri(`externalLinks[${i}].url`, l.url, 2048), label: checkLength(`externalLinks[${i}].label`, l.label, 0, 256) }));
+}
+
+/** `{account, space, site}`, each a settings schema (`properties`) or a ContentKit component (`componentId`). */
+function checkConfigurations(value: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, conf] of Object.entries(value)) {
+    if (!CONFIGURATION_KEYS.includes(key)) throw new InvalidArgumentError(`configurations.${key}: only account, space and site are configurable`);
+    const schema = isObject(conf) && isObject(conf.properties);
+    const component = isObject(conf) && typeof conf.componentId === 'string' && conf.componentId.length > 0;
+    if (!schema && !component) throw new InvalidArgumentError(`configurations.${key}: must have "properties" (an object) or "componentId"`);
+  }
+  return value;
+}
+
+function checkContentSecurityPolicy(csp: ContentSecurityPolicy): string | Record<string, string> {
+  if (csp.text !== undefined) return checkLength('contentSecurityPolicy', csp.text, 0, 8192);
+  for (const [name, value] of Object.entries(csp.directives)) {
+    if (!CSP_DIRECTIVE.test(name)) throw new InvalidArgumentError(`contentSecurityPolicy.${name}: not a directive name`);
+    checkLength(`contentSecurityPolicy.${name}`, value, 0, 8192);
+  }
+  return csp.directives;
+}
+
+/** A publish request checked against the reference's bounds and GitBook's enumerations, ready to store. */
+export function checkManifest(req: PublishIntegrationRequest) {
+  const blocks = checkBlocks(req.blocks);
+  const contentSources = checkContentSources(req.contentSources);
+  if (req.previewImages.length > 3) throw new InvalidArgumentError('previewImages: at most 3 images');
+  if (!req.script) throw new InvalidArgumentError('script: is required');
+  return {
+    name: checkName('name', req.name),
+    title: checkLength('title', req.title, 2, 30),
+    description: checkLength('description', req.description, 0, 100),
+    summary: req.summary === undefined ? null : checkLength('summary', req.summary, 0, 2048),
+    previewImages: req.previewImages.map((img, i) => decodeBase64(`previewImages[${i}]`, img)),
+    icon: req.icon === undefined ? null : decodeBase64('icon', req.icon),
+    runtime: checkOneOf('runtime', req.runtime || 'v1', RUNTIMES),
+    visibility: checkOneOf('visibility', req.visibility || 'public', VISIBILITIES),
+    target: checkOneOf('target', req.target || 'all', TARGETS),
+    scopes: [...new Set(req.scopes.map((s, i) => checkOneOf(`scopes[${i}]`, s, SCOPES)))],
+    categories: [...new Set(req.categories.map((c, i) => checkOneOf(`categories[${i}]`, c, CATEGORIES)))],
+    blocks,
+    contentSources,
+    externalLinks: checkExternalLinks(req.externalLinks),
+    configurations: req.configurations === undefined ? null : checkConfigurations(req.configurations),
+    contentSecurityPolicy: req.contentSecurityPolicy === undefined ? null : checkContentSecurityPolicy(req.contentSecurityPolicy),
+    script: req.script,
+    blockDomains: unfurlDomains(blocks),
+    hasBlocks: blocks.length > 0,
+    hasContentSources: contentSources.length > 0,
+  };
+}
+
+export type Manifest = ReturnType<typeof checkManifest>;
+
+export function checkSecrets(values: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(values);
+  if (entries.length > MAX_SECRETS) throw new InvalidArgumentError(`secrets: at most ${MAX_SECRETS} secrets`);
+  for (const [key, value] of entries) {
+    checkLength('secrets (a key)', key, 1, 100);
+    checkLength(`secrets.${key}`, value, 0, 10_000);
+  }
+  return values;
+}
+
+/** The list filters checked; values the enumerations do not know are a 400, not an empty list. */
+export function checkListFilter(req: ListIntegrationsRequest) {
+  return {
+    search: req.search?.trim() ? checkLength('search', req.search.trim(), 1, 100) : undefined,
+    category: req.category ? checkOneOf('category', req.category, CATEGORIES) : undefined,
+    blockDomain: req.blockDomain ? checkName('blockDomain', req.blockDomain).toLowerCase() : undefined,
+    blocks: req.blocks,
+    contentSources: req.contentSources,
+    owner: req.owner || undefined,
+    scope: req.scope ? checkOneOf('scope', req.scope, SCOPES) : undefined,
+    target: req.target ? checkOneOf('target', req.target, TARGETS) : undefined,
+  };
+}
+
+export type ListFilter = ReturnType<typeof checkListFilter>;

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { IntegrationsServiceClient } from '@quire/proto/integrations';
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { createClient, createLogger, promiseClient, startGrpcServer, unaryCall } from '@quire/service-kit';
+import { cloneTemplate } from '@quire/service-kit/testing';
+import { integrationsService } from '../src/server.ts';
+import { openStore } from '../src/store/index.ts';
+
+/**
+ * The real integrations gRPC server on a free port, over a fresh copy of the migrated template
+ * database, calling the orgs service at `orgsAddress`. Used by the contract tests here and by the
+ * gateway's end-to-end tests.
+ */
+export async function startIntegrations(orgsAddress: string) {
+  const database = await cloneTemplate('integrations');
+  const { store, close } = openStore(database.url, 5);
+  const log = createLogger('integrations-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const orgsClient = createClient(OrgsServiceClient, orgsAddress);
+  const secretsKey = randomBytes(32);
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [integrationsService({ store, orgs: promiseClient(orgsClient, OrgsServiceService), secretsKey }, log)],
+    log,
+  });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(IntegrationsServiceClient, address);
+
+  return {
+    address,
+    client,
+    /** The database's URL, to read rows as stored. */
+    databaseUrl: database.url,
+    secretsKey,
+    /** Calls an RPC as `userId`. */
+    call<Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], req: Req, userId?: string) {
+      return unaryCall<Req, Res>(client, method, req, { userId, requestId: 'test' });
+    },
+    async stop() {
+      client.close();
+      await server.shutdown(1000);
+      orgsClient.close();
+      await close();
+      await database.drop();
+    },
+  };
+}
+
+export type IntegrationsHarness = Awaited<ReturnType<typeof startIntegrations>>;
