@@ -24,9 +24,9 @@ function start(script: string, env: Record<string, string>): void {
   children.push(child);
 }
 
-async function waitForHttp(url: string) {
+async function waitForHttp(url: string, headers: Record<string, string> = {}) {
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer`);
@@ -57,17 +57,16 @@ try {
   start(fileURLToPath(new URL('../../apps/gateway/dist/main.js', import.meta.url)), {
     PORT: '18180', ORGS_URL: '127.0.0.1:51151', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
   });
-  // The gateway is ready only once orgs answers its health check.
-  for (const url of ['http://127.0.0.1:18181/v1/orgs/x', 'http://127.0.0.1:18182/healthz', 'http://127.0.0.1:18180/readyz']) await waitForHttp(url);
-
   const path = `/v1/orgs/${org.id}`;
-  const check = await fetch(`http://127.0.0.1:18180${path}`, { headers: { authorization: `Bearer ${token}` } });
-  if (check.status !== 200) throw new Error(`full path answered ${check.status}: ${await check.text()}`);
+  const headers = { authorization: `Bearer ${token}` };
+  // Only orgs runs behind the gateway here, so its readiness (all services) is not the signal:
+  // the measured request answering 200 is.
+  for (const url of ['http://127.0.0.1:18181/v1/orgs/x', 'http://127.0.0.1:18182/healthz', `http://127.0.0.1:18180${path}`]) await waitForHttp(url, headers);
 
   // A short warm-up for each (JIT, pools, the token cache), then the measured runs.
   const results = [];
   for (const [name, port] of [['bare fastify', 18181], ['fastify + pg', 18182], ['gateway -> orgs -> pg', 18180]] as const) {
-    await new Promise<void>((resolve) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: 2, headers: { authorization: `Bearer ${token}` } }, () => resolve()));
+    await new Promise<void>((resolve) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: 2, headers }, () => resolve()));
     results.push(await load(name, `http://127.0.0.1:${port}${path}`, token));
   }
   const pgBaseline = results[1]!.rps;
