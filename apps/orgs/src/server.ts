@@ -5,6 +5,7 @@ import type { Deps } from './rpc/deps.ts';
 import { inviteHandlers } from './rpc/invites.ts';
 import { memberHandlers } from './rpc/members.ts';
 import { organizationHandlers } from './rpc/organizations.ts';
+import { peopleHandlers } from './rpc/people.ts';
 import { ssoHandlers } from './rpc/sso.ts';
 import { teamHandlers } from './rpc/teams.ts';
 import { translationHandlers } from './rpc/translations.ts';
@@ -17,6 +18,7 @@ export function orgsService(deps: Deps, log: Logger): ServiceBinding {
     ...memberHandlers(deps),
     ...teamHandlers(deps),
     ...inviteHandlers(deps),
+    ...peopleHandlers(deps),
     ...ssoHandlers(deps),
     ...translationHandlers(deps),
   };

@@ -174,6 +174,48 @@ describe('teams', () => {
   });
 });
 
+describe('people', () => {
+  it('invites by email: existing users join, unknown emails get an account, all or none', async () => {
+    const known = await h.user('known');
+    await rejects(
+      h.call(h.client.inviteUsers, { organizationId: orgId, invitees: [{ email: known.email, role: Role.ROLE_UNSPECIFIED }, { email: 'not-an-email', role: Role.ROLE_UNSPECIFIED }], role: Role.ROLE_UNSPECIFIED, sso: false }, owner.id),
+      status.INVALID_ARGUMENT,
+      /emails\[1\]/,
+    );
+    await rejects(h.call(h.client.getMember, { organizationId: orgId, userId: known.id }, owner.id), status.NOT_FOUND);
+    await rejects(h.call(h.client.inviteUsers, { organizationId: orgId, invitees: [{ email: 'x@y.io', role: Role.ROLE_UNSPECIFIED }], role: Role.ROLE_UNSPECIFIED, sso: false }, editor.id), status.PERMISSION_DENIED);
+
+    const res = await h.call(
+      h.client.inviteUsers,
+      { organizationId: orgId, invitees: [{ email: known.email, role: Role.ROLE_EDIT }, { email: 'New.Person@Example.com', role: Role.ROLE_UNSPECIFIED }, { email: editor.email, role: Role.ROLE_ADMIN }], role: Role.ROLE_COMMENT, sso: false },
+      owner.id,
+    );
+    expect(res.users).toHaveLength(3);
+    expect(res.users[0]).toBe(known.id);
+    expect(res.users[2]).toBe(editor.id);
+    expect(res.invited).toBe(2);
+    expect((await h.call(h.client.getMember, { organizationId: orgId, userId: known.id }, owner.id)).role).toBe(Role.ROLE_EDIT);
+    const newcomer = await h.call(h.client.getMember, { organizationId: orgId, userId: res.users[1]! }, owner.id);
+    expect(newcomer).toMatchObject({ role: Role.ROLE_COMMENT, user: { email: 'new.person@example.com', displayName: 'new.person' } });
+    // An existing member keeps the role they had.
+    expect((await h.call(h.client.getMember, { organizationId: orgId, userId: editor.id }, owner.id)).role).toBe(Role.ROLE_EDIT);
+  });
+
+  it('lists a team\'s members and answers subdomains', async () => {
+    const team = await h.call(h.client.createTeam, { organizationId: orgId, title: 'Listed', members: [editor.id, reader.id] }, owner.id);
+    const first = await h.call(h.client.listTeamMembers, { organizationId: orgId, teamId: team.id, page: { page: '', limit: 1 } }, reader.id);
+    expect(first.items).toHaveLength(1);
+    const second = await h.call(h.client.listTeamMembers, { organizationId: orgId, teamId: team.id, page: { page: first.page!.next!, limit: 1 } }, reader.id);
+    expect([first.items[0]!.member!.id, second.items[0]!.member!.id].sort()).toEqual([editor.id, reader.id].sort());
+    expect(second.items[0]!.role).toBe(TeamMemberRole.TEAM_MEMBER_ROLE_MEMBER);
+    await rejects(h.call(h.client.listTeamMembers, { organizationId: orgId, teamId: team.id }, outsider.id), status.NOT_FOUND);
+    await rejects(h.call(h.client.listTeamMembers, { organizationId: orgId, teamId: 'missing' }, reader.id), status.NOT_FOUND);
+
+    await expect(h.call(h.client.getSubdomain, { subdomain: 'acme-docs' }, outsider.id)).resolves.toEqual({ subdomain: 'acme-docs', organizationId: orgId });
+    await rejects(h.call(h.client.getSubdomain, { subdomain: 'nobody-here' }, outsider.id), status.NOT_FOUND);
+  });
+});
+
 describe('link invites', () => {
   it('creates, lists and deletes, for admins only', async () => {
     await rejects(h.call(h.client.createLinkInvite, { organizationId: orgId, role: Role.ROLE_EDIT }, editor.id), status.PERMISSION_DENIED);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { roleFromApi } from '@quire/service-kit';
+import { Role, roleFromApi } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
@@ -42,6 +42,44 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     async (req, reply) => {
       const invite = await orgs.createLinkInvite({ organizationId: req.params.organizationId, role: roleFromApi(req.body.role) }, req.caller);
       return reply.code(201).send(presentLinkInvite(invite));
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/invites',
+    {
+      schema: {
+        operationId: 'inviteUsersToOrganization',
+        tags,
+        summary: 'Add people by email (admins only): existing users join, unknown emails get an account',
+        params: OrgParams,
+        body: Type.Object({
+          emails: Type.Array(Type.Union([Type.String({ minLength: 3, maxLength: 320 }), Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }), role: RoleOrGuest })]), {
+            minItems: 1,
+            maxItems: 100,
+          }),
+          role: Type.Optional(RoleOrGuest),
+          sso: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          200: Type.Object({ users: Type.Array(Type.String()), invited: Type.Integer(), failedSSOEmails: Type.Array(Type.String()) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) => {
+      const { emails, role, sso } = req.body;
+      const res = await orgs.inviteUsers(
+        {
+          organizationId: req.params.organizationId,
+          invitees: emails.map((e) => (typeof e === 'string' ? { email: e, role: Role.ROLE_UNSPECIFIED } : { email: e.email, role: roleFromApi(e.role) })),
+          role: role === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(role),
+          sso: sso ?? false,
+        },
+        req.caller,
+      );
+      // Quire signs nobody in by SSO on invitation, so no SSO email can fail.
+      return { users: res.users, invited: res.invited, failedSSOEmails: [] };
     },
   );
 

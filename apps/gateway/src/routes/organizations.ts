@@ -109,6 +109,31 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
   );
 
   app.get(
+    '/subdomains/:subdomain',
+    {
+      schema: {
+        operationId: 'getSubdomain',
+        tags,
+        summary: 'The organization a subdomain points to',
+        params: Type.Object({ subdomain: Type.String({ minLength: 3, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }) }),
+        response: {
+          200: Type.Object({
+            object: Type.Literal('subdomain'),
+            subdomain: Type.String(),
+            target: Type.Object({ type: Type.Literal('organization'), organization: Type.String() }),
+            isActive: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) => {
+      const s = await orgs.getSubdomain({ subdomain: req.params.subdomain }, req.caller);
+      return { object: 'subdomain' as const, subdomain: s.subdomain, target: { type: 'organization' as const, organization: s.organizationId }, isActive: true };
+    },
+  );
+
+  app.get(
     '/email-domains/:emailDomain/orgs',
     {
       schema: {

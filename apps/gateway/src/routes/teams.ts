@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
-import { Team, TeamMemberRole } from '../schemas/orgs.ts';
-import { presentTeam, teamRoleFromApi } from '../presenters/orgs.ts';
+import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
+import { presentMember, presentTeam, teamRoleFromApi, teamRoleToApi } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['teams'];
@@ -10,7 +10,7 @@ const TeamParams = Type.Object({ organizationId: Id('Organization id'), teamId: 
 const Title = Type.String({ minLength: 1, maxLength: 64 });
 const UserIds = Type.Array(Id('User id of a member'), { maxItems: 1000 });
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
   app.get(
     '/orgs/:organizationId/teams',
     {
@@ -87,6 +87,30 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     async (req, reply) => {
       await orgs.deleteTeam(req.params, req.caller);
       return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/teams/:teamId/members',
+    {
+      schema: {
+        operationId: 'listTeamMembersInOrganizationById',
+        tags,
+        summary: "List a team's members",
+        params: TeamParams,
+        querystring: Type.Object(ListQuery),
+        response: {
+          200: ListOf(Type.Object({ organization: Member, team: Type.Object({ role: TeamMemberRole }), permissions: Type.Object({ view: Type.Boolean() }) })),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) => {
+      const res = await orgs.listTeamMembers({ ...req.params, page: pageRequest(req.query) }, req.caller);
+      return list(
+        res.items.map((i) => ({ organization: presentMember(i.member!, urls), team: { role: teamRoleToApi(i.role) }, permissions: { view: true } })),
+        res.page?.next,
+      );
     },
   );
 

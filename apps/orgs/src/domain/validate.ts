@@ -20,9 +20,9 @@ export function normalizeEmailDomains(domains: string[]): string[] {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function checkEmail(email: string): string {
+export function checkEmail(email: string, field = 'email'): string {
   const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e) || e.length > 320) throw new InvalidArgumentError(`email: "${email}" is not an email address`);
+  if (!EMAIL.test(e) || e.length > 320) throw new InvalidArgumentError(`${field}: "${email}" is not an email address`);
   return e;
 }
 

@@ -94,6 +94,10 @@ export function createStore(database: Db) {
       return { role: callerRole, organization };
     },
 
+    async organizationIdForHostname(hostname: string): Promise<string | null> {
+      return (await db.organization.findUnique({ where: { hostname }, select: { id: true } }))?.id ?? null;
+    },
+
     async resolveOrganization(idOrHostname: string): Promise<string | null> {
       const row = await db.organization.findFirst({ where: { OR: [{ id: idOrHostname }, { hostname: idOrHostname }] }, select: { id: true } });
       return row?.id ?? null;
@@ -284,6 +288,43 @@ export function createStore(database: Db) {
           }),
         ),
       ]);
+    },
+
+    /** A team's members with their organization membership, in one query. */
+    async listTeamMembers(organizationId: string, teamId: string, page: Page) {
+      const rows = await db.teamMember.findMany({
+        where: { teamId },
+        include: { user: { include: { memberships: { where: { organizationId } } } } },
+        orderBy: [{ joinedAt: 'asc' }, { userId: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { teamId_userId: { teamId, userId: page.after } }, skip: 1 } : {}),
+      });
+      return rows.flatMap((r) => {
+        const { memberships, ...user } = r.user;
+        const membership = memberships[0];
+        return membership ? [{ role: r.role, member: { ...membership, user } as MemberRow }] : [];
+      });
+    },
+
+    /**
+     * Everyone invited is a member afterwards, all or none: existing users join, unknown emails
+     * get an account. Existing members keep their role. Answers the user ids and how many joined.
+     */
+    async invite(organizationId: string, invitees: { email: string; displayName: string; id: string; role: DbRole | null }[], sso: boolean) {
+      return db.$transaction(async (tx) => {
+        const users: string[] = [];
+        let joined = 0;
+        for (const i of invitees) {
+          const user = await tx.user.upsert({ where: { email: i.email }, create: { id: i.id, email: i.email, displayName: i.displayName }, update: {} });
+          const existing = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
+          if (!existing) {
+            await tx.member.create({ data: { organizationId, userId: user.id, role: i.role, sso } });
+            joined++;
+          }
+          users.push(user.id);
+        }
+        return { users, joined };
+      });
     },
 
     listLinkInvites(organizationId: string, page: Page): Promise<LinkInviteRow[]> {

@@ -1,0 +1,54 @@
+import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { callerOf, checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { newId } from '../domain/ids.ts';
+import { authorize } from '../domain/policy.ts';
+import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { checkEmail } from '../domain/validate.ts';
+import { presentMember, teamRoleToProto } from '../presenters.ts';
+import type { Deps } from './deps.ts';
+import { organizationOf, roleIn } from './organizations.ts';
+
+type H = Handlers<OrgsServiceServer>;
+
+const MAX_INVITEES = 100;
+
+/** Team membership lists, invitations by email and subdomain lookups: who belongs where. */
+export function peopleHandlers({ store }: Deps): Pick<H, 'listTeamMembers' | 'inviteUsers' | 'getSubdomain'> {
+  return {
+    async listTeamMembers({ organizationId, teamId, page }, ctx) {
+      authorize(await roleIn(store, organizationId, callerOf(ctx)), 'listTeams', 'Team');
+      if (!(await store.getTeam(organizationId, teamId))) throw new NotFoundError('Team not found');
+      const { limit, page: p } = pageArgs(page);
+      const rows = await store.listTeamMembers(organizationId, teamId, p);
+      const { items, next } = pageOf(rows, limit, (r) => r.member.userId);
+      const counts = await store.teamCounts(organizationId, items.map((r) => r.member.userId));
+      return {
+        items: items.map((r) => ({ member: presentMember(r.member, counts.get(r.member.userId) ?? 0), role: teamRoleToProto(r.role) })),
+        page: { next },
+      };
+    },
+
+    async inviteUsers({ organizationId, invitees, role, sso }, ctx) {
+      const { organization, role: callerRole } = await organizationOf(store, organizationId, callerOf(ctx));
+      authorize(callerRole, 'manageMembers');
+      if (invitees.length === 0 || invitees.length > MAX_INVITEES) throw new InvalidArgumentError(`emails: between 1 and ${MAX_INVITEES} people`);
+      const fallback = role === Role.ROLE_UNSPECIFIED ? organization.defaultRole : roleToDb(role);
+      const checked = invitees.map((i, n) => {
+        const email = checkEmail(i.email, `emails[${n}]`);
+        const own = i.role === Role.ROLE_UNSPECIFIED ? undefined : i.role;
+        if (own !== undefined && !isAssignable(own)) throw new InvalidArgumentError(`emails[${n}].role: not a role`);
+        const displayName = checkLength(`emails[${n}]`, email.slice(0, email.indexOf('@')), 1, 64);
+        return { email, displayName, id: newId(), role: own === undefined ? fallback : roleToDb(own) };
+      });
+      const { users, joined } = await store.invite(organizationId, checked, sso);
+      return { users, invited: joined };
+    },
+
+    async getSubdomain({ subdomain }, ctx) {
+      callerOf(ctx);
+      const organizationId = await store.organizationIdForHostname(subdomain.toLowerCase());
+      if (!organizationId) throw new NotFoundError(`Subdomain "${subdomain}" not found`);
+      return { subdomain: subdomain.toLowerCase(), organizationId };
+    },
+  };
+}
