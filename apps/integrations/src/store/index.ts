@@ -1,3 +1,4 @@
+import type { Page } from '@quire/service-kit';
 import { createDatabase, type Database } from '@quire/service-kit/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { ListFilter, Manifest } from '../domain/manifest.ts';
@@ -8,12 +9,6 @@ export type Db = Database<PrismaClient>;
 const shown = { script: true, secrets: true } as const;
 export type IntegrationRow = Prisma.IntegrationGetPayload<{ omit: typeof shown }>;
 
-export interface Page {
-  /** Key of the last item of the previous page. */
-  after?: string;
-  /** Rows to fetch: the page size plus one, to know whether more exist. */
-  take: number;
-}
 
 /** Opens the integrations database and its store. */
 export function openStore(connectionString: string, poolSize = 10) {
