@@ -1,35 +1,15 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
 import { Organization } from './orgs.ts';
 
-// GitBook's integration enumerations (IntegrationRuntime, IntegrationVisibility, ...); the
-// integrations service checks the same lists, for callers other than the gateway.
+// GitBook's integration enumerations, from the lists the integrations service checks too.
 const literals = <T extends string>(values: readonly T[], options: object = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
 
-export const IntegrationRuntime = literals(['v1', 'v2']);
-export const IntegrationVisibility = literals(['public', 'private', 'unlisted']);
-export const IntegrationTarget = literals(['all', 'site', 'space', 'organization']);
-export const IntegrationCategory = literals(['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other']);
-export const IntegrationScope = literals([
-  'space:views:read',
-  'space:content:read',
-  'space:content:write',
-  'space:metadata:read',
-  'space:metadata:write',
-  'space:script:inject',
-  'space:script:cookies',
-  'space:git:sync',
-  'space:visitor:auth',
-  'site:metadata:read',
-  'site:views:read',
-  'site:script:inject',
-  'site:script:cookies',
-  'site:visitor:auth',
-  'site:adaptive:read',
-  'site:adaptive:write',
-  'openapi:read',
-  'openapi:write',
-  'conversations:ingest',
-]);
+export const IntegrationRuntime = literals(RUNTIMES);
+export const IntegrationVisibility = literals(VISIBILITIES);
+export const IntegrationTarget = literals(TARGETS);
+export const IntegrationCategory = literals(CATEGORIES);
+export const IntegrationScope = literals(SCOPES);
 
 const NAME_PATTERN = '^[a-zA-Z0-9-_.]+$';
 export const IntegrationName = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN, description: 'Name of the integration' });

@@ -7,34 +7,10 @@ import type {
   PublishIntegrationRequest,
 } from '@quire/proto/integrations';
 import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
+import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
+
 
 // The enumerations of GitBook's published API (IntegrationRuntime, IntegrationVisibility, ...).
-export const RUNTIMES = ['v1', 'v2'] as const;
-export const VISIBILITIES = ['public', 'private', 'unlisted'] as const;
-export const TARGETS = ['all', 'site', 'space', 'organization'] as const;
-export const CATEGORIES = ['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other'] as const;
-export const SCOPES = [
-  'space:views:read',
-  'space:content:read',
-  'space:content:write',
-  'space:metadata:read',
-  'space:metadata:write',
-  'space:script:inject',
-  'space:script:cookies',
-  'space:git:sync',
-  'space:visitor:auth',
-  'site:metadata:read',
-  'site:views:read',
-  'site:script:inject',
-  'site:script:cookies',
-  'site:visitor:auth',
-  'site:adaptive:read',
-  'site:adaptive:write',
-  'openapi:read',
-  'openapi:write',
-  'conversations:ingest',
-] as const;
-
 export type Runtime = (typeof RUNTIMES)[number];
 export type Visibility = (typeof VISIBILITIES)[number];
 export type Target = (typeof TARGETS)[number];
