@@ -9,8 +9,6 @@ import type {
 import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
 import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
 
-
-// The enumerations of GitBook's published API (IntegrationRuntime, IntegrationVisibility, ...).
 export type Runtime = (typeof RUNTIMES)[number];
 export type Visibility = (typeof VISIBILITIES)[number];
 export type Target = (typeof TARGETS)[number];
