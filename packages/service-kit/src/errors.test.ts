@@ -1,0 +1,44 @@
+import { Metadata, status } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { ConflictError, httpErrorFor, INTERNAL_MESSAGE, InvalidArgumentError, NotFoundError, toServiceError } from './errors.js';
+import { API_ROLES, Role, roleAtLeast, roleFromApi, roleToApi } from './roles.js';
+
+describe('errors across the wire', () => {
+  it('sends a domain error with its code, message and id, and hides anything else', () => {
+    const sent = toServiceError(new ConflictError('The organization must keep at least one admin', 'last_admin'));
+    expect(sent).toMatchObject({ code: status.ABORTED, details: 'The organization must keep at least one admin' });
+    expect((sent.metadata as Metadata).get('x-quire-error-id')).toEqual(['last_admin']);
+    expect(toServiceError(new Error('connection string postgres://secret@db'))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
+  });
+
+  it('maps gRPC codes to the HTTP statuses of DESIGN, without internal details', () => {
+    const wire = (code: status, details: string) => Object.assign(new Error(details), { code, details, metadata: new Metadata() });
+    expect(httpErrorFor(wire(status.INVALID_ARGUMENT, 'title: too short'))).toEqual({ statusCode: 400, message: 'title: too short' });
+    expect(httpErrorFor(wire(status.NOT_FOUND, 'Team not found'))).toEqual({ statusCode: 404, message: 'Team not found' });
+    expect(httpErrorFor(wire(status.ALREADY_EXISTS, 'taken')).statusCode).toBe(409);
+    expect(httpErrorFor(wire(status.FAILED_PRECONDITION, 'x')).statusCode).toBe(412);
+    expect(httpErrorFor(wire(status.RESOURCE_EXHAUSTED, 'x')).statusCode).toBe(429);
+    expect(httpErrorFor(wire(status.UNAVAILABLE, 'connect ECONNREFUSED 10.0.0.1'))).toEqual({ statusCode: 503, message: 'Service unavailable, try again' });
+    expect(httpErrorFor(wire(status.UNKNOWN, 'stack trace'))).toEqual({ statusCode: 500, message: INTERNAL_MESSAGE });
+    expect(httpErrorFor(new InvalidArgumentError('limit: must be at most 1000'))).toEqual({ statusCode: 400, message: 'limit: must be at most 1000' });
+    expect(httpErrorFor(new NotFoundError('Organization not found')).statusCode).toBe(404);
+  });
+});
+
+describe('roles', () => {
+  it('round-trips every API role, null being a guest', () => {
+    for (const r of API_ROLES) expect(roleToApi(roleFromApi(r))).toBe(r);
+    expect(roleFromApi(null)).toBe(Role.ROLE_GUEST);
+    expect(roleToApi(Role.ROLE_GUEST)).toBeNull();
+    expect(roleToApi(Role.ROLE_UNSPECIFIED)).toBeNull();
+  });
+
+  it('orders roles strongest first: admin, create, review, edit, comment, read', () => {
+    const ordered = API_ROLES.map(roleFromApi);
+    ordered.forEach((stronger, i) => ordered.slice(i + 1).forEach((weaker) => {
+      expect(roleAtLeast(stronger, weaker)).toBe(true);
+      expect(roleAtLeast(weaker, stronger)).toBe(false);
+    }));
+    expect(roleAtLeast(Role.ROLE_GUEST, Role.ROLE_READ)).toBe(false);
+  });
+});
