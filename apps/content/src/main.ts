@@ -1,11 +1,26 @@
-import { SERVICE_NAMES } from '@quire/proto';
-import { ContentServiceService } from '@quire/proto/content';
-import { runPlaceholderService } from '@quire/service-kit';
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { createClient, createLogger, promiseClient, runProcess, startGrpcServer } from '@quire/service-kit';
+import { loadContentConfig } from './config.ts';
+import { contentService } from './server.ts';
+import { openStore } from './store/index.ts';
 
-await runPlaceholderService({
-  name: 'content',
-  portVar: 'CONTENT_PORT',
-  defaultPort: 50052,
-  definition: ContentServiceService,
-  serviceName: SERVICE_NAMES.content,
+await runProcess('content', async () => {
+  const config = loadContentConfig();
+  const log = createLogger('content', config.LOG_LEVEL);
+  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const grpc = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.CONTENT_PORT,
+    services: [contentService({ store, orgs: promiseClient(orgsClient, OrgsServiceService) }, log)],
+    log,
+  });
+  return {
+    log,
+    async close() {
+      await grpc.shutdown();
+      orgsClient.close();
+      await closeStore();
+    },
+  };
 });

@@ -10,11 +10,13 @@ import auth from './plugins/auth.ts';
 import errors from './plugins/errors.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
+import collections from './routes/collections.ts';
 import health from './routes/health.ts';
 import integrations from './routes/integrations.ts';
 import invites from './routes/invites.ts';
 import members from './routes/members.ts';
 import organizations from './routes/organizations.ts';
+import spaces from './routes/spaces.ts';
 import sso from './routes/sso.ts';
 import teams from './routes/teams.ts';
 import translations from './routes/translations.ts';
@@ -74,7 +76,7 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       // Every /v1 route needs a bearer token, but for the OpenAPI document.
       await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations]) await v1.register(group, deps);
+      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations, collections, spaces]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );

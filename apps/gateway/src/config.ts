@@ -10,6 +10,7 @@ export const ConfigSchema = Type.Object({
   /** Base address of the web app, for `urls.app`; the public URL when unset. */
   QUIRE_APP_URL: Type.Optional(url()),
   ORGS_URL: grpcAddress(50051),
+  CONTENT_URL: grpcAddress(50052),
   INTEGRATIONS_URL: grpcAddress(50055),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

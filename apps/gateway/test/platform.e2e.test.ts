@@ -38,7 +38,11 @@ describe('gateway platform', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({
       status: 'ready',
-      services: { 'quire.orgs.v1.OrgsService': 'serving', 'quire.integrations.v1.IntegrationsService': 'serving' },
+      services: {
+        'quire.orgs.v1.OrgsService': 'serving',
+        'quire.content.v1.ContentService': 'serving',
+        'quire.integrations.v1.IntegrationsService': 'serving',
+      },
     });
   });
 
@@ -71,6 +75,6 @@ describe('readiness without the services', () => {
     expect(call.json()).toEqual({ error: { code: 503, message: expect.any(String) } });
     await down.app.close();
     for (const c of down.services.channels) c.client.close();
-    await down.integrations.stop();
+    await Promise.all([down.content.stop(), down.integrations.stop()]);
   });
 });

@@ -1,0 +1,54 @@
+import type { PageRequest } from '@quire/proto/common';
+import type { OrgsServiceClient } from '@quire/proto/orgs';
+import { NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
+import { levelToRole, strongest, type Access, type Level } from '../domain/access.ts';
+import type { Store } from '../store/index.ts';
+
+export interface Deps {
+  store: Store;
+  orgs: PromiseClient<OrgsServiceClient>;
+  /** The clock of the delete/restore window; tests replace it. */
+  now?: () => Date;
+}
+
+export { callerOf } from '@quire/service-kit';
+
+function strongestGrants(grants: { id: string; role: Level }[]): Map<string, Role> {
+  const byId = new Map<string, Role>();
+  for (const g of grants) byId.set(g.id, strongest(byId.get(g.id) ?? Role.ROLE_UNSPECIFIED, levelToRole(g.role)));
+  return byId;
+}
+
+/** What decides the caller's roles in the organization: its membership and teams (orgs), its grants (here). */
+export async function accessIn({ store, orgs }: Deps, organizationId: string, ctx: CallContext): Promise<Access> {
+  const { role, teamIds } = ctx.userId ? await orgs.getMembership({ organizationId, userId: ctx.userId }, ctx) : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
+  const principals = ctx.userId && role !== Role.ROLE_UNSPECIFIED ? [ctx.userId, ...teamIds] : [];
+  const { collections, collectionGrants, spaceGrants } = await store.access(organizationId, principals);
+  return { orgRole: role, collections, collectionGrants: strongestGrants(collectionGrants), spaceGrants: strongestGrants(spaceGrants) };
+}
+
+/** Access to an organization the caller belongs to; NOT_FOUND naming it otherwise. */
+export async function memberAccessIn(deps: Deps, organizationId: string, ctx: CallContext, field = 'organization'): Promise<Access> {
+  const access = await accessIn(deps, organizationId, ctx);
+  if (access.orgRole === Role.ROLE_UNSPECIFIED) throw new NotFoundError(`${field}: "${organizationId}" not found`);
+  return access;
+}
+
+/**
+ * A page of the rows the caller may see: reads on past hidden rows until the page is full or the
+ * rows run out, so a page is short only at the end.
+ */
+export async function visiblePage<T extends { id: string }>(req: PageRequest | undefined, fetch: (page: Page) => Promise<T[]>, keep: (row: T) => boolean) {
+  const { limit, page } = pageArgs(req);
+  const kept: T[] = [];
+  for (let after = page.after; ; ) {
+    const rows = await fetch({ after, take: page.take });
+    kept.push(...rows.filter(keep));
+    if (kept.length > limit || rows.length < page.take) break;
+    after = rows.at(-1)!.id;
+  }
+  return pageOf(kept, limit, (r) => r.id);
+}
+
+export const collectionNotFound = (id: string, field?: string) => new NotFoundError(`${field ? `${field}: c` : 'C'}ollection "${id}" not found`);
+export const spaceNotFound = (id: string) => new NotFoundError(`Space "${id}" not found`);

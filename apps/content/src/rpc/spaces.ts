@@ -1,0 +1,172 @@
+import type { ContentServiceServer } from '@quire/proto/content';
+import { ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { canView, spaceRole } from '../domain/access.ts';
+import { checkDefaultLevel, checkEmoji, checkOneOf, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
+import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
+import { positionAmong } from '../domain/positions.ts';
+import { presentSpace } from '../presenters.ts';
+import type { SpaceRow } from '../store/index.ts';
+import { authorizeParent, authorizeTransfer } from './collections.ts';
+import { accessIn, callerOf, memberAccessIn, spaceNotFound, visiblePage, type Deps } from './deps.ts';
+
+type H = Pick<
+  Handlers<ContentServiceServer>,
+  | 'createSpace'
+  | 'listSpacesInOrganization'
+  | 'getSpace'
+  | 'updateSpace'
+  | 'deleteSpace'
+  | 'restoreSpace'
+  | 'duplicateSpace'
+  | 'moveSpace'
+  | 'transferSpace'
+  | 'batchGetSpaces'
+  | 'purgeDeletedSpaces'
+>;
+
+export function spaceHandlers(deps: Deps): H {
+  const { store } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** The space (deleted ones only when `deleted`), with the caller's access and role; NOT_FOUND when it cannot see it. */
+  async function visible(spaceId: string, ctx: CallContext, deleted = false) {
+    const row = await store.getSpace(spaceId);
+    if (!row || (row.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
+    const access = await accessIn(deps, row.organizationId, ctx);
+    const role = spaceRole(access, row);
+    if (!canView(role)) throw spaceNotFound(spaceId);
+    return { row, access, role };
+  }
+
+  async function administered(spaceId: string, ctx: CallContext, deleted = false) {
+    callerOf(ctx);
+    const found = await visible(spaceId, ctx, deleted);
+    if (found.role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of space "${spaceId}" can do this`);
+    return found;
+  }
+
+  return {
+    async createSpace(req, ctx) {
+      callerOf(ctx);
+      const parentId = req.parentId ?? null;
+      const title = req.title ? checkTitle(req.title) : DEFAULT_TITLE;
+      const emoji = checkEmoji(req.emoji);
+      const editMode = checkOneOf('editMode', req.editMode || 'live', EDIT_MODES);
+      const visibility = checkVisibility(req.visibility || 'private', parentId);
+      const access = await memberAccessIn(deps, req.organizationId, ctx);
+      authorizeParent(access, parentId, req.organizationId);
+      const position = positionAmong(await store.siblings(req.organizationId, parentId), undefined);
+      const row = await store.createSpace({ organizationId: req.organizationId, parentId, title, emoji, visibility, editMode, defaultLevel: 'inherit', position });
+      return presentSpace(row, spaceRole(access, row));
+    },
+
+    async listSpacesInOrganization(req, ctx) {
+      const access = await memberAccessIn(deps, req.organizationId, ctx);
+      const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInOrganization(req.organizationId, page), (s) => canView(spaceRole(access, s)));
+      return { items: items.map((s) => presentSpace(s, spaceRole(access, s))), page: { next } };
+    },
+
+    async getSpace({ spaceId }, ctx) {
+      const { row, role } = await visible(spaceId, ctx);
+      return presentSpace(row, role);
+    },
+
+    async updateSpace(req, ctx) {
+      callerOf(ctx);
+      const title = req.title !== undefined ? checkTitle(req.title) : undefined;
+      const emoji = req.emoji !== undefined ? checkEmoji(req.emoji) : undefined;
+      const editMode = req.editMode !== undefined ? checkOneOf('editMode', req.editMode, EDIT_MODES) : undefined;
+      const defaultLevel = req.defaultLevel !== undefined ? checkDefaultLevel(req.defaultLevel) : undefined;
+      const { row, access, role } = await visible(req.spaceId, ctx);
+      const visibility = req.visibility !== undefined ? checkVisibility(req.visibility, row.parentId) : undefined;
+      // Who may see the space and how it is edited are the admins' to set; its title and emoji, editors'.
+      const settings = editMode ?? defaultLevel ?? visibility;
+      if (settings !== undefined && role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of space "${row.id}" can change its editMode, defaultLevel or visibility`);
+      if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${row.id}" can change it`);
+      if (row.editMode === 'locked' && role !== Role.ROLE_ADMIN) throw new ConflictError(`editMode: space "${row.id}" is locked; only its admins can change it`);
+      const updated = await store.updateSpace(row.id, { title, emoji, editMode, defaultLevel, visibility });
+      return presentSpace(updated, spaceRole(access, updated));
+    },
+
+    async deleteSpace({ spaceId }, ctx) {
+      await administered(spaceId, ctx);
+      await store.setDeleted(spaceId, now());
+      return {};
+    },
+
+    async restoreSpace({ spaceId }, ctx) {
+      const current = await store.getSpace(spaceId);
+      // Restoring a space that is not deleted changes nothing.
+      if (current && current.deletedAt === null) {
+        const { row, role } = await visible(spaceId, ctx);
+        return presentSpace(row, role);
+      }
+      const { row, access } = await administered(spaceId, ctx, true);
+      if (!restorable(row.deletedAt!, now())) throw spaceNotFound(spaceId);
+      const restored = await store.setDeleted(spaceId, null);
+      return presentSpace(restored, spaceRole(access, restored));
+    },
+
+    async duplicateSpace({ spaceId }, ctx) {
+      callerOf(ctx);
+      const { row, access } = await visible(spaceId, ctx);
+      authorizeParent(access, row.parentId, row.organizationId);
+      const position = positionAmong(await store.siblings(row.organizationId, row.parentId), { after: { type: 'space', id: row.id } });
+      const copy: Omit<SpaceRow, 'id' | 'revisionId' | 'createdAt' | 'updatedAt' | 'deletedAt'> = { ...pick(row), title: copyTitle(row.title), position };
+      const created = await store.createSpace(copy, row.revisionId);
+      return presentSpace(created, spaceRole(access, created));
+    },
+
+    async moveSpace(req, ctx) {
+      const { row, access } = await administered(req.spaceId, ctx);
+      const parentId = req.setParent ? (req.parentId ?? null) : row.parentId;
+      if (parentId !== row.parentId) authorizeParent(access, parentId, row.organizationId);
+      const position = positionAmong(await store.siblings(row.organizationId, parentId), req.position, { type: 'space', id: row.id });
+      const visibility = parentId === null ? visibilityAtRoot(row.visibility) : row.visibility;
+      const moved = await store.placeSpace(row.id, { parentId, position, visibility });
+      return presentSpace(moved, spaceRole(access, moved));
+    },
+
+    async transferSpace(req, ctx) {
+      const { row, access, role } = await administered(req.spaceId, ctx);
+      if (req.organizationId === row.organizationId) return presentSpace(row, role);
+      const to = await authorizeTransfer(deps, access, req.organizationId, ctx);
+      const position = positionAmong(await store.siblings(req.organizationId, null), undefined);
+      const moved = await store.placeSpace(row.id, { organizationId: req.organizationId, parentId: null, position, visibility: visibilityAtRoot(row.visibility) });
+      return presentSpace(moved, spaceRole(to, moved));
+    },
+
+    async batchGetSpaces({ spaceIds }, ctx) {
+      if (spaceIds.length > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`spaceIds: at most ${MAX_PAGE_LIMIT} ids (got ${spaceIds.length})`);
+      const rows = spaceIds.length ? await store.getSpaces(spaceIds) : [];
+      // One membership call per organization, not per space.
+      const organizationIds = [...new Set(rows.map((r) => r.organizationId))];
+      const accesses = new Map(await Promise.all(organizationIds.map(async (id) => [id, await accessIn(deps, id, ctx)] as const)));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const spaces = spaceIds.flatMap((id) => {
+        const row = byId.get(id);
+        const role = row ? spaceRole(accesses.get(row.organizationId)!, row) : Role.ROLE_UNSPECIFIED;
+        return row && canView(role) ? [presentSpace(row, role)] : [];
+      });
+      return { spaces };
+    },
+
+    async purgeDeletedSpaces(req) {
+      return { purged: await store.purgeDeletedSpaces(purgeCutoff(req.now ?? now())) };
+    },
+  };
+}
+
+/** What a duplicate keeps of its original. */
+function pick(r: SpaceRow) {
+  return {
+    organizationId: r.organizationId,
+    parentId: r.parentId,
+    title: r.title,
+    emoji: r.emoji,
+    visibility: r.visibility,
+    editMode: r.editMode,
+    defaultLevel: r.defaultLevel,
+    position: r.position,
+  };
+}

@@ -1,0 +1,201 @@
+import { createDatabase, type Database } from '@quire/service-kit/prisma';
+import type { Page } from '@quire/service-kit';
+import { customAlphabet } from 'nanoid';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
+import type { Visibility as DbVisibility } from '../generated/prisma/enums.ts';
+import type { CollectionNode, Level } from '../domain/access.ts';
+import type { EditMode, Visibility } from '../domain/fields.ts';
+import type { Sibling } from '../domain/positions.ts';
+
+export type Db = Database<PrismaClient>;
+
+// URL-safe without encoding, like the orgs service's ids: the official client puts them in paths as they are.
+export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
+
+// The database enum cannot hold "-"; the API's spelling is used everywhere else.
+const toDb = (v: Visibility) => v.replace('-', '_') as DbVisibility;
+const fromDb = (v: DbVisibility) => v.replace('_', '-') as Visibility;
+
+type CollectionRecord = Prisma.CollectionGetPayload<object>;
+type SpaceRecord = Prisma.SpaceGetPayload<object>;
+export type CollectionRow = CollectionRecord;
+export type SpaceRow = Omit<SpaceRecord, 'visibility'> & { visibility: Visibility };
+
+const space = (r: SpaceRecord): SpaceRow => ({ ...r, visibility: fromDb(r.visibility) });
+const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
+
+/** Opens the content database and its store. */
+export function openStore(connectionString: string, poolSize = 10) {
+  const db = createDatabase(PrismaClient, connectionString, poolSize);
+  return { store: createStore(db), close: () => db.close() };
+}
+
+export interface NewSpace {
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+  emoji: string;
+  visibility: Visibility;
+  editMode: EditMode;
+  defaultLevel: Level;
+  position: number;
+}
+
+export interface SpaceChanges {
+  title?: string;
+  emoji?: string;
+  editMode?: EditMode;
+  defaultLevel?: Level;
+  visibility?: Visibility;
+}
+
+export function createStore(database: Db) {
+  const db = database.prisma;
+  return {
+    /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
+    async access(organizationId: string, principalIds: string[]) {
+      const [collections, collectionGrants, spaceGrants] = await Promise.all([
+        db.collection.findMany({ where: { organizationId }, select: { id: true, parentId: true, defaultLevel: true } }),
+        db.collectionGrant.findMany({ where: { principalId: { in: principalIds }, collection: { organizationId } } }),
+        db.spaceGrant.findMany({ where: { principalId: { in: principalIds }, space: { organizationId } } }),
+      ]);
+      return {
+        collections: new Map<string, CollectionNode>(collections.map((c) => [c.id, c])),
+        collectionGrants: collectionGrants.map((g) => ({ id: g.collectionId, role: g.role })),
+        spaceGrants: spaceGrants.map((g) => ({ id: g.spaceId, role: g.role })),
+      };
+    },
+
+    /** Spaces and collections directly under `parentId` (the root when null), deleted spaces left out. */
+    async siblings(organizationId: string, parentId: string | null): Promise<Sibling[]> {
+      const where = { organizationId, parentId };
+      const [spaces, collections] = await Promise.all([
+        db.space.findMany({ where: { ...where, deletedAt: null }, select: { id: true, position: true } }),
+        db.collection.findMany({ where, select: { id: true, position: true } }),
+      ]);
+      return [...spaces.map((s) => ({ type: 'space' as const, ...s })), ...collections.map((c) => ({ type: 'collection' as const, ...c }))];
+    },
+
+    getCollection(id: string): Promise<CollectionRow | null> {
+      return db.collection.findUnique({ where: { id } });
+    },
+
+    /** All the organization's collections by creation, or only the root ones in their order. */
+    listCollections(organizationId: string, nested: boolean, page: Page): Promise<CollectionRow[]> {
+      return db.collection.findMany({
+        where: { organizationId, ...(nested ? {} : { parentId: null }) },
+        orderBy: nested ? [{ createdAt: 'asc' }, { id: 'asc' }] : [{ position: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...cursor(page),
+      });
+    },
+
+    createCollection(data: { organizationId: string; parentId: string | null; title: string; position: number }): Promise<CollectionRow> {
+      return db.collection.create({ data: { id: newId(), ...data } });
+    },
+
+    updateCollection(id: string, data: { title?: string; description?: string | null; defaultLevel?: Level }): Promise<CollectionRow> {
+      return db.collection.update({ where: { id }, data });
+    },
+
+    moveCollection(id: string, parentId: string | null, position: number): Promise<CollectionRow> {
+      return db.collection.update({ where: { id }, data: { parentId, position } });
+    },
+
+    /**
+     * Deletes the collection; its spaces (deleted ones too) and sub-collections move up to its
+     * parent, after the parent's own items, keeping their order. Spaces reaching the root stop being
+     * `in-collection`.
+     */
+    async deleteCollection(c: CollectionRow): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const where = { organizationId: c.organizationId, parentId: c.parentId };
+        const [spaceMax, collectionMax, spaceMin, collectionMin] = await Promise.all([
+          tx.space.aggregate({ where, _max: { position: true } }),
+          tx.collection.aggregate({ where: { ...where, id: { not: c.id } }, _max: { position: true } }),
+          tx.space.aggregate({ where: { parentId: c.id }, _min: { position: true } }),
+          tx.collection.aggregate({ where: { parentId: c.id }, _min: { position: true } }),
+        ]);
+        const end = Math.max(spaceMax._max.position ?? 0, collectionMax._max.position ?? 0);
+        const start = Math.min(spaceMin._min.position ?? 0, collectionMin._min.position ?? 0);
+        const position = { increment: end + 1 - start };
+        if (c.parentId === null) await tx.space.updateMany({ where: { parentId: c.id, visibility: 'in_collection' }, data: { visibility: 'private' } });
+        await tx.space.updateMany({ where: { parentId: c.id }, data: { parentId: c.parentId, position } });
+        await tx.collection.updateMany({ where: { parentId: c.id }, data: { parentId: c.parentId, position } });
+        await tx.collection.delete({ where: { id: c.id } });
+      });
+    },
+
+    /** The collections `ids` (a subtree whose root is `rootId`) and their spaces, to the root of another organization. */
+    async transferCollections(rootId: string, ids: string[], organizationId: string, position: number): Promise<CollectionRow> {
+      return db.$transaction(async (tx) => {
+        await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId } });
+        await tx.space.updateMany({ where: { parentId: { in: ids } }, data: { organizationId } });
+        return tx.collection.update({ where: { id: rootId }, data: { parentId: null, position } });
+      });
+    },
+
+    /** The space, deleted or not. */
+    async getSpace(id: string): Promise<SpaceRow | null> {
+      const r = await db.space.findUnique({ where: { id } });
+      return r && space(r);
+    },
+
+    /** The spaces among `ids` that exist and are not deleted. */
+    async getSpaces(ids: string[]): Promise<SpaceRow[]> {
+      return (await db.space.findMany({ where: { id: { in: ids }, deletedAt: null } })).map(space);
+    },
+
+    /** The organization's spaces, in collections or not, by creation. */
+    async listSpacesInOrganization(organizationId: string, page: Page): Promise<SpaceRow[]> {
+      const rows = await db.space.findMany({
+        where: { organizationId, deletedAt: null },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...cursor(page),
+      });
+      return rows.map(space);
+    },
+
+    /** The spaces directly in the collection, in their order. */
+    async listSpacesInCollection(collectionId: string, page: Page): Promise<SpaceRow[]> {
+      const rows = await db.space.findMany({
+        where: { parentId: collectionId, deletedAt: null },
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...cursor(page),
+      });
+      return rows.map(space);
+    },
+
+    /** A space on a new, empty revision; or on `revisionId` (a duplicate shares its original's content). */
+    async createSpace(s: NewSpace, revisionId?: string): Promise<SpaceRow> {
+      const id = newId();
+      const data = { ...s, id, visibility: toDb(s.visibility) };
+      if (revisionId) return space(await db.space.create({ data: { ...data, revisionId } }));
+      const revision = { id: newId(), spaceId: id, parents: [], type: 'edits' };
+      const [, created] = await db.$transaction([db.revision.create({ data: revision }), db.space.create({ data: { ...data, revisionId: revision.id } })]);
+      return space(created);
+    },
+
+    async updateSpace(id: string, changes: SpaceChanges): Promise<SpaceRow> {
+      const { visibility, ...rest } = changes;
+      return space(await db.space.update({ where: { id }, data: { ...rest, ...(visibility ? { visibility: toDb(visibility) } : {}) } }));
+    },
+
+    async placeSpace(id: string, place: { organizationId?: string; parentId: string | null; position: number; visibility: Visibility }): Promise<SpaceRow> {
+      return space(await db.space.update({ where: { id }, data: { ...place, visibility: toDb(place.visibility) } }));
+    },
+
+    async setDeleted(id: string, deletedAt: Date | null): Promise<SpaceRow> {
+      return space(await db.space.update({ where: { id }, data: { deletedAt } }));
+    },
+
+    /** Removes the spaces deleted before `cutoff`; their revisions stay, other spaces may share them. */
+    async purgeDeletedSpaces(cutoff: Date): Promise<number> {
+      return (await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } })).count;
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

@@ -1,0 +1,82 @@
+import type { Collection as CollectionMsg, Position, Space as SpaceMsg } from '@quire/proto/content';
+import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
+import type { Static } from '@sinclair/typebox';
+import type { Collection, DefaultLevel, MoveBody, Space } from '../schemas/content.ts';
+import type { Urls } from './urls.ts';
+
+// Proto message to the exact JSON of the reference, and request bodies to proto.
+
+const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
+
+/** The proto's default level: UNSPECIFIED is `inherit`, GUEST `null`. */
+export function defaultLevelToApi(role: Role): Static<typeof DefaultLevel> {
+  return role === Role.ROLE_UNSPECIFIED ? 'inherit' : roleToApi(role);
+}
+
+export function defaultLevelFromApi(level: Static<typeof DefaultLevel>): Role {
+  return level === 'inherit' ? Role.ROLE_UNSPECIFIED : roleFromApi(level);
+}
+
+export function presentCollection(c: CollectionMsg, urls: Urls): Static<typeof Collection> {
+  const p = c.permissions;
+  return {
+    object: 'collection',
+    id: c.id,
+    title: c.title,
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    organization: c.organizationId,
+    ...(c.parentId !== undefined ? { parent: c.parentId } : {}),
+    defaultLevel: defaultLevelToApi(c.defaultLevel),
+    urls: { location: urls.api(`/collections/${c.id}`), app: urls.app(`/o/${c.organizationId}/c/${c.id}`) },
+    permissions: { view: !!p?.view, admin: !!p?.admin, viewInviteLinks: !!p?.viewInviteLinks, create: !!p?.create },
+  };
+}
+
+export function presentSpace(s: SpaceMsg, urls: Urls): Static<typeof Space> {
+  const p = s.permissions;
+  return {
+    object: 'space',
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji,
+    visibility: s.visibility as Static<typeof Space>['visibility'],
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
+    ...(s.deletedAt ? { deletedAt: iso(s.deletedAt) } : {}),
+    editMode: s.editMode as Static<typeof Space>['editMode'],
+    organization: s.organizationId,
+    ...(s.parentId !== undefined ? { parent: s.parentId } : {}),
+    revision: s.revisionId,
+    defaultLevel: defaultLevelToApi(s.defaultLevel),
+    // Comments and change requests belong to the review service, which does not count them yet.
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    urls: { location: urls.api(`/spaces/${s.id}`), app: urls.app(`/o/${s.organizationId}/s/${s.id}`) },
+    permissions: {
+      view: !!p?.view,
+      access: !!p?.access,
+      admin: !!p?.admin,
+      viewInviteLinks: !!p?.viewInviteLinks,
+      edit: !!p?.edit,
+      triggerGitSync: !!p?.triggerGitSync,
+      comment: !!p?.comment,
+      merge: !!p?.merge,
+      review: !!p?.review,
+    },
+  };
+}
+
+type Pointer = NonNullable<NonNullable<Static<typeof MoveBody>['position']>['before']>;
+const pointer = (p: Pointer) => ({ type: p.type, id: p.type === 'space' ? p.space : p.collection });
+
+/** A move body as the content service takes it: `parent` present (even null) moves, absent keeps the parent. */
+export function moveRequest(b: Static<typeof MoveBody>): { setParent: boolean; parentId?: string; position?: Position } {
+  const { before, after } = b.position ?? {};
+  return {
+    setParent: b.parent !== undefined,
+    parentId: b.parent ?? undefined,
+    position: before ? { before: pointer(before) } : after ? { after: pointer(after) } : undefined,
+  };
+}

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { Collection, CollectionParams, CreateCollectionBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
+import { defaultLevelFromApi, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['collections'];
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content }, urls }) => {
+  app.get(
+    '/orgs/:organizationId/collections',
+    {
+      schema: {
+        operationId: 'listCollectionsInOrganizationById',
+        tags,
+        summary: 'List the collections of an organization the caller sees',
+        params: OrgParams,
+        querystring: Type.Object({
+          ...ListQuery,
+          nested: Type.Boolean({ default: true, description: 'false: only the collections at the root' }),
+        }),
+        response: { 200: ListOf(Collection), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { page, limit, nested } = req.query;
+      const res = await content.listCollections({ organizationId: req.params.organizationId, page: pageRequest({ page, limit }), nested }, req.caller);
+      return list(res.items.map((c) => presentCollection(c, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/collections',
+    {
+      schema: {
+        operationId: 'createCollection',
+        tags,
+        summary: 'Create a collection at the root or in another one',
+        params: OrgParams,
+        body: CreateCollectionBody,
+        response: { 201: Collection, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const c = await content.createCollection({ organizationId: req.params.organizationId, title: req.body.title ?? '', parentId: req.body.parent }, req.caller);
+      return reply.code(201).send(presentCollection(c, urls));
+    },
+  );
+
+  app.get(
+    '/collections/:collectionId',
+    { schema: { operationId: 'getCollectionById', tags, summary: 'Get a collection', params: CollectionParams, response: { 200: Collection, ...errorResponses } } },
+    async (req) => presentCollection(await content.getCollection({ collectionId: req.params.collectionId }, req.caller), urls),
+  );
+
+  app.patch(
+    '/collections/:collectionId',
+    {
+      schema: {
+        operationId: 'updateCollectionById',
+        tags,
+        summary: 'Update a collection (its admins)',
+        params: CollectionParams,
+        body: UpdateCollectionBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { title, description, defaultLevel } = req.body;
+      const c = await content.updateCollection(
+        { collectionId: req.params.collectionId, title, description, defaultLevel: defaultLevel === undefined ? undefined : defaultLevelFromApi(defaultLevel) },
+        req.caller,
+      );
+      return presentCollection(c, urls);
+    },
+  );
+
+  app.delete(
+    '/collections/:collectionId',
+    {
+      schema: {
+        operationId: 'deleteCollectionById',
+        tags,
+        summary: 'Delete a collection (its admins); its spaces and sub-collections move up to its parent',
+        params: CollectionParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await content.deleteCollection({ collectionId: req.params.collectionId }, req.caller);
+      return reply.code(205).send();
+    },
+  );
+
+  app.get(
+    '/collections/:collectionId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesInCollectionById',
+        tags,
+        summary: 'List the spaces directly in a collection, in their order',
+        params: CollectionParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(Space), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map((s) => presentSpace(s, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/collections/:collectionId/move',
+    {
+      schema: {
+        operationId: 'moveCollection',
+        tags,
+        summary: 'Move a collection to another parent or the root, or among its siblings',
+        params: CollectionParams,
+        body: MoveBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (req) => presentCollection(await content.moveCollection({ collectionId: req.params.collectionId, ...moveRequest(req.body) }, req.caller), urls),
+  );
+
+  app.post(
+    '/collections/:collectionId/transfer',
+    {
+      schema: {
+        operationId: 'transferCollection',
+        tags,
+        summary: 'Transfer a collection, with its spaces and sub-collections, to another organization (admins of both)',
+        params: CollectionParams,
+        body: TransferBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (req) =>
+      presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
+  );
+};
+
+export default routes;

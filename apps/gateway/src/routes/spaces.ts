@@ -1,0 +1,162 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { CreateSpaceBody, MoveBody, Space, SpaceParams, TransferBody, UpdateSpaceBody } from '../schemas/content.ts';
+import { defaultLevelFromApi, moveRequest, presentSpace } from '../presenters/content.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['spaces'];
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content }, urls }) => {
+  app.get(
+    '/orgs/:organizationId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesInOrganizationById',
+        tags,
+        summary: 'List the spaces of an organization the caller sees, in collections or not',
+        params: OrgParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(Space), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map((s) => presentSpace(s, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/spaces',
+    {
+      schema: {
+        operationId: 'createSpace',
+        tags,
+        summary: 'Create a space at the root or in a collection, on a new empty revision',
+        params: OrgParams,
+        body: CreateSpaceBody,
+        response: { 201: Space, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      const s = await content.createSpace(
+        { organizationId: req.params.organizationId, title: b.title ?? '', emoji: b.emoji ?? '', parentId: b.parent, editMode: b.editMode ?? '', visibility: b.visibility ?? '' },
+        req.caller,
+      );
+      return reply.code(201).send(presentSpace(s, urls));
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId',
+    { schema: { operationId: 'getSpaceById', tags, summary: 'Get a space', params: SpaceParams, response: { 200: Space, ...errorResponses } } },
+    async (req) => presentSpace(await content.getSpace({ spaceId: req.params.spaceId }, req.caller), urls),
+  );
+
+  app.patch(
+    '/spaces/:spaceId',
+    {
+      schema: {
+        operationId: 'updateSpaceById',
+        tags,
+        summary: 'Update a space: title and emoji (editors), editMode, defaultLevel and visibility (admins)',
+        params: SpaceParams,
+        body: UpdateSpaceBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { title, emoji, editMode, defaultLevel, visibility } = req.body;
+      const s = await content.updateSpace(
+        {
+          spaceId: req.params.spaceId,
+          title,
+          emoji: emoji === null ? '' : emoji,
+          editMode,
+          defaultLevel: defaultLevel === undefined ? undefined : defaultLevelFromApi(defaultLevel),
+          visibility,
+        },
+        req.caller,
+      );
+      return presentSpace(s, urls);
+    },
+  );
+
+  app.delete(
+    '/spaces/:spaceId',
+    {
+      schema: {
+        operationId: 'deleteSpaceById',
+        tags,
+        summary: 'Delete a space (its admins): restorable for 7 days, then purged',
+        params: SpaceParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await content.deleteSpace({ spaceId: req.params.spaceId }, req.caller);
+      return reply.code(205).send();
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/duplicate',
+    {
+      schema: {
+        operationId: 'duplicateSpace',
+        tags,
+        summary: 'Duplicate a space beside the original, sharing its content',
+        params: SpaceParams,
+        response: { 201: Space, ...errorResponses },
+      },
+    },
+    async (req, reply) => reply.code(201).send(presentSpace(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller), urls)),
+  );
+
+  app.post(
+    '/spaces/:spaceId/restore',
+    {
+      schema: {
+        operationId: 'restoreSpace',
+        tags,
+        summary: 'Restore a space deleted in the last 7 days (its admins)',
+        params: SpaceParams,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (req) => presentSpace(await content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), urls),
+  );
+
+  app.post(
+    '/spaces/:spaceId/move',
+    {
+      schema: {
+        operationId: 'moveSpace',
+        tags,
+        summary: 'Move a space to a collection or the root, or among its siblings (its admins)',
+        params: SpaceParams,
+        body: MoveBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (req) => presentSpace(await content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), urls),
+  );
+
+  app.post(
+    '/spaces/:spaceId/transfer',
+    {
+      schema: {
+        operationId: 'transferSpace',
+        tags,
+        summary: 'Transfer a space to the root of another organization (admins of both)',
+        params: SpaceParams,
+        body: TransferBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (req) => presentSpace(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), urls),
+  );
+};
+
+export default routes;
