@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, startGateway } from './harness.ts';
+import { bearer, expectError, startGateway } from './harness.ts';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 let g: Gateway;
 let owner: TestUser;
@@ -27,16 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-function call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return g.app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
 
-function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(body.error.message).toMatch(message);
-}
 
 async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
   const r = await res;
@@ -44,9 +34,9 @@ async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
   return r.json();
 }
 
-const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
-const createCollection = (body: Record<string, unknown> = {}) => ok(call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
-const snapshot = async (url: string) => (await call(owner, 'GET', url)).json();
+const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
+const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
+const snapshot = async (url: string) => (await g.call(owner, 'GET', url)).json();
 
 describe('spaces over HTTP', () => {
   it('creates, reads, updates and lists a space in the reference shape', async () => {
@@ -70,21 +60,21 @@ describe('spaces over HTTP', () => {
       urls: { location: `http://127.0.0.1:8080/v1/spaces/${space.id}`, app: `http://127.0.0.1:8080/o/${orgId}/s/${space.id}` },
       permissions: { view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true },
     });
-    expect(await ok(call(reader, 'GET', `/v1/spaces/${space.id}`))).toMatchObject({ id: space.id, permissions: { view: true, edit: false } });
-    const updated = await ok(call(owner, 'PATCH', `/v1/spaces/${space.id}`, { title: 'Renamed', emoji: null, editMode: 'locked', defaultLevel: null, visibility: 'unlisted' }));
+    expect(await ok(g.call(reader, 'GET', `/v1/spaces/${space.id}`))).toMatchObject({ id: space.id, permissions: { view: true, edit: false } });
+    const updated = await ok(g.call(owner, 'PATCH', `/v1/spaces/${space.id}`, { title: 'Renamed', emoji: null, editMode: 'locked', defaultLevel: null, visibility: 'unlisted' }));
     expect(updated).toMatchObject({ title: 'Renamed', emoji: '', editMode: 'locked', defaultLevel: null, visibility: 'unlisted', permissions: { edit: false } });
-    expect((await ok(call(owner, 'PATCH', `/v1/spaces/${space.id}`, { defaultLevel: 'read', editMode: 'live' }))).defaultLevel).toBe('read');
-    const listed = await ok(call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=1000`));
+    expect((await ok(g.call(owner, 'PATCH', `/v1/spaces/${space.id}`, { defaultLevel: 'read', editMode: 'live' }))).defaultLevel).toBe('read');
+    const listed = await ok(g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=1000`));
     expect(listed.items.map((s: { id: string }) => s.id)).toContain(space.id);
     expect(listed.count).toBe(listed.items.length);
   });
 
   it('deletes with 205, restores and duplicates without a body or Content-Type', async () => {
     const space = await createSpace();
-    const del = await call(owner, 'DELETE', `/v1/spaces/${space.id}`);
+    const del = await g.call(owner, 'DELETE', `/v1/spaces/${space.id}`);
     expect(del.statusCode).toBe(205);
     expect(del.body).toBe('');
-    expectError(await call(owner, 'GET', `/v1/spaces/${space.id}`), 404, new RegExp(`Space "${space.id}" not found`));
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${space.id}`), 404, new RegExp(`Space "${space.id}" not found`));
     const restored = await g.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/restore`, headers: bearer(owner.token) });
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json()).toMatchObject({ id: space.id });
@@ -98,13 +88,13 @@ describe('spaces over HTTP', () => {
     const col = await createCollection();
     const first = await createSpace({ parent: col.id });
     const space = await createSpace();
-    const moved = await ok(call(owner, 'POST', `/v1/spaces/${space.id}/move`, { parent: col.id, position: { before: { type: 'space', space: first.id } } }));
+    const moved = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/move`, { parent: col.id, position: { before: { type: 'space', space: first.id } } }));
     expect(moved.parent).toBe(col.id);
-    const inside = await ok(call(owner, 'GET', `/v1/collections/${col.id}/spaces`));
+    const inside = await ok(g.call(owner, 'GET', `/v1/collections/${col.id}/spaces`));
     expect(inside.items.map((s: { id: string }) => s.id)).toEqual([space.id, first.id]);
-    const root = await ok(call(owner, 'POST', `/v1/spaces/${space.id}/move`, { parent: null }));
+    const root = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/move`, { parent: null }));
     expect(root).not.toHaveProperty('parent');
-    const transferred = await ok(call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: targetOrgId }));
+    const transferred = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: targetOrgId }));
     expect(transferred.organization).toBe(targetOrgId);
   });
 
@@ -122,7 +112,7 @@ describe('spaces over HTTP', () => {
       [{ visibility: 'secret' }, /visibility/],
       [{ visibility: 'in-collection' }, /^visibility: in-collection/],
     ];
-    for (const [body, message] of patches) expectError(await call(owner, 'PATCH', `/v1/spaces/${space.id}`, body), 400, message);
+    for (const [body, message] of patches) expectError(await g.call(owner, 'PATCH', `/v1/spaces/${space.id}`, body), 400, message);
     expect(await snapshot(`/v1/spaces/${space.id}`)).toEqual(before);
 
     const count = (await snapshot(`/v1/orgs/${orgId}/spaces?limit=1000`)).count;
@@ -135,17 +125,17 @@ describe('spaces over HTTP', () => {
       [{ parent: 'bad id!' }, /parent/],
       [{ parent: 'missing' }, /^parent: collection "missing" not found/],
     ];
-    for (const [body, message] of creates) expectError(await call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'T', ...body }), body.parent === 'missing' ? 404 : 400, message);
+    for (const [body, message] of creates) expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'T', ...body }), body.parent === 'missing' ? 404 : 400, message);
     const moves: [Record<string, unknown>, RegExp][] = [
       [{}, /body/],
       [{ parent: 12 }, /parent/],
       [{ position: { before: { type: 'page', page: 'x' } } }, /position/],
       [{ position: { after: { type: 'space', space: 'missing' } } }, /^position.after: space "missing"/],
     ];
-    for (const [body, message] of moves) expectError(await call(owner, 'POST', `/v1/spaces/${space.id}/move`, body), 400, message);
-    expectError(await call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, {}), 400, /organization/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=1001`), 400, /limit/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=abc`), 400, /limit/);
+    for (const [body, message] of moves) expectError(await g.call(owner, 'POST', `/v1/spaces/${space.id}/move`, body), 400, message);
+    expectError(await g.call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, {}), 400, /organization/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=1001`), 400, /limit/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces?limit=abc`), 400, /limit/);
     expect((await snapshot(`/v1/orgs/${orgId}/spaces?limit=1000`)).count).toBe(count);
     expect(await snapshot(`/v1/spaces/${space.id}`)).toEqual(before);
   });
@@ -153,22 +143,22 @@ describe('spaces over HTTP', () => {
   it('answers 401 without a token, 404 for unknown ids and other organizations, 403 to readers, changing nothing', async () => {
     const space = await createSpace();
     const before = await snapshot(`/v1/spaces/${space.id}`);
-    expectError(await call(null, 'GET', `/v1/spaces/${space.id}`), 401);
-    expectError(await call(null, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'x' }), 401);
-    expectError(await call(owner, 'GET', '/v1/spaces/unknown'), 404, /Space "unknown" not found/);
-    expectError(await call(owner, 'POST', '/v1/spaces/unknown/restore'), 404);
-    expectError(await call(outsider, 'GET', `/v1/spaces/${space.id}`), 404);
-    expectError(await call(outsider, 'PATCH', `/v1/spaces/${space.id}`, { title: 'Mine' }), 404);
-    expectError(await call(outsider, 'DELETE', `/v1/spaces/${space.id}`), 404);
-    expectError(await call(owner, 'GET', `/v1/orgs/${otherOrgId}/spaces`), 404, /organization/);
-    expectError(await call(owner, 'POST', `/v1/orgs/${otherOrgId}/spaces`, { title: 'x' }), 404, /organization/);
-    expectError(await call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: otherOrgId }), 404, /organization/);
-    expectError(await call(reader, 'PATCH', `/v1/spaces/${space.id}`, { title: 'By reader' }), 403);
-    expectError(await call(reader, 'DELETE', `/v1/spaces/${space.id}`), 403);
-    expectError(await call(reader, 'POST', `/v1/spaces/${space.id}/duplicate`), 403);
-    expectError(await call(reader, 'POST', `/v1/spaces/${space.id}/move`, { parent: null }), 403);
-    expectError(await call(editor, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: targetOrgId }), 403);
-    expectError(await call(editor, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'x' }), 403);
+    expectError(await g.call(null, 'GET', `/v1/spaces/${space.id}`), 401);
+    expectError(await g.call(null, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'x' }), 401);
+    expectError(await g.call(owner, 'GET', '/v1/spaces/unknown'), 404, /Space "unknown" not found/);
+    expectError(await g.call(owner, 'POST', '/v1/spaces/unknown/restore'), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${space.id}`), 404);
+    expectError(await g.call(outsider, 'PATCH', `/v1/spaces/${space.id}`, { title: 'Mine' }), 404);
+    expectError(await g.call(outsider, 'DELETE', `/v1/spaces/${space.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${otherOrgId}/spaces`), 404, /organization/);
+    expectError(await g.call(owner, 'POST', `/v1/orgs/${otherOrgId}/spaces`, { title: 'x' }), 404, /organization/);
+    expectError(await g.call(owner, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: otherOrgId }), 404, /organization/);
+    expectError(await g.call(reader, 'PATCH', `/v1/spaces/${space.id}`, { title: 'By reader' }), 403);
+    expectError(await g.call(reader, 'DELETE', `/v1/spaces/${space.id}`), 403);
+    expectError(await g.call(reader, 'POST', `/v1/spaces/${space.id}/duplicate`), 403);
+    expectError(await g.call(reader, 'POST', `/v1/spaces/${space.id}/move`, { parent: null }), 403);
+    expectError(await g.call(editor, 'POST', `/v1/spaces/${space.id}/transfer`, { organization: targetOrgId }), 403);
+    expectError(await g.call(editor, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'x' }), 403);
     expect(await snapshot(`/v1/spaces/${space.id}`)).toEqual(before);
   });
 });
@@ -187,26 +177,26 @@ describe('collections over HTTP', () => {
     });
     const sub = await createCollection({ title: 'Sub', parent: top.id });
     expect(sub.parent).toBe(top.id);
-    expect(await ok(call(reader, 'GET', `/v1/collections/${sub.id}`))).toMatchObject({ permissions: { view: true, admin: false } });
-    const updated = await ok(call(owner, 'PATCH', `/v1/collections/${sub.id}`, { title: 'Renamed', description: 'About', defaultLevel: 'comment' }));
+    expect(await ok(g.call(reader, 'GET', `/v1/collections/${sub.id}`))).toMatchObject({ permissions: { view: true, admin: false } });
+    const updated = await ok(g.call(owner, 'PATCH', `/v1/collections/${sub.id}`, { title: 'Renamed', description: 'About', defaultLevel: 'comment' }));
     expect(updated).toMatchObject({ title: 'Renamed', description: 'About', defaultLevel: 'comment' });
-    const nested = await ok(call(owner, 'GET', `/v1/orgs/${orgId}/collections?limit=1000`));
+    const nested = await ok(g.call(owner, 'GET', `/v1/orgs/${orgId}/collections?limit=1000`));
     expect(nested.items.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([top.id, sub.id]));
-    const roots = await ok(call(owner, 'GET', `/v1/orgs/${orgId}/collections?nested=false&limit=1000`));
+    const roots = await ok(g.call(owner, 'GET', `/v1/orgs/${orgId}/collections?nested=false&limit=1000`));
     expect(roots.items.map((c: { id: string }) => c.id)).toContain(top.id);
     expect(roots.items.map((c: { id: string }) => c.id)).not.toContain(sub.id);
     const space = await createSpace({ parent: sub.id });
-    expect((await ok(call(owner, 'POST', `/v1/collections/${sub.id}/move`, { parent: null }))).parent).toBeUndefined();
+    expect((await ok(g.call(owner, 'POST', `/v1/collections/${sub.id}/move`, { parent: null }))).parent).toBeUndefined();
     const sibling = await createCollection({ title: 'Sibling', parent: top.id });
-    const moved = await ok(call(owner, 'POST', `/v1/collections/${sub.id}/move`, { parent: top.id, position: { before: { type: 'collection', collection: sibling.id } } }));
+    const moved = await ok(g.call(owner, 'POST', `/v1/collections/${sub.id}/move`, { parent: top.id, position: { before: { type: 'collection', collection: sibling.id } } }));
     expect(moved.parent).toBe(top.id);
-    const del = await call(owner, 'DELETE', `/v1/collections/${sub.id}`);
+    const del = await g.call(owner, 'DELETE', `/v1/collections/${sub.id}`);
     expect(del.statusCode).toBe(205);
-    expectError(await call(owner, 'GET', `/v1/collections/${sub.id}`), 404);
-    expect((await ok(call(owner, 'GET', `/v1/spaces/${space.id}`))).parent).toBe(top.id);
-    const transferred = await ok(call(owner, 'POST', `/v1/collections/${top.id}/transfer`, { organization: targetOrgId }));
+    expectError(await g.call(owner, 'GET', `/v1/collections/${sub.id}`), 404);
+    expect((await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}`))).parent).toBe(top.id);
+    const transferred = await ok(g.call(owner, 'POST', `/v1/collections/${top.id}/transfer`, { organization: targetOrgId }));
     expect(transferred.organization).toBe(targetOrgId);
-    expect((await ok(call(owner, 'GET', `/v1/spaces/${space.id}`))).organization).toBe(targetOrgId);
+    expect((await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}`))).organization).toBe(targetOrgId);
   });
 
   it('refuses bad input with 400, readers with 403, outsiders and unknown ids with 404, no token with 401, changing nothing', async () => {
@@ -219,24 +209,24 @@ describe('collections over HTTP', () => {
       [{ description: 5 }, /description/],
       [{ defaultLevel: 'owner' }, /defaultLevel/],
     ];
-    for (const [body, message] of patches) expectError(await call(owner, 'PATCH', `/v1/collections/${col.id}`, body), 400, message);
-    expectError(await call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'x'.repeat(51) }), 400, /title/);
-    expectError(await call(owner, 'POST', `/v1/collections/${col.id}/move`, { parent: col.id }), 400, /^parent: a collection cannot move into itself/);
-    expectError(await call(owner, 'POST', `/v1/collections/${col.id}/move`, {}), 400, /body/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/collections?limit=1001`), 400, /limit/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/collections?nested=maybe`), 400, /nested/);
-    expectError(await call(owner, 'GET', `/v1/collections/${col.id}/spaces?limit=1001`), 400, /limit/);
-    expectError(await call(reader, 'PATCH', `/v1/collections/${col.id}`, { title: 'By reader' }), 403);
-    expectError(await call(reader, 'DELETE', `/v1/collections/${col.id}`), 403);
-    expectError(await call(reader, 'POST', `/v1/collections/${col.id}/move`, { parent: null }), 403);
-    expectError(await call(reader, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'x' }), 403);
-    expectError(await call(owner, 'POST', `/v1/collections/${col.id}/transfer`, { organization: otherOrgId }), 404);
-    expectError(await call(outsider, 'GET', `/v1/collections/${col.id}`), 404);
-    expectError(await call(outsider, 'GET', `/v1/collections/${col.id}/spaces`), 404);
-    expectError(await call(outsider, 'DELETE', `/v1/collections/${col.id}`), 404);
-    expectError(await call(owner, 'GET', `/v1/orgs/${otherOrgId}/collections`), 404);
-    expectError(await call(owner, 'GET', '/v1/collections/unknown'), 404, /Collection "unknown" not found/);
-    expectError(await call(null, 'GET', `/v1/collections/${col.id}`), 401);
+    for (const [body, message] of patches) expectError(await g.call(owner, 'PATCH', `/v1/collections/${col.id}`, body), 400, message);
+    expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'x'.repeat(51) }), 400, /title/);
+    expectError(await g.call(owner, 'POST', `/v1/collections/${col.id}/move`, { parent: col.id }), 400, /^parent: a collection cannot move into itself/);
+    expectError(await g.call(owner, 'POST', `/v1/collections/${col.id}/move`, {}), 400, /body/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/collections?limit=1001`), 400, /limit/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/collections?nested=maybe`), 400, /nested/);
+    expectError(await g.call(owner, 'GET', `/v1/collections/${col.id}/spaces?limit=1001`), 400, /limit/);
+    expectError(await g.call(reader, 'PATCH', `/v1/collections/${col.id}`, { title: 'By reader' }), 403);
+    expectError(await g.call(reader, 'DELETE', `/v1/collections/${col.id}`), 403);
+    expectError(await g.call(reader, 'POST', `/v1/collections/${col.id}/move`, { parent: null }), 403);
+    expectError(await g.call(reader, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'x' }), 403);
+    expectError(await g.call(owner, 'POST', `/v1/collections/${col.id}/transfer`, { organization: otherOrgId }), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/collections/${col.id}`), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/collections/${col.id}/spaces`), 404);
+    expectError(await g.call(outsider, 'DELETE', `/v1/collections/${col.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${otherOrgId}/collections`), 404);
+    expectError(await g.call(owner, 'GET', '/v1/collections/unknown'), 404, /Collection "unknown" not found/);
+    expectError(await g.call(null, 'GET', `/v1/collections/${col.id}`), 401);
     expect(await snapshot(`/v1/collections/${col.id}`)).toEqual(before);
   });
 });

@@ -1,6 +1,8 @@
 import { startContent } from '@quire/content/testing';
 import { startIntegrations } from '@quire/integrations/testing';
-import { startOrgs } from '@quire/orgs/testing';
+import { startOrgs, type TestUser } from '@quire/orgs/testing';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
@@ -15,6 +17,10 @@ export async function startGateway(env: Record<string, string> = {}) {
   await app.ready();
   return {
     app,
+    /** One request as `as` (no token when null), with a JSON body when given. */
+    call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+      return app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+    },
     orgs,
     content,
     integrations,
@@ -29,4 +35,12 @@ export async function startGateway(env: Record<string, string> = {}) {
   };
 }
 
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The answer is `status` with the error body, its message matching when a pattern is given. */
+export function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json()).toEqual({ error: { code: status, message: message ? expect.stringMatching(message) : expect.any(String) } });
+}

@@ -1,13 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, startGateway } from './harness.ts';
+import { expectError, startGateway } from './harness.ts';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
-type Method = 'GET' | 'POST' | 'DELETE';
 
 let g: Gateway;
 let owner: TestUser;
@@ -26,16 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-function call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return g.app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
 
-function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(body.error.message).toMatch(message);
-}
 
 const body = (over: Record<string, unknown> = {}) => ({
   organization: orgId,
@@ -45,7 +34,7 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const publish = (name: string, over: Record<string, unknown> = {}, as: TestUser = owner) => call(as, 'POST', `/v1/integrations/${name}`, body(over));
+const publish = (name: string, over: Record<string, unknown> = {}, as: TestUser = owner) => g.call(as, 'POST', `/v1/integrations/${name}`, body(over));
 
 describe('publish', () => {
   it('publishes with the defaults and embeds the owner organization', async () => {
@@ -103,15 +92,15 @@ describe('publish', () => {
   it('answers 409 for a name another organization owns, and changes nothing', async () => {
     await publish('owned');
     expectError(await publish('owned', { organization: otherOrgId, title: 'Hijacked' }, outsider), 409, /name: "owned"/);
-    expect((await call(owner, 'GET', '/v1/integrations/owned')).json()).toMatchObject({ version: 1, title: 'Video embeds', owner: { id: orgId } });
+    expect((await g.call(owner, 'GET', '/v1/integrations/owned')).json()).toMatchObject({ version: 1, title: 'Video embeds', owner: { id: orgId } });
   });
 
   it('answers 403 to a non-admin member, 404 to an outsider and 401 without a token, publishing nothing', async () => {
     expectError(await publish('by-editor', {}, editor), 403, /organization/);
     expectError(await publish('by-outsider', {}, outsider), 404, new RegExp(`organization: "${orgId}" not found`));
     expectError(await publish('by-nobody', { organization: 'no-such-org' }), 404, /organization: "no-such-org" not found/);
-    expectError(await call(null, 'POST', '/v1/integrations/anonymous', body()), 401);
-    for (const name of ['by-editor', 'by-outsider', 'by-nobody', 'anonymous']) expectError(await call(owner, 'GET', `/v1/integrations/${name}`), 404);
+    expectError(await g.call(null, 'POST', '/v1/integrations/anonymous', body()), 401);
+    for (const name of ['by-editor', 'by-outsider', 'by-nobody', 'anonymous']) expectError(await g.call(owner, 'GET', `/v1/integrations/${name}`), 404);
   });
 
   it('refuses every bound and malformed value with 400 naming the field, and changes nothing', async () => {
@@ -143,25 +132,25 @@ describe('publish', () => {
     expectError(await publish('x'.repeat(101)), 400, /integrationName/);
     expectError(await publish('bad%20name'), 400, /integrationName/);
     expectError(await publish('bad*name'), 400, /integrationName/);
-    expect((await call(owner, 'GET', '/v1/integrations/bounded')).json()).toMatchObject({ version: 1, description: 'Embeds videos in pages' });
+    expect((await g.call(owner, 'GET', '/v1/integrations/bounded')).json()).toMatchObject({ version: 1, description: 'Embeds videos in pages' });
   });
 });
 
 describe('get', () => {
   it('shows public integrations to anyone, private ones to members of the owner only', async () => {
     await publish('private-one', { visibility: 'private' });
-    const asOutsider = await call(outsider, 'GET', '/v1/integrations/video');
+    const asOutsider = await g.call(outsider, 'GET', '/v1/integrations/video');
     expect(asOutsider.statusCode).toBe(200);
     expect(asOutsider.json()).toMatchObject({ permissions: { admin: false, install: true }, owner: { id: orgId, permissions: { admin: false } } });
-    expect((await call(editor, 'GET', '/v1/integrations/private-one')).json()).toMatchObject({ visibility: 'private', permissions: { admin: false } });
-    expectError(await call(outsider, 'GET', '/v1/integrations/private-one'), 404, /Integration "private-one" not found/);
+    expect((await g.call(editor, 'GET', '/v1/integrations/private-one')).json()).toMatchObject({ visibility: 'private', permissions: { admin: false } });
+    expectError(await g.call(outsider, 'GET', '/v1/integrations/private-one'), 404, /Integration "private-one" not found/);
   });
 
   it('answers 404 for unknown names, 400 for names off the pattern, 401 without a token', async () => {
-    expectError(await call(owner, 'GET', '/v1/integrations/missing'), 404, /missing/);
-    expectError(await call(owner, 'GET', '/v1/integrations/bad%20name'), 400, /integrationName/);
-    expectError(await call(owner, 'GET', `/v1/integrations/${'x'.repeat(101)}`), 400, /integrationName/);
-    expectError(await call(null, 'GET', '/v1/integrations/video'), 401);
+    expectError(await g.call(owner, 'GET', '/v1/integrations/missing'), 404, /missing/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations/bad%20name'), 400, /integrationName/);
+    expectError(await g.call(owner, 'GET', `/v1/integrations/${'x'.repeat(101)}`), 400, /integrationName/);
+    expectError(await g.call(null, 'GET', '/v1/integrations/video'), 401);
   });
 });
 
@@ -172,7 +161,7 @@ describe('list', () => {
   });
 
   const names = async (query: string, as: TestUser = owner) => {
-    const res = await call(as, 'GET', `/v1/integrations${query}`);
+    const res = await g.call(as, 'GET', `/v1/integrations${query}`);
     expect(res.statusCode, res.body).toBe(200);
     return (res.json().items as { name: string }[]).map((i) => i.name);
   };
@@ -196,45 +185,45 @@ describe('list', () => {
 
   it('fetches the owners with one orgs call per request, and pages', async () => {
     const spy = vi.spyOn(g.services.orgs, 'batchGetOrganizations');
-    const res = await call(owner, 'GET', '/v1/integrations');
+    const res = await g.call(owner, 'GET', '/v1/integrations');
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
     const all = res.json();
     expect(new Set(all.items.map((i: { owner: { id: string } }) => i.owner.id))).toEqual(new Set([orgId, otherOrgId]));
     expect(all.count).toBe(all.items.length);
-    const page1 = (await call(owner, 'GET', '/v1/integrations?limit=2')).json();
+    const page1 = (await g.call(owner, 'GET', '/v1/integrations?limit=2')).json();
     expect(page1.count).toBe(2);
-    const page2 = (await call(owner, 'GET', `/v1/integrations?limit=2&page=${page1.next.page}`)).json();
+    const page2 = (await g.call(owner, 'GET', `/v1/integrations?limit=2&page=${page1.next.page}`)).json();
     expect(page2.items[0].name > page1.items[1].name).toBe(true);
   });
 
   it('refuses bad queries with 400 and no token with 401', async () => {
-    expectError(await call(owner, 'GET', '/v1/integrations?limit=1001'), 400, /limit/);
-    expectError(await call(owner, 'GET', '/v1/integrations?page=garbage!'), 400, /page/);
-    expectError(await call(owner, 'GET', '/v1/integrations?category=games'), 400, /category/);
-    expectError(await call(owner, 'GET', '/v1/integrations?scope=nope'), 400, /scope/);
-    expectError(await call(owner, 'GET', '/v1/integrations?target=page'), 400, /target/);
-    expectError(await call(owner, 'GET', '/v1/integrations?blockDomain=a/b'), 400, /blockDomain/);
-    expectError(await call(owner, 'GET', `/v1/integrations?blockDomain=${'a'.repeat(101)}`), 400, /blockDomain/);
-    expectError(await call(owner, 'GET', '/v1/integrations?blocks=maybe'), 400, /blocks/);
-    expectError(await call(null, 'GET', '/v1/integrations'), 401);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?limit=1001'), 400, /limit/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?page=garbage!'), 400, /page/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?category=games'), 400, /category/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?scope=nope'), 400, /scope/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?target=page'), 400, /target/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?blockDomain=a/b'), 400, /blockDomain/);
+    expectError(await g.call(owner, 'GET', `/v1/integrations?blockDomain=${'a'.repeat(101)}`), 400, /blockDomain/);
+    expectError(await g.call(owner, 'GET', '/v1/integrations?blocks=maybe'), 400, /blocks/);
+    expectError(await g.call(null, 'GET', '/v1/integrations'), 401);
   });
 });
 
 describe('unpublish', () => {
   it('lets only admins of the owner unpublish: 403 for others, 404 where private or unknown, 401 without a token', async () => {
     await publish('doomed');
-    expectError(await call(editor, 'DELETE', '/v1/integrations/doomed'), 403);
-    expectError(await call(outsider, 'DELETE', '/v1/integrations/doomed'), 403);
-    expectError(await call(outsider, 'DELETE', '/v1/integrations/private-one'), 404);
-    expectError(await call(null, 'DELETE', '/v1/integrations/doomed'), 401);
-    expectError(await call(owner, 'DELETE', '/v1/integrations/bad%20name'), 400, /integrationName/);
-    expect((await call(owner, 'GET', '/v1/integrations/doomed')).statusCode).toBe(200);
-    const res = await call(owner, 'DELETE', '/v1/integrations/doomed');
+    expectError(await g.call(editor, 'DELETE', '/v1/integrations/doomed'), 403);
+    expectError(await g.call(outsider, 'DELETE', '/v1/integrations/doomed'), 403);
+    expectError(await g.call(outsider, 'DELETE', '/v1/integrations/private-one'), 404);
+    expectError(await g.call(null, 'DELETE', '/v1/integrations/doomed'), 401);
+    expectError(await g.call(owner, 'DELETE', '/v1/integrations/bad%20name'), 400, /integrationName/);
+    expect((await g.call(owner, 'GET', '/v1/integrations/doomed')).statusCode).toBe(200);
+    const res = await g.call(owner, 'DELETE', '/v1/integrations/doomed');
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    expectError(await call(owner, 'GET', '/v1/integrations/doomed'), 404);
-    expectError(await call(owner, 'DELETE', '/v1/integrations/doomed'), 404);
+    expectError(await g.call(owner, 'GET', '/v1/integrations/doomed'), 404);
+    expectError(await g.call(owner, 'DELETE', '/v1/integrations/doomed'), 404);
   });
 });
 

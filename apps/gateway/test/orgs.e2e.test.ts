@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, startGateway } from './harness.ts';
+import { bearer, expectError, startGateway, type Method } from './harness.ts';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 let g: Gateway;
 let owner: TestUser;
@@ -23,20 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-function call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return g.app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
 
-function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(body.error.message).toMatch(message);
-}
 
 describe('organizations', () => {
   it('lists the caller\'s organizations in the list envelope, paging with next', async () => {
-    const res = await call(owner, 'GET', '/v1/orgs');
+    const res = await g.call(owner, 'GET', '/v1/orgs');
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBeTruthy();
     const body = res.json();
@@ -44,17 +34,17 @@ describe('organizations', () => {
     expect(body.next).toBeUndefined();
     expect(body.items[0].urls.location).toBe(`http://127.0.0.1:8080/v1/orgs/${orgId}`);
 
-    await call(owner, 'POST', '/v1/orgs', { title: 'Second Org' });
-    const page1 = (await call(owner, 'GET', '/v1/orgs?limit=1')).json();
+    await g.call(owner, 'POST', '/v1/orgs', { title: 'Second Org' });
+    const page1 = (await g.call(owner, 'GET', '/v1/orgs?limit=1')).json();
     expect(page1.count).toBe(1);
     expect(page1.next.page).toEqual(expect.any(String));
-    const page2 = (await call(owner, 'GET', `/v1/orgs?limit=1&page=${page1.next.page}`)).json();
+    const page2 = (await g.call(owner, 'GET', `/v1/orgs?limit=1&page=${page1.next.page}`)).json();
     expect(page2.items[0].id).not.toBe(page1.items[0].id);
     expect(page2.next).toBeUndefined();
   });
 
   it('creates an organization with 201 and a Location header', async () => {
-    const res = await call(reader, 'POST', '/v1/orgs', { title: 'Reader Co', emailDomains: ['reader.example'] });
+    const res = await g.call(reader, 'POST', '/v1/orgs', { title: 'Reader Co', emailDomains: ['reader.example'] });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(res.headers.location).toBe(body.urls.location);
@@ -62,11 +52,11 @@ describe('organizations', () => {
   });
 
   it('gets and patches an organization as the reference says', async () => {
-    const got = await call(reader, 'GET', `/v1/orgs/${orgId}`);
+    const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}`);
     expect(got.statusCode).toBe(200);
     expect(got.json().permissions).toMatchObject({ view: true, admin: false, listMembers: true });
 
-    const patched = await call(owner, 'PATCH', `/v1/orgs/${orgId}`, {
+    const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, {
       title: 'Acme Documentation',
       hostname: 'acme',
       emailDomains: ['acme.example'],
@@ -89,61 +79,61 @@ describe('organizations', () => {
       ai: true,
       inviteLinks: false,
     });
-    const cleared = (await call(owner, 'PATCH', `/v1/orgs/${orgId}`, { logo: null, defaultContent: null, defaultRole: 'read', inviteLinks: true })).json();
+    const cleared = (await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { logo: null, defaultContent: null, defaultRole: 'read', inviteLinks: true })).json();
     expect(cleared.urls.logo).toBeUndefined();
     expect(cleared.defaultContent).toBeUndefined();
     expect(cleared).toMatchObject({ defaultRole: 'read', title: 'Acme Documentation', hostname: 'acme' });
   });
 
   it('looks organizations up by email domain', async () => {
-    const res = await call(owner, 'GET', '/v1/email-domains/acme.example/orgs');
+    const res = await g.call(owner, 'GET', '/v1/email-domains/acme.example/orgs');
     expect(res.statusCode).toBe(200);
     expect(res.json().organizations.map((o: { id: string }) => o.id)).toEqual([orgId]);
-    expect((await call(outsider, 'GET', '/v1/email-domains/acme.example/orgs')).json()).toEqual({ organizations: [] });
+    expect((await g.call(outsider, 'GET', '/v1/email-domains/acme.example/orgs')).json()).toEqual({ organizations: [] });
   });
 });
 
 describe('members', () => {
   it('lists with order, role, search and sort', async () => {
     const ids = (res: LightMyRequestResponse) => res.json().items.map((m: { id: string }) => m.id);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members`))).toEqual([reader.id, editor.id, owner.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?order=asc`))).toEqual([owner.id, editor.id, reader.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?role=edit`))).toEqual([editor.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?role=guest`))).toEqual([]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?search=${encodeURIComponent(editor.email.toUpperCase())}`))).toEqual([editor.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?search=editor`))).toEqual([editor.id]);
-    expect((await call(reader, 'POST', `/v1/orgs/${orgId}/ping`)).statusCode).toBe(200);
-    const seen = await call(owner, 'GET', `/v1/orgs/${orgId}/members?sort=lastSeenAt`);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members`))).toEqual([reader.id, editor.id, owner.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?order=asc`))).toEqual([owner.id, editor.id, reader.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?role=edit`))).toEqual([editor.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?role=guest`))).toEqual([]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?search=${encodeURIComponent(editor.email.toUpperCase())}`))).toEqual([editor.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?search=editor`))).toEqual([editor.id]);
+    expect((await g.call(reader, 'POST', `/v1/orgs/${orgId}/ping`)).statusCode).toBe(200);
+    const seen = await g.call(owner, 'GET', `/v1/orgs/${orgId}/members?sort=lastSeenAt`);
     expect(ids(seen)).toEqual([reader.id]);
     expect(seen.json().items[0]).toMatchObject({ object: 'member', role: 'read', user: { object: 'user', id: reader.id, email: reader.email }, disabled: false, sso: false, spaces: 0, teams: 0, lastSeenAt: expect.any(String) });
-    const page = (await call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc`)).json();
+    const page = (await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc`)).json();
     expect(page.count).toBe(2);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc&page=${page.next.page}`))).toEqual([reader.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc&page=${page.next.page}`))).toEqual([reader.id]);
   });
 
   it('gets, patches, makes SSO and removes members', async () => {
-    const got = await call(reader, 'GET', `/v1/orgs/${orgId}/members/${editor.id}`);
+    const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}/members/${editor.id}`);
     expect(got.json()).toMatchObject({ id: editor.id, role: 'edit' });
-    const patched = await call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'review' });
+    const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'review' });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().role).toBe('review');
-    const guest = await call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: null });
+    const guest = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: null });
     expect(guest.json().role).toBeNull();
-    await call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'edit' });
-    const sso = await call(owner, 'POST', `/v1/orgs/${orgId}/members/${editor.id}/sso`);
+    await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'edit' });
+    const sso = await g.call(owner, 'POST', `/v1/orgs/${orgId}/members/${editor.id}/sso`);
     expect(sso.statusCode).toBe(200);
     expect(sso.json().sso).toBe(true);
 
     const leaver = await g.orgs.user('leaver');
     await g.orgs.member(orgId, leaver, Role.ROLE_READ);
-    const removed = await call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${leaver.id}`);
+    const removed = await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${leaver.id}`);
     expect(removed.statusCode).toBe(204);
     expect(removed.body).toBe('');
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/members/${leaver.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/${leaver.id}`), 404);
   });
 
   it('pings with signed visitor claims', async () => {
-    const res = await call(editor, 'POST', `/v1/orgs/${orgId}/ping`);
+    const res = await g.call(editor, 'POST', `/v1/orgs/${orgId}/ping`);
     expect(res.statusCode).toBe(200);
     expect(res.json().serviceVisitorClaims.split('.')).toHaveLength(3);
   });
@@ -151,64 +141,64 @@ describe('members', () => {
 
 describe('teams and link invites', () => {
   it('creates with PUT (201), lists with owner and title, gets, patches and deletes', async () => {
-    const created = await call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id, reader.id] });
+    const created = await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id, reader.id] });
     expect(created.statusCode).toBe(201);
     const team = created.json();
     expect(team).toMatchObject({ object: 'team', title: 'Writers', members: 2, spaces: 0, permissions: { admin: true, view: true } });
 
-    const changed = await call(owner, 'PUT', `/v1/orgs/${orgId}/teams/${team.id}/members`, { memberships: { [editor.id]: { role: 'owner' } } });
+    const changed = await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams/${team.id}/members`, { memberships: { [editor.id]: { role: 'owner' } } });
     expect(changed.statusCode).toBe(204);
     const ids = (res: LightMyRequestResponse) => res.json().items.map((t: { id: string }) => t.id);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/teams?title=writ`))).toEqual([team.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/teams?title=nothing`))).toEqual([]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/teams?owner=${editor.id}`))).toEqual([team.id]);
-    expect(ids(await call(reader, 'GET', `/v1/orgs/${orgId}/teams?owner=${reader.id}`))).toEqual([]);
-    const memberTeams = (await call(editor, 'GET', `/v1/orgs/${orgId}/members/${editor.id}/teams`)).json();
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams?title=writ`))).toEqual([team.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams?title=nothing`))).toEqual([]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams?owner=${editor.id}`))).toEqual([team.id]);
+    expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams?owner=${reader.id}`))).toEqual([]);
+    const memberTeams = (await g.call(editor, 'GET', `/v1/orgs/${orgId}/members/${editor.id}/teams`)).json();
     expect(memberTeams).toMatchObject({ count: 1, items: [{ team: { id: team.id }, member: { role: 'owner' } }] });
-    expect((await call(editor, 'GET', `/v1/orgs/${orgId}/members/${editor.id}/teams?title=zzz`)).json().count).toBe(0);
+    expect((await g.call(editor, 'GET', `/v1/orgs/${orgId}/members/${editor.id}/teams?title=zzz`)).json().count).toBe(0);
 
-    expect((await call(reader, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`)).json()).toMatchObject({ id: team.id, permissions: { admin: false } });
-    const renamed = await call(editor, 'PATCH', `/v1/orgs/${orgId}/teams/${team.id}`, { title: 'Authors' });
+    expect((await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`)).json()).toMatchObject({ id: team.id, permissions: { admin: false } });
+    const renamed = await g.call(editor, 'PATCH', `/v1/orgs/${orgId}/teams/${team.id}`, { title: 'Authors' });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().title).toBe('Authors');
-    const deleted = await call(owner, 'DELETE', `/v1/orgs/${orgId}/teams/${team.id}`);
+    const deleted = await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/teams/${team.id}`);
     expect(deleted.statusCode).toBe(204);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`), 404);
   });
 
   it('creates, lists and deletes link invites (205)', async () => {
-    const created = await call(owner, 'POST', `/v1/orgs/${orgId}/link-invites`, { role: 'edit' });
+    const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/link-invites`, { role: 'edit' });
     expect(created.statusCode).toBe(201);
     const invite = created.json();
     expect(invite).toEqual({ object: 'invite', id: expect.any(String), role: 'edit', redundant: false });
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/link-invites`)).json()).toMatchObject({ count: 1, items: [{ id: invite.id }] });
-    const deleted = await call(owner, 'DELETE', `/v1/orgs/${orgId}/link-invites/${invite.id}`);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/link-invites`)).json()).toMatchObject({ count: 1, items: [{ id: invite.id }] });
+    const deleted = await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/link-invites/${invite.id}`);
     expect(deleted.statusCode).toBe(205);
     expect(deleted.body).toBe('');
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/link-invites`)).json()).toEqual({ count: 0, items: [] });
-    expectError(await call(owner, 'DELETE', `/v1/orgs/${orgId}/link-invites/${invite.id}`), 404);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/link-invites`)).json()).toEqual({ count: 0, items: [] });
+    expectError(await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/link-invites/${invite.id}`), 404);
   });
 });
 
 describe('users', () => {
   it('answers the current user and users sharing an organization', async () => {
-    expect((await call(reader, 'GET', '/v1/user')).json()).toMatchObject({ object: 'user', id: reader.id, email: reader.email, urls: { location: expect.stringContaining(reader.id) } });
-    expect((await call(reader, 'GET', `/v1/users/${owner.id}`)).statusCode).toBe(200);
-    expectError(await call(reader, 'GET', `/v1/users/${outsider.id}`), 404);
+    expect((await g.call(reader, 'GET', '/v1/user')).json()).toMatchObject({ object: 'user', id: reader.id, email: reader.email, urls: { location: expect.stringContaining(reader.id) } });
+    expect((await g.call(reader, 'GET', `/v1/users/${owner.id}`)).statusCode).toBe(200);
+    expectError(await g.call(reader, 'GET', `/v1/users/${outsider.id}`), 404);
   });
 });
 
 describe('bad input and access', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    expectError(await call(null, 'GET', '/v1/orgs'), 401, /Bearer/);
+    expectError(await g.call(null, 'GET', '/v1/orgs'), 401, /Bearer/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Bearer qt_wrong' } }), 401, /not valid/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Basic abc' } }), 401);
   });
 
   it('hides another organization (404), and refuses non-admins (403), changing nothing', async () => {
-    const before = (await call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
-    const teamsBefore = (await call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json();
-    const membersBefore = (await call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json();
+    const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
+    const teamsBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json();
+    const membersBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json();
     const outside: [Method, string, unknown?][] = [
       ['GET', `/v1/orgs/${orgId}`],
       ['PATCH', `/v1/orgs/${orgId}`, { title: 'Hijacked' }],
@@ -225,9 +215,9 @@ describe('bad input and access', () => {
       ['POST', `/v1/orgs/${orgId}/link-invites`, { role: 'admin' }],
       ['DELETE', `/v1/orgs/${orgId}/link-invites/abc`],
     ];
-    for (const [method, url, body] of outside) expectError(await call(outsider, method, url, body), 404);
+    for (const [method, url, body] of outside) expectError(await g.call(outsider, method, url, body), 404);
     // The owner's own ids used against the outsider's organization are just as hidden.
-    expectError(await call(owner, 'GET', `/v1/orgs/${otherOrgId}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${otherOrgId}`), 404);
 
     const notAdmin: [Method, string, unknown?][] = [
       ['PATCH', `/v1/orgs/${orgId}`, { title: 'Hijacked' }],
@@ -238,15 +228,15 @@ describe('bad input and access', () => {
       ['GET', `/v1/orgs/${orgId}/link-invites`],
       ['POST', `/v1/orgs/${orgId}/link-invites`, { role: 'admin' }],
     ];
-    for (const [method, url, body] of notAdmin) expectError(await call(editor, method, url, body), 403);
+    for (const [method, url, body] of notAdmin) expectError(await g.call(editor, method, url, body), 403);
 
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}`)).json()).toEqual(before);
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json()).toEqual(teamsBefore);
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json()).toEqual(membersBefore);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json()).toEqual(before);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json()).toEqual(teamsBefore);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json()).toEqual(membersBefore);
   });
 
   it('answers 400 naming the field for every bound, enum and type, changing nothing', async () => {
-    const before = (await call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
+    const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
     const cases: [Method, string, unknown, RegExp][] = [
       ['GET', '/v1/orgs?limit=1001', undefined, /limit/],
       ['GET', '/v1/orgs?limit=-1', undefined, /limit/],
@@ -284,24 +274,24 @@ describe('bad input and access', () => {
       ['POST', `/v1/orgs/${orgId}/link-invites`, { role: 'boss' }, /role/],
     ];
     for (const [method, url, body, message] of cases) {
-      const res = await call(owner, method, url, body);
+      const res = await g.call(owner, method, url, body);
       expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}: ${res.body}`).toBe(400);
       expectError(res, 400, message);
     }
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}`)).json()).toEqual(before);
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/teams?title=Team`)).json().count).toBe(0);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json()).toEqual(before);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams?title=Team`)).json().count).toBe(0);
   });
 
   it('answers 404 for unknown ids and routes, 409 for a taken hostname or the last admin', async () => {
-    expectError(await call(owner, 'GET', '/v1/orgs/nope'), 404, /Organization/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/members/nobody`), 404, /Member/);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/teams/none`), 404, /Team/);
-    expectError(await call(owner, 'GET', '/v1/nothing-here'), 404);
-    const second = (await call(owner, 'POST', '/v1/orgs', { title: 'Hostname Co' })).json();
-    await call(owner, 'PATCH', `/v1/orgs/${second.id}`, { hostname: 'taken-name' });
-    expectError(await call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: 'taken-name' }), 409, /hostname/);
-    expectError(await call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { role: 'read' }), 409, /admin/);
-    expectError(await call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`), 409, /admin/);
+    expectError(await g.call(owner, 'GET', '/v1/orgs/nope'), 404, /Organization/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/nobody`), 404, /Member/);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/none`), 404, /Team/);
+    expectError(await g.call(owner, 'GET', '/v1/nothing-here'), 404);
+    const second = (await g.call(owner, 'POST', '/v1/orgs', { title: 'Hostname Co' })).json();
+    await g.call(owner, 'PATCH', `/v1/orgs/${second.id}`, { hostname: 'taken-name' });
+    expectError(await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: 'taken-name' }), 409, /hostname/);
+    expectError(await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { role: 'read' }), 409, /admin/);
+    expectError(await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`), 409, /admin/);
   });
 
   it('refuses malformed JSON and oversized bodies with the error body', async () => {

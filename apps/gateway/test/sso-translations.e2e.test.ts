@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
-import { bearer, startGateway } from './harness.ts';
+import { expectError, startGateway, type Method } from './harness.ts';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
@@ -20,18 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-function call(as: TestUser | null, method: Method, url: string, payload?: unknown) {
-  return g.app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
 
-function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual({ error: { code: status, message: message ? expect.stringMatching(message) : expect.any(String) } });
-}
 
 describe('SAML providers', () => {
   it('creates (201), completes, lists, gets, patches and deletes (204); /sso lists active ones', async () => {
-    const created = await call(owner, 'POST', `/v1/orgs/${orgId}/saml`, { label: 'Okta', defaultRole: null });
+    const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/saml`, { label: 'Okta', defaultRole: null });
     expect(created.statusCode).toBe(201);
     const provider = created.json();
     expect(created.headers.location).toBe(provider.urls.location);
@@ -41,10 +32,10 @@ describe('SAML providers', () => {
       startURL: `http://127.0.0.1:8080/sso/saml/${provider.id}/start`,
       entityID: `http://127.0.0.1:8080/sso/saml/${provider.id}`,
     });
-    expect((await call(outsider, 'GET', `/v1/orgs/${orgId}/sso`)).json()).toEqual({ items: [] });
+    expect((await g.call(outsider, 'GET', `/v1/orgs/${orgId}/sso`)).json()).toEqual({ items: [] });
 
-    const team = (await call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'From SSO' })).json();
-    const patched = await call(owner, 'PATCH', `/v1/orgs/${orgId}/saml/${provider.id}`, {
+    const team = (await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'From SSO' })).json();
+    const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/saml/${provider.id}`, {
       ssoURL: 'https://idp.example/sso',
       entityID: 'https://idp.example',
       certificate: TEST_CERTIFICATE,
@@ -53,13 +44,13 @@ describe('SAML providers', () => {
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toMatchObject({ status: 'active', defaultRole: 'edit', defaultTeam: { object: 'team', id: team.id }, ssoURL: 'https://idp.example/sso' });
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/saml`)).json()).toMatchObject({ count: 1, items: [{ id: provider.id }] });
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/saml/${provider.id}`)).json().label).toBe('Okta');
-    expect((await call(outsider, 'GET', `/v1/orgs/${orgId}/sso`)).json()).toEqual({ items: [{ id: provider.id, label: 'Okta', startURL: provider.service.startURL }] });
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/saml`)).json()).toMatchObject({ count: 1, items: [{ id: provider.id }] });
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/saml/${provider.id}`)).json().label).toBe('Okta');
+    expect((await g.call(outsider, 'GET', `/v1/orgs/${orgId}/sso`)).json()).toEqual({ items: [{ id: provider.id, label: 'Okta', startURL: provider.service.startURL }] });
 
-    const deleted = await call(owner, 'DELETE', `/v1/orgs/${orgId}/saml/${provider.id}`);
+    const deleted = await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/saml/${provider.id}`);
     expect(deleted.statusCode).toBe(204);
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/saml/${provider.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/saml/${provider.id}`), 404);
   });
 
   it('answers bad input and other callers with the error body, writing nothing', async () => {
@@ -80,28 +71,28 @@ describe('SAML providers', () => {
       [outsider, 'POST', `/v1/orgs/${orgId}/saml`, { label: 'Mine' }, 404],
       [outsider, 'GET', `/v1/orgs/missing/sso`, undefined, 404],
     ];
-    for (const [as, method, url, body, status, message] of cases) expectError(await call(as, method, url, body), status, message);
-    expectError(await call(null, 'GET', `/v1/orgs/${orgId}/saml`), 401);
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/saml`)).json()).toEqual({ count: 0, items: [] });
+    for (const [as, method, url, body, status, message] of cases) expectError(await g.call(as, method, url, body), status, message);
+    expectError(await g.call(null, 'GET', `/v1/orgs/${orgId}/saml`), 401);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/saml`)).json()).toEqual({ count: 0, items: [] });
   });
 });
 
 describe('translation settings', () => {
   it('creates (201), lists, gets, replaces with PUT and deletes (205)', async () => {
-    const created = await call(owner, 'POST', `/v1/orgs/${orgId}/translations`, { title: 'French docs', languages: ['fr', 'de-ch'] });
+    const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/translations`, { title: 'French docs', languages: ['fr', 'de-ch'] });
     expect(created.statusCode).toBe(201);
     const t = created.json();
     expect(t).toMatchObject({ object: 'translation-settings', title: 'French docs', languages: ['fr', 'de-CH'], permissions: { view: true, edit: true } });
     expect(t.urls.location).toBe(`http://127.0.0.1:8080/v1/orgs/${orgId}/translations/${t.id}`);
-    expect((await call(editor, 'GET', `/v1/orgs/${orgId}/translations`)).json()).toMatchObject({ count: 1, items: [{ id: t.id, permissions: { edit: false } }] });
-    expect((await call(editor, 'GET', `/v1/orgs/${orgId}/translations/${t.id}`)).statusCode).toBe(200);
-    const put = await call(owner, 'PUT', `/v1/orgs/${orgId}/translations/${t.id}`, { title: 'French' });
+    expect((await g.call(editor, 'GET', `/v1/orgs/${orgId}/translations`)).json()).toMatchObject({ count: 1, items: [{ id: t.id, permissions: { edit: false } }] });
+    expect((await g.call(editor, 'GET', `/v1/orgs/${orgId}/translations/${t.id}`)).statusCode).toBe(200);
+    const put = await g.call(owner, 'PUT', `/v1/orgs/${orgId}/translations/${t.id}`, { title: 'French' });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ title: 'French', languages: ['fr', 'de-CH'] });
-    const deleted = await call(owner, 'DELETE', `/v1/orgs/${orgId}/translations/${t.id}`);
+    const deleted = await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/translations/${t.id}`);
     expect(deleted.statusCode).toBe(205);
     expect(deleted.body).toBe('');
-    expectError(await call(owner, 'GET', `/v1/orgs/${orgId}/translations/${t.id}`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/translations/${t.id}`), 404);
   });
 
   it('answers bad input and other callers with the error body, writing nothing', async () => {
@@ -117,7 +108,7 @@ describe('translation settings', () => {
       [outsider, 'GET', `/v1/orgs/${orgId}/translations`, undefined, 404],
       [outsider, 'POST', `/v1/orgs/${orgId}/translations`, { title: 'Mine' }, 404],
     ];
-    for (const [as, method, url, body, status, message] of cases) expectError(await call(as, method, url, body), status, message);
-    expect((await call(owner, 'GET', `/v1/orgs/${orgId}/translations`)).json()).toEqual({ count: 0, items: [] });
+    for (const [as, method, url, body, status, message] of cases) expectError(await g.call(as, method, url, body), status, message);
+    expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/translations`)).json()).toEqual({ count: 0, items: [] });
   });
 });
