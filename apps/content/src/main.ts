@@ -7,7 +7,9 @@ import { openStore } from './store/index.ts';
 await runProcess('content', async () => {
   const config = loadContentConfig();
   const log = createLogger('content', config.LOG_LEVEL);
-  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (err) =>
+    log.warn({ err }, 'database connection closed by the server'),
+  );
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const grpc = await startGrpcServer({
     host: config.GRPC_HOST,

@@ -8,7 +8,9 @@ import { openStore } from './store/index.ts';
 await runProcess('integrations', async () => {
   const config = loadIntegrationsConfig();
   const log = createLogger('integrations', config.LOG_LEVEL);
-  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (err) =>
+    log.warn({ err }, 'database connection closed by the server'),
+  );
   if (!config.QUIRE_SECRETS_KEY) log.warn('QUIRE_SECRETS_KEY is not set: secrets published now are sealed with a per-process key and unreadable after a restart');
   const secretsKey = config.QUIRE_SECRETS_KEY ? Buffer.from(config.QUIRE_SECRETS_KEY, 'base64') : randomBytes(32);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);

@@ -8,7 +8,9 @@ import { openStore } from './store/index.ts';
 await runProcess('orgs', async () => {
   const config = loadOrgsConfig();
   const log = createLogger('orgs', config.LOG_LEVEL);
-  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (err) =>
+    log.warn({ err }, 'database connection closed by the server'),
+  );
   if (config.QUIRE_BOOTSTRAP_TOKEN && (await bootstrap(store, config.QUIRE_BOOTSTRAP_TOKEN))) {
     log.info('empty database: created the admin user, an organization and the bootstrap token');
   }

@@ -27,8 +27,12 @@ export function createDatabase<C extends { $disconnect(): Promise<void> }>(
   PrismaClient: new (options: { adapter: PrismaPg }) => C,
   connectionString: string,
   poolSize = 10,
+  onIdleError: (err: Error) => void = () => {},
 ): Database<C> {
   const pool = new pg.Pool({ connectionString, max: poolSize, types });
+  // The server may close an idle connection (restart, failover, a forced drop): the pool discards
+  // it and opens another when needed. Without a listener pg would crash the process instead.
+  pool.on('error', onIdleError);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
@@ -38,4 +42,16 @@ export function createDatabase<C extends { $disconnect(): Promise<void> }>(
       await pool.end();
     },
   };
+}
+
+/** A service's store over its own database, and the one way to close both. */
+export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>(
+  PrismaClient: new (options: { adapter: PrismaPg }) => C,
+  createStore: (db: Database<C>) => S,
+  connectionString: string,
+  poolSize?: number,
+  onIdleError?: (err: Error) => void,
+): { store: S; close: () => Promise<void> } {
+  const db = createDatabase(PrismaClient, connectionString, poolSize, onIdleError);
+  return { store: createStore(db), close: () => db.close() };
 }

@@ -1,4 +1,4 @@
-import { createDatabase, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
 import type { Page } from '@quire/service-kit';
 import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
@@ -24,11 +24,9 @@ export type SpaceRow = Omit<SpaceRecord, 'visibility'> & { visibility: Visibilit
 const space = (r: SpaceRecord): SpaceRow => ({ ...r, visibility: fromDb(r.visibility) });
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 
-/** Opens the content database and its store. */
-export function openStore(connectionString: string, poolSize = 10) {
-  const db = createDatabase(PrismaClient, connectionString, poolSize);
-  return { store: createStore(db), close: () => db.close() };
-}
+/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
+export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
 
 export interface NewSpace {
   organizationId: string;

@@ -1,5 +1,5 @@
 import type { Page } from '@quire/service-kit';
-import { createDatabase, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { ListFilter, Manifest } from '../domain/manifest.ts';
 
@@ -10,11 +10,9 @@ const shown = { script: true, secrets: true } as const;
 export type IntegrationRow = Prisma.IntegrationGetPayload<{ omit: typeof shown }>;
 
 
-/** Opens the integrations database and its store. */
-export function openStore(connectionString: string, poolSize = 10) {
-  const db = createDatabase(PrismaClient, connectionString, poolSize);
-  return { store: createStore(db), close: () => db.close() };
-}
+/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
+export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
 
 const json = (value: object | string) => value as Prisma.InputJsonValue;
 const nullableJson = (value: object | string | null) => (value === null ? Prisma.DbNull : json(value));

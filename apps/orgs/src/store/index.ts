@@ -1,5 +1,5 @@
 import { AlreadyExistsError, type Page } from '@quire/service-kit';
-import { createDatabase, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 
 export type Db = Database<PrismaClient>;
@@ -36,11 +36,9 @@ async function hot<R extends object>(db: Db, name: keyof typeof HOT, values: unk
   return rows[0];
 }
 
-/** Opens the orgs database (one pool for Prisma and the hot reads) and its store. */
-export function openStore(connectionString: string, poolSize = 10) {
-  const db = createDatabase(PrismaClient, connectionString, poolSize);
-  return { store: createStore(db), close: () => db.close() };
-}
+/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
+export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
 
 /**
  * All of the orgs service's queries. Finders take the caller where visibility depends on it, so
