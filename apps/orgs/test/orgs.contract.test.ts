@@ -242,6 +242,10 @@ describe('users', () => {
     expect(m.role).toBe(Role.ROLE_EDIT);
     const none = await h.call(h.client.getMembership, { organizationId: orgId, userId: outsider.id });
     expect(none).toEqual({ role: Role.ROLE_UNSPECIFIED, teamIds: [] });
+    const principals = await h.call(h.client.filterPrincipals, { organizationId: orgId, userIds: [editor.id, outsider.id], teamIds: ['missing'] });
+    expect(principals).toEqual({ userIds: [editor.id], teamIds: [] });
+    const users = await h.call(h.client.batchGetUsers, { userIds: [owner.id, outsider.id, reader.id] }, reader.id);
+    expect(users.users.map((u) => u.id)).toEqual([owner.id, reader.id]);
     const batch = await h.call(h.client.batchGetMemberships, { userId: editor.id, organizationIds: [orgId, 'missing'] });
     expect(batch.roles).toEqual({ [orgId]: Role.ROLE_EDIT });
   });

@@ -4,6 +4,7 @@ import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import type { Visibility as DbVisibility } from '../generated/prisma/enums.ts';
 import type { CollectionNode, Level } from '../domain/access.ts';
+import type { Principal } from '../domain/grants.ts';
 import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { Sibling } from '../domain/positions.ts';
 
@@ -192,6 +193,43 @@ export function createStore(database: Db) {
     /** Removes the spaces deleted before `cutoff`; their revisions stay, other spaces may share them. */
     async purgeDeletedSpaces(cutoff: Date): Promise<number> {
       return (await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } })).count;
+    },
+
+    /**
+     * Replaces the grants of `principals` on the space (or collection `kind`) with `level`, or
+     * removes them when it is null; all or nothing.
+     */
+    async setGrants(kind: 'space' | 'collection', itemId: string, principals: Principal[], level: Level | null): Promise<void> {
+      const keys = principals.map((p) => ({ principalType: p.type, principalId: p.id }));
+      await db.$transaction(async (tx) => {
+        if (kind === 'space') {
+          await tx.spaceGrant.deleteMany({ where: { spaceId: itemId, OR: keys } });
+          if (level) await tx.spaceGrant.createMany({ data: keys.map((k) => ({ ...k, spaceId: itemId, role: level })) });
+        } else {
+          await tx.collectionGrant.deleteMany({ where: { collectionId: itemId, OR: keys } });
+          if (level) await tx.collectionGrant.createMany({ data: keys.map((k) => ({ ...k, collectionId: itemId, role: level })) });
+        }
+      });
+    },
+
+    /** The users granted a role on the space itself, by user id. */
+    async listSpaceUserGrants(spaceId: string, page: Page): Promise<{ userId: string; role: Level }[]> {
+      const rows = await db.spaceGrant.findMany({
+        where: { spaceId, principalType: 'user', ...(page.after ? { principalId: { gt: page.after } } : {}) },
+        orderBy: { principalId: 'asc' },
+        take: page.take,
+      });
+      return rows.map((r) => ({ userId: r.principalId, role: r.role }));
+    },
+
+    /** Changes the user's grant on the space; false when it has none. */
+    async updateSpaceUserGrant(spaceId: string, userId: string, level: Level): Promise<boolean> {
+      return (await db.spaceGrant.updateMany({ where: { spaceId, principalType: 'user', principalId: userId }, data: { role: level } })).count > 0;
+    },
+
+    /** Removes the user's grant on the space; false when it had none. */
+    async removeSpaceUserGrant(spaceId: string, userId: string): Promise<boolean> {
+      return (await db.spaceGrant.deleteMany({ where: { spaceId, principalType: 'user', principalId: userId } })).count > 0;
     },
   };
 }

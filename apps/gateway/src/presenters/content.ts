@@ -1,7 +1,9 @@
-import type { Collection as CollectionMsg, Position, Space as SpaceMsg } from '@quire/proto/content';
+import type { Collection as CollectionMsg, Position, Space as SpaceMsg, UserPermission } from '@quire/proto/content';
+import type { User as UserMsg } from '@quire/proto/orgs';
 import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
-import type { Collection, DefaultLevel, MoveBody, Space } from '../schemas/content.ts';
+import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
+import { presentUser } from './orgs.ts';
 import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference, and request bodies to proto.
@@ -78,5 +80,18 @@ export function moveRequest(b: Static<typeof MoveBody>): { setParent: boolean; p
     setParent: b.parent !== undefined,
     parentId: b.parent ?? undefined,
     position: before ? { before: pointer(before) } : after ? { after: pointer(after) } : undefined,
+  };
+}
+
+/** An invite body as the content service takes it. */
+export function grantRequest(b: Static<typeof InviteBody>): { role: Role; userIds: string[]; teamIds: string[] } {
+  return { role: roleFromApi(b.role), userIds: b.users ?? [], teamIds: b.teams ?? [] };
+}
+
+/** A user's grant, with the user as the orgs service shows it (only its id when it is gone). */
+export function presentUserPermission(p: UserPermission, user: UserMsg | undefined, urls: Urls): Static<typeof UserContentPermission> {
+  return {
+    permission: roleToApi(p.role) ?? 'read',
+    user: presentUser(user ?? { id: p.userId, displayName: '', email: '' }, urls),
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
-import { Collection, CollectionParams, CreateCollectionBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
-import { defaultLevelFromApi, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
+import { Collection, CollectionParams, CreateCollectionBody, InviteBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['collections'];
@@ -140,6 +140,24 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) =>
       presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
+  );
+
+  app.post(
+    '/collections/:collectionId/permissions',
+    {
+      schema: {
+        operationId: 'inviteToCollection',
+        tags,
+        summary: 'Grant a role on a collection to members and teams of its organization, replacing their grants (its admins); null removes them',
+        params: CollectionParams,
+        body: InviteBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await content.grantCollectionPermissions({ collectionId: req.params.collectionId, ...grantRequest(req.body) }, req.caller);
+      return reply.code(204).send();
+    },
   );
 };
 

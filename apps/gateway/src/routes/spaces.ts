@@ -1,13 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
-import { CreateSpaceBody, MoveBody, Space, SpaceParams, TransferBody, UpdateSpaceBody } from '../schemas/content.ts';
-import { defaultLevelFromApi, moveRequest, presentSpace } from '../presenters/content.ts';
+import { roleFromApi } from '@quire/service-kit';
+import {
+  CreateSpaceBody,
+  InviteBody,
+  MoveBody,
+  Space,
+  SpaceParams,
+  SpaceUserParams,
+  TransferBody,
+  UpdateSpaceBody,
+  UpdateUserPermissionBody,
+  UserContentPermission,
+} from '../schemas/content.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['spaces'];
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content }, urls }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content, orgs }, urls }) => {
   app.get(
     '/orgs/:organizationId/spaces',
     {
@@ -156,6 +168,80 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
       },
     },
     async (req) => presentSpace(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), urls),
+  );
+
+  app.post(
+    '/spaces/:spaceId/permissions',
+    {
+      schema: {
+        operationId: 'inviteToSpace',
+        tags,
+        summary: 'Grant a role on a space to members and teams of its organization, replacing their grants (its admins); null removes them',
+        params: SpaceParams,
+        body: InviteBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await content.grantSpacePermissions({ spaceId: req.params.spaceId, ...grantRequest(req.body) }, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/permissions/users',
+    {
+      schema: {
+        operationId: 'listUserPermissionsInSpace',
+        tags,
+        summary: 'List the users granted a role on the space itself (its viewers)',
+        params: SpaceParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(UserContentPermission), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await content.listSpaceUserPermissions({ spaceId: req.params.spaceId, page: pageRequest(req.query) }, req.caller);
+      // One call for the page's users; one whose account is gone (a grant may outlive it) shows only its id.
+      const { users } = res.items.length ? await orgs.batchGetUsers({ userIds: res.items.map((p) => p.userId) }, req.caller) : { users: [] };
+      const byId = new Map(users.map((u) => [u.id, u]));
+      return list(res.items.map((p) => presentUserPermission(p, byId.get(p.userId), urls)), res.page?.next);
+    },
+  );
+
+  app.patch(
+    '/spaces/:spaceId/permissions/users/:userId',
+    {
+      schema: {
+        operationId: 'updateUserPermissionInSpace',
+        tags,
+        summary: "Change a user's role on a space (its admins); null removes it",
+        params: SpaceUserParams,
+        body: UpdateUserPermissionBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await content.updateSpaceUserPermission({ ...req.params, role: roleFromApi(req.body.role) }, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/spaces/:spaceId/permissions/users/:userId',
+    {
+      schema: {
+        operationId: 'removeUserFromSpace',
+        tags,
+        summary: "Remove a user's grant on a space (its admins): 205 when removed, 204 when it had none",
+        params: SpaceUserParams,
+        response: { 204: NoContent, 205: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { removed } = await content.removeSpaceUserPermission(req.params, req.caller);
+      return reply.code(removed ? 205 : 204).send();
+    },
   );
 };
 

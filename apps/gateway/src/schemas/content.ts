@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Id, RoleName, Timestamp } from './common.ts';
+import { User } from './orgs.ts';
 
 // GitBook's Collection and Space (api-reference "Collection", "Space"); the content service checks
 // the same bounds, for callers other than the gateway.
@@ -111,3 +112,21 @@ export const Space = Type.Object(
   },
   { title: 'Space' },
 );
+
+export const SpaceUserParams = Type.Object({ spaceId: Id('Space id'), userId: Id('User id') });
+
+const Principals = (description: string) => Type.Optional(Type.Array(Id(description), { minItems: 1, maxItems: 100 }));
+
+/** GitBook's InviteUsersAndTeams: at least one of `users` and `teams` (the content service checks it). */
+export const InviteBody = Type.Object(
+  {
+    role: Type.Union([RoleName, Type.Null()], { description: 'null removes the grants of these users and teams' }),
+    users: Principals('Id of a member of the organization'),
+    teams: Principals('Id of a team of the organization'),
+  },
+  { title: 'InviteUsersAndTeams' },
+);
+
+export const UpdateUserPermissionBody = Type.Object({ role: Type.Union([RoleName, Type.Null()], { description: 'null removes the grant' }) });
+
+export const UserContentPermission = Type.Object({ permission: RoleName, user: User }, { title: 'UserContentPermission' });

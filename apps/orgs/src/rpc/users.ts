@@ -7,7 +7,10 @@ import { callerOf, type Deps } from './deps.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
-export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMembership' | 'batchGetMemberships' | 'getCurrentUser' | 'getUser'> {
+export function userHandlers({ store }: Deps): Pick<
+  H,
+  'authenticate' | 'getMembership' | 'batchGetMemberships' | 'filterPrincipals' | 'batchGetUsers' | 'getCurrentUser' | 'getUser'
+> {
   return {
     async authenticate({ token }) {
       const userId = token ? await store.userIdForTokenHash(hashToken(token)) : null;
@@ -24,6 +27,18 @@ export function userHandlers({ store }: Deps): Pick<H, 'authenticate' | 'getMemb
       if (organizationIds.length > 1000) throw new InvalidArgumentError('organizationIds: at most 1000');
       const rows = organizationIds.length && userId ? await store.membershipsOf(userId, organizationIds) : [];
       return { roles: Object.fromEntries(rows.map((m) => [m.organizationId, roleFromDb(m.role)])) };
+    },
+
+    async filterPrincipals({ organizationId, userIds, teamIds }) {
+      if (userIds.length > 1000 || teamIds.length > 1000) throw new InvalidArgumentError('userIds, teamIds: at most 1000 each');
+      return store.principalsIn(organizationId, userIds, teamIds);
+    },
+
+    async batchGetUsers({ userIds }, ctx) {
+      if (userIds.length > 1000) throw new InvalidArgumentError('userIds: at most 1000');
+      const rows = userIds.length ? await store.usersVisibleTo(userIds, callerOf(ctx)) : [];
+      const byId = new Map(rows.map((u) => [u.id, u]));
+      return { users: userIds.flatMap((id) => (byId.has(id) ? [presentUser(byId.get(id)!)] : [])) };
     },
 
     async getCurrentUser(_req, ctx) {

@@ -76,6 +76,20 @@ export function createStore(database: Db) {
       });
     },
 
+    async usersVisibleTo(userIds: string[], viewerId: string): Promise<UserRow[]> {
+      return db.user.findMany({
+        where: { id: { in: userIds }, OR: [{ id: viewerId }, { memberships: { some: { organization: { members: { some: { userId: viewerId } } } } } }] },
+      });
+    },
+
+    async principalsIn(organizationId: string, userIds: string[], teamIds: string[]) {
+      const [members, teams] = await Promise.all([
+        userIds.length ? db.member.findMany({ where: { organizationId, userId: { in: userIds } }, select: { userId: true } }) : [],
+        teamIds.length ? db.team.findMany({ where: { organizationId, id: { in: teamIds } }, select: { id: true } }) : [],
+      ]);
+      return { userIds: members.map((m) => m.userId), teamIds: teams.map((t) => t.id) };
+    },
+
     async membership(organizationId: string, userId: string): Promise<{ role: DbRole | null; teamIds: string[] } | null> {
       return (await hot<{ role: DbRole | null; teamIds: string[] }>(database, 'membership', [organizationId, userId])) ?? null;
     },

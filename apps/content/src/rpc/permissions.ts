@@ -1,0 +1,90 @@
+import type { ContentServiceServer } from '@quire/proto/content';
+import { NotFoundError, pageArgs, pageOf, type CallContext, type Role, type Handlers } from '@quire/service-kit';
+import { canView, collectionRole, levelToRole, spaceRole, type Level } from '../domain/access.ts';
+import { authorizeGrant, checkKnown, grantLevel, grantPrincipals } from '../domain/grants.ts';
+import { accessIn, callerOf, collectionNotFound, spaceNotFound, type Deps } from './deps.ts';
+
+type H = Pick<
+  Handlers<ContentServiceServer>,
+  'grantSpacePermissions' | 'listSpaceUserPermissions' | 'updateSpaceUserPermission' | 'removeSpaceUserPermission' | 'grantCollectionPermissions'
+>;
+
+export function permissionHandlers(deps: Deps): H {
+  const { store, orgs } = deps;
+
+  /** The (not deleted) space and the caller's role on it; NOT_FOUND when it cannot see it. */
+  async function visibleSpace(spaceId: string, ctx: CallContext) {
+    const row = await store.getSpace(spaceId);
+    if (!row || row.deletedAt !== null) throw spaceNotFound(spaceId);
+    const role = spaceRole(await accessIn(deps, row.organizationId, ctx), row);
+    if (!canView(role)) throw spaceNotFound(spaceId);
+    return { row, role };
+  }
+
+  async function visibleCollection(collectionId: string, ctx: CallContext) {
+    const row = await store.getCollection(collectionId);
+    if (!row) throw collectionNotFound(collectionId);
+    const role = collectionRole(await accessIn(deps, row.organizationId, ctx), row);
+    if (!canView(role)) throw collectionNotFound(collectionId);
+    return { row, role };
+  }
+
+  /** INVALID_ARGUMENT naming the first user that is not a member of the organization, or team that is not one of its teams. */
+  async function checkPrincipalsIn(organizationId: string, userIds: string[], teamIds: string[], ctx: CallContext): Promise<void> {
+    const found = await orgs.filterPrincipals({ organizationId, userIds: [...new Set(userIds)], teamIds: [...new Set(teamIds)] }, ctx);
+    checkKnown('users', userIds, new Set(found.userIds), 'a member');
+    checkKnown('teams', teamIds, new Set(found.teamIds), 'a team');
+  }
+
+  async function grant(kind: 'space' | 'collection', req: { role: Role; userIds: string[]; teamIds: string[] }, itemId: string, ctx: CallContext) {
+    callerOf(ctx);
+    const level = grantLevel(req.role);
+    const principals = grantPrincipals(req.userIds, req.teamIds);
+    const { row, role } = kind === 'space' ? await visibleSpace(itemId, ctx) : await visibleCollection(itemId, ctx);
+    authorizeGrant(role, level, `${kind} "${itemId}"`);
+    await checkPrincipalsIn(row.organizationId, req.userIds, req.teamIds, ctx);
+    await store.setGrants(kind, itemId, principals, level);
+  }
+
+  /** The space the caller administers, for the changes of one user's grant. */
+  async function administeredSpace(spaceId: string, level: Level | null, ctx: CallContext) {
+    callerOf(ctx);
+    const { row, role } = await visibleSpace(spaceId, ctx);
+    authorizeGrant(role, level, `space "${spaceId}"`);
+    return row;
+  }
+
+  const noGrant = (spaceId: string, userId: string) => new NotFoundError(`user: "${userId}" has no permission on space "${spaceId}"`);
+
+  return {
+    async grantSpacePermissions(req, ctx) {
+      await grant('space', req, req.spaceId, ctx);
+      return {};
+    },
+
+    async grantCollectionPermissions(req, ctx) {
+      await grant('collection', req, req.collectionId, ctx);
+      return {};
+    },
+
+    async listSpaceUserPermissions(req, ctx) {
+      const { limit, page } = pageArgs(req.page);
+      await visibleSpace(req.spaceId, ctx);
+      const { items, next } = pageOf(await store.listSpaceUserGrants(req.spaceId, page), limit, (g) => g.userId);
+      return { items: items.map((g) => ({ userId: g.userId, role: levelToRole(g.role) })), page: { next } };
+    },
+
+    async updateSpaceUserPermission(req, ctx) {
+      const level = grantLevel(req.role);
+      await administeredSpace(req.spaceId, level, ctx);
+      const changed = level === null ? await store.removeSpaceUserGrant(req.spaceId, req.userId) : await store.updateSpaceUserGrant(req.spaceId, req.userId, level);
+      if (!changed) throw noGrant(req.spaceId, req.userId);
+      return {};
+    },
+
+    async removeSpaceUserPermission(req, ctx) {
+      await administeredSpace(req.spaceId, null, ctx);
+      return { removed: await store.removeSpaceUserGrant(req.spaceId, req.userId) };
+    },
+  };
+}
