@@ -1,7 +1,7 @@
 import { ContentServiceClient } from '@quire/proto/content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, createLogger, promiseClient, startGrpcServer, unaryCall } from '@quire/service-kit';
-import { cloneTemplate } from '@quire/service-kit/testing';
+import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
+import { callAs, cloneTemplate } from '@quire/service-kit/testing';
 import { contentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -32,9 +32,7 @@ export async function startContent(orgsAddress: string) {
     /** The database's URL, to read and seed rows (grants) as stored. */
     databaseUrl: database.url,
     /** Calls an RPC as `userId`. */
-    call<Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], req: Req, userId?: string) {
-      return unaryCall<Req, Res>(client, method, req, { userId, requestId: 'test' });
-    },
+    call: callAs(client),
     async stop() {
       client.close();
       await server.shutdown(1000);

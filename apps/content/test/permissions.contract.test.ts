@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
+import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   Collection,
@@ -48,8 +49,6 @@ afterAll(async () => {
   await orgs?.stop();
 });
 
-const rejects = (p: Promise<unknown>, code: status, message?: RegExp) =>
-  expect(p).rejects.toMatchObject({ code, ...(message ? { details: expect.stringMatching(message) } : {}) });
 
 const c = () => h.client;
 const createSpace = (req: Partial<CreateSpaceRequest> = {}, as: TestUser = owner) =>

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { IntegrationsServiceClient } from '@quire/proto/integrations';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, createLogger, promiseClient, startGrpcServer, unaryCall } from '@quire/service-kit';
-import { cloneTemplate } from '@quire/service-kit/testing';
+import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
+import { callAs, cloneTemplate } from '@quire/service-kit/testing';
 import { integrationsService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -33,9 +33,7 @@ export async function startIntegrations(orgsAddress: string) {
     databaseUrl: database.url,
     secretsKey,
     /** Calls an RPC as `userId`. */
-    call<Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], req: Req, userId?: string) {
-      return unaryCall<Req, Res>(client, method, req, { userId, requestId: 'test' });
-    },
+    call: callAs(client),
     async stop() {
       client.close();
       await server.shutdown(1000);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
-import { createClient, createLogger, Role, startGrpcServer, unaryCall } from '@quire/service-kit';
-import { cloneTemplate } from '@quire/service-kit/testing';
+import { createClient, createLogger, Role, startGrpcServer } from '@quire/service-kit';
+import { callAs, cloneTemplate } from '@quire/service-kit/testing';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
 import { orgsService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -52,9 +52,7 @@ export async function startOrgs() {
     user,
     organization,
     /** Calls an RPC as `userId`. */
-    call<Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], req: Req, userId?: string) {
-      return unaryCall<Req, Res>(client, method, req, { userId, requestId: 'test' });
-    },
+    call: callAs(client),
     async stop() {
       client.close();
       await server.shutdown(1000);

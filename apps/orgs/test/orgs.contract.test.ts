@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { jwtVerify } from 'jose';
+import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberSort, TeamMemberRole } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
@@ -21,8 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const rejects = (p: Promise<unknown>, code: status, message?: RegExp) =>
-  expect(p).rejects.toMatchObject({ code, ...(message ? { details: expect.stringMatching(message) } : {}) });
 
 describe('Authenticate', () => {
   it('resolves a token to its user and refuses anything else', async () => {

@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import { TEST_CERTIFICATE } from './fixtures.ts';
@@ -17,8 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const rejects = (p: Promise<unknown>, code: status, message?: RegExp) =>
-  expect(p).rejects.toMatchObject({ code, ...(message ? { details: expect.stringMatching(message) } : {}) });
 
 describe('SAML providers', () => {
   it('creates pending, completes to active, lists, updates and deletes, as an admin', async () => {

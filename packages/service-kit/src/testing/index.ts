@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import type { Client } from '@grpc/grpc-js';
+import { unaryCall } from '../grpc.js';
 
 const run = promisify(execFile);
 
@@ -65,3 +67,10 @@ export async function cloneTemplate(service: string): Promise<TestDatabase> {
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+/** `call(method, request, userId)`: an RPC of `client` as that user, the way the gateway calls it. */
+export function callAs(client: Client) {
+  return <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId?: string) =>
+    unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' });
+}
+
