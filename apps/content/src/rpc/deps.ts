@@ -20,9 +20,14 @@ function strongestGrants(grants: { id: string; role: Level }[]): Map<string, Rol
 }
 
 /** What decides the caller's roles in the organization: its membership and teams (orgs), its grants (here). */
-export async function accessIn({ store, orgs }: Deps, organizationId: string, ctx: CallContext): Promise<Access> {
-  const { role, teamIds } = ctx.userId ? await orgs.getMembership({ organizationId, userId: ctx.userId }, ctx) : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
-  const principals = ctx.userId && role !== Role.ROLE_UNSPECIFIED ? [ctx.userId, ...teamIds] : [];
+export function accessIn(deps: Deps, organizationId: string, ctx: CallContext): Promise<Access> {
+  return accessOf(deps, organizationId, ctx.userId, ctx);
+}
+
+/** The same for any user of the organization (a member's spaces, as an admin looks at them). */
+export async function accessOf({ store, orgs }: Deps, organizationId: string, userId: string | undefined, ctx: CallContext): Promise<Access> {
+  const { role, teamIds } = userId ? await orgs.getMembership({ organizationId, userId }, ctx) : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
+  const principals = userId && role !== Role.ROLE_UNSPECIFIED ? [userId, ...teamIds] : [];
   const { collections, collectionGrants, spaceGrants } = await store.access(organizationId, principals);
   return { orgRole: role, collections, collectionGrants: strongestGrants(collectionGrants), spaceGrants: strongestGrants(spaceGrants) };
 }

@@ -1,5 +1,6 @@
 import type { ContentServiceServer } from '@quire/proto/content';
-import { ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { SortOrder } from '@quire/proto/common';
+import { ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkOneOf, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
@@ -7,12 +8,13 @@ import { positionAmong } from '../domain/positions.ts';
 import { presentSpace } from '../presenters.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { authorizeParent, authorizeTransfer } from './collections.ts';
-import { accessIn, callerOf, memberAccessIn, spaceNotFound, visiblePage, type Deps } from './deps.ts';
+import { accessIn, accessOf, callerOf, memberAccessIn, spaceNotFound, visiblePage, type Deps } from './deps.ts';
 
 type H = Pick<
   Handlers<ContentServiceServer>,
   | 'createSpace'
   | 'listSpacesInOrganization'
+  | 'listMemberSpaces'
   | 'getSpace'
   | 'updateSpace'
   | 'deleteSpace'
@@ -64,6 +66,20 @@ export function spaceHandlers(deps: Deps): H {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
       const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInOrganization(req.organizationId, page), (s) => canView(spaceRole(access, s)));
       return { items: items.map((s) => presentSpace(s, spaceRole(access, s))), page: { next } };
+    },
+
+    async listMemberSpaces(req, ctx) {
+      const caller = await memberAccessIn(deps, req.organizationId, ctx);
+      if (caller.orgRole === Role.ROLE_GUEST) throw new PermissionDeniedError('Guests cannot list the spaces of members');
+      const member = await accessOf(deps, req.organizationId, req.userId, ctx);
+      if (member.orgRole === Role.ROLE_UNSPECIFIED) throw new NotFoundError(`Member "${req.userId}" not found`);
+      const order = req.order === SortOrder.SORT_ORDER_ASC ? 'asc' : 'desc';
+      const { items, next } = await visiblePage(
+        req.page,
+        (page) => store.listSpacesInOrganization(req.organizationId, page, order),
+        (s) => canView(spaceRole(member, s)) && canView(spaceRole(caller, s)),
+      );
+      return { items: items.map((s) => ({ space: presentSpace(s, spaceRole(caller, s)), permission: spaceRole(member, s) })), page: { next } };
     },
 
     async getSpace({ spaceId }, ctx) {

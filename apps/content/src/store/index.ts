@@ -146,10 +146,10 @@ export function createStore(database: Db) {
     },
 
     /** The organization's spaces, in collections or not, by creation. */
-    async listSpacesInOrganization(organizationId: string, page: Page): Promise<SpaceRow[]> {
+    async listSpacesInOrganization(organizationId: string, page: Page, order: 'asc' | 'desc' = 'asc'): Promise<SpaceRow[]> {
       const rows = await db.space.findMany({
         where: { organizationId, deletedAt: null },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        orderBy: [{ createdAt: order }, { id: order }],
         take: page.take,
         ...cursor(page),
       });

@@ -2,16 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { MemberSort } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { Role, roleFromApi } from '@quire/service-kit';
+import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
+import { presentSpace } from '../presenters/content.ts';
+import { Space } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organization-members'];
 const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId: Id('User id of the member') });
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs, content }, urls }) => {
   app.get(
     '/orgs/:organizationId/members',
     {
@@ -119,6 +121,27 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
       },
     },
     async (req) => presentMember(await orgs.setMemberSso(req.params, req.caller), urls),
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesForOrganizationMember',
+        tags,
+        summary: "The spaces a member can reach, with the member's role on each (only those the caller sees too)",
+        params: MemberParams,
+        querystring: Type.Object({ ...ListQuery, order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }) }),
+        response: { 200: ListOf(Type.Object({ permission: RoleOrGuest, space: Space })), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await content.listMemberSpaces(
+        { ...req.params, page: pageRequest(req.query), order: req.query.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC },
+        req.caller,
+      );
+      return list(res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })), res.page?.next);
+    },
   );
 
   app.get(
