@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { databaseUrlDefault, grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
   INTEGRATIONS_PORT: port(50055),
-  DATABASE_URL: url(databaseUrlDefault('integrations')),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  ...databaseConfigFields('integrations'),
   /** The orgs service, asked for organizations and the caller's role in them. */
   ORGS_URL: grpcAddress(50051),
   /** AES-256-GCM key of the integrations' secrets: 32 bytes, base64. Random per process when unset. */

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { databaseUrlDefault, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
   ORGS_PORT: port(50051),
-  DATABASE_URL: url(databaseUrlDefault('orgs')),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  ...databaseConfigFields('orgs'),
   /** Key for the visitor-claims JWT of `ping`; at least 32 characters. Random per process when unset. */
   QUIRE_VISITOR_CLAIMS_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** On first start with an empty database, the token of the admin user created then. */

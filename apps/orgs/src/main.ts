@@ -1,32 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, runProcess, startGrpcServer } from '@quire/service-kit';
+import { createLogger, runGrpcService } from '@quire/service-kit';
 import { bootstrap } from './admin.ts';
 import { loadOrgsConfig } from './config.ts';
 import { orgsService } from './server.ts';
 import { openStore } from './store/index.ts';
 
-await runProcess('orgs', async () => {
+await runGrpcService('orgs', async () => {
   const config = loadOrgsConfig();
   const log = createLogger('orgs', config.LOG_LEVEL);
-  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (err) =>
-    log.warn({ err }, 'database connection closed by the server'),
-  );
+  const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   if (config.QUIRE_BOOTSTRAP_TOKEN && (await bootstrap(store, config.QUIRE_BOOTSTRAP_TOKEN))) {
     log.info('empty database: created the admin user, an organization and the bootstrap token');
   }
   if (!config.QUIRE_VISITOR_CLAIMS_SECRET) log.warn('QUIRE_VISITOR_CLAIMS_SECRET is not set: visitor claims are signed with a per-process key');
   const visitorClaimsKey = config.QUIRE_VISITOR_CLAIMS_SECRET ? new TextEncoder().encode(config.QUIRE_VISITOR_CLAIMS_SECRET) : randomBytes(32);
-  const grpc = await startGrpcServer({
-    host: config.GRPC_HOST,
-    port: config.ORGS_PORT,
-    services: [orgsService({ store, visitorClaimsKey }, log)],
-    log,
-  });
-  return {
-    log,
-    async close() {
-      await grpc.shutdown();
-      await closeStore();
-    },
-  };
+  return { log, host: config.GRPC_HOST, port: config.ORGS_PORT, services: [orgsService({ store, visitorClaimsKey }, log)], close: [close] };
 });

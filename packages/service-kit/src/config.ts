@@ -40,6 +40,12 @@ export const port = (defaultPort: number) => Type.Integer({ minimum: 0, maximum:
 export const url = (defaultUrl?: string) =>
   Type.String({ pattern: '^[a-z][a-z0-9+.-]*://', ...(defaultUrl ? { default: defaultUrl } : {}) });
 
+/** The database fields of a service's config: its own `quire_<service>` database by default. */
+export const databaseConfigFields = (service: string) => ({
+  DATABASE_URL: url(databaseUrlDefault(service)),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+});
+
 /** A gRPC `host:port`, defaulting to the local one on `defaultPort`. */
 export const grpcAddress = (defaultPort: number) =>
   Type.String({ pattern: '^[A-Za-z0-9.\\-\\[\\]:]+:[0-9]+$', default: `127.0.0.1:${defaultPort}` });

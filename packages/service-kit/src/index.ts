@@ -8,3 +8,4 @@ export * from './lifecycle.js';
 export * from './roles.js';
 export * from './placeholder.js';
 export * from './validate.js';
+export * from './service.js';

@@ -50,8 +50,8 @@ export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>
   createStore: (db: Database<C>) => S,
   connectionString: string,
   poolSize?: number,
-  onIdleError?: (err: Error) => void,
+  log?: { warn(obj: object, msg: string): void },
 ): { store: S; close: () => Promise<void> } {
-  const db = createDatabase(PrismaClient, connectionString, poolSize, onIdleError);
+  const db = createDatabase(PrismaClient, connectionString, poolSize, (err) => log?.warn({ err }, 'database connection closed by the server'));
   return { store: createStore(db), close: () => db.close() };
 }

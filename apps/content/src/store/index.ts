@@ -26,8 +26,8 @@ const space = (r: SpaceRecord): SpaceRow => ({ ...r, visibility: fromDb(r.visibi
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
+export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
 
 export interface NewSpace {
   organizationId: string;

@@ -4,11 +4,11 @@ import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
 import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
 import { presentUser } from './orgs.ts';
+import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference, and request bodies to proto.
 
-const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
 
 /** The proto's default level: UNSPECIFIED is `inherit`, GUEST `null`. */
 export function defaultLevelToApi(role: Role): Static<typeof DefaultLevel> {

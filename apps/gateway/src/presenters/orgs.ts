@@ -11,11 +11,11 @@ import { TeamMemberRole } from '@quire/proto/orgs';
 import { roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
 import type { LinkInvite, Member, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
+import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference.
 
-const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
 
 export function presentUser(u: UserMsg | undefined, urls: Urls): Static<typeof User> {
   const user = u ?? { id: '', displayName: '', email: '' };

@@ -11,8 +11,8 @@ export type IntegrationRow = Prisma.IntegrationGetPayload<{ omit: typeof shown }
 
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
+export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
 
 const json = (value: object | string) => value as Prisma.InputJsonValue;
 const nullableJson = (value: object | string | null) => (value === null ? Prisma.DbNull : json(value));

@@ -37,8 +37,8 @@ async function hot<R extends object>(db: Db, name: keyof typeof HOT, values: unk
 }
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, onIdleError?: (err: Error) => void) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, onIdleError);
+export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
+  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
 
 /**
  * All of the orgs service's queries. Finders take the caller where visibility depends on it, so
