@@ -126,6 +126,8 @@ async function bootstrapOrgs() {
       say(`created admin@quire.local, an organization and a token (saved in .quire/dev-token): ${token}`);
     } else if (existsSync(tokenFile)) {
       say(`dev token (from .quire/dev-token): ${readFileSync(tokenFile, 'utf8').trim()}`);
+    } else {
+      say('the orgs database has organizations already; make a token with `pnpm quire token create --email <email>`');
     }
   } finally {
     await close();
