@@ -3,6 +3,7 @@
 export const SERVICE_NAMES = {
   orgs: 'quire.orgs.v1.OrgsService',
   content: 'quire.content.v1.ContentService',
+  spaceContent: 'quire.content.v1.SpaceContentService',
   review: 'quire.review.v1.ReviewService',
   sites: 'quire.sites.v1.SitesService',
   integrations: 'quire.integrations.v1.IntegrationsService',
