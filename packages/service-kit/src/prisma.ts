@@ -55,3 +55,14 @@ export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>
   const db = createDatabase(PrismaClient, connectionString, poolSize, (err) => log?.warn({ err }, 'database connection closed by the server'));
   return { store: createStore(db), close: () => db.close() };
 }
+
+/**
+ * Named prepared statements on the shared pool, for the reads behind every call: through Prisma
+ * each paid more for query compilation than PostgreSQL spent answering it (bench/README.md).
+ */
+export function preparedStatements<K extends string>(service: string, statements: Record<K, string>) {
+  return async function first<R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R | undefined> {
+    const { rows } = await db.pool.query<R>({ name: `${service}.${name}`, text: statements[name], values });
+    return rows[0];
+  };
+}

@@ -1,5 +1,5 @@
 import { AlreadyExistsError, type Page } from '@quire/service-kit';
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 
 export type Db = Database<PrismaClient>;
@@ -16,10 +16,8 @@ const teamInclude = { _count: { select: { members: true } } } as const;
 const samlInclude = { defaultTeam: { include: teamInclude } } as const;
 
 
-// The reads behind every authenticated call run as named prepared statements on the shared pool:
-// through Prisma each one paid more for query compilation than PostgreSQL spent answering it
-// (bench/README.md). Everything else goes through Prisma.
-const HOT = {
+// The reads behind every authenticated call run as prepared statements; everything else goes through Prisma.
+const hot = preparedStatements('orgs', {
   tokenUser: 'SELECT "userId" FROM "ApiToken" WHERE hash = $1',
   membership: `SELECT m.role::text AS role, ARRAY(
       SELECT tm."teamId" FROM "TeamMember" tm JOIN "Team" t ON t.id = tm."teamId"
@@ -29,12 +27,7 @@ const HOT = {
       o.type, o."useCase", o."communityType", o."defaultRole"::text AS "defaultRole", o."defaultContentSite", o.logo,
       o.sso, o.ai, o."inviteLinks", o.plan
     FROM "Member" m JOIN "Organization" o ON o.id = m."organizationId" WHERE m."organizationId" = $1 AND m."userId" = $2`,
-} as const;
-
-async function hot<R extends object>(db: Db, name: keyof typeof HOT, values: unknown[]): Promise<R | undefined> {
-  const { rows } = await db.pool.query<R>({ name: `orgs.${name}`, text: HOT[name], values });
-  return rows[0];
-}
+});
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>

@@ -1,0 +1,72 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+// What the HTTP read benchmarks share: starting servers, waiting for them, loading them one after
+// the other with autocannon and writing a table of the results beside the pg baseline.
+
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+export const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+/** A built app's entry (dist/, what deploys). */
+export const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
+export const serverScript = (name: string) => here(`../servers/${name}.ts`);
+
+const children: ChildProcess[] = [];
+
+/** Starts a server process: the apps as built, the baselines through tsx. */
+export function start(script: string, env: Record<string, string>): void {
+  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
+  child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
+  children.push(child);
+}
+
+export function stopAll() {
+  for (const c of children) c.kill('SIGTERM');
+}
+
+export async function waitForHttp(url: string, headers: Record<string, string> = {}) {
+  for (let i = 0; i < 150; i++) {
+    if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function load(name: string, url: string, headers: Record<string, string>, duration: number) {
+  return new Promise<LoadResult>((resolve, reject) => {
+    autocannon({ url, connections, duration, headers }, (err, r) => {
+      if (err) return reject(err);
+      resolve({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+    });
+  });
+}
+
+/**
+ * Loads each target in turn (a 2 s warm-up first: JIT, pools, the token cache), prints the table
+ * with each result against the target named `baseline`, and writes it to results/<file>.json.
+ */
+export async function compare(file: string, targets: { name: string; url: string }[], headers: Record<string, string>, baseline: string) {
+  const results: LoadResult[] = [];
+  for (const t of targets) {
+    await load(t.name, t.url, headers, 2);
+    results.push(await load(t.name, t.url, headers, seconds));
+  }
+  const base = results.find((r) => r.name === baseline)!.rps;
+  const table = results.map((r) => ({ ...r, rps: Math.round(r.rps), vsPgBaseline: `${Math.round((r.rps / base) * 100)}%` }));
+  console.table(table);
+  mkdirSync(here('../../results'), { recursive: true });
+  writeFileSync(here(`../../results/${file}.json`), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results: table }, null, 2) + '\n');
+  return results;
+}
