@@ -1,7 +1,7 @@
 import { databaseUrlDefault, Role } from '@quire/service-kit';
 import { openStore } from '@quire/orgs/store';
 import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
-import { appEntry, compare, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
+import { appEntry, compare, serverScript, start, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 
 // Authenticated GET /v1/orgs/{id} through gateway -> orgs (gRPC) -> PostgreSQL, against two
 // baselines on the same machine: a bare Fastify answer and one Fastify process reading the same
@@ -38,7 +38,7 @@ try {
     headers,
     'fastify + pg',
   );
-  const [, base, full] = results as [unknown, { rps: number }, { rps: number; p99: number }];
+  const [, base, full] = results as [LoadResult, LoadResult, LoadResult];
   console.log(`full path: ${Math.round((full.rps / base.rps) * 100)}% of the single-process pg baseline (target >= 50%), p99 ${full.p99} ms (target < 50 ms)`);
 } finally {
   stopAll();

@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { type Static, Type } from '@sinclair/typebox';
+import { localBlobStore, s3BlobStore, type BlobStore } from './blobs/index.ts';
+import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -7,6 +8,39 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('content'),
   /** The orgs service, asked for the caller's role and teams in an organization. */
   ORGS_URL: grpcAddress(50051),
+  /** Where file bytes go when no S3 bucket is set: a directory, relative to the working directory. */
+  CONTENT_BLOB_DIR: Type.String({ default: '.quire/blobs' }),
+  /** An S3-compatible bucket for file bytes instead of the directory (AWS, MinIO, R2...). */
+  S3_BUCKET: Type.Optional(Type.String()),
+  S3_ENDPOINT: Type.Optional(Type.String()),
+  S3_REGION: Type.String({ default: 'us-east-1' }),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
+  /** MinIO and most self-hosted stores want path-style URLs. */
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  S3_PREFIX: Type.String({ default: 'blobs/' }),
+  /** The web app's address: links to it in content are `in-app` rather than external. */
+  QUIRE_APP_URL: Type.Optional(url()),
+  /** Website import bounds: pages fetched, bytes per page, and time for the whole import. */
+  CONTENT_IMPORT_MAX_PAGES: Type.Integer({ minimum: 1, default: 50 }),
+  CONTENT_IMPORT_MAX_PAGE_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
+  CONTENT_IMPORT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30_000 }),
 });
 
+export type ContentConfig = Static<typeof ConfigSchema>;
+
 export const loadContentConfig = (env = process.env) => loadConfig(ConfigSchema, env);
+
+/** The blob store the configuration names: the bucket when `S3_BUCKET` is set, the directory otherwise. */
+export function blobStoreOf(c: ContentConfig): BlobStore {
+  if (!c.S3_BUCKET) return localBlobStore(c.CONTENT_BLOB_DIR);
+  return s3BlobStore({
+    bucket: c.S3_BUCKET,
+    endpoint: c.S3_ENDPOINT,
+    region: c.S3_REGION,
+    accessKeyId: c.S3_ACCESS_KEY_ID,
+    secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: c.S3_FORCE_PATH_STYLE,
+    prefix: c.S3_PREFIX,
+  });
+}

@@ -1,7 +1,7 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
-import { loadContentConfig } from './config.ts';
-import { contentService } from './server.ts';
+import { blobStoreOf, loadContentConfig } from './config.ts';
+import { contentService, spaceContentService } from './server.ts';
 import { openStore } from './store/index.ts';
 
 await runGrpcService('content', async () => {
@@ -9,11 +9,18 @@ await runGrpcService('content', async () => {
   const log = createLogger('content', config.LOG_LEVEL);
   const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const deps = {
+    store,
+    orgs: promiseClient(orgsClient, OrgsServiceService),
+    blobs: blobStoreOf(config),
+    appUrl: config.QUIRE_APP_URL,
+    importLimits: { maxPages: config.CONTENT_IMPORT_MAX_PAGES, maxPageBytes: config.CONTENT_IMPORT_MAX_PAGE_BYTES, timeoutMs: config.CONTENT_IMPORT_TIMEOUT_MS },
+  };
   return {
     log,
     host: config.GRPC_HOST,
     port: config.CONTENT_PORT,
-    services: [contentService({ store, orgs: promiseClient(orgsClient, OrgsServiceService) }, log)],
+    services: [contentService(deps, log), spaceContentService(deps, log)],
     close: [() => orgsClient.close(), close],
   };
 });

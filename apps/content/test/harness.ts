@@ -1,9 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ContentServiceClient } from '@quire/proto/content';
+import { SpaceContentServiceClient } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
 import { callAs, cloneTemplate } from '@quire/service-kit/testing';
-import { contentService } from '../src/server.ts';
+import { localBlobStore } from '../src/blobs/index.ts';
+import { contentService, spaceContentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
+
+/** The web app's address the test server is told about: content links to it are `in-app`. */
+export const APP_URL = 'https://app.quire.test';
 
 /**
  * The real content gRPC server on a free port, over a fresh copy of the migrated template
@@ -16,14 +24,17 @@ export async function startContent(orgsAddress: string) {
   const log = createLogger('content-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
   const clock = { now: () => new Date() };
+  const blobDir = await mkdtemp(join(tmpdir(), 'quire-blobs-'));
+  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService), now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL };
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [contentService({ store, orgs: promiseClient(orgsClient, OrgsServiceService), now: () => clock.now() }, log)],
+    services: [contentService(deps, log), spaceContentService(deps, log)],
     log,
   });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ContentServiceClient, address);
+  const spaceContent = createClient(SpaceContentServiceClient, address);
 
   return {
     address,
@@ -33,12 +44,17 @@ export async function startContent(orgsAddress: string) {
     databaseUrl: database.url,
     /** Calls an RPC as `userId`. */
     call: callAs(client),
+    /** The SpaceContentService on the same server, and its calls as `userId`. */
+    spaceContent,
+    callContent: callAs(spaceContent),
     async stop() {
       client.close();
+      spaceContent.close();
       await server.shutdown(1000);
       orgsClient.close();
       await close();
       await database.drop();
+      await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import type { Page } from '@quire/service-kit';
 import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
@@ -7,6 +7,8 @@ import type { CollectionNode, Level } from '../domain/access.ts';
 import type { Principal } from '../domain/grants.ts';
 import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { Sibling } from '../domain/positions.ts';
+import { createRevisionStore } from './revisions.ts';
+import { createSearchStore } from './search.ts';
 
 export type Db = Database<PrismaClient>;
 
@@ -24,6 +26,23 @@ export type SpaceRow = Omit<SpaceRecord, 'visibility'> & { visibility: Visibilit
 
 const space = (r: SpaceRecord): SpaceRow => ({ ...r, visibility: fromDb(r.visibility) });
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
+
+// The reads behind every call on a space (the space, and what decides the caller's role in its
+// organization) run as prepared statements; everything else goes through Prisma.
+const hot = preparedStatements('content', {
+  space: `SELECT id, "organizationId", "parentId", title, emoji, visibility::text AS visibility, "editMode"::text AS "editMode",
+      "defaultLevel"::text AS "defaultLevel", "revisionId", position, "createdAt", "updatedAt", "deletedAt"
+    FROM "Space" WHERE id = $1`,
+  access: `SELECT
+      (SELECT coalesce(json_agg(json_build_object('id', c.id, 'parentId', c."parentId", 'defaultLevel', c."defaultLevel")), '[]')
+        FROM "Collection" c WHERE c."organizationId" = $1) AS collections,
+      (SELECT coalesce(json_agg(json_build_object('id', g."collectionId", 'role', g.role)), '[]')
+        FROM "CollectionGrant" g JOIN "Collection" c ON c.id = g."collectionId"
+        WHERE c."organizationId" = $1 AND g."principalId" = ANY($2)) AS "collectionGrants",
+      (SELECT coalesce(json_agg(json_build_object('id', g."spaceId", 'role', g.role)), '[]')
+        FROM "SpaceGrant" g JOIN "Space" s ON s.id = g."spaceId"
+        WHERE s."organizationId" = $1 AND g."principalId" = ANY($2)) AS "spaceGrants"`,
+});
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
@@ -50,18 +69,20 @@ export interface SpaceChanges {
 
 export function createStore(database: Db) {
   const db = database.prisma;
+  const revisions = createRevisionStore(database);
   return {
+    revisions,
+    /** Search, links and backlinks reads. */
+    search: createSearchStore(database),
+
     /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
     async access(organizationId: string, principalIds: string[]) {
-      const [collections, collectionGrants, spaceGrants] = await Promise.all([
-        db.collection.findMany({ where: { organizationId }, select: { id: true, parentId: true, defaultLevel: true } }),
-        db.collectionGrant.findMany({ where: { principalId: { in: principalIds }, collection: { organizationId } } }),
-        db.spaceGrant.findMany({ where: { principalId: { in: principalIds }, space: { organizationId } } }),
-      ]);
+      type Grant = { id: string; role: Level };
+      const row = await hot<{ collections: CollectionNode[]; collectionGrants: Grant[]; spaceGrants: Grant[] }>(database, 'access', [organizationId, principalIds]);
       return {
-        collections: new Map<string, CollectionNode>(collections.map((c) => [c.id, c])),
-        collectionGrants: collectionGrants.map((g) => ({ id: g.collectionId, role: g.role })),
-        spaceGrants: spaceGrants.map((g) => ({ id: g.spaceId, role: g.role })),
+        collections: new Map<string, CollectionNode>(row!.collections.map((c) => [c.id, c])),
+        collectionGrants: row!.collectionGrants,
+        spaceGrants: row!.spaceGrants,
       };
     },
 
@@ -136,8 +157,7 @@ export function createStore(database: Db) {
 
     /** The space, deleted or not. */
     async getSpace(id: string): Promise<SpaceRow | null> {
-      const r = await db.space.findUnique({ where: { id } });
-      return r && space(r);
+      return (await hot<SpaceRow>(database, 'space', [id])) ?? null;
     },
 
     /** The spaces among `ids` that exist and are not deleted. */
@@ -171,7 +191,16 @@ export function createStore(database: Db) {
     async createSpace(s: NewSpace, revisionId?: string): Promise<SpaceRow> {
       const id = newId();
       const data = { ...s, id, visibility: toDb(s.visibility) };
-      if (revisionId) return space(await db.space.create({ data: { ...data, revisionId } }));
+      if (revisionId) {
+        // Search finds the duplicate's pages from the start.
+        return space(
+          await db.$transaction(async (tx) => {
+            const created = await tx.space.create({ data: { ...data, revisionId } });
+            await revisions.syncPages(tx, id, revisionId);
+            return created;
+          }),
+        );
+      }
       const revision = { id: newId(), spaceId: id, parents: [], type: 'edits' };
       const [, created] = await db.$transaction([db.revision.create({ data: revision }), db.space.create({ data: { ...data, revisionId: revision.id } })]);
       return space(created);

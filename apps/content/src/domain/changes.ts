@@ -1,0 +1,417 @@
+// Edits of a revision: an ordered batch of changes applied to a tree, all or nothing, giving the
+// new tree, the documents it needs that may not exist yet and what changed. Whole content (a
+// git import) becomes a tree the same way. Plain functions: the handler loads and stores.
+import { createHash } from 'node:crypto';
+import { checkLength, InvalidArgumentError, NotFoundError } from '@quire/service-kit';
+import { parse as parseYaml } from 'yaml';
+import {
+  clonePages,
+  findPage,
+  flatten,
+  PAGE_TYPES,
+  SLUG,
+  slugFromTitle,
+  subtreeIds,
+  uniqueSlug,
+  type GitRef,
+  type PageType,
+  type Tree,
+  type TreeFile,
+  type TreePage,
+} from './tree.ts';
+
+export const MAX_CHANGES = 50;
+export const MAX_MARKDOWN = 1_000_000;
+export const DEFAULT_PAGE_TITLE = 'Untitled';
+
+export interface PageFieldsInput {
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+}
+
+/** A file of an insert whose bytes are already in the blob store. */
+export interface StoredFile {
+  ref: string;
+  name: string;
+  contentType: string;
+  blob: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+}
+
+export type Change =
+  | { insertPage: { fields?: PageFieldsInput; type: string; markdown?: string; href: string; into?: string; at?: number; ref: string } }
+  | { updatePage: { page: string; fields?: PageFieldsInput; markdown?: string; move: boolean; into?: string; at?: number } }
+  | { deletePage: { page: string } }
+  | { revertPage: { page: string; revision: string } }
+  | { insertFiles: { files: StoredFile[] } };
+
+export type ChangeKind = 'created_page' | 'updated_page' | 'deleted_page';
+export interface ChangedPage {
+  kind: ChangeKind;
+  pageId: string;
+  ref: string;
+}
+
+export interface ApplyContext {
+  now: Date;
+  newId: () => string;
+  /** The trees revert_page may go back to, by revision id; '' is the batch's base. */
+  revisions: Map<string, Tree>;
+}
+
+export interface Applied {
+  tree: Tree;
+  /** Markdown by document id for every document the new tree refers to that the batch wrote. */
+  documents: Map<string, string>;
+  changes: ChangedPage[];
+  insertedFiles: TreeFile[];
+}
+
+export const documentId = (markdown: string) => createHash('sha256').update(markdown, 'utf8').digest('hex');
+
+/** The revision ids revert_page changes go back to ('' for the base). */
+export const revertTargets = (changes: Change[]) => [...new Set(changes.flatMap((c) => ('revertPage' in c ? [c.revertPage.revision] : [])))];
+
+// Anything else GitBook's front matter holds stays in the markdown.
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const LEADING_H1 = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
+
+/**
+ * GitBook's rule for markdown given with a new page: the front matter's `description` and `icon`
+ * and the leading `# heading` (else the front matter's `title`) fill the fields not given, and
+ * what was used leaves the body, where it would show twice.
+ */
+export function fieldsFromMarkdown(markdown: string, given: PageFieldsInput): { fields: PageFieldsInput; markdown: string } {
+  const fields = { ...given };
+  let body = markdown;
+  const fm = FRONT_MATTER.exec(body);
+  if (fm) {
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1]!);
+    } catch {
+      data = undefined;
+    }
+    if (data && typeof data === 'object') {
+      const d = data as Record<string, unknown>;
+      const used = ['description', 'icon', 'title'].filter((k) => typeof d[k] === 'string' && fields[k as 'title'] === undefined);
+      for (const k of used) fields[k as 'title'] = d[k] as string;
+      if (Object.keys(d).every((k) => used.includes(k))) body = body.slice(fm[0].length);
+    }
+  }
+  const h1 = LEADING_H1.exec(body);
+  if (h1 && given.title === undefined) {
+    fields.title = h1[1]!.trim();
+    body = body.slice(h1[0].length).replace(/^\s*\n/, '');
+  }
+  return { fields, markdown: body };
+}
+
+// `[text](./ref)`, `![alt](./ref.md#anchor "title")` and `[id]: ./ref` definitions.
+const REF_LINK = /(\]\(\s*<?|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?)\.\/([^\s)>#?]+?)(\.md)?(?=[#)>\s]|$)/gm;
+
+/** Markdown with links to `./<ref>` (or `./<ref>.md`) of the batch's pages and files made app links. */
+export function resolveRefs(markdown: string, target: (ref: string) => string | undefined): string {
+  return markdown.replace(REF_LINK, (all, lead: string, ref: string) => {
+    const to = target(ref);
+    return to ? lead + to : all;
+  });
+}
+
+function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
+  if (!f) return {};
+  if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, 255);
+  if (f.slug !== undefined && !SLUG.test(f.slug)) throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-" or "_"`);
+  if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, 0, 50);
+  if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, 0, 50);
+  if (f.description !== undefined) checkLength(`${at}.description`, f.description, 0, 1000);
+  return f;
+}
+
+function checkMarkdown(at: string, markdown: string): string {
+  if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.markdown: must be at most ${MAX_MARKDOWN} characters`);
+  return markdown;
+}
+
+/** Sets the optional fields of a page, leaving out the empty ones. */
+function setFields(page: TreePage, f: PageFieldsInput) {
+  if (f.title !== undefined) page.title = f.title;
+  for (const k of ['emoji', 'icon', 'description'] as const) {
+    const v = f[k];
+    if (v === undefined) continue;
+    if (v) page[k] = v;
+    else delete page[k];
+  }
+  if (f.hidden !== undefined) {
+    if (f.hidden) page.hidden = true;
+    else delete page.hidden;
+  }
+}
+
+/** Applies `changes` in order to `base`; the first bad one throws, naming its index. */
+export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): Applied {
+  if (changes.length === 0) throw new InvalidArgumentError('changes: at least one change is needed');
+  if (changes.length > MAX_CHANGES) throw new InvalidArgumentError(`changes: at most ${MAX_CHANGES} changes per batch (got ${changes.length})`);
+  const now = ctx.now.toISOString();
+  const root: TreePage = { id: '', type: 'group', title: '', slug: '', createdAt: now, updatedAt: now, pages: clonePages(base.pages) };
+  const files = [...base.files];
+  const refs = new Map<string, { kind: 'pages' | 'files'; id: string }>();
+  const markdown = new Map<string, string>();
+  const changed = new Map<string, ChangedPage>();
+  const insertedFiles: TreeFile[] = [];
+
+  const mark = (pageId: string, kind: ChangeKind, ref = '') => {
+    const before = changed.get(pageId);
+    if (kind === 'deleted_page' && before?.kind === 'created_page') changed.delete(pageId);
+    else if (kind === 'updated_page' && before) return;
+    else changed.set(pageId, { kind, pageId, ref: before?.ref ?? ref });
+  };
+  const idOf = (idOrRef: string) => (refs.get(idOrRef)?.kind === 'pages' ? refs.get(idOrRef)!.id : idOrRef);
+  const locate = (at: string, idOrRef: string) => {
+    const found = findPage(root.pages, idOf(idOrRef));
+    if (!found) throw new NotFoundError(`${at}: page "${idOrRef}" not found`);
+    return { ...found, siblings: found.parent ? found.parent.pages : root.pages };
+  };
+  /** The page that will hold children: the root when `into` is unset. */
+  const container = (at: string, into: string | undefined, type: PageType): TreePage => {
+    if (into === undefined || into === '') return root;
+    const parent = locate(at, into).page;
+    if (type === 'group') throw new InvalidArgumentError(`${at}.into: groups are top-level pages only`);
+    if (parent.type === 'link') throw new InvalidArgumentError(`${at}.into: link page "${into}" cannot hold pages`);
+    return parent;
+  };
+  const position = (at: string, index: number | undefined, siblings: TreePage[]) => {
+    if (index === undefined) return siblings.length;
+    if (index > siblings.length) throw new InvalidArgumentError(`${at}.at: must be at most ${siblings.length}`);
+    return index;
+  };
+  const addRef = (at: string, ref: string, kind: 'pages' | 'files', id: string) => {
+    if (!ref) return;
+    if (refs.has(ref)) throw new InvalidArgumentError(`${at}.ref: "${ref}" is used twice in the batch`);
+    refs.set(ref, { kind, id });
+  };
+  const remove = (siblings: TreePage[], page: TreePage) => {
+    siblings.splice(siblings.indexOf(page), 1);
+    for (const id of subtreeIds(page)) {
+      markdown.delete(id);
+      mark(id, 'deleted_page');
+    }
+  };
+
+  changes.forEach((change, i) => {
+    const at = `changes[${i}]`;
+    if ('insertPage' in change) {
+      const c = change.insertPage;
+      const type = (c.type || 'document') as PageType;
+      if (!PAGE_TYPES.includes(type)) throw new InvalidArgumentError(`${at}.type: must be one of ${PAGE_TYPES.join(', ')}`);
+      let fields = checkFields(at, c.fields);
+      let body: string | undefined;
+      if (type === 'document') {
+        ({ fields, markdown: body } = fieldsFromMarkdown(checkMarkdown(at, c.markdown ?? ''), fields));
+        checkFields(at, fields);
+      } else if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
+      if (type === 'link') checkLength(`${at}.href`, c.href, 1, 2048);
+      const parent = container(at, c.into, type);
+      const index = position(at, c.at, parent.pages);
+      const title = fields.title ?? DEFAULT_PAGE_TITLE;
+      if (fields.slug !== undefined && parent.pages.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
+      const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugFromTitle(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
+      setFields(page, fields);
+      if (type === 'link') page.href = c.href;
+      if (body !== undefined) markdown.set(page.id, body);
+      addRef(at, c.ref, 'pages', page.id);
+      parent.pages.splice(index, 0, page);
+      mark(page.id, 'created_page', c.ref);
+    } else if ('updatePage' in change) {
+      const c = change.updatePage;
+      const found = locate(at, c.page);
+      const page = found.page;
+      const fields = checkFields(at, c.fields);
+      if (c.markdown !== undefined) {
+        if (page.type !== 'document') throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
+        markdown.set(page.id, checkMarkdown(at, c.markdown));
+      }
+      let siblings = found.siblings;
+      if (c.move) {
+        const parent = container(at, c.into, page.type);
+        if (subtreeIds(page).includes(parent.id)) throw new InvalidArgumentError(`${at}.into: cannot move page "${c.page}" under itself or its own pages`);
+        siblings.splice(siblings.indexOf(page), 1);
+        siblings = parent.pages;
+        siblings.splice(position(at, c.at, siblings), 0, page);
+        if (fields.slug === undefined) page.slug = uniqueSlug(page.slug, siblings, page.id);
+      }
+      if (fields.slug !== undefined && siblings.some((s) => s.id !== page.id && s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
+      if (fields.slug !== undefined) page.slug = fields.slug;
+      setFields(page, fields);
+      page.updatedAt = now;
+      mark(page.id, 'updated_page');
+    } else if ('deletePage' in change) {
+      const found = locate(at, change.deletePage.page);
+      remove(found.siblings, found.page);
+    } else if ('revertPage' in change) {
+      const c = change.revertPage;
+      const source = ctx.revisions.get(c.revision);
+      if (!source) throw new NotFoundError(`${at}.revision: revision "${c.revision}" not found`);
+      const id = idOf(c.page);
+      const then = findPage(source.pages, id);
+      const current = findPage(root.pages, id);
+      if (!then && !current) throw new NotFoundError(`${at}: page "${c.page}" not found`);
+      if (!then) remove(current!.parent ? current!.parent.pages : root.pages, current!.page);
+      else if (!current) {
+        const present = new Set(flatten(root.pages).map((l) => l.page.id));
+        const restored = withoutPages(structuredClone(then.page), present);
+        const parent = (then.parent && findPage(root.pages, then.parent.id)?.page) || root;
+        restored.slug = uniqueSlug(restored.slug, parent.pages);
+        parent.pages.splice(Math.min(then.index, parent.pages.length), 0, restored);
+        for (const pid of subtreeIds(restored)) mark(pid, 'created_page');
+      } else {
+        const page = current.page;
+        const siblings = current.parent ? current.parent.pages : root.pages;
+        const { pages, createdAt } = page;
+        for (const k of Object.keys(page)) delete (page as unknown as Record<string, unknown>)[k];
+        Object.assign(page, structuredClone({ ...then.page, pages: [] }), { pages, createdAt, updatedAt: now });
+        page.slug = uniqueSlug(page.slug, siblings, page.id);
+        markdown.delete(page.id);
+        mark(page.id, 'updated_page');
+      }
+    } else {
+      change.insertFiles.files.forEach((f, j) => {
+        const fat = `${at}.files[${j}]`;
+        checkLength(`${fat}.name`, f.name, 1, 255);
+        const file: TreeFile = { id: ctx.newId(), name: f.name, contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
+        if (f.dimensions) file.dimensions = f.dimensions;
+        addRef(fat, f.ref, 'files', file.id);
+        files.push(file);
+        insertedFiles.push(file);
+      });
+    }
+  });
+
+  // Refs resolve after the whole batch: a page may link to one inserted after it.
+  const target = (ref: string) => {
+    const r = refs.get(ref);
+    return r && `/${r.kind}/${r.id}`;
+  };
+  const documents = new Map<string, string>();
+  const present = new Map(flatten(root.pages).map((l) => [l.page.id, l.page]));
+  for (const [pageId, md] of markdown) {
+    const page = present.get(pageId);
+    if (!page) continue;
+    const text = refs.size ? resolveRefs(md, target) : md;
+    page.documentId = documentId(text);
+    documents.set(page.documentId, text);
+  }
+  return { tree: { pages: root.pages, files, variables: { ...base.variables } }, documents, changes: [...changed.values()], insertedFiles };
+}
+
+function withoutPages(page: TreePage, ids: Set<string>): TreePage {
+  page.pages = page.pages.filter((p) => !ids.has(p.id)).map((p) => withoutPages(p, ids));
+  return page;
+}
+
+/** Whole content of a revision, as a git import gives it. */
+export interface PageContentInput {
+  id: string;
+  type: string;
+  fields?: PageFieldsInput;
+  markdown: string;
+  href: string;
+  git?: GitRef;
+  pages: PageContentInput[];
+}
+
+export interface FileContentInput {
+  id: string;
+  name: string;
+  contentType: string;
+  blob: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  git?: GitRef;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The tree of whole content. Ids given are kept (a reimport keeps its pages); pages the previous
+ * tree already had keep their creation time, and their update time when nothing of them changed.
+ */
+export function treeFromContent(
+  pages: PageContentInput[],
+  files: FileContentInput[],
+  previous: Tree,
+  ctx: { now: Date; newId: () => string },
+): { tree: Tree; documents: Map<string, string> } {
+  const now = ctx.now.toISOString();
+  const before = new Map(flatten(previous.pages).map((l) => [l.page.id, l.page]));
+  const documents = new Map<string, string>();
+  const seen = new Set<string>();
+  const unique = (at: string, id: string) => {
+    if (!id) return ctx.newId();
+    if (!ID.test(id)) throw new InvalidArgumentError(`${at}.id: must be 1 to 64 letters, digits, "-" or "_"`);
+    if (seen.has(id)) throw new InvalidArgumentError(`${at}.id: "${id}" is used twice`);
+    seen.add(id);
+    return id;
+  };
+
+  const build = (list: PageContentInput[], prefix: string, depth: number): TreePage[] => {
+    const siblings: TreePage[] = [];
+    list.forEach((p, i) => {
+      const at = `${prefix}[${i}]`;
+      const type = (p.type || 'document') as PageType;
+      if (!PAGE_TYPES.includes(type)) throw new InvalidArgumentError(`${at}.type: must be one of ${PAGE_TYPES.join(', ')}`);
+      if (type === 'group' && depth > 0) throw new InvalidArgumentError(`${at}.type: groups are top-level pages only`);
+      if (type === 'link' && p.pages.length) throw new InvalidArgumentError(`${at}.pages: link pages cannot hold pages`);
+      let fields = checkFields(at, p.fields);
+      const id = unique(at, p.id);
+      const page: TreePage = { id, type, title: '', slug: '', createdAt: now, updatedAt: now, pages: [] };
+      if (type === 'document') {
+        let body: string;
+        ({ fields, markdown: body } = fieldsFromMarkdown(checkMarkdown(at, p.markdown), fields));
+        checkFields(at, fields);
+        page.documentId = documentId(body);
+        documents.set(page.documentId, body);
+      }
+      if (type === 'link') page.href = checkLength(`${at}.href`, p.href, 1, 2048);
+      page.title = fields.title ?? DEFAULT_PAGE_TITLE;
+      if (fields.slug !== undefined && siblings.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
+      page.slug = fields.slug ?? uniqueSlug(slugFromTitle(page.title), siblings);
+      setFields(page, fields);
+      if (p.git) page.git = { oid: p.git.oid, path: p.git.path };
+      page.pages = build(p.pages, `${at}.pages`, depth + 1);
+      const old = before.get(id);
+      if (old) {
+        page.createdAt = old.createdAt;
+        if (samePage(old, page)) page.updatedAt = old.updatedAt;
+      }
+      siblings.push(page);
+    });
+    return siblings;
+  };
+  const tree = build(pages, 'pages', 0);
+  const fileIds = new Set<string>();
+  const treeFiles = files.map((f, i): TreeFile => {
+    const at = `files[${i}]`;
+    const id = f.id || ctx.newId();
+    if (f.id && !ID.test(f.id)) throw new InvalidArgumentError(`${at}.id: must be 1 to 64 letters, digits, "-" or "_"`);
+    if (fileIds.has(id)) throw new InvalidArgumentError(`${at}.id: "${id}" is used twice`);
+    fileIds.add(id);
+    checkLength(`${at}.name`, f.name, 1, 255);
+    const file: TreeFile = { id, name: f.name, contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
+    if (f.dimensions) file.dimensions = f.dimensions;
+    if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
+    return file;
+  });
+  return { tree: { pages: tree, files: treeFiles, variables: { ...previous.variables } }, documents };
+}
+
+/** Same own content (children aside): a reimport leaves such a page's update time alone. */
+function samePage(a: TreePage, b: TreePage): boolean {
+  const own = (p: TreePage) => JSON.stringify({ ...p, pages: undefined, createdAt: undefined, updatedAt: undefined });
+  return own(a) === own(b);
+}

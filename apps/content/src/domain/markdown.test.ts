@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { classifyHref, links, parseMarkdown, sections, slugger, slugify } from './markdown.ts';
+
+describe('parseMarkdown', () => {
+  it('parses GitHub-flavoured markdown (tables) and leaves front matter out', () => {
+    const root = parseMarkdown('---\ndescription: hi\n---\n# Title\n\n| a | b |\n| - | - |\n| 1 | 2 |\n');
+    expect(root.children.map((c) => c.type)).toEqual(['heading', 'table']);
+  });
+});
+
+describe('slugs', () => {
+  it('follows GitHub: lower case, punctuation dropped, spaces to hyphens, other scripts kept', () => {
+    expect(slugify('Hello, World!')).toBe('hello-world');
+    expect(slugify('API v2.0 (beta)')).toBe('api-v20-beta');
+    expect(slugify('Über café')).toBe('über-café');
+    expect(slugify('snake_case and-dash')).toBe('snake_case-and-dash');
+  });
+
+  it('numbers repeats, without colliding with a heading that already ends in a number', () => {
+    const slug = slugger();
+    expect(['Intro', 'Intro', 'Intro-1', 'Intro'].map(slug)).toEqual(['intro', 'intro-1', 'intro-1-1', 'intro-2']);
+  });
+});
+
+describe('sections', () => {
+  it('cuts at every heading, the text before the first one being a section without anchor', () => {
+    const md = 'Lead **text**.\n\n# Getting started\n\nInstall it:\n\n```sh\nnpm i quire\n```\n\n## Getting started\n\n- one\n- two\n';
+    expect(sections(md)).toEqual([
+      { anchor: '', title: '', body: 'Lead text.' },
+      { anchor: 'getting-started', title: 'Getting started', body: 'Install it:\nnpm i quire' },
+      { anchor: 'getting-started-1', title: 'Getting started', body: 'one\ntwo' },
+    ]);
+  });
+
+  it('has no lead section when the document starts with a heading, keeps empty headings', () => {
+    expect(sections('# Only a title\n')).toEqual([{ anchor: 'only-a-title', title: 'Only a title', body: '' }]);
+    expect(sections('')).toEqual([]);
+  });
+
+  it("takes GitBook's explicit anchors and leaves raw HTML out of titles", () => {
+    expect(sections('## Setup <a href="#install" id="install"></a>\n\ntext')).toEqual([{ anchor: 'install', title: 'Setup', body: 'text' }]);
+  });
+
+  it('keeps table cells and image alt text as text', () => {
+    expect(sections('| Name | Role |\n| - | - |\n| Ada | admin |\n\n![A diagram](d.png)')[0]!.body).toBe('Name Role\nAda admin\nA diagram');
+  });
+});
+
+describe('classifyHref', () => {
+  it('tells internal references from URLs', () => {
+    expect(classifyHref('/pages/abc')).toEqual({ kind: 'page', target: 'abc', anchor: '' });
+    expect(classifyHref('/pages/abc#install')).toEqual({ kind: 'page', target: 'abc', anchor: 'install' });
+    expect(classifyHref('/files/f1')).toEqual({ kind: 'file', target: 'f1', anchor: '' });
+    expect(classifyHref('#top')).toEqual({ kind: 'anchor', target: '', anchor: 'top' });
+    expect(classifyHref('../guide/set%20up.md#x')).toEqual({ kind: 'page', target: 'path:../guide/set up.md', anchor: 'x' });
+    expect(classifyHref('https://example.com/a#b')).toEqual({ kind: 'url', target: 'https://example.com/a#b', anchor: '' });
+    expect(classifyHref('mailto:a@b.c')).toEqual({ kind: 'url', target: 'mailto:a@b.c', anchor: '' });
+    expect(classifyHref('/o/org/s/space/')).toEqual({ kind: 'url', target: '/o/org/s/space/', anchor: '' });
+    expect(classifyHref('https://example.com/readme.md')!.kind).toBe('url');
+    expect(classifyHref('')).toBeUndefined();
+    expect(classifyHref('#')).toBeUndefined();
+  });
+});
+
+describe('links', () => {
+  it('lists links and images in document order, reference-style ones resolved', () => {
+    const md = 'See [the guide](/pages/p1#setup) and ![logo](/files/f1).\n\n[ref]: https://example.com\n\nAlso [this][ref] and [top](#top) and <https://auto.example>.\n';
+    expect(links(md)).toEqual([
+      { relation: 'link', kind: 'page', target: 'p1', anchor: 'setup' },
+      { relation: 'embed', kind: 'file', target: 'f1', anchor: '' },
+      { relation: 'link', kind: 'url', target: 'https://example.com', anchor: '' },
+      { relation: 'link', kind: 'anchor', target: '', anchor: 'top' },
+      { relation: 'link', kind: 'url', target: 'https://auto.example', anchor: '' },
+    ]);
+  });
+
+  it('skips references without a definition', () => {
+    expect(links('[dangling][nowhere]')).toEqual([]);
+  });
+});

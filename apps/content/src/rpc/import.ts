@@ -1,0 +1,54 @@
+import type { SpaceContentServiceServer } from '@quire/proto/space-content';
+import { checkUri, InvalidArgumentError, PermissionDeniedError, Role, roleAtLeast, type Handlers } from '@quire/service-kit';
+import { checkPublicUrl } from '@quire/service-kit/outbound';
+import { toMarkdown } from '../import/convert.ts';
+import { crawl, type CrawlLimits } from '../import/crawl.ts';
+import { newId } from '../store/index.ts';
+import { revisionHandlers, spaceFor, type RevisionDeps } from './revisions.ts';
+
+type H = Pick<Handlers<SpaceContentServiceServer>, 'importContent'>;
+
+/** GitBook's import sources; only websites are fetched here. */
+export const IMPORT_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] as const;
+
+export const DEFAULT_IMPORT_LIMITS: CrawlLimits = { maxPages: 50, maxPageBytes: 2 * 1024 * 1024, timeoutMs: 30_000 };
+
+export interface ImportDeps extends RevisionDeps {
+  importLimits?: CrawlLimits;
+}
+
+export function importHandlers(deps: ImportDeps): H {
+  const limits = deps.importLimits ?? DEFAULT_IMPORT_LIMITS;
+  const { createRevision } = revisionHandlers(deps);
+  return {
+    async importContent(req, ctx) {
+      const url = checkUri('url', req.url, 2048);
+      if (!req.source) throw new InvalidArgumentError('source: required');
+      if (!(IMPORT_SOURCES as readonly string[]).includes(req.source)) throw new InvalidArgumentError(`source: must be one of ${IMPORT_SOURCES.join(', ')}`);
+      if (req.source !== 'website') throw new InvalidArgumentError(`source: "${req.source}" imports are not supported; only "website"`);
+      // Permission first, so that nothing is fetched for a caller who could not write the result.
+      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can import content into it`);
+      // Refuses private addresses with a clear message before crawling (fetches check again at connect time).
+      await checkPublicUrl(url, { field: 'url' });
+      const site = await crawl(url, limits);
+      const ids = new Map<string, string>();
+      for (const p of site.pages) {
+        const id = newId();
+        for (const alias of p.aliases) ids.set(alias, id);
+      }
+      const pages = site.pages.map((p) => ({
+        id: ids.get(p.key)!,
+        type: 'document',
+        fields: { title: p.title },
+        markdown: toMarkdown(p, p.url, ids),
+        href: '',
+        pages: [],
+      }));
+      // The site becomes the revision's whole content, as a reimport would; with `revisionId`, on
+      // top of that revision (a change request's) and the space left alone.
+      const revision = await createRevision({ spaceId: space.id, parentRevisionId: req.revisionId, pages, files: [], setActive: !req.revisionId, type: 'edits' }, ctx);
+      return { revisionId: revision.id, importedResources: pages.length, totalResources: site.attempted };
+    },
+  };
+}

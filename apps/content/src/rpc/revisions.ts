@@ -1,0 +1,312 @@
+import type {
+  Change as ChangeMessage,
+  File as FileMessage,
+  GitCommit,
+  Page as PageMessage,
+  Revision as RevisionMessage,
+  SpaceContentServiceServer,
+} from '@quire/proto/space-content';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { imageSize } from 'image-size';
+import { canView, spaceRole } from '../domain/access.ts';
+import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
+import { checkOneOf } from '../domain/fields.ts';
+import { parseMarkdown } from '../domain/markdown.ts';
+import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
+import { findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
+import type { BlobStore } from '../blobs/index.ts';
+import { newId, type SpaceRow } from '../store/index.ts';
+import type { GitCommitInfo, RevisionRow } from '../store/revisions.ts';
+import { accessIn, callerOf, spaceNotFound, type Deps } from './deps.ts';
+
+export interface RevisionDeps extends Deps {
+  blobs: BlobStore;
+}
+
+type H = Pick<
+  Handlers<SpaceContentServiceServer>,
+  | 'getRevision'
+  | 'getPage'
+  | 'getDocument'
+  | 'listFiles'
+  | 'getFile'
+  | 'readBlob'
+  | 'putBlob'
+  | 'applyChanges'
+  | 'createRevision'
+  | 'mergeRevisions'
+  | 'setSpaceRevision'
+>;
+
+export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
+const PAGE_FORMATS = ['', 'markdown', 'document'] as const;
+// The gRPC server takes messages up to 16 MiB; a file's bytes leave room for the rest.
+export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
+
+const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
+
+/** The space as the caller may reach it: NOT_FOUND when it cannot see it; its role otherwise. */
+export async function spaceFor(deps: Deps, spaceId: string, ctx: CallContext): Promise<{ space: SpaceRow; role: Role }> {
+  const space = await deps.store.getSpace(spaceId);
+  if (!space || space.deletedAt) throw spaceNotFound(spaceId);
+  const role = spaceRole(await accessIn(deps, space.organizationId, ctx), space);
+  if (!canView(role)) throw spaceNotFound(spaceId);
+  return { space, role };
+}
+
+/** Writes need `edit` on the space (change requests too, so a locked space still takes them). */
+function requireEdit(space: SpaceRow, role: Role) {
+  if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
+}
+
+/** Moving a space's revision is refused while it is locked. */
+function requireLive(space: SpaceRow) {
+  if (space.editMode === 'locked') throw new FailedPreconditionError(`Space "${space.id}" is locked: its content cannot change`, 'space_locked');
+}
+
+/** A revision of the space (made in it, or its active one); the active one when `id` is empty. */
+export async function revisionOf(deps: Deps, space: SpaceRow, id: string, field = 'revisionId', fetched?: Promise<RevisionRow | undefined>): Promise<RevisionRow> {
+  const row = await (fetched ?? deps.store.revisions.getRevision(id || space.revisionId));
+  if (!row || (row.spaceId !== space.id && row.id !== space.revisionId)) throw revisionNotFound(id, field);
+  return row;
+}
+
+/**
+ * The space and one of its revisions (the active one when `revisionId` is empty). A named
+ * revision is read while the caller's access is checked, and shown only once it passed.
+ */
+export async function readRevision(deps: Deps, spaceId: string, revisionId: string, ctx: CallContext) {
+  const early = revisionId ? deps.store.revisions.getRevision(revisionId) : undefined;
+  early?.catch(() => undefined);
+  const { space, role } = await spaceFor(deps, spaceId, ctx);
+  return { space, role, revision: await revisionOf(deps, space, revisionId, 'revisionId', early) };
+}
+
+// Tree to proto.
+
+interface Shown {
+  metadata: boolean;
+  markdown?: Map<string, string>;
+}
+
+export function presentPage(page: TreePage, path: string, shown: Shown): PageMessage {
+  return {
+    id: page.id,
+    type: page.type,
+    title: page.title,
+    emoji: page.emoji ?? '',
+    icon: page.icon ?? '',
+    description: page.description ?? '',
+    slug: page.slug,
+    path,
+    documentId: page.documentId ?? '',
+    hidden: page.hidden ?? false,
+    href: page.href ?? '',
+    git: shown.metadata ? page.git : undefined,
+    createdAt: new Date(page.createdAt),
+    updatedAt: new Date(page.updatedAt),
+    pages: page.pages.map((p) => presentPage(p, `${path}/${p.slug}`, shown)),
+    markdown: shown.markdown && page.documentId ? (shown.markdown.get(page.documentId) ?? '') : undefined,
+  };
+}
+
+export const presentFile = (f: TreeFile, metadata: boolean): FileMessage => ({
+  id: f.id,
+  name: f.name,
+  contentType: f.contentType,
+  size: f.size,
+  dimensions: f.dimensions,
+  git: metadata ? f.git : undefined,
+  blob: f.blob,
+});
+
+export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
+  return {
+    id: r.id,
+    spaceId: r.spaceId,
+    parents: r.parents,
+    type: r.type,
+    createdAt: r.createdAt,
+    pages: r.tree.pages.map((p) => presentPage(p, p.slug, shown)),
+    files: r.tree.files.map((f) => presentFile(f, shown.metadata)),
+    variables: r.tree.variables,
+    git: shown.metadata && r.git ? r.git : undefined,
+  };
+}
+
+/** mdast as JSON, without source positions (they only point into the markdown). */
+export const documentJson = (markdown: string) => JSON.stringify(parseMarkdown(markdown), (k, v) => (k === 'position' ? undefined : v));
+
+const dimensionsOf = (data: Uint8Array, contentType: string) => {
+  if (!contentType.startsWith('image/')) return undefined;
+  try {
+    const { width, height } = imageSize(data);
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const gitOf = (g: GitCommit | undefined): GitCommitInfo | undefined => g && { oid: g.oid, message: g.message, createdByService: g.createdByService, url: g.url, ref: g.ref };
+
+export function revisionHandlers(deps: RevisionDeps): H {
+  const { store, blobs } = deps;
+  const revisions = store.revisions;
+  const now = deps.now ?? (() => new Date());
+
+  /** The bytes of an insert_files change into the blob store, as the domain takes them. */
+  async function storeFiles(changes: ChangeMessage[]): Promise<Change[]> {
+    return Promise.all(
+      changes.map(async (c, i): Promise<Change> => {
+        if (c.insertPage) return { insertPage: c.insertPage };
+        if (c.updatePage) return { updatePage: c.updatePage };
+        if (c.deletePage) return { deletePage: c.deletePage };
+        if (c.revertPage) return { revertPage: c.revertPage };
+        if (!c.insertFiles) throw new InvalidArgumentError(`changes[${i}]: one of insertPage, updatePage, deletePage, revertPage or insertFiles is needed`);
+        const files = await Promise.all(
+          c.insertFiles.files.map(async (f, j): Promise<StoredFile> => {
+            const at = `changes[${i}].files[${j}]`;
+            if (!f.data) throw new InvalidArgumentError(`${at}.data: the file's bytes are needed (url sources are not supported)`);
+            if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
+            const { blob, size } = await blobs.put(f.data);
+            const contentType = f.contentType || 'application/octet-stream';
+            return { ref: f.ref, name: f.name, contentType, blob, size, dimensions: dimensionsOf(f.data, contentType) };
+          }),
+        );
+        return { insertFiles: { files } };
+      }),
+    );
+  }
+
+  /** Size and dimensions of files given by blob hash: from the previous tree when it has the blob, else read. */
+  async function describeBlobs(files: { blob: string; contentType: string }[], previous: Tree) {
+    const known = new Map(previous.files.map((f) => [f.blob, f]));
+    return Promise.all(
+      files.map(async (f, i) => {
+        const k = known.get(f.blob);
+        if (k) return { size: k.size, dimensions: k.dimensions };
+        const data = await blobs.get(f.blob);
+        if (!data) throw new InvalidArgumentError(`files[${i}].blob: no blob "${f.blob}"; store its bytes with PutBlob first`);
+        return { size: data.byteLength, dimensions: dimensionsOf(data, f.contentType || 'application/octet-stream') };
+      }),
+    );
+  }
+
+  return {
+    async getRevision(req, ctx) {
+      const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      const markdown = req.withMarkdown ? await revisions.getDocuments(flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? [])) : undefined;
+      return presentRevision(revision, { metadata: req.metadata, markdown });
+    },
+
+    async getPage(req, ctx) {
+      const format = checkOneOf('format', req.format, PAGE_FORMATS);
+      if (req.pageId === undefined && req.path === undefined) throw new InvalidArgumentError('page: a pageId or a path is needed');
+      const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      const found = req.pageId !== undefined ? findPage(revision.tree.pages, req.pageId) : findPageByPath(revision.tree.pages, req.path!);
+      if (!found) throw new NotFoundError(req.pageId !== undefined ? `Page "${req.pageId}" not found` : `No page at path "${req.path}"`);
+      const page = presentPage(found.page, found.path, { metadata: req.metadata });
+      const id = found.page.documentId;
+      if (format && id) {
+        const markdown = (await revisions.getDocuments([id])).get(id) ?? '';
+        if (format === 'markdown') page.markdown = markdown;
+        else page.documentJson = documentJson(markdown);
+      }
+      return page;
+    },
+
+    async getDocument(req, ctx) {
+      const { space } = await spaceFor(deps, req.spaceId, ctx);
+      const notFound = new NotFoundError(`Document "${req.documentId}" not found`);
+      if (!/^[0-9a-f]{64}$/.test(req.documentId)) throw notFound;
+      if (!(await revisions.spaceHasDocument(space.id, space.revisionId, req.documentId))) throw notFound;
+      const markdown = (await revisions.getDocuments([req.documentId])).get(req.documentId);
+      if (markdown === undefined) throw notFound;
+      return { id: req.documentId, markdown, documentJson: documentJson(markdown) };
+    },
+
+    async listFiles(req, ctx) {
+      const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      const { limit, page } = pageArgs(req.page);
+      const files = revision.tree.files;
+      const start = page.after === undefined ? 0 : files.findIndex((f) => f.id === page.after) + 1;
+      const { items, next } = pageOf(files.slice(start, start + page.take), limit, (f) => f.id);
+      return { items: items.map((f) => presentFile(f, req.metadata)), page: { next } };
+    },
+
+    async getFile(req, ctx) {
+      const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      const file = revision.tree.files.find((f) => f.id === req.fileId);
+      if (!file) throw new NotFoundError(`File "${req.fileId}" not found`);
+      return presentFile(file, req.metadata);
+    },
+
+    // No caller check: the gateway serves blobs on links it signed for someone who could read the file.
+    async readBlob({ blob }) {
+      const data = await blobs.get(blob);
+      if (!data) throw new NotFoundError(`Blob "${blob}" not found`);
+      return { data };
+    },
+
+    async putBlob({ data }, ctx) {
+      callerOf(ctx);
+      if (data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`data: must be at most ${MAX_BLOB_BYTES} bytes`);
+      return blobs.put(data);
+    },
+
+    async applyChanges(req, ctx) {
+      callerOf(ctx);
+      const { space, role, revision: base } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      requireEdit(space, role);
+      const changes = await storeFiles(req.changes);
+      const trees = new Map<string, Tree>();
+      for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
+      const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
+      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree }, applied.documents);
+      return { revision: presentRevision(revision, { metadata: true }), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
+    },
+
+    async createRevision(req, ctx) {
+      callerOf(ctx);
+      const type = checkOneOf('type', req.type || 'edits', REVISION_TYPES);
+      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      requireEdit(space, role);
+      if (req.setActive) requireLive(space);
+      const parent = await revisionOf(deps, space, req.parentRevisionId, 'parentRevisionId');
+      const described = await describeBlobs(req.files, parent.tree);
+      const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
+      const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
+      const row = await revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type, tree, git: gitOf(req.git) }, documents, req.setActive ? { expected: parent.id } : undefined);
+      return presentRevision(row, { metadata: true });
+    },
+
+    async mergeRevisions(req, ctx) {
+      callerOf(ctx);
+      const type = checkOneOf('type', req.type || 'merge', ['merge', 'update'] as const);
+      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      requireEdit(space, role);
+      const [base, ours, theirs] = await Promise.all([
+        revisionOf(deps, space, req.baseRevisionId, 'baseRevisionId'),
+        revisionOf(deps, space, req.oursRevisionId, 'oursRevisionId'),
+        revisionOf(deps, space, req.theirsRevisionId, 'theirsRevisionId'),
+      ]);
+      const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
+      const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
+      if (!merged.tree) return { conflicts: merged.conflicts };
+      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree }, merged.documents);
+      return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
+    },
+
+    async setSpaceRevision(req, ctx) {
+      callerOf(ctx);
+      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      requireEdit(space, role);
+      requireLive(space);
+      if (!req.revisionId) throw new InvalidArgumentError('revisionId: the revision to make active is needed');
+      const revision = await revisionOf(deps, space, req.revisionId);
+      if (!req.expectedRevisionId) throw new InvalidArgumentError('expectedRevisionId: the revision the space is expected to be on is needed');
+      await revisions.setSpaceRevision(space.id, revision, req.expectedRevisionId);
+      return {};
+    },
+  };
+}

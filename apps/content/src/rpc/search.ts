@@ -1,0 +1,47 @@
+import type { SearchPage, SpaceContentServiceServer } from '@quire/proto/space-content';
+import type { Handlers } from '@quire/service-kit';
+import { canView, spaceRole } from '../domain/access.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet } from '../domain/search.ts';
+import { memberAccessIn, type Deps } from './deps.ts';
+import { spaceFor } from './revisions.ts';
+
+type H = Pick<Handlers<SpaceContentServiceServer>, 'searchSpace' | 'searchOrganization'>;
+
+export function searchHandlers(deps: Deps): H {
+  const { store } = deps;
+
+  /** Pages of the spaces matching the query, ranked, each with its best matching sections. */
+  async function search(spaceIds: string[], query: string, req: { page?: string; limit?: number } | undefined) {
+    const { offset, limit } = offsetPage(req);
+    if (spaceIds.length === 0) return { items: [], page: {} };
+    const { items, next } = offsetPageOf(await store.search.searchPages(spaceIds, query, offset, limit + 1), offset, limit);
+    const sections = await store.search.searchSections(items, query, SECTIONS_PER_PAGE);
+    const terms = queryTerms(query);
+    const byPage = new Map<string, SearchPage>(items.map((p) => [`${p.spaceId}/${p.pageId}`, { ...p, sections: [] }]));
+    for (const s of sections) {
+      const page = byPage.get(`${s.spaceId}/${s.pageId}`)!;
+      // The text before the first heading is the page's own: it goes by the page's title.
+      page.sections.push({ id: s.anchor, title: s.title || page.title, body: snippet(s.body, terms) });
+    }
+    return { items: [...byPage.values()], page: { next } };
+  }
+
+  return {
+    async searchSpace(req, ctx) {
+      const query = checkQuery(req.query);
+      const { space } = await spaceFor(deps, req.spaceId, ctx);
+      return search([space.id], query, req.page);
+    },
+
+    async searchOrganization(req, ctx) {
+      const query = checkQuery(req.query);
+      const access = await memberAccessIn(deps, req.organizationId, ctx);
+      const spaces = await store.search.organizationSpaces(req.organizationId);
+      return search(
+        spaces.filter((s) => canView(spaceRole(access, s))).map((s) => s.id),
+        query,
+        req.page,
+      );
+    },
+  };
+}

@@ -1,0 +1,221 @@
+// What search and link checks read, written beside the revisions: each document's sections (with
+// their tsvector) and links, once per document, and the pages of each space's active revision.
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Level } from '../domain/access.ts';
+import { links, sections } from '../domain/markdown.ts';
+import type { Db } from './index.ts';
+
+type Tx = Prisma.TransactionClient;
+
+// to_tsvector refuses more than 1 MB of lexemes; a section longer than this is rare (a pasted log)
+// and its tail adds nothing findable that its head lacks.
+const MAX_SECTION_CHARS = 100_000;
+// Rows per INSERT: the arrays travel as one parameter each, this only bounds a statement's size.
+const BATCH = 2000;
+
+export interface IndexedDocument {
+  id: string;
+  markdown: string;
+}
+
+/**
+ * Indexes the documents not indexed yet: their sections (title weighted A, body B) and links.
+ * Documents are immutable by content hash, so one already indexed is skipped, and a concurrent
+ * writer indexing the same one is harmless (ON CONFLICT DO NOTHING).
+ */
+export async function indexDocuments(tx: Tx, docs: IndexedDocument[]): Promise<void> {
+  const ids = [...new Set(docs.map((d) => d.id))];
+  if (ids.length === 0) return;
+  const done = await tx.$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT "documentId" AS id FROM "DocumentSection" WHERE "documentId" = ANY(${ids}::text[])
+    UNION SELECT DISTINCT "documentId" FROM "DocumentLink" WHERE "documentId" = ANY(${ids}::text[])`;
+  const skip = new Set(done.map((r) => r.id));
+  const todo = new Map<string, string>();
+  for (const d of docs) if (!skip.has(d.id)) todo.set(d.id, d.markdown);
+
+  const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
+  const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
+  for (const [id, markdown] of todo) {
+    sections(markdown).forEach((section, position) => {
+      s.documentId.push(id);
+      s.position.push(position);
+      s.anchor.push(section.anchor);
+      s.title.push(section.title.slice(0, MAX_SECTION_CHARS));
+      s.body.push(section.body.slice(0, MAX_SECTION_CHARS));
+    });
+    links(markdown).forEach((link, position) => {
+      l.documentId.push(id);
+      l.position.push(position);
+      l.relation.push(link.relation);
+      l.kind.push(link.kind);
+      l.target.push(link.target);
+      l.anchor.push(link.anchor);
+    });
+  }
+  for (let i = 0; i < s.documentId.length; i += BATCH) {
+    const c = <T>(a: T[]) => a.slice(i, i + BATCH);
+    await tx.$executeRaw`
+      INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "search")
+      SELECT d, p, a, t, b, setweight(to_tsvector('english', t), 'A') || setweight(to_tsvector('english', b), 'B')
+      FROM unnest(${c(s.documentId)}::text[], ${c(s.position)}::int[], ${c(s.anchor)}::text[], ${c(s.title)}::text[], ${c(s.body)}::text[]) AS u(d, p, a, t, b)
+      ON CONFLICT DO NOTHING`;
+  }
+  for (let i = 0; i < l.documentId.length; i += BATCH) {
+    const c = <T>(a: T[]) => a.slice(i, i + BATCH);
+    await tx.$executeRaw`
+      INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
+      SELECT * FROM unnest(${c(l.documentId)}::text[], ${c(l.position)}::int[], ${c(l.relation)}::text[], ${c(l.kind)}::text[], ${c(l.target)}::text[], ${c(l.anchor)}::text[])
+      ON CONFLICT DO NOTHING`;
+  }
+}
+
+export interface SpacePageEntry {
+  pageId: string;
+  documentId: string;
+  title: string;
+  path: string;
+}
+
+/**
+ * Makes the space's SpacePage rows exactly `pages` (the document pages of its active revision):
+ * rows of pages gone are deleted, new and changed ones written, unchanged ones left alone, so a
+ * revision that touches one page rewrites one row.
+ */
+export async function syncSpacePages(tx: Tx, spaceId: string, pages: SpacePageEntry[]): Promise<void> {
+  const pageIds = pages.map((p) => p.pageId);
+  await tx.$executeRaw`DELETE FROM "SpacePage" WHERE "spaceId" = ${spaceId} AND NOT ("pageId" = ANY(${pageIds}::text[]))`;
+  for (let i = 0; i < pages.length; i += BATCH) {
+    const chunk = pages.slice(i, i + BATCH);
+    await tx.$executeRaw`
+      INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path")
+      SELECT ${spaceId}, p, d, t, pa
+      FROM unnest(${chunk.map((p) => p.pageId)}::text[], ${chunk.map((p) => p.documentId)}::text[], ${chunk.map((p) => p.title)}::text[], ${chunk.map((p) => p.path)}::text[]) AS u(p, d, t, pa)
+      ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path"
+      WHERE ("SpacePage"."documentId", "SpacePage"."title", "SpacePage"."path") IS DISTINCT FROM (EXCLUDED."documentId", EXCLUDED."title", EXCLUDED."path")`;
+  }
+}
+
+/** A page found by search. */
+export interface PageHit {
+  spaceId: string;
+  pageId: string;
+  title: string;
+  path: string;
+}
+
+export interface SectionHit {
+  spaceId: string;
+  pageId: string;
+  anchor: string;
+  title: string;
+  body: string;
+}
+
+// A page named after the query is what its reader is looking for: its title counts twice a section
+// title's weight (sections are short, cut at headings, so repeating a word gains little).
+const TITLE_WEIGHT = 2;
+// Ranking reads every matching section; a query of words found nearly everywhere ("system user")
+// would read the whole index. Pages are ranked from the first this many matching sections (and
+// every page whose title matches): past that, the query says little about what is wanted.
+const MAX_RANKED_SECTIONS = 5000;
+
+/** Search and link reads; plain SQL, as these are the hot reads of large spaces. */
+export function createSearchStore({ pool }: Db) {
+  return {
+    /**
+     * Pages of the spaces matching `query` (web search syntax: words, "phrases", -not, or), best
+     * first: by their best matching section and their title. Rows `offset` to `offset + take`.
+     */
+    async searchPages(spaceIds: string[], query: string, offset: number, take: number): Promise<PageHit[]> {
+      // The tsquery is written out where it is used rather than shared in a CTE: as a constant the
+      // planner estimates how many rows match (a handful or most of the table) and plans for it.
+      const { rows } = await pool.query<PageHit>(
+        `WITH hits AS (
+           SELECT m."spaceId", m."pageId", max(ts_rank_cd(m.search, websearch_to_tsquery('english', $1))) AS rank
+           FROM (
+             SELECT sp."spaceId", sp."pageId", ds.search
+             FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId"
+             WHERE ds.search @@ websearch_to_tsquery('english', $1) AND sp."spaceId" = ANY($2::text[])
+             LIMIT $6
+           ) m
+           GROUP BY 1, 2
+           UNION ALL
+           SELECT sp."spaceId", sp."pageId", ts_rank_cd(sp.search, websearch_to_tsquery('english', $1)) * $5
+           FROM "SpacePage" sp
+           WHERE sp.search @@ websearch_to_tsquery('english', $1) AND sp."spaceId" = ANY($2::text[])
+         ),
+         ranked AS (
+           SELECT "spaceId", "pageId", sum(rank) AS rank FROM hits GROUP BY 1, 2 ORDER BY rank DESC, 1, 2 OFFSET $3 LIMIT $4
+         )
+         SELECT r."spaceId", r."pageId", p.title, p.path
+         FROM ranked r JOIN "SpacePage" p ON p."spaceId" = r."spaceId" AND p."pageId" = r."pageId"
+         ORDER BY r.rank DESC, r."spaceId", r."pageId"`,
+        [query, spaceIds, offset, take, TITLE_WEIGHT, MAX_RANKED_SECTIONS],
+      );
+      return rows;
+    },
+
+    /** The best `perPage` matching sections of each page, best first within a page (bodies whole). */
+    async searchSections(pages: { spaceId: string; pageId: string }[], query: string, perPage: number): Promise<SectionHit[]> {
+      if (pages.length === 0) return [];
+      const { rows } = await pool.query<SectionHit>(
+        `WITH m AS (
+           SELECT sp."spaceId", sp."pageId", ds.position, ds.anchor, ds.title, ds.body,
+             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank_cd(ds.search, websearch_to_tsquery('english', $1)) DESC, ds.position) AS n
+           FROM unnest($2::text[], $3::text[]) AS want("spaceId", "pageId")
+             JOIN "SpacePage" sp ON sp."spaceId" = want."spaceId" AND sp."pageId" = want."pageId"
+             JOIN "DocumentSection" ds ON ds."documentId" = sp."documentId"
+           WHERE ds.search @@ websearch_to_tsquery('english', $1)
+         )
+         SELECT "spaceId", "pageId", anchor, title, body FROM m WHERE n <= $4 ORDER BY "spaceId", "pageId", n`,
+        [query, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
+      );
+      return rows;
+    },
+
+    /** The links of the documents, in document order. */
+    async documentLinks(documentIds: string[]) {
+      const { rows } = await pool.query<{ documentId: string; relation: 'link' | 'embed'; kind: 'url' | 'page' | 'anchor' | 'file'; target: string; anchor: string }>(
+        `SELECT "documentId", relation, kind, target, anchor FROM "DocumentLink" WHERE "documentId" = ANY($1::text[]) ORDER BY "documentId", position`,
+        [documentIds],
+      );
+      return rows;
+    },
+
+    /** The heading anchors of each document. */
+    async documentAnchors(documentIds: string[]): Promise<Map<string, Set<string>>> {
+      const { rows } = await pool.query<{ documentId: string; anchor: string }>(
+        `SELECT "documentId", anchor FROM "DocumentSection" WHERE "documentId" = ANY($1::text[]) AND anchor <> ''`,
+        [documentIds],
+      );
+      const out = new Map<string, Set<string>>();
+      for (const r of rows) {
+        let set = out.get(r.documentId);
+        if (!set) out.set(r.documentId, (set = new Set()));
+        set.add(r.anchor);
+      }
+      return out;
+    },
+
+    /** Which of the documents link to or embed the file. */
+    async documentsLinkingFile(documentIds: string[], fileId: string): Promise<Set<string>> {
+      const { rows } = await pool.query<{ documentId: string }>(
+        `SELECT DISTINCT "documentId" FROM "DocumentLink" WHERE kind = 'file' AND target = $1 AND "documentId" = ANY($2::text[])`,
+        [fileId, documentIds],
+      );
+      return new Set(rows.map((r) => r.documentId));
+    },
+
+    /** The organization's spaces that are not deleted, with what decides who sees them. */
+    async organizationSpaces(organizationId: string) {
+      const { rows } = await pool.query<{ id: string; title: string; parentId: string | null; defaultLevel: Level; visibility: string }>(
+        `SELECT id, title, "parentId", "defaultLevel", replace(visibility::text, '_', '-') AS visibility
+         FROM "Space" WHERE "organizationId" = $1 AND "deletedAt" IS NULL`,
+        [organizationId],
+      );
+      return rows;
+    },
+  };
+}
+
+export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -1,0 +1,135 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { status } from '@grpc/grpc-js';
+import type { Space } from '@quire/proto/content';
+import type { CreateSpaceRequest } from '@quire/proto/content';
+import type { GetPageRequest, GetRevisionRequest, ImportContentRequest, ImportContentResponse, ListLinksRequest, ListLinksResponse, Page, Revision, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
+import { Role } from '@quire/service-kit';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startContent, type ContentHarness } from './harness.ts';
+
+// A small site: the index links to three pages (one through a redirect), one of which links back
+// (a loop), plus an external link and a page that is not HTML.
+const layout = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title} | Acme Docs</title><style>p{}</style></head><body><nav><a href="/">Home</a><a href="/nav-only">Nav</a></nav><main>${body}</main><footer>© Acme</footer></body></html>`;
+const SITE: Record<string, string> = {
+  '/': layout('Home', '<h1>Acme Docs</h1><p>Welcome. Read <a href="/guide">the guide</a>, the <a href="/api#auth">API auth section</a> and <a href="/old-faq">the FAQ</a>.</p><p>See also <a href="https://example.com/elsewhere">elsewhere</a>.</p>'),
+  '/guide': layout('Guide', '<h1>The guide</h1><h2>Steps</h2><ol><li>Install</li><li>Run</li></ol><p>Back to <a href="/">home</a> or on to <a href="/guide#steps">the steps</a>.</p><script>alert(1)</script>'),
+  '/api': layout('API', '<h1>API</h1><h2 id="auth">Auth</h2><table><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody><tr><td>Authorization</td><td>Bearer token</td></tr></tbody></table><img src="/img/logo.png" alt="Logo"><pre><code>curl /v1</code></pre>'),
+  '/faq': layout('FAQ', '<h1>FAQ</h1><p><strong>Is it free?</strong> Yes. Also see <a href="/report.pdf">the report</a>.</p>'),
+  '/nav-only': layout('Nav only', '<p>Reached from the navigation.</p>'),
+};
+
+let site: Server;
+let base: string;
+let orgs: OrgsHarness;
+let h: ContentHarness;
+let owner: TestUser;
+let reader: TestUser;
+let orgId: string;
+
+beforeAll(async () => {
+  site = createServer((req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    if (path === '/old-faq') return res.writeHead(301, { location: '/faq' }).end();
+    if (path === '/report.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF');
+    const html = SITE[path];
+    if (!html) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  orgs = await startOrgs();
+  h = await startContent(orgs.address);
+  [owner, reader] = await Promise.all([orgs.user('owner'), orgs.user('reader')]);
+  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+});
+afterAll(async () => {
+  await h?.stop();
+  await orgs?.stop();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+const newSpace = () => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Imported', emoji: '', editMode: '', visibility: '' }, owner.id);
+const importSite = (spaceId: string, req: { url?: string; source?: string; revisionId?: string } = {}, as: TestUser = owner) =>
+  h.callContent<ImportContentRequest, ImportContentResponse>(h.spaceContent.importContent, { spaceId, url: `${base}/`, source: 'website', revisionId: '', ...req }, as.id);
+const getRevision = (spaceId: string, revisionId = '') => h.callContent<GetRevisionRequest, Revision>(h.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown: true }, owner.id);
+const getPage = (spaceId: string, pageId: string) => h.callContent<GetPageRequest, Page>(h.spaceContent.getPage, { spaceId, revisionId: '', pageId, format: 'markdown', metadata: false }, owner.id);
+
+describe('ImportContent from a website', () => {
+  beforeEach(() => {
+    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+  });
+  afterEach(() => {
+    delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+  });
+
+  it('imports the page and the same-origin pages it links to as the space’s new revision', async () => {
+    const space = await newSpace();
+    const res = await importSite(space.id);
+    // Fetched: /, /nav-only, /guide, /api, /old-faq (-> /faq), /report.pdf (not HTML, skipped).
+    expect(res).toEqual({ revisionId: expect.any(String), importedResources: 5, totalResources: 6 });
+    const revision = await getRevision(space.id);
+    expect(revision.id).toBe(res.revisionId);
+    const titles = revision.pages.map((p) => p.title);
+    expect(titles).toEqual(['Acme Docs', 'Nav only', 'The guide', 'API', 'FAQ']);
+    const id = (title: string) => revision.pages.find((p) => p.title === title)!.id;
+
+    const home = (await getPage(space.id, id('Acme Docs'))).markdown!;
+    expect(home).toContain(`[the guide](/pages/${id('The guide')})`);
+    expect(home).toContain(`[API auth section](/pages/${id('API')}#auth)`);
+    expect(home).toContain(`[the FAQ](/pages/${id('FAQ')})`);
+    expect(home).toContain('[elsewhere](https://example.com/elsewhere)');
+    // The title heading, the navigation and the footer are not content.
+    expect(home).not.toMatch(/# Acme Docs|Nav|Acme$/m);
+
+    const guide = (await getPage(space.id, id('The guide'))).markdown!;
+    expect(guide).toContain('## Steps');
+    expect(guide).toMatch(/1\.\s+Install/);
+    expect(guide).toContain('[the steps](#steps)');
+    expect(guide).not.toContain('alert');
+    const api = (await getPage(space.id, id('API'))).markdown!;
+    expect(api).toContain('| Authorization | Bearer token |');
+    expect(api).toContain(`![Logo](${base}/img/logo.png)`);
+    expect(api).toContain('```\ncurl /v1\n```');
+    expect((await getPage(space.id, id('FAQ'))).markdown).toContain(`[the report](${base}/report.pdf)`);
+  });
+
+  it('makes the imported pages searchable and their links checkable', async () => {
+    const space = await newSpace();
+    await importSite(space.id);
+    const found = await h.callContent<SearchSpaceRequest, SearchResponse>(h.spaceContent.searchSpace, { spaceId: space.id, query: 'bearer token' }, owner.id);
+    expect(found.items.map((p) => p.title)).toEqual(['API']);
+    const links = await h.callContent<ListLinksRequest, ListLinksResponse>(h.spaceContent.listLinks, { spaceId: space.id, revisionId: '', pageId: '', status: 'broken' }, owner.id);
+    expect(links.stats?.broken).toBe(0);
+  });
+
+  it('with a revision, builds on it and leaves the space on its revision', async () => {
+    const space = await newSpace();
+    const before = await getRevision(space.id);
+    const res = await importSite(space.id, { revisionId: before.id });
+    expect((await getRevision(space.id)).id).toBe(before.id);
+    const made = await getRevision(space.id, res.revisionId);
+    expect(made.parents).toEqual([before.id]);
+    expect(made.pages).toHaveLength(5);
+  });
+
+  it('refuses other sources, bad URLs, unreachable sites and readers', async () => {
+    const space = await newSpace();
+    await rejects(importSite(space.id, { source: 'notion' }), status.INVALID_ARGUMENT, /source: "notion" imports are not supported/);
+    await rejects(importSite(space.id, { source: 'carrier-pigeon' }), status.INVALID_ARGUMENT, /source: must be one of website/);
+    await rejects(importSite(space.id, { source: '' }), status.INVALID_ARGUMENT, /source: required/);
+    await rejects(importSite(space.id, { url: 'ftp://example.com/' }), status.INVALID_ARGUMENT, /url: must be an http\(s\) URL/);
+    await rejects(importSite(space.id, { url: `${base}/missing` }), status.INVALID_ARGUMENT, /url: .*\/missing answered 404/);
+    await rejects(importSite(space.id, {}, reader), status.PERMISSION_DENIED, /editors/);
+    expect((await getRevision(space.id)).pages).toEqual([]);
+  });
+});
+
+it('refuses private addresses unless the private network is allowed', async () => {
+  const space = await newSpace();
+  await rejects(importSite(space.id), status.INVALID_ARGUMENT, /url: "127\.0\.0\.1" resolves to 127\.0\.0\.1, a private or reserved address/);
+  expect((await getRevision(space.id)).pages).toEqual([]);
+});

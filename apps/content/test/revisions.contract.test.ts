@@ -1,0 +1,278 @@
+import { status } from '@grpc/grpc-js';
+import pg from 'pg';
+import type { CreateSpaceRequest, Space } from '@quire/proto/content';
+import type {
+  ApplyChangesRequest,
+  ApplyChangesResponse,
+  Change,
+  CreateRevisionRequest,
+  Document,
+  File,
+  GetPageRequest,
+  ListFilesResponse,
+  Page,
+  PutBlobResponse,
+  ReadBlobResponse,
+  Revision,
+} from '@quire/proto/space-content';
+import { Role } from '@quire/service-kit';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentId } from '../src/domain/changes.ts';
+import { startContent, type ContentHarness } from './harness.ts';
+
+let orgs: OrgsHarness;
+let h: ContentHarness;
+let db: pg.Client;
+let owner: TestUser;
+let editor: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let otherOrgId: string;
+
+beforeAll(async () => {
+  orgs = await startOrgs();
+  h = await startContent(orgs.address);
+  db = new pg.Client({ connectionString: h.databaseUrl });
+  await db.connect();
+  [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
+  orgId = (await orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+});
+afterAll(async () => {
+  await db?.end();
+  await h?.stop();
+  await orgs?.stop();
+});
+
+const sc = () => h.spaceContent;
+const createSpace = (organizationId = orgId, as: TestUser = owner, req: Partial<CreateSpaceRequest> = {}) =>
+  h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId, title: 'Handbook', emoji: '', editMode: '', visibility: '', ...req }, as.id);
+const apply = (spaceId: string, revisionId: string, changes: Change[], as: TestUser = editor) =>
+  h.callContent<ApplyChangesRequest, ApplyChangesResponse>(sc().applyChanges, { spaceId, revisionId, changes }, as.id);
+const getRevision = (spaceId: string, revisionId = '', as: TestUser = reader, extra = {}) =>
+  h.callContent(sc().getRevision, { spaceId, revisionId, metadata: true, withMarkdown: false, ...extra }, as.id);
+const getPage = (req: Partial<GetPageRequest> & { spaceId: string }, as: TestUser = reader) =>
+  h.callContent<GetPageRequest, Page>(sc().getPage, { revisionId: '', format: '', metadata: true, ...req }, as.id);
+const setRevision = (spaceId: string, revisionId: string, expectedRevisionId: string, as: TestUser = editor) =>
+  h.callContent(sc().setSpaceRevision, { spaceId, revisionId, expectedRevisionId }, as.id);
+const insert = (title: string, extra: Record<string, unknown> = {}): Change => ({ insertPage: { fields: { title }, type: '', href: '', ref: '', ...extra } });
+const count = async (table: string) => Number((await db.query(`SELECT count(*) FROM "${table}"`)).rows[0].count);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEIGGEMAC/WAf7C9rEAAAAAAElFTkSuQmCC', 'base64');
+
+/** A space with pages Intro (markdown "hello", child Setup) and FAQ, made active. */
+async function seeded() {
+  const space = await createSpace();
+  const r = await apply(space.id, space.revisionId, [insert('Intro', { ref: 'intro', markdown: 'hello [faq](./faq)' }), insert('Setup', { into: 'intro', ref: 'setup' }), insert('FAQ', { ref: 'faq' })]);
+  await setRevision(space.id, r.revision!.id, space.revisionId, owner);
+  const id = (ref: string) => r.changes.find((c) => c.ref === ref)!.pageId;
+  return { space, revision: r.revision!, intro: id('intro'), setup: id('setup'), faq: id('faq') };
+}
+
+describe('GetRevision', () => {
+  it('answers a new space’s empty active revision', async () => {
+    const s = await createSpace();
+    expect(await getRevision(s.id)).toMatchObject({ id: s.revisionId, spaceId: s.id, parents: [], type: 'edits', pages: [], files: [], variables: {} });
+  });
+
+  it('answers NOT_FOUND for unknown revisions, revisions of other spaces, and spaces the caller cannot see', async () => {
+    const a = await seeded();
+    const b = await createSpace();
+    await rejects(getRevision(a.space.id, 'nope'), status.NOT_FOUND, /revisionId: revision "nope" not found/);
+    await rejects(getRevision(b.id, a.revision.id), status.NOT_FOUND, /revision/);
+    await rejects(getRevision(a.space.id, '', outsider), status.NOT_FOUND, /Space/);
+    const foreign = await createSpace(otherOrgId, outsider);
+    await rejects(getRevision(foreign.id, '', owner), status.NOT_FOUND);
+  });
+
+  it('leaves out git metadata when asked, and carries markdown for exports', async () => {
+    const s = await createSpace();
+    const made = await h.callContent<CreateRevisionRequest, Revision>(
+      sc().createRevision,
+      {
+        spaceId: s.id,
+        parentRevisionId: '',
+        pages: [{ id: 'p1', type: '', markdown: '# Guide\ntext', href: '', git: { oid: 'abc', path: 'guide.md' }, pages: [] }],
+        files: [],
+        git: { oid: 'c0ffee', message: 'import', createdByService: false, url: '', ref: 'main' },
+        setActive: true,
+        type: '',
+      },
+      editor.id,
+    );
+    expect(made.git?.oid).toBe('c0ffee');
+    const bare = await getRevision(s.id, '', reader, { metadata: false, withMarkdown: true });
+    expect(bare.git).toBeUndefined();
+    expect(bare.pages[0]).toMatchObject({ id: 'p1', title: 'Guide', slug: 'guide', path: 'guide', markdown: 'text' });
+    expect(bare.pages[0]!.git).toBeUndefined();
+  });
+});
+
+describe('ApplyChanges', () => {
+  it('makes a new revision on top of the given one, leaving the space where it was', async () => {
+    const s = await seeded();
+    const r = await apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, fields: { title: 'Questions' }, markdown: 'answers', move: true, into: s.intro, at: 0 } }]);
+    expect(r.revision).toMatchObject({ parents: [s.revision.id], spaceId: s.space.id, type: 'edits' });
+    expect(r.changes).toEqual([{ kind: 'updated_page', pageId: s.faq, ref: '' }]);
+    expect(r.revision!.pages.map((p) => [p.path, p.pages.map((c) => c.path)])).toEqual([['intro', ['intro/faq', 'intro/setup']]]);
+    expect((await getRevision(s.space.id)).id).toBe(s.revision.id);
+    // Links by ref became app links.
+    const intro = await getPage({ spaceId: s.space.id, pageId: s.intro, format: 'markdown' });
+    expect(intro.markdown).toBe(`hello [faq](/pages/${s.faq})`);
+  });
+
+  it('writes one document and one revision for a one-page change', async () => {
+    const s = await seeded();
+    const [docs, revs] = [await count('Document'), await count('Revision')];
+    await apply(s.space.id, s.revision.id, [{ updatePage: { page: s.setup, markdown: `unique ${Date.now()}`, move: false } }]);
+    expect([await count('Document'), await count('Revision')]).toEqual([docs + 1, revs + 1]);
+    // The same markdown again is not stored twice.
+    await apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, markdown: 'hello [faq](./faq)', move: false } }]);
+    expect(await count('Document')).toBe(docs + 2);
+  });
+
+  it('refuses bad batches naming the change, writing nothing', async () => {
+    const s = await seeded();
+    const before = await count('Revision');
+    await rejects(apply(s.space.id, s.revision.id, [insert('ok'), { deletePage: { page: 'nope' } }]), status.NOT_FOUND, /^changes\[1\]: page "nope" not found/);
+    await rejects(apply(s.space.id, s.revision.id, Array.from({ length: 51 }, () => insert('x'))), status.INVALID_ARGUMENT, /at most 50/);
+    await rejects(apply(s.space.id, s.revision.id, [{ updatePage: { page: s.intro, move: true, into: s.setup } }]), status.INVALID_ARGUMENT, /under itself/);
+    await rejects(apply(s.space.id, s.revision.id, [{}]), status.INVALID_ARGUMENT, /changes\[0\]: one of/);
+    await rejects(apply(s.space.id, 'nope', [insert('x')]), status.NOT_FOUND, /revision "nope"/);
+    await rejects(apply(s.space.id, s.revision.id, [{ revertPage: { page: s.faq, revision: 'nope' } }]), status.NOT_FOUND, /changes\.revision: revision "nope"/);
+    expect(await count('Revision')).toBe(before);
+  });
+
+  it('is for editors: readers get PERMISSION_DENIED, outsiders NOT_FOUND', async () => {
+    const s = await seeded();
+    await rejects(apply(s.space.id, s.revision.id, [insert('x')], reader), status.PERMISSION_DENIED);
+    await rejects(apply(s.space.id, s.revision.id, [insert('x')], outsider), status.NOT_FOUND);
+    await rejects(h.callContent(sc().applyChanges, { spaceId: s.space.id, revisionId: s.revision.id, changes: [insert('x')] }), status.UNAUTHENTICATED);
+  });
+
+  it('still takes changes on a locked space (change requests), which then cannot move', async () => {
+    const s = await createSpace(orgId, owner, { editMode: 'locked' });
+    const r = await apply(s.id, s.revisionId, [insert('x')]);
+    await rejects(setRevision(s.id, r.revision!.id, s.revisionId, owner), status.FAILED_PRECONDITION, /locked/);
+    await rejects(h.callContent(sc().createRevision, { spaceId: s.id, parentRevisionId: '', pages: [], files: [], setActive: true, type: '' }, owner.id), status.FAILED_PRECONDITION, /locked/);
+  });
+
+  it('inserts files: bytes in the blob store, image dimensions, and files served back', async () => {
+    const s = await seeded();
+    const r = await apply(s.space.id, s.revision.id, [
+      { insertFiles: { files: [{ ref: 'pic', name: 'pic.png', contentType: 'image/png', data: PNG }] } },
+      { updatePage: { page: s.faq, markdown: '![pic](./pic)', move: false } },
+    ]);
+    const file = r.insertedFiles[0]!;
+    expect(file).toMatchObject({ name: 'pic.png', contentType: 'image/png', size: PNG.byteLength, dimensions: { width: 2, height: 3 } });
+    const listed = await h.callContent(sc().listFiles, { spaceId: s.space.id, revisionId: r.revision!.id, metadata: true }, reader.id);
+    expect(listed.items.map((f) => f.id)).toEqual([file.id]);
+    const got = await h.callContent(sc().getFile, { spaceId: s.space.id, revisionId: r.revision!.id, fileId: file.id, metadata: true }, reader.id);
+    expect(got.blob).toBe(file.blob);
+    const bytes = await h.callContent(sc().readBlob, { blob: file.blob });
+    expect(Buffer.compare(bytes.data, PNG)).toBe(0);
+    await rejects(h.callContent(sc().getFile, { spaceId: s.space.id, revisionId: '', fileId: file.id, metadata: true }, reader.id), status.NOT_FOUND, /File/);
+    await rejects(h.callContent(sc().readBlob, { blob: 'f'.repeat(64) }), status.NOT_FOUND);
+  });
+});
+
+describe('pages, documents and blobs', () => {
+  it('gets a page by id or path, with markdown or the parsed document', async () => {
+    const s = await seeded();
+    const bare = await getPage({ spaceId: s.space.id, path: 'intro/setup' });
+    expect(bare).toMatchObject({ id: s.setup, path: 'intro/setup', title: 'Setup', type: 'document' });
+    expect(bare.markdown).toBeUndefined();
+    const withDoc = await getPage({ spaceId: s.space.id, pageId: s.intro, format: 'document' });
+    expect(JSON.parse(withDoc.documentJson!)).toMatchObject({ type: 'root', children: [{ type: 'paragraph' }] });
+    expect(withDoc.pages.map((p) => p.id)).toEqual([s.setup]);
+    await rejects(getPage({ spaceId: s.space.id, pageId: s.intro, format: 'html' }), status.INVALID_ARGUMENT, /^format: must be one of/);
+    await rejects(getPage({ spaceId: s.space.id, pageId: 'nope' }), status.NOT_FOUND, /Page "nope"/);
+    await rejects(getPage({ spaceId: s.space.id, path: 'setup' }), status.NOT_FOUND, /path "setup"/);
+    await rejects(getPage({ spaceId: s.space.id, pageId: s.intro }, outsider), status.NOT_FOUND);
+  });
+
+  it('gets a document of the space by its hash, and nobody else’s', async () => {
+    const s = await seeded();
+    const id = documentId('');
+    const doc = await h.callContent(sc().getDocument, { spaceId: s.space.id, documentId: id }, reader.id);
+    expect(doc).toMatchObject({ id, markdown: '' });
+    const other = await createSpace();
+    await rejects(h.callContent(sc().getDocument, { spaceId: other.id, documentId: id }, reader.id), status.NOT_FOUND, /Document/);
+  });
+
+  it('stores blobs once by content hash', async () => {
+    const a = await h.callContent(sc().putBlob, { data: Buffer.from('bytes') }, editor.id);
+    const b = await h.callContent(sc().putBlob, { data: Buffer.from('bytes') }, editor.id);
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ blob: documentId('bytes'), size: 5 });
+    await rejects(h.callContent(sc().putBlob, { data: Buffer.from('x') }), status.UNAUTHENTICATED);
+  });
+});
+
+describe('SetSpaceRevision and CreateRevision', () => {
+  it('moves the space by compare-and-set: of two racing moves from one revision, one wins', async () => {
+    const s = await seeded();
+    const [x, y] = await Promise.all([apply(s.space.id, s.revision.id, [insert('X')]), apply(s.space.id, s.revision.id, [insert('Y')])]);
+    const results = await Promise.allSettled([setRevision(s.space.id, x.revision!.id, s.revision.id), setRevision(s.space.id, y.revision!.id, s.revision.id)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(failed.reason).toMatchObject({ code: status.ABORTED, details: expect.stringMatching(/moved on/) });
+    const active = (await getRevision(s.space.id)).id;
+    expect([x.revision!.id, y.revision!.id]).toContain(active);
+  });
+
+  it('keeps search’s pages in step with the active revision, duplicates included', async () => {
+    const s = await seeded();
+    const pages = async (spaceId: string) => (await db.query('SELECT "pageId", path FROM "SpacePage" WHERE "spaceId" = $1 ORDER BY path', [spaceId])).rows;
+    expect(await pages(s.space.id)).toEqual([
+      { pageId: s.faq, path: 'faq' },
+      { pageId: s.intro, path: 'intro' },
+      { pageId: s.setup, path: 'intro/setup' },
+    ]);
+    const r = await apply(s.space.id, s.revision.id, [{ deletePage: { page: s.intro } }]);
+    await setRevision(s.space.id, r.revision!.id, s.revision.id);
+    expect(await pages(s.space.id)).toEqual([{ pageId: s.faq, path: 'faq' }]);
+    const copy = await h.call(h.client.duplicateSpace, { spaceId: s.space.id }, owner.id);
+    expect(await pages(copy.id)).toEqual([{ pageId: s.faq, path: 'faq' }]);
+  });
+
+  it('refuses readers, unknown revisions and revisions of other spaces', async () => {
+    const s = await seeded();
+    const other = await seeded();
+    await rejects(setRevision(s.space.id, s.revision.id, s.revision.id, reader), status.PERMISSION_DENIED);
+    await rejects(setRevision(s.space.id, 'nope', s.revision.id), status.NOT_FOUND);
+    await rejects(setRevision(s.space.id, other.revision.id, s.revision.id), status.NOT_FOUND);
+    await rejects(setRevision(s.space.id, s.revision.id, ''), status.INVALID_ARGUMENT, /expectedRevisionId/);
+  });
+
+  it('creates a revision from whole content, keeping given ids, files by blob; set_active moves the space', async () => {
+    const s = await createSpace();
+    const { blob } = await h.callContent(sc().putBlob, { data: PNG }, editor.id);
+    const req: CreateRevisionRequest = {
+      spaceId: s.id,
+      parentRevisionId: '',
+      pages: [
+        { id: 'g1', type: 'group', fields: { title: 'Guides' }, markdown: '', href: '', pages: [{ id: 'p1', type: '', markdown: '# Start\nGo', href: '', pages: [] }] },
+        { id: 'l1', type: 'link', fields: { title: 'Site' }, markdown: '', href: 'https://example.org', pages: [] },
+      ],
+      files: [{ id: 'f1', name: 'a.png', contentType: 'image/png', blob }],
+      setActive: true,
+      type: '',
+    };
+    const r = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, req, editor.id);
+    expect(r.parents).toEqual([s.revisionId]);
+    expect(r.pages.map((p) => [p.id, p.type, p.path, p.pages.map((c) => c.path)])).toEqual([
+      ['g1', 'group', 'guides', ['guides/start']],
+      ['l1', 'link', 'site', []],
+    ]);
+    expect(r.files[0]).toMatchObject({ id: 'f1', size: PNG.byteLength, dimensions: { width: 2, height: 3 } });
+    expect((await getRevision(s.id)).id).toBe(r.id);
+    // The space moved on: the same parent again loses.
+    await rejects(h.callContent(sc().createRevision, { ...req, parentRevisionId: s.revisionId }, editor.id), status.ABORTED);
+    await rejects(h.callContent(sc().createRevision, { ...req, files: [{ id: 'f1', name: 'a', contentType: '', blob: 'f'.repeat(64) }] }, editor.id), status.INVALID_ARGUMENT, /files\[0\]\.blob/);
+    await rejects(h.callContent(sc().createRevision, { ...req, type: 'weird' }, editor.id), status.INVALID_ARGUMENT, /^type:/);
+    await rejects(h.callContent(sc().createRevision, req, reader.id), status.PERMISSION_DENIED);
+  });
+});

@@ -1,0 +1,126 @@
+import { status } from '@grpc/grpc-js';
+import type { CreateSpaceRequest, Space } from '@quire/proto/content';
+import type { CreateRevisionRequest, PageContent, Revision, SearchOrganizationRequest, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
+import { Role } from '@quire/service-kit';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContent, type ContentHarness } from './harness.ts';
+
+let orgs: OrgsHarness;
+let h: ContentHarness;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let handbook: Space;
+
+const page = (title: string, markdown: string, pages: PageContent[] = []): PageContent => ({ id: '', type: 'document', fields: { title }, markdown, href: '', pages });
+
+const createSpace = (title: string) => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id);
+const publish = (spaceId: string, pages: PageContent[]) =>
+  h.callContent<CreateRevisionRequest, Revision>(h.spaceContent.createRevision, { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' }, owner.id);
+const searchSpace = (spaceId: string, query: string, as: TestUser = owner, page?: { page: string; limit: number }) =>
+  h.callContent<SearchSpaceRequest, SearchResponse>(h.spaceContent.searchSpace, { spaceId, query, page }, as.id);
+const searchOrg = (query: string, as: TestUser = owner, organizationId = orgId) =>
+  h.callContent<SearchOrganizationRequest, SearchResponse>(h.spaceContent.searchOrganization, { organizationId, query }, as.id);
+
+beforeAll(async () => {
+  orgs = await startOrgs();
+  h = await startContent(orgs.address);
+  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
+  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await orgs.organization(outsider, [], 'Elsewhere');
+  handbook = await createSpace('Handbook');
+  await publish(handbook.id, [
+    page(
+      'Installation',
+      'Quire runs anywhere Node runs.\n\n## Install on Kubernetes\n\nDeploy the chart to your Kubernetes cluster, then size the Kubernetes cluster for your traffic.\n\n## Install with Docker\n\nRun the image with Docker compose.\n',
+      [page('Upgrading', '# Before you start\n\nBack up the database. A Kubernetes cluster upgrade is a separate matter.\n')],
+    ),
+    page('Kubernetes operations', 'Day-two tasks.\n\n## Monitoring\n\nWatch the dashboards.\n'),
+    page('Billing', 'Invoices are sent monthly.\n'),
+  ]);
+});
+afterAll(async () => {
+  await h?.stop();
+  await orgs?.stop();
+});
+
+describe('SearchSpace', () => {
+  it('finds pages by their sections and titles, best first, each with its matching sections', async () => {
+    const res = await searchSpace(handbook.id, 'kubernetes cluster');
+    expect(res.items.map((p) => p.title)).toEqual(['Installation', 'Upgrading']);
+    const [install, upgrading] = res.items;
+    expect(install).toMatchObject({ spaceId: handbook.id, path: 'installation' });
+    expect(install!.sections).toEqual([{ id: 'install-on-kubernetes', title: 'Install on Kubernetes', body: expect.stringContaining('Kubernetes cluster') }]);
+    expect(upgrading).toMatchObject({ path: 'installation/upgrading', sections: [{ id: 'before-you-start', title: 'Before you start' }] });
+  });
+
+  it('finds a page by its title alone, and names the text before the first heading by the page title', async () => {
+    const byTitle = await searchSpace(handbook.id, 'operations');
+    expect(byTitle.items).toEqual([expect.objectContaining({ title: 'Kubernetes operations', sections: [] })]);
+    const lead = await searchSpace(handbook.id, 'invoices');
+    expect(lead.items[0]!.sections).toEqual([{ id: '', title: 'Billing', body: 'Invoices are sent monthly.' }]);
+  });
+
+  it('ranks a page named after the query above pages that only mention it', async () => {
+    const res = await searchSpace(handbook.id, 'kubernetes');
+    expect(res.items[0]!.title).toBe('Kubernetes operations');
+    expect(res.items.map((p) => p.title).sort()).toEqual(['Installation', 'Kubernetes operations', 'Upgrading']);
+  });
+
+  it('pages through the results', async () => {
+    const first = await searchSpace(handbook.id, 'kubernetes', owner, { page: '', limit: 2 });
+    expect(first.items).toHaveLength(2);
+    const second = await searchSpace(handbook.id, 'kubernetes', owner, { page: first.page!.next!, limit: 2 });
+    expect(second.items).toHaveLength(1);
+    expect(second.page?.next).toBeUndefined();
+    expect(new Set([...first.items, ...second.items].map((p) => p.pageId)).size).toBe(3);
+  });
+
+  it('reads only the active revision', async () => {
+    const space = await createSpace('Changing');
+    await publish(space.id, [page('Old', 'The zeppelin manual.\n')]);
+    expect((await searchSpace(space.id, 'zeppelin')).items).toHaveLength(1);
+    await publish(space.id, [page('New', 'The airship manual.\n')]);
+    expect((await searchSpace(space.id, 'zeppelin')).items).toEqual([]);
+    expect((await searchSpace(space.id, 'airship')).items.map((p) => p.title)).toEqual(['New']);
+  });
+
+  it('answers nothing for a query of stop words only', async () => {
+    expect((await searchSpace(handbook.id, 'the of')).items).toEqual([]);
+  });
+
+  it('requires a query of at most 512 characters', async () => {
+    await rejects(searchSpace(handbook.id, ''), status.INVALID_ARGUMENT, /query: required/);
+    await rejects(searchSpace(handbook.id, 'k'.repeat(513)), status.INVALID_ARGUMENT, /query: must be at most 512/);
+    await rejects(searchSpace(handbook.id, 'kubernetes', owner, { page: 'bogus', limit: 1 }), status.INVALID_ARGUMENT, /page/);
+  });
+
+  it('hides spaces the caller cannot see', async () => {
+    await rejects(searchSpace(handbook.id, 'kubernetes', outsider), status.NOT_FOUND, /Space/);
+    await rejects(searchSpace('nope', 'kubernetes'), status.NOT_FOUND, /Space "nope" not found/);
+  });
+});
+
+describe('SearchOrganization', () => {
+  it('searches the spaces the caller sees, not deleted ones', async () => {
+    const secret = await createSpace('Secret');
+    await publish(secret.id, [page('Vault', 'The marmalade recipe.\n')]);
+    const open = await createSpace('Open');
+    await publish(open.id, [page('Kitchen', 'Marmalade on toast.\n')]);
+    await h.call(h.client.updateSpace, { spaceId: secret.id, defaultLevel: Role.ROLE_GUEST }, owner.id);
+
+    expect((await searchOrg('marmalade')).items.map((p) => [p.spaceId, p.title]).sort()).toEqual([[open.id, 'Kitchen'], [secret.id, 'Vault']].sort());
+    expect((await searchOrg('marmalade', reader)).items.map((p) => p.title)).toEqual(['Kitchen']);
+
+    await h.call(h.client.deleteSpace, { spaceId: open.id }, owner.id);
+    expect((await searchOrg('marmalade')).items.map((p) => p.title)).toEqual(['Vault']);
+  });
+
+  it('is for members only', async () => {
+    await rejects(searchOrg('marmalade', outsider), status.NOT_FOUND, /organization/);
+    await rejects(searchOrg('', owner), status.INVALID_ARGUMENT, /query/);
+  });
+});

@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TObject } from '@sinclair/typebox';
+import type { Caller } from '@quire/service-kit';
+import { presentDocument, presentFile, presentPage, presentRevision, type ContentLinks } from '../presenters/space-content.ts';
+import { errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
+import { SpaceParams } from '../schemas/content.ts';
+import { ContentQuery, DocumentJson, DocumentParams, File, FileIdParam, Page, PageIdParam, PageQuery, Revision, SpaceRevisionParams } from '../schemas/space-content.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['space-content'];
+
+/**
+ * Where the content read routes read: a path prefix, its parameters, and how to find the revision
+ * (`''` for the space's active one). The active content, a revision by id and (in the review
+ * service) a change request's content differ only in this.
+ */
+export interface ContentScope {
+  prefix: string;
+  params: TObject;
+  /** The space and revision to read, from the request's path parameters (as validated by `params`). */
+  resolve(params: Record<string, string>, caller: Caller): Promise<{ spaceId: string; revisionId: string }>;
+  /** Operation ids: GitBook's for each read of this scope. */
+  operations: { revision: string; pages: string; files: string; file: string; page: string; path: string };
+}
+
+// The routes are built for any scope, so their schemas are not known statically: the values are
+// what the schemas above validated.
+interface Req {
+  params: unknown;
+  query: unknown;
+  caller: Caller;
+}
+const paramsOf = (req: Req) => req.params as Record<string, string>;
+const queryOf = <Q>(req: Req) => req.query as Q;
+type Query = { metadata: boolean };
+type ListQueryT = Query & { page?: string; limit?: number };
+type PageQueryT = Query & { format?: string };
+
+/** The revision, page and file reads of one scope. */
+export function contentReadRoutes(app: FastifyInstance, { services: { spaceContent }, urls, links }: RouteDeps, scope: ContentScope) {
+  const l: ContentLinks = { urls, links };
+  const { prefix, params, operations: op } = scope;
+  const QuerySchema = Type.Object(ContentQuery);
+  const FileParams = Type.Composite([params, Type.Object(FileIdParam)]);
+  const PageParams = Type.Composite([params, Type.Object(PageIdParam)]);
+  const PathParams = Type.Composite([params, Type.Object({ '*': Type.String({ maxLength: 2048, description: 'The page path: slugs joined by "/"' }) })]);
+
+  app.get(prefix, { schema: { operationId: op.revision, tags, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision, ...errorResponses } } }, async (req) => {
+    const at = await scope.resolve(paramsOf(req), req.caller);
+    const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
+    return presentRevision(r, at.spaceId, l);
+  });
+
+  app.get(
+    `${prefix}/pages`,
+    { schema: { operationId: op.pages, tags, summary: 'List the pages, nested', params, querystring: QuerySchema, response: { 200: Type.Object({ pages: Type.Array(Page) }), ...errorResponses } } },
+    async (req) => {
+      const at = await scope.resolve(paramsOf(req), req.caller);
+      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
+      return { pages: r.pages.map((p) => presentPage(p, at.spaceId, l)) };
+    },
+  );
+
+  app.get(
+    `${prefix}/files`,
+    { schema: { operationId: op.files, tags, summary: 'List the files', params, querystring: Type.Object({ ...ListQuery, ...ContentQuery }), response: { 200: ListOf(File), ...errorResponses } } },
+    async (req) => {
+      const at = await scope.resolve(paramsOf(req), req.caller);
+      const q = queryOf<ListQueryT>(req);
+      const res = await spaceContent.listFiles({ ...at, page: pageRequest(q), metadata: q.metadata }, req.caller);
+      return list(res.items.map((f) => presentFile(f, l)), res.page?.next);
+    },
+  );
+
+  app.get(
+    `${prefix}/files/:fileId`,
+    { schema: { operationId: op.file, tags, summary: 'Get a file', params: FileParams, querystring: QuerySchema, response: { 200: File, ...errorResponses } } },
+    async (req) => {
+      const at = await scope.resolve(paramsOf(req), req.caller);
+      return presentFile(await spaceContent.getFile({ ...at, fileId: paramsOf(req).fileId!, metadata: queryOf<Query>(req).metadata }, req.caller), l);
+    },
+  );
+
+  const getPage = async (at: { spaceId: string; revisionId: string }, page: { pageId: string } | { path: string }, q: { format?: string; metadata: boolean }, caller: Caller) =>
+    presentPage(await spaceContent.getPage({ ...at, ...page, format: q.format ?? '', metadata: q.metadata }, caller), at.spaceId, l);
+
+  app.get(
+    `${prefix}/page/:pageId`,
+    { schema: { operationId: op.page, tags, summary: 'Get a page by id, with its body when asked', params: PageParams, querystring: PageQuery, response: { 200: Page, ...errorResponses } } },
+    async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { pageId: paramsOf(req).pageId! }, queryOf<PageQueryT>(req), req.caller),
+  );
+
+  app.get(
+    `${prefix}/path/*`,
+    { schema: { operationId: op.path, tags, summary: 'Get a page by its path, with its body when asked', params: PathParams, querystring: PageQuery, response: { 200: Page, ...errorResponses } } },
+    async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { path: paramsOf(req)['*']! }, queryOf<PageQueryT>(req), req.caller),
+  );
+}
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  contentReadRoutes(app as unknown as FastifyInstance, deps, {
+    prefix: '/spaces/:spaceId/content',
+    params: SpaceParams,
+    resolve: async ({ spaceId }) => ({ spaceId: spaceId!, revisionId: '' }),
+    operations: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', path: 'getPageByPath' },
+  });
+  contentReadRoutes(app as unknown as FastifyInstance, deps, {
+    prefix: '/spaces/:spaceId/revisions/:revisionId',
+    params: SpaceRevisionParams,
+    resolve: async ({ spaceId, revisionId }) => ({ spaceId: spaceId!, revisionId: revisionId! }),
+    operations: {
+      revision: 'getRevisionById',
+      pages: 'listPagesInRevisionById',
+      files: 'listFilesInRevisionById',
+      file: 'getFileInRevisionById',
+      page: 'getPageInRevisionById',
+      path: 'getPageInRevisionByPath',
+    },
+  });
+
+  app.get(
+    '/spaces/:spaceId/documents/:documentId',
+    { schema: { operationId: 'getDocumentById', tags, summary: 'Get a document of the space: its markdown and parsed tree (mdast)', params: DocumentParams, response: { 200: DocumentJson, ...errorResponses } } },
+    async (req) => presentDocument(await deps.services.spaceContent.getDocument({ spaceId: req.params.spaceId, documentId: req.params.documentId }, req.caller)),
+  );
+};
+
+export default routes;

@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Timestamp } from './common.ts';
+
+export const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
+export const GitCommit = Type.Object({ oid: Type.String(), message: Type.String(), createdByService: Type.Boolean(), url: Type.String(), ref: Type.String() });
+
+export const PageLayout = Type.Object({
+  width: Type.String(),
+  cover: Type.Boolean(),
+  coverSize: Type.String(),
+  title: Type.Boolean(),
+  description: Type.Boolean(),
+  tableOfContents: Type.Boolean(),
+  outline: Type.Boolean(),
+  pagination: Type.Boolean(),
+  metadata: Type.Boolean(),
+});
+
+/**
+ * A page of any type (`document`, `group`, `link`), nested. `kind` is GitBook's deprecated name
+ * of the type (`sheet` for documents). `markdown` or `document` (mdast) only when asked with `format`.
+ */
+export const Page = Type.Recursive(
+  (This) =>
+    Type.Object({
+      id: Type.String(),
+      title: Type.String(),
+      emoji: Type.Optional(Type.String()),
+      icon: Type.Optional(Type.String()),
+      createdAt: Timestamp,
+      updatedAt: Timestamp,
+      kind: Type.String(),
+      type: Type.Union([Type.Literal('document'), Type.Literal('group'), Type.Literal('link')]),
+      urls: Type.Object({ app: Type.String() }),
+      slug: Type.String(),
+      path: Type.String(),
+      description: Type.Optional(Type.String()),
+      documentId: Type.Optional(Type.String()),
+      href: Type.Optional(Type.String()),
+      target: Type.Optional(Type.Object({ kind: Type.Literal('url'), url: Type.String() })),
+      pages: Type.Array(This),
+      git: Type.Optional(GitBlob),
+      layout: Type.Optional(PageLayout),
+      hidden: Type.Boolean(),
+      noIndex: Type.Boolean(),
+      noRobotsIndex: Type.Boolean(),
+      markdown: Type.Optional(Type.String()),
+      document: Type.Optional(Type.Unknown({ description: 'The parsed document: mdast (unist) JSON' })),
+    }),
+  { $id: 'RevisionPage', title: 'RevisionPage' },
+);
+export type PageJson = Static<typeof Page>;
+
+export const File = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    contentType: Type.String(),
+    downloadURL: Type.String({ description: 'A signed link to the bytes, valid for at least an hour' }),
+    size: Type.Number(),
+    dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() })),
+    git: Type.Optional(GitBlob),
+  },
+  { title: 'RevisionFile' },
+);
+
+export const Revision = Type.Object(
+  {
+    object: Type.Literal('revision'),
+    id: Type.String(),
+    parents: Type.Array(Type.String()),
+    pages: Type.Array(Page),
+    files: Type.Array(File),
+    reusableContents: Type.Array(Type.Unknown()),
+    variables: Type.Record(Type.String(), Type.String()),
+    createdAt: Timestamp,
+    type: Type.String(),
+    git: Type.Optional(GitCommit),
+    urls: Type.Object({ app: Type.String(), published: Type.Optional(Type.String()), public: Type.Optional(Type.String()) }),
+  },
+  { title: 'Revision' },
+);
+
+/** A document: its markdown and the parsed tree (mdast JSON), our answer for GitBook's JSON document. */
+export const DocumentJson = Type.Object(
+  { object: Type.Literal('document'), id: Type.String(), markdown: Type.String(), document: Type.Unknown() },
+  { title: 'Document' },
+);
+
+export const ContentQuery = {
+  metadata: Type.Boolean({ default: true, description: 'false leaves out mutable git metadata' }),
+  computed: Type.Boolean({ default: true, description: 'Accepted for compatibility: no content is computed' }),
+};
+export const PageQuery = Type.Object({
+  ...ContentQuery,
+  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('document')], { description: 'Adds the page body: markdown, or the parsed document' })),
+  evaluated: Type.Boolean({ default: false, description: 'Accepted for compatibility: documents have nothing to evaluate' }),
+});
+
+export const SpaceRevisionParams = Type.Object({ spaceId: Id('Space id'), revisionId: Id('Revision id') });
+export const FileIdParam = { fileId: Id('File id') };
+export const PageIdParam = { pageId: Id('Page id') };
+export const DocumentParams = Type.Object({ spaceId: Id('Space id'), documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }) });
+export const BlobParams = Type.Object({ blob: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export const BlobQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), exp: Type.Integer(), sig: Type.String({ maxLength: 128 }) });

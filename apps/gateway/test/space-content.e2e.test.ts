@@ -1,0 +1,163 @@
+import type { AddressInfo } from 'node:net';
+import { GitBookAPI } from '@gitbook/api';
+import type { ApplyChangesRequest, ApplyChangesResponse, Change } from '@quire/proto/space-content';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startGateway } from './harness.ts';
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let spaceId: string;
+let revisionId: string;
+let firstRevisionId: string;
+let ids: Record<string, string>;
+let file: { id: string; blob: string };
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEIGGEMAC/WAf7C9rEAAAAAAElFTkSuQmCC', 'base64');
+const insert = (title: string, extra: Record<string, unknown> = {}): Change => ({ insertPage: { fields: { title }, type: '', href: '', ref: '', ...extra } });
+
+beforeAll(async () => {
+  g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' });
+  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  const space = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' })).json();
+  spaceId = space.id;
+  firstRevisionId = space.revision;
+  const r = await g.content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
+    g.content.spaceContent.applyChanges,
+    {
+      spaceId,
+      revisionId: firstRevisionId,
+      changes: [
+        insert('Intro', { ref: 'intro', markdown: '# Welcome\n\nSee ![logo](./logo)', fields: { title: 'Intro', emoji: '👋' } }),
+        insert('Setup', { ref: 'setup', into: 'intro' }),
+        insert('Links', { ref: 'site', type: 'link', href: 'https://example.org' }),
+        { insertFiles: { files: [{ ref: 'logo', name: 'logo é.png', contentType: 'image/png', data: PNG }] } },
+      ],
+    },
+    owner.id,
+  );
+  revisionId = r.revision!.id;
+  ids = Object.fromEntries(r.changes.map((c) => [c.ref, c.pageId]));
+  file = r.insertedFiles[0]!;
+  await g.content.callContent(g.content.spaceContent.setSpaceRevision, { spaceId, revisionId, expectedRevisionId: firstRevisionId }, owner.id);
+});
+afterAll(() => g?.stop());
+
+const get = (url: string, as: TestUser | null = reader) => g.call(as, 'GET', url);
+const json = async (url: string, as: TestUser | null = reader) => {
+  const res = await get(url, as);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+describe('space content', () => {
+  it('answers the active revision with nested pages, files and links', async () => {
+    const r = await json(`/v1/spaces/${spaceId}/content`);
+    expect(r).toMatchObject({ object: 'revision', id: revisionId, parents: [firstRevisionId], type: 'edits', reusableContents: [], variables: {}, urls: { app: expect.stringContaining(spaceId) } });
+    expect(r.pages).toHaveLength(2);
+    expect(r.pages[0]).toMatchObject({
+      id: ids.intro,
+      title: 'Intro',
+      emoji: '👋',
+      type: 'document',
+      kind: 'sheet',
+      slug: 'intro',
+      path: 'intro',
+      hidden: false,
+      noIndex: false,
+      layout: { width: 'default', cover: true },
+      urls: { app: expect.stringContaining(`/s/${spaceId}/intro`) },
+      pages: [{ id: ids.setup, path: 'intro/setup', pages: [] }],
+    });
+    expect(r.pages[0].documentId).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.pages[0]).not.toHaveProperty('markdown');
+    expect(r.pages[1]).toMatchObject({ type: 'link', kind: 'link', href: 'https://example.org', target: { kind: 'url', url: 'https://example.org' } });
+    expect(r.files[0]).toMatchObject({ id: file.id, name: 'logo é.png', contentType: 'image/png', size: PNG.byteLength, dimensions: { width: 2, height: 3 } });
+    expect(r.files[0].downloadURL).toMatch(/^http:\/\/quire\.test\/files\/[0-9a-f]{64}\?/);
+    expect(await json(`/v1/spaces/${spaceId}/content?metadata=false&computed=false`)).toMatchObject({ id: revisionId });
+  });
+
+  it('lists the pages and the files', async () => {
+    const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
+    expect(pages.map((p: { id: string }) => p.id)).toEqual([ids.intro, ids.site]);
+    const files = await json(`/v1/spaces/${spaceId}/content/files?limit=10`);
+    expect(files).toMatchObject({ count: 1, items: [{ id: file.id }] });
+    expect(await json(`/v1/spaces/${spaceId}/content/files/${file.id}`)).toMatchObject({ id: file.id, size: PNG.byteLength });
+    expectError(await get(`/v1/spaces/${spaceId}/content/files/nope`), 404, /File "nope" not found/);
+    expectError(await get(`/v1/spaces/${spaceId}/content/files?limit=1001`), 400, /limit/);
+  });
+
+  it('gets a page by id with its markdown or parsed document, and by path', async () => {
+    const md = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=markdown`);
+    expect(md.markdown).toBe(`# Welcome\n\nSee ![logo](/files/${file.id})`);
+    const doc = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=document&evaluated=true`);
+    expect(doc.document).toMatchObject({ type: 'root', children: [{ type: 'heading', depth: 1 }, { type: 'paragraph' }] });
+    expect(doc).not.toHaveProperty('markdown');
+    const bare = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}`);
+    expect(bare).not.toHaveProperty('markdown');
+    expect(bare).not.toHaveProperty('document');
+    expect((await json(`/v1/spaces/${spaceId}/content/path/intro/setup`)).id).toBe(ids.setup);
+    expect((await json(`/v1/spaces/${spaceId}/content/path/intro%2Fsetup?format=markdown`)).markdown).toBe('');
+    expectError(await get(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=html`), 400, /format/);
+    expectError(await get(`/v1/spaces/${spaceId}/content/page/nope`), 404, /Page "nope" not found/);
+    expectError(await get(`/v1/spaces/${spaceId}/content/path/nowhere`), 404, /nowhere/);
+  });
+
+  it('reads any revision of the space by id, and no other space’s', async () => {
+    expect(await json(`/v1/spaces/${spaceId}/revisions/${firstRevisionId}`)).toMatchObject({ id: firstRevisionId, pages: [] });
+    expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/pages`)).pages).toHaveLength(2);
+    expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/page/${ids.setup}`)).path).toBe('intro/setup');
+    expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/path/intro`)).id).toBe(ids.intro);
+    expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/files`)).count).toBe(1);
+    const other = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Other' })).json();
+    expectError(await get(`/v1/spaces/${other.id}/revisions/${revisionId}`), 404, /revision/);
+    expectError(await get(`/v1/spaces/${spaceId}/revisions/nope`), 404, /revision "nope"/);
+  });
+
+  it('gets a document by id: its markdown and mdast', async () => {
+    const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
+    const d = await json(`/v1/spaces/${spaceId}/documents/${pages[0].documentId}`);
+    expect(d).toMatchObject({ object: 'document', id: pages[0].documentId, markdown: expect.stringContaining('Welcome'), document: { type: 'root' } });
+    expectError(await get(`/v1/spaces/${spaceId}/documents/${'0'.repeat(64)}`), 404, /Document/);
+    expectError(await get(`/v1/spaces/${spaceId}/documents/not-a-hash`), 400, /documentId/);
+  });
+
+  it('serves file bytes on the signed link only, without a token', async () => {
+    const { downloadURL } = await json(`/v1/spaces/${spaceId}/content/files/${file.id}`);
+    const path = downloadURL.replace('http://quire.test', '');
+    const res = await get(path, null);
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.compare(res.rawPayload, PNG)).toBe(0);
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''logo%20%C3%A9.png`);
+    expectError(await get(path.replace(/sig=[0-9a-f]/, 'sig=x'), null), 404);
+    expectError(await get(path.replace('name=', 'name=other'), null), 404);
+    const expired = new URL(downloadURL);
+    expired.searchParams.set('exp', '1000');
+    expectError(await get(expired.pathname + expired.search, null), 404);
+  });
+
+  it('hides the content from outsiders and anonymous callers', async () => {
+    expectError(await get(`/v1/spaces/${spaceId}/content`, outsider), 404, /Space/);
+    expectError(await get(`/v1/spaces/${spaceId}/content/page/${ids.intro}`, outsider), 404);
+    expectError(await get(`/v1/spaces/${spaceId}/content`, null), 401);
+  });
+
+  it('serves the official GitBook client: content, pages and one page', async () => {
+    await g.app.listen({ host: '127.0.0.1', port: 0 });
+    const endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
+    const api = new GitBookAPI({ endpoint, authToken: reader.token });
+    const { data: revision } = await api.spaces.getCurrentRevision(spaceId);
+    expect(revision).toMatchObject({ object: 'revision', id: revisionId });
+    const { data: list } = await api.spaces.listPages(spaceId);
+    expect(list.pages.map((p) => p.id)).toEqual([ids.intro, ids.site]);
+    const { data: page } = await api.spaces.getPageById(spaceId, ids.intro!, { format: 'markdown' });
+    expect(page).toMatchObject({ id: ids.intro, title: 'Intro', markdown: expect.stringContaining('Welcome') });
+    const { data: byPath } = await api.spaces.getPageByPath(spaceId, 'intro/setup');
+    expect(byPath.id).toBe(ids.setup);
+  });
+});

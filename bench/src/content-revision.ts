@@ -1,0 +1,79 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrateTemplate } from '@quire/service-kit/testing';
+import { startContent } from '@quire/content/testing';
+import { startOrgs } from '@quire/orgs/testing';
+
+// ApplyChanges editing one page of a 1,000-page space, called over gRPC on the real content
+// service and PostgreSQL (fresh databases from migrated templates), one call at a time: the cost
+// of one edit, and the bytes it writes (the tree JSON and one document). BENCH_PAGES, BENCH_RUNS.
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const WARMUP = 5;
+
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const dropTemplates = await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
+const orgs = await startOrgs();
+const content = await startContent(orgs.address);
+const db = new pg.Client({ connectionString: content.databaseUrl });
+await db.connect();
+
+try {
+  const owner = await orgs.user('owner');
+  const org = await orgs.organization(owner, [], 'Bench');
+  const space = await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id);
+  const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(16);
+  // 20 sections of 50 pages (a realistic nesting), each page about 1 KB of markdown.
+  const sections = Array.from({ length: PAGES / 50 }, (_, s) => ({
+    id: '',
+    type: 'document',
+    markdown: `# Section ${s}\n\nSection ${s}: ${paragraph}`,
+    href: '',
+    pages: Array.from({ length: 49 }, (_, i) => ({ id: '', type: 'document', markdown: `# Page ${s}.${i}\n\nPage ${s}.${i}: ${paragraph}\n\n## Details\n\n${paragraph}`, href: '', pages: [] })),
+  }));
+  const t0 = performance.now();
+  const seeded = await content.callContent(
+    content.spaceContent.createRevision,
+    { spaceId: space.id, parentRevisionId: '', pages: sections, files: [], setActive: true, type: '' },
+    owner.id,
+  );
+  const seedMs = performance.now() - t0;
+  const target = seeded.pages[3]!.pages[7]!.id;
+
+  const times: number[] = [];
+  let last: { revision?: { id: string } } | undefined;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const start = performance.now();
+    last = await content.callContent(
+      content.spaceContent.applyChanges,
+      { spaceId: space.id, revisionId: seeded.id, changes: [{ updatePage: { page: target, markdown: `# Edited ${i}\n\n${paragraph}`, move: false } }] },
+      owner.id,
+    );
+    if (i >= WARMUP) times.push(performance.now() - start);
+  }
+  const { rows } = await db.query('SELECT pg_column_size(tree) AS stored, octet_length(tree::text) AS text FROM "Revision" WHERE id = $1', [last!.revision!.id]);
+  const doc = await db.query('SELECT octet_length(markdown) AS size FROM "Document" ORDER BY "createdAt" DESC LIMIT 1');
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10;
+  const result = {
+    bench: 'content-revision',
+    date: new Date().toISOString(),
+    pages: PAGES,
+    runs: RUNS,
+    seedCreateRevisionMs: Math.round(seedMs),
+    applyChangesOnePageMs: { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) },
+    bytesWrittenPerEdit: { treeStored: Number(rows[0].stored), treeJson: Number(rows[0].text), document: Number(doc.rows[0].size) },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 50 ms)`);
+  mkdirSync(here('../results'), { recursive: true });
+  writeFileSync(here('../results/content-revision.json'), JSON.stringify(result, null, 2) + '\n');
+} finally {
+  await db.end();
+  await content.stop();
+  await orgs.stop();
+  await Promise.all(dropTemplates.map((drop) => drop()));
+}
