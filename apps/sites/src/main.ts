@@ -1,11 +1,22 @@
-import { SERVICE_NAMES } from '@quire/proto';
-import { SitesServiceService } from '@quire/proto/sites';
-import { runPlaceholderService } from '@quire/service-kit';
+import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
+import { loadSitesConfig } from './config.ts';
+import { sitesService } from './server.ts';
+import { openStore } from './store/index.ts';
 
-await runPlaceholderService({
-  name: 'sites',
-  portVar: 'SITES_PORT',
-  defaultPort: 50054,
-  definition: SitesServiceService,
-  serviceName: SERVICE_NAMES.sites,
+await runGrpcService('sites', async () => {
+  const config = loadSitesConfig();
+  const log = createLogger('sites', config.LOG_LEVEL);
+  const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const contentClient = createClient(ContentServiceClient, config.CONTENT_URL);
+  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService), content: promiseClient(contentClient, ContentServiceService) };
+  return {
+    log,
+    host: config.GRPC_HOST,
+    port: config.SITES_PORT,
+    services: [sitesService(deps, log)],
+    close: [() => orgsClient.close(), () => contentClient.close(), close],
+  };
 });

@@ -66,3 +66,6 @@ export function preparedStatements<K extends string>(service: string, statements
     return rows[0];
   };
 }
+
+/** Prisma's answer when a unique index refused a write: the index decides races, not a read before. */
+export const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === 'P2002';

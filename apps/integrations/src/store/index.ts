@@ -1,5 +1,5 @@
 import type { Page } from '@quire/service-kit';
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { isUniqueViolation, openDatabaseStore, type Database } from '@quire/service-kit/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { ListFilter, Manifest } from '../domain/manifest.ts';
 
@@ -93,7 +93,7 @@ export function createStore(database: Db) {
         try {
           return await db.integration.create({ data: { ...data, name: m.name, ownerOrganizationId: organizationId }, omit: shown });
         } catch (err) {
-          if ((err as { code?: string }).code !== 'P2002') throw err;
+          if (!isUniqueViolation(err)) throw err;
         }
       }
       return null;

@@ -1,5 +1,5 @@
 import { AlreadyExistsError, type Page } from '@quire/service-kit';
-import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
+import { isUniqueViolation, openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 
 export type Db = Database<PrismaClient>;
@@ -142,7 +142,7 @@ export function createStore(database: Db) {
         return await db.organization.update({ where: { id }, data });
       } catch (err) {
         // The unique index decides, so two organizations racing for one hostname cannot both win.
-        if ((err as { code?: string }).code === 'P2002') {
+        if (isUniqueViolation(err)) {
           throw new AlreadyExistsError(`hostname: "${String(data.hostname)}" is already used by another organization`);
         }
         throw err;

@@ -1,0 +1,199 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, list, ListOf, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import {
+  AdaptiveSchema,
+  AdaptiveSchemaBody,
+  CreateSiteBody,
+  ListSitesQuery,
+  PublishedContentSite,
+  ShareKeyQuery,
+  Site,
+  SiteParams,
+  TemplateConditions,
+  UpdateSiteBody,
+} from '../schemas/sites.ts';
+import { presentAdaptiveSchema, presentSite, sitePresenters } from '../presenters/sites.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['sites'];
+
+/** The site a route's path names, as the sites service takes it. */
+export const siteRef = (p: { organizationId: string; siteId: string }) => ({ organizationId: p.organizationId, siteId: p.siteId });
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { sites, content }, urls }) => {
+  app.get(
+    '/orgs/:organizationId/sites',
+    {
+      schema: {
+        operationId: 'listSites',
+        tags,
+        summary: 'List the sites of an organization, by space, title or published state',
+        params: OrgParams,
+        querystring: ListSitesQuery,
+        response: { 200: ListOf(Site), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const res = await sites.listSites(
+        { organizationId: req.params.organizationId, page: pageRequest(q), spaceId: q.space, title: q.title, published: q.published },
+        req.caller,
+      );
+      return list(res.items.map((s) => presentSite(s, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites',
+    {
+      schema: {
+        operationId: 'createSite',
+        tags,
+        summary: 'Create a site (members with the create or admin role), with spaces or a new one (`empty`, `sample`)',
+        params: OrgParams,
+        body: CreateSiteBody,
+        response: { 201: Site, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { type, title, visibility, spaces } = req.body;
+      const s = await sites.createSite(
+        {
+          organizationId: req.params.organizationId,
+          type: type ?? '',
+          title,
+          visibility: visibility ?? '',
+          spaceIds: Array.isArray(spaces) ? spaces : [],
+          spaceKeyword: typeof spaces === 'string' ? spaces : undefined,
+        },
+        req.caller,
+      );
+      return reply.code(201).send(presentSite(s, urls));
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId',
+    { schema: { operationId: 'getSiteById', tags, summary: 'Get a site', params: SiteParams, response: { 200: Site, ...errorResponses } } },
+    async (req) => presentSite(await sites.getSite({ site: siteRef(req.params) }, req.caller), urls),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId',
+    {
+      schema: {
+        operationId: 'updateSiteById',
+        tags,
+        summary: 'Update a site; `proxy` and `hostname` null remove them',
+        params: SiteParams,
+        body: UpdateSiteBody,
+        response: { 200: Site, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const s = await sites.updateSite(
+        {
+          site: siteRef(req.params),
+          title: b.title,
+          visibility: b.visibility,
+          basename: b.basename,
+          adaptiveContent: b.adaptiveContent?.enabled,
+          agentsContext: b.agentsContext,
+          defaultSiteSpaceId: b.defaultSiteSpace,
+          defaultSectionId: b.defaultSiteSection,
+          setProxy: b.proxy !== undefined,
+          proxy: b.proxy ?? undefined,
+          setHostname: b.hostname !== undefined,
+          hostname: b.hostname ?? undefined,
+        },
+        req.caller,
+      );
+      return presentSite(s, urls);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/sites/:siteId',
+    { schema: { operationId: 'deleteSiteById', tags, summary: 'Delete a site with its sections, site-spaces and share links', params: SiteParams, response: { 205: NoContent, ...errorResponses } } },
+    async (req, reply) => {
+      await sites.deleteSite({ site: siteRef(req.params) }, req.caller);
+      return reply.code(205).send();
+    },
+  );
+
+  for (const [path, published, operationId, summary] of [
+    ['publish', true, 'publishSite', 'Publish a site: its audience (visibility) can reach it'],
+    ['unpublish', false, 'unpublishSite', 'Unpublish a site'],
+  ] as const) {
+    app.post(
+      `/orgs/:organizationId/sites/:siteId/${path}`,
+      { schema: { operationId, tags, summary, params: SiteParams, response: { 200: Site, ...errorResponses } } },
+      async (req) => presentSite(await sites.setSitePublished({ site: siteRef(req.params), published }, req.caller), urls),
+    );
+  }
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/adaptive-schema',
+    {
+      schema: {
+        operationId: 'getSiteAdaptiveSchema',
+        tags,
+        summary: 'Get the visitor claims schema of a site (one without claims until set)',
+        params: SiteParams,
+        response: { 200: AdaptiveSchema, ...errorResponses },
+      },
+    },
+    async (req) => presentAdaptiveSchema(await sites.getAdaptiveSchema({ site: siteRef(req.params) }, req.caller)),
+  );
+
+  app.put(
+    '/orgs/:organizationId/sites/:siteId/adaptive-schema',
+    {
+      schema: {
+        operationId: 'updateSiteAdaptiveSchema',
+        tags,
+        summary: 'Set the visitor claims schema: draft-07, an `unsigned` object of boolean claims and boolean claims at the top level',
+        params: SiteParams,
+        body: AdaptiveSchemaBody,
+        response: { 200: AdaptiveSchema, ...errorResponses },
+      },
+    },
+    async (req) => presentAdaptiveSchema(await sites.updateAdaptiveSchema({ site: siteRef(req.params), jsonSchema: JSON.stringify(req.body.jsonSchema) }, req.caller)),
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions',
+    {
+      schema: {
+        operationId: 'listSiteAdaptiveTemplateConditions',
+        tags,
+        summary: 'Suggested conditions, one per claim of the schema',
+        params: SiteParams,
+        response: { 200: TemplateConditions, ...errorResponses },
+      },
+    },
+    async (req) => sites.listTemplateConditions({ site: siteRef(req.params) }, req.caller),
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/published',
+    {
+      schema: {
+        operationId: 'getPublishedContentSite',
+        tags,
+        summary: 'The published site as a visitor sees it (members, or anyone its visibility and `shareKey` let in)',
+        params: SiteParams,
+        querystring: ShareKeyQuery,
+        response: { 200: PublishedContentSite, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await sites.getPublishedContentSite({ site: siteRef(req.params), shareKey: req.query.shareKey }, req.caller);
+      const p = await sitePresenters(content, req.caller, urls, res.structure?.items ?? []);
+      return { object: 'published-content-site' as const, site: presentSite(res.site!, urls), structure: p.structure(res.structure!) };
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,192 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Id, ListQuery, Timestamp } from './common.ts';
+import { Space } from './content.ts';
+
+// GitBook's Site, SiteSection, SiteSectionGroup, SiteSpace, ShareLink, adaptive schema and
+// published content site (api-reference "Site" to "Published content site"); the sites service
+// checks the same bounds, for callers other than the gateway.
+
+const enumOf = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+const nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
+
+export const SiteType = enumOf(['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'], 'Default on creation: basic');
+export const SiteVisibility = enumOf(['public', 'unlisted', 'share-link', 'visitor-auth']);
+export const AgentsContext = enumOf(['excluded', 'included']);
+const SiteTitle = Type.String({ minLength: 2, maxLength: 128 });
+const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });
+const Path = Type.String({ minLength: 1, maxLength: 100 });
+const Condition = Type.String({ minLength: 1, maxLength: 1024, description: 'Expression deciding whether a visitor sees the item' });
+const Icon = Type.String({ maxLength: 50, description: 'Icon name' });
+const ShareLinkName = Type.String({ maxLength: 50 });
+const Hostname = Type.String({ maxLength: 512, pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$' });
+const ProxyOrigin = Type.String({ maxLength: 512, pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$', description: 'A host followed by a path, such as example.com/docs' });
+const ShareKey = Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Key of an active share link, for sites shared by link' }));
+
+export const SiteParams = Type.Object({ organizationId: Id('Organization id'), siteId: Id('Site id') });
+export const ShareLinkParams = Type.Object({ ...SiteParams.properties, shareLinkId: Id('Share link id') });
+export const SiteSpaceParams = Type.Object({ ...SiteParams.properties, siteSpaceId: Id('Site-space id') });
+export const SectionParams = Type.Object({ ...SiteParams.properties, siteSectionId: Id('Site section id') });
+export const GroupParams = Type.Object({ ...SiteParams.properties, siteSectionGroupId: Id('Site section group id') });
+export const GroupSectionParams = Type.Object({ ...GroupParams.properties, siteSectionId: Id('Site section id') });
+
+const PublishedUrls = Type.Object({ published: Type.Optional(Type.String({ description: 'Only while the site is published' })) });
+
+export const Site = Type.Object(
+  {
+    object: Type.Literal('site'),
+    id: Type.String(),
+    type: SiteType,
+    title: Type.String(),
+    hostname: Type.Optional(Type.String()),
+    basename: Type.Optional(Type.String()),
+    proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
+    visibility: SiteVisibility,
+    published: Type.Boolean(),
+    siteSpaces: Type.Integer(),
+    createdAt: Timestamp,
+    adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
+    agentsContext: AgentsContext,
+    urls: Type.Object({ location: Type.String(), app: Type.String(), published: Type.Optional(Type.String()) }),
+  },
+  { title: 'Site' },
+);
+
+export const SiteSpace = Type.Object(
+  {
+    object: Type.Literal('site-space'),
+    id: Type.String(),
+    path: Type.String(),
+    section: Type.Optional(Type.String()),
+    space: Type.Optional(Space),
+    title: Type.String(),
+    default: Type.Boolean(),
+    condition: Type.Optional(Type.String()),
+    urls: PublishedUrls,
+  },
+  { title: 'SiteSpace', description: '`space` is left out when the caller may not see the space' },
+);
+
+export const SiteSection = Type.Object(
+  {
+    object: Type.Literal('site-section'),
+    id: Type.String(),
+    title: Type.String(),
+    description: Type.Optional(Type.String()),
+    default: Type.Boolean(),
+    path: Type.String(),
+    condition: Type.Optional(Type.String()),
+    sectionGroup: Type.Optional(Type.String()),
+    icon: Type.Optional(Type.String()),
+    siteSpaces: Type.Array(SiteSpace),
+    urls: PublishedUrls,
+  },
+  { title: 'SiteSection' },
+);
+
+export const SiteSectionGroup = Type.Object(
+  { object: Type.Literal('site-section-group'), id: Type.String(), title: Type.String(), icon: Type.Optional(Type.String()), sections: Type.Array(SiteSection) },
+  { title: 'SiteSectionGroup' },
+);
+
+export const ShareLink = Type.Object(
+  { object: Type.Literal('share-link'), id: Type.String(), createdAt: Timestamp, name: Type.String(), active: Type.Boolean(), urls: Type.Object({ published: Type.String() }) },
+  { title: 'ShareLink' },
+);
+
+export const SiteStructure = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('sections'), structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup])) }),
+    Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(SiteSpace) }),
+  ],
+  { title: 'SiteStructure' },
+);
+
+export const SiteStructureItem = Type.Union([SiteSpace, SiteSection, SiteSectionGroup], { title: 'SiteStructureItem' });
+
+export const PublishedContentSite = Type.Object({ object: Type.Literal('published-content-site'), site: Site, structure: SiteStructure }, { title: 'PublishedContentSite' });
+
+const JsonObject = Type.Object({}, { additionalProperties: true });
+
+export const AdaptiveSchema = Type.Object({ object: Type.Literal('site-adaptive-schema'), jsonSchema: JsonObject, updatedAt: Timestamp }, { title: 'SiteAdaptiveSchema' });
+export const TemplateConditions = Type.Object({ items: Type.Array(Type.Object({ description: Type.String(), condition: Type.String() })) });
+
+// Requests
+
+export const ListSitesQuery = Type.Object({
+  ...ListQuery,
+  space: Type.Optional(Id('Only sites holding this space')),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only sites whose title contains this, in any case' })),
+  published: Type.Optional(Type.Boolean()),
+});
+
+export const CreateSiteBody = Type.Object({
+  type: Type.Optional(SiteType),
+  title: Type.Optional(SiteTitle),
+  visibility: Type.Optional(SiteVisibility),
+  spaces: Type.Optional(
+    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), enumOf(['empty', 'sample'])], { description: 'Spaces to add, or a keyword that creates a new space for the site' }),
+  ),
+});
+
+export const UpdateSiteBody = Type.Object({
+  title: Type.Optional(SiteTitle),
+  visibility: Type.Optional(SiteVisibility),
+  basename: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
+  agentsContext: Type.Optional(AgentsContext),
+  defaultSiteSpace: Type.Optional(Id('Site-space id')),
+  defaultSiteSection: Type.Optional(Id('Site section id')),
+  proxy: Type.Optional(nullable(ProxyOrigin, 'null removes the proxy')),
+  hostname: Type.Optional(nullable(Hostname, 'Custom hostname; null removes it')),
+});
+
+export const AdaptiveSchemaBody = Type.Object({ jsonSchema: JsonObject });
+export const ShareKeyQuery = Type.Object({ shareKey: ShareKey });
+
+export const CreateShareLinkBody = Type.Object({ name: ShareLinkName });
+export const UpdateShareLinkBody = Type.Object({ active: Type.Optional(Type.Boolean()), name: Type.Optional(ShareLinkName) }, { minProperties: 1 });
+
+export const ListSiteSpacesQuery = Type.Object({ ...ListQuery, shareKey: ShareKey, default: Type.Optional(Type.Boolean()) });
+export const AddSiteSpaceBody = Type.Object({ spaceId: Id('Space id'), sectionId: Type.Optional(Id('Site section id')) });
+export const UpdateSiteSpaceBody = Type.Object({
+  path: Type.Optional(Path),
+  condition: Type.Optional(nullable(Condition, 'null removes it; unset leaves it')),
+  spaceId: Type.Optional(Id('Space the site-space points to')),
+});
+
+export const ListSectionsQuery = Type.Object({ ...ListQuery, shareKey: ShareKey });
+export const CreateSectionBody = Type.Object({
+  spaceId: Id('Space added as the section\'s first site-space'),
+  title: Type.Optional(nullable(SectionTitle, "null or unset: the space's title")),
+  icon: Type.Optional(nullable(Icon, 'null: no icon')),
+});
+export const UpdateSectionBody = Type.Object({
+  title: Type.Optional(SectionTitle),
+  path: Type.Optional(Path),
+  defaultSiteSpace: Type.Optional(Id('Site-space id of this section')),
+  condition: Type.Optional(nullable(Condition, 'null removes it; unset leaves it')),
+  icon: Type.Optional(nullable(Icon, 'null removes it')),
+  description: Type.Optional(nullable(Type.String({ maxLength: 256 }), 'null removes it')),
+});
+
+export const CreateGroupBody = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 100 }),
+  icon: Type.Optional(nullable(Icon, 'null: no icon')),
+  sections: Type.Optional(Type.Array(Id('Site section id'), { maxItems: 1000 })),
+});
+export const UpdateGroupBody = Type.Object({ title: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), icon: Type.Optional(nullable(Icon, 'null removes it')) });
+export const AddSectionToGroupBody = Type.Object({ sectionId: Id('Site section id') });
+
+const anchors = <T extends TSchema>(pointer: T, description: string) => Type.Object({ before: Type.Optional(pointer), after: Type.Optional(pointer) }, { description });
+
+export const MoveGroupBody = Type.Object({
+  position: Type.Optional(anchors(Type.Object({ type: enumOf(['site-section', 'site-section-group']), id: Id('Item id') }), 'At the end of the site when unset')),
+});
+export const MoveSectionBody = Type.Object({
+  position: Type.Optional(anchors(Type.Object({ type: Type.Literal('site-section'), siteSection: Id('Site section id') }), 'At the end of the site when unset')),
+});
+export const MoveSiteSpaceBody = Type.Object({
+  position: Type.Optional(anchors(Type.Object({ type: Type.Literal('site-space'), siteSpace: Id('Site-space id') }), 'At the end of its section when unset')),
+});
+const ItemPointer = Type.Object({ type: enumOf(['site-space', 'site-section', 'site-section-group']), id: Id('Item id') });
+export const SortStructureBody = Type.Object({ item: ItemPointer, position: anchors(ItemPointer, 'At the end when neither is given') });

@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { expectError, startGateway, type Method } from './harness.ts';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+let g: Gateway;
+let owner: TestUser;
+let creator: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let otherOrgId: string;
+
+beforeAll(async () => {
+  g = await startGateway();
+  [owner, creator, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('creator'), g.orgs.user('reader'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [[creator, Role.ROLE_CREATE], [reader, Role.ROLE_READ]])).id;
+  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+});
+afterAll(() => g?.stop());
+
+async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
+  const r = await res;
+  expect(r.statusCode, r.body).toBe(status);
+  return status === 205 ? undefined : r.json();
+}
+
+const sitesUrl = (org = orgId) => `/v1/orgs/${org}/sites`;
+const createSpace = (title = 'Handbook', org = orgId, as = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title }), 201);
+const createSite = (body: Record<string, unknown> = {}, as: TestUser = owner) => ok(g.call(as, 'POST', sitesUrl(), { title: 'Docs site', ...body }), 201);
+const snapshot = async (url: string) => (await g.call(owner, 'GET', url)).json();
+
+describe('sites over HTTP', () => {
+  it('creates, reads, lists, updates, publishes and deletes a site in the reference shape', async () => {
+    const space = await createSpace('Guide');
+    const site = await createSite({ spaces: [space.id] });
+    expect(site).toEqual({
+      object: 'site',
+      id: expect.any(String),
+      type: 'basic',
+      title: 'Docs site',
+      visibility: 'public',
+      published: false,
+      siteSpaces: 1,
+      createdAt: expect.any(String),
+      agentsContext: 'excluded',
+      urls: { location: `http://127.0.0.1:8080/v1/orgs/${orgId}/sites/${site.id}`, app: `http://127.0.0.1:8080/o/${orgId}/sites/${site.id}` },
+    });
+    const url = `${sitesUrl()}/${site.id}`;
+    expect(await ok(g.call(reader, 'GET', url))).toEqual(site);
+    const patched = await ok(
+      g.call(owner, 'PATCH', url, { title: 'Handbook site', visibility: 'unlisted', basename: 'handbook', adaptiveContent: { enabled: true }, agentsContext: 'included', proxy: 'example.com/docs', hostname: 'docs.example.com' }),
+    );
+    expect(patched).toMatchObject({
+      title: 'Handbook site',
+      visibility: 'unlisted',
+      basename: 'handbook',
+      adaptiveContent: { enabled: true },
+      agentsContext: 'included',
+      hostname: 'docs.example.com',
+      proxy: { origin: 'example.com/docs', target: `http://127.0.0.1:8080/s/${site.id}` },
+    });
+    expect(await ok(g.call(owner, 'PATCH', url, { proxy: null, hostname: null }))).not.toHaveProperty('proxy');
+    const published = await ok(g.call(owner, 'POST', `${url}/publish`));
+    expect(published).toMatchObject({ published: true, urls: { published: `http://127.0.0.1:8080/s/${site.id}` } });
+    expect((await ok(g.call(reader, 'GET', `${sitesUrl()}?published=true&space=${space.id}&title=HANDBOOK`))).items.map((s: { id: string }) => s.id)).toEqual([site.id]);
+    expect((await ok(g.call(reader, 'GET', `${sitesUrl()}?published=false`))).items.map((s: { id: string }) => s.id)).not.toContain(site.id);
+    expect(await ok(g.call(owner, 'POST', `${url}/unpublish`))).toMatchObject({ published: false });
+    await ok(g.call(owner, 'DELETE', url), 205);
+    expectError(await g.call(owner, 'GET', url), 404, /Site ".*" not found/);
+  });
+
+  it('creates a new space for the site with the `empty` keyword', async () => {
+    const site = await createSite({ spaces: 'empty', title: 'Fresh docs' });
+    const { items } = await ok(g.call(owner, 'GET', `${sitesUrl()}/${site.id}/site-spaces`));
+    expect(items).toEqual([expect.objectContaining({ object: 'site-space', default: true, title: 'Fresh docs', space: expect.objectContaining({ object: 'space', title: 'Fresh docs', organization: orgId }) })]);
+  });
+
+  it('pages the list', async () => {
+    const org = (await g.orgs.organization(owner, [], 'Paging Org')).id;
+    for (const t of ['One', 'Two', 'Three']) await ok(g.call(owner, 'POST', sitesUrl(org), { title: t }), 201);
+    const first = await ok(g.call(owner, 'GET', `${sitesUrl(org)}?limit=2`));
+    expect(first).toMatchObject({ count: 2, next: { page: expect.any(String) } });
+    const second = await ok(g.call(owner, 'GET', `${sitesUrl(org)}?limit=2&page=${first.next.page}`));
+    expect(second.items.map((s: { title: string }) => s.title)).toEqual(['Three']);
+    expectError(await g.call(owner, 'GET', `${sitesUrl(org)}?limit=1001`), 400, /limit/);
+  });
+
+  it('refuses bad input with the field named, writing nothing', async () => {
+    const before = (await snapshot(sitesUrl())).count;
+    const creates: [Record<string, unknown>, RegExp][] = [
+      [{ title: 'x' }, /body.title/],
+      [{ title: 'x'.repeat(129) }, /body.title/],
+      [{ type: 'gold' }, /body.type/],
+      [{ visibility: 'private' }, /body.visibility/],
+      [{ spaces: 'full' }, /body.spaces/],
+      [{ spaces: ['bad id'] }, /body.spaces/],
+      [{ title: 12 }, /body.title/],
+    ];
+    for (const [body, message] of creates) expectError(await g.call(owner, 'POST', sitesUrl(), { title: 'Site', ...body }), 400, message);
+    expectError(await g.call(owner, 'POST', sitesUrl(), { spaces: ['missing'] }), 404, /spaces\[0\]: space "missing" not found/);
+    const foreign = await createSpace('Theirs', otherOrgId, outsider);
+    expectError(await g.call(owner, 'POST', sitesUrl(), { spaces: [foreign.id] }), 404, /spaces\[0\]/);
+    expect((await snapshot(sitesUrl())).count).toBe(before);
+
+    const site = await createSite();
+    const url = `${sitesUrl()}/${site.id}`;
+    const patches: [Record<string, unknown>, RegExp][] = [
+      [{ title: 'x' }, /body.title/],
+      [{ basename: '' }, /body.basename/],
+      [{ basename: 'b'.repeat(101) }, /body.basename/],
+      [{ visibility: 'private' }, /body.visibility/],
+      [{ agentsContext: 'maybe' }, /body.agentsContext/],
+      [{ adaptiveContent: { on: true } }, /body.adaptiveContent/],
+      [{ proxy: 'example.com' }, /body.proxy/],
+      [{ proxy: 'https://example.com/docs' }, /body.proxy/],
+      [{ proxy: `example.com/${'a'.repeat(510)}` }, /body.proxy/],
+      [{ hostname: 'example.com' }, /body.hostname/],
+      [{ hostname: 'Docs.Example.com' }, /body.hostname/],
+    ];
+    for (const [body, message] of patches) expectError(await g.call(owner, 'PATCH', url, body), 400, message);
+    expectError(await g.call(owner, 'PATCH', url, { defaultSiteSpace: 'missing' }), 404, /defaultSiteSpace/);
+    expectError(await g.call(owner, 'PATCH', url, { defaultSiteSection: 'missing' }), 404, /defaultSiteSection/);
+    expectError(await g.call(owner, 'GET', `${sitesUrl()}?published=maybe`), 400, /query.published/);
+    expect(await snapshot(url)).toEqual(site);
+  });
+
+  it('hides sites from outsiders and other organizations, and lets readers only read', async () => {
+    const site = await createSite({}, creator);
+    const url = `${sitesUrl()}/${site.id}`;
+    const denied: [Method, string, unknown?][] = [
+      ['PATCH', url, { title: 'Reader site' }],
+      ['DELETE', url],
+      ['POST', `${url}/publish`],
+      ['POST', `${url}/unpublish`],
+      ['PUT', `${url}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } }],
+      ['POST', `${url}/share-links`, { name: 'r' }],
+      ['POST', sitesUrl(), { title: 'Reader site' }],
+    ];
+    for (const [method, u, body] of denied) expectError(await g.call(reader, method, u, body), 403, /create or admin/);
+    for (const u of [url, `${url}/structure`, `${url}/site-spaces`, `${url}/sections`, `${url}/section-groups`, `${url}/share-links`, `${url}/adaptive-schema`]) {
+      expectError(await g.call(outsider, 'GET', u), 404);
+      await ok(g.call(reader, 'GET', u));
+    }
+    expectError(await g.call(outsider, 'GET', sitesUrl()), 404, /Organization/);
+    expectError(await g.call(outsider, 'GET', `${sitesUrl(otherOrgId)}/${site.id}`), 404, /Site/);
+    expectError(await g.call(outsider, 'DELETE', url), 404);
+    expectError(await g.call(null, 'GET', url), 401);
+    expect(await snapshot(url)).toEqual(site);
+  });
+});
+
+describe('site structure over HTTP', () => {
+  it('adds site-spaces with their embedded space, sections, groups, and sorts them', async () => {
+    const [a, b, c, d] = await Promise.all([createSpace('Guide'), createSpace('API'), createSpace('SDK'), createSpace('CLI')]);
+    const site = await createSite({ spaces: [a.id] });
+    const url = `${sitesUrl()}/${site.id}`;
+    const added = await ok(g.call(owner, 'POST', `${url}/site-spaces`, { spaceId: b.id }), 201);
+    expect(added).toEqual({ object: 'site-space', id: expect.any(String), path: 'api', space: expect.objectContaining({ object: 'space', id: b.id }), title: 'API', default: false, urls: {} });
+    expect((await ok(g.call(owner, 'GET', `${url}/structure`))).type).toBe('siteSpaces');
+    expect((await ok(g.call(owner, 'GET', `${url}/site-spaces?default=true`))).items.map((p: { path: string }) => p.path)).toEqual(['guide']);
+
+    const section = await ok(g.call(owner, 'POST', `${url}/sections`, { spaceId: c.id, title: 'SDK docs', icon: 'code' }), 201);
+    expect(section).toMatchObject({ object: 'site-section', title: 'SDK docs', path: 'sdk-docs', icon: 'code', default: false, siteSpaces: [expect.objectContaining({ path: 'sdk', default: true })] });
+    const structure = await ok(g.call(owner, 'GET', `${url}/structure`));
+    expect(structure.type).toBe('sections');
+    expect(structure.structure.map((s: { path: string; siteSpaces: { path: string }[] }) => [s.path, s.siteSpaces.map((p) => p.path)])).toEqual([
+      ['docs-site', ['guide', 'api']],
+      ['sdk-docs', ['sdk']],
+    ]);
+    const [first] = structure.structure;
+    // Without a section, a space goes to the default section.
+    expect(await ok(g.call(owner, 'POST', `${url}/site-spaces`, { spaceId: d.id }), 201)).toMatchObject({ section: first.id, path: 'cli' });
+
+    const group = await ok(g.call(owner, 'POST', `${url}/section-groups`, { title: 'Developers', sections: [section.id] }), 201);
+    expect(group).toMatchObject({ object: 'site-section-group', title: 'Developers', sections: [expect.objectContaining({ id: section.id, sectionGroup: expect.any(String) })] });
+    const sorted = await ok(g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-section-group', id: group.id }, position: { before: { type: 'site-section', id: first.id } } }));
+    expect(sorted).toMatchObject({ object: 'site-section-group', id: group.id });
+    expect((await ok(g.call(owner, 'GET', `${url}/structure`))).structure.map((x: { object: string }) => x.object)).toEqual(['site-section-group', 'site-section']);
+    expect(await ok(g.call(owner, 'POST', `${url}/sections/${first.id}/move`, { position: { before: { type: 'site-section', siteSection: section.id } } }))).toMatchObject({ id: first.id, sectionGroup: group.id });
+    expect(await ok(g.call(owner, 'POST', `${url}/section-groups/${group.id}/move`, {}))).toMatchObject({ id: group.id });
+    const guide = first.siteSpaces[0];
+    expect(await ok(g.call(owner, 'POST', `${url}/site-spaces/${guide.id}/move`, { position: { after: { type: 'site-space', siteSpace: first.siteSpaces[1].id } } }))).toMatchObject({ id: guide.id });
+    const groups = await ok(g.call(reader, 'GET', `${url}/section-groups`));
+    expect(groups.items[0].sections.map((s: { id: string }) => s.id)).toEqual([first.id, section.id]);
+    expect(groups.items[0].sections[0].siteSpaces.map((p: { path: string }) => p.path)).toEqual(['api', 'guide', 'cli']);
+
+    await ok(g.call(owner, 'DELETE', `${url}/section-groups/${group.id}/sections/${first.id}`), 205);
+    expect(await ok(g.call(owner, 'POST', `${url}/section-groups/${group.id}/sections`, { sectionId: first.id }), 201)).toMatchObject({ sections: [{ id: section.id }, { id: first.id }] });
+    expect(await ok(g.call(owner, 'PATCH', `${url}/section-groups/${group.id}`, { title: 'Devs', icon: 'rocket' }))).toMatchObject({ title: 'Devs', icon: 'rocket' });
+    expect(await ok(g.call(owner, 'PATCH', `${url}/section-groups/${group.id}`, { icon: null }))).not.toHaveProperty('icon');
+    await ok(g.call(owner, 'DELETE', `${url}/section-groups/${group.id}`), 205);
+    expect((await ok(g.call(owner, 'GET', `${url}/section-groups`))).items).toEqual([]);
+    expect((await ok(g.call(owner, 'GET', `${url}/sections`))).items).toHaveLength(2);
+  });
+
+  it('updates sections and site-spaces: conditions unset stay, null removes, paths stay unique', async () => {
+    const [a, b] = await Promise.all([createSpace('One'), createSpace('Two')]);
+    const site = await createSite();
+    const url = `${sitesUrl()}/${site.id}`;
+    const s1 = await ok(g.call(owner, 'POST', `${url}/sections`, { spaceId: a.id }), 201);
+    const s2 = await ok(g.call(owner, 'POST', `${url}/sections`, { spaceId: b.id, title: null, icon: null }), 201);
+    expect([s1.default, s2.default, s2.title]).toEqual([true, false, 'Two']);
+    const u1 = `${url}/sections/${s1.id}`;
+    expect(await ok(g.call(owner, 'PATCH', u1, { condition: 'visitor.claims.unsigned.beta', description: 'First', icon: 'book' }))).toMatchObject({ condition: 'visitor.claims.unsigned.beta', description: 'First', icon: 'book' });
+    expect(await ok(g.call(owner, 'PATCH', u1, { title: 'Section one' }))).toMatchObject({ title: 'Section one', condition: 'visitor.claims.unsigned.beta' });
+    const cleared = await ok(g.call(owner, 'PATCH', u1, { condition: null, description: null, icon: null }));
+    expect(Object.keys(cleared)).not.toEqual(expect.arrayContaining(['condition']));
+    expect(cleared).not.toHaveProperty('description');
+    expectError(await g.call(owner, 'PATCH', u1, { path: s2.path }), 409, /path/);
+    const p = s1.siteSpaces[0];
+    const pu = `${url}/site-spaces/${p.id}`;
+    expect(await ok(g.call(owner, 'PATCH', pu, { path: 'first', condition: 'visitor.claims.paid', spaceId: b.id }))).toMatchObject({ path: 'first', condition: 'visitor.claims.paid', title: 'Two', space: { id: b.id } });
+    expect(await ok(g.call(owner, 'PATCH', pu, { condition: null }))).not.toHaveProperty('condition');
+    await ok(g.call(owner, 'PATCH', url, { defaultSiteSection: s2.id }));
+    expect((await ok(g.call(owner, 'GET', `${url}/sections`))).items.map((s: { default: boolean }) => s.default)).toEqual([false, true]);
+    expectError(await g.call(owner, 'PATCH', u1, { defaultSiteSpace: s2.siteSpaces[0].id }), 404, /defaultSiteSpace/);
+
+    const bad: [Method, string, Record<string, unknown>, RegExp][] = [
+      ['PATCH', u1, { title: 'x' }, /body.title/],
+      ['PATCH', u1, { path: '' }, /body.path/],
+      ['PATCH', u1, { path: 'p'.repeat(101) }, /body.path/],
+      ['PATCH', u1, { condition: '' }, /body.condition/],
+      ['PATCH', u1, { condition: 'c'.repeat(1025) }, /body.condition/],
+      ['PATCH', u1, { description: 'd'.repeat(257) }, /body.description/],
+      ['PATCH', u1, { icon: 'i'.repeat(51) }, /body.icon/],
+      ['PATCH', pu, { path: '' }, /body.path/],
+      ['PATCH', pu, { condition: 'c'.repeat(1025) }, /body.condition/],
+      ['POST', `${url}/sections`, { title: 'Lonely' }, /body.spaceId/],
+      ['POST', `${url}/sections`, { spaceId: a.id, title: 'x' }, /body.title/],
+      ['POST', `${url}/site-spaces`, {}, /body.spaceId/],
+      ['POST', `${url}/section-groups`, { title: '' }, /body.title/],
+      ['POST', `${url}/section-groups`, { title: 't'.repeat(101) }, /body.title/],
+      ['PATCH', `${url}/structure/sort`, { item: { type: 'page', id: 'x' }, position: {} }, /body.item.type/],
+      ['PATCH', `${url}/structure/sort`, { item: { type: 'site-space', id: p.id } }, /body.position/],
+      ['POST', `${url}/sections/${s1.id}/move`, { position: { before: { type: 'site-space', siteSection: s2.id } } }, /body.position.before.type/],
+    ];
+    for (const [method, u, body, message] of bad) expectError(await g.call(owner, method, u, body), 400, message);
+    expectError(await g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-space', id: p.id }, position: { before: { type: 'site-section', id: s2.id } } }), 400, /site-space goes beside another site-space/);
+    expectError(await g.call(owner, 'POST', `${url}/sections`, { spaceId: 'missing' }), 404, /spaceId/);
+    expectError(await g.call(owner, 'POST', `${url}/site-spaces`, { spaceId: a.id, sectionId: 'missing' }), 404, /sectionId/);
+    expectError(await g.call(owner, 'PATCH', `${url}/site-spaces/missing`, { path: 'x' }), 404, /Site-space/);
+    expectError(await g.call(owner, 'DELETE', `${url}/sections/missing`), 404, /Section/);
+    expectError(await g.call(owner, 'DELETE', `${url}/section-groups/missing`), 404, /Section group/);
+    expectError(await g.call(reader, 'PATCH', u1, { title: 'Mine' }), 403);
+    expectError(await g.call(reader, 'POST', `${url}/site-spaces`, { spaceId: a.id }), 403);
+    expectError(await g.call(reader, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-space', id: p.id }, position: {} }), 403);
+
+    await ok(g.call(owner, 'DELETE', pu), 205);
+    await ok(g.call(owner, 'DELETE', u1), 205);
+    expect((await ok(g.call(owner, 'GET', `${url}/sections`))).items.map((s: { id: string }) => s.id)).toEqual([s2.id]);
+  });
+});
+
+describe('share links, adaptive schema and the published site over HTTP', () => {
+  it('creates, renames, deactivates and deletes share links; only an active key opens a share-link site', async () => {
+    const [a, b] = await Promise.all([createSpace('Open'), createSpace('Beta')]);
+    const site = await createSite({ visibility: 'share-link', spaces: [a.id, b.id] });
+    const url = `${sitesUrl()}/${site.id}`;
+    const { items } = await ok(g.call(owner, 'GET', `${url}/site-spaces`));
+    await ok(g.call(owner, 'PATCH', `${url}/site-spaces/${items[1].id}`, { condition: 'visitor.claims.unsigned.beta === true' }));
+    const link = await ok(g.call(owner, 'POST', `${url}/share-links`, { name: 'Partners' }), 201);
+    expect(link).toEqual({ object: 'share-link', id: expect.any(String), createdAt: expect.any(String), name: 'Partners', active: true, urls: { published: expect.stringMatching(/\?shareKey=[A-Za-z0-9]{32}$/) } });
+    const key = new URL(link.urls.published).searchParams.get('shareKey')!;
+    const published = (as: TestUser, shareKey?: string) => g.call(as, 'GET', `${url}/published${shareKey ? `?shareKey=${shareKey}` : ''}`);
+
+    expectError(await published(outsider, key), 404);
+    await ok(g.call(owner, 'POST', `${url}/publish`));
+    expectError(await published(outsider), 404);
+    expectError(await published(outsider, 'wrongkey'), 404);
+    const view = await ok(published(outsider, key));
+    expect(view).toMatchObject({ object: 'published-content-site', site: { id: site.id, published: true }, structure: { type: 'siteSpaces' } });
+    expect(view.structure.structure.map((p: { path: string }) => p.path)).toEqual(['open']);
+    // The outsider may not see the space itself: the site-space comes without it.
+    expect(view.structure.structure[0]).not.toHaveProperty('space');
+    expect((await ok(published(reader))).structure.structure[0]).toHaveProperty('space');
+    expect((await ok(g.call(outsider, 'GET', `${url}/site-spaces?shareKey=${key}`))).items).toHaveLength(2);
+
+    const lu = `${url}/share-links/${link.id}`;
+    expect(await ok(g.call(owner, 'PATCH', lu, { name: 'Renamed' }))).toMatchObject({ name: 'Renamed', active: true });
+    expect(await ok(g.call(owner, 'PATCH', lu, { active: false }))).toMatchObject({ active: false });
+    expectError(await published(outsider, key), 404);
+    expectError(await g.call(outsider, 'GET', `${url}/sections?shareKey=${key}`), 404);
+    expectError(await g.call(owner, 'PATCH', lu, {}), 400, /body/);
+    expectError(await g.call(owner, 'PATCH', lu, { name: 'n'.repeat(51) }), 400, /body.name/);
+    expectError(await g.call(owner, 'POST', `${url}/share-links`, {}), 400, /body.name/);
+    expectError(await g.call(reader, 'PATCH', lu, { active: true }), 403);
+    expect((await ok(g.call(reader, 'GET', `${url}/share-links`))).items.map((l: { id: string }) => l.id)).toEqual([link.id]);
+    await ok(g.call(owner, 'DELETE', lu), 205);
+    expectError(await g.call(owner, 'DELETE', lu), 404, /Share link/);
+    await ok(g.call(owner, 'POST', `${url}/unpublish`));
+    expectError(await published(owner), 404);
+  });
+
+  it('validates and keeps the adaptive schema, and derives template conditions', async () => {
+    const site = await createSite();
+    const url = `${sitesUrl()}/${site.id}/adaptive-schema`;
+    expect(await ok(g.call(reader, 'GET', url))).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: { type: 'object', additionalProperties: false }, updatedAt: expect.any(String) });
+    const jsonSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta testers' } }, additionalProperties: false },
+        paid: { type: 'boolean', description: 'Paying customers' },
+      },
+      additionalProperties: false,
+    };
+    const bad: [unknown, RegExp][] = [
+      [{ ...jsonSchema, additionalProperties: true }, /jsonSchema\/additionalProperties: must be false/],
+      [{ ...jsonSchema, type: 'objekt' }, /draft-07/],
+      [{ ...jsonSchema, properties: { plan: { type: 'string' } } }, /jsonSchema\/properties\/plan\/type: must be "boolean"/],
+      [{ ...jsonSchema, $schema: 'https://json-schema.org/draft/2020-12/schema' }, /\$schema/],
+    ];
+    for (const [schema, message] of bad) expectError(await g.call(owner, 'PUT', url, { jsonSchema: schema }), 400, message);
+    expectError(await g.call(owner, 'PUT', url, { jsonSchema: 'text' }), 400, /body.jsonSchema/);
+    expectError(await g.call(owner, 'PUT', url, {}), 400, /body.jsonSchema/);
+    expect(await ok(g.call(owner, 'PUT', url, { jsonSchema }))).toEqual({ object: 'site-adaptive-schema', jsonSchema, updatedAt: expect.any(String) });
+    expect(await ok(g.call(reader, 'GET', `${url}/template-conditions`))).toEqual({
+      items: [
+        { description: 'Beta testers', condition: 'visitor.claims.unsigned.beta === true' },
+        { description: 'Paying customers', condition: 'visitor.claims.paid === true' },
+      ],
+    });
+  });
+});

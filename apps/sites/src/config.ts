@@ -1,0 +1,14 @@
+import { Type } from '@sinclair/typebox';
+import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+
+export const ConfigSchema = Type.Object({
+  ...serviceConfigFields,
+  SITES_PORT: port(50054),
+  ...databaseConfigFields('sites'),
+  /** The orgs service, asked for the caller's role in an organization. */
+  ORGS_URL: grpcAddress(50051),
+  /** The content service: spaces added to sites are checked there, and created for new sites. */
+  CONTENT_URL: grpcAddress(50052),
+});
+
+export const loadSitesConfig = (env = process.env) => loadConfig(ConfigSchema, env);

@@ -1,0 +1,59 @@
+import { checkLength, InvalidArgumentError } from '@quire/service-kit';
+
+// The enumerations and bounds of the API reference ("Site", "SiteSection", "SiteSectionGroup",
+// "SiteSpace", "ShareLink", "Limits"), checked here too: the gateway is not the only caller.
+
+export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+export const AGENTS_CONTEXTS = ['excluded', 'included'] as const;
+/** `spaces` keywords of create-site (GitBook's spec): each creates a new space for the site. */
+export const SPACE_KEYWORDS = ['empty', 'sample'] as const;
+
+export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
+
+export const DEFAULTS = { type: 'basic', visibility: 'public', agentsContext: 'excluded', title: 'Untitled site' } as const;
+
+export function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')} (got "${value}")`);
+  return value as T;
+}
+
+function checkPattern(field: string, value: string, pattern: RegExp, what: string): string {
+  if (!pattern.test(value)) throw new InvalidArgumentError(`${field}: must be ${what} (got "${value}")`);
+  return value;
+}
+
+const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+
+export const checkSiteTitle = (v: string) => checkLength('title', v, 2, 128);
+export const checkBasename = (v: string) => checkLength('basename', v, 1, 100);
+export const checkHostname = (v: string) => checkPattern('hostname', checkLength('hostname', v, 1, 512), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
+export const checkProxy = (v: string) => checkPattern('proxy', checkLength('proxy', v, 1, 512), PROXY, 'a host followed by a path, such as example.com/docs');
+export const checkSectionTitle = (v: string) => checkLength('title', v, 2, 128);
+export const checkDescription = (v: string) => checkLength('description', v, 0, 256);
+export const checkPath = (v: string) => checkLength('path', v, 1, 100);
+export const checkCondition = (v: string) => checkLength('condition', v, 1, 1024);
+export const checkGroupTitle = (v: string) => checkLength('title', v, 1, 100);
+export const checkIcon = (v: string) => checkLength('icon', v, 0, 50);
+export const checkShareLinkName = (v: string) => checkLength('name', v, 0, 50);
+
+/** A path for a title: lower-case words joined by dashes, cut to the path bound; `item` when nothing is left. */
+export function slugify(title: string, fallback = 'item'): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90)
+    .replace(/-+$/, '');
+  return slug || fallback;
+}
+
+/** `base`, or `base-2`, `base-3`... : the first not in `taken`. */
+export function freePath(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}

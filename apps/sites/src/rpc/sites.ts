@@ -1,0 +1,96 @@
+import type { SitesServiceServer } from '@quire/proto/sites';
+import { InvalidArgumentError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  AGENTS_CONTEXTS,
+  checkBasename,
+  checkHostname,
+  checkOneOf,
+  checkProxy,
+  checkSiteTitle,
+  DEFAULTS,
+  SITE_TYPES,
+  SITE_VISIBILITIES,
+  SPACE_KEYWORDS,
+} from '../domain/fields.ts';
+import { presentSite } from '../presenters.ts';
+import type { SpaceRef } from '../store/index.ts';
+import { editable, editorOf, memberOf, readable, relayed, spaceOf, type Deps } from './deps.ts';
+
+type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSite' | 'updateSite' | 'deleteSite' | 'setSitePublished'>;
+
+const SPACE_TITLE_MAX = 50;
+
+export function siteHandlers(deps: Deps): H {
+  const { store, content } = deps;
+
+  /** The spaces a new site starts with: existing ones, or one created for it by content. */
+  async function initialSpaces(organizationId: string, spaceIds: string[], keyword: string | undefined, title: string, ctx: CallContext): Promise<SpaceRef[]> {
+    if (keyword !== undefined) {
+      checkOneOf('spaces', keyword, SPACE_KEYWORDS);
+      const spaceTitle = [...title].slice(0, SPACE_TITLE_MAX).join('');
+      const space = await content.createSpace({ organizationId, title: spaceTitle, emoji: '', editMode: '', visibility: '' }, ctx).catch((err: unknown) => {
+        throw relayed(err);
+      });
+      return [{ spaceId: space.id, title: space.title }];
+    }
+    if (new Set(spaceIds).size !== spaceIds.length) throw new InvalidArgumentError('spaces: the same space is given twice');
+    return Promise.all(spaceIds.map((id, i) => spaceOf(deps, organizationId, id, `spaces[${i}]`, ctx)));
+  }
+
+  return {
+    async createSite(req, ctx) {
+      const type = checkOneOf('type', req.type || DEFAULTS.type, SITE_TYPES);
+      const title = req.title !== undefined ? checkSiteTitle(req.title) : DEFAULTS.title;
+      const visibility = checkOneOf('visibility', req.visibility || DEFAULTS.visibility, SITE_VISIBILITIES);
+      await editorOf(deps, req.organizationId, ctx);
+      const spaces = await initialSpaces(req.organizationId, req.spaceIds, req.spaceKeyword, title, ctx);
+      const site = await store.createSite({ organizationId: req.organizationId, type, title, visibility, agentsContext: DEFAULTS.agentsContext }, spaces);
+      return presentSite(site);
+    },
+
+    async listSites(req, ctx) {
+      await memberOf(deps, req.organizationId, ctx);
+      const { limit, page } = pageArgs(req.page);
+      const rows = await store.listSites(req.organizationId, { spaceId: req.spaceId, title: req.title, published: req.published }, page);
+      const { items, next } = pageOf(rows, limit, (r) => r.id);
+      return { items: items.map(presentSite), page: { next } };
+    },
+
+    async getSite(req, ctx) {
+      return presentSite((await readable(deps, req.site, ctx)).site);
+    },
+
+    async updateSite(req, ctx) {
+      const title = req.title !== undefined ? checkSiteTitle(req.title) : undefined;
+      const visibility = req.visibility !== undefined ? checkOneOf('visibility', req.visibility, SITE_VISIBILITIES) : undefined;
+      const basename = req.basename !== undefined ? checkBasename(req.basename) : undefined;
+      const agentsContext = req.agentsContext !== undefined ? checkOneOf('agentsContext', req.agentsContext, AGENTS_CONTEXTS) : undefined;
+      const proxy = req.setProxy ? (req.proxy !== undefined ? checkProxy(req.proxy) : null) : undefined;
+      const hostname = req.setHostname ? (req.hostname !== undefined ? checkHostname(req.hostname) : null) : undefined;
+      const site = await editable(deps, req.site, ctx);
+      const updated = await store.updateSite(site.id, {
+        title,
+        visibility,
+        basename,
+        adaptiveContent: req.adaptiveContent,
+        agentsContext,
+        proxy,
+        hostname,
+        defaultSiteSpaceId: req.defaultSiteSpaceId,
+        defaultSectionId: req.defaultSectionId,
+      });
+      return presentSite(updated);
+    },
+
+    async deleteSite(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.deleteSite(site.id);
+      return {};
+    },
+
+    async setSitePublished(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      return presentSite(site.published === req.published ? site : await store.setPublished(site.id, req.published));
+    },
+  };
+}

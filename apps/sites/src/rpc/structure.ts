@@ -1,0 +1,174 @@
+import type { SitesServiceServer, SiteStructureItem } from '@quire/proto/sites';
+import { InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
+import { checkCondition, checkDescription, checkGroupTitle, checkIcon, checkPath, checkSectionTitle } from '../domain/fields.ts';
+import { ITEM_KINDS, type ItemKind } from '../domain/structure.ts';
+import { presentStructure, sitePresenter, treePresenter } from '../presenters.ts';
+import type { SiteRow } from '../store/index.ts';
+import { editable, readable, spaceOf, viewable, type Deps } from './deps.ts';
+
+type H = Pick<
+  Handlers<SitesServiceServer>,
+  | 'listSiteSpaces'
+  | 'addSiteSpace'
+  | 'updateSiteSpace'
+  | 'deleteSiteSpace'
+  | 'listSections'
+  | 'createSection'
+  | 'updateSection'
+  | 'deleteSection'
+  | 'listSectionGroups'
+  | 'createSectionGroup'
+  | 'updateSectionGroup'
+  | 'deleteSectionGroup'
+  | 'addSectionToGroup'
+  | 'removeSectionFromGroup'
+  | 'getSiteStructure'
+  | 'moveSiteItem'
+>;
+
+/** `set` with the value unset removes it: null; not `set` leaves it: undefined. */
+const settable = <T>(set: boolean, value: T | undefined, check: (v: T) => T): T | null | undefined => (set ? (value !== undefined ? check(value) : null) : undefined);
+
+const DEFAULT_SECTION_TITLE = 'Untitled section';
+
+export function structureHandlers(deps: Deps): H {
+  const { store } = deps;
+
+  /** One item of the site as it now stands, with its children. */
+  async function current(site: SiteRow, kind: ItemKind, id: string): Promise<SiteStructureItem> {
+    const tree = await store.tree(site.id);
+    const p = treePresenter(site, tree);
+    if (kind === 'site-space') return { siteSpace: p.siteSpace(tree.siteSpaces.find((x) => x.id === id)!) };
+    if (kind === 'site-section') return { section: p.section(tree.sections.find((x) => x.id === id)!) };
+    return { group: p.group(tree.groups.find((x) => x.id === id)!) };
+  }
+
+  return {
+    async listSiteSpaces(req, ctx) {
+      const { site } = await viewable(deps, req.site, req.shareKey, ctx);
+      const { limit, page } = pageArgs(req.page);
+      const [rows, tree] = await Promise.all([store.listSiteSpaces(site.id, req.default, page), store.tree(site.id)]);
+      const { items, next } = pageOf(rows, limit, (r) => r.id);
+      return { items: items.map(sitePresenter(site, tree).siteSpace), page: { next } };
+    },
+
+    async addSiteSpace(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      const space = await spaceOf(deps, site.organizationId, req.spaceId, 'spaceId', ctx);
+      const row = await store.addSiteSpace(site.id, space, req.sectionId);
+      return (await current(site, 'site-space', row.id)).siteSpace!;
+    },
+
+    async updateSiteSpace(req, ctx) {
+      const path = req.path !== undefined ? checkPath(req.path) : undefined;
+      const condition = settable(req.setCondition, req.condition, checkCondition);
+      const site = await editable(deps, req.site, ctx);
+      const space = req.spaceId !== undefined ? await spaceOf(deps, site.organizationId, req.spaceId, 'spaceId', ctx) : undefined;
+      const row = await store.updateSiteSpace(site.id, req.siteSpaceId, { path, condition, space });
+      return (await current(site, 'site-space', row.id)).siteSpace!;
+    },
+
+    async deleteSiteSpace(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.deleteSiteSpace(site.id, req.siteSpaceId);
+      return {};
+    },
+
+    async listSections(req, ctx) {
+      const { site } = await viewable(deps, req.site, req.shareKey, ctx);
+      const { limit, page } = pageArgs(req.page);
+      const [rows, tree] = await Promise.all([store.listSections(site.id, page), store.tree(site.id)]);
+      const { items, next } = pageOf(rows, limit, (r) => r.id);
+      return { items: items.map(treePresenter(site, tree).section), page: { next } };
+    },
+
+    async createSection(req, ctx) {
+      const title = req.title !== undefined ? checkSectionTitle(req.title) : undefined;
+      const icon = req.icon !== undefined ? checkIcon(req.icon) : null;
+      const site = await editable(deps, req.site, ctx);
+      const space = await spaceOf(deps, site.organizationId, req.spaceId, 'spaceId', ctx);
+      // Without a title the section takes its space's, when that one fits the section bounds.
+      const fallback = [...space.title.trim()].length >= 2 ? space.title.trim() : DEFAULT_SECTION_TITLE;
+      const row = await store.createSection(site.id, { title: title ?? fallback, icon, space }, site.title);
+      return (await current(site, 'site-section', row.id)).section!;
+    },
+
+    async updateSection(req, ctx) {
+      const title = req.title !== undefined ? checkSectionTitle(req.title) : undefined;
+      const path = req.path !== undefined ? checkPath(req.path) : undefined;
+      const condition = settable(req.setCondition, req.condition, checkCondition);
+      const icon = settable(req.setIcon, req.icon, checkIcon);
+      const description = settable(req.setDescription, req.description, checkDescription);
+      const site = await editable(deps, req.site, ctx);
+      await store.updateSection(site.id, req.sectionId, { title, path, condition, icon, description, defaultSiteSpaceId: req.defaultSiteSpaceId });
+      return (await current(site, 'site-section', req.sectionId)).section!;
+    },
+
+    async deleteSection(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.deleteSection(site.id, req.sectionId);
+      return {};
+    },
+
+    async listSectionGroups(req, ctx) {
+      const { site } = await readable(deps, req.site, ctx);
+      const { limit, page } = pageArgs(req.page);
+      const [rows, tree] = await Promise.all([store.listGroups(site.id, page), store.tree(site.id)]);
+      const { items, next } = pageOf(rows, limit, (r) => r.id);
+      return { items: items.map(treePresenter(site, tree).group), page: { next } };
+    },
+
+    async createSectionGroup(req, ctx) {
+      const title = checkGroupTitle(req.title);
+      const icon = req.icon !== undefined ? checkIcon(req.icon) : null;
+      const site = await editable(deps, req.site, ctx);
+      const row = await store.createGroup(site.id, { title, icon, sectionIds: req.sectionIds });
+      return (await current(site, 'site-section-group', row.id)).group!;
+    },
+
+    async updateSectionGroup(req, ctx) {
+      const title = req.title !== undefined ? checkGroupTitle(req.title) : undefined;
+      const icon = settable(req.setIcon, req.icon, checkIcon);
+      const site = await editable(deps, req.site, ctx);
+      const group = await store.getGroup(site.id, req.groupId);
+      if (!group) throw groupNotFound(req.groupId);
+      await store.updateGroup(group.id, { title, icon });
+      return (await current(site, 'site-section-group', group.id)).group!;
+    },
+
+    async deleteSectionGroup(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.deleteGroup(site.id, req.groupId);
+      return {};
+    },
+
+    async addSectionToGroup(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.addSectionToGroup(site.id, req.groupId, req.sectionId);
+      return (await current(site, 'site-section-group', req.groupId)).group!;
+    },
+
+    async removeSectionFromGroup(req, ctx) {
+      const site = await editable(deps, req.site, ctx);
+      await store.removeSectionFromGroup(site.id, req.groupId, req.sectionId);
+      return {};
+    },
+
+    async getSiteStructure(req, ctx) {
+      const { site } = await viewable(deps, req.site, req.shareKey, ctx);
+      return presentStructure(site, await store.tree(site.id));
+    },
+
+    async moveSiteItem(req, ctx) {
+      const item = req.item;
+      if (!item || !(ITEM_KINDS as readonly string[]).includes(item.type)) throw new InvalidArgumentError(`item.type: must be one of ${ITEM_KINDS.join(', ')}`);
+      if (req.before && req.after) throw new InvalidArgumentError('position: give before or after, not both');
+      const anchor = req.before ? { pointer: req.before, before: true } : req.after ? { pointer: req.after, before: false } : undefined;
+      const site = await editable(deps, req.site, ctx);
+      await store.moveItem(site.id, item, anchor);
+      return current(site, item.type as ItemKind, item.id);
+    },
+  };
+}
+
+const groupNotFound = (id: string) => new NotFoundError(`Section group "${id}" not found`);
