@@ -189,8 +189,11 @@ describe('spaces', () => {
     }
     const early = (await h.call(c().purgeDeletedSpaces, { now: new Date(deletedAt.getTime() + 1000) })) as { purged: number };
     expect(early.purged).toBe(0);
+    // A page of the space in the search index goes with it.
+    await db.query(`INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", title, path) VALUES ($1, 'p1', 'd1', 'Page', 'page')`, [s.id]);
     expect((await h.call(c().purgeDeletedSpaces, { now: later })) as { purged: number }).toEqual({ purged: 1 });
     expect((await db.query('SELECT id FROM "Space" WHERE id = $1', [s.id])).rows).toEqual([]);
+    expect((await db.query('SELECT "pageId" FROM "SpacePage" WHERE "spaceId" = $1', [s.id])).rows).toEqual([]);
   });
 
   it('duplicates beside the original on the same revision, for those who may create there', async () => {

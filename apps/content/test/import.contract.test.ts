@@ -8,6 +8,7 @@ import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { crawl } from '../src/import/crawl.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
 // A small site: the index links to three pages (one through a redirect), one of which links back
@@ -34,6 +35,8 @@ beforeAll(async () => {
   site = createServer((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/old-faq') return res.writeHead(301, { location: '/faq' }).end();
+    // Never answers: for the time bound.
+    if (path === '/slow') return;
     if (path === '/report.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF');
     const html = SITE[path];
     if (!html) return res.writeHead(404).end();
@@ -125,6 +128,33 @@ describe('ImportContent from a website', () => {
     await rejects(importSite(space.id, { url: `${base}/missing` }), status.INVALID_ARGUMENT, /url: .*\/missing answered 404/);
     await rejects(importSite(space.id, {}, reader), status.PERMISSION_DENIED, /editors/);
     expect((await getRevision(space.id)).pages).toEqual([]);
+  });
+});
+
+describe('crawl bounds', () => {
+  beforeEach(() => {
+    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+  });
+  afterEach(() => {
+    delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+  });
+
+  it('fetches at most maxPages pages', async () => {
+    const site = await crawl(`${base}/`, { maxPages: 2, maxPageBytes: 1_000_000, timeoutMs: 10_000 });
+    expect(site).toMatchObject({ attempted: 2, pages: [{ title: 'Acme Docs' }, { title: 'Nav only' }] });
+  });
+
+  it('skips linked pages over maxPageBytes, and fails when the start page is', async () => {
+    // Room for the index page, not for the API page.
+    const limit = SITE['/']!.length + 10;
+    expect(SITE['/api']!.length).toBeGreaterThan(limit);
+    const site = await crawl(`${base}/`, { maxPages: 50, maxPageBytes: limit, timeoutMs: 10_000 });
+    expect(site.pages.map((p) => p.title)).toEqual(['Acme Docs', 'Nav only', 'The guide', 'FAQ']);
+    await expect(crawl(`${base}/api`, { maxPages: 50, maxPageBytes: 100, timeoutMs: 10_000 })).rejects.toThrow(/url: .*\/api is larger than 100 bytes/);
+  });
+
+  it('gives up when the time is over', async () => {
+    await expect(crawl(`${base}/slow`, { maxPages: 50, maxPageBytes: 100_000, timeoutMs: 300 })).rejects.toThrow(/url: .*\/slow did not answer in time/);
   });
 });
 

@@ -154,13 +154,20 @@ export type PromiseClient<C> = {
 
 /**
  * Wraps a generated client once, at start: one bound function per RPC of the service definition,
- * so a call costs no lookup or proxy on the hot path.
+ * so a call costs no lookup or proxy on the hot path. `slow` gives RPCs that do long work (an
+ * import that fetches a website) their own deadline.
  */
-export function promiseClient<C extends Client>(client: C, definition: ServiceDefinition, timeoutMs = 10_000): PromiseClient<C> {
+export function promiseClient<C extends Client>(
+  client: C,
+  definition: ServiceDefinition,
+  timeoutMs = 10_000,
+  slow: Partial<Record<keyof PromiseClient<C>, number>> = {},
+): PromiseClient<C> {
   const out: Record<string, (request: unknown, caller: Caller) => Promise<unknown>> = {};
   for (const name of Object.keys(definition)) {
     const method = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name]!;
-    out[name] = (request, caller) => unaryCall(client, method, request, caller, timeoutMs);
+    const deadline = (slow as Record<string, number | undefined>)[name] ?? timeoutMs;
+    out[name] = (request, caller) => unaryCall(client, method, request, caller, deadline);
   }
   return out as PromiseClient<C>;
 }

@@ -220,8 +220,13 @@ export function createStore(database: Db) {
     },
 
     /** Removes the spaces deleted before `cutoff`; their revisions stay, other spaces may share them. */
+    /** Removes the spaces deleted before `cutoff`, and their pages from the search index. */
     async purgeDeletedSpaces(cutoff: Date): Promise<number> {
-      return (await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } })).count;
+      return db.$transaction(async (tx) => {
+        const ids = (await tx.space.findMany({ where: { deletedAt: { lt: cutoff } }, select: { id: true } })).map((s) => s.id);
+        await tx.spacePage.deleteMany({ where: { spaceId: { in: ids } } });
+        return (await tx.space.deleteMany({ where: { id: { in: ids } } })).count;
+      });
     },
 
     /**

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../schemas/common.ts';
+import { SpaceParams } from '../schemas/content.ts';
+import { ImportContentBody, ImportContentResult } from '../schemas/space-import.ts';
+import type { RouteDeps } from './context.ts';
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { spaceContent }, urls }) => {
+  app.post(
+    '/spaces/:spaceId/content/import',
+    {
+      schema: {
+        operationId: 'importContent',
+        tags: ['space-content'],
+        summary: "Import a website (the page and the same-origin pages it links to) as the space's new content",
+        params: SpaceParams,
+        body: ImportContentBody,
+        response: { 201: ImportContentResult, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { spaceId } = req.params;
+      const res = await spaceContent.importContent({ spaceId, url: req.body.url, source: req.body.source, revisionId: '' }, req.caller);
+      return reply
+        .code(201)
+        .header('location', urls.api(`/spaces/${spaceId}/revisions/${res.revisionId}`))
+        .send({ revision: res.revisionId, importedResources: res.importedResources, totalResources: res.totalResources });
+    },
+  );
+};
+
+export default routes;

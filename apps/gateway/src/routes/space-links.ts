@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ListLinksResponse } from '@quire/proto/space-content';
+import { errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
+import { SpaceParams } from '../schemas/content.ts';
+import { ContentLocation, ContentReferenceUsage, LinkStats, LinksQuery } from '../schemas/space-links.ts';
+import { presentLinkUsage, presentLocation } from '../presenters/space-links.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['links'];
+const LinkList = Type.Composite([ListOf(ContentReferenceUsage), Type.Object({ stats: LinkStats })]);
+
+const presentLinks = (res: ListLinksResponse) => ({
+  ...list(res.items.map(presentLinkUsage), res.page?.next),
+  stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
+});
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { spaceContent } }) => {
+  app.get(
+    '/spaces/:spaceId/links',
+    {
+      schema: {
+        operationId: 'listSpaceLinks',
+        tags,
+        summary: "The links of the space's content, one per target with the pages linking to it, and their status",
+        params: SpaceParams,
+        querystring: LinksQuery,
+        response: { 200: LinkList, ...errorResponses },
+      },
+    },
+    async (req) =>
+      presentLinks(await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller)),
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/page/:pageId/links',
+    {
+      schema: {
+        operationId: 'listPageLinksInSpace',
+        tags,
+        summary: 'The links of one page of the space, with their status',
+        params: Type.Object({ spaceId: Id('Space id'), pageId: Id('Page id') }),
+        querystring: LinksQuery,
+        response: { 200: LinkList, ...errorResponses },
+      },
+    },
+    async (req) =>
+      presentLinks(
+        await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller),
+      ),
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/files/:fileId/backlinks',
+    {
+      schema: {
+        operationId: 'listSpaceFileBacklinks',
+        tags,
+        summary: 'The pages that link to or embed the file',
+        params: Type.Object({ spaceId: Id('Space id'), fileId: Id('File id') }),
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(ContentLocation), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const res = await spaceContent.listFileBacklinks({ spaceId: req.params.spaceId, revisionId: '', fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map(presentLocation), res.page?.next);
+    },
+  );
+};
+
+export default routes;

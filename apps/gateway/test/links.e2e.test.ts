@@ -1,0 +1,97 @@
+import type { CreateRevisionRequest, PageContent, PutBlobRequest, PutBlobResponse, Revision } from '@quire/proto/space-content';
+import type { TestUser } from '@quire/orgs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startGateway } from './harness.ts';
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let owner: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let spaceId: string;
+
+const page = (id: string, title: string, markdown: string): PageContent => ({ id, type: 'document', fields: { title }, markdown, href: '', pages: [] });
+
+beforeAll(async () => {
+  g = await startGateway({ QUIRE_APP_URL: 'https://app.quire.test' });
+  [owner, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [])).id;
+  spaceId = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).json().id;
+  const { blob } = await g.content.callContent<PutBlobRequest, PutBlobResponse>(g.content.spaceContent.putBlob, { data: Buffer.from('bytes') }, owner.id);
+  await g.content.callContent<CreateRevisionRequest, Revision>(
+    g.content.spaceContent.createRevision,
+    {
+      spaceId,
+      parentRevisionId: '',
+      pages: [
+        page('home', 'Home', 'Go to [setup](/pages/setup#install), [nowhere](/pages/gone), [example](https://example.com) and [the app](https://app.quire.test/o/x).\n\n![Diagram](/files/diagram)\n'),
+        page('setup', 'Setup', '## Install\n\n![Diagram](/files/diagram)\n'),
+      ],
+      files: [{ id: 'diagram', name: 'diagram.png', contentType: 'image/png', blob }],
+      setActive: true,
+      type: '',
+    },
+    owner.id,
+  );
+});
+afterAll(() => g?.stop());
+
+describe('GET /v1/spaces/{spaceId}/links', () => {
+  it('lists each target with its status, where it is linked from, and the stats', async () => {
+    const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links`);
+    expect(res.statusCode, res.body).toBe(200);
+    const here = { organization: orgId, space: spaceId };
+    expect(res.json()).toEqual({
+      count: 5,
+      items: [
+        { status: 'ok', relation: 'reference', targetReference: { kind: 'page', ...here, page: 'setup', internalLocation: { type: 'anchor', anchor: 'install' } }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        { status: 'broken', relation: 'reference', targetReference: { kind: 'page', ...here, page: 'gone' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        { status: 'ok', relation: 'reference', targetReference: { kind: 'url', url: 'https://example.com' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        { status: 'in-app', relation: 'reference', targetReference: { kind: 'url', url: 'https://app.quire.test/o/x' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        {
+          status: 'ok',
+          relation: 'dependsOn',
+          targetReference: { kind: 'file', ...here, file: 'diagram' },
+          locationReferences: [
+            { kind: 'page', ...here, page: 'home' },
+            { kind: 'page', ...here, page: 'setup' },
+          ],
+        },
+      ],
+      stats: { total: 5, broken: { total: 1 } },
+    });
+  });
+
+  it('filters by status and pages', async () => {
+    const broken = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?status=broken`)).json();
+    expect(broken.items.map((u: { targetReference: { page: string } }) => u.targetReference.page)).toEqual(['gone']);
+    const first = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?limit=3`)).json();
+    expect(first.items).toHaveLength(3);
+    const rest = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?limit=3&page=${first.next.page}`)).json();
+    expect(rest.items).toHaveLength(2);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?status=dead`), 400, /status/);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/links`), 404, /Space/);
+  });
+});
+
+describe('GET /v1/spaces/{spaceId}/content/page/{pageId}/links', () => {
+  it("lists one page's links", async () => {
+    const res = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/setup/links`)).json();
+    expect(res).toMatchObject({ count: 1, items: [{ status: 'ok', relation: 'dependsOn', targetReference: { kind: 'file', file: 'diagram' } }], stats: { total: 1, broken: { total: 0 } } });
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/nope/links`), 404, /Page "nope" not found/);
+  });
+});
+
+describe('GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks', () => {
+  it('lists the pages using the file', async () => {
+    const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files/diagram/backlinks`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      count: 2,
+      items: [
+        { kind: 'page', organization: orgId, space: spaceId, page: 'home' },
+        { kind: 'page', organization: orgId, space: spaceId, page: 'setup' },
+      ],
+    });
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files/nope/backlinks`), 404, /File "nope" not found/);
+  });
+});
