@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
@@ -6,13 +8,8 @@ import type {
   ApplyChangesResponse,
   Change,
   CreateRevisionRequest,
-  Document,
-  File,
   GetPageRequest,
-  ListFilesResponse,
   Page,
-  PutBlobResponse,
-  ReadBlobResponse,
   Revision,
 } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
@@ -175,6 +172,22 @@ describe('ApplyChanges', () => {
     expect(Buffer.compare(bytes.data, PNG)).toBe(0);
     await rejects(h.callContent(sc().getFile, { spaceId: s.space.id, revisionId: '', fileId: file.id, metadata: true }, reader.id), status.NOT_FOUND, /File/);
     await rejects(h.callContent(sc().readBlob, { blob: 'f'.repeat(64) }), status.NOT_FOUND);
+  });
+  it('inserts a file from a URL through the outbound filter', async () => {
+    const server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pic.png`;
+    const s = await seeded();
+    const fromUrl = (): Change[] => [{ insertFiles: { files: [{ ref: '', name: 'pic.png', contentType: '', url }] } }];
+    try {
+      await rejects(apply(s.space.id, s.revision.id, fromUrl()), status.INVALID_ARGUMENT, /^changes\[0\]\.files\[0\]\.url: cannot fetch .*not allowed/);
+      process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+      const r = await apply(s.space.id, s.revision.id, fromUrl());
+      expect(r.insertedFiles[0]).toMatchObject({ name: 'pic.png', contentType: 'image/png', size: PNG.byteLength, dimensions: { width: 2, height: 3 } });
+    } finally {
+      delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

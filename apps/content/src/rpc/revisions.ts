@@ -2,11 +2,13 @@ import type {
   Change as ChangeMessage,
   File as FileMessage,
   GitCommit,
+  NewFile,
   Page as PageMessage,
   Revision as RevisionMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
 import { canView, spaceRole } from '../domain/access.ts';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
@@ -42,6 +44,7 @@ export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed
 const PAGE_FORMATS = ['', 'markdown', 'document'] as const;
 // The gRPC server takes messages up to 16 MiB; a file's bytes leave room for the rest.
 export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
+const FILE_FETCH_TIMEOUT_MS = 15_000;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
@@ -154,7 +157,19 @@ export function revisionHandlers(deps: RevisionDeps): H {
   const revisions = store.revisions;
   const now = deps.now ?? (() => new Date());
 
-  /** The bytes of an insert_files change into the blob store, as the domain takes them. */
+  /** A new file's bytes: given, or fetched from its public URL (through the outbound filter). */
+async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; contentType: string }> {
+  if (f.data) {
+    if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
+    return { data: f.data, contentType: f.contentType || 'application/octet-stream' };
+  }
+  if (!f.url) throw new InvalidArgumentError(`${at}: one of data or url is needed`);
+  const got = await fetchPublic(f.url, { maxBytes: MAX_BLOB_BYTES, timeoutMs: FILE_FETCH_TIMEOUT_MS }, { field: `${at}.url` });
+  if (got.status < 200 || got.status >= 300) throw new InvalidArgumentError(`${at}.url: ${f.url} answered ${got.status}`);
+  return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
+}
+
+/** The bytes of an insert_files change into the blob store, as the domain takes them. */
   async function storeFiles(changes: ChangeMessage[]): Promise<Change[]> {
     return Promise.all(
       changes.map(async (c, i): Promise<Change> => {
@@ -166,11 +181,9 @@ export function revisionHandlers(deps: RevisionDeps): H {
         const files = await Promise.all(
           c.insertFiles.files.map(async (f, j): Promise<StoredFile> => {
             const at = `changes[${i}].files[${j}]`;
-            if (!f.data) throw new InvalidArgumentError(`${at}.data: the file's bytes are needed (url sources are not supported)`);
-            if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
-            const { blob, size } = await blobs.put(f.data);
-            const contentType = f.contentType || 'application/octet-stream';
-            return { ref: f.ref, name: f.name, contentType, blob, size, dimensions: dimensionsOf(f.data, contentType) };
+            const { data, contentType } = await fileSource(f, at);
+            const { blob, size } = await blobs.put(data);
+            return { ref: f.ref, name: f.name, contentType, blob, size, dimensions: dimensionsOf(data, contentType) };
           }),
         );
         return { insertFiles: { files } };
