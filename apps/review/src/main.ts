@@ -1,11 +1,19 @@
-import { SERVICE_NAMES } from '@quire/proto';
-import { ReviewServiceService } from '@quire/proto/review';
-import { runPlaceholderService } from '@quire/service-kit';
+import { createLogger, runGrpcService } from '@quire/service-kit';
+import { loadReviewConfig } from './config.ts';
+import { connectUpstreams } from './deps-clients.ts';
+import { reviewService } from './server.ts';
+import { openStore } from './store/index.ts';
 
-await runPlaceholderService({
-  name: 'review',
-  portVar: 'REVIEW_PORT',
-  defaultPort: 50053,
-  definition: ReviewServiceService,
-  serviceName: SERVICE_NAMES.review,
+await runGrpcService('review', async () => {
+  const config = loadReviewConfig();
+  const log = createLogger('review', config.LOG_LEVEL);
+  const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const upstreams = connectUpstreams(config.ORGS_URL, config.CONTENT_URL);
+  return {
+    log,
+    host: config.GRPC_HOST,
+    port: config.REVIEW_PORT,
+    services: [reviewService({ store, ...upstreams }, log)],
+    close: [() => upstreams.close(), close],
+  };
 });

@@ -1,3 +1,6 @@
+// The package ships no types; the declaration must travel with this file into every program that imports it.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./turndown-plugin-gfm.d.ts" />
 // A fetched HTML page as a Quire page: its title, its links (for crawling) and its main content as
 // markdown, with links to the other imported pages rewritten to GitBook's `/pages/<id>` form.
 import { parse, type HTMLElement } from 'node-html-parser';

@@ -1,0 +1,125 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestUser } from '@quire/orgs/testing';
+import { pdfText } from '@quire/review/testing';
+import { Role } from '@quire/service-kit';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startGateway } from './harness.ts';
+
+// The smallest PNG: 1x1 transparent.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const SITE: Record<string, string> = { '/': '<html><head><title>Imported | Site</title></head><body><h1>Imported</h1><p>Hello.</p></body></html>' };
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let site: Server;
+let siteUrl: string;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+
+beforeAll(async () => {
+  site = createServer((req, res) => (SITE[req.url!] ? res.writeHead(200, { 'content-type': 'text/html' }).end(SITE[req.url!]) : res.writeHead(404).end()));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  g = await startGateway();
+  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await g.orgs.organization(outsider, [], 'Elsewhere');
+});
+afterAll(async () => {
+  await g?.stop();
+  await new Promise((resolve) => site?.close(resolve));
+});
+afterEach(() => {
+  delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+});
+
+async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
+  const r = await res;
+  expect(r.statusCode, r.body).toBe(status);
+  return r.json();
+}
+
+/** A change request with two pages (one with a table, code and an embedded image) and a file. */
+async function changeRequest() {
+  const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
+  const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Docs' }), 201);
+  const base = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
+  await ok(
+    g.call(owner, 'POST', `${base}/content`, {
+      changes: [
+        { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG }] },
+        { operation: 'insert_page', title: 'Getting started', ref: 'start', document: { markdown: '# Getting started\n\n| Step | Do |\n| --- | --- |\n| 1 | Install |\n\n![logo](./logo)\n\n```sh\nnpm i\n```\n' } },
+        { operation: 'insert_page', title: 'Reference', document: { markdown: 'See [start](./start.md) and [gone](https://example.invalid/x).' } },
+      ],
+    }),
+  );
+  const pages = (await ok(g.call(owner, 'GET', `${base}/content/pages`))).pages as { id: string; title: string }[];
+  return { spaceId, cr, base, page: (t: string) => pages.find((p) => p.title === t)!.id };
+}
+
+/** Fetches a signed URL through the gateway (its path and query, without the public address). */
+const fetchSigned = (url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+
+describe("a change request's content over HTTP", () => {
+  it('reads the revision, pages, files, page, links and backlinks of the change request, not of the space', async () => {
+    const { base, page, spaceId } = await changeRequest();
+    const revision = await ok(g.call(reader, 'GET', `${base}/content`));
+    expect(revision).toMatchObject({ object: 'revision', id: (await ok(g.call(owner, 'GET', base))).revision });
+    expect(revision.pages.map((p: { title: string }) => p.title)).toEqual(['Getting started', 'Reference']);
+    const files = await ok(g.call(owner, 'GET', `${base}/content/files`));
+    expect(files.items.map((f: { name: string }) => f.name)).toEqual(['logo.png']);
+    const fileId = files.items[0].id;
+    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}`))).name).toBe('logo.png');
+    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}/backlinks`))).items).toEqual([expect.objectContaining({ page: page('Getting started') })]);
+    expect((await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}?format=markdown`))).markdown).toContain(`/pages/${page('Getting started')}`);
+    const links = await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}/links`));
+    expect(links.stats.total).toBeGreaterThan(0);
+    expect((await ok(g.call(owner, 'GET', `${base}/links`))).stats.total).toBeGreaterThan(0);
+    expect((await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages).toEqual([]);
+    expectError(await g.call(owner, 'GET', `${base}/content/page/missing`), 404);
+    expectError(await g.call(outsider, 'GET', `${base}/content`), 404);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/99/content/pages`), 404, /Change request "99"/);
+  });
+
+  it("imports a website into the change request's content only", async () => {
+    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+    const { base, spaceId } = await changeRequest();
+    const before = (await ok(g.call(owner, 'GET', base))).revision;
+    const res = await ok(g.call(owner, 'POST', `${base}/content/import`, { url: siteUrl, source: 'website' }), 201);
+    expect(res).toEqual({ revision: expect.any(String), importedResources: 1, totalResources: 1 });
+    expect((await ok(g.call(owner, 'GET', base))).revision).toBe(res.revision);
+    expect(res.revision).not.toBe(before);
+    expect((await ok(g.call(owner, 'GET', `${base}/content/pages`))).pages.map((p: { title: string }) => p.title)).toContain('Imported');
+    expect((await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages).toEqual([]);
+    expectError(await g.call(reader, 'POST', `${base}/content/import`, { url: siteUrl, source: 'website' }), 403);
+    expectError(await g.call(owner, 'POST', `${base}/content/import`, { url: 'not a url', source: 'website' }), 400, /url/);
+  });
+
+  it('gives a signed link to a real PDF of the pages, or of one page', async () => {
+    const { base, page } = await changeRequest();
+    const { url } = await ok(g.call(reader, 'GET', `${base}/pdf`));
+    expect(url).toMatch(/\/pdf\/download\?.*sig=/);
+    const res = await fetchSigned(url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.rawPayload);
+    expect(text).toContain('Getting started');
+    expect(text).toContain('Reference');
+    expect(text).toContain('Install');
+    expect(res.rawPayload.toString('latin1')).toContain('/Subtype /Image');
+
+    const one = await fetchSigned((await ok(g.call(owner, 'GET', `${base}/pdf?only=true&page=${page('Reference')}`))).url);
+    expect(pdfText(one.rawPayload)).toContain('Reference');
+    expect(pdfText(one.rawPayload)).not.toContain('Getting started');
+
+    expectError(await fetchSigned(url.replace(/sig=[0-9a-f]+/, `sig=${'0'.repeat(64)}`)), 404, /expired/);
+    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404);
+    expectError(await g.call(owner, 'GET', `${base}/pdf?only=true`), 400, /page/);
+    expectError(await g.call(outsider, 'GET', `${base}/pdf`), 404);
+    expectError(await fetchSigned((await ok(g.call(owner, 'GET', `${base}/pdf?only=true&page=missing`))).url), 404, /page/);
+  });
+});

@@ -1,0 +1,156 @@
+import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
+import type { MergeConflict } from '@quire/proto/space-content';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
+import type { ChangeRequestRow } from '../store/index.ts';
+import { asDomainError, callerOf, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+
+type CrHandlers = Pick<
+  Handlers<ReviewServiceServer>,
+  'createChangeRequest' | 'importChangeRequestContent' | 'listChangeRequests' | 'getChangeRequest' | 'updateChangeRequest' | 'updateChangeRequestContent' | 'mergeChangeRequest' | 'updateChangeRequestFromSpace'
+>;
+
+/** Change requests as the API shows them: their authors and open comments fetched once for the whole list. */
+export async function presentChangeRequests(deps: Deps, rows: ChangeRequestRow[], spaceRevision: string, ctx: CallContext): Promise<ChangeRequest[]> {
+  const [user, open] = await Promise.all([usersById(deps, rows.map((r) => r.createdBy), ctx), deps.store.openComments(rows.map((r) => r.id))]);
+  return rows.map((r) => ({
+    id: r.id,
+    spaceId: r.spaceId,
+    organizationId: r.organizationId,
+    number: r.number,
+    status: r.status,
+    subject: r.subject,
+    agentTaskId: r.agentTaskId,
+    createdBy: user(r.createdBy),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    revision: r.revision,
+    revisionInitial: r.revisionInitial,
+    revisionMergedAncestor: r.revisionMergedAncestor ?? undefined,
+    revisionMerged: r.revisionMerged ?? undefined,
+    comments: open.get(r.id) ?? 0,
+    outdated: isOutdated(r, spaceRevision),
+  }));
+}
+
+const presentOne = async (deps: Deps, row: ChangeRequestRow, spaceRevision: string, ctx: CallContext) => (await presentChangeRequests(deps, [row], spaceRevision, ctx))[0]!;
+
+const changedMeanwhile = (number: number) => new ConflictError(`Change request #${number} was changed by another request meanwhile; read it again and retry`);
+
+function conflictError(number: number, into: string, conflicts: MergeConflict[]): ConflictError {
+  const pages = conflicts.map((c) => `"${c.title}" (${c.pageId}): ${c.reason}`).join('; ');
+  return new ConflictError(`Change request #${number} conflicts with ${into} on ${conflicts.length} page(s): ${pages}`, 'merge_conflict');
+}
+
+/** The 3-way merge by content; a conflict leaves everything as it was. */
+async function mergeRevisions(deps: Deps, cr: ChangeRequestRow, revisions: { base: string; ours: string; theirs: string }, type: 'merge' | 'update', ctx: CallContext) {
+  const res = await upstream(
+    deps.spaceContent.mergeRevisions({ spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type }, ctx),
+  );
+  if (res.conflicts.length || !res.revision) throw conflictError(cr.number, type === 'merge' ? "the space's content" : "the space's newer content", res.conflicts);
+  return res.revision.id;
+}
+
+export function changeRequestHandlers(deps: Deps): CrHandlers {
+  const { store } = deps;
+  return {
+    async createChangeRequest(req, ctx) {
+      const userId = callerOf(ctx);
+      const space = await spaceOf(deps, req.spaceId, ctx);
+      need(space, 'edit', 'create a change request');
+      checkLength('subject', req.subject, 0, SUBJECT_MAX);
+      checkLength('agentTaskId', req.agentTaskId, 0, 128);
+      const row = await store.createChangeRequest({
+        spaceId: space.id,
+        organizationId: space.organizationId,
+        subject: req.subject,
+        agentTaskId: req.agentTaskId,
+        createdBy: userId,
+        revision: space.revisionId,
+      });
+      return presentOne(deps, row, space.revisionId, ctx);
+    },
+
+    async listChangeRequests(req, ctx) {
+      const space = await spaceOf(deps, req.spaceId, ctx);
+      const status = statusFilter(req.status);
+      const { limit, page } = pageArgs(req.page);
+      const rows = await store.listChangeRequests(space.id, status, req.contributor || undefined, page);
+      const { items, next } = pageOf(rows, limit, (r) => r.id);
+      return { items: await presentChangeRequests(deps, items, space.revisionId, ctx), page: { next } };
+    },
+
+    async getChangeRequest(req, ctx) {
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx);
+      return presentOne(deps, cr, space.revisionId, ctx);
+    },
+
+    async updateChangeRequest(req, ctx) {
+      callerOf(ctx);
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'update a change request']);
+      if (req.subject !== undefined) checkLength('subject', req.subject, 0, SUBJECT_MAX);
+      const status = req.status === undefined ? undefined : parseStatus('status', req.status);
+      if (status) checkTransition(cr.number, cr.status, status);
+      if (req.subject === undefined && (status === undefined || status === cr.status)) return presentOne(deps, cr, space.revisionId, ctx);
+      const row = await store.updateChangeRequest(cr.id, { status: cr.status }, { ...(req.subject !== undefined ? { subject: req.subject } : {}), ...(status ? { status } : {}) });
+      if (!row) throw changedMeanwhile(cr.number);
+      return presentOne(deps, row, space.revisionId, ctx);
+    },
+
+    async updateChangeRequestContent(req, ctx) {
+      callerOf(ctx);
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'edit a change request']);
+      if (req.changes.length === 0) throw new InvalidArgumentError('changes: at least one change is required');
+      if (req.changes.length > MAX_CHANGES) throw new InvalidArgumentError(`changes: at most ${MAX_CHANGES} changes per request (got ${req.changes.length})`);
+      checkWritable(cr.number, cr.status, 'its content cannot change');
+      const { revision } = await deps.spaceContent.applyChanges({ spaceId: space.id, revisionId: cr.revision, changes: req.changes }, ctx).catch((err: unknown) => {
+        // A change naming a page that is not there is bad input of this batch (400), not a missing resource.
+        if (isServiceError(err) && err.code === GrpcStatus.NOT_FOUND && err.details.startsWith('changes')) throw new InvalidArgumentError(err.details);
+        throw asDomainError(err);
+      });
+      // Two batches racing on one change request: the one that lands second would drop the first's edits.
+      const row = await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: revision!.id });
+      if (!row) throw changedMeanwhile(cr.number);
+      return presentOne(deps, row, space.revisionId, ctx);
+    },
+
+    async importChangeRequestContent(req, ctx) {
+      callerOf(ctx);
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'import into a change request']);
+      checkWritable(cr.number, cr.status, 'its content cannot change');
+      const res = await upstream(deps.spaceContent.importContent({ spaceId: space.id, url: req.url, source: req.source, revisionId: cr.revision }, ctx));
+      if (!(await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: res.revisionId }))) throw changedMeanwhile(cr.number);
+      return res;
+    },
+
+    async mergeChangeRequest(req, ctx) {
+      callerOf(ctx);
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['merge', 'merge a change request']);
+      checkOpen(cr.number, cr.status, 'merged');
+      const ours = space.revisionId;
+      const merged = await mergeRevisions(deps, cr, { base: baseOf(cr), ours, theirs: cr.revision }, 'merge', ctx);
+      try {
+        await deps.spaceContent.setSpaceRevision({ spaceId: space.id, revisionId: merged, expectedRevisionId: ours }, ctx);
+      } catch (err) {
+        if (isServiceError(err) && err.code === GrpcStatus.ABORTED)
+          throw new ConflictError(`The content of space "${space.id}" changed while change request #${cr.number} was being merged (another merge or edit won); merge again`, 'space_moved');
+        throw asDomainError(err);
+      }
+      // The space has the content now: the change request is merged even if a PATCH raced this merge.
+      await store.updateChangeRequest(cr.id, {}, { status: 'merged', revisionMerged: merged });
+      return { revision: merged, result: 'merge' };
+    },
+
+    async updateChangeRequestFromSpace(req, ctx) {
+      callerOf(ctx);
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'update a change request']);
+      checkWritable(cr.number, cr.status, 'only an open or draft change request can be updated');
+      const theirs = space.revisionId;
+      // Already on the space's content: nothing to bring in.
+      if (baseOf(cr) === theirs) return { revision: cr.revision, result: 'update' };
+      const updated = await mergeRevisions(deps, cr, { base: baseOf(cr), ours: cr.revision, theirs }, 'update', ctx);
+      if (!(await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: updated, revisionMergedAncestor: theirs }))) throw changedMeanwhile(cr.number);
+      return { revision: updated, result: 'update' };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { ContentServiceClient, Space } from '@quire/proto/content';
+import type { OrgsServiceClient, User } from '@quire/proto/orgs';
+import type { SpaceContentServiceClient } from '@quire/proto/space-content';
+import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { parseReference } from '../domain/change-requests.ts';
+import type { ChangeRequestRow, Store } from '../store/index.ts';
+
+export interface Deps {
+  store: Store;
+  content: PromiseClient<ContentServiceClient>;
+  spaceContent: PromiseClient<SpaceContentServiceClient>;
+  orgs: PromiseClient<OrgsServiceClient>;
+}
+
+export { callerOf } from '@quire/service-kit';
+
+// Errors another service answered with that say something to the caller (not found, refused,
+// bad input, conflict) go back as they are; the rest (internal, unavailable) stay internal.
+const PASSED = new Set([
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.ABORTED,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.RESOURCE_EXHAUSTED,
+  GrpcStatus.UNAUTHENTICATED,
+]);
+
+/** Another service's error as ours when it says something to the caller; as it is otherwise. */
+export const asDomainError = (err: unknown): unknown => (isServiceError(err) && PASSED.has(err.code) ? new DomainError(err.code, 'upstream', err.details) : err);
+
+/** Awaits a call to another service, turning its meaningful errors into ours. */
+export async function upstream<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw asDomainError(err);
+  }
+}
+
+export type Permission = 'view' | 'edit' | 'comment' | 'merge' | 'review' | 'admin';
+
+/** The space as the caller sees it (NOT_FOUND when it cannot), with the caller's permissions. */
+export const spaceOf = ({ content }: Deps, spaceId: string, ctx: CallContext): Promise<Space> => upstream(content.getSpace({ spaceId }, ctx));
+
+/** PERMISSION_DENIED unless the caller has `permission` on the space. */
+export function need(space: Space, permission: Permission, doing: string): void {
+  if (!space.permissions?.[permission]) throw new PermissionDeniedError(`You need the ${permission} permission on space "${space.id}" to ${doing}`);
+}
+
+export const changeRequestNotFound = (ref: string) => new NotFoundError(`Change request "${ref}" not found`);
+
+/** The change request of the space by id or number; NOT_FOUND otherwise. */
+export async function changeRequestIn({ store }: Deps, spaceId: string, ref: string) {
+  const cr = await store.findChangeRequest(spaceId, parseReference(ref));
+  if (!cr) throw changeRequestNotFound(ref);
+  return cr;
+}
+
+/** The space and one of its change requests, the caller needing `permission` on the space. */
+export async function spaceAndChangeRequest(deps: Deps, req: { spaceId: string; changeRequest: string }, ctx: CallContext, permission?: [Permission, string]) {
+  const space = await spaceOf(deps, req.spaceId, ctx);
+  if (permission) need(space, ...permission);
+  return { space, cr: await changeRequestIn(deps, space.id, req.changeRequest) };
+}
+
+/** The users by id in one call; one the caller may not see (or gone) shows only its id. */
+export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: CallContext): Promise<(id: string) => User> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  const { users } = wanted.length ? await upstream(orgs.batchGetUsers({ userIds: wanted }, ctx)) : { users: [] };
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return (id) => byId.get(id) ?? { id, displayName: '', email: '' };
+}
+
+export type { ChangeRequestRow };

@@ -1,0 +1,39 @@
+import { ReviewServiceClient } from '@quire/proto/review';
+import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
+import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { connectUpstreams } from '../src/deps-clients.ts';
+import { reviewService } from '../src/server.ts';
+import { openStore } from '../src/store/index.ts';
+
+/**
+ * The real review gRPC server on a free port, over a fresh copy of the migrated template
+ * database, calling the orgs and content services at the given addresses. Used by the contract
+ * tests here and by the gateway's end-to-end tests.
+ */
+export async function startReview(orgsAddress: string, contentAddress: string) {
+  const database = await cloneTemplate('review');
+  const { store, close } = openStore(database.url, 5);
+  const log = createLogger('review-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const upstreams = connectUpstreams(orgsAddress, contentAddress);
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService({ store, ...upstreams }, log)], log });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(ReviewServiceClient, address);
+  return {
+    address,
+    client,
+    databaseUrl: database.url,
+    /** Calls an RPC as `userId`. */
+    call: callAs(client),
+    async stop() {
+      client.close();
+      await server.shutdown(1000);
+      upstreams.close();
+      await close();
+      await database.drop();
+    },
+  };
+}
+
+export { pdfText } from './pdf-text.ts';
+
+export type ReviewHarness = Awaited<ReturnType<typeof startReview>>;

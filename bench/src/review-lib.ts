@@ -1,0 +1,52 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { migrateTemplate } from '@quire/service-kit/testing';
+import { startContent } from '@quire/content/testing';
+import { startOrgs } from '@quire/orgs/testing';
+// The review app is not a dependency of the bench package: its harness is reached by path.
+import { startReview } from '../../apps/review/test/harness.ts';
+
+// What the review benchmarks share: the real orgs, content and review services over fresh
+// databases (migrated templates), one owner and a space, and the percentiles they report.
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export async function startReviewStack() {
+  const dropTemplates = await Promise.all([
+    migrateTemplate('orgs', here('../../apps/orgs')),
+    migrateTemplate('content', here('../../apps/content')),
+    migrateTemplate('review', here('../../apps/review')),
+  ]);
+  const orgs = await startOrgs();
+  const content = await startContent(orgs.address);
+  const review = await startReview(orgs.address, content.address);
+  const owner = await orgs.user('owner');
+  const org = await orgs.organization(owner, [], 'Bench');
+  const space = await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id);
+  return {
+    orgs,
+    content,
+    review,
+    owner,
+    org,
+    space,
+    async stop() {
+      await review.stop();
+      await content.stop();
+      await orgs.stop();
+      await Promise.all(dropTemplates.map((drop) => drop()));
+    },
+  };
+}
+
+export function percentiles(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+  return { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) };
+}
+
+export function writeResult(name: string, result: object) {
+  console.log(JSON.stringify(result, null, 2));
+  mkdirSync(here('../results'), { recursive: true });
+  writeFileSync(here(`../results/${name}.json`), JSON.stringify(result, null, 2) + '\n');
+}
