@@ -115,6 +115,9 @@ describe('change requests over HTTP', () => {
     expect((await ok(as(owner, 'GET', `${crs(spaceId)}/1/content/page/${guide}?format=markdown`))).markdown).toContain('Hello');
     expect((await ok(as(owner, 'GET', `${crs(spaceId)}/1/content`))).id).toBe(edited.revision);
     expect(await pagesOf(spaceId)).toEqual([]);
+    // `at` without `into` reorders among the current siblings (GitBook's update_page).
+    await ok(change(spaceId, cr, [{ operation: 'update_page', page: crPages.pages[1].id, at: 0 }]));
+    expect((await ok(as(owner, 'GET', `${crs(spaceId)}/1/content/pages`))).pages.map((p: { title: string }) => p.title)).toEqual(['FAQ', 'Guide']);
 
     expectError(await change(spaceId, cr, [insert('Ok', 'x'), { operation: 'delete_page', page: 'missing' }]), 400, /changes\[1\]/);
     expectError(await change(spaceId, cr, [insert('Ok', 'x'), { operation: 'update_page' }]), 400, /^body\.changes\[1\]\.page/);
@@ -122,7 +125,10 @@ describe('change requests over HTTP', () => {
     expectError(await change(spaceId, cr, Array.from({ length: 51 }, (_, i) => insert(`P${i}`, 'x'))), 400, /changes: must NOT have more than 50 items/);
     expectError(await change(spaceId, cr, []), 400, /changes/);
     expectError(await change(spaceId, cr, [insert('No', 'x')], reader), 403);
-    expect((await ok(as(owner, 'GET', `${crs(spaceId)}/1`))).revision).toBe(edited.revision);
+    const reordered = (await ok(as(owner, 'GET', `${crs(spaceId)}/1`))).revision;
+    expect(reordered).not.toBe(edited.revision);
+    expectError(await change(spaceId, cr, [insert('Ok', 'x'), { operation: 'delete_page', page: 'missing' }]), 400);
+    expect((await ok(as(owner, 'GET', `${crs(spaceId)}/1`))).revision).toBe(reordered);
   });
 
   it('merges cleanly, then refuses to merge again; updates an outdated change request', async () => {

@@ -55,6 +55,13 @@ describe('applyChanges', () => {
     expect(paths(tree)).toEqual(['intro', 'intro/setup', 'faq']);
   });
 
+  it('reorders a page under its current parent with keepParent, wherever `into` points', () => {
+    const { tree, intro, setup } = base();
+    const nested = applyChanges(tree, [insert('Second', { into: intro, ref: 'second' })], ctx()).tree;
+    const r = applyChanges(nested, [{ updatePage: { page: setup, move: true, keepParent: true, into: 'ignored', at: 1 } }], ctx());
+    expect(paths(r.tree)).toEqual(['intro', 'intro/second', 'intro/setup', 'faq']);
+  });
+
   it('refuses to move a page under itself or its own pages', () => {
     const { tree, intro, setup } = base();
     expect(() => applyChanges(tree, [{ updatePage: { page: intro, move: true, into: setup } }], ctx())).toThrow(/changes\[0\]\.into: cannot move page/);

@@ -45,7 +45,7 @@ export interface StoredFile {
 
 export type Change =
   | { insertPage: { fields?: PageFieldsInput; type: string; markdown?: string; href: string; into?: string; at?: number; ref: string } }
-  | { updatePage: { page: string; fields?: PageFieldsInput; markdown?: string; move: boolean; into?: string; at?: number } }
+  | { updatePage: { page: string; fields?: PageFieldsInput; markdown?: string; move: boolean; into?: string; at?: number; keepParent?: boolean } }
   | { deletePage: { page: string } }
   | { revertPage: { page: string; revision: string } }
   | { insertFiles: { files: StoredFile[] } };
@@ -238,7 +238,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       }
       let siblings = found.siblings;
       if (c.move) {
-        const parent = container(at, c.into, page.type);
+        const parent = c.keepParent ? (found.parent ?? root) : container(at, c.into, page.type);
         if (subtreeIds(page).includes(parent.id)) throw new InvalidArgumentError(`${at}.into: cannot move page "${c.page}" under itself or its own pages`);
         siblings.splice(siblings.indexOf(page), 1);
         siblings = parent.pages;

@@ -59,9 +59,10 @@ export function changesToProto(changes: { operation: keyof typeof CHANGE_SCHEMAS
       case 'insert_page':
         return { insertPage: { fields: fields(c), type: '', markdown: c.document.markdown, href: '', into: c.into, at: c.at, ref: c.ref ?? '' } };
       case 'update_page':
-        // The content service moves into the root when `into` is unset: `at` alone would lose the parent.
-        if (c.at !== undefined && c.into === undefined) throw new InvalidArgumentError(`body.changes[${i}].at: give \`into\` (the parent, or null for the root) with \`at\``);
-        return { updatePage: { page: c.page, fields: fields(c), markdown: c.document?.markdown, move: c.into !== undefined, into: c.into ?? undefined, at: c.at } };
+        // `into` omitted keeps the parent (`at` alone reorders), null is the root.
+        return {
+          updatePage: { page: c.page, fields: fields(c), markdown: c.document?.markdown, move: c.into !== undefined || c.at !== undefined, into: c.into ?? undefined, at: c.at, keepParent: c.into === undefined },
+        };
       case 'delete_page':
         return { deletePage: { page: c.page } };
       case 'revert_page':
