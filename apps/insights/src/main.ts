@@ -1,11 +1,10 @@
-import { SERVICE_NAMES } from '@quire/proto';
-import { InsightsServiceService } from '@quire/proto/insights';
-import { runPlaceholderService } from '@quire/service-kit';
+import { createLogger, runGrpcService } from '@quire/service-kit';
+import { loadInsightsConfig } from './config.ts';
+import { startInsights } from './runtime.ts';
 
-await runPlaceholderService({
-  name: 'insights',
-  portVar: 'INSIGHTS_PORT',
-  defaultPort: 50057,
-  definition: InsightsServiceService,
-  serviceName: SERVICE_NAMES.insights,
+await runGrpcService('insights', async () => {
+  const config = loadInsightsConfig();
+  const log = createLogger('insights', config.LOG_LEVEL);
+  const insights = await startInsights(config, log);
+  return { log, host: config.GRPC_HOST, port: config.INSIGHTS_PORT, services: [insights.service], close: insights.close };
 });

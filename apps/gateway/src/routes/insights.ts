@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
+import type { Column as ColumnMsg } from '@quire/proto/insights';
+import { errorResponses, list, ListOf, NoContent } from '../schemas/common.ts';
+import { AggregateBody, AggregateResult, SiteParams, TrackEventsBody, VisitorSegment } from '../schemas/insights.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['site-insights'];
+const prefix = '/orgs/:organizationId/sites/:siteId/insights';
+
+type Body = Static<typeof AggregateBody>;
+
+const column = (c: { column: string; interval?: string; claim?: string; precision?: number }): ColumnMsg => c;
+
+/** The aggregation body as the service takes it: a filter's column and claim become one column. */
+function aggregateRequest(body: Body) {
+  return {
+    select: (body.select ?? []).map(column),
+    where: (body.where ?? []).map((f) => ({ column: column({ column: f.column, claim: f.claim }), operator: f.operator, values: f.values })),
+    groupBy: (body.groupBy ?? []).map(column),
+    order: body.order && { by: column(body.order.by), direction: body.order.direction },
+    range: typeof body.range === 'string' ? { preset: body.range } : { custom: { from: new Date(body.range.from), to: new Date(body.range.to) } },
+    limit: body.limit ?? 1000,
+  };
+}
+
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { insights } }) => {
+  app.post(
+    `${prefix}/events`,
+    {
+      // A full batch of 1000 events with long URLs and user agents is above the default limit.
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        operationId: 'trackEventsInSiteById',
+        tags,
+        summary: 'Track site events (members of the organization); answers once the batch is stored',
+        params: SiteParams,
+        body: TrackEventsBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId, siteId } = req.params;
+      await insights.trackEvents({ organizationId, siteId, eventsJson: Buffer.from(JSON.stringify(req.body.events)), clientIp: req.ip }, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    `${prefix}/events/aggregate`,
+    {
+      schema: {
+        operationId: 'aggregateSiteEvents',
+        tags,
+        summary: 'Query site events: columns, filters, groups, order, range and limit',
+        params: SiteParams,
+        body: AggregateBody,
+        response: { 200: AggregateResult, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { organizationId, siteId } = req.params;
+      const res = await insights.aggregateEvents({ organizationId, siteId, ...aggregateRequest(req.body) }, req.caller);
+      return { columns: res.columns.map((c) => ({ column: c.column, ...(c.claim !== undefined ? { claim: c.claim } : {}), values: c.values ?? [] })) };
+    },
+  );
+
+  app.get(
+    `${prefix}/visitor-segments`,
+    {
+      schema: {
+        operationId: 'listSiteVisitorSegments',
+        tags,
+        summary: 'List a site\'s visitor segments: visitors grouped by their claims',
+        params: SiteParams,
+        response: { 200: ListOf(VisitorSegment), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { organizationId, siteId } = req.params;
+      const { items } = await insights.listVisitorSegments({ organizationId, siteId }, req.caller);
+      return list(items.map((s) => ({ title: s.title, claims: s.claims ?? {}, events: s.events, visitors: s.visitors, sessions: s.sessions })), undefined);
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, eventRows, ROW_COLUMNS, type BatchContext } from './events.ts';
+import { parseUserAgent } from './visitor.ts';
+
+const ctx: BatchContext = { organizationId: 'org1', siteId: 'site1', clientIp: '198.51.100.4', now: new Date('2026-11-22T12:00:00.000Z') };
+const base = {
+  type: 'page_view',
+  session: { visitorId: 'v1', sessionId: 's1', cookies: {}, userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/128.0', language: null, referrer: 'https://www.google.com/search?q=x' },
+  location: { url: 'https://docs.example.com/a?utm_source=mail&utm_campaign=fall', siteSection: null, siteSpace: 'ss1', siteShareKey: null, space: 'sp1', revision: 'r1', page: 'pg1' },
+};
+
+describe('eventRows', () => {
+  it('turns an API event into a table row, filling defaults and derived columns', () => {
+    const [row] = eventRows([base], ctx);
+    expect(row).toMatchObject({
+      organization_id: 'org1',
+      site_id: 'site1',
+      timestamp: '2026-11-22 12:00:00.000',
+      event_type: 'page_view',
+      ip: '198.51.100.4',
+      language: '',
+      referrer_domain: 'www.google.com',
+      utm_source: 'mail',
+      utm_campaign: 'fall',
+      site_section: '',
+      page: 'pg1',
+      browser: 'firefox',
+      os: 'windows',
+      device: 'desktop',
+      bot: '',
+      claims: '{}',
+    });
+  });
+
+  it('has a message column for every field of a row', () => {
+    expect(Object.keys(eventRows([base], ctx)[0]!).sort()).toEqual([...ROW_COLUMNS].sort());
+  });
+
+  it('keeps the fields of each event type', () => {
+    const rows = eventRows(
+      [
+        { ...base, type: 'ask_rate_response', query: 'how?', rating: -1, responseId: 'r9', timestamp: '2026-11-20T08:30:00+02:00' },
+        { ...base, type: 'link_click', link: { target: { url: 'https://x.test/y', kind: 'url' }, position: 'footer' } },
+        { ...base, type: 'api_client_request', operation: { path: '/pets', method: 'get' }, session: { ...base.session, visitorAuthClaims: { b: 1, a: { d: 2, c: 3 } } } },
+      ],
+      ctx,
+    );
+    expect(rows[0]).toMatchObject({ ask_rating: -1, search_query: 'how?', ask_response_id: 'r9', timestamp: '2026-11-20 06:30:00.000' });
+    expect(rows[1]).toMatchObject({ link_target: '{"kind":"url","url":"https://x.test/y"}', link_target_kind: 'url', link_target_domain: 'x.test', link_position: 'footer' });
+    expect(rows[2]).toMatchObject({ api_operation_path: '/pets', api_operation_method: 'GET', claims: '{"a":{"c":3,"d":2},"b":1}' });
+  });
+
+  it.each([
+    ['not an array', {}, /events: must be an array/],
+    ['a missing session field', [{ ...base, session: { ...base.session, sessionId: undefined } }], /events\[0\]\.session\.sessionId/],
+    ['an unknown type', [{ ...base, type: 'nap' }], /events\[0\]\.type: unknown event type "nap"/],
+    ['a missing type field', [{ ...base, type: 'ad_click' }], /events\[0\]\.ad/],
+    ['a bad link position', [{ ...base, type: 'link_click', link: { target: { kind: 'url' }, position: 'middle' } }], /events\[0\]\.link\.position/],
+    ['a relative url', [{ ...base, location: { ...base.location, url: '/a' } }], /events\[0\]\.location\.url: must be an absolute URL/],
+    ['a bad referrer', [{ ...base, session: { ...base.session, referrer: 'nowhere' } }], /events\[0\]\.session\.referrer/],
+    ['a date without zone', [{ ...base, timestamp: '2026-11-20T08:30:00' }], /events\[0\]\.timestamp: must be an ISO 8601 date-time/],
+    ['huge claims', [{ ...base, session: { ...base.session, visitorAuthClaims: { x: 'y'.repeat(5000) } } }], /visitorAuthClaims: at most 4096/],
+    ['too many events', Array.from({ length: 1001 }, () => base), /events: at most 1000 events/],
+  ])('refuses %s', (_name, events, message) => {
+    expect(() => eventRows(events, ctx)).toThrow(message);
+  });
+
+  it('sorts keys at every depth in canonical JSON', () => {
+    expect(canonicalJson({ b: [{ y: 1, x: 2 }], a: null })).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
+  });
+});
+
+describe('parseUserAgent', () => {
+  it.each([
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1', { device: 'mobile', browser: 'safari', os: 'ios', bot: null }],
+    ['Mozilla/5.0 (Linux; Android 14; SM-X700) AppleWebKit/537.36 Chrome/126.0 Safari/537.36', { device: 'tablet', browser: 'chrome', os: 'android', bot: null }],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36 Edg/126.0', { device: 'desktop', browser: 'edge', os: 'windows', bot: null }],
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', { device: 'unknown', browser: 'unknown', os: 'unknown', bot: 'googlebot' }],
+    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', { bot: 'anthropic' }],
+    ['curl/8.0', { device: 'unknown', browser: 'unknown', os: 'unknown', bot: null }],
+  ])('classifies %s', (ua, expected) => {
+    expect(parseUserAgent(ua)).toMatchObject(expected);
+  });
+});

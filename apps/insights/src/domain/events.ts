@@ -1,0 +1,353 @@
+import { isIP } from 'node:net';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { InvalidArgumentError } from '@quire/service-kit';
+import { parseUserAgent } from './visitor.ts';
+
+/** GitBook's SiteInsightsEventType values. */
+export const EVENT_TYPES = [
+  'page_view',
+  'search_open',
+  'search_type_query',
+  'search_open_result',
+  'page_post_feedback',
+  'page_post_feedback_comment',
+  'ask_question',
+  'ask_rate_response',
+  'link_click',
+  'api_client_open',
+  'api_client_request',
+  'ad_click',
+  'ad_display',
+  'trademark_click',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const FEEDBACK_RATINGS = ['bad', 'ok', 'good'] as const;
+export const LINK_POSITIONS = ['announcement', 'header', 'footer', 'sidebar', 'content'] as const;
+export const LINK_TARGET_KINDS = ['url', 'page', 'file', 'anchor', 'space', 'collection', 'user', 'reusable-content', 'openapi'] as const;
+export const TRADEMARK_PLACEMENTS = ['sidebar', 'ad', 'footer', 'pdf'] as const;
+export const AD_PLACEMENTS = ['aside'] as const;
+
+/** Events in one request: the reference gives no bound; this keeps a batch within one insert. */
+export const MAX_EVENTS = 1000;
+/** Bound of the claims object as JSON: claims are a handful of visitor attributes, not documents. */
+export const MAX_CLAIMS_JSON = 4096;
+
+const enumOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Text = (max: number) => Type.String({ maxLength: max });
+const Url = Type.String({ minLength: 1, maxLength: 2048 });
+const NullableId = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
+
+const Session = Type.Object({
+  visitorId: Type.String({ minLength: 1, maxLength: 128 }),
+  sessionId: Type.String({ minLength: 1, maxLength: 128 }),
+  cookies: Type.Record(Type.String({ maxLength: 256 }), Text(4096), { maxProperties: 100 }),
+  ip: Type.Optional(Text(64)),
+  userAgent: Text(1024),
+  language: Type.Union([Text(64), Type.Null()]),
+  referrer: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
+  visitorAuthToken: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  visitorAuthClaims: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+const Location = Type.Object({
+  url: Url,
+  siteSection: NullableId,
+  siteSpace: NullableId,
+  siteShareKey: NullableId,
+  space: NullableId,
+  revision: NullableId,
+  page: NullableId,
+});
+
+const Base = Type.Object({
+  session: Session,
+  location: Location,
+  timestamp: Type.Optional(Type.String({ maxLength: 64 })),
+  type: Type.String({ maxLength: 64 }),
+});
+
+const Query = Text(512);
+const Feedback = Type.Object({ rating: enumOf(FEEDBACK_RATINGS) });
+const Ad = Type.Object({ domain: Text(256), zoneId: Text(128), placement: enumOf(AD_PLACEMENTS) });
+const Operation = Type.Object({ path: Text(2048), method: Text(16) });
+
+/** The fields each type adds to the base event (GitBook's SiteInsightsEvent* variants). */
+const EXTRAS: Record<EventType, TSchema> = {
+  page_view: Type.Object({}),
+  search_open: Type.Object({}),
+  search_type_query: Type.Object({ query: Query }),
+  search_open_result: Type.Object({ query: Query, result: Type.Object({ spaceId: Text(128), pageId: Text(128) }) }),
+  page_post_feedback: Type.Object({ feedback: Feedback }),
+  page_post_feedback_comment: Type.Object({ feedback: Type.Object({ rating: enumOf(FEEDBACK_RATINGS), comment: Type.String({ minLength: 1, maxLength: 512 }) }) }),
+  ask_question: Type.Object({ query: Query }),
+  ask_rate_response: Type.Object({ query: Query, rating: Type.Union([Type.Literal(1), Type.Literal(-1)]), responseId: Text(128) }),
+  link_click: Type.Object({
+    link: Type.Object({
+      target: Type.Object({ kind: enumOf(LINK_TARGET_KINDS) }, { additionalProperties: Type.Union([Text(2048), Type.Boolean(), Type.Number()]) }),
+      position: enumOf(LINK_POSITIONS),
+    }),
+  }),
+  api_client_open: Type.Object({ operation: Operation }),
+  api_client_request: Type.Object({ operation: Operation }),
+  ad_click: Type.Object({ ad: Ad }),
+  ad_display: Type.Object({ ad: Ad }),
+  trademark_click: Type.Object({ placement: enumOf(TRADEMARK_PLACEMENTS) }),
+};
+
+type BaseEvent = Static<typeof Base>;
+/** An event as the API takes it: the base fields plus those of its type. */
+export type ApiEvent = BaseEvent & {
+  query?: string;
+  result?: { spaceId: string; pageId: string };
+  feedback?: { rating: string; comment?: string };
+  rating?: number;
+  responseId?: string;
+  link?: { target: { kind: string } & Record<string, unknown>; position: string };
+  operation?: { path: string; method: string };
+  ad?: { domain: string; zoneId: string; placement: string };
+  placement?: string;
+};
+
+const checkBase = TypeCompiler.Compile(Base);
+const checkExtras = Object.fromEntries(Object.entries(EXTRAS).map(([t, s]) => [t, TypeCompiler.Compile(s)])) as Record<EventType, TypeCheck<TSchema>>;
+const isEventType = (t: string): t is EventType => t in EXTRAS;
+
+/** `/3/session/visitorId` as `events[3].session.visitorId`. */
+function fieldName(prefix: string, pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : `${name}.${part}`), prefix);
+}
+
+function check(checker: TypeCheck<TSchema>, value: unknown, field: string): void {
+  if (checker.Check(value)) return;
+  const err = checker.Errors(value).First()!;
+  throw new InvalidArgumentError(`${fieldName(field, err.path)}: ${err.message}`);
+}
+
+/**
+ * The row of the `events` table for one API event; column names are the table's. Absent ids are
+ * '' (ClickHouse groups and filters on plain strings faster than on Nullable ones); the query
+ * layer turns them back into nulls.
+ */
+export interface EventRow {
+  organization_id: string;
+  site_id: string;
+  timestamp: string;
+  event_type: EventType;
+  visitor_id: string;
+  session_id: string;
+  ip: string;
+  user_agent: string;
+  language: string;
+  referrer: string;
+  referrer_domain: string;
+  claims: string;
+  url: string;
+  site_section: string;
+  site_space: string;
+  site_share_key: string;
+  space: string;
+  revision: string;
+  page: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
+  device: string;
+  browser: string;
+  os: string;
+  bot: string;
+  geo_country: string;
+  search_query: string;
+  search_result_space: string;
+  search_result_page: string;
+  feedback_rating: string;
+  feedback_comment: string;
+  ask_rating: number;
+  ask_response_id: string;
+  link_target: string;
+  link_target_kind: string;
+  link_target_domain: string;
+  link_position: string;
+  api_operation_path: string;
+  api_operation_method: string;
+  ad_domain: string;
+  ad_zone_id: string;
+  ad_placement: string;
+  trademark_placement: string;
+}
+
+/**
+ * The row's columns in the order messages carry them (JSONCompactEachRow: values without keys,
+ * half the bytes of JSONEachRow to store, send and parse).
+ */
+export const ROW_COLUMNS = [
+  'organization_id',
+  'site_id',
+  'timestamp',
+  'event_type',
+  'visitor_id',
+  'session_id',
+  'ip',
+  'user_agent',
+  'language',
+  'referrer',
+  'referrer_domain',
+  'claims',
+  'url',
+  'site_section',
+  'site_space',
+  'site_share_key',
+  'space',
+  'revision',
+  'page',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'device',
+  'browser',
+  'os',
+  'bot',
+  'geo_country',
+  'search_query',
+  'search_result_space',
+  'search_result_page',
+  'feedback_rating',
+  'feedback_comment',
+  'ask_rating',
+  'ask_response_id',
+  'link_target',
+  'link_target_kind',
+  'link_target_domain',
+  'link_position',
+  'api_operation_path',
+  'api_operation_method',
+  'ad_domain',
+  'ad_zone_id',
+  'ad_placement',
+  'trademark_placement',
+] as const satisfies readonly (keyof EventRow)[];
+
+/** JSON with object keys sorted, so equal claims and link targets are equal strings. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** ClickHouse's DateTime64(3) text for a date, in UTC. */
+export const clickhouseTime = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
+
+function parseUrl(value: string, field: string, required: boolean): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    if (required) throw new InvalidArgumentError(`${field}: must be an absolute URL`);
+    return undefined;
+  }
+}
+
+const hostOf = (value: string) => (value ? (URL.canParse(value) ? new URL(value).hostname : '') : '');
+
+export interface BatchContext {
+  organizationId: string;
+  siteId: string;
+  /** Default of `session.ip`: the address the request came from. */
+  clientIp: string;
+  now: Date;
+}
+
+// Events may be sent late (a visitor's browser batches them); one from the future is a clock error.
+const MAX_CLOCK_SKEW_MS = 60 * 60 * 1000;
+
+function timestampOf(value: string | undefined, field: string, now: Date): string {
+  if (value === undefined) return clickhouseTime(now);
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError(`${field}: must be an ISO 8601 date-time`);
+  if (ms > now.getTime() + MAX_CLOCK_SKEW_MS) throw new InvalidArgumentError(`${field}: must not be in the future`);
+  return clickhouseTime(new Date(ms));
+}
+
+function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
+  const field = `events[${index}]`;
+  check(checkBase, raw, field);
+  const e = raw as ApiEvent;
+  if (!isEventType(e.type)) throw new InvalidArgumentError(`${field}.type: unknown event type "${e.type}"`);
+  check(checkExtras[e.type], e, field);
+  const { session: s, location: l } = e;
+  const ip = s.ip ?? ctx.clientIp;
+  if (s.ip !== undefined && !isIP(s.ip)) throw new InvalidArgumentError(`${field}.session.ip: must be an IP address`);
+  const url = parseUrl(l.url, `${field}.location.url`, true)!;
+  if (s.referrer) parseUrl(s.referrer, `${field}.session.referrer`, true);
+  const claims = s.visitorAuthClaims ? canonicalJson(s.visitorAuthClaims) : '{}';
+  if (claims.length > MAX_CLAIMS_JSON) throw new InvalidArgumentError(`${field}.session.visitorAuthClaims: at most ${MAX_CLAIMS_JSON} characters as JSON`);
+  const agent = parseUserAgent(s.userAgent);
+  const target = e.link?.target;
+  const utm = (name: string) => url.searchParams.get(`utm_${name}`) ?? '';
+  return {
+    organization_id: ctx.organizationId,
+    site_id: ctx.siteId,
+    timestamp: timestampOf(e.timestamp, `${field}.timestamp`, ctx.now),
+    event_type: e.type,
+    visitor_id: s.visitorId,
+    session_id: s.sessionId,
+    ip,
+    user_agent: s.userAgent,
+    language: s.language ?? '',
+    referrer: s.referrer ?? '',
+    referrer_domain: hostOf(s.referrer ?? ''),
+    claims,
+    url: l.url,
+    site_section: l.siteSection ?? '',
+    site_space: l.siteSpace ?? '',
+    site_share_key: l.siteShareKey ?? '',
+    space: l.space ?? '',
+    revision: l.revision ?? '',
+    page: l.page ?? '',
+    utm_source: utm('source'),
+    utm_medium: utm('medium'),
+    utm_campaign: utm('campaign'),
+    utm_term: utm('term'),
+    utm_content: utm('content'),
+    device: agent.device,
+    browser: agent.browser,
+    os: agent.os,
+    bot: agent.bot ?? '',
+    // No geolocation database is shipped: the column exists so the catalogue answers, with nulls.
+    geo_country: '',
+    search_query: e.query ?? '',
+    search_result_space: e.result?.spaceId ?? '',
+    search_result_page: e.result?.pageId ?? '',
+    feedback_rating: e.feedback?.rating ?? '',
+    feedback_comment: e.feedback?.comment ?? '',
+    ask_rating: e.rating ?? 0,
+    ask_response_id: e.responseId ?? '',
+    link_target: target ? canonicalJson(target) : '',
+    link_target_kind: target?.kind ?? '',
+    link_target_domain: target?.kind === 'url' && typeof target.url === 'string' ? hostOf(target.url) : '',
+    link_position: e.link?.position ?? '',
+    api_operation_path: e.operation?.path ?? '',
+    api_operation_method: e.operation?.method.toUpperCase() ?? '',
+    ad_domain: e.ad?.domain ?? '',
+    ad_zone_id: e.ad?.zoneId ?? '',
+    ad_placement: e.ad?.placement ?? '',
+    trademark_placement: e.placement ?? '',
+  };
+}
+
+/**
+ * A request's events as table rows, or INVALID_ARGUMENT naming the first field at fault: a batch
+ * is taken whole or not at all.
+ */
+export function eventRows(events: unknown, ctx: BatchContext): EventRow[] {
+  if (!Array.isArray(events)) throw new InvalidArgumentError('events: must be an array');
+  if (events.length > MAX_EVENTS) throw new InvalidArgumentError(`events: at most ${MAX_EVENTS} events per request`);
+  return events.map((e, i) => toRow(e, i, ctx));
+}

@@ -1,0 +1,60 @@
+import type { AggregateEventsRequest, Column, InsightsServiceServer } from '@quire/proto/insights';
+import { InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { eventRows } from '../domain/events.ts';
+import { compileAggregation, type ColumnRef } from '../domain/query.ts';
+import { segmentTitle } from '../domain/segments.ts';
+import { membershipCheck, type Deps } from './deps.ts';
+
+const ref = (c: Column | undefined, field: string): ColumnRef => {
+  if (!c) throw new InvalidArgumentError(`${field}: required`);
+  return { column: c.column, interval: c.interval, claim: c.claim, precision: c.precision };
+};
+
+function aggregation(req: AggregateEventsRequest) {
+  return {
+    select: req.select.map((c, i) => ref(c, `select[${i}]`)),
+    where: req.where.map((f, i) => ({ column: ref(f.column, `where[${i}]`), operator: f.operator, values: f.values ?? [] })),
+    groupBy: req.groupBy.map((c, i) => ref(c, `groupBy[${i}]`)),
+    order: req.order ? { by: ref(req.order.by, 'order.by'), direction: req.order.direction } : undefined,
+    range: { preset: req.range?.preset, custom: req.range?.custom },
+    limit: req.limit,
+  };
+}
+
+function parseEvents(json: Buffer): unknown {
+  try {
+    return JSON.parse(json.toString('utf8'));
+  } catch {
+    throw new InvalidArgumentError('events: must be a JSON array');
+  }
+}
+
+export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
+  const requireMember = membershipCheck(deps);
+  return {
+    async trackEvents(req, ctx) {
+      await requireMember(req.organizationId, req.siteId, ctx);
+      const rows = eventRows(parseEvents(req.eventsJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
+      await deps.publisher.publish(rows);
+      return { count: rows.length };
+    },
+
+    async aggregateEvents(req, ctx) {
+      await requireMember(req.organizationId, req.siteId, ctx);
+      const query = compileAggregation(aggregation(req), req, deps.now());
+      const rows = await deps.store.aggregate(query);
+      return { columns: query.columns.map((c) => ({ column: c.column, claim: c.claim, values: rows.map((r) => c.decode(r[c.alias])) })) };
+    },
+
+    async listVisitorSegments(req, ctx) {
+      await requireMember(req.organizationId, req.siteId, ctx);
+      const segments = await deps.store.segments(req.organizationId, req.siteId);
+      return {
+        items: segments.map((s) => {
+          const claims = JSON.parse(s.claims) as Record<string, unknown>;
+          return { title: segmentTitle(claims), claims, events: s.events, visitors: s.visitors, sessions: s.sessions };
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
+import { connectNats, ensurePullConsumer, ensureStream, STREAMS } from '@quire/service-kit/nats';
+import type { InsightsConfig } from './config.ts';
+import { EventPublisher } from './ingest/publisher.ts';
+import { startWriter, type Writer } from './ingest/writer.ts';
+import { insightsService } from './server.ts';
+import { openStore, type Store } from './store/index.ts';
+
+const NS_PER_MS = 1_000_000;
+
+/**
+ * Everything the service runs in one process: the gRPC handlers and the consumer writing to
+ * ClickHouse share one store, since the embedded engine allows one data directory per process.
+ */
+export async function startInsights(config: InsightsConfig, log: Logger, now: () => Date = () => new Date()) {
+  const nc = await connectNats(config.NATS_URL, 'insights', log);
+  const subject = `${config.INSIGHTS_SUBJECT_PREFIX}.events`;
+  await ensureStream(nc, { ...STREAMS.insights, name: config.INSIGHTS_STREAM, subjects: [`${config.INSIGHTS_SUBJECT_PREFIX}.>`] });
+  await ensurePullConsumer(nc, config.INSIGHTS_STREAM, {
+    durable_name: config.INSIGHTS_CONSUMER,
+    filter_subject: subject,
+    ack_wait: config.INSIGHTS_ACK_WAIT_MS * NS_PER_MS,
+    // Redelivered for as long as ClickHouse is away: the stream's max_age bounds the wait.
+    max_deliver: -1,
+    max_ack_pending: 20_000,
+  });
+  const store: Store = await openStore({
+    clickhouseUrl: config.CLICKHOUSE_URL,
+    clickhouseDatabase: config.CLICKHOUSE_DATABASE,
+    chdbPath: config.INSIGHTS_CHDB_PATH,
+    retentionDays: config.INSIGHTS_RETENTION_DAYS,
+  });
+  const js = nc.jetstream();
+  const consumer = await js.consumers.get(config.INSIGHTS_STREAM, config.INSIGHTS_CONSUMER);
+  let writer: Writer | undefined;
+  const startWriting = () => {
+    writer ??= startWriter(consumer, store, log, config.INSIGHTS_BATCH_MESSAGES);
+  };
+  const stopWriting = async () => {
+    await writer?.stop();
+    writer = undefined;
+  };
+  startWriting();
+  const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const publisher = new EventPublisher(js, subject, nc.info?.max_payload ?? 1024 * 1024, log);
+  const service: ServiceBinding = insightsService(
+    { store, publisher, orgs: promiseClient(orgsClient, OrgsServiceService), membershipCacheMs: config.MEMBERSHIP_CACHE_MS, now },
+    log,
+  );
+
+  return {
+    service,
+    store,
+    nc,
+    /** Stops and restarts the consumer: tests play a crashed consumer with them. */
+    stopWriting,
+    startWriting,
+    /** Closes in dependency order: the consumer first, so no insert runs on a closed store. */
+    close: [
+      stopWriting,
+      () => nc.drain(),
+      () => orgsClient.close(),
+      () => store.close(),
+    ],
+  };
+}

@@ -1,0 +1,159 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createClient, createLogger, databaseUrlDefault, metadataFor } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
+import { openStore } from '@quire/orgs/store';
+import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
+// Relative import: @quire/proto is not (yet) a dependency of the bench package.
+import { InsightsServiceClient } from '../../packages/proto/src/gen/quire/insights/v1/insights.ts';
+import { appEntry, start, stopAll, waitForHttp } from './lib/load.ts';
+
+// Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in
+// batches of 100 and of 1,000 events, through the gateway (HTTP, autocannon) and directly over
+// gRPC to the insights service (TrackEvents), then the time from the end of the load until an
+// aggregate counts every accepted event. Accepted = JetStream stored the batch (the 204).
+// Processes: orgs (built), insights and gateway (from source through tsx), NATS and chdb as in
+// production, on a stream and data directory of their own. BENCH_SECONDS, BENCH_CONNECTIONS.
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const tag = Date.now().toString(36);
+const stream = `BENCH_INSIGHTS_${tag.toUpperCase()}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-insights-ingest-'));
+const databaseUrl = process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs');
+
+const orgsStore = openStore(databaseUrl, 2);
+const owner = await createUser(orgsStore.store, `bench-insights-${tag}@example.com`, 'Bench');
+const org = await createOrganization(orgsStore.store, `Bench ${tag}`, owner.email);
+const { token } = await createToken(orgsStore.store, owner.email);
+await orgsStore.close();
+
+function event(i: number) {
+  return {
+    type: i % 10 === 0 ? 'search_open' : 'page_view',
+    session: {
+      visitorId: `visitor-${i % 97}`,
+      sessionId: `session-${i % 31}`,
+      cookies: {},
+      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+      language: 'en-US',
+      referrer: 'https://www.google.com/',
+      visitorAuthClaims: i % 4 === 0 ? { plan: 'pro' } : {},
+    },
+    location: {
+      url: `https://docs.example.com/guides/page-${i % 50}?utm_source=newsletter`,
+      siteSection: 'section1',
+      siteSpace: 'sitesp1',
+      siteShareKey: null,
+      space: 'space1',
+      revision: 'rev1',
+      page: `page-${i % 50}`,
+    },
+  };
+}
+const batchOf = (n: number) => Array.from({ length: n }, (_, i) => event(i));
+
+const ports = { orgs: 51161, insights: 51167, gateway: 18190 };
+const source = (app: string) => here(`../../apps/${app}/src/main.ts`);
+
+try {
+  start(appEntry('orgs'), { ORGS_PORT: String(ports.orgs), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  start(source('insights'), {
+    INSIGHTS_PORT: String(ports.insights),
+    ORGS_URL: `127.0.0.1:${ports.orgs}`,
+    INSIGHTS_STREAM: stream,
+    INSIGHTS_SUBJECT_PREFIX: `bench.insights.${tag}`,
+    INSIGHTS_CHDB_PATH: dataDir,
+    LOG_LEVEL: 'warn',
+  });
+  start(source('gateway'), {
+    PORT: String(ports.gateway),
+    ORGS_URL: `127.0.0.1:${ports.orgs}`,
+    INSIGHTS_URL: `127.0.0.1:${ports.insights}`,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  const gateway = `http://127.0.0.1:${ports.gateway}`;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const aggregateUrl = (site: string) => `${gateway}/v1/orgs/${org.id}/sites/${site}/insights/events/aggregate`;
+  const countBody = JSON.stringify({ select: [{ column: 'eventsCount' }], range: 'last24Hours' });
+  await waitForHttp(`${gateway}/v1/orgs/${org.id}/sites/warmup/insights/visitor-segments`, headers);
+
+  async function count(site: string): Promise<number> {
+    const res = await fetch(aggregateUrl(site), { method: 'POST', headers, body: countBody });
+    return ((await res.json()) as { columns: { values: number[] }[] }).columns[0]!.values[0]!;
+  }
+
+  /** Seconds from now until the site's aggregate counts `expected` events. */
+  async function visibleAfter(site: string, expected: number): Promise<number> {
+    const t0 = performance.now();
+    while ((await count(site)) < expected) await new Promise((r) => setTimeout(r, 100));
+    return Math.round((performance.now() - t0) / 100) / 10;
+  }
+
+  function viaGateway(site: string, body: string, duration: number) {
+    return new Promise<{ accepted: number; p50: number; p99: number; errors: number }>((resolve, reject) => {
+      autocannon({ url: `${gateway}/v1/orgs/${org.id}/sites/${site}/insights/events`, method: 'POST', headers, body, connections, duration }, (err, r) => {
+        if (err) return reject(err);
+        resolve({ accepted: r['2xx'], p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
+      });
+    });
+  }
+
+  const grpc = createClient(InsightsServiceClient, `127.0.0.1:${ports.insights}`);
+  async function viaGrpc(site: string, eventsJson: Buffer, duration: number) {
+    const until = Date.now() + duration * 1000;
+    const latencies: number[] = [];
+    let accepted = 0;
+    let errors = 0;
+    const loop = async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        await new Promise<void>((resolve) => {
+          grpc.trackEvents({ organizationId: org.id, siteId: site, eventsJson, clientIp: '127.0.0.1' }, userMetadata, (err) => {
+            if (err) errors++;
+            else accepted++;
+            resolve();
+          });
+        });
+        latencies.push(performance.now() - t0);
+      }
+    };
+    await Promise.all(Array.from({ length: connections }, loop));
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => Math.round(latencies[Math.floor(p * (latencies.length - 1))]!);
+    return { accepted, p50: pct(0.5), p99: pct(0.99), errors };
+  }
+  const userMetadata = metadataFor({ userId: owner.id });
+
+  const results = [];
+  for (const via of ['gateway', 'grpc'] as const) {
+    for (const size of [100, 1000]) {
+      const events = batchOf(size);
+      const site = `${via}-${size}`;
+      const run = (s: string, d: number) => (via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d) : viaGrpc(s, Buffer.from(JSON.stringify(events)), d));
+      await run(`warmup-${site}`, 2);
+      const r = await run(site, seconds);
+      const total = r.accepted * size;
+      const visibleSeconds = await visibleAfter(site, total);
+      const stored = await count(site);
+      results.push({ via, batch: size, requests: r.accepted, eventsPerSecond: Math.round(total / seconds), p50ms: r.p50, p99ms: r.p99, failed: r.errors, stored, visibleAfterSeconds: visibleSeconds });
+      console.table([results.at(-1)]);
+    }
+  }
+  grpc.close();
+  console.table(results);
+  mkdirSync(here('../results'), { recursive: true });
+  writeFileSync(here('../results/insights-ingest.json'), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results }, null, 2) + '\n');
+} finally {
+  stopAll();
+  const nc = await connectNats('nats://127.0.0.1:4222', 'bench', createLogger('bench', 'silent'));
+  await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+  await nc.close();
+  await new Promise((r) => setTimeout(r, 1000));
+  rmSync(dataDir, { recursive: true, force: true });
+}
