@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Relative imports: @quire/insights is not (yet) a dependency of the bench package.
-import { compileAggregation, type Aggregation } from '../../apps/insights/src/domain/query.ts';
-import { openStore } from '../../apps/insights/src/store/index.ts';
+import { compileAggregation, type Aggregation } from '@quire/insights/query';
+import { openStore } from '@quire/insights/store';
 
 // Aggregate latency over 10 million stored events of one site spread over 30 days, measured at
 // the insights store (the compiled, parameterized query through the ClickHouse transport: what

@@ -8,7 +8,7 @@ import { connectNats } from '@quire/service-kit/nats';
 import { openStore } from '@quire/orgs/store';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
 // Relative import: @quire/proto is not (yet) a dependency of the bench package.
-import { InsightsServiceClient } from '../../packages/proto/src/gen/quire/insights/v1/insights.ts';
+import { InsightsServiceClient } from '@quire/proto/insights';
 import { appEntry, start, stopAll, waitForHttp } from './lib/load.ts';
 
 // Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in

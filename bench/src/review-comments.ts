@@ -1,5 +1,5 @@
 // The proto package is not a dependency of the bench package: the enum is reached by path.
-import { SortOrder } from '../../packages/proto/src/gen/quire/common/v1/common.ts';
+import { SortOrder } from '@quire/proto/common';
 import { Role } from '@quire/service-kit';
 import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 

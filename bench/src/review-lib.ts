@@ -4,7 +4,7 @@ import { migrateTemplate } from '@quire/service-kit/testing';
 import { startContent } from '@quire/content/testing';
 import { startOrgs } from '@quire/orgs/testing';
 // The review app is not a dependency of the bench package: its harness is reached by path.
-import { startReview } from '../../apps/review/test/harness.ts';
+import { startReview } from '@quire/review/testing';
 
 // What the review benchmarks share: the real orgs, content and review services over fresh
 // databases (migrated templates), one owner and a space, and the percentiles they report.
