@@ -10,13 +10,27 @@ import auth from './plugins/auth.ts';
 import errors from './plugins/errors.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
+import { makeLinkSigner } from './signing.ts';
 import collections from './routes/collections.ts';
+import git from './routes/git.ts';
 import health from './routes/health.ts';
+import insights from './routes/insights.ts';
 import integrations from './routes/integrations.ts';
 import invites from './routes/invites.ts';
 import members from './routes/members.ts';
 import organizations from './routes/organizations.ts';
+import changeRequests from './routes/change-requests.ts';
+import comments from './routes/comments.ts';
+import reviewers from './routes/reviewers.ts';
+import downloads from './routes/downloads.ts';
+import spaceContent from './routes/space-content.ts';
+import spaceImport from './routes/space-import.ts';
+import spaceLinks from './routes/space-links.ts';
+import spaceSearch from './routes/space-search.ts';
 import spaces from './routes/spaces.ts';
+import shareLinks from './routes/share-links.ts';
+import siteStructure from './routes/site-structure.ts';
+import sites from './routes/sites.ts';
 import sso from './routes/sso.ts';
 import teams from './routes/teams.ts';
 import translations from './routes/translations.ts';
@@ -69,14 +83,19 @@ export async function buildApp(config: GatewayConfig, services: Services, option
     }),
   });
 
-  const deps = { services, urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL) };
+  const deps = {
+    services,
+    urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL),
+    links: makeLinkSigner(config.QUIRE_PUBLIC_URL, config.QUIRE_LINK_SECRET),
+  };
   await app.register(health, deps);
+  await app.register(downloads, deps);
   await app.register(
     async (v1) => {
       // Every /v1 route needs a bearer token, but for the OpenAPI document.
       await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations, collections, spaces]) await v1.register(group, deps);
+      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );

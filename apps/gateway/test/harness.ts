@@ -1,6 +1,10 @@
 import { startContent } from '@quire/content/testing';
+import { startGitSync } from '@quire/git-sync/testing';
+import { startInsights } from '@quire/insights/testing';
 import { startIntegrations } from '@quire/integrations/testing';
 import { startOrgs, type TestUser } from '@quire/orgs/testing';
+import { startReview } from '@quire/review/testing';
+import { startSites } from '@quire/sites/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -10,8 +14,9 @@ import { loadGatewayConfig } from '../src/config.ts';
 /** The whole gateway over the real orgs, content and integrations services and fresh databases; drive it with `app.inject`. */
 export async function startGateway(env: Record<string, string> = {}) {
   const orgs = await startOrgs();
-  const [content, integrations] = await Promise.all([startContent(orgs.address), startIntegrations(orgs.address)]);
-  const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, INTEGRATIONS_URL: integrations.address, LOG_LEVEL: 'silent', ...env });
+  const [content, integrations, insights] = await Promise.all([startContent(orgs.address), startIntegrations(orgs.address), startInsights(orgs.address)]);
+  const [review, sites, gitSync] = await Promise.all([startReview(orgs.address, content.address), startSites(orgs.address, content.address), startGitSync(content.address)]);
+  const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, REVIEW_URL: review.address, INTEGRATIONS_URL: integrations.address, INSIGHTS_URL: insights.address, SITES_URL: sites.address, GIT_SYNC_URL: gitSync.address, LOG_LEVEL: 'silent', ...env });
   const services = connectServices(config);
   const app = await buildApp(config, services);
   await app.ready();
@@ -24,12 +29,17 @@ export async function startGateway(env: Record<string, string> = {}) {
     orgs,
     content,
     integrations,
+    insights,
+    review,
+    sites,
+    gitSync,
     config,
     services,
     async stop() {
       await app.close();
       for (const c of services.channels) c.client.close();
-      await Promise.all([content.stop(), integrations.stop()]);
+      await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);
+      await Promise.all([content.stop(), integrations.stop(), insights.stop()]);
       await orgs.stop();
     },
   };

@@ -1,11 +1,10 @@
-import { SERVICE_NAMES } from '@quire/proto';
-import { GitSyncServiceService } from '@quire/proto/gitsync';
-import { runPlaceholderService } from '@quire/service-kit';
+import { createLogger, runGrpcService } from '@quire/service-kit';
+import { loadGitSyncConfig } from './config.ts';
+import { startRuntime } from './runtime.ts';
 
-await runPlaceholderService({
-  name: 'git-sync',
-  portVar: 'GIT_SYNC_PORT',
-  defaultPort: 50056,
-  definition: GitSyncServiceService,
-  serviceName: SERVICE_NAMES.gitSync,
+await runGrpcService('git-sync', async () => {
+  const config = loadGitSyncConfig();
+  const log = createLogger('git-sync', config.LOG_LEVEL);
+  const runtime = await startRuntime(config, log);
+  return { log, host: config.GRPC_HOST, port: config.GIT_SYNC_PORT, services: runtime.services, close: runtime.close };
 });

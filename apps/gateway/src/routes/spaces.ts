@@ -14,12 +14,23 @@ import {
   UpdateUserPermissionBody,
   UserContentPermission,
 } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission, spaceCounters } from '../presenters/content.ts';
+import type { Space as SpaceMsg } from '@quire/proto/content';
+import type { Caller } from '@quire/service-kit';
+import { spaceGitSync } from '../presenters/git.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['spaces'];
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content, orgs }, urls }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content, orgs, review, gitSync }, urls }) => {
+  /** Spaces with their review counters and Git links, each asked for in one call. */
+  const present = async (spaces: SpaceMsg[], caller: Caller) => {
+    const ids = spaces.map((s) => s.id);
+    const [counters, git] = await Promise.all([spaceCounters(review, ids, caller), spaceGitSync(gitSync, ids, caller)]);
+    return spaces.map((s) => presentSpace(s, urls, counters.get(s.id), git.get(s.id)));
+  };
+  const presentOne = async (space: Promise<SpaceMsg>, caller: Caller) => (await present([await space], caller))[0]!;
+
   app.get(
     '/orgs/:organizationId/spaces',
     {
@@ -34,7 +45,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) => {
       const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((s) => presentSpace(s, urls)), res.page?.next);
+      return list(await present(res.items, req.caller), res.page?.next);
     },
   );
 
@@ -63,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
   app.get(
     '/spaces/:spaceId',
     { schema: { operationId: 'getSpaceById', tags, summary: 'Get a space', params: SpaceParams, response: { 200: Space, ...errorResponses } } },
-    async (req) => presentSpace(await content.getSpace({ spaceId: req.params.spaceId }, req.caller), urls),
+    async (req) => presentOne(content.getSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
   );
 
   app.patch(
@@ -91,7 +102,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         },
         req.caller,
       );
-      return presentSpace(s, urls);
+      return presentOne(Promise.resolve(s), req.caller);
     },
   );
 
@@ -137,7 +148,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentSpace(await content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), urls),
+    async (req) => presentOne(content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
   );
 
   app.post(
@@ -152,7 +163,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentSpace(await content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), urls),
+    async (req) => presentOne(content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), req.caller),
   );
 
   app.post(
@@ -167,7 +178,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentSpace(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), urls),
+    async (req) => presentOne(content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), req.caller),
   );
 
   app.post(

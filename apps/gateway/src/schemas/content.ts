@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Id, RoleName, Timestamp } from './common.ts';
+import { GitSyncState } from './git.ts';
 import { User } from './orgs.ts';
 
 // GitBook's Collection and Space (api-reference "Collection", "Space"); the content service checks
@@ -85,6 +86,7 @@ export const Space = Type.Object(
     editMode: EditMode,
     organization: Type.String(),
     parent: Type.Optional(Type.String()),
+    gitSync: Type.Optional(GitSyncState),
     revision: Type.String({ description: 'Id of the active revision' }),
     defaultLevel: DefaultLevel,
     comments: Type.Integer(),

@@ -1,0 +1,132 @@
+import { readRepo, startGitServer } from '@quire/git-sync/testing';
+import type { TestUser } from '@quire/orgs/testing';
+import { Role } from '@quire/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startGateway } from './harness.ts';
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let repos: Awaited<ReturnType<typeof startGitServer>>;
+let secured: Awaited<ReturnType<typeof startGitServer>>;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+
+const CREDS = { username: 'bob', password: 's3cret-token' };
+
+beforeAll(async () => {
+  [g, repos, secured] = await Promise.all([startGateway(), startGitServer(), startGitServer(CREDS)]);
+  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
+  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await g.orgs.organization(outsider, [], 'Other');
+});
+afterAll(async () => {
+  await g?.stop();
+  await Promise.all([repos?.stop(), secured?.stop()]);
+});
+
+const newSpace = async () => (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).json().id as string;
+
+/** GET git/info until the latest job is over. */
+async function settled(spaceId: string) {
+  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`);
+    const state = res.json().job?.state;
+    if (state === 'done' || state === 'failed') return res.json();
+  }
+  throw new Error('the git job did not finish');
+}
+
+describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
+  it('validates the body, the caller and the space', async () => {
+    const spaceId = await newSpace();
+    const url = `/v1/spaces/${spaceId}/git/import`;
+    expectError(await g.call(owner, 'POST', url, { ref: 'refs/heads/main' }), 400, /url/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git' }), 400, /ref/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'main' }), 400, /ref: must be a full Git ref/);
+    expectError(await g.call(owner, 'POST', url, { url: 'ftp://example.com/r.git', ref: 'refs/heads/main' }), 400, /url: ftp: URLs are not allowed/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', force: 'yes' }), 400, /force/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', timestamp: 'yesterday' }), 400, /timestamp/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', gitInfo: { provider: 'bitbucket' } }), 400, /provider/);
+    expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', extra: 1 }), 400);
+    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: 'https://example.com/r.git', ref: 'refs/heads/main' }), 400, /commitMessage/);
+    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: 'https://example.com/r.git', ref: 'refs/heads/main', commitMessage: '' }), 400, /commitMessage/);
+    const body = { url: 'https://example.com/r.git', ref: 'refs/heads/main' };
+    expectError(await g.call(null, 'POST', url, body), 401);
+    expectError(await g.call(reader, 'POST', url, body), 403, /Git sync/);
+    expectError(await g.call(outsider, 'POST', url, body), 404);
+    expectError(await g.call(owner, 'POST', '/v1/spaces/nope/git/import', body), 404);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`), 404, /No Git sync/);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/git/info`), 404);
+  });
+
+  it('imports a repository behind basic auth: 204, then the info, the space and its content show it', async () => {
+    await secured.create('handbook', {
+      'README.md': '# Handbook\n\nSee [setup](setup/README.md).\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n',
+      'setup/README.md': '# Setup\n',
+      'setup/linux.md': '# Linux\n\n![shot](../.gitbook/assets/shot.png)\n',
+      '.gitbook/assets/shot.png': Buffer.from([137, 80, 78, 71]),
+    });
+    const spaceId = await newSpace();
+    const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, {
+      url: secured.url('handbook', CREDS),
+      ref: 'refs/heads/main',
+      repoTreeURL: 'https://github.com/acme/handbook/tree/main',
+      repoCommitURL: 'https://github.com/acme/handbook/commit',
+      timestamp: '2026-11-01T10:00:00.000Z',
+      gitInfo: { provider: 'github', url: 'https://github.com/acme/handbook' },
+    });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(res.body).toBe('');
+    const info = await settled(spaceId);
+    expect(info).toEqual({
+      repoName: 'handbook',
+      installationProvider: 'github',
+      integration: 'git-sync',
+      url: 'https://github.com/acme/handbook',
+      updatedAt: expect.any(String),
+      job: { id: expect.any(String), direction: 'import', state: 'done', revision: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), createdAt: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String) },
+    });
+    expect(JSON.stringify(info)).not.toContain(CREDS.password);
+
+    const space = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json();
+    expect(space.gitSync).toEqual({ repoName: 'handbook', installationProvider: 'github', integration: 'git-sync', url: 'https://github.com/acme/handbook', updatedAt: info.updatedAt });
+    expect(space.revision).toBe(info.job.revision);
+    const listed = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces`)).json();
+    expect(listed.items.find((s: { id: string }) => s.id === spaceId).gitSync.repoName).toBe('handbook');
+    expect(listed.items.find((s: { id: string; gitSync?: unknown }) => s.id !== spaceId && s.gitSync)).toBeUndefined();
+
+    const content = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`)).json();
+    expect(content.pages.map((p: { title: string }) => p.title)).toEqual(['Handbook', 'Setup']);
+    expect(content.git).toMatchObject({ oid: info.job.commit, url: `https://github.com/acme/handbook/commit/${info.job.commit}`, ref: 'refs/heads/main' });
+    expect(content.files.map((f: { name: string }) => f.name)).toEqual(['shot.png']);
+  });
+
+  it('reports a failed import with its reason and changes nothing', async () => {
+    await secured.create('locked', { 'README.md': '# Locked\n' });
+    const spaceId = await newSpace();
+    const before = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json().revision;
+    const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: secured.url('locked', { username: 'bob', password: 'wrong' }), ref: 'refs/heads/main' });
+    expect(res.statusCode).toBe(204);
+    const info = await settled(spaceId);
+    expect(info.job).toMatchObject({ state: 'failed', error: expect.stringMatching(/Authentication failed|401|could not read/i) });
+    expect(info.url).toBe(secured.url('locked'));
+    expect((await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json().revision).toBe(before);
+  });
+
+  it('exports the space to a repository', async () => {
+    await repos.create('source', { 'README.md': '# Start\n\nHello.\n', 'more.md': '# More\n' });
+    const target = await repos.create('target');
+    const spaceId = await newSpace();
+    expect((await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('source'), ref: 'refs/heads/main' })).statusCode).toBe(204);
+    expect((await settled(spaceId)).job.state).toBe('done');
+    const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: repos.url('target'), ref: 'refs/heads/docs', commitMessage: 'Docs from Quire' });
+    expect(res.statusCode, res.body).toBe(204);
+    const info = await settled(spaceId);
+    expect(info.job).toMatchObject({ direction: 'export', state: 'done' });
+    const repo = await readRepo(target, 'docs');
+    expect(repo.head).toBe(info.job.commit);
+    expect(repo.files).toMatchObject({ 'README.md': '# Start\n\nHello.\n', 'more.md': '# More\n', 'SUMMARY.md': expect.stringContaining('* [More](more.md)') });
+  });
+});

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+
+const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def });
+
+export const ConfigSchema = Type.Object({
+  ...serviceConfigFields,
+  GIT_SYNC_PORT: port(50056),
+  ...databaseConfigFields('git-sync'),
+  /** The content service: spaces (permissions) and revisions. */
+  CONTENT_URL: grpcAddress(50052),
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** The subject of this service's jobs on the JOBS stream, and its durable consumer (tests use their own). */
+  GIT_SYNC_SUBJECT: Type.String({ pattern: '^jobs\\.[A-Za-z0-9_.-]+$', default: 'jobs.gitsync' }),
+  GIT_SYNC_CONSUMER: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'git-sync' }),
+  /** Jobs one process runs at once; 0 runs no worker (an API-only replica). */
+  GIT_SYNC_WORKERS: Type.Integer({ minimum: 0, maximum: 32, default: 2 }),
+  /** Redelivery after a worker stops answering; a running job extends it while it works. */
+  GIT_SYNC_ACK_WAIT_MS: ms(30_000),
+  /** The longest a job may run (each git command and content call included). */
+  GIT_SYNC_JOB_TIMEOUT_MS: ms(10 * 60_000, 1000),
+  GIT_SYNC_MAX_DELIVER: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  /** Drops the durable consumer after this long with no worker (tests' own consumers); kept forever when unset. */
+  GIT_SYNC_CONSUMER_INACTIVE_MS: Type.Optional(ms(60_000, 1000)),
+  /** Where the per-job working directories are made; the system's temp dir when unset. */
+  GIT_SYNC_WORK_DIR: Type.Optional(Type.String()),
+  /** AES-256-GCM key sealing repository credentials on job messages: 32 bytes, base64, the same on every replica. */
+  QUIRE_SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' })),
+});
+
+export type GitSyncConfig = ReturnType<typeof loadGitSyncConfig>;
+export const loadGitSyncConfig = (env = process.env) => loadConfig(ConfigSchema, env);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { joinPageFile, rewriteLinks, slugify, splitPageFile } from './markdown.ts';
+
+describe('splitPageFile', () => {
+  it('takes front matter and the leading level-1 heading out of the body', () => {
+    expect(splitPageFile('---\ndescription: Hi\nhidden: true\n---\n# Title\n\nBody\n')).toEqual({ front: { description: 'Hi', hidden: true }, heading: 'Title', body: 'Body\n' });
+    expect(splitPageFile('\n#   Spaced title ##  \nBody')).toEqual({ front: {}, heading: 'Spaced title', body: 'Body' });
+    expect(splitPageFile('Setext *title*\n=====\n\nBody')).toEqual({ front: {}, heading: 'Setext title', body: 'Body' });
+    expect(splitPageFile('# Use `npm` and [docs](x.md)\nBody').heading).toBe('Use npm and docs');
+  });
+
+  it('leaves other first blocks in the body', () => {
+    expect(splitPageFile('## Second level\n\nBody')).toEqual({ front: {}, body: '## Second level\n\nBody' });
+    expect(splitPageFile('#hashtag is text\n')).toEqual({ front: {}, body: '#hashtag is text\n' });
+    expect(splitPageFile('Intro\n\n# Later\n')).toEqual({ front: {}, body: 'Intro\n\n# Later\n' });
+    expect(splitPageFile('---\njust a rule\n---\nText')).toEqual({ front: {}, body: '---\njust a rule\n---\nText' });
+  });
+
+  it('round-trips with joinPageFile', () => {
+    const text = joinPageFile('A title', { description: 'D', hidden: false, emoji: '' }, 'Body\n');
+    expect(text).toBe('---\ndescription: D\n---\n\n# A title\n\nBody\n');
+    expect(splitPageFile(text)).toEqual({ front: { description: 'D' }, heading: 'A title', body: 'Body\n' });
+  });
+});
+
+describe('rewriteLinks', () => {
+  it('rewrites link, image, definition and HTML targets in place, not code', () => {
+    const md = 'A [x](a.md "t") ![i](img.png)\n\n[ref]: a.md\n\n<img src="img.png">\n\n```\n[x](a.md)\n```\n';
+    const out = rewriteLinks(md, (u) => (u === 'a.md' ? '/pages/P' : u === 'img.png' ? '/files/F' : undefined));
+    expect(out).toBe('A [x](/pages/P "t") ![i](/files/F)\n\n[ref]: /pages/P\n\n<img src="/files/F">\n\n```\n[x](a.md)\n```\n');
+    expect(rewriteLinks('no links here', () => 'x')).toBe('no links here');
+    expect(rewriteLinks('[a.md](a.md "about a.md") and [b](<a.md>)', (u) => (u === 'a.md' ? 'B' : undefined))).toBe('[a.md](B "about a.md") and [b](<B>)');
+  });
+});
+
+describe('slugify', () => {
+  it('makes ASCII slugs', () => {
+    expect(slugify('Getting Started — Über!')).toBe('getting-started-uber');
+    expect(slugify('***')).toBe('page');
+  });
+});

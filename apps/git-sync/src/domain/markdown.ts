@@ -1,0 +1,131 @@
+import type { Root, RootContent } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import YAML from 'yaml';
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+// Links, images and definitions parse the same without GFM, at less than half the cost; GFM's
+// autolink literals are absolute URLs, never rewritten.
+const linkParser = unified().use(remarkParse);
+
+export const parseMarkdown = (markdown: string): Root => parser.parse(markdown);
+
+/** Page fields a markdown file may carry in its front matter (GitBook writes these). */
+export interface FrontMatter {
+  description?: string;
+  icon?: string;
+  emoji?: string;
+  hidden?: boolean;
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * A page file read: its front matter, the title of its leading `# heading` (taken out of the
+ * body, as GitBook writes the page title there) and the body.
+ */
+export function splitPageFile(text: string): { front: FrontMatter; heading?: string; body: string } {
+  let body = text.replace(/^\uFEFF/, '');
+  const front: FrontMatter = {};
+  const fm = FRONT_MATTER.exec(body);
+  if (fm) {
+    let data: unknown;
+    try {
+      data = YAML.parse(fm[1]!);
+    } catch {
+      data = undefined;
+    }
+    // Not YAML after all: the text stays in the body.
+    if (data && typeof data === 'object') {
+      const d = data as Record<string, unknown>;
+      if (typeof d.description === 'string') front.description = d.description;
+      if (typeof d.icon === 'string') front.icon = d.icon;
+      if (typeof d.emoji === 'string') front.emoji = d.emoji;
+      if (typeof d.hidden === 'boolean') front.hidden = d.hidden;
+      body = body.slice(fm[0].length);
+    }
+  }
+  const h = LEADING_H1.exec(body) ?? LEADING_SETEXT_H1.exec(body);
+  let heading: string | undefined;
+  if (h) {
+    // Only a title with inline markup needs the parser (to drop emphasis, code marks, links).
+    heading = (/[*_`[\]<>\\&!]/.test(h[1]!) ? plainText(parseMarkdown(h[1]!)) : h[1]!).trim();
+    body = body.slice(h[0].length);
+  }
+  return { front, ...(heading ? { heading } : {}), body: body.replace(/^\s*\n/, '') };
+}
+
+// A level-1 heading as the first block (ATX `# Title #` or setext `Title` over `===`): found
+// without parsing the page, which costs more than the rest of an import's reading.
+const LEADING_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}#(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/;
+const LEADING_SETEXT_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}([^\s#>*+\-|`~<\d][^\n]*?)[ \t]*\r?\n[ ]{0,3}=+[ \t]*(?:\r?\n|$)/;
+
+/** The page file written by an export: front matter when a field is set, the title, the body. */
+export function joinPageFile(title: string, front: FrontMatter, body: string): string {
+  const fields = Object.fromEntries(Object.entries(front).filter(([, v]) => v !== undefined && v !== '' && v !== false));
+  const head = Object.keys(fields).length > 0 ? `---\n${YAML.stringify(fields)}---\n\n` : '';
+  const text = body.trim() ? `\n${body.replace(/\s*$/, '\n')}` : '';
+  return `${head}# ${title.replace(/\n/g, ' ')}\n${text}`;
+}
+
+export function plainText(node: RootContent | Root): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
+  return '';
+}
+
+// Text without any of these has nothing to rewrite: no parse needed.
+const LINK_HINT = /\]\s*[(:[]|\b(?:src|href)\s*=/i;
+const HTML_URL = /(\b(?:src|href)\s*=\s*)(["'])([^"']*)\2/gi;
+
+/**
+ * Rewrites the targets of links, images, definitions and HTML `src`/`href` attributes, editing
+ * the source text in place (the rest of the markdown stays byte for byte). `rewrite` answers the
+ * new target or undefined to keep one.
+ */
+export function rewriteLinks(markdown: string, rewrite: (url: string) => string | undefined): string {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const visit = (node: Root | RootContent) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && start !== undefined && end !== undefined) {
+      const next = rewrite(node.url);
+      if (next !== undefined && next !== node.url) {
+        const raw = markdown.slice(start, end);
+        // The destination is the first occurrence after the label's `](` (or `]:`): not the label's
+        // own text, not the title after it.
+        const labelEnd = node.type === 'link' ? (node.children.at(-1)?.position?.end.offset ?? start) - start : 0;
+        const at = raw.indexOf(node.url, raw.indexOf(node.type === 'definition' ? ']:' : '](', labelEnd));
+        if (at >= 0) edits.push({ start: start + at, end: start + at + node.url.length, text: next });
+      }
+    }
+    if (node.type === 'html' && start !== undefined && end !== undefined) {
+      const raw = markdown.slice(start, end);
+      for (const m of raw.matchAll(HTML_URL)) {
+        const next = rewrite(m[3]!);
+        if (next === undefined || next === m[3]) continue;
+        const at = start + m.index + m[1]!.length + 1;
+        edits.push({ start: at, end: at + m[3]!.length, text: next });
+      }
+    }
+    if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
+  };
+  if (!LINK_HINT.test(markdown)) return markdown;
+  visit(linkParser.parse(markdown));
+  edits.sort((a, b) => b.start - a.start);
+  let out = markdown;
+  for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+/** GitBook's slug of a title: lower case, ASCII letters and digits joined by dashes. */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, 100) || 'page';
+}

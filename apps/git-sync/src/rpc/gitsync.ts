@@ -1,0 +1,106 @@
+import { status } from '@grpc/grpc-js';
+import type { GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
+import { callerOf, checkLength, checkUri, DomainError, InvalidArgumentError, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
+import { sealCredentials } from '../domain/sealed.ts';
+import { presentInfo } from '../presenters.ts';
+import type { NewJob } from '../store/index.ts';
+import type { Deps } from './deps.ts';
+
+type H = Handlers<GitSyncServiceServer>;
+
+const MAX_URL = 2048;
+const PROVIDERS = ['github', 'gitlab'];
+// The integration that provides the link, as GitBook names its Git Sync integrations.
+const INTEGRATION = 'git-sync';
+
+/** The space as the caller sees it; content's NOT_FOUND (hidden or missing) passes through as ours. */
+async function spaceFor(deps: Deps, spaceId: string, ctx: CallContext) {
+  try {
+    return await deps.content.getSpace({ spaceId }, ctx);
+  } catch (err) {
+    if (isServiceError(err) && (err.code === status.NOT_FOUND || err.code === status.INVALID_ARGUMENT)) throw new DomainError(err.code, 'upstream', err.details);
+    throw err;
+  }
+}
+
+function checkOptions(o: RepositoryOptions | undefined, allowFile: boolean) {
+  if (!o) throw new InvalidArgumentError('url: required');
+  checkLength('url', o.url, 1, MAX_URL);
+  const remote = parseRemote(o.url, allowFile);
+  checkRef(o.ref);
+  if (o.repoTreeUrl) checkUri('repoTreeURL', o.repoTreeUrl, MAX_URL);
+  if (o.repoCommitUrl) checkUri('repoCommitURL', o.repoCommitUrl, MAX_URL);
+  if (o.repoCacheId) checkLength('repoCacheID', o.repoCacheId, 1, 256);
+  const projectDirectory = checkProjectDirectory(checkLength('repoProjectDirectory', o.repoProjectDirectory, 0, 512));
+  const provider = o.gitInfo?.provider;
+  if (provider && !PROVIDERS.includes(provider)) throw new InvalidArgumentError(`gitInfo.provider: must be one of ${PROVIDERS.join(', ')}`);
+  if (o.gitInfo?.url) checkUri('gitInfo.url', o.gitInfo.url, MAX_URL);
+  return { remote, projectDirectory };
+}
+
+export function gitSyncHandlers(deps: Deps): H {
+  const now = deps.now ?? (() => new Date());
+
+  async function queue(ctx: CallContext, spaceId: string, o: RepositoryOptions | undefined, job: Pick<NewJob, 'direction' | 'standalone' | 'commitMessage'>) {
+    const userId = callerOf(ctx);
+    const { remote, projectDirectory } = checkOptions(o, deps.allowPrivateNetwork);
+    const options = o!;
+    const space = await spaceFor(deps, spaceId, ctx);
+    if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`You cannot run Git sync on space "${spaceId}"`);
+    const id = deps.newId();
+    await deps.store.createJob(
+      {
+        id,
+        spaceId: space.id,
+        userId,
+        url: remote.url,
+        ref: options.ref,
+        repoTreeUrl: options.repoTreeUrl || undefined,
+        repoCommitUrl: options.repoCommitUrl || undefined,
+        repoProjectDirectory: projectDirectory || undefined,
+        force: options.force,
+        timestamp: options.timestamp ?? now(),
+        ...job,
+      },
+      {
+        repoName: repoNameOf(remote.url),
+        installationProvider: providerOf(remote.url, options.gitInfo?.provider || undefined),
+        integration: INTEGRATION,
+        url: options.gitInfo?.url || options.repoTreeUrl || remote.url,
+      },
+    );
+    try {
+      await deps.publish({ jobId: id, ...(remote.credentials ? { credentials: sealCredentials(remote.credentials, id, deps.secretsKey) } : {}) });
+    } catch (err) {
+      ctx.log.error({ err, jobId: id }, 'queueing a git job failed');
+      await deps.store.fail({ id }, 'The job could not be queued');
+      throw new DomainError(status.UNAVAILABLE, 'unavailable', 'The job queue is unavailable, try again');
+    }
+    return { jobId: id };
+  }
+
+  return {
+    async importRepository(req, ctx) {
+      return queue(ctx, req.spaceId, req.repository, { direction: 'import', standalone: req.standalone });
+    },
+
+    async exportRepository(req, ctx) {
+      checkLength('commitMessage', req.commitMessage.trim(), 1, 4096);
+      return queue(ctx, req.spaceId, req.repository, { direction: 'export', standalone: false, commitMessage: req.commitMessage });
+    },
+
+    async getGitInfo({ spaceId }, ctx) {
+      callerOf(ctx);
+      const space = await spaceFor(deps, spaceId, ctx);
+      const info = await deps.store.info(space.id);
+      if (!info) throw new NotFoundError(`No Git sync is set up on space "${spaceId}"`);
+      return presentInfo(info);
+    },
+
+    async batchGetGitInfo({ spaceIds }) {
+      if (spaceIds.length > 1000) throw new InvalidArgumentError('spaceIds: at most 1000');
+      return { items: (await deps.store.batchInfo(spaceIds)).map(presentInfo) };
+    },
+  };
+}

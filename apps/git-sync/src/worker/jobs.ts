@@ -1,0 +1,243 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { status, type ServiceError } from '@grpc/grpc-js';
+import type { PageContent, Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
+import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
+import { checkPublicUrl } from '@quire/service-kit/outbound';
+import { exportLayout, knownIds, renderExport } from '../domain/exporter.ts';
+import { planImport, readConfig, RepositoryError, type PlannedPage } from '../domain/importer.ts';
+import { isInside, joinPath } from '../domain/paths.ts';
+import { openCredentials } from '../domain/sealed.ts';
+import type { JobRow, Store } from '../store/index.ts';
+import { GitError, type GitTarget } from './git.ts';
+import { commitDocs, fetchRef, listBlobs, push, readBlobs } from './repository.ts';
+
+/** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
+export interface JobMessage {
+  jobId: string;
+  credentials?: string;
+}
+
+/** What the consumer does with the message: ack it, let it be redelivered later, or drop it (another delivery has the job). */
+export type Outcome = 'ack' | 'retry' | 'abandon';
+
+export interface RunnerDeps {
+  store: Store;
+  content: PromiseClient<SpaceContentServiceClient>;
+  secretsKey: Uint8Array;
+  newId: () => string;
+  workDir?: string;
+  jobTimeoutMs: number;
+  allowPrivateNetwork: boolean;
+  log: Logger;
+  /** Runs after the repository is read, before anything is written (fault tests stop a worker here). */
+  beforeApply?: (jobId: string) => Promise<void>;
+}
+
+/** A failure to tell the user as the job's reason (anything else is retried as transient). */
+class JobFailure extends Error {}
+
+const TRANSIENT = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.INTERNAL, status.UNKNOWN, status.RESOURCE_EXHAUSTED, status.CANCELLED]);
+const PUT_BLOB_CONCURRENCY = 8;
+const CREATE_ATTEMPTS = 3;
+
+function reasonOf(err: unknown): string | undefined {
+  if (err instanceof JobFailure || err instanceof GitError || err instanceof RepositoryError) return err.message;
+  if (err instanceof DomainError) return err.message;
+  if (isServiceError(err) && !TRANSIENT.has((err as ServiceError).code)) return `content service: ${(err as ServiceError).details}`;
+  return undefined;
+}
+
+/** Runs one delivery of a job; every outcome is recorded on the job before the message is acked. */
+export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: boolean): Promise<Outcome> {
+  const job = await deps.store.claim(msg.jobId);
+  // Over already (done, failed) or unknown: this delivery is a duplicate.
+  if (!job) return 'ack';
+  const log = deps.log.child({ jobId: job.id, spaceId: job.spaceId, direction: job.direction, attempt: job.attempt });
+  const caller: Caller = { userId: job.userId, requestId: `git-sync-${job.id}` };
+  const deadline = Date.now() + deps.jobTimeoutMs;
+  let dir: string | undefined;
+  try {
+    if (job.state === 'applying' && (await alreadyApplied(deps, job, caller))) return 'ack';
+    const target = await targetOf(deps, job, msg);
+    dir = await mkdtemp(join(deps.workDir ?? tmpdir(), 'quire-git-'));
+    const phases = phaseTimer();
+    const outcome = job.direction === 'import' ? await importJob(deps, job, target, dir, caller, deadline, phases.mark) : await exportJob(deps, job, target, dir, caller, deadline, phases.mark);
+    log.info({ outcome, ms: phases.done() }, 'git job finished');
+    return outcome;
+  } catch (err) {
+    const reason = reasonOf(err);
+    if (reason === undefined && !lastDelivery) {
+      log.warn({ err }, 'git job failed, will retry');
+      return 'retry';
+    }
+    log.info({ reason: reason ?? 'internal error' }, 'git job failed');
+    await deps.store.fail(job, reason ?? 'Internal error, the job was given up after several attempts');
+    return 'ack';
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * An import redelivered after it started applying: its revision was made if the space's active
+ * revision sits on the recorded parent and carries the commit. Then only the completion is recorded.
+ */
+async function alreadyApplied(deps: RunnerDeps, job: JobRow, caller: Caller): Promise<boolean> {
+  if (job.direction !== 'import' || job.standalone || !job.parentRevisionId) return false;
+  const active = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+  if (!active.parents.includes(job.parentRevisionId) || active.git?.oid !== job.commitOid) return false;
+  await deps.store.complete(job, { revisionId: active.id, commitOid: job.commitOid ?? undefined });
+  return true;
+}
+
+/** The remote as git may reach it: the URL checked again now (DNS may have changed) and pinned. */
+async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise<GitTarget> {
+  let credentials;
+  if (msg.credentials) {
+    try {
+      credentials = openCredentials(msg.credentials, job.id, deps.secretsKey);
+    } catch {
+      throw new JobFailure('the repository credentials cannot be read by this worker (QUIRE_SECRETS_KEY differs between replicas)');
+    }
+  }
+  const protocols = deps.allowPrivateNetwork ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
+  const { url, addresses } = await checkPublicUrl(job.url, { field: 'url', protocols, allowPrivateNetwork: deps.allowPrivateNetwork });
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
+  return { url: job.url, resolve, ...(credentials ? { credentials } : {}) };
+}
+
+const toContent = (p: PlannedPage): PageContent => ({
+  id: p.id,
+  type: p.type,
+  fields: { title: p.title, slug: p.slug, description: p.front.description, emoji: p.front.emoji, icon: p.front.icon, hidden: p.front.hidden },
+  markdown: p.markdown,
+  href: p.href,
+  git: p.git,
+  pages: p.pages.map(toContent),
+});
+
+const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/\/+$/, '')}/${tail}`;
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Milliseconds spent in each step of a job, for the log line that ends it. */
+function phaseTimer() {
+  const ms: Record<string, number> = {};
+  let last = performance.now();
+  return {
+    mark: (name: string) => {
+      const now = performance.now();
+      ms[name] = Math.round(now - last);
+      last = now;
+    },
+    done: () => ms,
+  };
+}
+
+type Mark = (phase: string) => void;
+
+async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<Outcome> {
+  const fetched = await fetchRef(dir, target, job.ref, deadline);
+  mark('fetch');
+  if (!fetched) throw new JobFailure(`ref ${job.ref} not found in the repository`);
+  const projectDirectory = job.repoProjectDirectory ?? '';
+  const blobs = await listBlobs(dir, deadline);
+  const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
+  if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
+  const textEntries = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p));
+  const bytes = await readBlobs(dir, textEntries.map(([, oid]) => oid), deadline);
+  const snapshot = { blobs, texts: new Map(textEntries.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  mark('read');
+
+  let stored: Map<string, string> | undefined;
+  for (let i = 0; ; i++) {
+    const current = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+    const plan = planImport(snapshot, {
+      projectDirectory,
+      repoTreeUrl: job.repoTreeUrl ?? undefined,
+      known: knownIds(current.pages, current.files, readConfig(snapshot, projectDirectory).root),
+      newId: deps.newId,
+    });
+    mark('plan');
+    if (!stored) {
+      const data = await readBlobs(dir, plan.files.map((f) => f.git.oid), deadline);
+      const oids = [...new Set(plan.files.map((f) => f.git.oid))];
+      const hashes = await mapLimit(oids, PUT_BLOB_CONCURRENCY, async (oid) => (await deps.content.putBlob({ data: data.get(oid)! }, caller)).blob);
+      stored = new Map(oids.map((oid, k) => [oid, hashes[k]!]));
+      mark('files');
+      await deps.beforeApply?.(job.id);
+    }
+    const gate = await deps.store.beginApply(job, { parentRevisionId: current.id, commitOid: fetched.oid });
+    if (gate.gate === 'stale') return 'abandon';
+    if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
+    let revision: Revision;
+    try {
+      revision = await deps.content.createRevision(
+        {
+          spaceId: job.spaceId,
+          parentRevisionId: current.id,
+          pages: plan.pages.map(toContent),
+          files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: stored!.get(f.git.oid)!, git: f.git })),
+          git: { oid: fetched.oid, message: fetched.message, createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
+          setActive: !job.standalone,
+          type: '',
+        },
+        caller,
+      );
+    } catch (err) {
+      // The space moved on while the import was read (an edit): import again onto the new revision.
+      if (isServiceError(err) && err.code === status.ABORTED && i + 1 < CREATE_ATTEMPTS) continue;
+      throw err;
+    }
+    mark('revision');
+    return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid })) ? 'ack' : 'abandon';
+  }
+}
+
+async function docsRootOf(dir: string, blobs: Map<string, string>, projectDirectory: string, deadline: number): Promise<string> {
+  const oid = blobs.get(joinPath(projectDirectory, '.gitbook.yaml'));
+  if (!oid) return projectDirectory;
+  const text = (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8');
+  return readConfig({ blobs, texts: new Map([[joinPath(projectDirectory, '.gitbook.yaml'), text]]) }, projectDirectory).root;
+}
+
+async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<Outcome> {
+  const fetched = await fetchRef(dir, target, job.ref, deadline);
+  const existing = fetched ? await listBlobs(dir, deadline) : new Map<string, string>();
+  mark('fetch');
+  const projectDirectory = job.repoProjectDirectory ?? '';
+  // The docs go where the repository's .gitbook.yaml puts them, when it has one.
+  const root = fetched ? await docsRootOf(dir, existing, projectDirectory, deadline) : projectDirectory;
+  const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
+  const layout = exportLayout(revision.pages, revision.files, root);
+  const out = new Map<string, string | Buffer>(renderExport(revision.pages, layout, { root, projectDirectory }));
+  const data = await mapLimit(revision.files, PUT_BLOB_CONCURRENCY, async (f) => (await deps.content.readBlob({ blob: f.blob }, caller)).data);
+  revision.files.forEach((f, i) => out.set(layout.files.get(f.id)!, Buffer.from(data[i]!)));
+  mark('render');
+  await deps.beforeApply?.(job.id);
+  const gate = await deps.store.beginApply(job, { commitOid: fetched?.oid });
+  if (gate.gate === 'stale') return 'abandon';
+  if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
+  const importedFrom = new Set(revision.files.flatMap((f) => (f.git?.path ? [f.git.path] : [])));
+  const message = job.commitMessage ?? 'Export from Quire';
+  const commit = await commitDocs(dir, { parent: fetched?.oid, existing: [...existing.keys()], docsRoot: root, importedFrom, files: out, message }, deadline);
+  mark('commit');
+  if (commit) await push(dir, target, job.ref, job.force, deadline);
+  mark('push');
+  return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid })) ? 'ack' : 'abandon';
+}

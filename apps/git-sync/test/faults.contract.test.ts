@@ -1,0 +1,150 @@
+import pg from 'pg';
+import type { CreateSpaceRequest, Space } from '@quire/proto/content';
+import type { GetGitInfoRequest, GitInfo, ImportRepositoryRequest, QueueJobResponse } from '@quire/proto/gitsync';
+import { startContent, type ContentHarness } from '@quire/content/testing';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { status } from '@grpc/grpc-js';
+import { createLogger } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_REPO } from './fixtures.ts';
+import { startGitServer } from './git-server.ts';
+import { startGitSync, type GitSyncHarness } from './harness.ts';
+
+let orgs: OrgsHarness;
+let content: ContentHarness;
+let repos: Awaited<ReturnType<typeof startGitServer>>;
+let owner: TestUser;
+let orgId: string;
+let contentDb: pg.Client;
+
+beforeAll(async () => {
+  orgs = await startOrgs();
+  content = await startContent(orgs.address);
+  repos = await startGitServer();
+  owner = await orgs.user('owner');
+  orgId = (await orgs.organization(owner, [])).id;
+  contentDb = new pg.Client({ connectionString: content.databaseUrl });
+  await contentDb.connect();
+});
+afterAll(async () => {
+  await contentDb?.end();
+  await repos?.stop();
+  await content?.stop();
+  await orgs?.stop();
+});
+
+const createSpace = async () => (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+const importRepo = (h: GitSyncHarness, spaceId: string, url: string) =>
+  h.call<ImportRepositoryRequest, QueueJobResponse>(
+    h.client.importRepository,
+    { spaceId, repository: { url, ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false }, standalone: false },
+    owner.id,
+  );
+const info = (h: GitSyncHarness, spaceId: string) => h.call<GetGitInfoRequest, GitInfo>(h.client.getGitInfo, { spaceId }, owner.id);
+const revisionsOf = async (spaceId: string) => Number((await contentDb.query('SELECT count(*) FROM "Revision" WHERE "spaceId" = $1', [spaceId])).rows[0].count);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    const v = await probe();
+    if (v !== undefined) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('a worker killed mid-job', () => {
+  it('leaves the job to another worker, which applies it exactly once', async () => {
+    await repos.create('fault', DOCS_REPO);
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The first worker reads the repository, then stops before applying, as if killed there.
+    const first = await startGitSync(content.address, {
+      workers: 1,
+      ackWaitMs: 1500,
+      beforeApply: async () => {
+        reached();
+        await gate;
+      },
+    });
+    let second: GitSyncHarness | undefined;
+    try {
+      const spaceId = await createSpace();
+      const { jobId } = await importRepo(first, spaceId, repos.url('fault'));
+      await atGate;
+      first.workers.kill();
+      expect((await info(first, spaceId)).latestJob).toMatchObject({ id: jobId, state: 'running' });
+
+      // A replica on the same queue and database gets the message once the ack wait is over.
+      second = await startGitSync(content.address, { workers: 1, ackWaitMs: 1500, queue: first.queue, databaseUrl: first.databaseUrl });
+      const done = await until('the job to finish', async () => {
+        const job = (await info(second!, spaceId)).latestJob;
+        return job?.state === 'done' ? job : undefined;
+      });
+      expect(done.revisionId).not.toBe('');
+      const row = await first.store.getJob(jobId);
+      expect(row).toMatchObject({ state: 'done', attempt: 2 });
+
+      // The stalled first delivery wakes up: its attempt is stale, it writes nothing.
+      release();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await revisionsOf(spaceId)).toBe(2);
+      expect(await first.store.getJob(jobId)).toMatchObject({ state: 'done', attempt: 2, revisionId: done.revisionId });
+    } finally {
+      release();
+      await second?.stop();
+      await first.stop();
+    }
+  });
+
+  it('recognises an import applied just before the worker died', async () => {
+    await repos.create('applied', { 'README.md': '# Applied\n' });
+    const h = await startGitSync(content.address, { workers: 1 });
+    const nc = await connectNats('nats://127.0.0.1:4222', 'fault-test', createLogger('t', 'silent'));
+    try {
+      const spaceId = await createSpace();
+      const { jobId } = await importRepo(h, spaceId, repos.url('applied'));
+      const applied = await until('the job to finish', async () => {
+        const j = await h.store.getJob(jobId);
+        return j?.state === 'done' ? j : undefined;
+      });
+      // As if the worker died after content wrote the revision and before the completion was recorded.
+      const db = new pg.Client({ connectionString: h.databaseUrl });
+      await db.connect();
+      await db.query(`UPDATE "GitJob" SET state = 'applying', "revisionId" = NULL, "completedAt" = NULL WHERE id = $1`, [jobId]);
+      await db.end();
+      // The redelivery (a new message id: JetStream would drop the same one as a duplicate).
+      await nc.jetstream().publish(h.queue.subject, JSON.stringify({ jobId }), { msgID: `${jobId}-again` });
+      const job = await until('the job to be recognised', async () => {
+        const j = await h.store.getJob(jobId);
+        return j?.state === 'done' ? j : undefined;
+      });
+      expect(job).toMatchObject({ revisionId: applied.revisionId, attempt: 2 });
+      expect(await revisionsOf(spaceId)).toBe(2);
+    } finally {
+      await nc.close();
+      await h.stop();
+    }
+  });
+});
+
+describe('private addresses', () => {
+  it('refuses loopback repositories unless the private network is allowed', async () => {
+    const h = await startGitSync(content.address, { allowPrivateNetwork: false });
+    try {
+      const spaceId = await createSpace();
+      await rejects(importRepo(h, spaceId, repos.fileUrl('fault')), status.INVALID_ARGUMENT, /file: URLs are not allowed/);
+      const { jobId } = await importRepo(h, spaceId, repos.url('fault'));
+      const job = await until('the job to fail', async () => {
+        const j = (await info(h, spaceId)).latestJob;
+        return j?.id === jobId && j.state === 'failed' ? j : undefined;
+      });
+      expect(job.error).toMatch(/url: "127\.0\.0\.1" resolves to 127\.0\.0\.1, a private or reserved address/);
+      expect(await revisionsOf(spaceId)).toBe(1);
+    } finally {
+      await h.stop();
+    }
+  });
+});

@@ -1,0 +1,339 @@
+import { status } from '@grpc/grpc-js';
+import pg from 'pg';
+import type { CreateSpaceRequest, Space } from '@quire/proto/content';
+import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, ExportRepositoryRequest, GetGitInfoRequest, GitInfo, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
+import type { ApplyChangesRequest, ApplyChangesResponse, GetRevisionRequest, Page, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
+import { startContent, type ContentHarness } from '@quire/content/testing';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { createLogger, Role } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_REPO } from './fixtures.ts';
+import { commitTo, readRepo, startGitServer } from './git-server.ts';
+import { startGitSync, type GitSyncHarness } from './harness.ts';
+
+let orgs: OrgsHarness;
+let content: ContentHarness;
+let gs: GitSyncHarness;
+let repos: Awaited<ReturnType<typeof startGitServer>>;
+let secured: Awaited<ReturnType<typeof startGitServer>>;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+let contentDb: pg.Client;
+
+const CREDS = { username: 'alice', password: 'p@ss:word' };
+
+beforeAll(async () => {
+  orgs = await startOrgs();
+  content = await startContent(orgs.address);
+  [gs, repos, secured] = await Promise.all([startGitSync(content.address), startGitServer(), startGitServer(CREDS)]);
+  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
+  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await orgs.organization(outsider, [], 'Other');
+  contentDb = new pg.Client({ connectionString: content.databaseUrl });
+  await contentDb.connect();
+});
+afterAll(async () => {
+  await contentDb?.end();
+  await gs?.stop();
+  await Promise.all([repos?.stop(), secured?.stop()]);
+  await content?.stop();
+  await orgs?.stop();
+});
+
+const createSpace = async () => (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+const revision = (spaceId: string, revisionId = '', withMarkdown = true) =>
+  content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown }, owner.id);
+const options = (o: Partial<RepositoryOptions> & { url: string }): RepositoryOptions => ({
+  ref: 'refs/heads/main',
+  repoCacheId: '',
+  repoTreeUrl: '',
+  repoCommitUrl: '',
+  repoProjectDirectory: '',
+  force: false,
+  ...o,
+});
+const importRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, extra: { standalone?: boolean; as?: TestUser } = {}) =>
+  gs.call<ImportRepositoryRequest, QueueJobResponse>(gs.client.importRepository, { spaceId, repository: options(o), standalone: extra.standalone ?? false }, (extra.as ?? owner).id);
+const exportRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, commitMessage = 'Update docs') =>
+  gs.call<ExportRepositoryRequest, QueueJobResponse>(gs.client.exportRepository, { spaceId, repository: options(o), commitMessage }, owner.id);
+const info = (spaceId: string, as: TestUser = owner) => gs.call<GetGitInfoRequest, GitInfo>(gs.client.getGitInfo, { spaceId }, as.id);
+
+/** Waits for the job to be over and answers the space's info then. */
+async function finished(spaceId: string, jobId: string): Promise<GitInfo> {
+  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const i = await info(spaceId);
+    if (i.latestJob?.id === jobId && (i.latestJob.state === 'done' || i.latestJob.state === 'failed')) return i;
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+const run = async (spaceId: string, queued: Promise<QueueJobResponse>) => (await finished(spaceId, (await queued).jobId)).latestJob!;
+
+type Outline = { title: string; type: string; slug: string; pages?: Outline[] };
+const outline = (pages: Page[]): Outline[] => pages.map((p) => ({ title: p.title, type: p.type, slug: p.slug, ...(p.pages.length ? { pages: outline(p.pages) } : {}) }));
+const flat = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
+const byTitle = (r: Revision, title: string) => flat(r.pages).find((p) => p.title === title)!;
+const revisionsOf = async (spaceId: string) => Number((await contentDb.query('SELECT count(*) FROM "Revision" WHERE "spaceId" = $1', [spaceId])).rows[0].count);
+
+describe('queueing', () => {
+  it('checks the request and the caller', async () => {
+    const spaceId = await createSpace();
+    await rejects(importRepo(spaceId, { url: 'ssh://git@example.com/a.git' }), status.INVALID_ARGUMENT, /url: ssh: URLs are not allowed/);
+    await rejects(importRepo(spaceId, { url: 'https://example.com/a.git', ref: 'main' }), status.INVALID_ARGUMENT, /ref: must be a full Git ref/);
+    await rejects(importRepo(spaceId, { url: 'https://example.com/a.git', repoProjectDirectory: '../x' }), status.INVALID_ARGUMENT, /repoProjectDirectory/);
+    await rejects(importRepo(spaceId, { url: 'https://example.com/a.git', repoTreeUrl: 'javascript:x' }), status.INVALID_ARGUMENT, /repoTreeURL/);
+    await rejects(importRepo(spaceId, { url: '' }), status.INVALID_ARGUMENT, /url/);
+    await rejects(exportRepo(spaceId, { url: 'https://example.com/a.git' }, '  '), status.INVALID_ARGUMENT, /commitMessage/);
+    await rejects(importRepo(spaceId, { url: 'https://example.com/a.git' }, { as: reader }), status.PERMISSION_DENIED, /Git sync/);
+    await rejects(importRepo(spaceId, { url: 'https://example.com/a.git' }, { as: outsider }), status.NOT_FOUND);
+    await rejects(info(spaceId), status.NOT_FOUND, /No Git sync/);
+    await rejects(info(spaceId, outsider), status.NOT_FOUND);
+  });
+
+  it('keeps credentials off the stored job, the message and the info', async () => {
+    const api = await startGitSync(content.address, { workers: 0, databaseUrl: gs.databaseUrl });
+    try {
+      const spaceId = await createSpace();
+      const { jobId } = await api.call<ImportRepositoryRequest, QueueJobResponse>(
+        api.client.importRepository,
+        { spaceId, repository: options({ url: secured.url('private', CREDS), gitInfo: { provider: 'github', url: '' } }), standalone: false },
+        owner.id,
+      );
+      const job = await gs.store.getJob(jobId);
+      expect(JSON.stringify(job)).not.toContain(CREDS.password);
+      expect(job).toMatchObject({ state: 'queued', url: secured.url('private') });
+      const nc = await connectNats('nats://127.0.0.1:4222', 't', createLogger('t', 'silent'));
+      const stored = await (await nc.jetstreamManager()).streams.getMessage('JOBS', { last_by_subj: api.queue.subject });
+      await nc.close();
+      const text = new TextDecoder().decode(stored.data);
+      expect(JSON.parse(text)).toMatchObject({ jobId, credentials: expect.any(String) });
+      expect(text).not.toContain(CREDS.password);
+      expect(text).not.toContain(CREDS.username);
+      expect(stored.header?.get('Nats-Msg-Id')).toBe(jobId);
+      const i = await info(spaceId);
+      expect(i).toMatchObject({ repoName: 'private', installationProvider: 'github', integration: 'git-sync', url: secured.url('private'), latestJob: { id: jobId, state: 'queued' } });
+      expect(JSON.stringify(i)).not.toContain(CREDS.password);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
+describe('import', () => {
+  it('reads a docs repository over HTTP: tree, titles, links, assets, git info', async () => {
+    const bare = await repos.create('docs', DOCS_REPO);
+    const { head } = await readRepo(bare);
+    const spaceId = await createSpace();
+    const before = (await revision(spaceId)).id;
+    const job = await run(spaceId, importRepo(spaceId, { url: repos.url('docs'), repoTreeUrl: 'https://git.example.com/acme/docs/tree/main', repoCommitUrl: 'https://git.example.com/acme/docs/commit/' }));
+    expect(job).toMatchObject({ state: 'done', error: '', commitOid: head, direction: 'import' });
+    const r = await revision(spaceId);
+    expect(r.id).toBe(job.revisionId);
+    expect(r.parents).toEqual([before]);
+    expect(r.git).toMatchObject({ oid: head, message: 'Initial content', ref: 'refs/heads/main', url: `https://git.example.com/acme/docs/commit/${head}`, createdByService: false });
+    expect(outline(r.pages)).toEqual([
+      { title: 'Introduction', type: 'document', slug: 'introduction' },
+      {
+        title: 'Getting started',
+        type: 'document',
+        slug: 'getting-started',
+        pages: [
+          { title: 'Install', type: 'document', slug: 'install' },
+          { title: 'Configure', type: 'document', slug: 'configure', pages: [{ title: 'Advanced', type: 'document', slug: 'advanced' }] },
+        ],
+      },
+      { title: 'Changelog', type: 'link', slug: 'changelog' },
+      { title: 'Reference', type: 'group', slug: 'reference', pages: [{ title: 'API', type: 'document', slug: 'api' }] },
+    ]);
+    const intro = byTitle(r, 'Introduction');
+    const install = byTitle(r, 'Install');
+    const advanced = byTitle(r, 'Advanced');
+    const logo = r.files.find((f) => f.name === 'logo.png')!;
+    const shot = r.files.find((f) => f.name === 'screen shot.png')!;
+    expect(r.files.map((f) => f.name).sort()).toEqual(['diagram.svg', 'logo.png', 'screen shot.png']);
+    expect(intro.description).toBe('What this is');
+    expect(intro.git).toMatchObject({ path: 'docs/README.md', oid: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(intro.markdown).toContain(`[the install guide](/pages/${install.id}#requirements)`);
+    expect(intro.markdown).toContain(`![Logo](/files/${logo.id})`);
+    expect(install.markdown).toContain(`<img src="/files/${shot.id}"`);
+    expect(advanced.markdown).toContain('[source](https://git.example.com/acme/docs/tree/main/src/index.ts)');
+    expect(byTitle(r, 'Changelog').href).toBe('https://example.com/changelog');
+    expect(logo.git?.path).toBe('docs/.gitbook/assets/logo.png');
+    const bytes = await content.callContent<ReadBlobRequest, ReadBlobResponse>(content.spaceContent.readBlob, { blob: logo.blob }, owner.id);
+    expect(Buffer.from(bytes.data)).toEqual(DOCS_REPO['docs/.gitbook/assets/logo.png']);
+    expect(await info(spaceId)).toMatchObject({ repoName: 'docs', installationProvider: '', url: 'https://git.example.com/acme/docs/tree/main' });
+  });
+
+  it('takes a project directory over file://, keeps page ids on reimport, and a standalone import leaves the space', async () => {
+    const bare = await repos.create('mono', { 'README.md': '# Mono\n', 'site/README.md': '# Home\n\nHello.\n', 'site/guide.md': '# Guide\n\nv1\n' });
+    const spaceId = await createSpace();
+    await run(spaceId, importRepo(spaceId, { url: repos.fileUrl('mono'), repoProjectDirectory: 'site' }));
+    const first = await revision(spaceId);
+    expect(outline(first.pages)).toEqual([
+      { title: 'Home', type: 'document', slug: 'home' },
+      { title: 'Guide', type: 'document', slug: 'guide' },
+    ]);
+
+    await commitTo(bare, { 'site/guide.md': '# Guide\n\nv2\n', 'site/new.md': '# New\n' }, 'Edit guide');
+    await run(spaceId, importRepo(spaceId, { url: repos.fileUrl('mono'), repoProjectDirectory: 'site' }));
+    const second = await revision(spaceId);
+    expect(byTitle(second, 'Guide').id).toBe(byTitle(first, 'Guide').id);
+    expect(byTitle(second, 'Home').id).toBe(byTitle(first, 'Home').id);
+    expect(byTitle(second, 'Guide').markdown).toBe('v2\n');
+    expect(byTitle(second, 'New')).toBeDefined();
+
+    await commitTo(bare, { 'site/guide.md': '# Guide\n\nv3\n' }, 'Draft');
+    const standalone = await run(spaceId, importRepo(spaceId, { url: repos.fileUrl('mono'), repoProjectDirectory: 'site' }, { standalone: true }));
+    expect(standalone.state).toBe('done');
+    expect((await revision(spaceId)).id).toBe(second.id);
+    const draft = await revision(spaceId, standalone.revisionId);
+    expect(byTitle(draft, 'Guide').markdown).toBe('v3\n');
+  });
+
+  it('fails clearly on a bad ref, a missing repository, wrong credentials; nothing changes', async () => {
+    await secured.create('private', DOCS_REPO);
+    await repos.create('plain', { 'README.md': '# Plain\n' });
+    const spaceId = await createSpace();
+    const before = await revision(spaceId);
+    const cases: [Partial<RepositoryOptions> & { url: string }, RegExp][] = [
+      [{ url: repos.url('plain'), ref: 'refs/heads/nope' }, /ref refs\/heads\/nope not found/],
+      [{ url: repos.url('missing') }, /not found|repository/i],
+      [{ url: secured.url('private', { username: 'alice', password: 'wrong' }) }, /Authentication failed|401|could not read/i],
+      [{ url: secured.url('private') }, /Authentication failed|401|could not read|terminal prompts disabled/i],
+      [{ url: repos.url('plain'), repoProjectDirectory: 'nothing-here' }, /repoProjectDirectory: "nothing-here" is not a folder/],
+    ];
+    for (const [o, reason] of cases) {
+      const job = await run(spaceId, importRepo(spaceId, o));
+      expect(job.state, JSON.stringify(o)).toBe('failed');
+      expect(job.error).toMatch(reason);
+      expect(job.error).not.toContain('wrong');
+    }
+    expect((await revision(spaceId)).id).toBe(before.id);
+    expect(await revisionsOf(spaceId)).toBe(1);
+
+    const ok = await run(spaceId, importRepo(spaceId, { url: secured.url('private', CREDS) }));
+    expect(ok.state).toBe('done');
+    expect((await info(spaceId)).url).toBe(secured.url('private'));
+  });
+
+  it('orders operations by timestamp: an older one is refused unless forced', async () => {
+    await repos.create('ordered', { 'README.md': '# One\n' });
+    const spaceId = await createSpace();
+    const url = repos.url('ordered');
+    expect((await run(spaceId, importRepo(spaceId, { url, timestamp: new Date('2026-01-02T00:00:00Z') }))).state).toBe('done');
+    const older = await run(spaceId, importRepo(spaceId, { url, timestamp: new Date('2026-01-01T00:00:00Z') }));
+    expect(older).toMatchObject({ state: 'failed', error: expect.stringMatching(/newer operation \(2026-01-02T00:00:00.000Z\)/) });
+    expect((await run(spaceId, exportRepo(spaceId, { url, timestamp: new Date('2026-01-01T12:00:00Z') }))).state).toBe('failed');
+    expect((await run(spaceId, importRepo(spaceId, { url, timestamp: new Date('2026-01-01T00:00:00Z'), force: true }))).state).toBe('done');
+    expect(await revisionsOf(spaceId)).toBe(3);
+  });
+});
+
+describe('export', () => {
+  it('writes the space, imports back to the same tree and content, and makes no empty commit', async () => {
+    await repos.create('source', DOCS_REPO);
+    const spaceId = await createSpace();
+    await run(spaceId, importRepo(spaceId, { url: repos.url('source') }));
+    const imported = await revision(spaceId);
+
+    const target = await repos.create('target');
+    const exported = await run(spaceId, exportRepo(spaceId, { url: repos.url('target') }, 'Export from the space'));
+    expect(exported.state).toBe('done');
+    const repo = await readRepo(target);
+    expect(repo.commits).toBe(1);
+    expect(exported.commitOid).toBe(repo.head);
+    expect(Object.keys(repo.files).sort()).toEqual(
+      [
+        '.gitbook.yaml',
+        '.gitbook/assets/logo.png',
+        '.gitbook/assets/screen shot.png',
+        'README.md',
+        'SUMMARY.md',
+        'getting-started/README.md',
+        'getting-started/configure/README.md',
+        'getting-started/configure/advanced.md',
+        'getting-started/install.md',
+        'reference/api.md',
+        '.gitbook/assets/diagram.svg',
+      ].sort(),
+    );
+    expect(repo.files['README.md']).toContain('[the install guide](getting-started/install.md#requirements)');
+    expect(repo.files['getting-started/install.md']).toContain('<img src="../.gitbook/assets/screen shot.png"');
+    expect(repo.files['SUMMARY.md']).toContain('## Reference');
+
+    const again = await run(spaceId, exportRepo(spaceId, { url: repos.url('target') }));
+    expect(again).toMatchObject({ state: 'done', commitOid: repo.head });
+    expect((await readRepo(target)).commits).toBe(1);
+
+    await run(spaceId, importRepo(spaceId, { url: repos.url('target') }));
+    const back = await revision(spaceId);
+    expect(outline(back.pages)).toEqual(outline(imported.pages));
+    const strip = (r: Revision) => flat(r.pages).map((p) => ({ id: p.id, title: p.title, markdown: p.markdown, description: p.description, href: p.href }));
+    expect(strip(back)).toEqual(strip(imported));
+    expect(back.files.map((f) => [f.id, f.blob]).sort()).toEqual(imported.files.map((f) => [f.id, f.blob]).sort());
+
+    const other = await createSpace();
+    await run(other, importRepo(other, { url: repos.url('target') }));
+    expect(outline((await revision(other)).pages)).toEqual(outline(imported.pages));
+  });
+
+  it("writes into the docs root the repository's .gitbook.yaml names and leaves its other files", async () => {
+    const bare = await repos.create('layout', DOCS_REPO);
+    const spaceId = await createSpace();
+    await run(spaceId, importRepo(spaceId, { url: repos.url('layout') }));
+    expect((await run(spaceId, exportRepo(spaceId, { url: repos.url('layout') }))).state).toBe('done');
+    const repo = await readRepo(bare);
+    expect(repo.commits).toBe(2);
+    expect(repo.files['.gitbook.yaml']).toBe('root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n');
+    expect(repo.files['src/index.ts']).toBe(DOCS_REPO['src/index.ts']);
+    expect(Object.keys(repo.files).filter((p) => !p.startsWith('docs/'))).toEqual(['.gitbook.yaml', 'src/index.ts']);
+    // The diagram moved to the assets folder; its old path is gone.
+    expect(repo.files['docs/.gitbook/assets/diagram.svg']).toBeDefined();
+    expect(repo.files['docs/reference/diagram.svg']).toBeUndefined();
+    const before = await revision(spaceId);
+    await run(spaceId, importRepo(spaceId, { url: repos.url('layout') }));
+    const after = await revision(spaceId);
+    expect(flat(after.pages).map((p) => [p.id, p.title, p.markdown])).toEqual(flat(before.pages).map((p) => [p.id, p.title, p.markdown]));
+  });
+
+  it('carries an edit in the space to the repository, then an edit in the repository to the space', async () => {
+    const bare = await repos.create('roundtrip', { 'README.md': '# Welcome\n\nHello.\n', 'guide.md': '# Guide\n\nOriginal.\n', 'old.md': '# Old\n', LICENSE: 'MIT\n' });
+    const spaceId = await createSpace();
+    await run(spaceId, importRepo(spaceId, { url: repos.url('roundtrip') }));
+    const r1 = await revision(spaceId);
+    const guide = byTitle(r1, 'Guide');
+    const edited = await content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
+      content.spaceContent.applyChanges,
+      { spaceId, revisionId: r1.id, changes: [{ updatePage: { page: guide.id, fields: {}, markdown: 'Edited in the space.\n', move: false, keepParent: false } }, { deletePage: { page: byTitle(r1, 'Old').id } }] },
+      owner.id,
+    );
+    await content.callContent(content.spaceContent.setSpaceRevision, { spaceId, revisionId: edited.revision!.id, expectedRevisionId: r1.id }, owner.id);
+
+    const exported = await run(spaceId, exportRepo(spaceId, { url: repos.url('roundtrip') }, 'Edit from the space'));
+    expect(exported.state).toBe('done');
+    const repo = await readRepo(bare);
+    expect(repo.commits).toBe(2);
+    expect(repo.files['guide.md']).toBe('# Guide\n\nEdited in the space.\n');
+    // The deleted page's file goes; files that are not docs stay.
+    expect(Object.keys(repo.files).sort()).toEqual(['.gitbook.yaml', 'LICENSE', 'README.md', 'SUMMARY.md', 'guide.md']);
+
+    await commitTo(bare, { 'guide.md': '# Guide\n\nEdited in the repository.\n' }, 'Edit in git');
+    await run(spaceId, importRepo(spaceId, { url: repos.url('roundtrip') }));
+    const r3 = await revision(spaceId);
+    expect(byTitle(r3, 'Guide')).toMatchObject({ id: guide.id, markdown: 'Edited in the repository.\n' });
+    expect(byTitle(r3, 'Welcome').id).toBe(byTitle(r1, 'Welcome').id);
+  });
+
+  it('lists git info in batches', async () => {
+    const a = await createSpace();
+    const b = await createSpace();
+    await repos.create('batch', { 'README.md': '# B\n' });
+    await run(a, importRepo(a, { url: repos.url('batch') }));
+    const res = await gs.call<BatchGetGitInfoRequest, BatchGetGitInfoResponse>(gs.client.batchGetGitInfo, { spaceIds: [a, b] }, owner.id);
+    expect(res.items.map((i) => i.spaceId)).toEqual([a]);
+    expect(res.items[0]).toMatchObject({ repoName: 'batch', latestJob: { state: 'done' } });
+  });
+});

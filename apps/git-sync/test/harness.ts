@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { GitSyncServiceClient } from '@quire/proto/gitsync';
+import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
+import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { loadGitSyncConfig } from '../src/config.ts';
+import { startRuntime } from '../src/runtime.ts';
+import type { RunnerDeps } from '../src/worker/jobs.ts';
+
+export interface GitSyncOptions {
+  /** Worker loops of this instance (0: API only). */
+  workers?: number;
+  ackWaitMs?: number;
+  /** Another instance's queue: replicas share its subject and consumer. */
+  queue?: { subject: string; consumer: string };
+  /** Another instance's database (replicas share it). */
+  databaseUrl?: string;
+  beforeApply?: RunnerDeps['beforeApply'];
+  /** False to check URLs as production does (loopback refused); true by default. */
+  allowPrivateNetwork?: boolean;
+}
+
+/**
+ * The real git-sync gRPC server and workers on a free port, over a fresh copy of the migrated
+ * template database, calling content at `contentAddress`, on a subject and durable consumer of
+ * the JOBS stream unique to this instance (so test runs neither see dev jobs nor each other's).
+ * Private networks and file: URLs are allowed unless said otherwise: test repositories are served
+ * on loopback.
+ */
+export async function startGitSync(contentAddress: string, options: GitSyncOptions = {}) {
+  const database = options.databaseUrl ? undefined : await cloneTemplate('git-sync');
+  const suffix = randomBytes(5).toString('hex');
+  const queue = options.queue ?? { subject: `jobs.gitsync.test.${suffix}`, consumer: `git-sync-test-${suffix}` };
+  const config = loadGitSyncConfig({
+    DATABASE_URL: options.databaseUrl ?? database!.url,
+    DATABASE_POOL_SIZE: '5',
+    CONTENT_URL: contentAddress,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    GIT_SYNC_SUBJECT: queue.subject,
+    GIT_SYNC_CONSUMER: queue.consumer,
+    GIT_SYNC_WORKERS: String(options.workers ?? 2),
+    GIT_SYNC_ACK_WAIT_MS: String(options.ackWaitMs ?? 30_000),
+    GIT_SYNC_JOB_TIMEOUT_MS: '120000',
+    // A run killed before its teardown leaves no consumer behind for long.
+    GIT_SYNC_CONSUMER_INACTIVE_MS: String(10 * 60_000),
+    QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+  });
+  const log = createLogger('git-sync-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const runtime = await startRuntime(config, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, log });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(GitSyncServiceClient, address);
+  const owned = !options.queue;
+  return {
+    address,
+    client,
+    call: callAs(client),
+    queue,
+    databaseUrl: config.DATABASE_URL,
+    store: runtime.store,
+    workers: runtime.workers,
+    async stop() {
+      client.close();
+      await server.shutdown(1000);
+      for (const step of runtime.close) await step();
+      if (owned) await dropQueue(queue);
+      await database?.drop();
+    },
+  };
+}
+
+/** The test's consumer, and the messages left on its subject (jobs queued with no worker to take them). */
+async function dropQueue(queue: { subject: string; consumer: string }) {
+  const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'git-sync-test', createLogger('t', 'silent'));
+  try {
+    const jsm = await nc.jetstreamManager();
+    await jsm.consumers.delete('JOBS', queue.consumer).catch(() => undefined);
+    await jsm.streams.purge('JOBS', { filter: queue.subject });
+  } finally {
+    await nc.close();
+  }
+}
+
+export type GitSyncHarness = Awaited<ReturnType<typeof startGitSync>>;
+
+export { commitTo, readRepo, startGitServer } from './git-server.ts';
