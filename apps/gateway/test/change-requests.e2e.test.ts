@@ -85,6 +85,16 @@ describe('change requests over HTTP', () => {
     expect(await ok(as(owner, 'GET', `/v1/spaces/${spaceId}`))).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1, comments: 0 });
     const listed = await ok(as(owner, 'GET', `/v1/orgs/${orgId}/spaces`));
     expect(listed.items.find((s: { id: string }) => s.id === spaceId)).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1 });
+    const counted = { changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 };
+    const mine = await ok(as(owner, 'GET', `/v1/orgs/${orgId}/members/${owner.id}/spaces`));
+    expect(mine.items.find((i: { space: { id: string } }) => i.space.id === spaceId).space).toMatchObject(counted);
+    // Every list that embeds spaces shows them alike: a collection's spaces, a site's site-spaces.
+    const collection = await ok(as(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides' }), 201);
+    await ok(as(owner, 'POST', `/v1/spaces/${spaceId}/move`, { parent: collection.id }));
+    expect((await ok(as(owner, 'GET', `/v1/collections/${collection.id}/spaces`))).items[0]).toMatchObject({ id: spaceId, ...counted });
+    const site = await ok(as(owner, 'POST', `/v1/orgs/${orgId}/sites`, { title: 'Docs site' }), 201);
+    await ok(as(owner, 'POST', `/v1/orgs/${orgId}/sites/${site.id}/site-spaces`, { spaceId }), 201);
+    expect((await ok(as(owner, 'GET', `/v1/orgs/${orgId}/sites/${site.id}/site-spaces`))).items[0].space).toMatchObject({ id: spaceId, ...counted });
   });
 
   it('refuses bad input, hidden spaces and readers with the error body', async () => {

@@ -1,8 +1,6 @@
 import type { Collection as CollectionMsg, Position, Space as SpaceMsg, UserPermission } from '@quire/proto/content';
 import type { User as UserMsg } from '@quire/proto/orgs';
 import type { SpaceCounters } from '@quire/proto/review';
-import type { Caller } from '@quire/service-kit';
-import type { Services } from '../clients.ts';
 import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
 import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
@@ -38,16 +36,6 @@ export function presentCollection(c: CollectionMsg, urls: Urls): Static<typeof C
   };
 }
 
-/**
- * The review service's counters of the spaces (open comments, change requests), in ONE call
- * whatever the number of spaces; a space without any counts zeros.
- */
-export async function spaceCounters(review: Services['review'], spaceIds: string[], caller: Caller): Promise<Map<string, SpaceCounters>> {
-  if (!spaceIds.length) return new Map();
-  const { counters } = await review.batchGetSpaceCounters({ spaceIds }, caller);
-  return new Map(counters.map((c) => [c.spaceId, c]));
-}
-
 export function presentSpace(s: SpaceMsg, urls: Urls, counters?: SpaceCounters, gitSync?: Static<typeof GitSyncState>): Static<typeof Space> {
   const p = s.permissions;
   return {
@@ -62,11 +50,11 @@ export function presentSpace(s: SpaceMsg, urls: Urls, counters?: SpaceCounters, 
     editMode: s.editMode as Static<typeof Space>['editMode'],
     organization: s.organizationId,
     ...(s.parentId !== undefined ? { parent: s.parentId } : {}),
-    // From the git-sync service (spaceGitSync), for spaces that have a Git link.
+    // From the git-sync service (presenters/spaces.ts), for spaces that have a Git link.
     ...(gitSync ? { gitSync } : {}),
     revision: s.revisionId,
     defaultLevel: defaultLevelToApi(s.defaultLevel),
-    // Counted by the review service (spaceCounters); zeros where the caller did not ask for them.
+    // Counted by the review service (presenters/spaces.ts); zeros for a space just made.
     comments: counters?.comments ?? 0,
     changeRequests: counters?.changeRequests ?? 0,
     changeRequestsOpen: counters?.changeRequestsOpen ?? 0,

@@ -1,7 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import type { GitInfo as GitInfoMsg, RepositoryOptions } from '@quire/proto/gitsync';
-import type { Caller } from '@quire/service-kit';
-import type { Services } from '../clients.ts';
 import type { ExportBody, GitInfo, GitJob, GitSyncState, ImportBody } from '../schemas/git.ts';
 import { iso } from './time.ts';
 
@@ -44,11 +42,4 @@ export function presentGitInfo(i: GitInfoMsg): Static<typeof GitInfo> {
     ...(j.completedAt ? { completedAt: iso(j.completedAt) } : {}),
   };
   return { ...presentGitSyncState(i), ...(job ? { job } : {}) };
-}
-
-/** The Git links of listed spaces (those the caller was shown), asked for in one call. */
-export async function spaceGitSync(gitSync: Services['gitSync'], spaceIds: string[], caller: Caller): Promise<Map<string, Static<typeof GitSyncState>>> {
-  if (!spaceIds.length) return new Map();
-  const { items } = await gitSync.batchGetGitInfo({ spaceIds }, caller);
-  return new Map(items.map((i) => [i.spaceId, presentGitSyncState(i)]));
 }

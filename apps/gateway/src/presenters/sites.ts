@@ -1,4 +1,4 @@
-import type { ContentServiceClient, Space as SpaceMsg } from '@quire/proto/content';
+import type { Space as SpaceMsg } from '@quire/proto/content';
 import type {
   AdaptiveSchema as AdaptiveSchemaMsg,
   ShareLink as ShareLinkMsg,
@@ -9,10 +9,11 @@ import type {
   SiteStructure as StructureMsg,
   SiteStructureItem as ItemMsg,
 } from '@quire/proto/sites';
-import type { Caller, PromiseClient } from '@quire/service-kit';
+import type { Caller } from '@quire/service-kit';
+import type { Services } from '../clients.ts';
 import type { Static } from '@sinclair/typebox';
 import type { AdaptiveSchema, ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem } from '../schemas/sites.ts';
-import { presentSpace } from './content.ts';
+import { spacePresenter } from './spaces.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -79,10 +80,11 @@ function spaceIdsIn(items: Embeddable[]): string[] {
  * content in one batch call for all of `items` (the spaces the caller may see; the others are
  * left out).
  */
-export async function sitePresenters(content: PromiseClient<ContentServiceClient>, caller: Caller, urls: Urls, items: Embeddable[]) {
+export async function sitePresenters(services: Pick<Services, 'content' | 'review' | 'gitSync'>, caller: Caller, urls: Urls, items: Embeddable[]) {
   const ids = spaceIdsIn(items);
-  const { spaces } = ids.length ? await content.batchGetSpaces({ spaceIds: ids }, caller) : { spaces: [] as SpaceMsg[] };
-  const byId = new Map(spaces.map((s) => [s.id, s]));
+  const { spaces } = ids.length ? await services.content.batchGetSpaces({ spaceIds: ids }, caller) : { spaces: [] as SpaceMsg[] };
+  const shown = await spacePresenter(services, urls).many(spaces, caller);
+  const byId = new Map(shown.map((s) => [s.id, s]));
   const published = (siteId: string, path: string | undefined) => (path !== undefined ? { published: `${publishedRoot(urls, siteId)}/${path}` } : {});
 
   const siteSpace = (p: SiteSpaceMsg): Static<typeof SiteSpace> => {
@@ -92,7 +94,7 @@ export async function sitePresenters(content: PromiseClient<ContentServiceClient
       id: p.id,
       path: p.path,
       ...(p.sectionId !== undefined ? { section: p.sectionId } : {}),
-      ...(space ? { space: presentSpace(space, urls) } : {}),
+      ...(space ? { space } : {}),
       title: space?.title ?? p.title,
       default: p.default,
       ...(p.condition !== undefined ? { condition: p.condition } : {}),

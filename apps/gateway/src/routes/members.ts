@@ -6,14 +6,16 @@ import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
-import { presentSpace } from '../presenters/content.ts';
+import { spacePresenter } from '../presenters/spaces.ts';
 import { Space } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organization-members'];
 const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId: Id('User id of the member') });
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs, content }, urls }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const { orgs, content } = services;
+  const spaces = spacePresenter(services, urls);
   app.get(
     '/orgs/:organizationId/members',
     {
@@ -140,7 +142,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         { ...req.params, page: pageRequest(req.query), order: req.query.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC },
         req.caller,
       );
-      return list(res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })), res.page?.next);
+      const shown = await spaces.many(res.items.map((i) => i.space!), req.caller);
+      return list(res.items.map((i, n) => ({ permission: roleToApi(i.permission), space: shown[n]! })), res.page?.next);
     },
   );
 

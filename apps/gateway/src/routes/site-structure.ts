@@ -45,8 +45,9 @@ function anchors<P>(position: { before?: P; after?: P } | undefined, pointer: (p
   return { before: position?.before && pointer(position.before), after: position?.after && pointer(position.after) };
 }
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { sites, content }, urls }) => {
-  const present = (req: { caller: Parameters<typeof sites.getSite>[1] }, items: Parameters<typeof sitePresenters>[3]) => sitePresenters(content, req.caller, urls, items);
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const { sites } = services;
+  const present = (req: { caller: Parameters<typeof sites.getSite>[1] }, items: Parameters<typeof sitePresenters>[3]) => sitePresenters(services, req.caller, urls, items);
 
   // Site-spaces
 

@@ -20,7 +20,8 @@ const tags = ['sites'];
 /** The site a route's path names, as the sites service takes it. */
 export const siteRef = (p: { organizationId: string; siteId: string }) => ({ organizationId: p.organizationId, siteId: p.siteId });
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { sites, content }, urls }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const { sites } = services;
   app.get(
     '/orgs/:organizationId/sites',
     {
@@ -190,7 +191,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
     },
     async (req) => {
       const res = await sites.getPublishedContentSite({ site: siteRef(req.params), shareKey: req.query.shareKey }, req.caller);
-      const p = await sitePresenters(content, req.caller, urls, res.structure?.items ?? []);
+      const p = await sitePresenters(services, req.caller, urls, res.structure?.items ?? []);
       return { object: 'published-content-site' as const, site: presentSite(res.site!, urls), structure: p.structure(res.structure!) };
     },
   );

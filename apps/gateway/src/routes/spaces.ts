@@ -14,22 +14,15 @@ import {
   UpdateUserPermissionBody,
   UserContentPermission,
 } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission, spaceCounters } from '../presenters/content.ts';
-import type { Space as SpaceMsg } from '@quire/proto/content';
-import type { Caller } from '@quire/service-kit';
-import { spaceGitSync } from '../presenters/git.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentUserPermission } from '../presenters/content.ts';
+import { spacePresenter } from '../presenters/spaces.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['spaces'];
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content, orgs, review, gitSync }, urls }) => {
-  /** Spaces with their review counters and Git links, each asked for in one call. */
-  const present = async (spaces: SpaceMsg[], caller: Caller) => {
-    const ids = spaces.map((s) => s.id);
-    const [counters, git] = await Promise.all([spaceCounters(review, ids, caller), spaceGitSync(gitSync, ids, caller)]);
-    return spaces.map((s) => presentSpace(s, urls, counters.get(s.id), git.get(s.id)));
-  };
-  const presentOne = async (space: Promise<SpaceMsg>, caller: Caller) => (await present([await space], caller))[0]!;
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const { content, orgs } = services;
+  const spaces = spacePresenter(services, urls);
 
   app.get(
     '/orgs/:organizationId/spaces',
@@ -45,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) => {
       const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(await present(res.items, req.caller), res.page?.next);
+      return list(await spaces.many(res.items, req.caller), res.page?.next);
     },
   );
 
@@ -67,14 +60,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         { organizationId: req.params.organizationId, title: b.title ?? '', emoji: b.emoji ?? '', parentId: b.parent, editMode: b.editMode ?? '', visibility: b.visibility ?? '' },
         req.caller,
       );
-      return reply.code(201).send(presentSpace(s, urls));
+      return reply.code(201).send(spaces.created(s));
     },
   );
 
   app.get(
     '/spaces/:spaceId',
     { schema: { operationId: 'getSpaceById', tags, summary: 'Get a space', params: SpaceParams, response: { 200: Space, ...errorResponses } } },
-    async (req) => presentOne(content.getSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
+    async (req) => spaces.one(req.params.spaceId, content.getSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
   );
 
   app.patch(
@@ -91,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) => {
       const { title, emoji, editMode, defaultLevel, visibility } = req.body;
-      const s = await content.updateSpace(
+      const updated = content.updateSpace(
         {
           spaceId: req.params.spaceId,
           title,
@@ -102,7 +95,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         },
         req.caller,
       );
-      return presentOne(Promise.resolve(s), req.caller);
+      return spaces.one(req.params.spaceId, updated, req.caller);
     },
   );
 
@@ -134,7 +127,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 201: Space, ...errorResponses },
       },
     },
-    async (req, reply) => reply.code(201).send(presentSpace(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller), urls)),
+    async (req, reply) => reply.code(201).send(spaces.created(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller))),
   );
 
   app.post(
@@ -148,7 +141,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentOne(content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
+    async (req) => spaces.one(req.params.spaceId, content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
   );
 
   app.post(
@@ -163,7 +156,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentOne(content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), req.caller),
+    async (req) => spaces.one(req.params.spaceId, content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), req.caller),
   );
 
   app.post(
@@ -178,7 +171,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => presentOne(content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), req.caller),
+    async (req) => spaces.one(req.params.spaceId, content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), req.caller),
   );
 
   app.post(
