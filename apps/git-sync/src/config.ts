@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { secretsKeyField } from '@quire/service-kit/sealed';
 
 const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def });
 
@@ -25,7 +26,7 @@ export const ConfigSchema = Type.Object({
   /** Where the per-job working directories are made; the system's temp dir when unset. */
   GIT_SYNC_WORK_DIR: Type.Optional(Type.String()),
   /** AES-256-GCM key sealing repository credentials on job messages: 32 bytes, base64, the same on every replica. */
-  QUIRE_SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' })),
+  QUIRE_SECRETS_KEY: secretsKeyField,
 });
 
 export type GitSyncConfig = ReturnType<typeof loadGitSyncConfig>;

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
+import { loadSecretsKey } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
 import { newId, openStore, type Store } from './store/index.ts';
@@ -26,8 +26,7 @@ export async function startRuntime(
   log: Logger,
   options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
 ): Promise<GitSyncRuntime> {
-  if (!config.QUIRE_SECRETS_KEY) log.warn('QUIRE_SECRETS_KEY is not set: credentials of queued jobs cannot be read by other replicas or after a restart');
-  const secretsKey = config.QUIRE_SECRETS_KEY ? Buffer.from(config.QUIRE_SECRETS_KEY, 'base64') : randomBytes(32);
+  const secretsKey = loadSecretsKey(config.QUIRE_SECRETS_KEY, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
   const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const contentClient = createClient(ContentServiceClient, config.CONTENT_URL);

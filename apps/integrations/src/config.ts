@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { secretsKeyField } from '@quire/service-kit/sealed';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -8,7 +9,7 @@ export const ConfigSchema = Type.Object({
   /** The orgs service, asked for organizations and the caller's role in them. */
   ORGS_URL: grpcAddress(50051),
   /** AES-256-GCM key of the integrations' secrets: 32 bytes, base64. Random per process when unset. */
-  QUIRE_SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' })),
+  QUIRE_SECRETS_KEY: secretsKeyField,
 });
 
 export const loadIntegrationsConfig = (env = process.env) => loadConfig(ConfigSchema, env);

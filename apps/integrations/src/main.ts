@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
+import { loadSecretsKey } from '@quire/service-kit/sealed';
 import { loadIntegrationsConfig } from './config.ts';
 import { integrationsService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -9,8 +9,7 @@ await runGrpcService('integrations', async () => {
   const config = loadIntegrationsConfig();
   const log = createLogger('integrations', config.LOG_LEVEL);
   const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
-  if (!config.QUIRE_SECRETS_KEY) log.warn('QUIRE_SECRETS_KEY is not set: secrets published now are sealed with a per-process key and unreadable after a restart');
-  const secretsKey = config.QUIRE_SECRETS_KEY ? Buffer.from(config.QUIRE_SECRETS_KEY, 'base64') : randomBytes(32);
+  const secretsKey = loadSecretsKey(config.QUIRE_SECRETS_KEY, (msg) => log.warn(msg), 'secrets published now are sealed with a per-process key and unreadable after a restart');
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   return {
     log,
