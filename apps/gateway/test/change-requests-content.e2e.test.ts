@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
 import { pdfText } from '@quire/review/testing';
 import { Role } from '@quire/service-kit';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, startGateway, ok } from './harness.ts';
 
 // The smallest PNG: 1x1 transparent.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -36,11 +35,6 @@ afterEach(() => {
   delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
 });
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return r.json();
-}
 
 /** A change request with two pages (one with a table, code and an embedded image) and a file. */
 async function changeRequest() {

@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway, type Method } from './harness.ts';
+import { expectError, startGateway, type Method, ok } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
@@ -23,11 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return r.json();
-}
 
 const as = (user: TestUser, method: Method, url: string, body?: unknown) => g.call(user, method, url, body);
 const newSpace = async () => (await ok(as(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id as string;

@@ -1,8 +1,7 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, startGateway, ok } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
@@ -20,11 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return r.statusCode === 205 ? undefined : r.json();
-}
 
 /** A space with one page and a change request on it: the comments' place. */
 async function setup() {

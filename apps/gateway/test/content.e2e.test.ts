@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, startGateway } from './harness.ts';
+import { bearer, expectError, startGateway, ok } from './harness.ts';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -28,11 +27,6 @@ afterAll(() => g?.stop());
 
 
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return r.json();
-}
 
 const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
 const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);

@@ -61,3 +61,30 @@ describe('@gitbook/api 0.130.0 against Quire', () => {
     expect((denied as GitBookAPIError).code).toBe(401);
   });
 });
+
+describe('@gitbook/api 0.130.0 against Quire sites', () => {
+  it('creates, publishes, fills and lists sites', async () => {
+    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+    const { data: space } = await api.orgs.createSpace(orgId, { title: 'Guide' });
+    const { data: site } = await api.orgs.createSite(orgId, { title: 'Docs site', spaces: [space.id] });
+    expect(site).toMatchObject({ object: 'site', title: 'Docs site', type: 'basic', published: false, siteSpaces: 1 });
+    const { data: published } = await api.orgs.publishSite(orgId, site.id);
+    expect(published).toMatchObject({ id: site.id, published: true });
+    const { data: other } = await api.orgs.createSpace(orgId, { title: 'API' });
+    const { data: siteSpace } = await api.orgs.addSpaceToSite(orgId, site.id, { spaceId: other.id });
+    expect(siteSpace).toMatchObject({ object: 'site-space', path: 'api', space: { id: other.id } });
+    const { data: structure } = await api.orgs.getSiteStructure(orgId, site.id);
+    expect(structure.type).toBe('siteSpaces');
+    const { data: link } = await api.orgs.createSiteShareLink(orgId, site.id, { name: 'Partners' });
+    expect(link).toMatchObject({ object: 'share-link', active: true });
+
+    const { data: sites } = await new GitBookAPI({ endpoint, authToken: reader.token }).orgs.listSites(orgId, { published: true });
+    expect(sites.items.map((s) => s.id)).toEqual([site.id]);
+  });
+
+  it('surfaces a reader creating a site as a 403 GitBookAPIError', async () => {
+    const err = await new GitBookAPI({ endpoint, authToken: reader.token }).orgs.createSite(orgId, { title: 'Nope' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitBookAPIError);
+    expect((err as GitBookAPIError).code).toBe(403);
+  });
+});

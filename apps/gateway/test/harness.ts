@@ -54,3 +54,11 @@ export function expectError(res: LightMyRequestResponse, status: number, message
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json()).toEqual({ error: { code: status, message: message ? expect.stringMatching(message) : expect.any(String) } });
 }
+
+/** The answer is `status` (200 by default); its JSON body, or undefined when it has none (204, 205). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON as they expect it
+export async function ok(res: Promise<LightMyRequestResponse>, status = 200): Promise<any> {
+  const r = await res;
+  expect(r.statusCode, r.body).toBe(status);
+  return r.body === '' ? undefined : r.json();
+}

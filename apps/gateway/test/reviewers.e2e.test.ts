@@ -1,8 +1,7 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, startGateway, ok } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
@@ -19,11 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return r.statusCode === 205 ? undefined : r.json();
-}
 
 async function changeRequest() {
   const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway, type Method } from './harness.ts';
+import { expectError, startGateway, type Method, ok } from './harness.ts';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -22,11 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return status === 205 ? undefined : r.json();
-}
 
 const sitesUrl = (org = orgId) => `/v1/orgs/${org}/sites`;
 const createSpace = (title = 'Handbook', org = orgId, as = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title }), 201);
