@@ -105,7 +105,7 @@ try {
   }
 
   const grpc = createClient(InsightsServiceClient, `127.0.0.1:${ports.insights}`);
-  async function viaGrpc(site: string, eventsJson: Buffer, duration: number) {
+  async function viaGrpc(site: string, bodyJson: Buffer, duration: number) {
     const until = Date.now() + duration * 1000;
     const latencies: number[] = [];
     let accepted = 0;
@@ -114,7 +114,7 @@ try {
       while (Date.now() < until) {
         const t0 = performance.now();
         await new Promise<void>((resolve) => {
-          grpc.trackEvents({ organizationId: org.id, siteId: site, eventsJson, clientIp: '127.0.0.1' }, userMetadata, (err) => {
+          grpc.trackEvents({ organizationId: org.id, siteId: site, bodyJson, clientIp: '127.0.0.1' }, userMetadata, (err) => {
             if (err) errors++;
             else accepted++;
             resolve();
@@ -135,7 +135,7 @@ try {
     for (const size of [100, 1000]) {
       const events = batchOf(size);
       const site = `${via}-${size}`;
-      const run = (s: string, d: number) => (via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d) : viaGrpc(s, Buffer.from(JSON.stringify(events)), d));
+      const run = (s: string, d: number) => (via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d) : viaGrpc(s, Buffer.from(JSON.stringify({ events })), d));
       await run(`warmup-${site}`, 2);
       const r = await run(site, seconds);
       const total = r.accepted * size;

@@ -45,7 +45,7 @@ export function event(e: EventInput = {}) {
 
 /** TrackEvents as `userId`. */
 export function track(h: InsightsHarness, userId: string | undefined, organizationId: string, siteId: string, events: unknown[]) {
-  return h.call(h.client.trackEvents, { organizationId, siteId, eventsJson: Buffer.from(JSON.stringify(events)), clientIp: '203.0.113.7' }, userId);
+  return h.call(h.client.trackEvents, { organizationId, siteId, bodyJson: Buffer.from(JSON.stringify({ events })), clientIp: '203.0.113.7' }, userId);
 }
 
 /** An ISO time `hours` before `now`. */

@@ -81,7 +81,11 @@ function contract(env: Record<string, string>) {
         [Array.from({ length: 1001 }, () => event()), /events: at most 1000/],
       ];
       for (const [events, message] of bad) await rejects(track(h, owner.id, orgId, 'site-bad', events), status.INVALID_ARGUMENT, message);
-      await rejects(h.call(h.client.trackEvents, { organizationId: orgId, siteId: 'site-bad', eventsJson: Buffer.from('{"nope'), clientIp: '' }, owner.id), status.INVALID_ARGUMENT, /events/);
+      const raw = (body: string) => h.call(h.client.trackEvents, { organizationId: orgId, siteId: 'site-bad', bodyJson: Buffer.from(body), clientIp: '' }, owner.id);
+      await rejects(raw('{"nope'), status.INVALID_ARGUMENT, /body: must be JSON/);
+      await rejects(raw('[]'), status.INVALID_ARGUMENT, /body: must be an object/);
+      await rejects(raw('{}'), status.INVALID_ARGUMENT, /events: required/);
+      await rejects(raw('{"events":{}}'), status.INVALID_ARGUMENT, /events: must be an array/);
       expect(await h.store.count(orgId, 'site-bad')).toBe(0);
     });
   });

@@ -67,6 +67,16 @@ describe('eventRows', () => {
 
   it('sorts keys at every depth in canonical JSON', () => {
     expect(canonicalJson({ b: [{ y: 1, x: 2 }], a: null })).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
+    expect(canonicalJson({ b: 1, a: 'x' })).toBe('{"a":"x","b":1}');
+    expect(canonicalJson({ a: 1, b: { d: 1, c: 2 } })).toBe('{"a":1,"b":{"c":2,"d":1}}');
+  });
+
+  it('gives the same derived columns to events that share a referrer, agent and page', () => {
+    const plain = { ...base, location: { ...base.location, url: 'https://docs.example.com/a' } };
+    const rows = eventRows([base, plain, base], ctx);
+    expect(rows[2]).toEqual(rows[0]);
+    expect(rows[1]).toMatchObject({ utm_source: '', utm_campaign: '', referrer_domain: 'www.google.com', browser: 'firefox' });
+    expect(() => eventRows([base, { ...base, session: { ...base.session, referrer: 'nowhere' } }], ctx)).toThrow(/events\[1\]\.session\.referrer/);
   });
 });
 

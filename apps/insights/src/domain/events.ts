@@ -235,8 +235,21 @@ export const ROW_COLUMNS = [
   'trademark_placement',
 ] as const satisfies readonly (keyof EventRow)[];
 
+/** A plain object whose keys are in order and whose values are not objects: JSON as it is. */
+function isFlatAndSorted(value: object): boolean {
+  let previous = '';
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (key < previous || (v !== null && typeof v === 'object')) return false;
+    previous = key;
+  }
+  return true;
+}
+
 /** JSON with object keys sorted, so equal claims and link targets are equal strings. */
 export function canonicalJson(value: unknown): string {
+  // Most claims are a few flat keys: their JSON needs no replacer, which costs per key.
+  if (value && typeof value === 'object' && !Array.isArray(value) && isFlatAndSorted(value)) return JSON.stringify(value);
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
@@ -245,16 +258,39 @@ export function canonicalJson(value: unknown): string {
 /** ClickHouse's DateTime64(3) text for a date, in UTC. */
 export const clickhouseTime = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
 
-function parseUrl(value: string, field: string, required: boolean): URL | undefined {
+/**
+ * A memo of a pure function of strings, forgotten whole when full: visitors of a site share a
+ * few user agents and referrers, so most events of a batch are answered without parsing.
+ */
+function memo<T>(compute: (key: string) => T, size = 2000): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined && !known.has(key)) {
+      value = compute(key);
+      if (known.size >= size) known.clear();
+      known.set(key, value);
+    }
+    return value as T;
+  };
+}
+
+/** The host of an absolute URL, or `undefined` when it is not one. */
+const hostOf = memo((value: string) => (URL.canParse(value) ? new URL(value).hostname : undefined));
+const agentOf = memo(parseUserAgent);
+
+const UTM = /[?&]utm_/;
+
+/** The `utm_*` parameters of an absolute URL, or `undefined` when it is not one. */
+function utmOf(value: string): URLSearchParams | null | undefined {
+  // Only a URL that has them is built: checking that it parses is cheaper than the URL object.
+  if (!UTM.test(value)) return URL.canParse(value) ? null : undefined;
   try {
-    return new URL(value);
+    return new URL(value).searchParams;
   } catch {
-    if (required) throw new InvalidArgumentError(`${field}: must be an absolute URL`);
     return undefined;
   }
 }
-
-const hostOf = (value: string) => (value ? (URL.canParse(value) ? new URL(value).hostname : '') : '');
 
 export interface BatchContext {
   organizationId: string;
@@ -267,15 +303,22 @@ export interface BatchContext {
 // Events may be sent late (a visitor's browser batches them); one from the future is a clock error.
 const MAX_CLOCK_SKEW_MS = 60 * 60 * 1000;
 
-function timestampOf(value: string | undefined, field: string, now: Date): string {
-  if (value === undefined) return clickhouseTime(now);
+const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i;
+
+/** What every event of a batch shares, worked out once per batch. */
+interface Shared extends BatchContext {
+  /** `now` as a row's timestamp, that of every event without one. */
+  nowText: string;
+}
+
+function timestampOf(value: string, field: string, now: Date): string {
   const ms = Date.parse(value);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError(`${field}: must be an ISO 8601 date-time`);
+  if (!ISO_DATE_TIME.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError(`${field}: must be an ISO 8601 date-time`);
   if (ms > now.getTime() + MAX_CLOCK_SKEW_MS) throw new InvalidArgumentError(`${field}: must not be in the future`);
   return clickhouseTime(new Date(ms));
 }
 
-function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
+function toRow(raw: unknown, index: number, ctx: Shared): EventRow {
   const field = `events[${index}]`;
   check(checkBase, raw, field);
   const e = raw as ApiEvent;
@@ -284,17 +327,18 @@ function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
   const { session: s, location: l } = e;
   const ip = s.ip ?? ctx.clientIp;
   if (s.ip !== undefined && !isIP(s.ip)) throw new InvalidArgumentError(`${field}.session.ip: must be an IP address`);
-  const url = parseUrl(l.url, `${field}.location.url`, true)!;
-  if (s.referrer) parseUrl(s.referrer, `${field}.session.referrer`, true);
+  const utm = utmOf(l.url);
+  if (utm === undefined) throw new InvalidArgumentError(`${field}.location.url: must be an absolute URL`);
+  const referrerDomain = s.referrer ? hostOf(s.referrer) : '';
+  if (referrerDomain === undefined) throw new InvalidArgumentError(`${field}.session.referrer: must be an absolute URL`);
   const claims = s.visitorAuthClaims ? canonicalJson(s.visitorAuthClaims) : '{}';
   if (claims.length > MAX_CLAIMS_JSON) throw new InvalidArgumentError(`${field}.session.visitorAuthClaims: at most ${MAX_CLAIMS_JSON} characters as JSON`);
-  const agent = parseUserAgent(s.userAgent);
+  const agent = agentOf(s.userAgent);
   const target = e.link?.target;
-  const utm = (name: string) => url.searchParams.get(`utm_${name}`) ?? '';
   return {
     organization_id: ctx.organizationId,
     site_id: ctx.siteId,
-    timestamp: timestampOf(e.timestamp, `${field}.timestamp`, ctx.now),
+    timestamp: e.timestamp === undefined ? ctx.nowText : timestampOf(e.timestamp, `${field}.timestamp`, ctx.now),
     event_type: e.type,
     visitor_id: s.visitorId,
     session_id: s.sessionId,
@@ -302,7 +346,7 @@ function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
     user_agent: s.userAgent,
     language: s.language ?? '',
     referrer: s.referrer ?? '',
-    referrer_domain: hostOf(s.referrer ?? ''),
+    referrer_domain: referrerDomain,
     claims,
     url: l.url,
     site_section: l.siteSection ?? '',
@@ -311,11 +355,11 @@ function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
     space: l.space ?? '',
     revision: l.revision ?? '',
     page: l.page ?? '',
-    utm_source: utm('source'),
-    utm_medium: utm('medium'),
-    utm_campaign: utm('campaign'),
-    utm_term: utm('term'),
-    utm_content: utm('content'),
+    utm_source: utm?.get('utm_source') ?? '',
+    utm_medium: utm?.get('utm_medium') ?? '',
+    utm_campaign: utm?.get('utm_campaign') ?? '',
+    utm_term: utm?.get('utm_term') ?? '',
+    utm_content: utm?.get('utm_content') ?? '',
     device: agent.device,
     browser: agent.browser,
     os: agent.os,
@@ -331,7 +375,7 @@ function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
     ask_response_id: e.responseId ?? '',
     link_target: target ? canonicalJson(target) : '',
     link_target_kind: target?.kind ?? '',
-    link_target_domain: target?.kind === 'url' && typeof target.url === 'string' ? hostOf(target.url) : '',
+    link_target_domain: target?.kind === 'url' && typeof target.url === 'string' ? (hostOf(target.url) ?? '') : '',
     link_position: e.link?.position ?? '',
     api_operation_path: e.operation?.path ?? '',
     api_operation_method: e.operation?.method.toUpperCase() ?? '',
@@ -349,5 +393,6 @@ function toRow(raw: unknown, index: number, ctx: BatchContext): EventRow {
 export function eventRows(events: unknown, ctx: BatchContext): EventRow[] {
   if (!Array.isArray(events)) throw new InvalidArgumentError('events: must be an array');
   if (events.length > MAX_EVENTS) throw new InvalidArgumentError(`events: at most ${MAX_EVENTS} events per request`);
-  return events.map((e, i) => toRow(e, i, ctx));
+  const shared: Shared = { ...ctx, nowText: clickhouseTime(ctx.now) };
+  return events.map((e, i) => toRow(e, i, shared));
 }

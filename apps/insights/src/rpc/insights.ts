@@ -21,12 +21,17 @@ function aggregation(req: AggregateEventsRequest) {
   };
 }
 
-function parseEvents(json: Buffer): unknown {
+/** The `events` of a request body as sent to the API (the gateway forwards it unread). */
+function eventsOf(body: Buffer): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(json.toString('utf8'));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new InvalidArgumentError('events: must be a JSON array');
+    throw new InvalidArgumentError('body: must be JSON');
   }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('body: must be an object with `events`');
+  if (!('events' in parsed)) throw new InvalidArgumentError('events: required');
+  return parsed.events;
 }
 
 export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
@@ -34,7 +39,7 @@ export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
   return {
     async trackEvents(req, ctx) {
       await requireMember(req.organizationId, req.siteId, ctx);
-      const rows = eventRows(parseEvents(req.eventsJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
+      const rows = eventRows(eventsOf(req.bodyJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
       await deps.publisher.publish(rows);
       return { count: rows.length };
     },
