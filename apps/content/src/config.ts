@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { localBlobStore, s3BlobStore, type BlobStore } from './blobs/index.ts';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -8,6 +8,7 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('content'),
   /** The orgs service, asked for the caller's role and teams in an organization. */
   ORGS_URL: grpcAddress(50051),
+  MEMBERSHIP_CACHE_MS: membershipCacheField,
   /** Where file bytes go when no S3 bucket is set: a directory, relative to the working directory. */
   CONTENT_BLOB_DIR: Type.String({ default: '.quire/blobs' }),
   /** An S3-compatible bucket for file bytes instead of the directory (AWS, MinIO, R2...). */

@@ -1,5 +1,5 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
+import { cachedMemberships, createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
 import { blobStoreOf, loadContentConfig } from './config.ts';
 import { contentService, spaceContentService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -11,7 +11,7 @@ await runGrpcService('content', async () => {
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const deps = {
     store,
-    orgs: promiseClient(orgsClient, OrgsServiceService),
+    orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService), config.MEMBERSHIP_CACHE_MS),
     blobs: blobStoreOf(config),
     appUrl: config.QUIRE_APP_URL,
     importLimits: { maxPages: config.CONTENT_IMPORT_MAX_PAGES, maxPageBytes: config.CONTENT_IMPORT_MAX_PAGE_BYTES, timeoutMs: config.CONTENT_IMPORT_TIMEOUT_MS },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
 import { STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
@@ -24,7 +24,7 @@ export const ConfigSchema = Type.Object({
   /** Events older than this are removed (the table's TTL); longer than the `lastYear` range by default. */
   INSIGHTS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 400 }),
   /** How long a caller's membership answer from orgs is reused: ingest asks on every request. */
-  MEMBERSHIP_CACHE_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  MEMBERSHIP_CACHE_MS: membershipCacheField,
 });
 
 export type InsightsConfig = ReturnType<typeof loadInsightsConfig>;

@@ -1,5 +1,5 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
+import { cachedMemberships, createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
 import { connectNats, ensurePullConsumer, ensureStream, STREAMS } from '@quire/service-kit/nats';
 import type { InsightsConfig } from './config.ts';
 import { EventPublisher } from './ingest/publisher.ts';
@@ -45,7 +45,7 @@ export async function startInsights(config: InsightsConfig, log: Logger, now: ()
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const publisher = new EventPublisher(js, subject, nc.info?.max_payload ?? 1024 * 1024, log);
   const service: ServiceBinding = insightsService(
-    { store, publisher, orgs: promiseClient(orgsClient, OrgsServiceService), membershipCacheMs: config.MEMBERSHIP_CACHE_MS, now },
+    { store, publisher, orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService), config.MEMBERSHIP_CACHE_MS), now },
     log,
   );
 

@@ -9,3 +9,4 @@ export * from './roles.js';
 export * from './placeholder.js';
 export * from './validate.js';
 export * from './service.js';
+export * from './membership.js';

@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Handlers } from '@quire/service-kit';
 import { eventRows } from '../domain/events.ts';
 import { compileAggregation, type ColumnRef } from '../domain/query.ts';
 import { segmentTitle } from '../domain/segments.ts';
-import { membershipCheck, type Deps } from './deps.ts';
+import { requireMember, type Deps } from './deps.ts';
 
 const ref = (c: Column | undefined, field: string): ColumnRef => {
   if (!c) throw new InvalidArgumentError(`${field}: required`);
@@ -35,24 +35,23 @@ function eventsOf(body: Buffer): unknown {
 }
 
 export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
-  const requireMember = membershipCheck(deps);
   return {
     async trackEvents(req, ctx) {
-      await requireMember(req.organizationId, req.siteId, ctx);
+      await requireMember(deps, req.organizationId, req.siteId, ctx);
       const rows = eventRows(eventsOf(req.bodyJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
       await deps.publisher.publish(rows);
       return { count: rows.length };
     },
 
     async aggregateEvents(req, ctx) {
-      await requireMember(req.organizationId, req.siteId, ctx);
+      await requireMember(deps, req.organizationId, req.siteId, ctx);
       const query = compileAggregation(aggregation(req), req, deps.now());
       const rows = await deps.store.aggregate(query);
       return { columns: query.columns.map((c) => ({ column: c.column, claim: c.claim, values: rows.map((r) => c.decode(r[c.alias])) })) };
     },
 
     async listVisitorSegments(req, ctx) {
-      await requireMember(req.organizationId, req.siteId, ctx);
+      await requireMember(deps, req.organizationId, req.siteId, ctx);
       const segments = await deps.store.segments(req.organizationId, req.siteId);
       return {
         items: segments.map((s) => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { GetMembershipRequest, GetMembershipResponse } from '@quire/proto/orgs';
+import type { Caller } from './context.ts';
+import { Role } from './roles.ts';
+import { cachedMemberships } from './membership.ts';
+
+function fakeOrgs(answer: (req: GetMembershipRequest) => Promise<GetMembershipResponse>) {
+  const calls: GetMembershipRequest[] = [];
+  return { calls, getMembership: (req: GetMembershipRequest, _caller: Caller) => (calls.push(req), answer(req)) };
+}
+
+const caller: Caller = { userId: 'u1', requestId: 'r' };
+const member = (role: Role): GetMembershipResponse => ({ role, teamIds: [] }) as unknown as GetMembershipResponse;
+
+describe('cachedMemberships', () => {
+  it('asks once per member and period, sharing concurrent lookups', async () => {
+    let clock = 0;
+    const orgs = fakeOrgs(async () => member(Role.ROLE_EDIT));
+    const cached = cachedMemberships(orgs, 1000, () => clock);
+    const req = { organizationId: 'o1', userId: 'u1' };
+    await Promise.all([cached.getMembership(req, caller), cached.getMembership(req, caller)]);
+    await cached.getMembership({ organizationId: 'o2', userId: 'u1' }, caller);
+    expect(orgs.calls).toHaveLength(2);
+    clock = 999;
+    expect((await cached.getMembership(req, caller)).role).toBe(Role.ROLE_EDIT);
+    expect(orgs.calls).toHaveLength(2);
+    clock = 1000;
+    await cached.getMembership(req, caller);
+    expect(orgs.calls).toHaveLength(3);
+  });
+
+  it('does not remember failures, and is off at 0', async () => {
+    let fail = true;
+    const orgs = fakeOrgs(async () => {
+      if (fail) throw new Error('unavailable');
+      return member(Role.ROLE_READ);
+    });
+    const cached = cachedMemberships(orgs, 1000);
+    const req = { organizationId: 'o1', userId: 'u1' };
+    await expect(cached.getMembership(req, caller)).rejects.toThrow('unavailable');
+    fail = false;
+    expect((await cached.getMembership(req, caller)).role).toBe(Role.ROLE_READ);
+    expect(cachedMemberships(orgs, 0)).toBe(orgs);
+  });
+});
