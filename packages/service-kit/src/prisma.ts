@@ -61,10 +61,12 @@ export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>
  * each paid more for query compilation than PostgreSQL spent answering it (bench/README.md).
  */
 export function preparedStatements<K extends string>(service: string, statements: Record<K, string>) {
-  return async function first<R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R | undefined> {
-    const { rows } = await db.pool.query<R>({ name: `${service}.${name}`, text: statements[name], values });
-    return rows[0];
-  };
+  async function rows<R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R[]> {
+    return (await db.pool.query<R>({ name: `${service}.${name}`, text: statements[name], values })).rows;
+  }
+  /** The first row. */
+  const first = async <R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R | undefined> => (await rows<R>(db, name, values))[0];
+  return Object.assign(first, { rows });
 }
 
 /** Prisma's answer when a unique index refused a write: the index decides races, not a read before. */

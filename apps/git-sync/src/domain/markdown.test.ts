@@ -1,5 +1,24 @@
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { joinPageFile, rewriteLinks, slugify, splitPageFile } from './markdown.ts';
+import { joinPageFile, parseMarkdown, plainText, rewriteLinks, slugify, splitPageFile } from './markdown.ts';
+
+describe('parseMarkdown', () => {
+  it('gives the GFM tree, with or without GFM syntax in the text', () => {
+    const gfm = unified().use(remarkParse).use(remarkGfm);
+    const texts = [
+      '# Contents\n\n* [Intro](README.md)\n  * [*Setup* `npm`](setup.md "t")\n* [Site](https://example.com)\n\n## Part\n\n1. [A](<a b.md>)\n\n```\n~~ | www.x\n```\n',
+      '* [~~Old~~ API](old.md)\n',
+      '* www.example.com and mail@example.com\n',
+      '* [ ] [Task](task.md)\n',
+      '| a | b |\n|---|---|\n| [c](c.md) | d |\n',
+      'Note[^1]\n\n[^1]: [e](e.md)\n',
+    ];
+    for (const text of texts) expect(parseMarkdown(text)).toEqual(gfm.parse(text));
+    expect(plainText(parseMarkdown('~~Old~~ title'))).toBe('Old title');
+  });
+});
 
 describe('splitPageFile', () => {
   it('takes front matter and the leading level-1 heading out of the body', () => {
@@ -30,6 +49,15 @@ describe('rewriteLinks', () => {
     expect(out).toBe('A [x](/pages/P "t") ![i](/files/F)\n\n[ref]: /pages/P\n\n<img src="/files/F">\n\n```\n[x](a.md)\n```\n');
     expect(rewriteLinks('no links here', () => 'x')).toBe('no links here');
     expect(rewriteLinks('[a.md](a.md "about a.md") and [b](<a.md>)', (u) => (u === 'a.md' ? 'B' : undefined))).toBe('[a.md](B "about a.md") and [b](<B>)');
+  });
+
+  it('gives every target to rewrite, in document order, again for a text already parsed', () => {
+    const md = '[a](a.md) <a href="b.md">b</a>\n\n[c][ref]\n\n[ref]: c.md\n';
+    for (let i = 0; i < 2; i++) {
+      const seen: string[] = [];
+      expect(rewriteLinks(md, (u) => (seen.push(u), u.toUpperCase()))).toBe('[a](A.MD) <a href="B.MD">b</a>\n\n[c][ref]\n\n[ref]: C.MD\n');
+      expect(seen).toEqual(['a.md', 'b.md', 'c.md']);
+    }
   });
 });
 

@@ -3,13 +3,33 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import YAML from 'yaml';
+import { memoByText } from './memo.ts';
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 // Links, images and definitions parse the same without GFM, at less than half the cost; GFM's
 // autolink literals are absolute URLs, never rewritten.
 const linkParser = unified().use(remarkParse);
 
-export const parseMarkdown = (markdown: string): Root => parser.parse(markdown);
+// Everything GFM adds to CommonMark shows in the CommonMark tree's text (link destinations are
+// not text) as one of these: autolink literals (`www.`, `://`, an email's `@`), strikethrough,
+// tables, footnotes (`[^`) and task list items (`[ ]`, `[x]`); or as a definition or reference,
+// which GFM may read as a footnote or a task instead.
+const GFM_TEXT = /www\.|:\/\/|[@~|]|\[\^|\[[\sxX]\]/i;
+const gfmMayDiffer = (node: Root | RootContent): boolean => {
+  if (node.type === 'text') return GFM_TEXT.test(node.value);
+  if (node.type === 'definition' || node.type === 'linkReference') return true;
+  return 'children' in node && (node.children as RootContent[]).some(gfmMayDiffer);
+};
+
+/**
+ * The GFM tree of a text: parsed as CommonMark first (at about half the cost on a long list of
+ * links such as a SUMMARY.md), and again with GFM only when the text has something GFM reads
+ * otherwise.
+ */
+export function parseMarkdown(markdown: string): Root {
+  const tree = linkParser.parse(markdown);
+  return gfmMayDiffer(tree) ? parser.parse(markdown) : tree;
+}
 
 /** Page fields a markdown file may carry in its front matter (GitBook writes these). */
 export interface FrontMatter {
@@ -79,44 +99,62 @@ export function plainText(node: RootContent | Root): string {
 const LINK_HINT = /\]\s*[(:[]|\b(?:src|href)\s*=/i;
 const HTML_URL = /(\b(?:src|href)\s*=\s*)(["'])([^"']*)\2/gi;
 
+/** A target a link, image, definition or HTML attribute names, and where it is written in the text (when found). */
+interface LinkTarget {
+  url: string;
+  at?: { start: number; end: number };
+}
+
 /**
- * Rewrites the targets of links, images, definitions and HTML `src`/`href` attributes, editing
- * the source text in place (the rest of the markdown stays byte for byte). `rewrite` answers the
- * new target or undefined to keep one.
+ * The targets of a markdown text in document order: what rewriting needs of the parse. Kept per
+ * text, so a page that has not changed since the last import or export is not parsed again.
  */
-export function rewriteLinks(markdown: string, rewrite: (url: string) => string | undefined): string {
-  const edits: { start: number; end: number; text: string }[] = [];
+const linkTargets = memoByText(16_000_000, (markdown: string): readonly LinkTarget[] => {
+  const targets: LinkTarget[] = [];
   const visit = (node: Root | RootContent) => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && start !== undefined && end !== undefined) {
-      const next = rewrite(node.url);
-      if (next !== undefined && next !== node.url) {
-        const raw = markdown.slice(start, end);
-        // The destination is the first occurrence after the label's `](` (or `]:`): not the label's
-        // own text, not the title after it.
-        const labelEnd = node.type === 'link' ? (node.children.at(-1)?.position?.end.offset ?? start) - start : 0;
-        const at = raw.indexOf(node.url, raw.indexOf(node.type === 'definition' ? ']:' : '](', labelEnd));
-        if (at >= 0) edits.push({ start: start + at, end: start + at + node.url.length, text: next });
-      }
+      const raw = markdown.slice(start, end);
+      // The destination is the first occurrence after the label's `](` (or `]:`): not the label's
+      // own text, not the title after it.
+      const labelEnd = node.type === 'link' ? (node.children.at(-1)?.position?.end.offset ?? start) - start : 0;
+      const at = raw.indexOf(node.url, raw.indexOf(node.type === 'definition' ? ']:' : '](', labelEnd));
+      targets.push({ url: node.url, ...(at >= 0 ? { at: { start: start + at, end: start + at + node.url.length } } : {}) });
     }
     if (node.type === 'html' && start !== undefined && end !== undefined) {
-      const raw = markdown.slice(start, end);
-      for (const m of raw.matchAll(HTML_URL)) {
-        const next = rewrite(m[3]!);
-        if (next === undefined || next === m[3]) continue;
+      for (const m of markdown.slice(start, end).matchAll(HTML_URL)) {
         const at = start + m.index + m[1]!.length + 1;
-        edits.push({ start: at, end: at + m[3]!.length, text: next });
+        targets.push({ url: m[3]!, at: { start: at, end: at + m[3]!.length } });
       }
     }
     if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
   };
-  if (!LINK_HINT.test(markdown)) return markdown;
   visit(linkParser.parse(markdown));
-  edits.sort((a, b) => b.start - a.start);
-  let out = markdown;
-  for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  return targets;
+});
+
+/**
+ * Rewrites the targets of links, images, definitions and HTML `src`/`href` attributes, editing
+ * the source text in place (the rest of the markdown stays byte for byte). `rewrite` answers the
+ * new target or undefined to keep one; it sees every target, in document order.
+ */
+export function rewriteLinks(markdown: string, rewrite: (url: string) => string | undefined): string {
+  if (!LINK_HINT.test(markdown)) return markdown;
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const { url, at } of linkTargets(markdown)) {
+    const next = rewrite(url);
+    if (at && next !== undefined && next !== url) edits.push({ ...at, text: next });
+  }
+  edits.sort((a, b) => a.start - b.start);
+  let out = '';
+  let done = 0;
+  for (const e of edits) {
+    if (e.start < done) continue;
+    out += markdown.slice(done, e.start) + e.text;
+    done = e.end;
+  }
+  return out + markdown.slice(done);
 }
 
 /** GitBook's slug of a title: lower case, ASCII letters and digits joined by dashes. */

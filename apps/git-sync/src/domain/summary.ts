@@ -1,5 +1,6 @@
 import type { List, ListItem, RootContent } from 'mdast';
 import { parseMarkdown, plainText } from './markdown.ts';
+import { memoByText } from './memo.ts';
 
 /** One entry of a SUMMARY.md: a link to a page file (or an external URL), with its children. */
 export interface SummaryEntry {
@@ -18,16 +19,17 @@ export interface SummaryPart {
 
 /**
  * Reads a GitBook SUMMARY.md: nested bullet lists of links; `#` is the document's own title,
- * `##` (and deeper) headings start groups.
+ * `##` (and deeper) headings start groups. Kept per text: a reimport whose commit left the
+ * summary as it was does not parse it again (the parts are shared: read them, never change them).
  */
-export function parseSummary(markdown: string): SummaryPart[] {
+export const parseSummary = memoByText(4_000_000, (markdown: string): readonly SummaryPart[] => {
   const parts: SummaryPart[] = [{ entries: [] }];
   for (const node of parseMarkdown(markdown).children) {
     if (node.type === 'heading' && node.depth >= 2) parts.push({ title: plainText(node).trim(), entries: [] });
     else if (node.type === 'list') parts.at(-1)!.entries.push(...listEntries(node));
   }
   return parts.filter((p) => p.title !== undefined || p.entries.length > 0);
-}
+});
 
 function listEntries(list: List): SummaryEntry[] {
   return list.children.flatMap((item) => {

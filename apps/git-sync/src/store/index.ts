@@ -1,4 +1,4 @@
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 
@@ -8,6 +8,11 @@ export type GitSyncRow = Prisma.SpaceGitSyncGetPayload<object>;
 
 // Like the other services' ids; also the JetStream message id of the job.
 export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
+
+const hot = preparedStatements('git-sync', {
+  links: 'SELECT * FROM "SpaceGitSync" WHERE "spaceId" = ANY($1)',
+  latestJobs: 'SELECT DISTINCT ON ("spaceId") * FROM "GitJob" WHERE "spaceId" = ANY($1) ORDER BY "spaceId", "createdAt" DESC, id DESC',
+});
 
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
   openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
@@ -117,10 +122,10 @@ export function createStore(database: Db) {
     /** The Git links of the spaces that have one, with each one's latest job. */
     async batchInfo(spaceIds: string[]): Promise<{ link: GitSyncRow; job?: JobRow }[]> {
       if (spaceIds.length === 0) return [];
-      const [links, jobs] = await Promise.all([
-        db.spaceGitSync.findMany({ where: { spaceId: { in: spaceIds } } }),
-        db.$queryRaw<JobRow[]>`SELECT DISTINCT ON ("spaceId") * FROM "GitJob" WHERE "spaceId" = ANY(${spaceIds}) ORDER BY "spaceId", "createdAt" DESC, id DESC`,
-      ]);
+      // Behind every Space the gateway shows: most spaces have no link, and then one query is all.
+      const links = await hot.rows<GitSyncRow>(database, 'links', [spaceIds]);
+      if (links.length === 0) return [];
+      const jobs = await hot.rows<JobRow>(database, 'latestJobs', [links.map((l) => l.spaceId)]);
       const latest = new Map(jobs.map((j) => [j.spaceId, j]));
       return links.map((link) => ({ link, ...(latest.has(link.spaceId) ? { job: latest.get(link.spaceId)! } : {}) }));
     },

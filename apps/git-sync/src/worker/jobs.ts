@@ -51,6 +51,7 @@ function reasonOf(err: unknown): string | undefined {
 
 /** Runs one delivery of a job; every outcome is recorded on the job before the message is acked. */
 export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: boolean): Promise<Outcome> {
+  const claimedAt = Date.now();
   const job = await deps.store.claim(msg.jobId);
   // Over already (done, failed) or unknown: this delivery is a duplicate.
   if (!job) return 'ack';
@@ -64,7 +65,8 @@ export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: bo
     dir = await mkdtemp(join(deps.workDir ?? tmpdir(), 'quire-git-'));
     const phases = phaseTimer();
     const outcome = job.direction === 'import' ? await importJob(deps, job, target, dir, caller, deadline, phases.mark) : await exportJob(deps, job, target, dir, caller, deadline, phases.mark);
-    log.info({ outcome, ms: phases.done() }, 'git job finished');
+    // queuedMs: from the job's creation to this delivery taking it (the queue's pickup latency).
+    log.info({ outcome, queuedMs: claimedAt - job.createdAt.getTime(), ...phases.done() }, 'git job finished');
     return outcome;
   } catch (err) {
     const reason = reasonOf(err);
@@ -121,37 +123,61 @@ const toContent = (p: PlannedPage): PageContent => ({
 
 const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/\/+$/, '')}/${tail}`;
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
+/** Runs the functions given to it, at most `limit` at a time, in the order given. */
+function limiter(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (active < limit) active++;
+    // The slot of the call that finishes passes straight to the next waiting one.
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
 }
 
-/** Milliseconds spent in each step of a job, for the log line that ends it. */
+function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const run = limiter(limit);
+  return Promise.all(items.map((item) => run(() => fn(item))));
+}
+
+/**
+ * Milliseconds spent in each step of a job, for the log line that ends it: wall time, and the
+ * process's CPU time meanwhile (git's own processes not included; other jobs' work, when several
+ * run at once, is).
+ */
 function phaseTimer() {
   const ms: Record<string, number> = {};
+  const cpuMs: Record<string, number> = {};
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   return {
     mark: (name: string) => {
       const now = performance.now();
+      const cpu = process.cpuUsage(lastCpu);
       ms[name] = Math.round(now - last);
+      cpuMs[name] = Math.round((cpu.user + cpu.system) / 1000);
       last = now;
+      lastCpu = process.cpuUsage();
     },
-    done: () => ms,
+    done: () => ({ ms, cpuMs }),
   };
 }
 
 type Mark = (phase: string) => void;
 
 async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<Outcome> {
+  const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+  // Read while git fetches: the revision the import builds on may be older than the commit read
+  // (CreateRevision refuses a parent that is no longer active, and the import runs again).
+  const firstCurrent = readCurrent();
+  // Awaited below unless the fetch or the read fails first: that failure is the job's.
+  firstCurrent.catch(() => undefined);
   const fetched = await fetchRef(dir, target, job.ref, deadline);
   mark('fetch');
   if (!fetched) throw new JobFailure(`ref ${job.ref} not found in the repository`);
@@ -159,26 +185,46 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const blobs = await listBlobs(dir, deadline);
   const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
-  const textEntries = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p));
-  const bytes = await readBlobs(dir, textEntries.map(([, oid]) => oid), deadline);
-  const snapshot = { blobs, texts: new Map(textEntries.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
+  const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
+  const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
+  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => /\.(md|ya?ml)$/i.test(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  const config = readConfig(snapshot, projectDirectory);
   mark('read');
 
-  let stored: Map<string, string> | undefined;
+  // Files go to content as blobs (kept by their bytes: storing one twice is harmless), once per
+  // job. Every file of the docs' assets folder is in the revision, linked or not: those go while
+  // the pages are planned, the others the pages link to once the plan names them.
+  const putBlob = limiter(PUT_BLOB_CONCURRENCY);
+  const stored = new Map<string, Promise<string>>();
+  const store = (oids: string[], data: Map<string, Buffer>) => {
+    for (const oid of oids) {
+      if (stored.has(oid)) continue;
+      const hash = putBlob(async () => (await deps.content.putBlob({ data: data.get(oid)! }, caller)).blob);
+      // Awaited once the plan is made; a plan that fails leaves it unawaited.
+      hash.catch(() => undefined);
+      stored.set(oid, hash);
+    }
+  };
+  const assets = joinPath(config.root, '.gitbook/assets');
+  store(inProject.filter(([p]) => isInside(p, assets) && p !== assets).map(([, oid]) => oid), bytes);
+
+  let hashes: Map<string, string> | undefined;
   for (let i = 0; ; i++) {
-    const current = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+    const current = await (i === 0 ? firstCurrent : readCurrent());
+    mark('current');
     const plan = planImport(snapshot, {
       projectDirectory,
       repoTreeUrl: job.repoTreeUrl ?? undefined,
-      known: knownIds(current.pages, current.files, readConfig(snapshot, projectDirectory).root),
+      known: knownIds(current.pages, current.files, config.root),
       newId: deps.newId,
     });
     mark('plan');
-    if (!stored) {
-      const data = await readBlobs(dir, plan.files.map((f) => f.git.oid), deadline);
+    if (!hashes) {
       const oids = [...new Set(plan.files.map((f) => f.git.oid))];
-      const hashes = await mapLimit(oids, PUT_BLOB_CONCURRENCY, async (oid) => (await deps.content.putBlob({ data: data.get(oid)! }, caller)).blob);
-      stored = new Map(oids.map((oid, k) => [oid, hashes[k]!]));
+      const unread = oids.filter((oid) => !bytes.has(oid));
+      store(oids, unread.length > 0 ? new Map([...bytes, ...(await readBlobs(dir, unread, deadline))]) : bytes);
+      hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
       mark('files');
       await deps.beforeApply?.(job.id);
     }
@@ -192,7 +238,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
           spaceId: job.spaceId,
           parentRevisionId: current.id,
           pages: plan.pages.map(toContent),
-          files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: stored!.get(f.git.oid)!, git: f.git })),
+          files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
           git: { oid: fetched.oid, message: fetched.message, createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,
           type: '',
