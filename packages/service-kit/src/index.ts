@@ -10,3 +10,4 @@ export * from './placeholder.js';
 export * from './validate.js';
 export * from './service.js';
 export * from './membership.js';
+export * from './slug.js';

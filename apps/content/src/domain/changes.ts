@@ -2,7 +2,7 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
-import { checkLength, InvalidArgumentError, NotFoundError } from '@quire/service-kit';
+import { checkLength, InvalidArgumentError, NotFoundError, slugify } from '@quire/service-kit';
 import { parse as parseYaml } from 'yaml';
 import {
   clonePages,
@@ -10,7 +10,6 @@ import {
   flatten,
   PAGE_TYPES,
   SLUG,
-  slugFromTitle,
   subtreeIds,
   uniqueSlug,
   type GitRef,
@@ -220,7 +219,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const index = position(at, c.at, parent.pages);
       const title = fields.title ?? DEFAULT_PAGE_TITLE;
       if (fields.slug !== undefined && parent.pages.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
-      const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugFromTitle(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
+      const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugify(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
       setFields(page, fields);
       if (type === 'link') page.href = c.href;
       if (body !== undefined) markdown.set(page.id, body);
@@ -380,7 +379,7 @@ export function treeFromContent(
       if (type === 'link') page.href = checkLength(`${at}.href`, p.href, 1, 2048);
       page.title = fields.title ?? DEFAULT_PAGE_TITLE;
       if (fields.slug !== undefined && siblings.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
-      page.slug = fields.slug ?? uniqueSlug(slugFromTitle(page.title), siblings);
+      page.slug = fields.slug ?? uniqueSlug(slugify(page.title), siblings);
       setFields(page, fields);
       if (p.git) page.git = { oid: p.git.oid, path: p.git.path };
       page.pages = build(p.pages, `${at}.pages`, depth + 1);

@@ -90,18 +90,6 @@ export function subtreeIds(page: TreePage): string[] {
   return [page.id, ...page.pages.flatMap(subtreeIds)];
 }
 
-/** A URL-safe slug from a title: lower case ASCII letters, digits and hyphens. */
-export function slugFromTitle(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
-  return slug || 'page';
-}
 
 /** `slug`, or `slug-2`, `slug-3`... the first one no sibling (other than `self`) uses. */
 export function uniqueSlug(slug: string, siblings: TreePage[], self?: string): string {

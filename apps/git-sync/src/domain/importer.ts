@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import YAML from 'yaml';
-import { rewriteLinks, slugify, splitPageFile, type FrontMatter } from './markdown.ts';
+import { rewriteLinks, splitPageFile, type FrontMatter } from './markdown.ts';
+import { slugify } from '@quire/service-kit';
 import { contentTypeOf, dirOf, isExternal, isInside, isMarkdown, joinPath, splitTarget } from './paths.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
 

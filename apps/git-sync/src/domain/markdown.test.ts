@@ -2,7 +2,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { joinPageFile, parseMarkdown, plainText, rewriteLinks, slugify, splitPageFile } from './markdown.ts';
+import { joinPageFile, parseMarkdown, plainText, rewriteLinks, splitPageFile } from './markdown.ts';
 
 describe('parseMarkdown', () => {
   it('gives the GFM tree, with or without GFM syntax in the text', () => {
@@ -58,12 +58,5 @@ describe('rewriteLinks', () => {
       expect(rewriteLinks(md, (u) => (seen.push(u), u.toUpperCase()))).toBe('[a](A.MD) <a href="B.MD">b</a>\n\n[c][ref]\n\n[ref]: C.MD\n');
       expect(seen).toEqual(['a.md', 'b.md', 'c.md']);
     }
-  });
-});
-
-describe('slugify', () => {
-  it('makes ASCII slugs', () => {
-    expect(slugify('Getting Started — Über!')).toBe('getting-started-uber');
-    expect(slugify('***')).toBe('page');
   });
 });

@@ -157,13 +157,3 @@ export function rewriteLinks(markdown: string, rewrite: (url: string) => string 
   return out + markdown.slice(done);
 }
 
-/** GitBook's slug of a title: lower case, ASCII letters and digits joined by dashes. */
-export function slugify(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug.slice(0, 100) || 'page';
-}

@@ -1,4 +1,4 @@
-import { checkLength, InvalidArgumentError } from '@quire/service-kit';
+import { checkLength, InvalidArgumentError, slugify } from '@quire/service-kit';
 
 // The enumerations and bounds of the API reference ("Site", "SiteSection", "SiteSectionGroup",
 // "SiteSpace", "ShareLink", "Limits"), checked here too: the gateway is not the only caller.
@@ -38,18 +38,8 @@ export const checkGroupTitle = (v: string) => checkLength('title', v, 1, 100);
 export const checkIcon = (v: string) => checkLength('icon', v, 0, 50);
 export const checkShareLinkName = (v: string) => checkLength('name', v, 0, 50);
 
-/** A path for a title: lower-case words joined by dashes, cut to the path bound; `item` when nothing is left. */
-export function slugify(title: string, fallback = 'item'): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 90)
-    .replace(/-+$/, '');
-  return slug || fallback;
-}
+/** A path for a title, cut below the path bound; `fallback` when nothing is left. */
+export const pathFromTitle = (title: string, fallback = 'item'): string => slugify(title, { maxLength: 90, fallback });
 
 /** `base`, or `base-2`, `base-3`... : the first not in `taken`. */
 export function freePath(base: string, taken: Iterable<string>): string {

@@ -2,7 +2,7 @@ import { isUniqueViolation, openDatabaseStore, type Database } from '@quire/serv
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError, type Page } from '@quire/service-kit';
 import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
-import { freePath, slugify } from '../domain/fields.ts';
+import { freePath, pathFromTitle } from '../domain/fields.ts';
 import { containerOf, endOf, itemsIn, movePlan, nextDefault, type Container, type Pointer, type Tree } from '../domain/structure.ts';
 
 export type Db = Database<PrismaClient>;
@@ -83,7 +83,7 @@ async function appendSiteSpaces(tx: Tx, tree: SiteTree, siteId: string, sectionI
   let position = endOf(tree, { kind: 'section', sectionId });
   const created: SiteSpaceRow[] = [];
   for (const s of spaces) {
-    const path = freePath(slugify(s.title, 'space'), paths);
+    const path = freePath(pathFromTitle(s.title, 'space'), paths);
     paths.push(path);
     const isDefault = siblings.length === 0 && created.length === 0;
     created.push(await tx.siteSpace.create({ data: { id: newId(), siteId, sectionId, spaceId: s.spaceId, title: s.title, path, isDefault, position: position++ } }));
@@ -265,7 +265,7 @@ export function createStore(database: Db) {
         let position = endOf(tree, { kind: 'top' });
         const roots = tree.siteSpaces.filter((p) => p.sectionId === null);
         const addSection = async (title: string, icon: string | null, isDefault: boolean) => {
-          const path = freePath(slugify(title, 'section'), paths);
+          const path = freePath(pathFromTitle(title, 'section'), paths);
           paths.push(path);
           return tx.siteSection.create({ data: { id: newId(), siteId, title, icon, path, isDefault, position: position++ } });
         };
