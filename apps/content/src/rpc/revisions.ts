@@ -15,7 +15,7 @@ import { applyChanges, revertTargets, treeFromContent, type Change, type StoredF
 import { checkOneOf } from '../domain/fields.ts';
 import { parseMarkdown } from '../domain/markdown.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
-import { findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
+import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import { newId, type SpaceRow } from '../store/index.ts';
 import type { GitCommitInfo, RevisionRow } from '../store/revisions.ts';
@@ -136,6 +136,12 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
     git: shown.metadata && r.git ? r.git : undefined,
   };
 }
+
+/**
+ * A revision without its content, as an edit answers it: the caller has the changes it sent, and
+ * the whole tree of a large space costs more to encode and decode than the edit (GetRevision reads it).
+ */
+const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree() }, { metadata: true });
 
 /** mdast as JSON, without source positions (they only point into the markdown). */
 export const documentJson = (markdown: string) => JSON.stringify(parseMarkdown(markdown), (k, v) => (k === 'position' ? undefined : v));
@@ -276,7 +282,7 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
       const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree }, applied.documents);
-      return { revision: presentRevision(revision, { metadata: true }), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
+      return { revision: revisionHeader(revision), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
     },
 
     async createRevision(req, ctx) {

@@ -2,12 +2,11 @@
 // documents are keyed by content hash, so only those not stored yet are written. The space's
 // active revision moves by compare-and-set, and the search index follows in the same transaction.
 import { ConflictError } from '@quire/service-kit';
-import { Prisma } from '../generated/prisma/client.ts';
-import { documentPages, readTree, type Tree } from '../domain/tree.ts';
-import { indexDocuments, syncSpacePages } from './search.ts';
+import type pg from 'pg';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
+import { indexDocuments, syncSpacePages, type Sql } from './search.ts';
 import { newId, type Db } from './index.ts';
-
-type Tx = Prisma.TransactionClient;
 
 export interface GitCommitInfo {
   oid: string;
@@ -36,30 +35,103 @@ export interface NewRevision {
 }
 
 // Prisma keeps DateTime as UTC in `timestamp(3)` columns, whatever the session's time zone.
-const UTC_NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
-
-// Large imports index many documents in one transaction; Prisma's default 5 s is too short.
-const TX = { maxWait: 10_000, timeout: 120_000 };
+const UTC_NOW = `(now() AT TIME ZONE 'UTC')`;
 
 const spaceMovedOn = (spaceId: string) => new ConflictError(`Space "${spaceId}" moved on to another revision; read it again and retry`, 'space_revision_changed');
 
+/** Statements in a Prisma transaction, for the writes shared with Prisma's (a duplicated space). */
+const prismaSql =
+  (tx: Prisma.TransactionClient): Sql =>
+  <R>(text: string, values: unknown[]) =>
+    tx.$queryRawUnsafe<R[]>(text, ...values);
+
+/**
+ * `fn` in one transaction on a client of the pool. Revision writes run here rather than in a
+ * Prisma interactive transaction: their statements are few and fixed, and Prisma's compile of each
+ * cost more than PostgreSQL's work on an edit (bench/README.md, content revisions).
+ */
+async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const sql: Sql = async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[];
+  try {
+    await client.query('BEGIN');
+    const out = await fn(sql);
+    await client.query('COMMIT');
+    client.release();
+    return out;
+  } catch (err) {
+    // A client whose ROLLBACK failed is in an unknown state: the pool drops it instead of reusing it.
+    const broken = await client.query('ROLLBACK').then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    client.release(broken);
+    throw err;
+  }
+}
+
 /** Makes `revisionId` the space's revision if it is still on `expected`, and syncs search's pages. */
-async function activate(tx: Tx, spaceId: string, revisionId: string, expected: string, tree: Tree): Promise<void> {
-  const n = await tx.$executeRaw`
-    UPDATE "Space" SET "revisionId" = ${revisionId}, "updatedAt" = ${UTC_NOW}
-    WHERE id = ${spaceId} AND "revisionId" = ${expected} AND "deletedAt" IS NULL`;
-  if (n === 0) throw spaceMovedOn(spaceId);
-  await syncSpacePages(tx, spaceId, documentPages(tree));
+async function activate(sql: Sql, spaceId: string, revisionId: string, expected: string, tree: Tree): Promise<void> {
+  const moved = await sql(
+    `UPDATE "Space" SET "revisionId" = $1, "updatedAt" = ${UTC_NOW}
+     WHERE id = $2 AND "revisionId" = $3 AND "deletedAt" IS NULL RETURNING id`,
+    [revisionId, spaceId, expected],
+  );
+  if (moved.length === 0) throw spaceMovedOn(spaceId);
+  await syncSpacePages(sql, spaceId, documentPages(tree));
+}
+
+// Revisions never change once written, and an edit starts from the revision the previous edit
+// wrote: the last ones read or written are kept parsed (a large tree costs more to read and parse
+// than the edit), up to this many pages in all.
+const CACHED_PAGES = 5_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The rows, most recently used last; frozen, as every caller shares them. */
+function revisionCache() {
+  const rows = new Map<string, { row: RevisionRow; pages: number }>();
+  let pages = 0;
+  return {
+    get(id: string): RevisionRow | undefined {
+      const hit = rows.get(id);
+      if (!hit) return undefined;
+      rows.delete(id);
+      rows.set(id, hit);
+      return hit.row;
+    },
+    add(row: RevisionRow): RevisionRow {
+      const size = Math.max(1, flatten(row.tree.pages).length);
+      if (rows.has(row.id) || size > CACHED_PAGES) return row;
+      for (const [id, old] of rows) {
+        if (pages + size <= CACHED_PAGES) break;
+        rows.delete(id);
+        pages -= old.pages;
+      }
+      rows.set(row.id, { row: deepFreeze(row), pages: size });
+      pages += size;
+      return row;
+    },
+  };
 }
 
 export function createRevisionStore(database: Db) {
-  const { prisma: db, pool } = database;
+  const { pool } = database;
+  const cache = revisionCache();
   return {
     // Plain SQL: the tree of a large space is big, and pg parses the JSON once.
     async getRevision(id: string): Promise<RevisionRow | undefined> {
+      const cached = cache.get(id);
+      if (cached) return cached;
       const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, "createdAt" FROM "Revision" WHERE id = $1', [id]);
       const r = rows[0];
-      return r && { ...r, tree: readTree(r.tree) };
+      return r && cache.add({ ...r, tree: readTree(r.tree) });
     },
 
     /** Markdown by document id, for the ids that exist. */
@@ -87,35 +159,36 @@ export function createRevisionStore(database: Db) {
      */
     async writeRevision(r: NewRevision, documents: Map<string, string>, activateOn?: { expected: string }): Promise<RevisionRow> {
       const id = newId();
-      return db.$transaction(async (tx) => {
-        if (documents.size) {
-          const ids = [...documents.keys()];
-          const inserted = await tx.$queryRaw<{ id: string }[]>`
-            INSERT INTO "Document" (id, markdown) SELECT * FROM unnest(${ids}::text[], ${ids.map((d) => documents.get(d)!)}::text[])
-            ON CONFLICT DO NOTHING RETURNING id`;
-          await indexDocuments(
-            tx,
-            inserted.map((d) => ({ id: d.id, markdown: documents.get(d.id)! })),
-          );
+      // Documents are never changed nor removed: one stored already is left alone, not even parsed.
+      const stored = documents.size ? (await pool.query<{ id: string }>('SELECT id FROM "Document" WHERE id = ANY($1::text[])', [[...documents.keys()]])).rows : [];
+      const known = new Set(stored.map((d) => d.id));
+      const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, markdown]) => ({ id: docId, markdown }));
+      const written = await inTransaction(pool, async (sql) => {
+        // A concurrent writer of the same document waits here for the other's commit, then skips it.
+        if (fresh.length) {
+          await sql(`INSERT INTO "Document" (id, markdown) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [fresh.map((d) => d.id), fresh.map((d) => d.markdown)]);
+          await indexDocuments(sql, fresh);
         }
-        const rows = await tx.$queryRaw<{ createdAt: Date }[]>`
-          INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, "createdAt")
-          VALUES (${id}, ${r.spaceId}, ${r.parents}::text[], ${r.type}, ${JSON.stringify(r.tree)}::jsonb, ${r.git ? JSON.stringify(r.git) : null}::jsonb, ${UTC_NOW})
-          RETURNING "createdAt"`;
-        if (activateOn) await activate(tx, r.spaceId, id, activateOn.expected, r.tree);
+        const rows = await sql<{ createdAt: Date }>(
+          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, "createdAt")
+           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
+          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null],
+        );
+        if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
         return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, createdAt: rows[0]!.createdAt };
-      }, TX);
+      });
+      return cache.add(written);
     },
 
     /** Compare-and-set of the space's revision; ABORTED when it is no longer on `expected`. */
     async setSpaceRevision(spaceId: string, revision: RevisionRow, expected: string): Promise<void> {
-      await db.$transaction((tx) => activate(tx, spaceId, revision.id, expected, revision.tree), TX);
+      await inTransaction(pool, (sql) => activate(sql, spaceId, revision.id, expected, revision.tree));
     },
 
-    /** Search's pages for a space that starts on an existing revision (a duplicate). */
-    async syncPages(tx: Tx, spaceId: string, revisionId: string): Promise<void> {
+    /** Search's pages for a space that starts on an existing revision (a duplicate), in the transaction creating it. */
+    async syncPages(tx: Prisma.TransactionClient, spaceId: string, revisionId: string): Promise<void> {
       const rows = await tx.$queryRaw<{ tree: unknown }[]>`SELECT tree FROM "Revision" WHERE id = ${revisionId}`;
-      if (rows[0]) await syncSpacePages(tx, spaceId, documentPages(readTree(rows[0].tree)));
+      if (rows[0]) await syncSpacePages(prismaSql(tx), spaceId, documentPages(readTree(rows[0].tree)));
     },
   };
 }

@@ -1,49 +1,52 @@
 // What search and link checks read, written beside the revisions: each document's sections (with
 // their tsvector) and links, once per document, and the pages of each space's active revision.
-import type { Prisma } from '../generated/prisma/client.ts';
 import type { Level } from '../domain/access.ts';
-import { links, sections } from '../domain/markdown.ts';
+import { analyze } from '../domain/markdown.ts';
 import type { Db } from './index.ts';
 
-type Tx = Prisma.TransactionClient;
+/** Runs one statement and answers its rows: a pg client in a transaction, or Prisma's. */
+export type Sql = <R = unknown>(text: string, values: unknown[]) => Promise<R[]>;
 
 // to_tsvector refuses more than 1 MB of lexemes; a section longer than this is rare (a pasted log)
 // and its tail adds nothing findable that its head lacks.
 const MAX_SECTION_CHARS = 100_000;
 // Rows per INSERT: the arrays travel as one parameter each, this only bounds a statement's size.
 const BATCH = 2000;
+// Documents parsed between two INSERTs of their index rows: small enough that PostgreSQL computes
+// one batch's tsvectors while the next batch is parsed (and other calls get the event loop), large
+// enough that round trips stay few.
+const PARSE_BATCH = 50;
 
 export interface IndexedDocument {
   id: string;
   markdown: string;
 }
 
-/**
- * Indexes the documents not indexed yet: their sections (title weighted A, body B) and links.
- * Documents are immutable by content hash, so one already indexed is skipped, and a concurrent
- * writer indexing the same one is harmless (ON CONFLICT DO NOTHING).
- */
-export async function indexDocuments(tx: Tx, docs: IndexedDocument[]): Promise<void> {
-  const ids = [...new Set(docs.map((d) => d.id))];
-  if (ids.length === 0) return;
-  const done = await tx.$queryRaw<{ id: string }[]>`
-    SELECT DISTINCT "documentId" AS id FROM "DocumentSection" WHERE "documentId" = ANY(${ids}::text[])
-    UNION SELECT DISTINCT "documentId" FROM "DocumentLink" WHERE "documentId" = ANY(${ids}::text[])`;
-  const skip = new Set(done.map((r) => r.id));
-  const todo = new Map<string, string>();
-  for (const d of docs) if (!skip.has(d.id)) todo.set(d.id, d.markdown);
+// Both tables in one statement: one round trip per batch.
+const INDEX = `
+  WITH sections AS (
+    INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "search")
+    SELECT d, p, a, t, b, setweight(to_tsvector('english', t), 'A') || setweight(to_tsvector('english', b), 'B')
+    FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, a, t, b)
+    ON CONFLICT DO NOTHING)
+  INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
+  SELECT * FROM unnest($6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[])
+  ON CONFLICT DO NOTHING`;
 
+/** The index rows of the documents: the parameters of INDEX, a column each. */
+function indexRows(docs: IndexedDocument[]) {
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
-  for (const [id, markdown] of todo) {
-    sections(markdown).forEach((section, position) => {
+  for (const { id, markdown } of docs) {
+    const { sections, links } = analyze(markdown);
+    sections.forEach((section, position) => {
       s.documentId.push(id);
       s.position.push(position);
       s.anchor.push(section.anchor);
       s.title.push(section.title.slice(0, MAX_SECTION_CHARS));
       s.body.push(section.body.slice(0, MAX_SECTION_CHARS));
     });
-    links(markdown).forEach((link, position) => {
+    links.forEach((link, position) => {
       l.documentId.push(id);
       l.position.push(position);
       l.relation.push(link.relation);
@@ -52,21 +55,25 @@ export async function indexDocuments(tx: Tx, docs: IndexedDocument[]): Promise<v
       l.anchor.push(link.anchor);
     });
   }
-  for (let i = 0; i < s.documentId.length; i += BATCH) {
-    const c = <T>(a: T[]) => a.slice(i, i + BATCH);
-    await tx.$executeRaw`
-      INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "search")
-      SELECT d, p, a, t, b, setweight(to_tsvector('english', t), 'A') || setweight(to_tsvector('english', b), 'B')
-      FROM unnest(${c(s.documentId)}::text[], ${c(s.position)}::int[], ${c(s.anchor)}::text[], ${c(s.title)}::text[], ${c(s.body)}::text[]) AS u(d, p, a, t, b)
-      ON CONFLICT DO NOTHING`;
+  return [s.documentId, s.position, s.anchor, s.title, s.body, l.documentId, l.position, l.relation, l.kind, l.target, l.anchor];
+}
+
+/**
+ * Indexes the documents (new ones: the caller leaves out those stored already): their sections
+ * (title weighted A, body B) and links. Documents are immutable by content hash, so a concurrent
+ * writer indexing the same one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors
+ * (in PostgreSQL) overlap: a batch's rows are sent before the next batch is parsed, and awaited after.
+ */
+export async function indexDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
+  let pending: Promise<unknown> = Promise.resolve();
+  for (let i = 0; i < docs.length; i += PARSE_BATCH) {
+    const values = indexRows(docs.slice(i, i + PARSE_BATCH));
+    await pending;
+    pending = sql(INDEX, values);
+    // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
+    pending.catch(() => undefined);
   }
-  for (let i = 0; i < l.documentId.length; i += BATCH) {
-    const c = <T>(a: T[]) => a.slice(i, i + BATCH);
-    await tx.$executeRaw`
-      INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
-      SELECT * FROM unnest(${c(l.documentId)}::text[], ${c(l.position)}::int[], ${c(l.relation)}::text[], ${c(l.kind)}::text[], ${c(l.target)}::text[], ${c(l.anchor)}::text[])
-      ON CONFLICT DO NOTHING`;
-  }
+  await pending;
 }
 
 export interface SpacePageEntry {
@@ -81,17 +88,17 @@ export interface SpacePageEntry {
  * rows of pages gone are deleted, new and changed ones written, unchanged ones left alone, so a
  * revision that touches one page rewrites one row.
  */
-export async function syncSpacePages(tx: Tx, spaceId: string, pages: SpacePageEntry[]): Promise<void> {
-  const pageIds = pages.map((p) => p.pageId);
-  await tx.$executeRaw`DELETE FROM "SpacePage" WHERE "spaceId" = ${spaceId} AND NOT ("pageId" = ANY(${pageIds}::text[]))`;
+export async function syncSpacePages(sql: Sql, spaceId: string, pages: SpacePageEntry[]): Promise<void> {
+  await sql(`DELETE FROM "SpacePage" WHERE "spaceId" = $1 AND NOT ("pageId" = ANY($2::text[]))`, [spaceId, pages.map((p) => p.pageId)]);
   for (let i = 0; i < pages.length; i += BATCH) {
     const chunk = pages.slice(i, i + BATCH);
-    await tx.$executeRaw`
-      INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path")
-      SELECT ${spaceId}, p, d, t, pa
-      FROM unnest(${chunk.map((p) => p.pageId)}::text[], ${chunk.map((p) => p.documentId)}::text[], ${chunk.map((p) => p.title)}::text[], ${chunk.map((p) => p.path)}::text[]) AS u(p, d, t, pa)
-      ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path"
-      WHERE ("SpacePage"."documentId", "SpacePage"."title", "SpacePage"."path") IS DISTINCT FROM (EXCLUDED."documentId", EXCLUDED."title", EXCLUDED."path")`;
+    await sql(
+      `INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path")
+       SELECT $1, p, d, t, pa FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(p, d, t, pa)
+       ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path"
+       WHERE ("SpacePage"."documentId", "SpacePage"."title", "SpacePage"."path") IS DISTINCT FROM (EXCLUDED."documentId", EXCLUDED."title", EXCLUDED."path")`,
+      [spaceId, chunk.map((p) => p.pageId), chunk.map((p) => p.documentId), chunk.map((p) => p.title), chunk.map((p) => p.path)],
+    );
   }
 }
 
