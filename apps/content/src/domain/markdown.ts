@@ -1,27 +1,15 @@
 // Markdown as the rest of the service sees it: the parsed tree (mdast), the document cut at its
 // headings (what search indexes) and the links it holds (what link checks and backlinks read).
 import type { Definition, Heading, Nodes, Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-
-const gfm = unified().use(remarkParse).use(remarkGfm);
-const commonMark = unified().use(remarkParse);
+import { parseGfm } from '@quire/service-kit/markdown';
 
 // YAML front matter (GitBook's `description`, `icon`...) is page metadata, not text: without a
 // front matter plugin remark would read its closing `---` as a setext heading underline.
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
-// What every GFM construct needs: a table's `|`, strikethrough's `~`, a footnote's `[^`, a task's
-// `[ ]` or `[x]` and a space, an autolink literal's `@`, `www.` or `http(s)://`. A document with
-// none of them parses the same without the GFM extensions, about three times faster (GFM tries
-// an email autolink at every letter); parsing is most of what a large import costs.
-const GFM_SYNTAX = /[|~@]|\[\^|\[(?:[\sxX]|\r\n)\]\s|www\.|https?:\/\//i;
-
 /** The document without its front matter, as mdast (GitHub-flavoured markdown). */
 export function parseMarkdown(markdown: string): Root {
-  const body = markdown.replace(FRONT_MATTER, '');
-  return (GFM_SYNTAX.test(body) ? gfm : commonMark).parse(body);
+  return parseGfm(markdown.replace(FRONT_MATTER, ''));
 }
 
 /** Plain text of a node: what a reader sees, without markup or raw HTML. */

@@ -19,7 +19,7 @@ import {
   UpdateChangeRequestBody,
   UpdateContentBody,
 } from '../schemas/change-requests.ts';
-import { ErrorBody, errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
+import { downloadResponses, errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
 import { contentReadRoutes } from './space-content.ts';
@@ -250,7 +250,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
         hide: true,
         params: ChangeRequestParams,
         querystring: PdfDownloadQuery,
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
+        response: downloadResponses,
       },
     },
     async (req, reply) => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '@quire/service-kit';
-import { ErrorBody } from '../schemas/common.ts';
+import { downloadResponses } from '../schemas/common.ts';
 import { BlobParams, BlobQuery } from '../schemas/space-content.ts';
 import type { RouteDeps } from './context.ts';
 
@@ -20,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
         hide: true,
         params: BlobParams,
         querystring: BlobQuery,
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
+        response: downloadResponses,
       },
     },
     async (req, reply) => {

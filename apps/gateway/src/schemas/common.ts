@@ -54,3 +54,12 @@ export const OrgParams = Type.Object({ organizationId: Id('Organization id') });
 export function pageRequest(q: { page?: string; limit?: number }) {
   return { page: q.page ?? '', limit: q.limit ?? 0 };
 }
+
+/** The answers of a public download route: the bytes, or the error body. */
+export const downloadResponses = {
+  200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
+  400: ErrorBody,
+  404: ErrorBody,
+  500: ErrorBody,
+  503: ErrorBody,
+};

@@ -1,35 +1,14 @@
 import type { Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import YAML from 'yaml';
+import { parseGfm } from '@quire/service-kit/markdown';
 import { memoByText } from './memo.ts';
 
-const parser = unified().use(remarkParse).use(remarkGfm);
 // Links, images and definitions parse the same without GFM, at less than half the cost; GFM's
 // autolink literals are absolute URLs, never rewritten.
 const linkParser = unified().use(remarkParse);
 
-// Everything GFM adds to CommonMark shows in the CommonMark tree's text (link destinations are
-// not text) as one of these: autolink literals (`www.`, `://`, an email's `@`), strikethrough,
-// tables, footnotes (`[^`) and task list items (`[ ]`, `[x]`); or as a definition or reference,
-// which GFM may read as a footnote or a task instead.
-const GFM_TEXT = /www\.|:\/\/|[@~|]|\[\^|\[[\sxX]\]/i;
-const gfmMayDiffer = (node: Root | RootContent): boolean => {
-  if (node.type === 'text') return GFM_TEXT.test(node.value);
-  if (node.type === 'definition' || node.type === 'linkReference') return true;
-  return 'children' in node && (node.children as RootContent[]).some(gfmMayDiffer);
-};
-
-/**
- * The GFM tree of a text: parsed as CommonMark first (at about half the cost on a long list of
- * links such as a SUMMARY.md), and again with GFM only when the text has something GFM reads
- * otherwise.
- */
-export function parseMarkdown(markdown: string): Root {
-  const tree = linkParser.parse(markdown);
-  return gfmMayDiffer(tree) ? parser.parse(markdown) : tree;
-}
 
 /** Page fields a markdown file may carry in its front matter (GitBook writes these). */
 export interface FrontMatter {
@@ -70,7 +49,7 @@ export function splitPageFile(text: string): { front: FrontMatter; heading?: str
   let heading: string | undefined;
   if (h) {
     // Only a title with inline markup needs the parser (to drop emphasis, code marks, links).
-    heading = (/[*_`[\]<>\\&!]/.test(h[1]!) ? plainText(parseMarkdown(h[1]!)) : h[1]!).trim();
+    heading = (/[*_`[\]<>\\&!]/.test(h[1]!) ? plainText(parseGfm(h[1]!)) : h[1]!).trim();
     body = body.slice(h[0].length);
   }
   return { front, ...(heading ? { heading } : {}), body: body.replace(/^\s*\n/, '') };

@@ -1,5 +1,6 @@
 import type { List, ListItem, RootContent } from 'mdast';
-import { parseMarkdown, plainText } from './markdown.ts';
+import { parseGfm } from '@quire/service-kit/markdown';
+import { plainText } from './markdown.ts';
 import { memoByText } from './memo.ts';
 
 /** One entry of a SUMMARY.md: a link to a page file (or an external URL), with its children. */
@@ -24,7 +25,7 @@ export interface SummaryPart {
  */
 export const parseSummary = memoByText(4_000_000, (markdown: string): readonly SummaryPart[] => {
   const parts: SummaryPart[] = [{ entries: [] }];
-  for (const node of parseMarkdown(markdown).children) {
+  for (const node of parseGfm(markdown).children) {
     if (node.type === 'heading' && node.depth >= 2) parts.push({ title: plainText(node).trim(), entries: [] });
     else if (node.type === 'list') parts.at(-1)!.entries.push(...listEntries(node));
   }
