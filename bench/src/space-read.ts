@@ -25,7 +25,7 @@ try {
   start(appEntry('content'), { CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs' });
   // A Space carries review's counters and git-sync's link: both answer beside content.
   start(appEntry('review'), { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('review'), LOG_LEVEL: 'warn' });
-  start(appEntry('git-sync'), { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('git-sync'), GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
+  start(appEntry('git-sync'), { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('git-sync'), GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
   start(appEntry('gateway'), {
     PORT: '18180', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
   });
