@@ -34,8 +34,14 @@ const ROOT = '';
 const FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'href', 'git'] as const;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+// Revisions never change, so a tree is flattened once however many steps of a merge read it.
+const flattened = new WeakMap<Tree, Map<string, Flat>>();
+
 function flat(tree: Tree): Map<string, Flat> {
+  const known = flattened.get(tree);
+  if (known) return known;
   const out = new Map<string, Flat>();
+  flattened.set(tree, out);
   flatten(tree.pages).forEach((l, order) => {
     const siblings = l.parent ? l.parent.pages : tree.pages;
     const { pages: _children, ...page } = l.page;

@@ -5,7 +5,7 @@ import { checkDefaultLevel, checkDescription, checkTitle, DEFAULT_TITLE } from '
 import { positionAmong } from '../domain/positions.ts';
 import { presentCollection, presentSpace } from '../presenters.ts';
 import type { CollectionRow } from '../store/index.ts';
-import { accessIn, callerOf, collectionNotFound, memberAccessIn, visiblePage, type Deps } from './deps.ts';
+import { callerOf, collectionNotFound, memberAccessIn, visibleCollection, visiblePage, type Deps } from './deps.ts';
 
 type H = Pick<
   Handlers<ContentServiceServer>,
@@ -43,18 +43,9 @@ export function collectionHandlers(deps: Deps): H {
   const { store } = deps;
 
   /** The collection, the caller's access to its organization and role on it; NOT_FOUND when it cannot see it. */
-  async function visible(collectionId: string, ctx: CallContext) {
-    const row = await store.getCollection(collectionId);
-    if (!row) throw collectionNotFound(collectionId);
-    const access = await accessIn(deps, row.organizationId, ctx);
-    const role = collectionRole(access, row);
-    if (!canView(role)) throw collectionNotFound(collectionId);
-    return { row, access, role };
-  }
-
   async function administered(collectionId: string, ctx: CallContext) {
     callerOf(ctx);
-    const found = await visible(collectionId, ctx);
+    const found = await visibleCollection(deps, collectionId, ctx);
     if (found.role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of collection "${collectionId}" can change it`);
     return found;
   }
@@ -79,7 +70,7 @@ export function collectionHandlers(deps: Deps): H {
     },
 
     async getCollection({ collectionId }, ctx) {
-      const { row, role } = await visible(collectionId, ctx);
+      const { collection: row, role } = await visibleCollection(deps, collectionId, ctx);
       return presentCollection(row, role);
     },
 
@@ -93,19 +84,19 @@ export function collectionHandlers(deps: Deps): H {
     },
 
     async deleteCollection({ collectionId }, ctx) {
-      const { row } = await administered(collectionId, ctx);
+      const { collection: row } = await administered(collectionId, ctx);
       await store.deleteCollection(row);
       return {};
     },
 
     async listSpacesInCollection(req, ctx) {
-      const { access } = await visible(req.collectionId, ctx);
+      const { access } = await visibleCollection(deps, req.collectionId, ctx);
       const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInCollection(req.collectionId, page), (s) => canView(spaceRole(access, s)));
       return { items: items.map((s) => presentSpace(s, spaceRole(access, s))), page: { next } };
     },
 
     async moveCollection(req, ctx) {
-      const { row, access } = await administered(req.collectionId, ctx);
+      const { collection: row, access } = await administered(req.collectionId, ctx);
       const parentId = req.setParent ? (req.parentId ?? null) : row.parentId;
       if (parentId !== row.parentId) {
         if (parentId === row.id || ancestors(access.collections, parentId).some((c) => c.id === row.id)) {
@@ -119,7 +110,7 @@ export function collectionHandlers(deps: Deps): H {
     },
 
     async transferCollection(req, ctx) {
-      const { row, access } = await administered(req.collectionId, ctx);
+      const { collection: row, access } = await administered(req.collectionId, ctx);
       if (req.organizationId === row.organizationId) return presentCollection(row, Role.ROLE_ADMIN);
       await authorizeTransfer(deps, access, req.organizationId, ctx);
       const position = positionAmong(await store.siblings(req.organizationId, null), undefined);

@@ -1,7 +1,7 @@
 import type { PageRequest } from '@quire/proto/common';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import { NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
-import { levelToRole, strongest, type Access, type Level } from '../domain/access.ts';
+import { canView, collectionRole, levelToRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
 import type { Store } from '../store/index.ts';
 
 export interface Deps {
@@ -57,3 +57,26 @@ export async function visiblePage<T extends { id: string }>(req: PageRequest | u
 
 export const collectionNotFound = (id: string, field?: string) => new NotFoundError(`${field ? `${field}: c` : 'C'}ollection "${id}" not found`);
 export const spaceNotFound = (id: string) => new NotFoundError(`Space "${id}" not found`);
+
+/**
+ * The space (a deleted one only when `deleted`) with the caller's access and role there;
+ * NOT_FOUND when the caller cannot see it, as for a missing one.
+ */
+export async function visibleSpace(deps: Deps, spaceId: string, ctx: CallContext, deleted = false) {
+  const space = await deps.store.getSpace(spaceId);
+  if (!space || (space.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
+  const access = await accessIn(deps, space.organizationId, ctx);
+  const role = spaceRole(access, space);
+  if (!canView(role)) throw spaceNotFound(spaceId);
+  return { space, access, role };
+}
+
+/** The collection with the caller's access and role there; NOT_FOUND when the caller cannot see it. */
+export async function visibleCollection(deps: Deps, collectionId: string, ctx: CallContext) {
+  const collection = await deps.store.getCollection(collectionId);
+  if (!collection) throw collectionNotFound(collectionId);
+  const access = await accessIn(deps, collection.organizationId, ctx);
+  const role = collectionRole(access, collection);
+  if (!canView(role)) throw collectionNotFound(collectionId);
+  return { collection, access, role };
+}

@@ -1,10 +1,11 @@
 import type { SpaceContentServiceServer } from '@quire/proto/space-content';
-import { checkUri, InvalidArgumentError, PermissionDeniedError, Role, roleAtLeast, type Handlers } from '@quire/service-kit';
+import { checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
 import { newId } from '../store/index.ts';
-import { revisionHandlers, spaceFor, type RevisionDeps } from './revisions.ts';
+import { contentWriter, requireEdit, type RevisionDeps } from './revisions.ts';
+import { visibleSpace } from './deps.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'importContent'>;
 
@@ -19,7 +20,7 @@ export interface ImportDeps extends RevisionDeps {
 
 export function importHandlers(deps: ImportDeps): H {
   const limits = deps.importLimits ?? DEFAULT_IMPORT_LIMITS;
-  const { createRevision } = revisionHandlers(deps);
+  const writeContent = contentWriter(deps);
   return {
     async importContent(req, ctx) {
       const url = checkUri('url', req.url, 2048);
@@ -27,8 +28,8 @@ export function importHandlers(deps: ImportDeps): H {
       if (!(IMPORT_SOURCES as readonly string[]).includes(req.source)) throw new InvalidArgumentError(`source: must be one of ${IMPORT_SOURCES.join(', ')}`);
       if (req.source !== 'website') throw new InvalidArgumentError(`source: "${req.source}" imports are not supported; only "website"`);
       // Permission first, so that nothing is fetched for a caller who could not write the result.
-      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
-      if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can import content into it`);
+      const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
+      requireEdit(space, role);
       // Refuses private addresses with a clear message before crawling (fetches check again at connect time).
       await checkPublicUrl(url, { field: 'url' });
       const site = await crawl(url, limits);
@@ -47,7 +48,7 @@ export function importHandlers(deps: ImportDeps): H {
       }));
       // The site becomes the revision's whole content, as a reimport would; with `revisionId`, on
       // top of that revision (a change request's) and the space left alone.
-      const revision = await createRevision({ spaceId: space.id, parentRevisionId: req.revisionId, pages, files: [], setActive: !req.revisionId, type: 'edits' }, ctx);
+      const revision = await writeContent(space, { parentRevisionId: req.revisionId, pages, files: [], setActive: !req.revisionId, type: 'edits' });
       return { revisionId: revision.id, importedResources: pages.length, totalResources: site.attempted };
     },
   };

@@ -1,8 +1,8 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { NotFoundError, pageArgs, pageOf, type CallContext, type Role, type Handlers } from '@quire/service-kit';
-import { canView, collectionRole, levelToRole, spaceRole, type Level } from '../domain/access.ts';
+import { levelToRole, type Level } from '../domain/access.ts';
 import { authorizeGrant, checkKnown, grantLevel, grantPrincipals } from '../domain/grants.ts';
-import { accessIn, callerOf, collectionNotFound, spaceNotFound, type Deps } from './deps.ts';
+import { callerOf, visibleCollection, visibleSpace, type Deps } from './deps.ts';
 
 type H = Pick<
   Handlers<ContentServiceServer>,
@@ -11,23 +11,6 @@ type H = Pick<
 
 export function permissionHandlers(deps: Deps): H {
   const { store, orgs } = deps;
-
-  /** The (not deleted) space and the caller's role on it; NOT_FOUND when it cannot see it. */
-  async function visibleSpace(spaceId: string, ctx: CallContext) {
-    const row = await store.getSpace(spaceId);
-    if (!row || row.deletedAt !== null) throw spaceNotFound(spaceId);
-    const role = spaceRole(await accessIn(deps, row.organizationId, ctx), row);
-    if (!canView(role)) throw spaceNotFound(spaceId);
-    return { row, role };
-  }
-
-  async function visibleCollection(collectionId: string, ctx: CallContext) {
-    const row = await store.getCollection(collectionId);
-    if (!row) throw collectionNotFound(collectionId);
-    const role = collectionRole(await accessIn(deps, row.organizationId, ctx), row);
-    if (!canView(role)) throw collectionNotFound(collectionId);
-    return { row, role };
-  }
 
   /** INVALID_ARGUMENT naming the first user that is not a member of the organization, or team that is not one of its teams. */
   async function checkPrincipalsIn(organizationId: string, userIds: string[], teamIds: string[], ctx: CallContext): Promise<void> {
@@ -40,16 +23,18 @@ export function permissionHandlers(deps: Deps): H {
     callerOf(ctx);
     const level = grantLevel(req.role);
     const principals = grantPrincipals(req.userIds, req.teamIds);
-    const { row, role } = kind === 'space' ? await visibleSpace(itemId, ctx) : await visibleCollection(itemId, ctx);
+    const found = kind === 'space' ? await visibleSpace(deps, itemId, ctx) : await visibleCollection(deps, itemId, ctx);
+    const { organizationId } = 'space' in found ? found.space : found.collection;
+    const { role } = found;
     authorizeGrant(role, level, `${kind} "${itemId}"`);
-    await checkPrincipalsIn(row.organizationId, req.userIds, req.teamIds, ctx);
+    await checkPrincipalsIn(organizationId, req.userIds, req.teamIds, ctx);
     await store.setGrants(kind, itemId, principals, level);
   }
 
   /** The space the caller administers, for the changes of one user's grant. */
   async function administeredSpace(spaceId: string, level: Level | null, ctx: CallContext) {
     callerOf(ctx);
-    const { row, role } = await visibleSpace(spaceId, ctx);
+    const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
     authorizeGrant(role, level, `space "${spaceId}"`);
     return row;
   }
@@ -69,7 +54,7 @@ export function permissionHandlers(deps: Deps): H {
 
     async listSpaceUserPermissions(req, ctx) {
       const { limit, page } = pageArgs(req.page);
-      await visibleSpace(req.spaceId, ctx);
+      await visibleSpace(deps, req.spaceId, ctx);
       const { items, next } = pageOf(await store.listSpaceUserGrants(req.spaceId, page), limit, (g) => g.userId);
       return { items: items.map((g) => ({ userId: g.userId, role: levelToRole(g.role) })), page: { next } };
     },

@@ -1,5 +1,6 @@
 import type {
   Change as ChangeMessage,
+  CreateRevisionRequest,
   File as FileMessage,
   GitCommit,
   NewFile,
@@ -10,7 +11,6 @@ import type {
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
-import { canView, spaceRole } from '../domain/access.ts';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { checkOneOf } from '../domain/fields.ts';
 import { parseMarkdown } from '../domain/markdown.ts';
@@ -19,7 +19,7 @@ import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile,
 import type { BlobStore } from '../blobs/index.ts';
 import { newId, type SpaceRow } from '../store/index.ts';
 import type { GitCommitInfo, RevisionRow } from '../store/revisions.ts';
-import { accessIn, callerOf, spaceNotFound, type Deps } from './deps.ts';
+import { callerOf, visibleSpace, type Deps } from './deps.ts';
 
 export interface RevisionDeps extends Deps {
   blobs: BlobStore;
@@ -48,17 +48,9 @@ const FILE_FETCH_TIMEOUT_MS = 15_000;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
-/** The space as the caller may reach it: NOT_FOUND when it cannot see it; its role otherwise. */
-export async function spaceFor(deps: Deps, spaceId: string, ctx: CallContext): Promise<{ space: SpaceRow; role: Role }> {
-  const space = await deps.store.getSpace(spaceId);
-  if (!space || space.deletedAt) throw spaceNotFound(spaceId);
-  const role = spaceRole(await accessIn(deps, space.organizationId, ctx), space);
-  if (!canView(role)) throw spaceNotFound(spaceId);
-  return { space, role };
-}
 
 /** Writes need `edit` on the space (change requests too, so a locked space still takes them). */
-function requireEdit(space: SpaceRow, role: Role) {
+export function requireEdit(space: SpaceRow, role: Role) {
   if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
 }
 
@@ -81,7 +73,7 @@ export async function revisionOf(deps: Deps, space: SpaceRow, id: string, field 
 export async function readRevision(deps: Deps, spaceId: string, revisionId: string, ctx: CallContext) {
   const early = revisionId ? deps.store.revisions.getRevision(revisionId) : undefined;
   early?.catch(() => undefined);
-  const { space, role } = await spaceFor(deps, spaceId, ctx);
+  const { space, role } = await visibleSpace(deps, spaceId, ctx);
   return { space, role, revision: await revisionOf(deps, space, revisionId, 'revisionId', early) };
 }
 
@@ -158,10 +150,39 @@ const dimensionsOf = (data: Uint8Array, contentType: string) => {
 
 const gitOf = (g: GitCommit | undefined): GitCommitInfo | undefined => g && { oid: g.oid, message: g.message, createdByService: g.createdByService, url: g.url, ref: g.ref };
 
+/** Whole content as a new revision of `space` (the caller has checked it may edit it). */
+export function contentWriter(deps: RevisionDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  /** Size and dimensions of files given by blob hash: from the previous tree when it has the blob, else read. */
+  async function describeBlobs(files: { blob: string; contentType: string }[], previous: Tree) {
+    const known = new Map(previous.files.map((f) => [f.blob, f]));
+    return Promise.all(
+      files.map(async (f, i) => {
+        const k = known.get(f.blob);
+        if (k) return { size: k.size, dimensions: k.dimensions };
+        const data = await deps.blobs.get(f.blob);
+        if (!data) throw new InvalidArgumentError(`files[${i}].blob: no blob "${f.blob}"; store its bytes with PutBlob first`);
+        return { size: data.byteLength, dimensions: dimensionsOf(data, f.contentType || 'application/octet-stream') };
+      }),
+    );
+  }
+
+  return async function writeContent(space: SpaceRow, req: Omit<CreateRevisionRequest, 'spaceId'>): Promise<RevisionRow> {
+    if (req.setActive) requireLive(space);
+    const parent = await revisionOf(deps, space, req.parentRevisionId, 'parentRevisionId');
+    const described = await describeBlobs(req.files, parent.tree);
+    const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
+    const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
+    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git) }, documents, req.setActive ? { expected: parent.id } : undefined);
+  };
+}
+
 export function revisionHandlers(deps: RevisionDeps): H {
   const { store, blobs } = deps;
   const revisions = store.revisions;
   const now = deps.now ?? (() => new Date());
+  const writeContent = contentWriter(deps);
 
   /** A new file's bytes: given, or fetched from its public URL (through the outbound filter). */
 async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; contentType: string }> {
@@ -197,20 +218,6 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
     );
   }
 
-  /** Size and dimensions of files given by blob hash: from the previous tree when it has the blob, else read. */
-  async function describeBlobs(files: { blob: string; contentType: string }[], previous: Tree) {
-    const known = new Map(previous.files.map((f) => [f.blob, f]));
-    return Promise.all(
-      files.map(async (f, i) => {
-        const k = known.get(f.blob);
-        if (k) return { size: k.size, dimensions: k.dimensions };
-        const data = await blobs.get(f.blob);
-        if (!data) throw new InvalidArgumentError(`files[${i}].blob: no blob "${f.blob}"; store its bytes with PutBlob first`);
-        return { size: data.byteLength, dimensions: dimensionsOf(data, f.contentType || 'application/octet-stream') };
-      }),
-    );
-  }
-
   return {
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
@@ -235,7 +242,7 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
     },
 
     async getDocument(req, ctx) {
-      const { space } = await spaceFor(deps, req.spaceId, ctx);
+      const { space } = await visibleSpace(deps, req.spaceId, ctx);
       const notFound = new NotFoundError(`Document "${req.documentId}" not found`);
       if (!/^[0-9a-f]{64}$/.test(req.documentId)) throw notFound;
       if (!(await revisions.spaceHasDocument(space.id, space.revisionId, req.documentId))) throw notFound;
@@ -288,21 +295,15 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
     async createRevision(req, ctx) {
       callerOf(ctx);
       const type = checkOneOf('type', req.type || 'edits', REVISION_TYPES);
-      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
-      if (req.setActive) requireLive(space);
-      const parent = await revisionOf(deps, space, req.parentRevisionId, 'parentRevisionId');
-      const described = await describeBlobs(req.files, parent.tree);
-      const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
-      const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
-      const row = await revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type, tree, git: gitOf(req.git) }, documents, req.setActive ? { expected: parent.id } : undefined);
-      return presentRevision(row, { metadata: true });
+      return presentRevision(await writeContent(space, { ...req, type }), { metadata: true });
     },
 
     async mergeRevisions(req, ctx) {
       callerOf(ctx);
       const type = checkOneOf('type', req.type || 'merge', ['merge', 'update'] as const);
-      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
       const [base, ours, theirs] = await Promise.all([
         revisionOf(deps, space, req.baseRevisionId, 'baseRevisionId'),
@@ -318,7 +319,7 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
 
     async setSpaceRevision(req, ctx) {
       callerOf(ctx);
-      const { space, role } = await spaceFor(deps, req.spaceId, ctx);
+      const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
       requireLive(space);
       if (!req.revisionId) throw new InvalidArgumentError('revisionId: the revision to make active is needed');

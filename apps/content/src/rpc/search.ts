@@ -2,8 +2,8 @@ import type { SearchPage, SpaceContentServiceServer } from '@quire/proto/space-c
 import type { Handlers } from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
 import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet } from '../domain/search.ts';
-import { memberAccessIn, type Deps } from './deps.ts';
-import { spaceFor } from './revisions.ts';
+import { memberAccessIn, visibleSpace, type Deps } from './deps.ts';
+
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'searchSpace' | 'searchOrganization'>;
 
@@ -29,7 +29,7 @@ export function searchHandlers(deps: Deps): H {
   return {
     async searchSpace(req, ctx) {
       const query = checkQuery(req.query);
-      const { space } = await spaceFor(deps, req.spaceId, ctx);
+      const { space } = await visibleSpace(deps, req.spaceId, ctx);
       return search([space.id], query, req.page);
     },
 

@@ -8,7 +8,7 @@ import { positionAmong } from '../domain/positions.ts';
 import { presentSpace } from '../presenters.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { authorizeParent, authorizeTransfer } from './collections.ts';
-import { accessIn, accessOf, callerOf, memberAccessIn, spaceNotFound, visiblePage, type Deps } from './deps.ts';
+import { accessIn, accessOf, callerOf, memberAccessIn, spaceNotFound, visiblePage, visibleSpace, type Deps } from './deps.ts';
 
 type H = Pick<
   Handlers<ContentServiceServer>,
@@ -30,19 +30,9 @@ export function spaceHandlers(deps: Deps): H {
   const { store } = deps;
   const now = deps.now ?? (() => new Date());
 
-  /** The space (deleted ones only when `deleted`), with the caller's access and role; NOT_FOUND when it cannot see it. */
-  async function visible(spaceId: string, ctx: CallContext, deleted = false) {
-    const row = await store.getSpace(spaceId);
-    if (!row || (row.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
-    const access = await accessIn(deps, row.organizationId, ctx);
-    const role = spaceRole(access, row);
-    if (!canView(role)) throw spaceNotFound(spaceId);
-    return { row, access, role };
-  }
-
   async function administered(spaceId: string, ctx: CallContext, deleted = false) {
     callerOf(ctx);
-    const found = await visible(spaceId, ctx, deleted);
+    const found = await visibleSpace(deps, spaceId, ctx, deleted);
     if (found.role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of space "${spaceId}" can do this`);
     return found;
   }
@@ -83,7 +73,7 @@ export function spaceHandlers(deps: Deps): H {
     },
 
     async getSpace({ spaceId }, ctx) {
-      const { row, role } = await visible(spaceId, ctx);
+      const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
       return presentSpace(row, role);
     },
 
@@ -93,7 +83,7 @@ export function spaceHandlers(deps: Deps): H {
       const emoji = req.emoji !== undefined ? checkEmoji(req.emoji) : undefined;
       const editMode = req.editMode !== undefined ? checkOneOf('editMode', req.editMode, EDIT_MODES) : undefined;
       const defaultLevel = req.defaultLevel !== undefined ? checkDefaultLevel(req.defaultLevel) : undefined;
-      const { row, access, role } = await visible(req.spaceId, ctx);
+      const { space: row, access, role } = await visibleSpace(deps, req.spaceId, ctx);
       const visibility = req.visibility !== undefined ? checkVisibility(req.visibility, row.parentId) : undefined;
       // Who may see the space and how it is edited are the admins' to set; its title and emoji, editors'.
       const settings = editMode ?? defaultLevel ?? visibility;
@@ -114,10 +104,10 @@ export function spaceHandlers(deps: Deps): H {
       const current = await store.getSpace(spaceId);
       // Restoring a space that is not deleted changes nothing.
       if (current && current.deletedAt === null) {
-        const { row, role } = await visible(spaceId, ctx);
+        const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
         return presentSpace(row, role);
       }
-      const { row, access } = await administered(spaceId, ctx, true);
+      const { space: row, access } = await administered(spaceId, ctx, true);
       if (!restorable(row.deletedAt!, now())) throw spaceNotFound(spaceId);
       const restored = await store.setDeleted(spaceId, null);
       return presentSpace(restored, spaceRole(access, restored));
@@ -125,7 +115,7 @@ export function spaceHandlers(deps: Deps): H {
 
     async duplicateSpace({ spaceId }, ctx) {
       callerOf(ctx);
-      const { row, access } = await visible(spaceId, ctx);
+      const { space: row, access } = await visibleSpace(deps, spaceId, ctx);
       authorizeParent(access, row.parentId, row.organizationId);
       const position = positionAmong(await store.siblings(row.organizationId, row.parentId), { after: { type: 'space', id: row.id } });
       const copy: Omit<SpaceRow, 'id' | 'revisionId' | 'createdAt' | 'updatedAt' | 'deletedAt'> = { ...pick(row), title: copyTitle(row.title), position };
@@ -134,7 +124,7 @@ export function spaceHandlers(deps: Deps): H {
     },
 
     async moveSpace(req, ctx) {
-      const { row, access } = await administered(req.spaceId, ctx);
+      const { space: row, access } = await administered(req.spaceId, ctx);
       const parentId = req.setParent ? (req.parentId ?? null) : row.parentId;
       if (parentId !== row.parentId) authorizeParent(access, parentId, row.organizationId);
       const position = positionAmong(await store.siblings(row.organizationId, parentId), req.position, { type: 'space', id: row.id });
@@ -144,7 +134,7 @@ export function spaceHandlers(deps: Deps): H {
     },
 
     async transferSpace(req, ctx) {
-      const { row, access, role } = await administered(req.spaceId, ctx);
+      const { space: row, access, role } = await administered(req.spaceId, ctx);
       if (req.organizationId === row.organizationId) return presentSpace(row, role);
       const to = await authorizeTransfer(deps, access, req.organizationId, ctx);
       const position = positionAmong(await store.siblings(req.organizationId, null), undefined);
