@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pdfText } from '../../test/pdf-text.ts';
+import { parseGfm } from '@quire/service-kit/markdown';
 import { imageSources, isEmbeddable, renderPdf } from './pdf.ts';
 
 // The smallest PNG there is: 1x1 transparent.
@@ -17,7 +18,7 @@ describe('PDF rendering', () => {
       '![logo](/files/f1)',
       '![gif](/files/f2)',
     ].join('\n\n');
-    const pdf = await renderPdf('CR', [{ title: 'Getting started', depth: 0, markdown }, { title: 'Child page', depth: 1, markdown: 'Text' }], (src) => (src === '/files/f1' ? PNG : undefined));
+    const pdf = await renderPdf('CR', [{ title: 'Getting started', depth: 0, root: parseGfm(markdown) }, { title: 'Child page', depth: 1, root: parseGfm('Text') }], (src) => (src === '/files/f1' ? PNG : undefined));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(pdf);
     expect(text).toContain('Getting started');
@@ -29,7 +30,7 @@ describe('PDF rendering', () => {
   });
 
   it('finds the images to fetch and tells the formats it can embed', () => {
-    expect(imageSources(['![a](/files/x) text ![b](https://e.com/b.png)', '![a](/files/x)'])).toEqual(['/files/x', 'https://e.com/b.png']);
+    expect(imageSources(['![a](/files/x) text ![b](https://e.com/b.png)', '![a](/files/x)'].map(parseGfm))).toEqual(['/files/x', 'https://e.com/b.png']);
     expect(isEmbeddable(PNG)).toBe(true);
     expect(isEmbeddable(Buffer.from('GIF89a'))).toBe(false);
   });

@@ -1,31 +1,25 @@
 import PDFDocument from 'pdfkit';
 import type { Content, List, PhrasingContent, Root, RootContent, Table } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 
 export interface PdfPage {
   title: string;
   /** Nesting in the page tree: 0 for top-level pages. */
   depth: number;
-  markdown: string;
+  /** The page's document, parsed (service-kit's parseGfm). */
+  root: Root;
 }
 
 /** An image's bytes by the `src` the markdown gives, when it could be fetched and is a format PDF takes. */
 export type ImageBytes = (src: string) => Buffer | undefined;
 
-const parser = unified().use(remarkParse).use(remarkGfm);
-
-export const parseMarkdown = (markdown: string): Root => parser.parse(markdown);
-
 /** The `src` of every image of the documents, to fetch them before rendering. */
-export function imageSources(markdowns: string[]): string[] {
+export function imageSources(roots: Root[]): string[] {
   const out = new Set<string>();
   const walk = (node: Root | Content) => {
     if (node.type === 'image') out.add(node.url);
     if ('children' in node) for (const c of node.children) walk(c);
   };
-  for (const m of markdowns) walk(parseMarkdown(m));
+  for (const r of roots) walk(r);
   return [...out];
 }
 
@@ -185,7 +179,7 @@ export function renderPdf(title: string, pages: PdfPage[], image: ImageBytes): P
     if (i > 0) doc.addPage();
     doc.font(FONT.bold).fontSize(Math.max(24 - 3 * p.depth, 16)).text(p.title || 'Untitled');
     doc.moveDown(0.5);
-    const root = parseMarkdown(p.markdown);
+    const { root } = p;
     // The document's own first heading repeats the title: shown once.
     const children = root.children[0]?.type === 'heading' && plain(root.children[0].children).trim() === p.title.trim() ? root.children.slice(1) : root.children;
     for (const node of children) block(node);

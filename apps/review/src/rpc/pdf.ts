@@ -1,6 +1,7 @@
 import type { ReviewServiceServer } from '@quire/proto/review';
 import type { Page } from '@quire/proto/space-content';
 import { NotFoundError, type Handlers } from '@quire/service-kit';
+import { parseGfm } from '@quire/service-kit/markdown';
 import { imageSources, isEmbeddable, renderPdf, type PdfPage } from '../domain/pdf.ts';
 import { spaceAndChangeRequest, upstream, type Deps } from './deps.ts';
 
@@ -22,11 +23,11 @@ export function pdfHandlers(deps: Deps): Pick<Handlers<ReviewServiceServer>, 're
         pages = pages.filter((p) => p.id === req.pageId).map((p) => ({ ...p, depth: 0 }));
         if (!pages.length) throw new NotFoundError(`page: "${req.pageId}" not found in change request #${cr.number}`);
       }
-      const docs: PdfPage[] = pages.map((p) => ({ title: p.title, depth: p.depth, markdown: p.markdown ?? '' }));
+      const docs: PdfPage[] = pages.map((p) => ({ title: p.title, depth: p.depth, root: parseGfm(p.markdown ?? '') }));
 
       // The revision's own files only: a PDF made on the server fetches nothing from the network.
       const blobs = new Map(revision.files.map((f) => [f.id, f.blob]));
-      const wanted = imageSources(docs.map((d) => d.markdown)).flatMap((src) => {
+      const wanted = imageSources(docs.map((d) => d.root)).flatMap((src) => {
         const blob = blobs.get(FILE_SRC.exec(src)?.[1] ?? '');
         return blob ? [[src, blob] as const] : [];
       });
