@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -7,6 +7,7 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('sites'),
   /** The orgs service, asked for the caller's role in an organization. */
   ORGS_URL: grpcAddress(50051),
+  MEMBERSHIP_CACHE_MS: membershipCacheField,
   /** The content service: spaces added to sites are checked there, and created for new sites. */
   CONTENT_URL: grpcAddress(50052),
 });

@@ -1,6 +1,6 @@
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
+import { cachedMemberships, createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
 import { loadSitesConfig } from './config.ts';
 import { sitesService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -11,7 +11,7 @@ await runGrpcService('sites', async () => {
   const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const contentClient = createClient(ContentServiceClient, config.CONTENT_URL);
-  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService), content: promiseClient(contentClient, ContentServiceService) };
+  const deps = { store, orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService), config.MEMBERSHIP_CACHE_MS), content: promiseClient(contentClient, ContentServiceService) };
   return {
     log,
     host: config.GRPC_HOST,

@@ -1,5 +1,5 @@
 import type { SitesServiceServer } from '@quire/proto/sites';
-import { InvalidArgumentError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import {
   AGENTS_CONTEXTS,
   checkBasename,
@@ -14,7 +14,7 @@ import {
 } from '../domain/fields.ts';
 import { presentSite } from '../presenters.ts';
 import type { SpaceRef } from '../store/index.ts';
-import { editable, editorOf, memberOf, readable, relayed, spaceOf, type Deps } from './deps.ts';
+import { editable, editorOf, memberOf, readable, relayed, type Deps } from './deps.ts';
 
 type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSite' | 'updateSite' | 'deleteSite' | 'setSitePublished'>;
 
@@ -34,7 +34,16 @@ export function siteHandlers(deps: Deps): H {
       return [{ spaceId: space.id, title: space.title }];
     }
     if (new Set(spaceIds).size !== spaceIds.length) throw new InvalidArgumentError('spaces: the same space is given twice');
-    return Promise.all(spaceIds.map((id, i) => spaceOf(deps, organizationId, id, `spaces[${i}]`, ctx)));
+    // One batch call: content answers the spaces the caller sees, in order, and leaves the others out.
+    const { spaces } = await content.batchGetSpaces({ spaceIds }, ctx).catch((err: unknown) => {
+      throw relayed(err);
+    });
+    const byId = new Map(spaces.filter((s) => s.organizationId === organizationId).map((s) => [s.id, s]));
+    return spaceIds.map((id, i) => {
+      const space = byId.get(id);
+      if (!space) throw new NotFoundError(`spaces[${i}]: space "${id}" not found`);
+      return { spaceId: space.id, title: space.title };
+    });
   }
 
   return {
