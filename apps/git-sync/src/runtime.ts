@@ -50,7 +50,7 @@ export async function startRuntime(
     log,
   );
   const service = gitSyncService(
-    { store, content, spaceContent, publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg), secretsKey, allowPrivateNetwork, newId },
+    { store, content, publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg), secretsKey, allowPrivateNetwork, newId },
     log,
   );
   return {

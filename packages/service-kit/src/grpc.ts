@@ -81,8 +81,7 @@ export async function startGrpcServer(opts: {
   const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, ...LEAN });
   const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
   health.addToServer(server);
-  // grpc-js refuses a service without methods; a placeholder service still answers health checks.
-  for (const s of opts.services) if (Object.keys(s.definition).length > 0) server.addService(s.definition, s.implementation);
+  for (const s of opts.services) server.addService(s.definition, s.implementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

@@ -6,7 +6,6 @@ export * from './grpc.js';
 export * from './pagination.js';
 export * from './lifecycle.js';
 export * from './roles.js';
-export * from './placeholder.js';
 export * from './validate.js';
 export * from './service.js';
 export * from './membership.js';

@@ -1,5 +1,4 @@
 import type { ContentServiceClient } from '@quire/proto/content';
-import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PromiseClient } from '@quire/service-kit';
 import type { JobMessage } from '../worker/jobs.ts';
 import type { Store } from '../store/index.ts';
@@ -7,7 +6,6 @@ import type { Store } from '../store/index.ts';
 export interface Deps {
   store: Store;
   content: PromiseClient<ContentServiceClient>;
-  spaceContent: PromiseClient<SpaceContentServiceClient>;
   /** Stores the job message on the JOBS stream; resolves once JetStream acknowledged it. */
   publish: (msg: JobMessage) => Promise<void>;
   secretsKey: Uint8Array;

@@ -93,7 +93,7 @@ export function gitSyncHandlers(deps: Deps): H {
     async getGitInfo({ spaceId }, ctx) {
       callerOf(ctx);
       const space = await spaceFor(deps, spaceId, ctx);
-      const info = await deps.store.info(space.id);
+      const [info] = await deps.store.batchInfo([space.id]);
       if (!info) throw new NotFoundError(`No Git sync is set up on space "${spaceId}"`);
       return presentInfo(info);
     },

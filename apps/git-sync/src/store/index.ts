@@ -110,15 +110,6 @@ export function createStore(database: Db) {
       return n.count > 0;
     },
 
-    /** The space's Git link and its latest job. */
-    async info(spaceId: string): Promise<{ link: GitSyncRow; job?: JobRow } | undefined> {
-      const [link, job] = await Promise.all([
-        db.spaceGitSync.findUnique({ where: { spaceId } }),
-        db.gitJob.findFirst({ where: { spaceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
-      ]);
-      return link ? { link, ...(job ? { job } : {}) } : undefined;
-    },
-
     /** The Git links of the spaces that have one, with each one's latest job. */
     async batchInfo(spaceIds: string[]): Promise<{ link: GitSyncRow; job?: JobRow }[]> {
       if (spaceIds.length === 0) return [];
