@@ -1,4 +1,5 @@
-import type { ContentLocation, LinkUsage } from '@quire/proto/space-content';
+import type { ContentLocation, LinkUsage, ListLinksResponse } from '@quire/proto/space-content';
+import { list } from '../schemas/common.ts';
 import type { ContentLocationJson, ContentReferenceUsageJson } from '../schemas/space-links.ts';
 
 export function presentLocation(l: ContentLocation): ContentLocationJson {
@@ -30,3 +31,8 @@ export function presentLinkUsage(u: LinkUsage): ContentReferenceUsageJson {
     locationReferences: u.locations.map(presentLocation),
   };
 }
+
+export const presentLinks = (res: ListLinksResponse) => ({
+  ...list(res.items.map(presentLinkUsage), res.page?.next),
+  stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
+});

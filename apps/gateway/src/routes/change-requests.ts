@@ -3,10 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Caller } from '@quire/service-kit';
 import { InvalidArgumentError, NotFoundError } from '@quire/service-kit';
-import type { ListLinksResponse } from '@quire/proto/space-content';
-import { presentLinkUsage, presentLocation } from '../presenters/space-links.ts';
+import { presentLinks, presentLocation } from '../presenters/space-links.ts';
 import { ImportContentBody, ImportContentResult } from '../schemas/space-import.ts';
-import { ContentLocation, ContentReferenceUsage, LinkStats, LinksQuery } from '../schemas/space-links.ts';
+import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
 import { changesToProto, presentChangeRequest } from '../presenters/change-requests.ts';
 import {
   ChangeRequest,
@@ -27,11 +26,6 @@ import { contentReadRoutes } from './space-content.ts';
 const tags = ['change-requests'];
 const contentTags = ['change-request-content'];
 const CR = '/spaces/:spaceId/change-requests/:changeRequestId';
-const LinkList = Type.Composite([ListOf(ContentReferenceUsage), Type.Object({ stats: LinkStats })]);
-const presentLinks = (res: ListLinksResponse) => ({
-  ...list(res.items.map(presentLinkUsage), res.page?.next),
-  stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
-});
 /** Where the PDF download link points: public, the signature is the permission. */
 const pdfPath = (spaceId: string, changeRequestId: string) => `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/pdf/download`;
 

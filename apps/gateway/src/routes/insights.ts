@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
-import type { Column as ColumnMsg } from '@quire/proto/insights';
 import { errorResponses, list, ListOf, NoContent } from '../schemas/common.ts';
-import { AggregateBody, AggregateResult, SiteParams, TrackEventsBody, VisitorSegment } from '../schemas/insights.ts';
+import { AggregateBody, AggregateResult, TrackEventsBody, VisitorSegment } from '../schemas/insights.ts';
+import { SiteParams } from '../schemas/sites.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['site-insights'];
@@ -10,15 +10,13 @@ const prefix = '/orgs/:organizationId/sites/:siteId/insights';
 
 type Body = Static<typeof AggregateBody>;
 
-const column = (c: { column: string; interval?: string; claim?: string; precision?: number }): ColumnMsg => c;
-
 /** The aggregation body as the service takes it: a filter's column and claim become one column. */
 function aggregateRequest(body: Body) {
   return {
-    select: (body.select ?? []).map(column),
-    where: (body.where ?? []).map((f) => ({ column: column({ column: f.column, claim: f.claim }), operator: f.operator, values: f.values })),
-    groupBy: (body.groupBy ?? []).map(column),
-    order: body.order && { by: column(body.order.by), direction: body.order.direction },
+    select: body.select ?? [],
+    where: (body.where ?? []).map((f) => ({ column: { column: f.column, claim: f.claim }, operator: f.operator, values: f.values })),
+    groupBy: body.groupBy ?? [],
+    order: body.order && { by: body.order.by, direction: body.order.direction },
     range: typeof body.range === 'string' ? { preset: body.range } : { custom: { from: new Date(body.range.from), to: new Date(body.range.to) } },
     limit: body.limit ?? 1000,
   };

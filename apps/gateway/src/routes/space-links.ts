@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ListLinksResponse } from '@quire/proto/space-content';
 import { errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
-import { ContentLocation, ContentReferenceUsage, LinkStats, LinksQuery } from '../schemas/space-links.ts';
-import { presentLinkUsage, presentLocation } from '../presenters/space-links.ts';
+import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
+import { presentLinks, presentLocation } from '../presenters/space-links.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['links'];
-const LinkList = Type.Composite([ListOf(ContentReferenceUsage), Type.Object({ stats: LinkStats })]);
-
-const presentLinks = (res: ListLinksResponse) => ({
-  ...list(res.items.map(presentLinkUsage), res.page?.next),
-  stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
-});
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { spaceContent } }) => {
   app.get(

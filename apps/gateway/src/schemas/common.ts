@@ -63,3 +63,6 @@ export const downloadResponses = {
   500: ErrorBody,
   503: ErrorBody,
 };
+
+/** One of these strings, as a TypeBox union of literals (so the OpenAPI document lists them). */
+export const literals = <T extends string>(values: readonly T[], options: object = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Id, OrgParams, Timestamp } from './common.ts';
+import { Timestamp } from './common.ts';
 
 // Shapes of GitBook's site insights (SiteInsightsEvent, SiteInsightsQueryEventsAggregation,
 // SiteInsightsVisitorSegment). The insights service owns the catalogue of columns, intervals,
 // operators and ranges and the rules of each event type: it names the unknown one in a 400, so
 // those travel here as plain bounded strings.
 
-export const SiteParams = Type.Object({ ...OrgParams.properties, siteId: Id('Site id') });
 
 const NullableId = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
 

@@ -1,9 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
+import { literals } from './common.ts';
 import { Organization } from './orgs.ts';
 
 // GitBook's integration enumerations, from the lists the integrations service checks too.
-const literals = <T extends string>(values: readonly T[], options: object = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
 
 export const IntegrationRuntime = literals(RUNTIMES);
 export const IntegrationVisibility = literals(VISIBILITIES);

@@ -1,17 +1,16 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Id, ListQuery, Timestamp } from './common.ts';
+import { Id, ListQuery, literals, Timestamp } from './common.ts';
 import { Space } from './content.ts';
 
 // GitBook's Site, SiteSection, SiteSectionGroup, SiteSpace, ShareLink, adaptive schema and
 // published content site (api-reference "Site" to "Published content site"); the sites service
 // checks the same bounds, for callers other than the gateway.
 
-const enumOf = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
 const nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
 
-export const SiteType = enumOf(['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'], 'Default on creation: basic');
-export const SiteVisibility = enumOf(['public', 'unlisted', 'share-link', 'visitor-auth']);
-export const AgentsContext = enumOf(['excluded', 'included']);
+export const SiteType = literals(['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'], { description: 'Default on creation: basic' });
+export const SiteVisibility = literals(['public', 'unlisted', 'share-link', 'visitor-auth']);
+export const AgentsContext = literals(['excluded', 'included']);
 const SiteTitle = Type.String({ minLength: 2, maxLength: 128 });
 const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });
 const Path = Type.String({ minLength: 1, maxLength: 100 });
@@ -124,7 +123,7 @@ export const CreateSiteBody = Type.Object({
   title: Type.Optional(SiteTitle),
   visibility: Type.Optional(SiteVisibility),
   spaces: Type.Optional(
-    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), enumOf(['empty', 'sample'])], { description: 'Spaces to add, or a keyword that creates a new space for the site' }),
+    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), literals(['empty', 'sample'])], { description: 'Spaces to add, or a keyword that creates a new space for the site' }),
   ),
 });
 
@@ -180,7 +179,7 @@ export const AddSectionToGroupBody = Type.Object({ sectionId: Id('Site section i
 const anchors = <T extends TSchema>(pointer: T, description: string) => Type.Object({ before: Type.Optional(pointer), after: Type.Optional(pointer) }, { description });
 
 export const MoveGroupBody = Type.Object({
-  position: Type.Optional(anchors(Type.Object({ type: enumOf(['site-section', 'site-section-group']), id: Id('Item id') }), 'At the end of the site when unset')),
+  position: Type.Optional(anchors(Type.Object({ type: literals(['site-section', 'site-section-group']), id: Id('Item id') }), 'At the end of the site when unset')),
 });
 export const MoveSectionBody = Type.Object({
   position: Type.Optional(anchors(Type.Object({ type: Type.Literal('site-section'), siteSection: Id('Site section id') }), 'At the end of the site when unset')),
@@ -188,5 +187,5 @@ export const MoveSectionBody = Type.Object({
 export const MoveSiteSpaceBody = Type.Object({
   position: Type.Optional(anchors(Type.Object({ type: Type.Literal('site-space'), siteSpace: Id('Site-space id') }), 'At the end of its section when unset')),
 });
-const ItemPointer = Type.Object({ type: enumOf(['site-space', 'site-section', 'site-section-group']), id: Id('Item id') });
+const ItemPointer = Type.Object({ type: literals(['site-space', 'site-section', 'site-section-group']), id: Id('Item id') });
 export const SortStructureBody = Type.Object({ item: ItemPointer, position: anchors(ItemPointer, 'At the end when neither is given') });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListQuery } from './common.ts';
+import { ListOf, ListQuery } from './common.ts';
 
 /** Where content is (GitBook's ContentLocation), by ids. */
 export const ContentLocation = Type.Union(
@@ -38,3 +38,6 @@ export const LinkStats = Type.Object({ total: Type.Integer(), broken: Type.Objec
 
 export type ContentLocationJson = Static<typeof ContentLocation>;
 export type ContentReferenceUsageJson = Static<typeof ContentReferenceUsage>;
+
+/** A link list: the list envelope with the revision's `stats`. */
+export const LinkList = Type.Composite([ListOf(ContentReferenceUsage), Type.Object({ stats: LinkStats })]);
