@@ -11,6 +11,12 @@ export function checkLength(field: string, value: string, min: number, max: numb
   return value;
 }
 
+/** One of the values the reference allows for the field. */
+export function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')} (got "${value}")`);
+  return value as T;
+}
+
 /** An http(s) URL of at most `max` characters. */
 export function checkUri(field: string, value: string, max: number): string {
   checkLength(field, value, 1, max);

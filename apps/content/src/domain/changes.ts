@@ -2,7 +2,7 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
-import { checkLength, InvalidArgumentError, NotFoundError, slugify } from '@quire/service-kit';
+import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, slugify } from '@quire/service-kit';
 import { parse as parseYaml } from 'yaml';
 import {
   clonePages,
@@ -206,8 +206,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
     const at = `changes[${i}]`;
     if ('insertPage' in change) {
       const c = change.insertPage;
-      const type = (c.type || 'document') as PageType;
-      if (!PAGE_TYPES.includes(type)) throw new InvalidArgumentError(`${at}.type: must be one of ${PAGE_TYPES.join(', ')}`);
+      const type = checkOneOf(`${at}.type`, c.type || 'document', PAGE_TYPES);
       let fields = checkFields(at, c.fields);
       let body: string | undefined;
       if (type === 'document') {
@@ -362,8 +361,7 @@ export function treeFromContent(
     const siblings: TreePage[] = [];
     list.forEach((p, i) => {
       const at = `${prefix}[${i}]`;
-      const type = (p.type || 'document') as PageType;
-      if (!PAGE_TYPES.includes(type)) throw new InvalidArgumentError(`${at}.type: must be one of ${PAGE_TYPES.join(', ')}`);
+      const type = checkOneOf(`${at}.type`, p.type || 'document', PAGE_TYPES);
       if (type === 'group' && depth > 0) throw new InvalidArgumentError(`${at}.type: groups are top-level pages only`);
       if (type === 'link' && p.pages.length) throw new InvalidArgumentError(`${at}.pages: link pages cannot hold pages`);
       let fields = checkFields(at, p.fields);

@@ -1,4 +1,4 @@
-import { checkLength, InvalidArgumentError } from '@quire/service-kit';
+import { checkLength, checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 import { Role } from '@quire/service-kit';
 import { roleToLevel, type Level } from './access.ts';
 
@@ -14,10 +14,6 @@ export const DEFAULT_TITLE = 'Untitled';
 const COPY_SUFFIX = ' (copy)';
 const TITLE_MAX = 50;
 
-export function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
 
 export const checkTitle = (value: string) => checkLength('title', value, 1, TITLE_MAX);
 export const checkDescription = (value: string) => checkLength('description', value, 0, 100);

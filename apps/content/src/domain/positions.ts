@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 import type { Position } from '@quire/proto/content';
 
 // Spaces and collections of one parent share one order, by a float `position`: inserting between
@@ -22,7 +22,7 @@ export function positionAmong(siblings: Sibling[], position: Position | undefine
   const anchor = position?.before ?? position?.after;
   if (!anchor) return (list.at(-1)?.position ?? 0) + 1;
   const field = position?.before ? 'position.before' : 'position.after';
-  if (!(ITEM_TYPES as readonly string[]).includes(anchor.type)) throw new InvalidArgumentError(`${field}.type: must be one of ${ITEM_TYPES.join(', ')}`);
+  checkOneOf(`${field}.type`, anchor.type, ITEM_TYPES);
   const index = list.findIndex((s) => s.type === anchor.type && s.id === anchor.id);
   if (index < 0) throw new InvalidArgumentError(`${field}: ${anchor.type} "${anchor.id}" is not in the same parent`);
   const at = list[index]!.position;

@@ -1,5 +1,5 @@
 import type { SpaceContentServiceServer } from '@quire/proto/space-content';
-import { checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { checkOneOf, checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
@@ -25,7 +25,7 @@ export function importHandlers(deps: ImportDeps): H {
     async importContent(req, ctx) {
       const url = checkUri('url', req.url, 2048);
       if (!req.source) throw new InvalidArgumentError('source: required');
-      if (!(IMPORT_SOURCES as readonly string[]).includes(req.source)) throw new InvalidArgumentError(`source: must be one of ${IMPORT_SOURCES.join(', ')}`);
+      checkOneOf('source', req.source, IMPORT_SOURCES);
       if (req.source !== 'website') throw new InvalidArgumentError(`source: "${req.source}" imports are not supported; only "website"`);
       // Permission first, so that nothing is fetched for a caller who could not write the result.
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);

@@ -1,6 +1,6 @@
 import type { ContentLocation, SpaceContentServiceServer } from '@quire/proto/space-content';
-import { InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
-import { LINK_STATUSES, linkUsages, revisionView, type LinkPage, type LinkStatus } from '../domain/links.ts';
+import { checkOneOf, NotFoundError, type Handlers } from '@quire/service-kit';
+import { LINK_STATUSES, linkUsages, revisionView, type LinkPage } from '../domain/links.ts';
 import type { Link } from '../domain/markdown.ts';
 import { offsetPage, offsetPageOf } from '../domain/search.ts';
 import { flatten } from '../domain/tree.ts';
@@ -31,7 +31,7 @@ export function linkHandlers(deps: LinkDeps): H {
   const { store } = deps;
   return {
     async listLinks(req, ctx) {
-      if (req.status && !LINK_STATUSES.includes(req.status as LinkStatus)) throw new InvalidArgumentError(`status: must be one of ${LINK_STATUSES.join(', ')}`);
+      if (req.status) checkOneOf('status', req.status, LINK_STATUSES);
       const { offset, limit } = offsetPage(req.page);
       const { space, revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const pages = await linkPages(deps, revision);

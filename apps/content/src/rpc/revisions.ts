@@ -8,11 +8,10 @@ import type {
   Revision as RevisionMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkOneOf, FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
-import { checkOneOf } from '../domain/fields.ts';
 import { parseMarkdown } from '../domain/markdown.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';

@@ -1,8 +1,8 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { SortOrder } from '@quire/proto/common';
-import { ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkOneOf, ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
-import { checkDefaultLevel, checkEmoji, checkOneOf, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
+import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
 import { positionAmong } from '../domain/positions.ts';
 import { presentSpace } from '../presenters.ts';

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import type { GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
-import { callerOf, checkLength, checkUri, DomainError, InvalidArgumentError, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import { callerOf, checkLength, checkOneOf, checkUri, DomainError, InvalidArgumentError, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
 import { sealCredentials } from '../domain/sealed.ts';
 import { presentInfo } from '../presenters.ts';
@@ -34,7 +34,7 @@ function checkOptions(o: RepositoryOptions | undefined, allowFile: boolean) {
   if (o.repoCacheId) checkLength('repoCacheID', o.repoCacheId, 1, 256);
   const projectDirectory = checkProjectDirectory(checkLength('repoProjectDirectory', o.repoProjectDirectory, 0, 512));
   const provider = o.gitInfo?.provider;
-  if (provider && !PROVIDERS.includes(provider)) throw new InvalidArgumentError(`gitInfo.provider: must be one of ${PROVIDERS.join(', ')}`);
+  if (provider) checkOneOf('gitInfo.provider', provider, PROVIDERS);
   if (o.gitInfo?.url) checkUri('gitInfo.url', o.gitInfo.url, MAX_URL);
   return { remote, projectDirectory };
 }

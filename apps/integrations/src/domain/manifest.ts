@@ -6,7 +6,7 @@ import type {
   ListIntegrationsRequest,
   PublishIntegrationRequest,
 } from '@quire/proto/integrations';
-import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
+import { checkLength, checkOneOf, checkUri, InvalidArgumentError } from '@quire/service-kit';
 import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
 
 export type Runtime = (typeof RUNTIMES)[number];
@@ -26,10 +26,6 @@ export function checkName(field: string, value: string): string {
   return value;
 }
 
-function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
 
 /** Strict standard base64 (padded, no whitespace), decoded into bytes of their own (what Prisma stores). */
 export function decodeBase64(field: string, value: string): Uint8Array<ArrayBuffer> {

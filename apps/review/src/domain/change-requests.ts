@@ -1,4 +1,4 @@
-import { FailedPreconditionError, InvalidArgumentError } from '@quire/service-kit';
+import { checkOneOf, FailedPreconditionError, InvalidArgumentError } from '@quire/service-kit';
 
 export const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -7,8 +7,7 @@ export const SUBJECT_MAX = 100;
 export const MAX_CHANGES = 50;
 
 export function parseStatus(field: string, value: string): Status {
-  if (!(STATUSES as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${STATUSES.join(', ')} (got "${value}")`);
-  return value as Status;
+  return checkOneOf(field, value, STATUSES);
 }
 
 /** The list filter: `open` by default, `all` for every status. */

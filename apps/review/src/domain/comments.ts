@@ -1,12 +1,11 @@
-import { InvalidArgumentError } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 
 export const COMMENT_STATUSES = ['all', 'open', 'resolved'] as const;
 export type CommentStatusFilter = (typeof COMMENT_STATUSES)[number];
 
 export function commentStatusFilter(value: string): CommentStatusFilter {
   if (value === '') return 'all';
-  if (!(COMMENT_STATUSES as readonly string[]).includes(value)) throw new InvalidArgumentError(`status: must be one of ${COMMENT_STATUSES.join(', ')} (got "${value}")`);
-  return value as CommentStatusFilter;
+  return checkOneOf('status', value, COMMENT_STATUSES);
 }
 
 export const MARKDOWN_MAX = 20_000;

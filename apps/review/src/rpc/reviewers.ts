@@ -1,5 +1,5 @@
 import type { ReviewServiceServer } from '@quire/proto/review';
-import { checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { checkWritable, SUBJECT_MAX } from '../domain/change-requests.ts';
 import { MARKDOWN_MAX } from '../domain/comments.ts';
 import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
@@ -50,7 +50,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
     async submitReview(req, ctx) {
       const userId = callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['review', 'review a change request']);
-      if (!(REVIEW_STATUSES as string[]).includes(req.status)) throw new InvalidArgumentError(`status: must be one of ${REVIEW_STATUSES.join(', ')} (got "${req.status}")`);
+      checkOneOf('status', req.status, REVIEW_STATUSES);
       if (req.comment !== undefined) checkLength('comment.markdown', req.comment, 0, MARKDOWN_MAX);
       checkWritable(cr.number, cr.status, 'it can no longer be reviewed');
       const requested = await store.reviewer(cr.id, userId);

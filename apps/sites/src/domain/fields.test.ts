@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHostname, checkOneOf, checkProxy, checkSiteTitle, freePath, pathFromTitle, SITE_VISIBILITIES } from './fields.ts';
+import { checkOneOf } from '@quire/service-kit';
+import { checkHostname, checkProxy, checkSiteTitle, freePath, pathFromTitle, SITE_VISIBILITIES } from './fields.ts';
 
 describe('site fields', () => {
   it('takes the reference hostname pattern', () => {

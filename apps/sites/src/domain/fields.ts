@@ -13,10 +13,6 @@ export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
 
 export const DEFAULTS = { type: 'basic', visibility: 'public', agentsContext: 'excluded', title: 'Untitled site' } as const;
 
-export function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${field}: must be one of ${allowed.join(', ')} (got "${value}")`);
-  return value as T;
-}
 
 function checkPattern(field: string, value: string, pattern: RegExp, what: string): string {
   if (!pattern.test(value)) throw new InvalidArgumentError(`${field}: must be ${what} (got "${value}")`);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 import { conditionHolds } from './conditions.ts';
 
 // A site's structure: groups and ungrouped sections share one order at the top; sections of a
@@ -89,7 +89,7 @@ export function movePlan(tree: Tree, item: Pointer, anchor: { pointer: Pointer; 
   }
   const field = anchor.before ? 'position.before' : 'position.after';
   const a = anchor.pointer;
-  if (!(ITEM_KINDS as readonly string[]).includes(a.type)) throw new InvalidArgumentError(`${field}.type: must be one of ${ITEM_KINDS.join(', ')}`);
+  checkOneOf(`${field}.type`, a.type, ITEM_KINDS);
   if (a.type === item.type && a.id === item.id) throw new InvalidArgumentError(`${field}: an item cannot be placed beside itself`);
   const at = containerOf(tree, a.type as ItemKind, a.id);
   if (!at) throw new InvalidArgumentError(`${field}: ${a.type} "${a.id}" is not in this site`);

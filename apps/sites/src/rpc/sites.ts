@@ -1,10 +1,9 @@
 import type { SitesServiceServer } from '@quire/proto/sites';
-import { InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import {
   AGENTS_CONTEXTS,
   checkBasename,
   checkHostname,
-  checkOneOf,
   checkProxy,
   checkSiteTitle,
   DEFAULTS,

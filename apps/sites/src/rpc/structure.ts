@@ -1,5 +1,5 @@
 import type { SitesServiceServer, SiteStructureItem } from '@quire/proto/sites';
-import { InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
 import { checkCondition, checkDescription, checkGroupTitle, checkIcon, checkPath, checkSectionTitle } from '../domain/fields.ts';
 import { ITEM_KINDS, type ItemKind } from '../domain/structure.ts';
 import { presentStructure, sitePresenter, treePresenter } from '../presenters.ts';
@@ -161,7 +161,8 @@ export function structureHandlers(deps: Deps): H {
 
     async moveSiteItem(req, ctx) {
       const item = req.item;
-      if (!item || !(ITEM_KINDS as readonly string[]).includes(item.type)) throw new InvalidArgumentError(`item.type: must be one of ${ITEM_KINDS.join(', ')}`);
+      if (!item) throw new InvalidArgumentError('item: required');
+      checkOneOf('item.type', item.type, ITEM_KINDS);
       if (req.before && req.after) throw new InvalidArgumentError('position: give before or after, not both');
       const anchor = req.before ? { pointer: req.before, before: true } : req.after ? { pointer: req.after, before: false } : undefined;
       const site = await editable(deps, req.site, ctx);
