@@ -1,12 +1,13 @@
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import { connectNats } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKey } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
-import { newId, openStore, type Store } from './store/index.ts';
+import { openStore, type Store } from './store/index.ts';
 import { ensureQueue, publishJob, startWorkers, type Workers } from './worker/consumer.ts';
 import type { RunnerDeps } from './worker/jobs.ts';
 

@@ -1,5 +1,6 @@
 import { AlreadyExistsError, checkLength, NotFoundError, Role } from '@quire/service-kit';
-import { hashToken, newApiToken, newId } from './domain/ids.ts';
+import { newId } from '@quire/service-kit/ids';
+import { hashToken, newApiToken } from './domain/ids.ts';
 import { roleToDb } from './domain/roles.ts';
 import { checkEmail } from './domain/validate.ts';
 import type { Store } from './store/index.ts';

@@ -1,9 +1,9 @@
 import type { SpaceContentServiceServer } from '@quire/proto/space-content';
 import { checkOneOf, checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
-import { newId } from '../store/index.ts';
 import { contentWriter, requireEdit, type RevisionDeps } from './revisions.ts';
 import { visibleSpace } from './deps.ts';
 

@@ -9,6 +9,7 @@ import type {
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { checkOneOf, FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
@@ -16,7 +17,7 @@ import { parseMarkdown } from '../domain/markdown.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
-import { newId, type SpaceRow } from '../store/index.ts';
+import type { SpaceRow } from '../store/index.ts';
 import type { GitCommitInfo, RevisionRow } from '../store/revisions.ts';
 import { callerOf, visibleSpace, type Deps } from './deps.ts';
 

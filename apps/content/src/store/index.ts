@@ -1,6 +1,6 @@
+import { newId } from '@quire/service-kit/ids';
 import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import type { Page } from '@quire/service-kit';
-import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import type { Visibility as DbVisibility } from '../generated/prisma/enums.ts';
 import type { CollectionNode, Level } from '../domain/access.ts';
@@ -12,8 +12,6 @@ import { createSearchStore } from './search.ts';
 
 export type Db = Database<PrismaClient>;
 
-// URL-safe without encoding, like the orgs service's ids: the official client puts them in paths as they are.
-export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
 
 // The database enum cannot hold "-"; the API's spelling is used everywhere else.
 const toDb = (v: Visibility) => v.replace('-', '_') as DbVisibility;

@@ -2,11 +2,12 @@
 // documents are keyed by content hash, so only those not stored yet are written. The space's
 // active revision moves by compare-and-set, and the search index follows in the same transaction.
 import { ConflictError } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
 import { indexDocuments, syncSpacePages, type Sql } from './search.ts';
-import { newId, type Db } from './index.ts';
+import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
   oid: string;

@@ -1,13 +1,10 @@
 import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
-import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 
 export type Db = Database<PrismaClient>;
 export type JobRow = Prisma.GitJobGetPayload<object>;
 export type GitSyncRow = Prisma.SpaceGitSyncGetPayload<object>;
 
-// Like the other services' ids; also the JetStream message id of the job.
-export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
 
 const hot = preparedStatements('git-sync', {
   links: 'SELECT * FROM "SpaceGitSync" WHERE "spaceId" = ANY($1)',

@@ -1,8 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { customAlphabet } from 'nanoid';
-
-// URL-safe without encoding: the official client inserts ids into paths as they are.
-export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
 
 const TOKEN_PREFIX = 'qt_';
 

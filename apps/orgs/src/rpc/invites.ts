@@ -1,6 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
 import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
-import { newId } from '../domain/ids.ts';
+import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
 import { isAssignable, roleToDb } from '../domain/roles.ts';
 import { presentLinkInvite } from '../presenters.ts';

@@ -1,6 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { checkLength, checkUri, type Handlers, InvalidArgumentError, NotFoundError, pageOf, Role } from '@quire/service-kit';
-import { newId } from '../domain/ids.ts';
+import { checkLength, checkUri, InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
 import { isAssignable, roleFromDb, roleToDb } from '../domain/roles.ts';
 import { checkHostname, emailDomainOf, normalizeEmailDomains } from '../domain/validate.ts';

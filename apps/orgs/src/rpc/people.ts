@@ -1,6 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
 import { callerOf, checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, Role, type Handlers } from '@quire/service-kit';
-import { newId } from '../domain/ids.ts';
+import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
 import { isAssignable, roleToDb } from '../domain/roles.ts';
 import { checkEmail } from '../domain/validate.ts';

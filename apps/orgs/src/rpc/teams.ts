@@ -1,6 +1,6 @@
 import { TeamMemberRole, type OrgsServiceServer } from '@quire/proto/orgs';
-import { checkLength, type Handlers, InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError } from '@quire/service-kit';
-import { newId } from '../domain/ids.ts';
+import { checkLength, InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError, type Handlers } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
 import { authorize, canManageTeam } from '../domain/policy.ts';
 import { presentTeam } from '../presenters.ts';
 import type { Store, TeamRole } from '../store/index.ts';

@@ -1,6 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
 import { NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
-import { newId } from '../domain/ids.ts';
+import { newId } from '@quire/service-kit/ids';
 import { authorize, can } from '../domain/policy.ts';
 import { checkLanguages, checkTitle } from '../domain/translations.ts';
 import { presentTranslation } from '../presenters.ts';

@@ -1,14 +1,12 @@
+import { newId } from '@quire/service-kit/ids';
 import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import type { Page } from '@quire/service-kit';
-import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import type { ReactionRow } from '../domain/comments.ts';
 import type { Status } from '../domain/change-requests.ts';
 
 export type Db = Database<PrismaClient>;
 
-// URL-safe without encoding, like the other services' ids: the official client puts them in paths as they are.
-export const newId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 20);
 
 export type ChangeRequestRow = Prisma.ChangeRequestGetPayload<object>;
 export type CommentRow = Prisma.CommentGetPayload<object>;

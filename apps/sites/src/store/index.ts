@@ -1,5 +1,6 @@
 import { isUniqueViolation, openDatabaseStore, type Database } from '@quire/service-kit/prisma';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError, type Page } from '@quire/service-kit';
+import { ID_ALPHABET, newId } from '@quire/service-kit/ids';
 import { customAlphabet } from 'nanoid';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import { freePath, pathFromTitle } from '../domain/fields.ts';
@@ -8,11 +9,8 @@ import { containerOf, endOf, itemsIn, movePlan, nextDefault, type Container, typ
 export type Db = Database<PrismaClient>;
 type Tx = Prisma.TransactionClient;
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-// URL-safe without encoding, like the other services' ids: the official client puts them in paths as they are.
-export const newId = customAlphabet(ALPHABET, 20);
 // A share link's secret: 32 characters of 62, about 190 bits.
-const newKey = customAlphabet(ALPHABET, 32);
+const newKey = customAlphabet(ID_ALPHABET, 32);
 
 export type SiteRecord = Prisma.SiteGetPayload<object>;
 export type SiteRow = SiteRecord & { siteSpaceCount: number };
