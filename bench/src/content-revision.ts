@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { percentiles, writeResult } from './lib/results.ts';
 import pg from 'pg';
 import type { PageContent } from '@quire/proto/space-content';
 import { migrateTemplate } from '@quire/service-kit/testing';
@@ -65,8 +65,6 @@ try {
   }
   const { rows } = await db.query('SELECT pg_column_size(tree) AS stored, octet_length(tree::text) AS text FROM "Revision" WHERE id = $1', [last!.revision!.id]);
   const doc = await db.query('SELECT octet_length(markdown) AS size FROM "Document" ORDER BY "createdAt" DESC LIMIT 1');
-  times.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10;
   const result = {
     bench: 'content-revision',
     date: new Date().toISOString(),
@@ -74,14 +72,12 @@ try {
     runs: RUNS,
     seedCreateRevisionMs: Math.round(seedMs),
     createRevisionWarmMs: Math.round(warmMs),
-    applyChangesOnePageMs: { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) },
+    applyChangesOnePageMs: percentiles(times),
     bytesWrittenPerEdit: { treeStored: Number(rows[0].stored), treeJson: Number(rows[0].text), document: Number(doc.rows[0].size) },
   };
-  console.log(JSON.stringify(result, null, 2));
   console.log(`CreateRevision (${PAGES} pages): first ${result.seedCreateRevisionMs} ms, warm ${result.createRevisionWarmMs} ms`);
   console.log(`ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 50 ms)`);
-  mkdirSync(here('../results'), { recursive: true });
-  writeFileSync(here('../results/content-revision.json'), JSON.stringify(result, null, 2) + '\n');
+  writeResult('content-revision', result);
 } finally {
   await db.end();
   await content.stop();

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { writeResult, percentiles } from './lib/results.ts';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateTemplate } from '@quire/service-kit/testing';
@@ -130,11 +130,6 @@ async function seedSpace(spaceId: string, pages: number, prefix: string) {
   }
 }
 
-function percentiles(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
-  return { p50: at(50), p90: at(90), p99: at(99), max: at(100) };
-}
 
 try {
   const owner = await orgs.user('owner');
@@ -230,8 +225,7 @@ try {
     ['GetSpace (no search), for comparison', result.baselineGetSpaceMs],
   ] as const)
     console.log(`${name}: p50 ${r.p50} ms, p99 ${r.p99} ms (target p99 < 50 ms)`);
-  mkdirSync(here('../results'), { recursive: true });
-  writeFileSync(here('../results/content-search.json'), JSON.stringify(result, null, 2) + '\n');
+  writeResult('content-search', result);
 } finally {
   stopAll();
   await db.end();

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeResult } from './lib/results.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,12 +132,10 @@ try {
     exportedFiles: Object.keys(exported.files).length,
     importOverClone: Math.round((median(firstImport) / median(clone)) * 10) / 10,
   };
-  console.log(JSON.stringify(result, null, 2));
   console.log(
     `space ${exportSpace}: git clone ${round(median(clone))} ms; import ${round(median(firstImport))} ms (${result.importOverClone}x clone, target <= 3x; content's CreateRevision alone ${round(median(contentOnly))} ms); reimport ${round(median(reimport))} ms; export ${round(median(exportNew))} ms, unchanged export ${round(median(exportUnchanged))} ms`,
   );
-  mkdirSync(here('../results'), { recursive: true });
-  writeFileSync(here('../results/git-sync.json'), JSON.stringify(result, null, 2) + '\n');
+  writeResult('git-sync', result);
 } finally {
   await repos.stop();
   await gs.stop();

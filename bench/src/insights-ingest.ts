@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeResult } from './lib/results.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,8 +148,7 @@ try {
   }
   grpc.close();
   console.table(results);
-  mkdirSync(here('../results'), { recursive: true });
-  writeFileSync(here('../results/insights-ingest.json'), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results }, null, 2) + '\n');
+  writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, results });
 } finally {
   stopAll();
   const nc = await connectNats('nats://127.0.0.1:4222', 'bench', createLogger('bench', 'silent'));

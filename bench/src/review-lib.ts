@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { migrateTemplate } from '@quire/service-kit/testing';
 import { startContent } from '@quire/content/testing';
@@ -39,14 +38,4 @@ export async function startReviewStack() {
   };
 }
 
-export function percentiles(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
-  return { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) };
-}
-
-export function writeResult(name: string, result: object) {
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync(here('../results'), { recursive: true });
-  writeFileSync(here(`../results/${name}.json`), JSON.stringify(result, null, 2) + '\n');
-}
+export { percentiles, writeResult } from './lib/results.ts';

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { writeResult } from './results.ts';
 
 // What the HTTP read benchmarks share: starting servers, waiting for them, loading them one after
 // the other with autocannon and writing a table of the results beside the pg baseline.
@@ -66,7 +66,6 @@ export async function compare(file: string, targets: { name: string; url: string
   const base = results.find((r) => r.name === baseline)!.rps;
   const table = results.map((r) => ({ ...r, rps: Math.round(r.rps), vsPgBaseline: `${Math.round((r.rps / base) * 100)}%` }));
   console.table(table);
-  mkdirSync(here('../../results'), { recursive: true });
-  writeFileSync(here(`../../results/${file}.json`), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results: table }, null, 2) + '\n');
+  writeResult(file, { date: new Date().toISOString(), connections, seconds, results: table });
   return results;
 }
