@@ -9,7 +9,7 @@ import { startOrgs } from '@quire/orgs/testing';
 // CreateRevision of a 1,000-page space (first in the process, then warm), and ApplyChanges editing
 // one page of it, called over gRPC on the real content service and PostgreSQL (fresh databases
 // from migrated templates), one call at a time: the cost of one edit, and the bytes it writes (the
-// tree JSON and one document). BENCH_PAGES, BENCH_RUNS.
+// tree JSON and one document), with the body as markdown and as a JSONDocument. BENCH_PAGES, BENCH_RUNS.
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -63,6 +63,15 @@ try {
     );
     if (i >= WARMUP) times.push(performance.now() - start);
   }
+  // The same edit with its body given as GitBook's JSONDocument (converted to markdown on write).
+  const leaf = (text: string) => ({ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] });
+  const documentTimes: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'heading-1', data: {}, nodes: [leaf(`Edited ${i}`)] }, { object: 'block', type: 'paragraph', data: {}, nodes: [leaf(paragraph.trim())] }] };
+    const start = performance.now();
+    await content.callContent(content.spaceContent.applyChanges, { spaceId: space.id, revisionId: seeded.id, changes: [{ updatePage: { page: target, documentJson: JSON.stringify(document), move: false } }] }, owner.id);
+    if (i >= WARMUP) documentTimes.push(performance.now() - start);
+  }
   const { rows } = await db.query('SELECT pg_column_size(tree) AS stored, octet_length(tree::text) AS text FROM "Revision" WHERE id = $1', [last!.revision!.id]);
   const doc = await db.query('SELECT octet_length(markdown) AS size FROM "Document" ORDER BY "createdAt" DESC LIMIT 1');
   const result = {
@@ -73,10 +82,12 @@ try {
     seedCreateRevisionMs: Math.round(seedMs),
     createRevisionWarmMs: Math.round(warmMs),
     applyChangesOnePageMs: percentiles(times),
+    applyChangesOnePageDocumentMs: percentiles(documentTimes),
     bytesWrittenPerEdit: { treeStored: Number(rows[0].stored), treeJson: Number(rows[0].text), document: Number(doc.rows[0].size) },
   };
   console.log(`CreateRevision (${PAGES} pages): first ${result.seedCreateRevisionMs} ms, warm ${result.createRevisionWarmMs} ms`);
   console.log(`ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 50 ms)`);
+  console.log(`ApplyChanges (1 page of ${PAGES}, body as a JSONDocument): p50 ${result.applyChangesOnePageDocumentMs.p50} ms, p99 ${result.applyChangesOnePageDocumentMs.p99} ms`);
   writeResult('content-revision', result);
 } finally {
   await db.end();

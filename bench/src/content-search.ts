@@ -5,7 +5,7 @@ import pg from 'pg';
 import { migrateTemplate } from '@quire/service-kit/testing';
 import { startContent } from '@quire/content/testing';
 import { startOrgs } from '@quire/orgs/testing';
-import { start, stopAll, waitForHttp } from './lib/load.ts';
+import { identitySettings, start, stopAll, waitForHttp } from './lib/load.ts';
 
 // Full-text search over a large space: SearchSpace on one space of BENCH_PAGES pages (20,000) and
 // SearchOrganization over it and four more spaces (BENCH_PAGES / 20 pages each), through the
@@ -180,6 +180,7 @@ try {
 
   const gateway = 'http://127.0.0.1:18195';
   start(fileURLToPath(new URL('../../apps/gateway/src/main.ts', import.meta.url)), {
+    ...identitySettings('gateway'),
     PORT: '18195',
     ORGS_URL: orgs.address,
     CONTENT_URL: content.address,

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createClient, createLogger, databaseUrlDefault, metadataFor } from '@quire/service-kit';
+import { createClient, createLogger, databaseUrlDefault } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { openStore } from '@quire/orgs/store';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
 // Relative import: @quire/proto is not (yet) a dependency of the bench package.
 import { InsightsServiceClient } from '@quire/proto/insights';
-import { appEntry, start, stopAll, waitForHttp } from './lib/load.ts';
+import { identitySettings, start, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in
 // batches of 100 and of 1,000 events, through the gateway (HTTP, autocannon) and directly over
@@ -62,8 +63,9 @@ const ports = { orgs: 51161, insights: 51167, gateway: 18190 };
 const source = (app: string) => here(`../../apps/${app}/src/main.ts`);
 
 try {
-  start(appEntry('orgs'), { ORGS_PORT: String(ports.orgs), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  startApp('orgs', { ORGS_PORT: String(ports.orgs), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
   start(source('insights'), {
+    ...identitySettings('insights'),
     INSIGHTS_PORT: String(ports.insights),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
     INSIGHTS_STREAM: stream,
@@ -72,6 +74,7 @@ try {
     LOG_LEVEL: 'warn',
   });
   start(source('gateway'), {
+    ...identitySettings('gateway'),
     PORT: String(ports.gateway),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
     INSIGHTS_URL: `127.0.0.1:${ports.insights}`,
@@ -114,8 +117,9 @@ try {
     const loop = async () => {
       while (Date.now() < until) {
         const t0 = performance.now();
+        const metadata = await gatewayIdentity.metadata('insights', { userId: owner.id });
         await new Promise<void>((resolve) => {
-          grpc.trackEvents({ organizationId: org.id, siteId: site, bodyJson, clientIp: '127.0.0.1' }, userMetadata, (err) => {
+          grpc.trackEvents({ organizationId: org.id, siteId: site, bodyJson, clientIp: '127.0.0.1' }, metadata, (err) => {
             if (err) errors++;
             else accepted++;
             resolve();
@@ -129,7 +133,8 @@ try {
     const pct = (p: number) => Math.round(latencies[Math.floor(p * (latencies.length - 1))]!);
     return { accepted, p50: pct(0.5), p99: pct(0.99), errors };
   }
-  const userMetadata = metadataFor({ userId: owner.id });
+  // Signed as the gateway signs: one cached assertion per user, renewed past half its life.
+  const gatewayIdentity = testIdentity('gateway');
 
   const results = [];
   for (const via of ['gateway', 'grpc'] as const) {

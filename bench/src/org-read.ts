@@ -1,7 +1,7 @@
 import { databaseUrlDefault, Role } from '@quire/service-kit';
 import { openStore } from '@quire/orgs/store';
 import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
-import { appEntry, compare, serverScript, start, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
+import { compare, serverScript, start, startApp, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 
 // Authenticated GET /v1/orgs/{id} through gateway -> orgs (gRPC) -> PostgreSQL, against two
 // baselines on the same machine: a bare Fastify answer and one Fastify process reading the same
@@ -21,8 +21,8 @@ await close();
 try {
   start(serverScript('bare'), { PORT: '18181' });
   start(serverScript('pg-direct'), { PORT: '18182', DATABASE_URL: databaseUrl, BENCH_USER_ID: reader.id });
-  start(appEntry('orgs'), { ORGS_PORT: '51151', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-  start(appEntry('gateway'), { PORT: '18180', ORGS_URL: '127.0.0.1:51151', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
+  startApp('orgs', { ORGS_PORT: '51151', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  startApp('gateway', { PORT: '18180', ORGS_URL: '127.0.0.1:51151', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
   const path = `/v1/orgs/${org.id}`;
   const headers = { authorization: `Bearer ${token}` };
   // Only orgs runs behind the gateway here, so its readiness (all services) is not the signal:

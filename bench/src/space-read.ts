@@ -1,7 +1,7 @@
 import { databaseUrlDefault, Role } from '@quire/service-kit';
 import { openStore } from '@quire/orgs/store';
 import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
-import { appEntry, compare, serverScript, start, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
+import { compare, serverScript, start, startApp, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 
 // Authenticated GET /v1/spaces/{id} through gateway -> content (gRPC; content asks orgs for the
 // caller's membership) -> PostgreSQL, with review's counters and git-sync's link asked for at the
@@ -21,12 +21,12 @@ await close();
 
 try {
   start(serverScript('space-direct'), { PORT: '18182', ORGS_DATABASE_URL: orgsUrl, CONTENT_DATABASE_URL: contentUrl, BENCH_USER_ID: reader.id });
-  start(appEntry('orgs'), { ORGS_PORT: '51151', DATABASE_URL: orgsUrl, LOG_LEVEL: 'warn' });
-  start(appEntry('content'), { CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs' });
+  startApp('orgs', { ORGS_PORT: '51151', DATABASE_URL: orgsUrl, LOG_LEVEL: 'warn' });
+  startApp('content', { CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs' });
   // A Space carries review's counters and git-sync's link: both answer beside content.
-  start(appEntry('review'), { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('review'), LOG_LEVEL: 'warn' });
-  start(appEntry('git-sync'), { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('git-sync'), GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
-  start(appEntry('gateway'), {
+  startApp('review', { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('review'), LOG_LEVEL: 'warn' });
+  startApp('git-sync', { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('git-sync'), GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
+  startApp('gateway', {
     PORT: '18180', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
   });
   await waitForHttp(`http://127.0.0.1:18180/v1/orgs/${org.id}`, { authorization: `Bearer ${ownerToken}` });

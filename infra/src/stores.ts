@@ -8,11 +8,12 @@ import pg from 'pg';
 import { connect } from 'nats';
 import { databaseUrlDefault } from '@quire/service-kit';
 import { STREAMS, ensureStream } from '@quire/service-kit/nats';
-import { bootstrap } from '@quire/orgs/admin';
+import { bootstrap, BOOTSTRAP_EMAIL } from '@quire/orgs/admin';
+import { ensureServiceKeys } from './service-keys.ts';
 
 // `pnpm dev` runs this first (turbo task @quire/infra#stores): PostgreSQL up with one database
 // per service and its migrations applied, NATS with JetStream up with the streams, and on an
-// empty orgs database a first admin, organization and token.
+// empty orgs database a first admin, organization and token; the service identities' keys once.
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -113,24 +114,51 @@ async function migrateServices() {
   }
 }
 
-/** On an empty orgs database: the first admin, organization and a token, kept in .quire/dev-token. */
+/**
+ * On an empty orgs database: the first admin (with a password to sign in with), an organization
+ * and a token, kept in .quire/dev-token and .quire/dev-password (readable by this user only).
+ */
 async function bootstrapOrgs() {
   const { openStore } = await import('@quire/orgs/store');
   const { store, close } = openStore(process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs', pgUrl), 2);
   const tokenFile = join(stateDir, 'dev-token');
+  const passwordFile = join(stateDir, 'dev-password');
   try {
     const token = process.env.QUIRE_BOOTSTRAP_TOKEN ?? `qt_${randomBytes(32).toString('base64url')}`;
-    if (await bootstrap(store, token)) {
+    const password = process.env.QUIRE_BOOTSTRAP_PASSWORD ?? randomBytes(15).toString('base64url');
+    if (await bootstrap(store, token, password)) {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(tokenFile, token + '\n', { mode: 0o600 });
-      say(`created admin@quire.local, an organization and a token (saved in .quire/dev-token): ${token}`);
+      writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
+      say(`created ${BOOTSTRAP_EMAIL}, an organization and a token (saved in .quire/dev-token): ${token}`);
     } else if (existsSync(tokenFile)) {
       say(`dev token (from .quire/dev-token): ${readFileSync(tokenFile, 'utf8').trim()}`);
     } else {
       say('the orgs database has organizations already; make a token with `pnpm quire token create --email <email>`');
     }
+    if (existsSync(passwordFile)) {
+      say(`sign in at POST /auth/sign-in as ${BOOTSTRAP_EMAIL} with the password in .quire/dev-password; more users: pnpm quire user create --email E --name N --password P`);
+    }
   } finally {
     await close();
+  }
+}
+
+// Keys a process would otherwise draw at random when it starts: made once and kept, so links,
+// sealed Git credentials of queued jobs and visitor claims survive a restart under `pnpm dev`.
+// Each app's dev script reads them with <NAME>_FILE.
+const DEV_KEYS: Record<string, () => string> = {
+  QUIRE_LINK_SECRET: () => randomBytes(32).toString('base64url'),
+  QUIRE_SECRETS_KEY: () => randomBytes(32).toString('base64'),
+  QUIRE_VISITOR_CLAIMS_SECRET: () => randomBytes(48).toString('base64url'),
+};
+
+function ensureDevKeys() {
+  const dir = join(stateDir, 'keys');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const [name, make] of Object.entries(DEV_KEYS)) {
+    const file = join(dir, name);
+    if (!existsSync(file)) writeFileSync(file, make() + '\n', { mode: 0o600 });
   }
 }
 
@@ -142,6 +170,8 @@ try {
   if (!upOnly) await migrateServices();
   await ensureNats();
   if (!upOnly) await bootstrapOrgs();
+  if (!upOnly) say(ensureServiceKeys(join(stateDir, 'service-keys')));
+  if (!upOnly) ensureDevKeys();
 } catch (err) {
   console.error(`[stores] ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

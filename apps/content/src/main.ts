@@ -1,5 +1,5 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { cachedMemberships, createClient, createLogger, promiseClient, runGrpcService } from '@quire/service-kit';
+import { cachedMemberships, createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
 import { blobStoreOf, loadContentConfig } from './config.ts';
 import { contentService, spaceContentService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -7,11 +7,12 @@ import { openStore } from './store/index.ts';
 await runGrpcService('content', async () => {
   const config = loadContentConfig();
   const log = createLogger('content', config.LOG_LEVEL);
-  const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const identity = loadServiceIdentity('content', config);
+  const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const deps = {
     store,
-    orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService), config.MEMBERSHIP_CACHE_MS),
+    orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS),
     blobs: blobStoreOf(config),
     appUrl: config.QUIRE_APP_URL,
     importLimits: { maxPages: config.CONTENT_IMPORT_MAX_PAGES, maxPageBytes: config.CONTENT_IMPORT_MAX_PAGE_BYTES, timeoutMs: config.CONTENT_IMPORT_TIMEOUT_MS },
@@ -20,6 +21,9 @@ await runGrpcService('content', async () => {
     log,
     host: config.GRPC_HOST,
     port: config.CONTENT_PORT,
+    identity,
+    metricsPort: config.METRICS_PORT,
+    checks,
     services: [contentService(deps, log), spaceContentService(deps, log)],
     close: [() => orgsClient.close(), close],
   };

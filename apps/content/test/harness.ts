@@ -5,7 +5,7 @@ import { ContentServiceClient } from '@quire/proto/content';
 import { SpaceContentServiceClient } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
 import { contentService, spaceContentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -16,20 +16,24 @@ export const APP_URL = 'https://app.quire.test';
 /**
  * The real content gRPC server on a free port, over a fresh copy of the migrated template
  * database, calling the orgs service at `orgsAddress`. Used by the contract tests here and by the
- * gateway's end-to-end tests. `clock.now` is the service's clock: tests move it.
+ * gateway's end-to-end tests. `clock.now` is the service's clock: tests move it. `existing` names
+ * a database and blob directory to serve instead (a restored backup, a second replica); they are
+ * left in place on stop.
  */
-export async function startContent(orgsAddress: string) {
-  const database = await cloneTemplate('content');
+export async function startContent(orgsAddress: string, existing?: { databaseUrl: string; blobDir: string }) {
+  const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('content');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('content-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const identity = testIdentity('content');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
   const clock = { now: () => new Date() };
-  const blobDir = await mkdtemp(join(tmpdir(), 'quire-blobs-'));
-  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService), now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL };
+  const blobDir = existing?.blobDir ?? (await mkdtemp(join(tmpdir(), 'quire-blobs-')));
+  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL };
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     services: [contentService(deps, log), spaceContentService(deps, log)],
+    identity,
     log,
   });
   const address = `127.0.0.1:${server.port}`;
@@ -42,11 +46,14 @@ export async function startContent(orgsAddress: string) {
     clock,
     /** The database's URL, to read and seed rows (grants) as stored. */
     databaseUrl: database.url,
+    blobDir,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'content'),
     /** The SpaceContentService on the same server, and its calls as `userId`. */
     spaceContent,
-    callContent: callAs(spaceContent),
+    callContent: callAs(spaceContent, 'content'),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       spaceContent.close();
@@ -54,7 +61,7 @@ export async function startContent(orgsAddress: string) {
       orgsClient.close();
       await close();
       await database.drop();
-      await rm(blobDir, { recursive: true, force: true });
+      if (!existing) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -194,6 +194,67 @@ describe('ApplyChanges', () => {
   });
 });
 
+/** Every `ref` of a JSONDocument's nodes, in document order. */
+function refsOf(node: unknown): unknown[] {
+  if (Array.isArray(node)) return node.flatMap(refsOf);
+  if (typeof node !== 'object' || node === null) return [];
+  const { data, nodes } = node as { data?: { ref?: unknown }; nodes?: unknown };
+  return [...(data?.ref ? [data.ref] : []), ...refsOf(nodes)];
+}
+
+describe('ApplyChanges with documents', () => {
+  it("stores a JSONDocument as its markdown, refs as links, and reads it back the same", async () => {
+    const s = await seeded();
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'heading-2', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ask', marks: [] }] }] },
+        {
+          object: 'block',
+          type: 'hint',
+          data: { style: 'warning' },
+          nodes: [
+            {
+              object: 'block',
+              type: 'paragraph',
+              nodes: [
+                { object: 'text', leaves: [{ object: 'leaf', text: 'Read the ', marks: [] }] },
+                { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: s.faq } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'FAQ', marks: [] }] }] },
+                { object: 'text', leaves: [{ object: 'leaf', text: ' first.', marks: [] }] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const r = await apply(s.space.id, s.revision.id, [insert('Asked', { ref: 'asked', documentJson: JSON.stringify(document) })]);
+    const id = r.changes[0]!.pageId;
+    const stored = await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: id, format: 'markdown' });
+    expect(stored.markdown).toBe(`## Ask\n\n{% hint style="warning" %}\nRead the [FAQ](/pages/${s.faq}) first.\n{% endhint %}\n`);
+    const read = await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: id, format: 'document' });
+    expect(JSON.parse(read.documentJson!)).toEqual(document);
+    // update_page takes one too.
+    const u = await apply(s.space.id, r.revision!.id, [{ updatePage: { page: id, move: false, documentJson: JSON.stringify({ ...document, nodes: document.nodes.slice(0, 1) }) } }]);
+    expect((await getPage({ spaceId: s.space.id, revisionId: u.revision!.id, pageId: id, format: 'markdown' })).markdown).toBe('## Ask\n');
+  });
+
+  it('refuses what is not a JSONDocument, naming the change, writing nothing', async () => {
+    const s = await seeded();
+    const before = await count('Revision');
+    await rejects(apply(s.space.id, s.revision.id, [insert('ok'), insert('x', { documentJson: '{nope' })]), status.INVALID_ARGUMENT, /^changes\[1\]\.document: not JSON/);
+    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: '{"object":"page","nodes":[]}' })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be a JSONDocument/);
+    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: 'null' })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be a JSONDocument/);
+    await rejects(
+      apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, markdown: 'a', documentJson: '{"object":"document","data":{},"nodes":[]}' } }]),
+      status.INVALID_ARGUMENT,
+      /^changes\[0\]: give one of markdown and document/,
+    );
+    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: ' '.repeat(5_000_001) })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be at most/);
+    expect(await count('Revision')).toBe(before);
+  });
+});
+
 describe('pages, documents and blobs', () => {
   it('gets a page by id or path, with markdown or the parsed document', async () => {
     const s = await seeded();
@@ -201,12 +262,33 @@ describe('pages, documents and blobs', () => {
     expect(bare).toMatchObject({ id: s.setup, path: 'intro/setup', title: 'Setup', type: 'document' });
     expect(bare.markdown).toBeUndefined();
     const withDoc = await getPage({ spaceId: s.space.id, pageId: s.intro, format: 'document' });
-    expect(JSON.parse(withDoc.documentJson!)).toMatchObject({ type: 'root', children: [{ type: 'paragraph' }] });
+    expect(JSON.parse(withDoc.documentJson!)).toMatchObject({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph' }] });
     expect(withDoc.pages.map((p) => p.id)).toEqual([s.setup]);
     await rejects(getPage({ spaceId: s.space.id, pageId: s.intro, format: 'html' }), status.INVALID_ARGUMENT, /^format: must be one of/);
     await rejects(getPage({ spaceId: s.space.id, pageId: 'nope' }), status.NOT_FOUND, /Page "nope"/);
     await rejects(getPage({ spaceId: s.space.id, path: 'setup' }), status.NOT_FOUND, /path "setup"/);
     await rejects(getPage({ spaceId: s.space.id, pageId: s.intro }, outsider), status.NOT_FOUND);
+  });
+
+  it("answers GitBook's JSONDocument, links to the revision's pages and files as refs", async () => {
+    const s = await seeded();
+    const files = await apply(s.space.id, s.revision.id, [{ insertFiles: { files: [{ ref: 'img', name: 'a.png', contentType: 'image/png', data: PNG }] } }]);
+    const file = files.insertedFiles[0]!.id;
+    const markdown = `See [faq](../faq.md#q), [intro](/pages/${s.intro}), [top](#top), [out](https://example.org), [gone](gone.md) and [it](/files/${file}).\n\n{% hint style="info" %}\nNote\n{% endhint %}\n`;
+    const r = await apply(s.space.id, files.revision!.id, [{ updatePage: { page: s.setup, markdown, move: false } }]);
+    const page = await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: s.setup, format: 'document' });
+    const doc = JSON.parse(page.documentJson!);
+    expect(doc).toMatchObject({ object: 'document', nodes: [{ type: 'paragraph' }, { type: 'hint', data: { style: 'info' } }] });
+    expect(refsOf(doc)).toEqual([
+      { kind: 'anchor', anchor: 'q', page: s.faq },
+      { kind: 'page', page: s.intro },
+      { kind: 'anchor', anchor: 'top' },
+      { kind: 'url', url: 'https://example.org' },
+      { kind: 'url', url: 'gone.md' },
+      { kind: 'file', file },
+    ]);
+    // By path too; a document read by its hash has no page to resolve relative paths against.
+    expect(JSON.parse((await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, path: 'intro/setup', format: 'document' })).documentJson!)).toEqual(doc);
   });
 
   it('gets a document of the space by its hash, and nobody else’s', async () => {

@@ -70,6 +70,15 @@ describe('SearchSpace', () => {
     expect(res.items.map((p) => p.title).sort()).toEqual(['Installation', 'Kubernetes operations', 'Upgrading']);
   });
 
+  it("indexes GitBook's blocks by their text, never their tags", async () => {
+    const space = await createSpace('Blocks');
+    await publish(space.id, [page('Tips', '## Careful\n\n{% hint style="danger" %}\nNever skip the backups.\n{% endhint %}\n\n{% tabs %}\n{% tab title="Linux" %}\nRun the script.\n{% endtab %}\n{% endtabs %}\n')]);
+    for (const tag of ['endhint', 'hint', 'danger', 'endtabs', 'endtab', 'style']) expect((await searchSpace(space.id, tag)).items, tag).toEqual([]);
+    const found = await searchSpace(space.id, 'backups');
+    expect(found.items.map((p) => p.title)).toEqual(['Tips']);
+    expect(found.items[0]!.sections).toEqual([{ id: 'careful', title: 'Careful', body: 'Never skip the backups. Linux Run the script.' }]);
+  });
+
   it('pages through the results', async () => {
     const first = await searchSpace(handbook.id, 'kubernetes', owner, { page: '', limit: 2 });
     expect(first.items).toHaveLength(2);

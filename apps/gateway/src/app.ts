@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
 import type { Services } from './clients.ts';
+import { makeAuthenticator } from './credentials.ts';
+import { makeSessions } from './sessions.ts';
 import type { GatewayConfig } from './config.ts';
+import { Limiter } from './limiter.ts';
 import auth from './plugins/auth.ts';
+import audit from './routes/audit.ts';
+import signIn from './routes/auth.ts';
+import ssoSignIn from './routes/sso-signin.ts';
 import errors from './plugins/errors.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import telemetry from './plugins/telemetry.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
 import { makeLinkSigner } from './signing.ts';
@@ -51,12 +61,26 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
+    trustProxy: trustProxy(config.TRUST_PROXY),
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerValidation(app);
+  const sessions = makeSessions(config.QUIRE_PUBLIC_URL, services);
+  // One NATS connection: the shared rate-limit counters, and the revocations of tokens and
+  // sessions that reach every replica. Fastify's logger is pino's; its type only lacks pino's extras the helpers do not use.
+  const log = app.log as unknown as Logger;
+  const nc = await connectNats(config.NATS_URL, 'gateway', log);
+  const authenticator = makeAuthenticator(services, config.AUTH_CACHE_TTL_MS, nc, log);
+  await authenticator.ready();
+  app.addHook('onClose', async () => {
+    authenticator.close();
+    await nc.drain();
+  });
+  app.decorateRequest('caller', undefined as unknown as FastifyRequest['caller']);
   // First, so that every route answers the error body, those of the plugins below included.
   await app.register(errors);
+  await app.register(telemetry);
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
@@ -66,38 +90,45 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       openapi: '3.1.0',
       info: { title: 'Quire API', version: '1.0.0', description: 'GitBook-compatible documentation platform API' },
       servers: [{ url: config.QUIRE_PUBLIC_URL }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: sessions.cookieName, description: 'Set by POST /auth/sign-in; writes also send `x-csrf-token`' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
+  await app.register(cookie);
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
-  await app.register(rateLimit, {
-    max: config.RATE_LIMIT_PER_MINUTE,
-    timeWindow: 60_000,
-    // Per token: one client's burst does not starve the others. Requests without one count per address.
-    keyGenerator: (req) => req.headers.authorization ?? req.ip,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
-    errorResponseBuilder: (_req, ctx) => ({
-      statusCode: 429,
-      message: `Rate limit exceeded: ${ctx.max} requests per minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
-    }),
-  });
+  const limiter = await Limiter.shared(nc, config.RATE_LIMIT_BUCKET, app.log);
+  await app.register(rateLimit, { limiter, perToken: config.RATE_LIMIT_PER_MINUTE, perAddress: config.RATE_LIMIT_ADDRESS_PER_MINUTE });
 
   const deps = {
     services,
-    urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL),
+    urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL, config.QUIRE_READER_URL),
     links: makeLinkSigner(config.QUIRE_PUBLIC_URL, config.QUIRE_LINK_SECRET),
+    sessions,
+    authenticator,
+    signInThrottle: { perAccount: config.SIGN_IN_FAILURES_PER_ACCOUNT, perAddress: config.SIGN_IN_FAILURES_PER_ADDRESS, windowMs: config.SIGN_IN_WINDOW_MS },
   };
   await app.register(health, deps);
   await app.register(downloads, deps);
+  await app.register(signIn, { ...deps, prefix: '/auth' });
+  await app.register(ssoSignIn, { ...deps, prefix: '/auth', publicUrl: config.QUIRE_PUBLIC_URL, stateSecret: config.QUIRE_LINK_SECRET });
   await app.register(
     async (v1) => {
-      // Every /v1 route needs a bearer token, but for the OpenAPI document.
-      await v1.register(auth, { services, ttlMs: config.AUTH_CACHE_TTL_MS });
+      // Every /v1 route needs a bearer token or a session, but for the OpenAPI document.
+      await v1.register(auth, { authenticator, sessions });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
+      for (const group of [users, organizations, audit, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );
   return app;
+}
+
+/** TRUST_PROXY as Fastify's trustProxy: `true`/`false`, or a list of addresses. */
+function trustProxy(value: string | undefined): boolean | string {
+  return value === undefined || value === 'false' ? false : value === 'true' ? true : value;
 }

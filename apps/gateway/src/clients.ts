@@ -7,7 +7,7 @@ import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
 import { SitesServiceClient, SitesServiceService } from '@quire/proto/sites';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { SERVICE_NAMES } from '@quire/proto';
-import { createClient, promiseClient, type PromiseClient } from '@quire/service-kit';
+import { createClient, promiseClient, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import type { Client } from '@grpc/grpc-js';
 import type { GatewayConfig } from './config.ts';
 
@@ -26,7 +26,7 @@ export interface Services {
   channels: { name: string; client: Client }[];
 }
 
-export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>): Services {
+export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>, identity: ServiceIdentity): Services {
   const orgs = createClient(OrgsServiceClient, config.ORGS_URL);
   const content = createClient(ContentServiceClient, config.CONTENT_URL);
   const spaceContent = createClient(SpaceContentServiceClient, config.CONTENT_URL);
@@ -36,16 +36,16 @@ export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTEN
   const sites = createClient(SitesServiceClient, config.SITES_URL);
   const gitSync = createClient(GitSyncServiceClient, config.GIT_SYNC_URL);
   return {
-    orgs: promiseClient(orgs, OrgsServiceService, config.GRPC_TIMEOUT_MS),
-    content: promiseClient(content, ContentServiceService, config.GRPC_TIMEOUT_MS),
+    orgs: promiseClient(orgs, OrgsServiceService, { identity, audience: 'orgs' }, config.GRPC_TIMEOUT_MS),
+    content: promiseClient(content, ContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS),
     // An import fetches a website within the content service's own time bound (30 s by default).
-    spaceContent: promiseClient(spaceContent, SpaceContentServiceService, config.GRPC_TIMEOUT_MS, { importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000) }),
-    integrations: promiseClient(integrations, IntegrationsServiceService, config.GRPC_TIMEOUT_MS),
+    spaceContent: promiseClient(spaceContent, SpaceContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS, { importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000) }),
+    integrations: promiseClient(integrations, IntegrationsServiceService, { identity, audience: 'integrations' }, config.GRPC_TIMEOUT_MS),
     // Merges of large spaces take longer than a read.
-    review: promiseClient(review, ReviewServiceService, Math.max(config.GRPC_TIMEOUT_MS, 60_000)),
-    insights: promiseClient(insights, InsightsServiceService, config.GRPC_TIMEOUT_MS),
-    sites: promiseClient(sites, SitesServiceService, config.GRPC_TIMEOUT_MS),
-    gitSync: promiseClient(gitSync, GitSyncServiceService, config.GRPC_TIMEOUT_MS),
+    review: promiseClient(review, ReviewServiceService, { identity, audience: 'review' }, Math.max(config.GRPC_TIMEOUT_MS, 60_000)),
+    insights: promiseClient(insights, InsightsServiceService, { identity, audience: 'insights' }, config.GRPC_TIMEOUT_MS),
+    sites: promiseClient(sites, SitesServiceService, { identity, audience: 'sites' }, config.GRPC_TIMEOUT_MS),
+    gitSync: promiseClient(gitSync, GitSyncServiceService, { identity, audience: 'git-sync' }, config.GRPC_TIMEOUT_MS),
     channels: [
       { name: SERVICE_NAMES.orgs, client: orgs },
       { name: SERVICE_NAMES.content, client: content },

@@ -1,14 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
+  ...serviceIdentityFields,
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: port(8080),
+  /** The side port of `/metrics` (Prometheus), kept off the public one; PORT + 1000 when unset. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Base address clients reach the API at, for `urls.location`. */
   QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
   /** Base address of the web app, for `urls.app`; the public URL when unset. */
   QUIRE_APP_URL: Type.Optional(url()),
+  /** Base address of the reader (published sites), for `urls.published`. */
+  QUIRE_READER_URL: url('http://127.0.0.1:8090'),
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   REVIEW_URL: grpcAddress(50053),
@@ -16,13 +21,29 @@ export const ConfigSchema = Type.Object({
   INSIGHTS_URL: grpcAddress(50057),
   SITES_URL: grpcAddress(50054),
   GIT_SYNC_URL: grpcAddress(50056),
+  /** Requests per minute of one valid token. */
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
+  /** Requests per minute of one address without a token, its failed authentications included. */
+  RATE_LIMIT_ADDRESS_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  /** NATS KV bucket of the limits' counters, shared by every gateway replica. */
+  RATE_LIMIT_BUCKET: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'quire_rate_limits' }),
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For and X-Forwarded-Proto are believed
+   * (`true`, or addresses/CIDRs separated by commas); unset,
+   * the client address is the connection's and limits count per proxy.
+   */
+  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.:/, ]{1,1000}$' })),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
-  /** How long a resolved token is trusted before orgs is asked again. */
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** Failed sign-ins allowed per account and per address in SIGN_IN_WINDOW_MS before sign-in answers 429 until the window ends. */
+  SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  SIGN_IN_FAILURES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 50 }),
+  SIGN_IN_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 15 * 60_000 }),
+  /** How long a resolved token or session is trusted before orgs is asked again (revocations end it at once). */
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** Key of signed download links (files, PDFs); drawn at start when unset, so links last until a restart. */
-  QUIRE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  QUIRE_LINK_SECRET: secret(Type.String({ minLength: 16 })),
 });
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

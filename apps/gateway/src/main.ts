@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { runProcess } from '@quire/service-kit';
+import { loadServiceIdentity, runProcess, startMetricsServer, startTracing } from '@quire/service-kit';
 import { buildApp } from './app.ts';
 import { connectServices } from './clients.ts';
 import { loadGatewayConfig } from './config.ts';
 
 await runProcess('gateway', async () => {
+  const stopTracing = await startTracing('gateway');
   const config = loadGatewayConfig();
-  const services = connectServices(config);
+  const services = connectServices(config, loadServiceIdentity('gateway', config));
   const app = await buildApp(config, services);
   await app.listen({ host: config.HOST, port: config.PORT });
+  const side = await startMetricsServer(config.HOST, config.METRICS_PORT ?? config.PORT + 1000);
   app.log.info(`Quire API at ${config.QUIRE_PUBLIC_URL}/v1, reference at ${config.QUIRE_PUBLIC_URL}/docs`);
   // `pnpm dev` only: the token the store preparation created, so the stack is usable at once.
   const tokenFile = process.env.QUIRE_DEV_TOKEN_FILE;
@@ -16,8 +18,10 @@ await runProcess('gateway', async () => {
   return {
     log: app.log,
     async close() {
+      await side.close();
       await app.close();
       for (const c of services.channels) c.client.close();
+      await stopTracing?.();
     },
   };
 });

@@ -32,3 +32,37 @@ export function makeLinkSigner(publicUrl: string, secret: string | undefined, no
     },
   };
 }
+
+export interface ValueSigner {
+  /** `<base64url JSON>.<exp>.<hex HMAC>`, valid for `ttlSeconds`. */
+  sign(value: unknown, ttlSeconds: number): string;
+  /** The value, when the signature is good and not expired; else undefined. */
+  verify<T>(signed: string): T | undefined;
+}
+
+/**
+ * Short-lived values a browser carries for us (the OIDC sign-in state cookie). The key is the
+ * link secret's, derived per purpose so that a link's signature never passes for a value's.
+ */
+export function makeValueSigner(secret: string | undefined, purpose: string, now: () => number = Date.now): ValueSigner {
+  const key = createHmac('sha256', secret ? Buffer.from(secret, 'utf8') : randomBytes(32)).update(purpose).digest();
+  const mac = (body: string, exp: number) => createHmac('sha256', key).update(`${body}.${exp}`).digest('hex');
+  return {
+    sign(value, ttlSeconds) {
+      const body = Buffer.from(JSON.stringify(value)).toString('base64url');
+      const exp = Math.floor(now() / 1000) + ttlSeconds;
+      return `${body}.${exp}.${mac(body, exp)}`;
+    },
+    verify<T>(signed: string) {
+      const [body, expText, sig] = signed.split('.');
+      const exp = Number(expText);
+      if (!body || !sig || !/^[0-9a-f]{64}$/.test(sig) || !Number.isInteger(exp) || exp * 1000 < now()) return undefined;
+      if (!timingSafeEqual(Buffer.from(mac(body, exp), 'hex'), Buffer.from(sig, 'hex'))) return undefined;
+      try {
+        return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { TestUser } from '@quire/orgs/testing';
 import { pdfText } from '@quire/review/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkJsonDocument } from '../src/schemas/document.ts';
 import { expectError, startGateway, ok } from './harness.ts';
 
 // The smallest PNG: 1x1 transparent.
@@ -54,8 +55,65 @@ async function changeRequest() {
   return { spaceId, cr, base, page: (t: string) => pages.find((p) => p.title === t)!.id };
 }
 
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+/** A JSONDocument: a heading, then a warning hint whose paragraph links to `page`. */
+const hintDocument = (page: string) => ({
+  object: 'document',
+  data: {},
+  nodes: [
+    { object: 'block', type: 'heading-2', data: {}, nodes: [text('Careful')] },
+    {
+      object: 'block',
+      type: 'hint',
+      data: { style: 'warning' },
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Never skip the '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page } }, nodes: [text('backups')] }, text('.')] }],
+    },
+  ],
+});
+
 /** Fetches a signed URL through the gateway (its path and query, without the public address). */
 const fetchSigned = (url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+
+describe("a change request's content as GitBook's JSONDocument", () => {
+  it('takes a document in insert_page and update_page, stores its markdown and reads it back the same', async () => {
+    const { base, page } = await changeRequest();
+    const document = hintDocument(page('Reference'));
+    await ok(g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: 'Safety', document }] }));
+    const pages = (await ok(g.call(owner, 'GET', `${base}/content/pages`))).pages as { id: string; title: string }[];
+    const safety = pages.find((p) => p.title === 'Safety')!.id;
+    const md = await ok(g.call(owner, 'GET', `${base}/content/page/${safety}?format=markdown`));
+    expect(md.markdown).toBe(`## Careful\n\n{% hint style="warning" %}\nNever skip the [backups](/pages/${page('Reference')}).\n{% endhint %}\n`);
+    const read = await ok(g.call(reader, 'GET', `${base}/content/page/${safety}?format=document`));
+    expect(read.document).toEqual(document);
+    checkJsonDocument(read.document, 'document');
+    const byPath = await ok(g.call(reader, 'GET', `${base}/content/path/${read.path}?format=document`));
+    expect(byPath).toMatchObject({ id: safety, document });
+    await ok(g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'update_page', page: safety, document: { ...document, nodes: document.nodes.slice(0, 1) } }] }));
+    expect((await ok(g.call(reader, 'GET', `${base}/content/page/${safety}?format=document`))).document).toEqual({ ...document, nodes: document.nodes.slice(0, 1) });
+  });
+
+  it('answers 400 naming the field for a document GitBook would refuse, writing nothing', async () => {
+    const { base } = await changeRequest();
+    const before = (await ok(g.call(owner, 'GET', base))).revision;
+    const bad = (document: unknown, operation = 'insert_page') => g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: 'Fine', document: { markdown: 'ok' } }, { operation, title: 'Bad', page: 'x', document }] });
+    expectError(await bad({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'no-such-block', nodes: [] }] }), 400, /body\.changes\[1\]\.document\.nodes\.0/);
+    expectError(await bad({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'hint', data: { style: 'loud' }, nodes: [] }] }), 400, /body\.changes\[1\]\.document/);
+    expectError(await bad({ object: 'document', nodes: [] }), 400, /body\.changes\[1\]\.document/);
+    expectError(await bad({ object: 'page', data: {}, nodes: [] }, 'update_page'), 400, /body\.changes\[1\]\.document/);
+    expect((await ok(g.call(owner, 'GET', base))).revision).toBe(before);
+  });
+
+  it('indexes the merged page for search by its text, never its block tags', async () => {
+    const { spaceId, base, page } = await changeRequest();
+    await ok(g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: 'Safety', document: hintDocument(page('Reference')) }] }));
+    await ok(g.call(owner, 'POST', `${base}/merge`));
+    const search = async (q: string) => (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/search?query=${q}`))).items as { title: string; sections: { body: string }[] }[];
+    const found = await search('backups');
+    expect(found.map((p) => p.title)).toEqual(['Safety']);
+    expect(found[0]!.sections.map((s) => s.body)).toEqual(['Never skip the backups.']);
+    for (const tag of ['endhint', 'hint', 'warning', 'style']) expect(await search(tag), tag).toEqual([]);
+  });
+});
 
 describe("a change request's content over HTTP", () => {
   it('reads the revision, pages, files, page, links and backlinks of the change request, not of the space', async () => {
@@ -67,7 +125,7 @@ describe("a change request's content over HTTP", () => {
     expect(files.items.map((f: { name: string }) => f.name)).toEqual(['logo.png']);
     const fileId = files.items[0].id;
     expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}`))).name).toBe('logo.png');
-    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}/backlinks`))).items).toEqual([expect.objectContaining({ page: page('Getting started') })]);
+    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}/backlinks`))).items).toEqual([expect.objectContaining({ kind: 'page', page: expect.objectContaining({ id: page('Getting started') }) })]);
     expect((await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}?format=markdown`))).markdown).toContain(`/pages/${page('Getting started')}`);
     const links = await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}/links`));
     expect(links.stats.total).toBeGreaterThan(0);

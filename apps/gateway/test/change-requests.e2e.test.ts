@@ -144,6 +144,8 @@ describe('change requests over HTTP', () => {
     const merged = await ok(merge(spaceId, a));
     expect(merged).toEqual({ revision: expect.any(String), result: 'merge' });
     expect((await ok(as(owner, 'GET', `/v1/spaces/${spaceId}`))).revision).toBe(merged.revision);
+    // The merge revision names the change request it came from (GitBook's Revision of type merge).
+    expect(await ok(as(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${merged.revision}`))).toMatchObject({ id: merged.revision, type: 'merge', mergedFrom: { object: 'change-request', id: a.id, number: a.number } });
     expect(await ok(as(owner, 'GET', `${crs(spaceId)}/${a.id}`))).toMatchObject({ status: 'merged', revisionMerged: merged.revision });
     expectError(await merge(spaceId, a), 412, /is merged: only an open change request can be merged/);
 

@@ -5,26 +5,48 @@ import { startIntegrations } from '@quire/integrations/testing';
 import { startOrgs, type TestUser } from '@quire/orgs/testing';
 import { startReview } from '@quire/review/testing';
 import { startSites } from '@quire/sites/testing';
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
+import { testIdentity } from '@quire/service-kit/testing';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
+import { gitbookOperations, recordCoverage, served, specHook, type Violation } from './gitbook-spec.ts';
+
+const violations: Violation[] = [];
+// Registered by every test file that imports the harness: an answer of the test (or of the
+// setup before it) that breaks GitBook's OpenAPI document fails it, with Ajv's errors.
+afterEach(() => {
+  const found = violations.splice(0);
+  if (found.length) throw new Error(`answers not conforming to GitBook's OpenAPI document:\n${JSON.stringify(found, null, 2)}`);
+});
+afterAll(recordCoverage);
 
 /** The whole gateway over the real orgs, content and integrations services and fresh databases; drive it with `app.inject`. */
-export async function startGateway(env: Record<string, string> = {}) {
-  const orgs = await startOrgs();
+export async function startGateway(env: Record<string, string> = {}, orgsEnv: Record<string, string> = {}) {
+  const orgs = await startOrgs(orgsEnv);
   const [content, integrations, insights] = await Promise.all([startContent(orgs.address), startIntegrations(orgs.address), startInsights(orgs.address)]);
   const [review, sites, gitSync] = await Promise.all([startReview(orgs.address, content.address), startSites(orgs.address, content.address), startGitSync(content.address)]);
-  const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, REVIEW_URL: review.address, INTEGRATIONS_URL: integrations.address, INSIGHTS_URL: insights.address, SITES_URL: sites.address, GIT_SYNC_URL: gitSync.address, LOG_LEVEL: 'silent', ...env });
-  const services = connectServices(config);
+  const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, REVIEW_URL: review.address, INTEGRATIONS_URL: integrations.address, INSIGHTS_URL: insights.address, SITES_URL: sites.address, GIT_SYNC_URL: gitSync.address, LOG_LEVEL: 'silent', RATE_LIMIT_BUCKET: `test_${randomBytes(6).toString('hex')}`, ...env });
+  const services = connectServices(config, testIdentity('gateway'));
   const app = await buildApp(config, services);
+  app.addHook('onSend', specHook(violations));
   await app.ready();
+  for (const id of gitbookOperations(app.swagger())) served.add(id);
+  const replicas: Awaited<ReturnType<typeof buildApp>>[] = [];
   return {
     app,
     /** One request as `as` (no token when null), with a JSON body when given. */
     call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
       return app.inject({ method, url, headers: as ? bearer(as.token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+    },
+    /** Another gateway replica over the same services (its own caches), closed with the first. */
+    async replica() {
+      const other = await buildApp(config, services);
+      await other.ready();
+      replicas.push(other);
+      return other;
     },
     orgs,
     content,
@@ -36,6 +58,8 @@ export async function startGateway(env: Record<string, string> = {}) {
     config,
     services,
     async stop() {
+      for (const r of replicas) await r.close();
+      await app.limiter.drop();
       await app.close();
       for (const c of services.channels) c.client.close();
       await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);

@@ -35,16 +35,32 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
+type Location = { kind: string; organization?: { id: string }; space?: { id: string }; page?: { id: string }; file?: { id: string }; [k: string]: unknown };
+/** A ContentLocation with its organization, space, page and file objects written as their ids. */
+const ids = ({ organization, space, page, file, ...rest }: Location) => ({
+  ...rest,
+  ...(organization ? { organization: organization.id } : {}),
+  ...(space ? { space: space.id } : {}),
+  ...(page ? { page: page.id } : {}),
+  ...(file ? { file: file.id } : {}),
+});
+const usageIds = (u: { targetReference: Location; locationReferences: Location[] }) => ({ ...u, targetReference: ids(u.targetReference), locationReferences: u.locationReferences.map(ids) });
+
 describe('GET /v1/spaces/{spaceId}/links', () => {
   it('lists each target with its status, where it is linked from, and the stats', async () => {
     const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links`);
     expect(res.statusCode, res.body).toBe(200);
     const here = { organization: orgId, space: spaceId };
-    expect(res.json()).toEqual({
+    const body = res.json();
+    // The objects themselves, as GitBook answers them (their whole shape is checked by the harness).
+    expect(body.items[0].targetReference).toMatchObject({ organization: { object: 'organization', id: orgId }, space: { object: 'space', id: spaceId }, page: { id: 'setup', title: 'Setup' } });
+    expect(body.items[4].targetReference.file).toMatchObject({ id: 'diagram', name: 'diagram.png', contentType: 'image/png' });
+    expect({ ...body, items: body.items.map(usageIds) }).toEqual({
       count: 5,
       items: [
         { status: 'ok', relation: 'reference', targetReference: { kind: 'page', ...here, page: 'setup', internalLocation: { type: 'anchor', anchor: 'install' } }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
-        { status: 'broken', relation: 'reference', targetReference: { kind: 'page', ...here, page: 'gone' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        // No such page: the target is the link as written.
+        { status: 'broken', relation: 'reference', targetReference: { kind: 'url', url: '/pages/gone' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
         { status: 'ok', relation: 'reference', targetReference: { kind: 'url', url: 'https://example.com' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
         { status: 'in-app', relation: 'reference', targetReference: { kind: 'url', url: 'https://app.quire.test/o/x' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
         {
@@ -63,7 +79,7 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
 
   it('filters by status and pages', async () => {
     const broken = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?status=broken`)).json();
-    expect(broken.items.map((u: { targetReference: { page: string } }) => u.targetReference.page)).toEqual(['gone']);
+    expect(broken.items.map((u: { targetReference: { url: string } }) => u.targetReference.url)).toEqual(['/pages/gone']);
     const first = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?limit=3`)).json();
     expect(first.items).toHaveLength(3);
     const rest = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?limit=3&page=${first.next.page}`)).json();
@@ -76,7 +92,7 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
 describe('GET /v1/spaces/{spaceId}/content/page/{pageId}/links', () => {
   it("lists one page's links", async () => {
     const res = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/setup/links`)).json();
-    expect(res).toMatchObject({ count: 1, items: [{ status: 'ok', relation: 'dependsOn', targetReference: { kind: 'file', file: 'diagram' } }], stats: { total: 1, broken: { total: 0 } } });
+    expect(res).toMatchObject({ count: 1, items: [{ status: 'ok', relation: 'dependsOn', targetReference: { kind: 'file', file: { id: 'diagram' } } }], stats: { total: 1, broken: { total: 0 } } });
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/nope/links`), 404, /Page "nope" not found/);
   });
 });
@@ -85,7 +101,8 @@ describe('GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks', () => {
   it('lists the pages using the file', async () => {
     const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files/diagram/backlinks`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
+    const body = res.json();
+    expect({ ...body, items: body.items.map(ids) }).toEqual({
       count: 2,
       items: [
         { kind: 'page', organization: orgId, space: spaceId, page: 'home' },

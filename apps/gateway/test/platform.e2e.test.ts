@@ -60,15 +60,19 @@ describe('gateway platform', () => {
 });
 
 describe('readiness without the services', () => {
+  let down: Awaited<ReturnType<typeof startGateway>>;
+  // Nothing listens on port 1: the gateway's orgs channel never connects.
+  beforeAll(async () => {
+    down = await startGateway({ ORGS_URL: '127.0.0.1:1' });
+  });
+  afterAll(() => down.stop());
+
   it('is not ready when orgs does not answer', async () => {
-    // Nothing listens on port 1: the gateway's orgs channel never connects.
-    const down = await startGateway({ ORGS_URL: '127.0.0.1:1' });
     const res = await down.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.json().services['quire.orgs.v1.OrgsService']).toBe('unavailable');
     const call = await down.app.inject({ method: 'GET', url: '/v1/user', headers: bearer('qt_whatever') });
     expect(call.statusCode).toBe(503);
     expect(call.json()).toEqual({ error: { code: 503, message: expect.any(String) } });
-    await down.stop();
   });
 });

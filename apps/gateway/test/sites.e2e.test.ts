@@ -41,6 +41,7 @@ describe('sites over HTTP', () => {
       siteSpaces: 1,
       createdAt: expect.any(String),
       agentsContext: 'excluded',
+      features: [{ id: 'sites-public-visibility', plan: 'basic', frozen: false }],
       urls: { location: `http://127.0.0.1:8080/v1/orgs/${orgId}/sites/${site.id}`, app: `http://127.0.0.1:8080/o/${orgId}/sites/${site.id}` },
     });
     const url = `${sitesUrl()}/${site.id}`;
@@ -55,11 +56,11 @@ describe('sites over HTTP', () => {
       adaptiveContent: { enabled: true },
       agentsContext: 'included',
       hostname: 'docs.example.com',
-      proxy: { origin: 'example.com/docs', target: `http://127.0.0.1:8080/s/${site.id}` },
+      proxy: { origin: 'example.com/docs', target: `http://127.0.0.1:8090/${orgId}/${site.id}` },
     });
     expect(await ok(g.call(owner, 'PATCH', url, { proxy: null, hostname: null }))).not.toHaveProperty('proxy');
     const published = await ok(g.call(owner, 'POST', `${url}/publish`));
-    expect(published).toMatchObject({ published: true, urls: { published: `http://127.0.0.1:8080/s/${site.id}` } });
+    expect(published).toMatchObject({ published: true, urls: { published: `http://127.0.0.1:8090/${orgId}/${site.id}` } });
     expect((await ok(g.call(reader, 'GET', `${sitesUrl()}?published=true&space=${space.id}&title=HANDBOOK`))).items.map((s: { id: string }) => s.id)).toEqual([site.id]);
     expect((await ok(g.call(reader, 'GET', `${sitesUrl()}?published=false`))).items.map((s: { id: string }) => s.id)).not.toContain(site.id);
     expect(await ok(g.call(owner, 'POST', `${url}/unpublish`))).toMatchObject({ published: false });
@@ -318,5 +319,75 @@ describe('share links, adaptive schema and the published site over HTTP', () => 
         { description: 'Paying customers', condition: 'visitor.claims.paid === true' },
       ],
     });
+  });
+});
+
+describe('site customization over HTTP', () => {
+  it('answers the defaults, takes a whole replacement (PUT) or some settings (PATCH), and shows them in the published view', async () => {
+    const site = await createSite({ spaces: [(await createSpace('Styled')).id] });
+    const url = `${sitesUrl()}/${site.id}/customization`;
+    const defaults = await ok(g.call(reader, 'GET', url));
+    expect(defaults).toMatchObject({ styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' } }, themes: { default: 'light', toggeable: true }, header: { preset: 'default', links: [] } });
+    expect(defaults).not.toHaveProperty('title');
+
+    const logo = { light: 'https://cdn.example.com/logo.png', dark: 'https://cdn.example.com/logo-dark.png' };
+    const replaced = await ok(g.call(creator, 'PUT', url, { ...defaults, title: 'Styled docs', header: { preset: 'default', logo, links: [] }, favicon: { emoji: '📘' } }));
+    expect(replaced).toMatchObject({ title: 'Styled docs', header: { logo }, favicon: { emoji: '📘' } });
+    const patched = await ok(g.call(owner, 'PATCH', url, { styling: { ...defaults.styling, primaryColor: { light: '#ff6600', dark: '#ffaa00' } }, themes: { default: 'dark', toggeable: false } }));
+    expect(patched).toMatchObject({ title: 'Styled docs', header: { logo }, styling: { primaryColor: { light: '#ff6600' } }, themes: { default: 'dark' } });
+    expect(await ok(g.call(reader, 'GET', url))).toEqual(patched);
+
+    const siteNow = await ok(g.call(owner, 'GET', `${sitesUrl()}/${site.id}`));
+    expect(siteNow.features).toContainEqual({ id: 'sites-advanced-customization', plan: 'ultimate', frozen: false, customizations: ['header-logo'] });
+    await ok(g.call(owner, 'POST', `${sitesUrl()}/${site.id}/publish`));
+    const view = await ok(g.call(reader, 'GET', `${sitesUrl()}/${site.id}/published`));
+    expect(view).toMatchObject({ customizations: { site: patched, siteSpaces: {} }, scripts: [] });
+  });
+
+  it('refuses bad settings naming the field, readers and other organizations, writing nothing', async () => {
+    const site = await createSite();
+    const url = `${sitesUrl()}/${site.id}/customization`;
+    const before = await ok(g.call(owner, 'GET', url));
+    expectError(await g.call(owner, 'PATCH', url, { styling: { ...before.styling, primaryColor: { light: 'red', dark: '#000000' } } }), 400, /body.styling.primaryColor.light/);
+    expectError(await g.call(owner, 'PATCH', url, { themes: { default: 'sepia', toggeable: true } }), 400, /body.themes.default/);
+    expectError(await g.call(owner, 'PATCH', url, { title: 'x' }), 400, /title/);
+    expectError(await g.call(owner, 'PATCH', url, {}), 400);
+    expectError(await g.call(owner, 'PUT', url, { title: 'Partial only' }), 400, /styling/);
+    expectError(await g.call(reader, 'PATCH', url, { title: 'Reader title' }), 403, /create or admin/);
+    expectError(await g.call(outsider, 'GET', url), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/orgs/${otherOrgId}/sites/${site.id}/customization`), 404);
+    expect(await ok(g.call(owner, 'GET', url))).toEqual(before);
+  });
+});
+
+describe('visitor authentication settings over HTTP', () => {
+  it('answers the key to editors, sets the backend and fallback URL, and regenerates the key', async () => {
+    const site = await createSite({ visibility: 'visitor-auth' });
+    const url = `${sitesUrl()}/${site.id}/publishing/auth`;
+    const first = await ok(g.call(creator, 'GET', url));
+    expect(first).toMatchObject({ object: 'publishing-auth', backend: 'custom', privateKey: expect.stringMatching(/.{32,}/) });
+    expect(await ok(g.call(owner, 'GET', url))).toEqual(first);
+
+    const updated = await ok(g.call(owner, 'PATCH', url, { backend: 'custom', fallbackURL: 'https://login.example.com/quire' }));
+    expect(updated).toEqual({ ...first, fallbackURL: 'https://login.example.com/quire' });
+    const unset = await ok(g.call(owner, 'PATCH', url, { backend: 'custom', fallbackURL: null }));
+    expect(unset).not.toHaveProperty('fallbackURL');
+
+    const regenerated = await ok(g.call(creator, 'POST', `${url}/regenerate`));
+    expect(regenerated.privateKey).not.toBe(first.privateKey);
+    expect(await ok(g.call(owner, 'GET', url))).toEqual(regenerated);
+  });
+
+  it('refuses readers, other organizations and bad settings, changing nothing', async () => {
+    const site = await createSite({ visibility: 'visitor-auth' });
+    const url = `${sitesUrl()}/${site.id}/publishing/auth`;
+    const before = await ok(g.call(owner, 'GET', url));
+    expectError(await g.call(reader, 'GET', url), 403);
+    expectError(await g.call(reader, 'POST', `${url}/regenerate`), 403);
+    expectError(await g.call(outsider, 'GET', url), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/orgs/${otherOrgId}/sites/${site.id}/publishing/auth`), 404);
+    expectError(await g.call(owner, 'PATCH', url, { backend: 'magic' }), 400, /body.backend/);
+    expectError(await g.call(owner, 'PATCH', url, { backend: 'custom', fallbackURL: 'not a url' }), 400, /body.fallbackURL/);
+    expect(await ok(g.call(owner, 'GET', url))).toEqual(before);
   });
 });

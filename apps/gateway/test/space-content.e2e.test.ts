@@ -4,6 +4,7 @@ import type { ApplyChangesRequest, ApplyChangesResponse, Change } from '@quire/p
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkJsonDocument } from '../src/schemas/document.ts';
 import { expectError, startGateway } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
@@ -96,7 +97,12 @@ describe('space content', () => {
     const md = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=markdown`);
     expect(md.markdown).toBe(`# Welcome\n\nSee ![logo](/files/${file.id})`);
     const doc = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=document&evaluated=true`);
-    expect(doc.document).toMatchObject({ type: 'root', children: [{ type: 'heading', depth: 1 }, { type: 'paragraph' }] });
+    // GitBook's JSONDocument, its image's source resolved to the space's file.
+    expect(doc.document).toMatchObject({ object: 'document', nodes: [{ type: 'heading-1' }, { type: 'paragraph' }] });
+    expect(JSON.stringify(doc.document)).toContain(JSON.stringify({ kind: 'file', file: file.id }));
+    checkJsonDocument(doc.document, 'document');
+    const byPath = await json(`/v1/spaces/${spaceId}/content/path/intro?format=document`);
+    expect(byPath.document).toEqual(doc.document);
     expect(doc).not.toHaveProperty('markdown');
     const bare = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}`);
     expect(bare).not.toHaveProperty('markdown');
@@ -113,16 +119,20 @@ describe('space content', () => {
     expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/pages`)).pages).toHaveLength(2);
     expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/page/${ids.setup}`)).path).toBe('intro/setup');
     expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/path/intro`)).id).toBe(ids.intro);
-    expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/files`)).count).toBe(1);
+    const files = await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/files`);
+    expect(files.count).toBe(1);
+    expect(await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/files/${files.items[0].id}`)).toMatchObject({ id: files.items[0].id, size: PNG.byteLength });
+    expectError(await get(`/v1/spaces/${spaceId}/revisions/${firstRevisionId}/files/${files.items[0].id}`), 404, /File/);
     const other = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Other' })).json();
     expectError(await get(`/v1/spaces/${other.id}/revisions/${revisionId}`), 404, /revision/);
     expectError(await get(`/v1/spaces/${spaceId}/revisions/nope`), 404, /revision "nope"/);
   });
 
-  it('gets a document by id: its markdown and mdast', async () => {
+  it("gets a document by id: GitBook's JSONDocument, with its markdown", async () => {
     const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
     const d = await json(`/v1/spaces/${spaceId}/documents/${pages[0].documentId}`);
-    expect(d).toMatchObject({ object: 'document', id: pages[0].documentId, markdown: expect.stringContaining('Welcome'), document: { type: 'root' } });
+    expect(d).toMatchObject({ object: 'document', id: pages[0].documentId, markdown: expect.stringContaining('Welcome'), data: {}, nodes: [{ type: 'heading-1' }, { type: 'paragraph' }] });
+    checkJsonDocument(d, 'document');
     expectError(await get(`/v1/spaces/${spaceId}/documents/${'0'.repeat(64)}`), 404, /Document/);
     expectError(await get(`/v1/spaces/${spaceId}/documents/not-a-hash`), 400, /documentId/);
   });

@@ -28,9 +28,9 @@ describe('SAML providers', () => {
     expect(created.headers.location).toBe(provider.urls.location);
     expect(provider).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'pending', defaultRole: null, ssoURL: '', entityID: '', certificate: '' });
     expect(provider.service).toEqual({
-      acsURL: `http://127.0.0.1:8080/sso/saml/${provider.id}/acs`,
-      startURL: `http://127.0.0.1:8080/sso/saml/${provider.id}/start`,
-      entityID: `http://127.0.0.1:8080/sso/saml/${provider.id}`,
+      acsURL: `http://127.0.0.1:8080/auth/saml/${provider.id}/acs`,
+      startURL: `http://127.0.0.1:8080/auth/saml/${provider.id}/start`,
+      entityID: `http://127.0.0.1:8080/auth/saml/${provider.id}/metadata`,
     });
     expect((await g.call(outsider, 'GET', `/v1/orgs/${orgId}/sso`)).json()).toEqual({ items: [] });
 

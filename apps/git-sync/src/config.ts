@@ -25,6 +25,8 @@ export const ConfigSchema = Type.Object({
   GIT_SYNC_CONSUMER_INACTIVE_MS: Type.Optional(ms(60_000, 1000)),
   /** Where the per-job working directories are made; the system's temp dir when unset. */
   GIT_SYNC_WORK_DIR: Type.Optional(Type.String()),
+  /** Lets repositories be local paths (`file:` URLs): tests and single-machine setups only; the private network setting does not. */
+  QUIRE_ALLOW_FILE_REMOTES: Type.Boolean({ default: false }),
   /** AES-256-GCM key sealing repository credentials on job messages: 32 bytes, base64, the same on every replica. */
   QUIRE_SECRETS_KEY: secretsKeyField,
 });

@@ -1,8 +1,8 @@
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
-import { createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
+import { createClient, promiseClient, watchConsumer, type HealthChecks, type Logger, type ServiceBinding, type ServiceIdentity } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
-import { connectNats } from '@quire/service-kit/nats';
+import { connectNats, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKey } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
@@ -18,22 +18,26 @@ export interface GitSyncRuntime {
   store: Store;
   services: ServiceBinding[];
   workers: Workers;
+  /** Its database and NATS: the service is SERVING while both answer. */
+  checks: HealthChecks;
   close: (() => Promise<unknown> | unknown)[];
 }
 
 /** Everything a git-sync process runs beside its gRPC server: store, clients, queue and workers. */
 export async function startRuntime(
   config: GitSyncConfig,
+  identity: ServiceIdentity,
   log: Logger,
   options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
 ): Promise<GitSyncRuntime> {
   const secretsKey = loadSecretsKey(config.QUIRE_SECRETS_KEY, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
-  const { store, close: closeStore } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;
+  const { store, close: closeStore, checks: storeChecks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const contentClient = createClient(ContentServiceClient, config.CONTENT_URL);
   const spaceContentClient = createClient(SpaceContentServiceClient, config.CONTENT_URL);
-  const content = promiseClient(contentClient, ContentServiceService);
-  const spaceContent = promiseClient(spaceContentClient, SpaceContentServiceService, CONTENT_TIMEOUT_MS);
+  const content = promiseClient(contentClient, ContentServiceService, { identity, audience: 'content' });
+  const spaceContent = promiseClient(spaceContentClient, SpaceContentServiceService, { identity, audience: 'content' }, CONTENT_TIMEOUT_MS);
   const nc = await connectNats(config.NATS_URL, 'git-sync', log);
   const queue = {
     subject: config.GIT_SYNC_SUBJECT,
@@ -43,22 +47,25 @@ export async function startRuntime(
     inactiveMs: config.GIT_SYNC_CONSUMER_INACTIVE_MS,
   };
   await ensureQueue(nc, queue);
+  const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
   const workers = await startWorkers(
     nc,
     queue,
     config.GIT_SYNC_WORKERS,
-    { store, content: spaceContent, secretsKey, newId, workDir: config.GIT_SYNC_WORK_DIR, jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS, allowPrivateNetwork, log, beforeApply: options.beforeApply },
+    { store, content: spaceContent, secretsKey, newId, workDir: config.GIT_SYNC_WORK_DIR, jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS, allowPrivateNetwork, allowFileRemotes, log, beforeApply: options.beforeApply },
     log,
   );
   const service = gitSyncService(
-    { store, content, publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg), secretsKey, allowPrivateNetwork, newId },
+    { store, content, publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg), secretsKey, allowPrivateNetwork, allowFileRemotes, newId },
     log,
   );
   return {
     store,
     services: [service],
     workers,
+    checks: { ...storeChecks, nats: natsCheck(nc) },
     close: [
+      forgetConsumer,
       () => workers.stop(),
       () => nc.drain(),
       () => contentClient.close(),

@@ -4,8 +4,9 @@ import type { GetGitInfoRequest, GitInfo, ImportRepositoryRequest, QueueJobRespo
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { status } from '@grpc/grpc-js';
-import { createLogger } from '@quire/service-kit';
+import { createLogger, unaryCall } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
+import { testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_REPO } from './fixtures.ts';
@@ -130,12 +131,64 @@ describe('a worker killed mid-job', () => {
   });
 });
 
+describe('a job outliving the assertion it was accepted with', () => {
+  it('is applied under the git-sync identity for the user who asked, after that assertion expired', async () => {
+    await repos.create('late', DOCS_REPO);
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const gs = await startGitSync(content.address, {
+      workers: 1,
+      beforeApply: async () => {
+        reached();
+        await gate;
+      },
+    });
+    try {
+      const spaceId = await createSpace();
+      // The gateway's assertions of this request live one second.
+      const gateway = testIdentity('gateway', { ttlSeconds: 1 });
+      const request = { spaceId, repository: { url: repos.url('late'), ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false }, standalone: false };
+      const { jobId } = await unaryCall<ImportRepositoryRequest, QueueJobResponse>(gs.client, gs.client.importRepository, request, { userId: owner.id }, { identity: gateway, audience: 'git-sync' });
+      const original = await gateway.metadata('content', { userId: owner.id });
+      await atGate;
+      // Past its expiry and the verifiers' clock tolerance, the request's own assertion opens nothing.
+      await new Promise((r) => setTimeout(r, 7000));
+      await rejects(new Promise((resolve, reject) => content.client.getSpace({ spaceId }, original, (err, res) => (err ? reject(err) : resolve(res)))), status.UNAUTHENTICATED, /ERR_JWT_EXPIRED/);
+      release();
+      const job = await until('the job to finish', async () => {
+        const latest = (await info(gs, spaceId)).latestJob;
+        return latest?.state === 'done' || latest?.state === 'failed' ? latest : undefined;
+      });
+      expect(job).toMatchObject({ id: jobId, state: 'done' });
+      expect(await revisionsOf(spaceId)).toBe(2);
+    } finally {
+      release();
+      await gs.stop();
+    }
+  }, 60_000);
+});
+
+describe('file: remotes', () => {
+  it('are refused with the private network allowed, unless QUIRE_ALLOW_FILE_REMOTES allows them', async () => {
+    const h = await startGitSync(content.address, { allowPrivateNetwork: true, allowFileRemotes: false });
+    try {
+      const spaceId = await createSpace();
+      await rejects(importRepo(h, spaceId, repos.fileUrl('fault')), status.INVALID_ARGUMENT, /url: file: URLs are not allowed \(https:, http:\)/);
+      await rejects(importRepo(h, spaceId, 'file:///etc'), status.INVALID_ARGUMENT, /file: URLs are not allowed/);
+      expect(await revisionsOf(spaceId)).toBe(1);
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
 describe('private addresses', () => {
   it('refuses loopback repositories unless the private network is allowed', async () => {
     const h = await startGitSync(content.address, { allowPrivateNetwork: false });
     try {
       const spaceId = await createSpace();
-      await rejects(importRepo(h, spaceId, repos.fileUrl('fault')), status.INVALID_ARGUMENT, /file: URLs are not allowed/);
       const { jobId } = await importRepo(h, spaceId, repos.url('fault'));
       const job = await until('the job to fail', async () => {
         const j = (await info(h, spaceId)).latestJob;

@@ -280,6 +280,30 @@ describe('export', () => {
     expect(outline((await revision(other)).pages)).toEqual(outline(imported.pages));
   });
 
+  // Attack: file names that are paths (stored before content made them one segment) must not
+  // reach the pushed tree outside the space's folder.
+  it('writes every file inside the space\'s folder, whatever its stored name', async () => {
+    await repos.create('traversal-source', DOCS_REPO);
+    const spaceId = await createSpace();
+    await run(spaceId, importRepo(spaceId, { url: repos.url('traversal-source') }));
+    const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '/etc/cron.d/x'];
+    // A new revision (content keeps revisions it read in memory: they are immutable) with those names.
+    await contentDb.query(
+      `WITH cur AS (SELECT r.* FROM "Revision" r JOIN "Space" s ON r.id = s."revisionId" WHERE s.id = $1),
+       made AS (INSERT INTO "Revision" (id, "spaceId", parents, type, tree) SELECT cur.id || 'x', cur."spaceId", ARRAY[cur.id], cur.type,
+         jsonb_set(cur.tree::jsonb, '{files}', (SELECT jsonb_agg(jsonb_set(f, '{name}', to_jsonb(($2::text[])[n::int]))) FROM jsonb_array_elements(cur.tree::jsonb->'files') WITH ORDINALITY AS e(f, n)))
+         FROM cur RETURNING id)
+       UPDATE "Space" SET "revisionId" = (SELECT id FROM made) WHERE id = $1`,
+      [spaceId, names],
+    );
+    expect((await revision(spaceId)).files.map((f) => f.name)).toEqual(names);
+    const target = await repos.create('traversal-target');
+    expect((await run(spaceId, exportRepo(spaceId, { url: repos.url('traversal-target') }))).state).toBe('done');
+    const paths = Object.keys((await readRepo(target)).files);
+    expect(paths.filter((p) => p.startsWith('.gitbook/assets/')).sort()).toEqual(['.gitbook/assets/-.git-hooks-post-checkout', '.gitbook/assets/-..-.github-workflows-x.yml', '.gitbook/assets/-etc-cron.d-x'].sort());
+    expect(paths.filter((p) => /(^|\/)\.git(hub)?\/|^etc\//.test(p))).toEqual([]);
+  });
+
   it("writes into the docs root the repository's .gitbook.yaml names and leaves its other files", async () => {
     const bare = await repos.create('layout', DOCS_REPO);
     const spaceId = await createSpace();

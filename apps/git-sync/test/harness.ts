@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GitSyncServiceClient } from '@quire/proto/gitsync';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
 import { loadGitSyncConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import type { RunnerDeps } from '../src/worker/jobs.ts';
@@ -18,13 +18,15 @@ export interface GitSyncOptions {
   beforeApply?: RunnerDeps['beforeApply'];
   /** False to check URLs as production does (loopback refused); true by default. */
   allowPrivateNetwork?: boolean;
+  /** False to refuse file: repositories as production does; true by default. */
+  allowFileRemotes?: boolean;
 }
 
 /**
  * The real git-sync gRPC server and workers on a free port, over a fresh copy of the migrated
  * template database, calling content at `contentAddress`, on a subject and durable consumer of
  * the JOBS stream unique to this instance (so test runs neither see dev jobs nor each other's).
- * Private networks and file: URLs are allowed unless said otherwise: test repositories are served
+ * Private networks and file: URLs (QUIRE_ALLOW_FILE_REMOTES) are allowed unless said otherwise: test repositories are served
  * on loopback.
  */
 export async function startGitSync(contentAddress: string, options: GitSyncOptions = {}) {
@@ -44,21 +46,25 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
     // A run killed before its teardown leaves no consumer behind for long.
     GIT_SYNC_CONSUMER_INACTIVE_MS: String(10 * 60_000),
     QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    QUIRE_ALLOW_FILE_REMOTES: String(options.allowFileRemotes ?? true),
   });
   const log = createLogger('git-sync-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const runtime = await startRuntime(config, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, log });
+  const identity = testIdentity('git-sync');
+  const runtime = await startRuntime(config, identity, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(GitSyncServiceClient, address);
   const owned = !options.queue;
   return {
     address,
     client,
-    call: callAs(client),
+    call: callAs(client, 'git-sync'),
     queue,
     databaseUrl: config.DATABASE_URL,
     store: runtime.store,
     workers: runtime.workers,
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       await server.shutdown(1000);

@@ -1,6 +1,6 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { cachedMemberships, createClient, promiseClient, type Logger, type ServiceBinding } from '@quire/service-kit';
-import { connectNats, ensurePullConsumer, ensureStream, STREAMS } from '@quire/service-kit/nats';
+import { cachedMemberships, createClient, promiseClient, watchConsumer, type Logger, type ServiceBinding, type ServiceIdentity } from '@quire/service-kit';
+import { connectNats, ensurePullConsumer, ensureStream, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import type { InsightsConfig } from './config.ts';
 import { EventPublisher } from './ingest/publisher.ts';
 import { startWriter, type Writer } from './ingest/writer.ts';
@@ -13,7 +13,7 @@ const NS_PER_MS = 1_000_000;
  * Everything the service runs in one process: the gRPC handlers and the consumer writing to
  * ClickHouse share one store, since the embedded engine allows one data directory per process.
  */
-export async function startInsights(config: InsightsConfig, log: Logger, now: () => Date = () => new Date()) {
+export async function startInsights(config: InsightsConfig, identity: ServiceIdentity, log: Logger, now: () => Date = () => new Date()) {
   const nc = await connectNats(config.NATS_URL, 'insights', log);
   const subject = `${config.INSIGHTS_SUBJECT_PREFIX}.events`;
   await ensureStream(nc, { ...STREAMS.insights, name: config.INSIGHTS_STREAM, subjects: [`${config.INSIGHTS_SUBJECT_PREFIX}.>`] });
@@ -31,6 +31,7 @@ export async function startInsights(config: InsightsConfig, log: Logger, now: ()
     chdbPath: config.INSIGHTS_CHDB_PATH,
     retentionDays: config.INSIGHTS_RETENTION_DAYS,
   });
+  const forgetConsumer = watchConsumer(nc, config.INSIGHTS_STREAM, config.INSIGHTS_CONSUMER);
   const js = nc.jetstream();
   const consumer = await js.consumers.get(config.INSIGHTS_STREAM, config.INSIGHTS_CONSUMER);
   let writer: Writer | undefined;
@@ -45,7 +46,7 @@ export async function startInsights(config: InsightsConfig, log: Logger, now: ()
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const publisher = new EventPublisher(js, subject, nc.info?.max_payload ?? 1024 * 1024, log);
   const service: ServiceBinding = insightsService(
-    { store, publisher, orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService), config.MEMBERSHIP_CACHE_MS), now },
+    { store, publisher, orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS), now },
     log,
   );
 
@@ -56,8 +57,16 @@ export async function startInsights(config: InsightsConfig, log: Logger, now: ()
     /** Stops and restarts the consumer: tests play a crashed consumer with them. */
     stopWriting,
     startWriting,
+    /** NATS and ClickHouse: the service is SERVING while both answer. */
+    checks: {
+      nats: natsCheck(nc),
+      clickhouse: async () => {
+        if (!(await store.healthy())) throw new Error('ClickHouse does not answer');
+      },
+    },
     /** Closes in dependency order: the consumer first, so no insert runs on a closed store. */
     close: [
+      forgetConsumer,
       stopWriting,
       () => nc.drain(),
       () => orgsClient.close(),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InsightsServiceClient } from '@quire/proto/insights';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
-import { callAs } from '@quire/service-kit/testing';
+import { callAs, testIdentity } from '@quire/service-kit/testing';
 import { loadInsightsConfig } from '../src/config.ts';
 import { startInsights as startRuntime } from '../src/runtime.ts';
 import { ChdbTransport } from '../src/store/index.ts';
@@ -46,8 +46,9 @@ export async function startInsights(orgsAddress: string, env: Record<string, str
   });
   const log = createLogger('insights-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const clock = { now: () => new Date() };
-  const runtime = await startRuntime(config, log, () => clock.now());
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], log });
+  const identity = testIdentity('insights');
+  const runtime = await startRuntime(config, identity, log, () => clock.now());
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(InsightsServiceClient, address);
 
@@ -61,7 +62,7 @@ export async function startInsights(orgsAddress: string, env: Record<string, str
     /** The embedded engine, to close and reopen as an outage (undefined on a server). */
     chdb: runtime.store.transport instanceof ChdbTransport ? runtime.store.transport : undefined,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'insights'),
     /** Resolves once `count` events of the site are stored, or fails after `timeoutMs`. */
     async stored(organizationId: string, siteId: string, count: number, timeoutMs = 15_000): Promise<number> {
       const deadline = Date.now() + timeoutMs;

@@ -2,25 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { IntegrationsServiceClient } from '@quire/proto/integrations';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
 import { integrationsService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
 /**
  * The real integrations gRPC server on a free port, over a fresh copy of the migrated template
  * database, calling the orgs service at `orgsAddress`. Used by the contract tests here and by the
- * gateway's end-to-end tests.
+ * gateway's end-to-end tests; `existing` makes another instance over the same database.
  */
-export async function startIntegrations(orgsAddress: string) {
-  const database = await cloneTemplate('integrations');
+export async function startIntegrations(orgsAddress: string, existing?: { databaseUrl: string; secretsKey: Buffer }) {
+  // Another instance over an existing database (replicas) leaves that database in place.
+  const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('integrations');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('integrations-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const identity = testIdentity('integrations');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
-  const secretsKey = randomBytes(32);
+  const secretsKey = existing?.secretsKey ?? randomBytes(32);
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [integrationsService({ store, orgs: promiseClient(orgsClient, OrgsServiceService), secretsKey }, log)],
+    services: [integrationsService({ store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), secretsKey }, log)],
+    identity,
     log,
   });
   const address = `127.0.0.1:${server.port}`;
@@ -33,7 +36,9 @@ export async function startIntegrations(orgsAddress: string) {
     databaseUrl: database.url,
     secretsKey,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'integrations'),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       await server.shutdown(1000);

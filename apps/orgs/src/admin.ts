@@ -1,16 +1,25 @@
 import { AlreadyExistsError, checkLength, NotFoundError, Role } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { hashToken, newApiToken } from './domain/ids.ts';
+import { checkNewPassword, hashPassword } from './domain/passwords.ts';
 import { roleToDb } from './domain/roles.ts';
 import { checkEmail } from './domain/validate.ts';
 import type { Store } from './store/index.ts';
 
 // Operator actions behind the CLI and the first-start bootstrap; no caller, no policy.
 
-export async function createUser(store: Store, email: string, displayName: string) {
+export async function createUser(store: Store, email: string, displayName: string, password?: string) {
   const e = checkEmail(email);
+  const name = checkLength('name', displayName, 1, 64);
+  const passwordHash = password === undefined ? undefined : await hashPassword(checkNewPassword('password', password));
   if (await store.findUserByEmail(e)) throw new AlreadyExistsError(`A user with email ${e} exists`);
-  return store.createUser({ id: newId(), email: e, displayName: checkLength('name', displayName, 1, 64) });
+  return store.createUser({ id: newId(), email: e, displayName: name, passwordHash });
+}
+
+/** Sets (or replaces) the user's password; the user's sessions stay (the CLI has no NATS to end them everywhere at once). */
+export async function setPassword(store: Store, email: string, password: string) {
+  const user = await userByEmail(store, email);
+  return store.setPasswordHash(user.id, await hashPassword(checkNewPassword('password', password)));
 }
 
 async function userByEmail(store: Store, email: string) {
@@ -36,14 +45,16 @@ export async function createToken(store: Store, email: string, token = newApiTok
   return { token, user };
 }
 
+export const BOOTSTRAP_EMAIL = 'admin@quire.local';
+
 /**
- * First start: with an empty database and a bootstrap token, creates an admin user, an
- * organization and that token. Returns false when there was nothing to do.
+ * First start: with an empty database and a bootstrap token, creates an admin user (with the
+ * password, when given), an organization and that token. Returns false when there was nothing to do.
  */
-export async function bootstrap(store: Store, token: string): Promise<boolean> {
+export async function bootstrap(store: Store, token: string, password?: string): Promise<boolean> {
   if ((await store.countOrganizations()) > 0) return false;
-  const email = 'admin@quire.local';
-  const user = (await store.findUserByEmail(email)) ?? (await createUser(store, email, 'Admin'));
+  const email = BOOTSTRAP_EMAIL;
+  const user = (await store.findUserByEmail(email)) ?? (await createUser(store, email, 'Admin', password));
   await store.createOrganization({ id: newId(), title: 'My organization', emailDomains: [], ownerId: user.id });
   await store.createToken(user.id, newId(), hashToken(token), 'bootstrap');
   return true;

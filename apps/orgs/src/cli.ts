@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { API_ROLES, DomainError, roleFromApi, type ApiRole } from '@quire/service-kit';
-import { addMember, createOrganization, createToken, createUser } from './admin.ts';
+import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
 import { loadOrgsConfig } from './config.ts';
 import { openStore, type Store } from './store/index.ts';
 
@@ -25,15 +25,39 @@ const program = new Command('quire').description('Quire administration');
 const json = new Option('--json', 'print the created object as JSON');
 
 const user = program.command('user').description('users');
+// A password on the command line lands in the shell's history and the process list: `-` reads
+// it from the standard input instead (`echo "$PW" | pnpm quire user set-password --email E --password -`).
+const PASSWORD_HELP = 'a password to sign in with (8 to 256 characters), or - to read it from stdin';
+
+async function passwordFrom(value: string): Promise<string> {
+  if (value !== '-') return value;
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.replace(/\r?\n$/, '');
+}
+
 user
   .command('create')
   .requiredOption('--email <email>')
   .requiredOption('--name <name>', 'display name')
+  .option('--password <password>', PASSWORD_HELP)
   .addOption(json)
   .action(
-    run<{ email: string; name: string }>(async (store, o) => {
-      const u = await createUser(store, o.email, o.name);
-      return { json: u, text: u.id };
+    run<{ email: string; name: string; password?: string }>(async (store, o) => {
+      const u = await createUser(store, o.email, o.name, o.password === undefined ? undefined : await passwordFrom(o.password));
+      const { passwordHash: _secret, ...shown } = u;
+      return { json: shown, text: u.id };
+    }),
+  );
+
+user
+  .command('set-password')
+  .requiredOption('--email <email>')
+  .requiredOption('--password <password>', PASSWORD_HELP)
+  .action(
+    run<{ email: string; password: string }>(async (store, o) => {
+      const u = await setPassword(store, o.email, await passwordFrom(o.password));
+      return { json: { id: u.id, email: u.email }, text: `password set for ${u.email}` };
     }),
   );
 

@@ -1,9 +1,9 @@
-import type { LinkInvite, Member, Organization, SamlProvider, Team, TranslationSettings, User } from '@quire/proto/orgs';
+import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '@quire/proto/orgs';
 import { TeamMemberRole } from '@quire/proto/orgs';
 import { Role, roleAtLeast } from '@quire/service-kit';
 import { organizationPermissions } from './domain/policy.ts';
 import { roleFromDb } from './domain/roles.ts';
-import type { LinkInviteRow, MemberRow, OrganizationRow, SamlProviderRow, TeamRow, TranslationRow, UserRow, DbRole } from './store/index.ts';
+import type { LinkInviteRow, MemberRow, OidcProviderRow, OrganizationRow, SamlProviderRow, TeamRow, TranslationRow, UserRow, DbRole } from './store/index.ts';
 import { isActive } from './domain/saml.ts';
 
 // Row to proto message, apart from the rules. Counts the service does not own (spaces) are 0
@@ -85,6 +85,19 @@ export function presentSamlProvider(p: SamlProviderRow, canAdminTeam: boolean): 
     defaultRole: roleFromDb(p.defaultRole),
     createdAt: p.createdAt,
     active: isActive(p),
+  };
+}
+
+export function presentOidcProvider(p: OidcProviderRow): OidcProvider {
+  return {
+    id: p.id,
+    label: p.label,
+    issuer: p.issuer,
+    clientId: p.clientId,
+    // Only admins see providers, so the default team is always shown as theirs to admin.
+    defaultTeam: p.defaultTeam ? presentTeam(p.defaultTeam, true) : undefined,
+    defaultRole: roleFromDb(p.defaultRole),
+    createdAt: p.createdAt,
   };
 }
 

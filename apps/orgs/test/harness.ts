@@ -1,39 +1,52 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
 import { createClient, createLogger, Role, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
-import { orgsService } from '../src/server.ts';
+import { loadOrgsConfig } from '../src/config.ts';
+import { startOrgsRuntime } from '../src/runtime.ts';
 import { openStore } from '../src/store/index.ts';
 
 export interface TestUser {
   id: string;
   email: string;
   token: string;
+  /** Every test user can sign in with this password. */
+  password: string;
 }
 
+export const TEST_PASSWORD = 'correct horse battery staple';
+
 /**
- * The real orgs gRPC server on a free port, over a fresh copy of the migrated template database.
- * Used by the contract tests here and by the gateway's end-to-end tests.
+ * The real orgs gRPC server on a free port, over a fresh copy of the migrated template database,
+ * with an events stream and subjects of its own on the local NATS. Used by the contract tests
+ * here and by the gateway's end-to-end tests; `env` sets the service's settings (session
+ * lifetimes). `databaseUrl` serves an existing database instead (a restored backup, a second
+ * replica), left in place on stop.
  */
-export async function startOrgs() {
-  const database = await cloneTemplate('orgs');
+export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: string) {
+  const database = databaseUrl ? { url: databaseUrl, drop: async () => {} } : await cloneTemplate('orgs');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('orgs-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [orgsService({ store, visitorClaimsKey: new TextEncoder().encode('test-visitor-claims-key-0123456789') }, log)],
-    log,
+  const suffix = randomBytes(5).toString('hex');
+  const config = loadOrgsConfig({
+    DATABASE_URL: database.url,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    EVENTS_STREAM: `TEST_EVENTS_${suffix}`,
+    EVENTS_SUBJECT_PREFIX: `test.events.${suffix}`,
+    ...env,
   });
+  const runtime = await startOrgsRuntime(config, store, new TextEncoder().encode('test-visitor-claims-key-0123456789'), log);
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], identity: testIdentity('orgs'), log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(OrgsServiceClient, address);
 
   async function user(name = 'user'): Promise<TestUser> {
     const email = `${name}-${randomBytes(4).toString('hex')}@example.com`;
-    const u = await createUser(store, email, name);
+    const u = await createUser(store, email, name, TEST_PASSWORD);
     const { token } = await createToken(store, email);
-    return { id: u.id, email, token };
+    return { id: u.id, email, token, password: TEST_PASSWORD };
   }
 
   /** An organization owned (as admin) by `owner`, with further members at the given roles. */
@@ -48,14 +61,31 @@ export async function startOrgs() {
     member: (organizationId: string, u: TestUser, role: Role) => addMember(store, organizationId, u.email, role),
     address,
     client,
+    config,
+    /** Resolves with the organization's audit entries once `count` are written, or what there is after `timeoutMs`. */
+    async audit(organizationId: string, count: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const rows = await store.listAudit(organizationId, {}, { take: 1000 });
+        if (rows.length >= count || Date.now() > deadline) return rows;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     store,
+    databaseUrl: database.url,
     user,
     organization,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'orgs'),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       await server.shutdown(1000);
+      for (const step of runtime.close) await step();
+      const nc = await connectNats(config.NATS_URL, 'orgs-test-cleanup', log);
+      await (await nc.jetstreamManager()).streams.delete(config.EVENTS_STREAM).catch(() => false);
+      await nc.close();
       await close();
       await database.drop();
     },

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { jwtVerify } from 'jose';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemberSort, TeamMemberRole } from '@quire/proto/orgs';
+import { MemberSort, TeamMemberRole, TokenScope } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
 import { Role } from '@quire/service-kit';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
@@ -25,7 +25,7 @@ afterAll(() => h?.stop());
 
 describe('Authenticate', () => {
   it('resolves a token to its user and refuses anything else', async () => {
-    await expect(h.call(h.client.authenticate, { token: owner.token })).resolves.toEqual({ userId: owner.id });
+    await expect(h.call(h.client.authenticate, { token: owner.token })).resolves.toEqual({ userId: owner.id, scope: TokenScope.TOKEN_SCOPE_WRITE, expiresAt: undefined });
     await rejects(h.call(h.client.authenticate, { token: 'qt_nope' }), status.UNAUTHENTICATED);
     await rejects(h.call(h.client.authenticate, { token: '' }), status.UNAUTHENTICATED);
   });

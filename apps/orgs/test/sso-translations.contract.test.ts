@@ -2,6 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
+import { SignInProviderKind } from '@quire/proto/orgs';
 import { TEST_CERTIFICATE } from './fixtures.ts';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
 
@@ -34,7 +35,7 @@ describe('SAML providers', () => {
     );
     expect(updated).toMatchObject({ active: true, defaultRole: Role.ROLE_EDIT, defaultTeam: { id: team.id, title: 'SSO people' } });
     expect(updated.certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
-    expect((await h.call(h.client.listSsoLogins, { organizationId: orgId }, outsider.id)).items).toEqual([{ id: created.id, label: 'Okta' }]);
+    expect((await h.call(h.client.listSsoLogins, { organizationId: orgId }, outsider.id)).items).toEqual([{ id: created.id, label: 'Okta', kind: SignInProviderKind.SIGN_IN_PROVIDER_KIND_SAML }]);
 
     const list = await h.call(h.client.listSamlProviders, { organizationId: orgId }, owner.id);
     expect(list.items.map((p) => p.id)).toEqual([created.id]);

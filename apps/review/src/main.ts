@@ -1,4 +1,4 @@
-import { createLogger, runGrpcService } from '@quire/service-kit';
+import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
 import { loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
 import { reviewService } from './server.ts';
@@ -7,12 +7,16 @@ import { openStore } from './store/index.ts';
 await runGrpcService('review', async () => {
   const config = loadReviewConfig();
   const log = createLogger('review', config.LOG_LEVEL);
-  const { store, close } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
-  const upstreams = connectUpstreams(config.ORGS_URL, config.CONTENT_URL);
+  const identity = loadServiceIdentity('review', config);
+  const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const upstreams = connectUpstreams(config.ORGS_URL, config.CONTENT_URL, identity);
   return {
     log,
     host: config.GRPC_HOST,
     port: config.REVIEW_PORT,
+    identity,
+    metricsPort: config.METRICS_PORT,
+    checks,
     services: [reviewService({ store, ...upstreams }, log)],
     close: [() => upstreams.close(), close],
   };

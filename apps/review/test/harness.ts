@@ -1,6 +1,6 @@
 import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
 import { connectUpstreams } from '../src/deps-clients.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -8,14 +8,16 @@ import { openStore } from '../src/store/index.ts';
 /**
  * The real review gRPC server on a free port, over a fresh copy of the migrated template
  * database, calling the orgs and content services at the given addresses. Used by the contract
- * tests here and by the gateway's end-to-end tests.
+ * tests here and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
  */
-export async function startReview(orgsAddress: string, contentAddress: string) {
-  const database = await cloneTemplate('review');
+export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }) {
+  // Another instance over an existing database (replicas) leaves that database in place.
+  const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('review');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('review-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const upstreams = connectUpstreams(orgsAddress, contentAddress);
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService({ store, ...upstreams }, log)], log });
+  const identity = testIdentity('review');
+  const upstreams = connectUpstreams(orgsAddress, contentAddress, identity);
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService({ store, ...upstreams }, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
   return {
@@ -23,7 +25,9 @@ export async function startReview(orgsAddress: string, contentAddress: string) {
     client,
     databaseUrl: database.url,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'review'),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       await server.shutdown(1000);

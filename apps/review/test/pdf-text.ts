@@ -5,7 +5,7 @@
 export function pdfText(pdf: Buffer): string {
   const body = pdf.toString('latin1');
   const lines: string[] = [];
-  for (const [, array] of body.matchAll(/\[((?:<[0-9a-fA-F]*>|\s|-?\d+(?:\.\d+)?)*)\]\s*TJ/g)) {
+  for (const [, array] of body.matchAll(/\[([^[\]]*)\]\s*TJ/g)) {
     const hex = [...array!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]).join('');
     lines.push(Buffer.from(hex, 'hex').toString('latin1'));
   }

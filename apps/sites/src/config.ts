@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { secretsKeyField } from '@quire/service-kit/sealed';
 import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
@@ -10,6 +11,8 @@ export const ConfigSchema = Type.Object({
   MEMBERSHIP_CACHE_MS: membershipCacheField,
   /** The content service: spaces added to sites are checked there, and created for new sites. */
   CONTENT_URL: grpcAddress(50052),
+  /** Seals the sites' visitor keys: the same on every replica. */
+  QUIRE_SECRETS_KEY: secretsKeyField,
 });
 
 export const loadSitesConfig = (env = process.env) => loadConfig(ConfigSchema, env);

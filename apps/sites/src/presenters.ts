@@ -1,4 +1,5 @@
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem } from '@quire/proto/sites';
+import { siteFeatures } from './domain/customization.ts';
 import { structureOf } from './domain/structure.ts';
 import type { GroupRow, SectionRow, ShareLinkRow, SiteRow, SiteSpaceRow, SiteTree } from './store/index.ts';
 
@@ -20,6 +21,7 @@ export function presentSite(r: SiteRow): Site {
     siteSpaces: r.siteSpaceCount,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    features: siteFeatures(r),
   };
 }
 

@@ -1,24 +1,27 @@
+import { randomBytes } from 'node:crypto';
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { SitesServiceClient } from '@quire/proto/sites';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
 import { sitesService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
 /**
  * The real sites gRPC server on a free port, over a fresh copy of the migrated template database,
  * calling the orgs and content services at the given addresses. Used by the contract tests here
- * and by the gateway's end-to-end tests.
+ * and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
  */
-export async function startSites(orgsAddress: string, contentAddress: string) {
-  const database = await cloneTemplate('sites');
+export async function startSites(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string; secretsKey: Buffer }) {
+  // Another instance over an existing database (replicas) leaves that database in place.
+  const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('sites');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('sites-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const identity = testIdentity('sites');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
   const contentClient = createClient(ContentServiceClient, contentAddress);
-  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService), content: promiseClient(contentClient, ContentServiceService) };
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [sitesService(deps, log)], log });
+  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), content: promiseClient(contentClient, ContentServiceService, { identity, audience: 'content' }), secretsKey: existing?.secretsKey ?? randomBytes(32) };
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [sitesService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(SitesServiceClient, address);
 
@@ -27,8 +30,11 @@ export async function startSites(orgsAddress: string, contentAddress: string) {
     client,
     /** The database's URL, to read rows as stored. */
     databaseUrl: database.url,
+    secretsKey: deps.secretsKey,
     /** Calls an RPC as `userId`. */
-    call: callAs(client),
+    call: callAs(client, 'sites'),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       await server.shutdown(1000);

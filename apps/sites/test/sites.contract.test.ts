@@ -218,3 +218,53 @@ describe('share links and the published view', () => {
     expect(await call(c().listTemplateConditions, { site: ref(site.id) }, reader.id)).toEqual({ items: [{ description: 'Beta', condition: 'visitor.claims.unsigned.beta === true' }] });
   });
 });
+
+describe('customization and features', () => {
+  it('answers the defaults, merges or replaces settings, and keeps them per site', async () => {
+    const site = await createSite();
+    const get = (as: TestUser = reader, id = site.id) => call<{ settingsJson: string }>(c().getSiteCustomization, { site: ref(id) }, as.id).then((r) => JSON.parse(r.settingsJson));
+    const set = (settings: object, replace = false, as: TestUser = creator) => call<{ settingsJson: string }>(c().updateSiteCustomization, { site: ref(site.id), settingsJson: JSON.stringify(settings), replace }, as.id).then((r) => JSON.parse(r.settingsJson));
+    const defaults = await get();
+    expect(defaults).toMatchObject({ styling: { theme: 'clean', primaryColor: { light: '#346DDB' } }, themes: { default: 'light', toggeable: true }, favicon: {} });
+    expect((await call<Site>(c().getSite, { site: ref(site.id) }, owner.id)).features.map((f) => f.id)).toEqual(['sites-public-visibility']);
+
+    const styling = { ...defaults.styling, theme: 'bold', primaryColor: { light: '#ff0000', dark: '#00ff00' } };
+    expect(await set({ title: 'Branded', styling })).toMatchObject({ title: 'Branded', styling: { theme: 'bold' }, pdf: { enabled: true } });
+    // A merge replaces the settings given and keeps the others.
+    expect(await set({ footer: { groups: [], copyright: '© Acme' } })).toMatchObject({ title: 'Branded', styling: { theme: 'bold' }, footer: { copyright: '© Acme' } });
+    const { features } = await call<Site>(c().getSite, { site: ref(site.id) }, owner.id);
+    expect(features).toContainEqual({ id: 'sites-advanced-customization', plan: 'ultimate', frozen: false, customizations: ['theme-preset', 'footer-copyright'] });
+    expect(features.map((f) => f.id)).toContain('sites-basic-customization');
+    // A replacement drops what it does not give; the defaults answer for it again.
+    expect(await set({ title: 'Only title' }, true)).toEqual({ ...defaults, title: 'Only title' });
+    expect(await get(owner, (await createSite()).id)).toEqual(defaults);
+  });
+
+  it('refuses readers, outsiders and bad settings, writing nothing', async () => {
+    const site = await createSite();
+    const update = (settingsJson: string, as: TestUser = owner, siteRef = ref(site.id)) => call(c().updateSiteCustomization, { site: siteRef, settingsJson, replace: false }, as.id);
+    await rejects(update('{"title":"Mine"}', reader), status.PERMISSION_DENIED, /create or admin/);
+    await rejects(update('{"title":"Mine"}', outsider, ref(site.id, otherOrgId)), status.NOT_FOUND);
+    await rejects(call(c().getSiteCustomization, { site: ref(site.id) }, guest.id), status.NOT_FOUND);
+    await rejects(update('[1]'), status.INVALID_ARGUMENT, /customization: must be an object/);
+    await rejects(update('{'), status.INVALID_ARGUMENT, /customization: not JSON/);
+    await rejects(update(JSON.stringify({ title: 'x'.repeat(70_000) })), status.INVALID_ARGUMENT, /customization: at most 65536 bytes/);
+    const got = await call<{ settingsJson: string }>(c().getSiteCustomization, { site: ref(site.id) }, owner.id);
+    expect(JSON.parse(got.settingsJson)).not.toHaveProperty('title');
+  });
+
+  it('names the premium features a site uses', async () => {
+    const [a, b] = await Promise.all([space('One'), space('Two')]);
+    const site = await createSite({ visibility: 'share-link', spaceIds: [a.id, b.id] });
+    const updated = await call<Site>(c().updateSite, { site: ref(site.id), setHostname: true, hostname: 'features.example.com', adaptiveContent: true }, owner.id);
+    expect(updated.features.map((f) => [f.id, f.plan])).toEqual([
+      ['sites-share-links', 'premium'],
+      ['sites-custom-domain', 'premium'],
+      ['sites-adaptive-content', 'ultimate'],
+      ['sites-multivariant-site', 'premium'],
+    ]);
+    await addSection(site.id, (await space('Three')).id, 'Reference');
+    const after = await call<Site>(c().getSite, { site: ref(site.id) }, owner.id);
+    expect(after.features.map((f) => f.id)).toContain('sites-sections');
+  });
+});

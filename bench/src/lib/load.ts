@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import type { ServiceName } from '@quire/service-kit';
+import { testServiceKeys } from '@quire/service-kit/testing';
 import { writeResult } from './results.ts';
 
 // What the HTTP read benchmarks share: starting servers, waiting for them, loading them one after
@@ -10,10 +12,21 @@ export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 export const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** A built app's entry (dist/, what deploys). */
-export const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
+const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
 export const serverScript = (name: string) => here(`../servers/${name}.ts`);
 
 const children: ChildProcess[] = [];
+
+/**
+ * Service `app`'s identity settings of this run: the process's test key set, which the services a
+ * bench runs in-process (`testIdentity`) and the apps it starts share.
+ */
+export const identitySettings = (app: ServiceName) => ({ QUIRE_SERVICE_KEY: testServiceKeys().privateKeys[app]!, QUIRE_SERVICE_TRUST: testServiceKeys().trust });
+
+/** Starts a built app as service `app`, with its key of this run. */
+export function startApp(app: ServiceName, env: Record<string, string>): void {
+  start(appEntry(app), { ...identitySettings(app), ...env });
+}
 
 /** Starts a server process: the apps as built, the baselines through tsx. */
 export function start(script: string, env: Record<string, string>): void {
@@ -44,7 +57,7 @@ export interface LoadResult {
   non2xx: number;
 }
 
-function load(name: string, url: string, headers: Record<string, string>, duration: number) {
+export function load(name: string, url: string, headers: Record<string, string>, duration: number) {
   return new Promise<LoadResult>((resolve, reject) => {
     autocannon({ url, connections, duration, headers }, (err, r) => {
       if (err) return reject(err);

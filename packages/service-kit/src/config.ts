@@ -1,18 +1,40 @@
-import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { readFileSync } from 'node:fs';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 export class ConfigError extends Error {}
 
 /**
+ * A key drawn at random per process when unset: fine on one developer's machine, wrong in
+ * production (links, sealed jobs and claims break across replicas and restarts), where it must
+ * be set.
+ */
+export const secret = <S extends TSchema>(schema: S) => Type.Optional({ ...schema, requiredInProduction: true } as S);
+
+/**
  * Reads and validates configuration from the environment at start. Every problem is reported at
- * once, naming the variable, so a misconfigured service fails before it serves anything.
+ * once, naming the variable, so a misconfigured service fails before it serves anything. Any
+ * setting may be read from a file instead (`<NAME>_FILE`, e.g. a mounted secret; one trailing
+ * newline dropped). With `NODE_ENV=production`, the `secret` fields must be set.
  */
 export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv = process.env): Static<T> {
   const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.properties)) {
-    const value = env[key];
+  const missing: string[] = [];
+  for (const [key, field] of Object.entries(schema.properties) as [string, TSchema][]) {
+    let value = env[key];
+    const file = env[`${key}_FILE`];
+    if ((value === undefined || value === '') && file) {
+      try {
+        value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      } catch (err) {
+        missing.push(`  ${key}_FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        continue;
+      }
+    }
     if (value !== undefined && value !== '') raw[key] = value;
+    else if (field.requiredInProduction && env.NODE_ENV === 'production') missing.push(`  ${key}: must be set in production (a key drawn per process breaks across replicas and restarts) (not set)`);
   }
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const withDefaults = Value.Default(schema, raw);
   const converted = Value.Convert(schema, withDefaults);
   const errors = [...Value.Errors(schema, converted)];
@@ -27,13 +49,26 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
   return converted as Static<T>;
 }
 
+/** The settings of a service identity, in every app's configuration schema. */
+export const serviceIdentityFields = {
+  /** This app's Ed25519 private key, PKCS8 PEM (or `QUIRE_SERVICE_KEY_FILE`). */
+  QUIRE_SERVICE_KEY: Type.Optional(Type.String()),
+  QUIRE_SERVICE_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** JSON object: service name → Ed25519 public key, SPKI PEM (or `QUIRE_SERVICE_TRUST_FILE`). */
+  QUIRE_SERVICE_TRUST: Type.Optional(Type.String()),
+  QUIRE_SERVICE_TRUST_FILE: Type.Optional(Type.String({ minLength: 1 })),
+};
+
 /** Fields every service shares; a service spreads these into its own schema. */
 export const serviceConfigFields = {
+  ...serviceIdentityFields,
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
   GRPC_HOST: Type.String({ default: '127.0.0.1' }),
+  /** The side HTTP port of `/metrics` and `/readyz`; the gRPC port + 1000 when unset. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
 };
 
 export const port = (defaultPort: number) => Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort });
@@ -46,9 +81,16 @@ export const databaseConfigFields = (service: string) => ({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
 });
 
-/** A gRPC `host:port`, defaulting to the local one on `defaultPort`. */
+// host:port, the host a name, an IPv4 address or a bracketed IPv6 one. No class overlaps the next
+// character, so matching stays linear.
+const HOST_PORT = '(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}';
+
+/**
+ * A gRPC address, defaulting to the local one on `defaultPort`: `host:port`, `dns:///name:port`
+ * (every address the name resolves to), or a list `ip:port,ip:port` of replicas.
+ */
 export const grpcAddress = (defaultPort: number) =>
-  Type.String({ pattern: '^[A-Za-z0-9.\\-\\[\\]:]+:[0-9]+$', default: `127.0.0.1:${defaultPort}` });
+  Type.String({ maxLength: 2000, pattern: `^(dns:(//[A-Za-z0-9.:-]*/)?)?${HOST_PORT}(,${HOST_PORT})*$`, default: `127.0.0.1:${defaultPort}` });
 
 /** `DATABASE_URL` for a service, defaulting to `quire_<service>` on the local server. */
 export function databaseUrlDefault(service: string, base = process.env.QUIRE_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'): string {

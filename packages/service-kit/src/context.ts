@@ -1,29 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { Metadata } from '@grpc/grpc-js';
+import type { Metadata } from '@grpc/grpc-js';
+import type { Principal, ServiceName } from './callers.js';
 import { UnauthenticatedError } from './errors.js';
 import type { Logger } from './logger.js';
 
-export const USER_ID_KEY = 'x-quire-user-id';
 export const REQUEST_ID_KEY = 'x-request-id';
+/** The end client's address and user agent, as the gateway saw them: for the audit log. */
+export const CLIENT_IP_KEY = 'x-quire-client-ip';
+export const USER_AGENT_KEY = 'x-quire-user-agent';
 
 /** Who calls and on behalf of which request: what every handler gets beside its message. */
 export interface CallContext {
-  /** The authenticated user, set by the gateway after `orgs.Authenticate`; absent for anonymous calls. */
+  /** The user the verified service assertion names (the gateway's after `orgs.Authenticate`); absent for anonymous calls. */
   userId?: string;
+  /** The services the call came through, the original caller first and the calling service last. */
+  chain: readonly ServiceName[];
   requestId: string;
+  ip?: string;
+  userAgent?: string;
   log: Logger;
 }
 
+/** Who an outgoing call is for: a service passes its own `CallContext` on, so the callee sees the original caller and every service between. */
 export interface Caller {
   userId?: string;
+  /** The services the call being served came through; absent when this service originates the call. */
+  chain?: readonly ServiceName[];
   requestId?: string;
-}
-
-export function metadataFor(caller: Caller): Metadata {
-  const md = new Metadata();
-  if (caller.userId) md.set(USER_ID_KEY, caller.userId);
-  if (caller.requestId) md.set(REQUEST_ID_KEY, caller.requestId);
-  return md;
+  ip?: string;
+  userAgent?: string;
 }
 
 function first(md: Metadata, key: string): string | undefined {
@@ -31,13 +36,16 @@ function first(md: Metadata, key: string): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
-export function contextFromMetadata(md: Metadata, log: Logger): CallContext {
+/** The handler's context: the caller from the verified assertion, the request id from the metadata. */
+export function contextFromCall(md: Metadata, principal: Principal, log: Logger): CallContext {
   const requestId = first(md, REQUEST_ID_KEY) ?? randomUUID();
-  const userId = first(md, USER_ID_KEY);
   let child: Logger | undefined;
   return {
-    userId,
+    userId: principal.userId,
+    chain: principal.chain,
     requestId,
+    ip: first(md, CLIENT_IP_KEY),
+    userAgent: first(md, USER_AGENT_KEY),
     // Made on first use: most calls log nothing, and a child logger per call showed in profiles.
     get log() {
       return (child ??= log.child({ requestId }));
@@ -49,4 +57,9 @@ export function contextFromMetadata(md: Metadata, log: Logger): CallContext {
 export function callerOf(ctx: CallContext): string {
   if (!ctx.userId) throw new UnauthenticatedError();
   return ctx.userId;
+}
+
+/** True when `service` itself originated the call, for no user (the reader serving published sites). */
+export function callsAsItself(ctx: CallContext, service: ServiceName): boolean {
+  return !ctx.userId && ctx.chain[0] === service;
 }

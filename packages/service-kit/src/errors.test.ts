@@ -11,6 +11,15 @@ describe('errors across the wire', () => {
     expect(toServiceError(new Error('connection string postgres://secret@db'))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
   });
 
+  it('passes on an upstream service that is gone or too slow as such (503/504 at the gateway), its details hidden', () => {
+    const upstream = (code: status) => Object.assign(new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051'), { code, details: 'connect ECONNREFUSED 10.0.0.7:50051', metadata: new Metadata() });
+    expect(toServiceError(upstream(status.UNAVAILABLE))).toEqual({ code: status.UNAVAILABLE, details: 'A service this call needs is unavailable' });
+    expect(toServiceError(upstream(status.DEADLINE_EXCEEDED))).toEqual({ code: status.DEADLINE_EXCEEDED, details: 'A service this call needs did not answer in time' });
+    // Any other failure of an upstream is this service's problem to report, not to relay.
+    expect(toServiceError(upstream(status.INTERNAL))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
+    expect(toServiceError(upstream(status.PERMISSION_DENIED))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
+  });
+
   it('maps gRPC codes to the HTTP statuses of DESIGN, without internal details', () => {
     const wire = (code: status, details: string) => Object.assign(new Error(details), { code, details, metadata: new Metadata() });
     expect(httpErrorFor(wire(status.INVALID_ARGUMENT, 'title: too short'))).toEqual({ statusCode: 400, message: 'title: too short' });

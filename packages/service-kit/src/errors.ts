@@ -59,13 +59,25 @@ export class ResourceExhaustedError extends DomainError {
 const ERROR_ID_KEY = 'x-quire-error-id';
 export const INTERNAL_MESSAGE = 'Internal error';
 
-/** A domain error as grpc-js sends it; anything else becomes INTERNAL with a generic message. */
+/** Failures of a call to another service that say "try again", not "this service is broken". */
+const PASSED_ON: Partial<Record<GrpcStatus, string>> = {
+  [GrpcStatus.UNAVAILABLE]: 'A service this call needs is unavailable',
+  [GrpcStatus.DEADLINE_EXCEEDED]: 'A service this call needs did not answer in time',
+};
+
+/**
+ * A domain error as grpc-js sends it; a call to another service that found it gone or too slow
+ * (an instance killed mid-call, a rolling update) as that same status, so the caller can retry;
+ * anything else becomes INTERNAL with a generic message.
+ */
 export function toServiceError(err: unknown): Partial<ServiceError> {
   if (err instanceof DomainError) {
     const metadata = new Metadata();
     metadata.set(ERROR_ID_KEY, err.id);
     return { code: err.code, details: err.message, metadata };
   }
+  const passed = isServiceError(err) ? PASSED_ON[err.code] : undefined;
+  if (passed) return { code: (err as ServiceError).code, details: passed };
   return { code: GrpcStatus.INTERNAL, details: INTERNAL_MESSAGE };
 }
 

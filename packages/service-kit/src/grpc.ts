@@ -15,9 +15,14 @@ import {
   type ClientUnaryCall,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { DomainError, toServiceError } from './errors.js';
-import { contextFromMetadata, metadataFor, type CallContext, type Caller } from './context.js';
+import { verifiedCaller, type ServiceIdentity } from './assertion.js';
+import type { ServiceName } from './callers.js';
+import { DomainError, toServiceError, UnauthenticatedError } from './errors.js';
+import { contextFromCall, type CallContext, type Caller } from './context.js';
+import { monitorHealth, type HealthChecks } from './health.js';
 import type { Logger } from './logger.js';
+import { observeRpc } from './metrics.js';
+import { traceClientCall, traceServerCall } from './tracing.js';
 
 /** A handler of one unary RPC: plain async function from request and context to response. */
 export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
@@ -31,7 +36,8 @@ export type Handlers<S> = {
 };
 
 /**
- * Adapts async handlers to grpc-js: builds the call context from metadata, maps domain errors to
+ * Adapts async handlers to grpc-js: builds the call context from the caller the server's identity
+ * verified (a server without one answers UNAUTHENTICATED to everything), maps domain errors to
  * status codes and logs what is not a domain error (with the request id) before answering INTERNAL.
  */
 // Handlers still running: shutdown waits for them before the service closes its pools, even
@@ -42,12 +48,23 @@ export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedService
   const impl: UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(handlers) as [string, UnaryHandler<unknown, unknown>][]) {
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const ctx = contextFromMetadata(call.metadata, log);
-      const done = handler(call.request, ctx).then(
-        (response) => callback(null, response),
+      const started = performance.now();
+      const principal = verifiedCaller(call.metadata);
+      if (!principal) {
+        observeRpc(name, GrpcStatus.UNAUTHENTICATED, started);
+        return callback(toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
+      }
+      const ctx = contextFromCall(call.metadata, principal, log);
+      const done = traceServerCall(name, call.metadata, () => handler(call.request, ctx)).then(
+        (response) => {
+          observeRpc(name, GrpcStatus.OK, started);
+          callback(null, response);
+        },
         (err: unknown) => {
           if (!(err instanceof DomainError)) ctx.log.error({ err, rpc: name }, 'rpc failed');
-          callback(toServiceError(err));
+          const error = toServiceError(err);
+          observeRpc(name, error.code ?? GrpcStatus.UNKNOWN, started);
+          callback(error);
         },
       );
       inFlight.add(done);
@@ -68,6 +85,10 @@ export interface RunningGrpcServer {
   server: Server;
   port: number;
   health: HealthImplementation;
+  /** True while every dependency of `checks` answered at the last look (always, without checks). */
+  ready(): boolean;
+  /** Asks the dependencies now and updates the health status (tests; the monitor asks on its own). */
+  checkHealth(): Promise<boolean>;
   /** Stops taking calls, lets in-flight ones finish (up to `graceMs`), then closes. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -76,9 +97,14 @@ export async function startGrpcServer(opts: {
   host: string;
   port: number;
   services: ServiceBinding[];
+  /** Verifies every call's service assertion (health checks excepted) before a handler runs. */
+  identity: ServiceIdentity;
   log: Logger;
+  /** The stores the service needs: SERVING only while each answers. */
+  checks?: HealthChecks;
+  checkIntervalMs?: number;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, ...LEAN });
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, ...LEAN, interceptors: [opts.identity.interceptor()] });
   const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
   health.addToServer(server);
   for (const s of opts.services) server.addService(s.definition, s.implementation);
@@ -86,12 +112,17 @@ export async function startGrpcServer(opts: {
     server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   opts.log.info({ port }, 'gRPC server listening');
+  const names = ['', ...opts.services.map((x) => x.name)];
+  const monitor = monitorHealth(health, names, opts.checks ?? {}, opts.log, opts.checkIntervalMs);
   return {
     server,
     port,
     health,
+    ready: monitor.ready,
+    checkHealth: monitor.checkNow,
     async shutdown(graceMs = 10_000) {
-      for (const s of ['', ...opts.services.map((x) => x.name)]) health.setStatus(s, 'NOT_SERVING');
+      monitor.stop();
+      for (const s of names) health.setStatus(s, 'NOT_SERVING');
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);
@@ -108,19 +139,39 @@ export async function startGrpcServer(opts: {
 // calls carry deadlines and the gateway answers 503 rather than retrying (bench/README.md).
 const LEAN = { 'grpc.enable_channelz': 0 } as const;
 
-/** One long-lived channel per service: clients are created once per process and reused. */
+/**
+ * The grpc-js target of an address setting: `host:port`, a `dns:` name (every address it resolves
+ * to), or a static list `10.0.0.1:50051,10.0.0.2:50051` of IP addresses (names in a list are not
+ * resolved by grpc-js: use one name that resolves to all of them instead).
+ */
+export function grpcTarget(address: string): string {
+  if (!address.includes(',')) return address;
+  const entries = address.split(',');
+  if (entries.every((e) => /^\d+\.\d+\.\d+\.\d+:\d+$/.test(e))) return `ipv4:${address}`;
+  if (entries.every((e) => e.startsWith('['))) return `ipv6:${address}`;
+  throw new Error(`${address}: a list of addresses takes IP addresses only (one DNS name resolving to several works too)`);
+}
+
+/**
+ * One long-lived channel per service: clients are created once per process and reused. Calls are
+ * spread over every address the target resolves to (round_robin), so replicas share the load and
+ * one that goes away is skipped.
+ */
 export function createClient<C extends Client>(
   Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C,
   address: string,
 ): C {
-  return new Ctor(address, credentials.createInsecure(), {
+  return new Ctor(grpcTarget(address), credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     'grpc.enable_retries': 0,
+    'grpc.service_config': ROUND_ROBIN,
     ...LEAN,
   });
 }
+
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -129,18 +180,29 @@ type UnaryMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a unary RPC as a promise, carrying the caller and a deadline. */
-export function unaryCall<Req, Res>(
+/** Whom a client calls and as whom: the calling service's identity signs for the `audience` service. */
+export interface Callee {
+  identity: ServiceIdentity;
+  audience: ServiceName;
+}
+
+/** Calls a unary RPC as a promise, carrying the caller's signed assertion and a deadline. */
+export async function unaryCall<Req, Res>(
   client: Client,
   method: UnaryMethod<Req, Res>,
   request: Req,
   caller: Caller,
+  callee: Callee,
   timeoutMs = 10_000,
 ): Promise<Res> {
+  const metadata = await callee.identity.metadata(callee.audience, caller);
   return new Promise((resolve, reject) => {
-    method.call(client, request, metadataFor(caller), { deadline: Date.now() + timeoutMs }, (err, res) =>
-      err ? reject(err) : resolve(res),
-    );
+    const traced = traceClientCall((method as { path?: string }).path ?? method.name, metadata);
+    method.call(client, request, metadata, { deadline: Date.now() + timeoutMs }, (err, res) => {
+      traced?.(err);
+      if (err) reject(err);
+      else resolve(res);
+    });
   });
 }
 
@@ -153,12 +215,13 @@ export type PromiseClient<C> = {
 
 /**
  * Wraps a generated client once, at start: one bound function per RPC of the service definition,
- * so a call costs no lookup or proxy on the hot path. `slow` gives RPCs that do long work (an
- * import that fetches a website) their own deadline.
+ * so a call costs no lookup or proxy on the hot path; every call is signed for `callee`. `slow`
+ * gives RPCs that do long work (an import that fetches a website) their own deadline.
  */
 export function promiseClient<C extends Client>(
   client: C,
   definition: ServiceDefinition,
+  callee: Callee,
   timeoutMs = 10_000,
   slow: Partial<Record<keyof PromiseClient<C>, number>> = {},
 ): PromiseClient<C> {
@@ -166,7 +229,7 @@ export function promiseClient<C extends Client>(
   for (const name of Object.keys(definition)) {
     const method = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name]!;
     const deadline = (slow as Record<string, number | undefined>)[name] ?? timeoutMs;
-    out[name] = (request, caller) => unaryCall(client, method, request, caller, deadline);
+    out[name] = (request, caller) => unaryCall(client, method, request, caller, callee, deadline);
   }
   return out as PromiseClient<C>;
 }

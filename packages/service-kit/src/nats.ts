@@ -1,22 +1,39 @@
 import {
   connect,
+  headers as natsHeaders,
   AckPolicy,
   DeliverPolicy,
   RetentionPolicy,
   StorageType,
   type ConsumerConfig,
+  type JetStreamClient,
+  type MsgHdrs,
   type NatsConnection,
   type StreamConfig,
 } from 'nats';
 import type { Logger } from './logger.js';
+import { injectTrace, traceJob } from './tracing.js';
 
 export type { NatsConnection };
 
-export async function connectNats(servers: string, name: string, log: Logger): Promise<NatsConnection> {
+export async function connectNats(servers: string, name: string, log: Pick<Logger, 'info'>): Promise<NatsConnection> {
   const nc = await connect({ servers: servers.split(','), name, maxReconnectAttempts: -1 });
   log.info({ server: nc.getServer() }, 'connected to NATS');
   return nc;
 }
+
+/** The health check of a NATS connection: a round trip to the server. */
+export const natsCheck = (nc: NatsConnection) => () => (nc.isClosed() ? Promise.reject(new Error('NATS connection closed')) : nc.flush());
+
+/** Headers carrying the active trace context, for a message whose handling continues it; none when tracing is off. */
+export function traceHeaders(): MsgHdrs | undefined {
+  const h = natsHeaders();
+  return injectTrace(h, { set: (carrier, k, v) => carrier.set(k, v) }) ? h : undefined;
+}
+
+/** Handles a message inside a span continuing the trace of its headers. */
+export const traceMessage = <T>(name: string, headers: MsgHdrs | undefined, run: () => Promise<T>) =>
+  traceJob(name, headers, { keys: (h) => h.keys(), get: (h, k) => (h.has(k) ? h.get(k) : undefined) }, run);
 
 const DAY_NS = 24 * 60 * 60 * 1_000_000_000;
 
@@ -62,4 +79,33 @@ export async function ensurePullConsumer(
 function isNotFound(err: unknown): boolean {
   const e = err as { api_error?: { err_code?: number }; message?: string };
   return e?.api_error?.err_code === 10059 || e?.api_error?.err_code === 10014 || /not found/i.test(e?.message ?? '');
+}
+
+/**
+ * Core NATS subject (no stream) on which orgs names the hashes of ended sessions and revoked
+ * tokens; every gateway replica drops them from its authentication cache at once.
+ */
+export const AUTH_REVOKED_SUBJECT = 'quire.auth.revoked';
+
+/** A domain event on the EVENTS stream (`<prefix>.<service>.<entity>.<verb>`), as the audit log reads it. */
+export interface DomainEvent {
+  /** Unique per event: the stream's duplicate key and the audit log's idempotency key. */
+  id: string;
+  occurredAt: string;
+  service: string;
+  entity: string;
+  verb: string;
+  /** Absent for events about a user rather than an organization (sign-ins, tokens). */
+  organizationId?: string;
+  /** The user who acted; absent for anonymous attempts. */
+  actor?: string;
+  target?: { type: string; id: string };
+  ip?: string;
+  userAgent?: string;
+  details?: Record<string, unknown>;
+}
+
+/** Publishes a domain event once its change is committed; the stream drops a retried duplicate by id. */
+export async function publishEvent(js: JetStreamClient, event: DomainEvent, prefix = 'events'): Promise<void> {
+  await js.publish(`${prefix}.${event.service}.${event.entity}.${event.verb}`, JSON.stringify(event), { msgID: event.id });
 }

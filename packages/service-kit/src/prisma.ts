@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { watchPool } from './metrics.js';
+import { tracePool } from './tracing.js';
 
 const TIMESTAMP_WITHOUT_TZ = 1114;
 
@@ -33,27 +35,31 @@ export function createDatabase<C extends { $disconnect(): Promise<void> }>(
   // The server may close an idle connection (restart, failover, a forced drop): the pool discards
   // it and opens another when needed. Without a listener pg would crash the process instead.
   pool.on('error', onIdleError);
+  const database = new URL(connectionString).pathname.slice(1);
+  tracePool(pool, database);
+  const forget = watchPool(database, pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
     pool,
     async close() {
+      forget();
       await prisma.$disconnect();
       await pool.end();
     },
   };
 }
 
-/** A service's store over its own database, and the one way to close both. */
+/** A service's store over its own database, the one way to close both, and its health check. */
 export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>(
   PrismaClient: new (options: { adapter: PrismaPg }) => C,
   createStore: (db: Database<C>) => S,
   connectionString: string,
   poolSize?: number,
   log?: { warn(obj: object, msg: string): void },
-): { store: S; close: () => Promise<void> } {
+): { store: S; close: () => Promise<void>; checks: { database: () => Promise<unknown> } } {
   const db = createDatabase(PrismaClient, connectionString, poolSize, (err) => log?.warn({ err }, 'database connection closed by the server'));
-  return { store: createStore(db), close: () => db.close() };
+  return { store: createStore(db), close: () => db.close(), checks: { database: () => db.pool.query('SELECT 1') } };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { secret } from './config.js';
 
 // Values kept or sent where they must not be readable (integration secrets, one job's repository
 // credentials): AES-256-GCM, bound to a context string (additional data) so that a sealed value
@@ -8,7 +9,7 @@ const NONCE = 12;
 const TAG = 16;
 
 /** The config field of the sealing key: 32 bytes, base64. */
-export const secretsKeyField = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' }));
+export const secretsKeyField = secret(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: '32 bytes, base64' }));
 
 /** The configured key, or a per-process one (with the warning what that costs). */
 export function loadSecretsKey(configured: string | undefined, warn: (msg: string) => void, without: string): Buffer {

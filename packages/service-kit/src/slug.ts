@@ -9,8 +9,19 @@ export function slugify(title: string, { maxLength = 100, fallback = 'page' }: {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    // Runs are single hyphens by now: one at either end at most.
+    .replace(/^-|-$/g, '')
     .slice(0, maxLength)
-    .replace(/-+$/, '');
+    .replace(/-$/, '');
   return slug || fallback;
+}
+
+/**
+ * A file's name as one path segment: separators, control characters and leading dots become
+ * harmless, so that no name (`../../.github/workflows/x.yml`, `.git`) leads anywhere when a
+ * space is written out as files (Git export).
+ */
+export function safeFileName(name: string): string {
+  const flat = name.replace(/[/\\\u0000-\u001f\u007f]/g, '-').replace(/^[.\s]+/, '');
+  return flat || 'file';
 }

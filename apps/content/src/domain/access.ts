@@ -92,6 +92,12 @@ export function spaceRole(access: Access, s: SpaceNode): Role {
 
 export const canView = (role: Role) => roleAtLeast(role, Role.ROLE_READ);
 
+/**
+ * The reader (the published sites' server), calling as itself, reads any space: it asks only for
+ * the spaces of the sites it serves, after the sites service let the visitor in. Reading is all it gets.
+ */
+export const serviceRole = (readerAsItself: boolean): Role => (readerAsItself ? Role.ROLE_READ : Role.ROLE_UNSPECIFIED);
+
 /** Collection `id` and every collection below it. */
 export function subtree(collections: Map<string, CollectionNode>, id: string): string[] {
   return [...collections.values()].filter((c) => c.id === id || ancestors(collections, c.parentId).some((a) => a.id === id)).map((c) => c.id);

@@ -46,6 +46,13 @@ describe('applyChanges', () => {
     expect(md).toBe(`See [b](/pages/${b}) and ![img](/files/${r.insertedFiles[0]!.id} "t")`);
   });
 
+  // Attack: a file name that is a path would be written outside the space's folder by Git export.
+  it('makes inserted file names one harmless path segment', () => {
+    const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '..\\..\\evil.png', '.git', '/etc/passwd', 'a\u0000b.png', 'screen shot.png'];
+    const r = applyChanges(emptyTree(), [{ insertFiles: { files: names.map((name, i) => ({ ref: `f${i}`, name, contentType: '', blob: 'f'.repeat(64), size: 1 })) } }], ctx());
+    expect(r.tree.files.map((f) => f.name)).toEqual(['-..-.github-workflows-x.yml', '-.git-hooks-post-checkout', '-..-evil.png', 'git', '-etc-passwd', 'a-b.png', 'screen shot.png']);
+  });
+
   it('updates fields and markdown, and moves pages among siblings and parents', () => {
     const { tree, intro, faq } = base();
     const r = applyChanges(tree, [{ updatePage: { page: faq, fields: { title: 'Questions', emoji: '❓' }, markdown: 'new', move: true, into: intro, at: 0 } }], ctx());
@@ -98,6 +105,28 @@ describe('applyChanges', () => {
 describe('fieldsFromMarkdown', () => {
   it('reads title, description and icon from front matter, keeping given fields', () => {
     expect(fieldsFromMarkdown('---\ndescription: About\nicon: book\n---\nText', { title: 'T' })).toEqual({ fields: { title: 'T', description: 'About', icon: 'book' }, markdown: 'Text' });
+  });
+
+  it('takes the leading heading without its closing hashes, keeping a "#" that ends a word', () => {
+    expect(fieldsFromMarkdown('  # Spaced title ##  \n\n\nBody', {})).toEqual({ fields: { title: 'Spaced title' }, markdown: 'Body' });
+    expect(fieldsFromMarkdown('# Learn C#\nBody', {})).toEqual({ fields: { title: 'Learn C#' }, markdown: 'Body' });
+    expect(fieldsFromMarkdown('# \nBody', {})).toEqual({ fields: {}, markdown: '# \nBody' });
+  });
+
+  // Attack: spaces then a non-space after a heading's start made the pattern backtrack in cubic
+  // time (2 KB blocked the content service for about 6 s).
+  it('reads an attacker\'s heading in linear time', () => {
+    const attacks: [string, string | undefined][] = [
+      ['# a' + ' '.repeat(2000) + 'x', 'a' + ' '.repeat(2000) + 'x'],
+      ['# a' + ' '.repeat(200_000) + 'x', undefined],
+      ['#' + ' \t'.repeat(1000) + '#'.repeat(1000) + 'x\r', '#'.repeat(1000) + 'x'],
+    ];
+    for (const [markdown, title] of attacks) {
+      const started = performance.now();
+      const { fields } = fieldsFromMarkdown(markdown, {});
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(fields.title).toBe(title);
+    }
   });
 });
 

@@ -2,7 +2,8 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
-import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, slugify } from '@quire/service-kit';
+import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
+import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { parse as parseYaml } from 'yaml';
 import {
   clonePages,
@@ -78,7 +79,8 @@ export const revertTargets = (changes: Change[]) => [...new Set(changes.flatMap(
 
 // Anything else GitBook's front matter holds stays in the markdown.
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const LEADING_H1 = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
+// The heading's line only, read greedily; its text is trimmed by atxHeadingText (linear time).
+const LEADING_H1 = /^\s*#[ \t]+([^\r\n]*)/;
 
 /**
  * GitBook's rule for markdown given with a new page: the front matter's `description` and `icon`
@@ -103,9 +105,10 @@ export function fieldsFromMarkdown(markdown: string, given: PageFieldsInput): { 
       if (Object.keys(d).every((k) => used.includes(k))) body = body.slice(fm[0].length);
     }
   }
-  const h1 = LEADING_H1.exec(body);
-  if (h1 && given.title === undefined) {
-    fields.title = h1[1]!.trim();
+  const h1 = matchHead(LEADING_H1, body);
+  const title = h1 ? atxHeadingText(h1[1]!) : '';
+  if (h1 && title && given.title === undefined) {
+    fields.title = title;
     body = body.slice(h1[0].length).replace(/^\s*\n/, '');
   }
   return { fields, markdown: body };
@@ -281,7 +284,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       change.insertFiles.files.forEach((f, j) => {
         const fat = `${at}.files[${j}]`;
         checkLength(`${fat}.name`, f.name, 1, 255);
-        const file: TreeFile = { id: ctx.newId(), name: f.name, contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
+        const file: TreeFile = { id: ctx.newId(), name: safeFileName(f.name), contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
         if (f.dimensions) file.dimensions = f.dimensions;
         addRef(fat, f.ref, 'files', file.id);
         files.push(file);
@@ -399,7 +402,7 @@ export function treeFromContent(
     if (fileIds.has(id)) throw new InvalidArgumentError(`${at}.id: "${id}" is used twice`);
     fileIds.add(id);
     checkLength(`${at}.name`, f.name, 1, 255);
-    const file: TreeFile = { id, name: f.name, contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
+    const file: TreeFile = { id, name: safeFileName(f.name), contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
     if (f.dimensions) file.dimensions = f.dimensions;
     if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
     return file;

@@ -2,7 +2,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { analyze, classifyHref, links, parseMarkdown, sections, slugger, slugify } from './markdown.ts';
+import { analyze, classifyHref, links, parseMarkdown, sections } from './markdown.ts';
 
 describe('parseMarkdown', () => {
   it('parses GitHub-flavoured markdown (tables) and leaves front matter out', () => {
@@ -51,23 +51,9 @@ describe('parseMarkdown', () => {
     }
   });
 
-  it('analyzes sections and links from one parse, as each alone finds them', () => {
+  it('analyzes sections and links as each alone finds them', () => {
     const md = '# A\n\nSee [b](b.md) and https://example.org\n\n## B\n\n![x](/files/f1)';
     expect(analyze(md)).toEqual({ sections: sections(md), links: links(md) });
-  });
-});
-
-describe('slugs', () => {
-  it('follows GitHub: lower case, punctuation dropped, spaces to hyphens, other scripts kept', () => {
-    expect(slugify('Hello, World!')).toBe('hello-world');
-    expect(slugify('API v2.0 (beta)')).toBe('api-v20-beta');
-    expect(slugify('Über café')).toBe('über-café');
-    expect(slugify('snake_case and-dash')).toBe('snake_case-and-dash');
-  });
-
-  it('numbers repeats, without colliding with a heading that already ends in a number', () => {
-    const slug = slugger();
-    expect(['Intro', 'Intro', 'Intro-1', 'Intro'].map(slug)).toEqual(['intro', 'intro-1', 'intro-1-1', 'intro-2']);
   });
 });
 
@@ -90,8 +76,20 @@ describe('sections', () => {
     expect(sections('## Setup <a href="#install" id="install"></a>\n\ntext')).toEqual([{ anchor: 'install', title: 'Setup', body: 'text' }]);
   });
 
-  it('keeps table cells and image alt text as text', () => {
-    expect(sections('| Name | Role |\n| - | - |\n| Ada | admin |\n\n![A diagram](d.png)')[0]!.body).toBe('Name Role\nAda admin\nA diagram');
+  it("reads GitBook's blocks as structure: their tags are never text, their content is", () => {
+    const md = '# Note\n\n{% hint style="warning" %}\nMind the **gap**.\n{% endhint %}\n\n{% tabs %}\n{% tab title="Linux" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n';
+    const [section] = sections(md);
+    expect(section).toEqual({ anchor: 'note', title: 'Note', body: 'Mind the gap.\nLinux\nRun it.' });
+    expect(JSON.stringify(sections(md))).not.toMatch(/{%|endhint|style=/);
+  });
+
+  it("anchors headings GitBook's way (transliterated), numbering repeats", () => {
+    expect(sections('# Café Crème\n\n# Café Crème\n').map((s) => s.anchor)).toEqual(['cafe-creme', 'cafe-creme-1']);
+  });
+
+  // The document model keeps a table's column titles in its definition, not as text: not indexed.
+  it('keeps table cells and image alt text as text, a line each', () => {
+    expect(sections('| Name | Role |\n| - | - |\n| Ada | admin |\n\n![A diagram](d.png)')[0]!.body).toBe('Ada\nadmin\nA diagram');
   });
 });
 

@@ -1,6 +1,7 @@
 // Markdown as the rest of the service sees it: the parsed tree (mdast), the document cut at its
 // headings (what search indexes) and the links it holds (what link checks and backlinks read).
-import type { Definition, Heading, Nodes, Root, RootContent } from 'mdast';
+import type { Definition, Root, RootContent } from 'mdast';
+import { fromMarkdown, sections as documentSections } from '@quire/document';
 import { parseGfm } from '@quire/service-kit/markdown';
 
 // YAML front matter (GitBook's `description`, `icon`...) is page metadata, not text: without a
@@ -12,108 +13,30 @@ export function parseMarkdown(markdown: string): Root {
   return parseGfm(markdown.replace(FRONT_MATTER, ''));
 }
 
-/** Plain text of a node: what a reader sees, without markup or raw HTML. */
-export function plainText(node: Nodes): string {
-  switch (node.type) {
-    case 'text':
-    case 'inlineCode':
-    case 'code':
-      return node.value;
-    case 'image':
-    case 'imageReference':
-      return node.alt ?? '';
-    case 'break':
-      return ' ';
-    case 'html':
-    case 'definition':
-    case 'footnoteDefinition':
-    case 'yaml':
-      return '';
-    default:
-      if (!('children' in node)) return '';
-      // Blocks (paragraphs, items, rows) are separated; inline runs are joined as they are.
-      return node.children.map((c) => plainText(c)).join(isBlockParent(node) ? '\n' : node.type === 'tableRow' ? ' ' : '');
-  }
-}
-
-const isBlockParent = (node: Nodes) => ['root', 'blockquote', 'list', 'listItem', 'table', 'footnoteDefinition'].includes(node.type);
-
-/**
- * GitHub's heading slug: lower case, punctuation dropped, spaces to hyphens. Letters and digits of
- * any script are kept, as GitHub does.
- */
-export function slugify(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** Slugs made unique within one document the way GitHub does it: `a`, `a-1`, `a-2`... */
-export function slugger() {
-  const seen = new Map<string, number>();
-  return (text: string) => {
-    const base = slugify(text);
-    let slug = base;
-    let n = seen.get(base) ?? 0;
-    while (seen.has(slug)) slug = `${base}-${++n}`;
-    seen.set(base, n);
-    seen.set(slug, 0);
-    return slug;
-  };
-}
-
-// GitBook writes an explicit anchor into the heading: `## Title <a href="#custom" id="custom"></a>`.
-const EXPLICIT_ANCHOR = /<a\b[^>]*\bid="([^"]+)"/;
-
-function explicitAnchor(heading: Heading): string | undefined {
-  for (const child of heading.children) {
-    if (child.type === 'html') {
-      const match = EXPLICIT_ANCHOR.exec(child.value);
-      if (match) return match[1];
-    }
-  }
-  return undefined;
-}
-
 export interface Section {
   /** The heading's anchor; empty for the text before the first heading. */
   anchor: string;
   /** The heading's text; empty before the first heading (the page's title stands for it). */
   title: string;
-  /** The section's plain text, blocks separated by newlines. */
+  /** The section's plain text as the document model reads it (no markup, no block tags), a line per block. */
   body: string;
 }
 
 /**
- * The document cut at every heading. The text before the first heading is a section with an empty
- * anchor and title, present only when it holds text; a heading with nothing under it is a section
- * with an empty body (its title is still worth finding).
+ * The document cut at every heading, as GitBook's block model reads it: anchors are GitBook's and
+ * GitBook's block syntax (`{% hint %}`) is structure, not text. The text before the first heading
+ * is a section with an empty anchor and title, present only when it holds text; a heading with
+ * nothing under it is a section with an empty body (its title is still worth finding).
  */
-export const sections = (markdown: string): Section[] => sectionsOf(parseMarkdown(markdown));
-
-function sectionsOf(tree: Root): Section[] {
-  const slug = slugger();
-  const out: Section[] = [];
-  let current: Section & { blocks: string[] } = { anchor: '', title: '', body: '', blocks: [] };
-  const close = () => {
-    const body = current.blocks.filter((b) => b.trim() !== '').join('\n');
-    if (current.anchor !== '' || body !== '') out.push({ anchor: current.anchor, title: current.title, body });
-  };
-  for (const node of tree.children) {
-    if (node.type === 'heading') {
-      close();
-      const title = plainText(node).trim();
-      const explicit = explicitAnchor(node);
-      const anchor = explicit ?? slug(title);
-      current = { anchor, title, body: '', blocks: [] };
-    } else {
-      current.blocks.push(plainText(node));
-    }
-  }
-  close();
-  return out;
+export function sections(markdown: string): Section[] {
+  return documentSections(fromMarkdown(markdown)).map((s) => ({
+    anchor: s.anchor,
+    title: s.heading.trim(),
+    body: s.text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .join('\n'),
+  }));
 }
 
 export type LinkKind = 'url' | 'page' | 'anchor' | 'file';
@@ -188,8 +111,5 @@ function walk(node: Root | RootContent, visit: (node: Root | RootContent) => voi
   if ('children' in node) for (const child of node.children) walk(child, visit);
 }
 
-/** What search and link checks keep of a document, from one parse (parsing is most of the cost). */
-export function analyze(markdown: string): { sections: Section[]; links: Link[] } {
-  const tree = parseMarkdown(markdown);
-  return { sections: sectionsOf(tree), links: linksOf(tree) };
-}
+/** What search and link checks keep of a document. */
+export const analyze = (markdown: string): { sections: Section[]; links: Link[] } => ({ sections: sections(markdown), links: links(markdown) });

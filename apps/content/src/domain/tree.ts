@@ -81,7 +81,7 @@ export const findPage = (pages: TreePage[], id: string): Located | undefined => 
 
 /** The page at `path` (slugs joined by "/"; leading and trailing slashes ignored). */
 export function findPageByPath(pages: TreePage[], path: string): Located | undefined {
-  const wanted = path.replace(/^\/+|\/+$/g, '');
+  const wanted = path.replace(/^\/+|(?<!\/)\/+$/g, '');
   return flatten(pages).find((l) => l.path === wanted);
 }
 

@@ -1,7 +1,7 @@
 import type { PageRequest } from '@quire/proto/common';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
-import { NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
-import { canView, collectionRole, levelToRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
+import { callsAsItself, NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
+import { canView, collectionRole, levelToRole, serviceRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
 import type { Store } from '../store/index.ts';
 
 export interface Deps {
@@ -66,7 +66,7 @@ export async function visibleSpace(deps: Deps, spaceId: string, ctx: CallContext
   const space = await deps.store.getSpace(spaceId);
   if (!space || (space.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
   const access = await accessIn(deps, space.organizationId, ctx);
-  const role = spaceRole(access, space);
+  const role = strongest(spaceRole(access, space), serviceRole(callsAsItself(ctx, 'reader')));
   if (!canView(role)) throw spaceNotFound(spaceId);
   return { space, access, role };
 }

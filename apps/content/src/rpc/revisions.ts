@@ -13,7 +13,7 @@ import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
-import { parseMarkdown } from '../domain/markdown.ts';
+import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
@@ -135,9 +135,6 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
  */
 const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree() }, { metadata: true });
 
-/** mdast as JSON, without source positions (they only point into the markdown). */
-export const documentJson = (markdown: string) => JSON.stringify(parseMarkdown(markdown), (k, v) => (k === 'position' ? undefined : v));
-
 const dimensionsOf = (data: Uint8Array, contentType: string) => {
   if (!contentType.startsWith('image/')) return undefined;
   try {
@@ -196,12 +193,19 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
   return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
 }
 
+/** A page change with its body given as a JSONDocument made a markdown one, as the domain takes it. */
+function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C {
+  if (c.documentJson === undefined) return c;
+  if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}: give one of markdown and document`);
+  return { ...c, markdown: markdownOfDocument(at, c.documentJson, base), documentJson: undefined };
+}
+
 /** The bytes of an insert_files change into the blob store, as the domain takes them. */
-  async function storeFiles(changes: ChangeMessage[]): Promise<Change[]> {
+  async function storeFiles(changes: ChangeMessage[], base: Tree): Promise<Change[]> {
     return Promise.all(
       changes.map(async (c, i): Promise<Change> => {
-        if (c.insertPage) return { insertPage: c.insertPage };
-        if (c.updatePage) return { updatePage: c.updatePage };
+        if (c.insertPage) return { insertPage: withMarkdown(`changes[${i}]`, c.insertPage, base) };
+        if (c.updatePage) return { updatePage: withMarkdown(`changes[${i}]`, c.updatePage, base) };
         if (c.deletePage) return { deletePage: c.deletePage };
         if (c.revertPage) return { revertPage: c.revertPage };
         if (!c.insertFiles) throw new InvalidArgumentError(`changes[${i}]: one of insertPage, updatePage, deletePage, revertPage or insertFiles is needed`);
@@ -236,7 +240,7 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
       if (format && id) {
         const markdown = (await revisions.getDocuments([id])).get(id) ?? '';
         if (format === 'markdown') page.markdown = markdown;
-        else page.documentJson = documentJson(markdown);
+        else page.documentJson = JSON.stringify(documentOf(markdown, revision.tree, { path: found.path, hasChildren: found.page.pages.length > 0 }));
       }
       return page;
     },
@@ -248,7 +252,9 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
       if (!(await revisions.spaceHasDocument(space.id, space.revisionId, req.documentId))) throw notFound;
       const markdown = (await revisions.getDocuments([req.documentId])).get(req.documentId);
       if (markdown === undefined) throw notFound;
-      return { id: req.documentId, markdown, documentJson: documentJson(markdown) };
+      // A document may sit at several paths: only links that name their target resolve.
+      const revision = await revisionOf(deps, space, '');
+      return { id: req.documentId, markdown, documentJson: JSON.stringify(documentOf(markdown, revision.tree)) };
     },
 
     async listFiles(req, ctx) {
@@ -284,7 +290,7 @@ async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; c
       callerOf(ctx);
       const { space, role, revision: base } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       requireEdit(space, role);
-      const changes = await storeFiles(req.changes);
+      const changes = await storeFiles(req.changes, base.tree);
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });

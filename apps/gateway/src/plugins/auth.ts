@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsync } from 'fastify';
-import { LRUCache } from 'lru-cache';
-import { UnauthenticatedError, type Caller } from '@quire/service-kit';
-import type { Services } from '../clients.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { PermissionDeniedError, UnauthenticatedError, type Caller } from '@quire/service-kit';
+import type { Authenticator } from '../credentials.ts';
+import type { Sessions } from '../sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,33 +15,49 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,512})$/i;
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Who calls from where, for every service call (the audit log reads the address and agent). */
+export const anonymousCaller = (req: FastifyRequest): Caller => ({ requestId: req.id, ip: req.ip, userAgent: req.headers['user-agent'] });
+
+/** The token of an `Authorization: Bearer` header, however the scheme is spelled or spaced; undefined when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header && header.length <= 1024 ? BEARER.exec(header.trim())?.[1] : undefined;
+}
 
 /**
- * Resolves `Authorization: Bearer` through `orgs.Authenticate`. Answers are cached for a short
- * while and concurrent lookups of one token share a single call, so a busy client costs orgs
- * one call per token per TTL, not one per request. Registered in the /v1 scope only.
+ * Authenticates a request by `Authorization: Bearer` (an API token) or, without one, by the
+ * session cookie (then writes pass the CSRF check). A read-only token may only read. Returns
+ * the session secret when the cookie was used.
  */
-const auth: FastifyPluginAsync<{ services: Services; ttlMs: number }> = async (app, { services, ttlMs }) => {
-  const cache = new LRUCache<string, string>({
-    max: 10_000,
-    ttl: Math.max(ttlMs, 1),
-    fetchMethod: async (token) => (await services.orgs.authenticate({ token }, {})).userId,
-  });
+export async function authenticate(req: FastifyRequest, authenticator: Authenticator, sessions: Sessions): Promise<{ session?: string }> {
+  const header = req.headers.authorization;
+  let credential;
+  let session: string | undefined;
+  if (header) {
+    const token = bearerToken(header);
+    if (!token) throw new UnauthenticatedError();
+    credential = await authenticator.resolve('token', token);
+    if (!credential) throw new UnauthenticatedError('The access token is not valid');
+  } else {
+    session = sessions.current(req);
+    if (!session) throw new UnauthenticatedError('Authentication required: send Authorization: Bearer <token> or sign in (POST /auth/sign-in)');
+    credential = await authenticator.resolve('session', session);
+    if (!credential) throw new UnauthenticatedError('The session has ended');
+    sessions.checkCsrf(req, session);
+  }
+  if (credential.readOnly && !READS.has(req.method)) throw new PermissionDeniedError('This token is read-only (scope read): it cannot change anything', 'read_only_token');
+  req.caller = { ...anonymousCaller(req), userId: credential.userId };
+  return { session };
+}
 
-  app.decorateRequest('caller', undefined as unknown as FastifyRequestCaller);
-
+/** Every route of the scope that registers this (/v1) needs a token or a session, but `public` ones. */
+const auth: FastifyPluginAsync<{ authenticator: Authenticator; sessions: Sessions }> = async (app, { authenticator, sessions }) => {
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config.public) return;
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    if (!match) throw new UnauthenticatedError();
-    const token = match[1]!;
-    const userId = ttlMs > 0 ? await cache.fetch(token) : (await services.orgs.authenticate({ token }, { requestId: req.id })).userId;
-    if (!userId) throw new UnauthenticatedError('The access token is not valid');
-    req.caller = { userId, requestId: req.id };
+    await authenticate(req, authenticator, sessions);
   });
 };
 
 // fastify-plugin: the hook belongs to the scope that registers this (/v1), not to a child of it.
 export default fp(auth);
-
-type FastifyRequestCaller = Caller & { userId: string };

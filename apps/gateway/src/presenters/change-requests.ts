@@ -3,7 +3,8 @@ import type { Change } from '@quire/proto/space-content';
 import { InvalidArgumentError } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { CHANGE_SCHEMAS, type ChangeRequest, type ContentChange } from '../schemas/change-requests.ts';
+import { CHANGE_SCHEMAS, type ChangeRequest, type ContentChange, type PageDocument } from '../schemas/change-requests.ts';
+import { checkJsonDocument } from '../schemas/document.ts';
 import { presentUser } from './orgs.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
@@ -51,17 +52,25 @@ const fields = (c: { title?: string; slug?: string; emoji?: string; icon?: strin
   hidden: c.hidden,
 });
 
+/** A page body as the content service takes it: markdown, or a JSONDocument checked against GitBook's schema. */
+function body(document: Static<typeof PageDocument> | undefined, at: string): { markdown?: string; documentJson?: string } {
+  if (document === undefined) return {};
+  if ('markdown' in document) return { markdown: document.markdown };
+  checkJsonDocument(document, at);
+  return { documentJson: JSON.stringify(document) };
+}
+
 /** The API's content changes as the content service takes them. */
 export function changesToProto(changes: { operation: keyof typeof CHANGE_SCHEMAS }[]): Change[] {
   return changes.map((raw, i) => {
     const c = checkChange(raw, i);
     switch (c.operation) {
       case 'insert_page':
-        return { insertPage: { fields: fields(c), type: '', markdown: c.document.markdown, href: '', into: c.into, at: c.at, ref: c.ref ?? '' } };
+        return { insertPage: { fields: fields(c), type: '', ...body(c.document, `body.changes[${i}].document`), href: '', into: c.into, at: c.at, ref: c.ref ?? '' } };
       case 'update_page':
         // `into` omitted keeps the parent (`at` alone reorders), null is the root.
         return {
-          updatePage: { page: c.page, fields: fields(c), markdown: c.document?.markdown, move: c.into !== undefined || c.at !== undefined, into: c.into ?? undefined, at: c.at, keepParent: c.into === undefined },
+          updatePage: { page: c.page, fields: fields(c), ...body(c.document, `body.changes[${i}].document`), move: c.into !== undefined || c.at !== undefined, into: c.into ?? undefined, at: c.at, keepParent: c.into === undefined },
         };
       case 'delete_page':
         return { deletePage: { page: c.page } };

@@ -1,16 +1,17 @@
 import type {
   LinkInvite as LinkInviteMsg,
   Member as MemberMsg,
+  OidcProvider as OidcProviderMsg,
   Organization as OrganizationMsg,
   SamlProvider as SamlProviderMsg,
   Team as TeamMsg,
   TranslationSettings as TranslationSettingsMsg,
   User as UserMsg,
 } from '@quire/proto/orgs';
-import { TeamMemberRole } from '@quire/proto/orgs';
+import { SignInProviderKind, TeamMemberRole, type SsoLogin } from '@quire/proto/orgs';
 import { roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
-import type { LinkInvite, Member, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
+import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -105,10 +106,31 @@ export function presentLinkInvite(i: LinkInviteMsg): Static<typeof LinkInvite> {
   return { object: 'invite', id: i.id, role: roleToApi(i.role), redundant: i.redundant };
 }
 
-/** Where the app takes a provider's sign-in: the addresses an identity provider is configured with. */
+/** The gateway's SAML endpoints of a provider: the addresses its identity provider is configured with. */
 export function samlServiceUrls(providerId: string, urls: Urls) {
-  const base = urls.app(`/sso/saml/${providerId}`);
-  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
+  const base = urls.auth(`/saml/${providerId}`);
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+}
+
+/** The gateway's OIDC endpoints of a provider: the redirect URI to register with it, and where sign-in starts. */
+export function oidcServiceUrls(providerId: string, urls: Urls) {
+  const base = urls.auth(`/oidc/${providerId}`);
+  return { redirectURL: `${base}/callback`, startURL: `${base}/start` };
+}
+
+export function presentOidcProvider(p: OidcProviderMsg, organizationId: string, urls: Urls): Static<typeof OidcProvider> {
+  return {
+    object: 'oidc-provider',
+    id: p.id,
+    label: p.label,
+    issuer: p.issuer,
+    clientId: p.clientId,
+    ...(p.defaultTeam ? { defaultTeam: presentTeam(p.defaultTeam) } : {}),
+    defaultRole: roleToApi(p.defaultRole),
+    createdAt: iso(p.createdAt),
+    service: oidcServiceUrls(p.id, urls),
+    urls: { location: urls.api(`/orgs/${organizationId}/oidc/${p.id}`) },
+  };
 }
 
 export function presentSamlProvider(p: SamlProviderMsg, organizationId: string, urls: Urls): Static<typeof SamlProvider> {
@@ -126,6 +148,13 @@ export function presentSamlProvider(p: SamlProviderMsg, organizationId: string, 
     service: samlServiceUrls(p.id, urls),
     urls: { location: urls.api(`/orgs/${organizationId}/saml/${p.id}`) },
   };
+}
+
+/** A provider as a sign-in page offers it: its kind, label and where sign-in starts. */
+export function presentSignInOption(p: SsoLogin, urls: Urls) {
+  return p.kind === SignInProviderKind.SIGN_IN_PROVIDER_KIND_OIDC
+    ? { type: 'oidc' as const, id: p.id, label: p.label, startURL: oidcServiceUrls(p.id, urls).startURL }
+    : { type: 'saml' as const, id: p.id, label: p.label, startURL: samlServiceUrls(p.id, urls).startURL };
 }
 
 export function presentTranslation(t: TranslationSettingsMsg, organizationId: string, urls: Urls): Static<typeof TranslationSettings> {

@@ -17,13 +17,13 @@ import { spacePresenter } from './spaces.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
-// Proto message to the exact JSON of the reference. A published site answers at
-// `<app>/s/<siteId>`, its sections and site-spaces below it.
-
-const publishedRoot = (urls: Urls, siteId: string) => urls.app(`/s/${siteId}`);
+// Proto message to the exact JSON of the reference. A published site answers on the reader at
+// `<reader>/<organizationId>/<siteId>`, its sections and site-spaces below it, and at its custom
+// hostname when it has one (the site's own `urls.published` then names that).
 
 export function presentSite(s: SiteMsg, urls: Urls): Static<typeof Site> {
-  const published = publishedRoot(urls, s.id);
+  const target = urls.published(s.organizationId, s.id);
+  const published = s.hostname !== undefined ? `https://${s.hostname}` : target;
   return {
     object: 'site',
     id: s.id,
@@ -31,13 +31,14 @@ export function presentSite(s: SiteMsg, urls: Urls): Static<typeof Site> {
     title: s.title,
     ...(s.hostname !== undefined ? { hostname: s.hostname } : {}),
     ...(s.basename !== undefined ? { basename: s.basename } : {}),
-    ...(s.proxy !== undefined ? { proxy: { origin: s.proxy, target: published } } : {}),
+    ...(s.proxy !== undefined ? { proxy: { origin: s.proxy, target } } : {}),
     visibility: s.visibility as Static<typeof Site>['visibility'],
     published: s.published,
     siteSpaces: s.siteSpaces,
     createdAt: iso(s.createdAt),
     ...(s.adaptiveContent !== undefined ? { adaptiveContent: { enabled: s.adaptiveContent } } : {}),
     agentsContext: s.agentsContext as Static<typeof Site>['agentsContext'],
+    features: s.features.map((f) => ({ id: f.id, plan: f.plan as Static<typeof Site>['type'], frozen: f.frozen, ...(f.customizations.length ? { customizations: f.customizations } : {}) })),
     urls: {
       location: urls.api(`/orgs/${s.organizationId}/sites/${s.id}`),
       app: urls.app(`/o/${s.organizationId}/sites/${s.id}`),
@@ -46,14 +47,14 @@ export function presentSite(s: SiteMsg, urls: Urls): Static<typeof Site> {
   };
 }
 
-export function presentShareLink(l: ShareLinkMsg, urls: Urls): Static<typeof ShareLink> {
+export function presentShareLink(l: ShareLinkMsg, urls: Urls, organizationId: string): Static<typeof ShareLink> {
   return {
     object: 'share-link',
     id: l.id,
     createdAt: iso(l.createdAt),
     name: l.name,
     active: l.active,
-    urls: { published: `${publishedRoot(urls, l.siteId)}?shareKey=${l.key}` },
+    urls: { published: `${urls.published(organizationId, l.siteId)}?shareKey=${encodeURIComponent(l.key)}` },
   };
 }
 
@@ -80,12 +81,12 @@ function spaceIdsIn(items: Embeddable[]): string[] {
  * content in one batch call for all of `items` (the spaces the caller may see; the others are
  * left out).
  */
-export async function sitePresenters(services: Pick<Services, 'content' | 'review' | 'gitSync'>, caller: Caller, urls: Urls, items: Embeddable[]) {
+export async function sitePresenters(services: Pick<Services, 'content' | 'review' | 'gitSync'>, caller: Caller, urls: Urls, organizationId: string, items: Embeddable[]) {
   const ids = spaceIdsIn(items);
   const { spaces } = ids.length ? await services.content.batchGetSpaces({ spaceIds: ids }, caller) : { spaces: [] as SpaceMsg[] };
   const shown = await spacePresenter(services, urls).many(spaces, caller);
   const byId = new Map(shown.map((s) => [s.id, s]));
-  const published = (siteId: string, path: string | undefined) => (path !== undefined ? { published: `${publishedRoot(urls, siteId)}/${path}` } : {});
+  const published = (siteId: string, path: string | undefined) => (path !== undefined ? { published: `${urls.published(organizationId, siteId)}/${path}` } : {});
 
   const siteSpace = (p: SiteSpaceMsg): Static<typeof SiteSpace> => {
     const space = byId.get(p.spaceId);

@@ -72,9 +72,12 @@ export function presentRevision(r: RevisionMsg, spaceId: string, l: ContentLinks
     variables: r.variables,
     createdAt: iso(r.createdAt),
     type: r.type,
-    ...(r.git ? { git: r.git } : {}),
+    ...(r.git ? { git: { ...r.git, createdByGitBook: r.git.createdByService } } : {}),
     urls: { app: l.urls.app(`/s/${spaceId}/~/revisions/${r.id}`) },
   };
 }
 
-export const presentDocument = (d: Document): Static<typeof DocumentJson> => ({ object: 'document', id: d.id, markdown: d.markdown, document: JSON.parse(d.documentJson) });
+export function presentDocument(d: Document): Static<typeof DocumentJson> {
+  const { data, nodes } = JSON.parse(d.documentJson) as { data: Record<string, unknown>; nodes: unknown[] };
+  return { object: 'document', id: d.id, markdown: d.markdown, data, nodes };
+}

@@ -1,38 +1,74 @@
-import type { ContentLocation, LinkUsage, ListLinksResponse } from '@quire/proto/space-content';
+import type { ContentLocation, LinkUsage, ListLinksResponse, Page as PageMsg } from '@quire/proto/space-content';
+import type { Caller } from '@quire/service-kit';
+import type { Services } from '../clients.ts';
 import { list } from '../schemas/common.ts';
 import type { ContentLocationJson, ContentReferenceUsageJson } from '../schemas/space-links.ts';
+import type { LinkSigner } from '../signing.ts';
+import { presentOrganization } from './orgs.ts';
+import { presentFile, presentPage } from './space-content.ts';
+import { spacePresenter } from './spaces.ts';
+import type { Urls } from './urls.ts';
 
-export function presentLocation(l: ContentLocation): ContentLocationJson {
-  if (l.kind === 'file') return { kind: 'file', organization: l.organizationId, space: l.spaceId, file: l.fileId };
-  return { kind: 'page', organization: l.organizationId, space: l.spaceId, page: l.pageId };
-}
+type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent' | 'review' | 'gitSync'>; urls: Urls; links: LinkSigner };
 
-/** The target of a link found in the space `at` (the organization and space of its pages). */
-function target(u: LinkUsage, at: ContentLocation): ContentLocationJson {
-  const here = { organization: at.organizationId, space: at.spaceId };
-  const anchor = u.targetAnchor ? { internalLocation: { type: 'anchor' as const, anchor: u.targetAnchor } } : {};
-  switch (u.targetKind) {
-    case 'file':
-      return { kind: 'file', ...here, file: u.targetFileId };
-    case 'page':
-    case 'anchor':
-      // A relative path that matches no page keeps the path as written.
-      return u.targetPageId ? { kind: 'page', ...here, page: u.targetPageId, ...anchor } : { kind: 'url', url: u.targetUrl };
-    default:
-      return { kind: 'url', url: u.targetUrl };
-  }
-}
+/**
+ * Presenters of where links are and go (GitBook's ContentLocation: the organization, space, page
+ * and file as objects), for the content of `spaceId` at `revisionId` (its current one when empty).
+ * The revision, the space and its organization are asked for once per request.
+ */
+export async function linkPresenters({ services, urls, links }: Deps, caller: Caller, spaceId: string, revisionId: string) {
+  const [revision, space] = await Promise.all([
+    services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller),
+    spacePresenter(services, urls).one(spaceId, services.content.getSpace({ spaceId }, caller), caller),
+  ]);
+  const organization = presentOrganization(await services.orgs.getOrganization({ organizationId: space.organization }, caller), urls);
+  const pages = new Map<string, PageMsg>();
+  const walk = (ps: PageMsg[]) => ps.forEach((p) => (pages.set(p.id, p), walk(p.pages)));
+  walk(revision.pages);
+  const files = new Map(revision.files.map((f) => [f.id, f]));
+  const l = { urls, links };
+  const here = { organization, space };
 
-export function presentLinkUsage(u: LinkUsage): ContentReferenceUsageJson {
-  return {
+  const page = (id: string, url: string, anchor?: string): ContentLocationJson => {
+    const p = pages.get(id);
+    if (!p) return { kind: 'url', url };
+    return { kind: 'page', ...here, page: presentPage(p, spaceId, l), ...(anchor ? { internalLocation: { type: 'anchor' as const, anchor } } : {}) };
+  };
+  const file = (id: string, url: string): ContentLocationJson => {
+    const f = files.get(id);
+    return f ? { kind: 'file', ...here, file: presentFile(f, l) } : { kind: 'url', url };
+  };
+
+  const location = (at: ContentLocation): ContentLocationJson => (at.kind === 'file' ? file(at.fileId, '') : page(at.pageId, ''));
+
+  /**
+   * The target of a link. One the revision does not hold (broken) has no object to show: it is
+   * the URL as written, or the content link form (`/pages/<id>`, `/files/<id>`) content resolved.
+   */
+  const target = (u: LinkUsage): ContentLocationJson => {
+    switch (u.targetKind) {
+      case 'file':
+        return file(u.targetFileId, u.targetUrl || `/files/${u.targetFileId}`);
+      case 'page':
+      case 'anchor':
+        return u.targetPageId ? page(u.targetPageId, u.targetUrl || `/pages/${u.targetPageId}`, u.targetAnchor || undefined) : { kind: 'url', url: u.targetUrl };
+      default:
+        return { kind: 'url', url: u.targetUrl };
+    }
+  };
+
+  const usage = (u: LinkUsage): ContentReferenceUsageJson => ({
     status: u.status as ContentReferenceUsageJson['status'],
     relation: u.relation === 'embed' ? 'dependsOn' : 'reference',
-    targetReference: target(u, u.locations[0]!),
-    locationReferences: u.locations.map(presentLocation),
+    targetReference: target(u),
+    locationReferences: u.locations.map(location),
+  });
+
+  return {
+    location,
+    links: (res: ListLinksResponse) => ({
+      ...list(res.items.map(usage), res.page?.next),
+      stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
+    }),
   };
 }
-
-export const presentLinks = (res: ListLinksResponse) => ({
-  ...list(res.items.map(presentLinkUsage), res.page?.next),
-  stats: { total: res.stats?.total ?? 0, broken: { total: res.stats?.broken ?? 0 } },
-});

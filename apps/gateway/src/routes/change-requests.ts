@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Caller } from '@quire/service-kit';
 import { InvalidArgumentError, NotFoundError } from '@quire/service-kit';
-import { presentLinks, presentLocation } from '../presenters/space-links.ts';
+import { linkPresenters } from '../presenters/space-links.ts';
 import { ImportContentBody, ImportContentResult } from '../schemas/space-import.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
 import { changesToProto, presentChangeRequest } from '../presenters/change-requests.ts';
@@ -176,7 +176,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
         response: { 200: LinkList, ...errorResponses },
       },
     },
-    async (req) => presentLinks(await spaceContent.listLinks({ ...(await resolve(req.params, req.caller)), pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller)),
+    async (req) => {
+      const at = await resolve(req.params, req.caller);
+      const res = await spaceContent.listLinks({ ...at, pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      return (await linkPresenters(deps, req.caller, at.spaceId, at.revisionId)).links(res);
+    },
   );
 
   app.get(
@@ -191,8 +195,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
         response: { 200: LinkList, ...errorResponses },
       },
     },
-    async (req) =>
-      presentLinks(await spaceContent.listLinks({ ...(await resolve(req.params, req.caller)), pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller)),
+    async (req) => {
+      const at = await resolve(req.params, req.caller);
+      const res = await spaceContent.listLinks({ ...at, pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      return (await linkPresenters(deps, req.caller, at.spaceId, at.revisionId)).links(res);
+    },
   );
 
   app.get(
@@ -208,8 +215,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       },
     },
     async (req) => {
-      const res = await spaceContent.listFileBacklinks({ ...(await resolve(req.params, req.caller)), fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map(presentLocation), res.page?.next);
+      const at = await resolve(req.params, req.caller);
+      const res = await spaceContent.listFileBacklinks({ ...at, fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
+      const { location } = await linkPresenters(deps, req.caller, at.spaceId, at.revisionId);
+      return list(res.items.map(location), res.page?.next);
     },
   );
 

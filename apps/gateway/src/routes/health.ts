@@ -2,6 +2,7 @@ import { credentials, makeGenericClientConstructor, type Client, type ServiceErr
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { service as healthService } from 'grpc-health-check';
+import { SERVICE_NAMES } from '@quire/proto';
 import type { RouteDeps } from './context.ts';
 
 const HealthClient = makeGenericClientConstructor(healthService, 'Health');
@@ -16,6 +17,11 @@ function check(client: Client, service: string, timeoutMs: number): Promise<bool
   });
 }
 
+// Every request is authenticated by orgs, and most read spaces from content: without them the API
+// cannot answer, so the gateway is not ready. The others serve their own routes only: when one is
+// away those answer 503 and readiness says `degraded`, but the API stays in service.
+const REQUIRED = new Set<string>([SERVICE_NAMES.orgs, SERVICE_NAMES.content, SERVICE_NAMES.spaceContent]);
+
 const Status = Type.Object({ status: Type.String(), services: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services }) => {
@@ -23,9 +29,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services }) =
 
   app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (_req, reply) => {
     const results = await Promise.all(services.channels.map(async (c) => [c.name, await check(c.client, c.name, 1000)] as const));
-    const ready = results.every(([, ok]) => ok);
+    const ready = results.every(([name, ok]) => ok || !REQUIRED.has(name));
+    const complete = results.every(([, ok]) => ok);
     return reply.code(ready ? 200 : 503).send({
-      status: ready ? 'ready' : 'not ready',
+      status: !ready ? 'not ready' : complete ? 'ready' : 'degraded',
       services: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'serving' : 'unavailable'])),
     });
   });

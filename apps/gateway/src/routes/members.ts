@@ -103,12 +103,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
       schema: {
         operationId: 'updateOrganizationMemberLastSeenAt',
         tags,
-        summary: 'Mark the caller as seen; returns signed visitor claims',
+        summary: 'Mark the caller as seen; returns signed visitor claims (also as GitBook names them, gitbookVisitorClaims)',
         params: OrgParams,
-        response: { 200: Type.Object({ serviceVisitorClaims: Type.String() }), ...errorResponses },
+        response: { 200: Type.Object({ serviceVisitorClaims: Type.String(), gitbookVisitorClaims: Type.String() }), ...errorResponses },
       },
     },
-    async (req) => orgs.ping({ organizationId: req.params.organizationId }, req.caller),
+    async (req) => {
+      const { serviceVisitorClaims } = await orgs.ping({ organizationId: req.params.organizationId }, req.caller);
+      return { serviceVisitorClaims, gitbookVisitorClaims: serviceVisitorClaims };
+    },
   );
 
   app.post(

@@ -47,7 +47,8 @@ function anchors<P>(position: { before?: P; after?: P } | undefined, pointer: (p
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { sites } = services;
-  const present = (req: { caller: Parameters<typeof sites.getSite>[1] }, items: Parameters<typeof sitePresenters>[3]) => sitePresenters(services, req.caller, urls, items);
+  const present = (req: { caller: Parameters<typeof sites.getSite>[1]; params: { organizationId: string } }, items: Parameters<typeof sitePresenters>[4]) =>
+    sitePresenters(services, req.caller, urls, req.params.organizationId, items);
 
   // Site-spaces
 

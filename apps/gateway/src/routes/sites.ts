@@ -6,12 +6,16 @@ import {
   CreateSiteBody,
   ListSitesQuery,
   PublishedContentSite,
+  PublishingAuth,
+  PublishingAuthBody,
   ShareKeyQuery,
   Site,
   SiteParams,
   TemplateConditions,
   UpdateSiteBody,
 } from '../schemas/sites.ts';
+import type { Caller } from '@quire/service-kit';
+import { SiteCustomizationPatch, SiteCustomizationSettings, type SiteCustomizationJson } from '../schemas/customization.ts';
 import { presentAdaptiveSchema, presentSite, sitePresenters } from '../presenters/sites.ts';
 import type { RouteDeps } from './context.ts';
 
@@ -177,6 +181,38 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => sites.listTemplateConditions({ site: siteRef(req.params) }, req.caller),
   );
 
+  const presentAuth = (a: { backend: string; privateKey: string; fallbackUrl?: string }) => ({
+    object: 'publishing-auth' as const,
+    backend: a.backend as 'custom' | 'integration',
+    privateKey: a.privateKey,
+    ...(a.fallbackUrl !== undefined ? { fallbackURL: a.fallbackUrl } : {}),
+  });
+  const authSchema = (operationId: string, summary: string) => ({ operationId, tags, summary, params: SiteParams, response: { 200: PublishingAuth, ...errorResponses } });
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/publishing/auth',
+    { schema: authSchema('getSitePublishingAuthById', 'The visitor authentication settings of a site, with the key visitor tokens are signed with (editors only)') },
+    async (req) => presentAuth(await sites.getPublishingAuth({ site: siteRef(req.params) }, req.caller)),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId/publishing/auth',
+    { schema: { ...authSchema('updateSitePublishingAuthById', 'Set the backend and fallback URL of visitor authentication'), body: PublishingAuthBody } },
+    async (req) =>
+      presentAuth(
+        await sites.updatePublishingAuth(
+          { site: siteRef(req.params), backend: req.body.backend, setFallbackUrl: req.body.fallbackURL !== undefined, fallbackUrl: req.body.fallbackURL ?? undefined },
+          req.caller,
+        ),
+      ),
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate',
+    { schema: authSchema('regenerateSitePublishingAuthById', 'Replace the visitor key: tokens signed with the old one stop working') },
+    async (req) => presentAuth(await sites.regeneratePublishingAuth({ site: siteRef(req.params) }, req.caller)),
+  );
+
   app.get(
     '/orgs/:organizationId/sites/:siteId/published',
     {
@@ -191,9 +227,63 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const res = await sites.getPublishedContentSite({ site: siteRef(req.params), shareKey: req.query.shareKey }, req.caller);
-      const p = await sitePresenters(services, req.caller, urls, res.structure?.items ?? []);
-      return { object: 'published-content-site' as const, site: presentSite(res.site!, urls), structure: p.structure(res.structure!) };
+      const p = await sitePresenters(services, req.caller, urls, req.params.organizationId, res.structure?.items ?? []);
+      return {
+        object: 'published-content-site' as const,
+        site: presentSite(res.site!, urls),
+        structure: p.structure(res.structure!),
+        // Site-spaces carry no settings of their own here: the site's apply to all of them.
+        customizations: { site: JSON.parse(res.customizationJson) as SiteCustomizationJson, siteSpaces: {} },
+        scripts: [],
+      };
     },
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/customization',
+    {
+      schema: {
+        operationId: 'getSiteCustomizationById',
+        tags,
+        summary: "The site's customization settings (members); GitBook's defaults for those never set",
+        params: SiteParams,
+        response: { 200: SiteCustomizationSettings, ...errorResponses },
+      },
+    },
+    async (req) => JSON.parse((await sites.getSiteCustomization({ site: siteRef(req.params) }, req.caller)).settingsJson) as SiteCustomizationJson,
+  );
+
+  const update = (replace: boolean) => async (req: { params: { organizationId: string; siteId: string }; body: object; caller: Caller }) =>
+    JSON.parse((await sites.updateSiteCustomization({ site: siteRef(req.params), settingsJson: JSON.stringify(req.body), replace }, req.caller)).settingsJson) as SiteCustomizationJson;
+
+  app.put(
+    '/orgs/:organizationId/sites/:siteId/customization',
+    {
+      schema: {
+        operationId: 'updateSiteCustomizationById',
+        tags,
+        summary: 'Replace the customization settings whole (members with the create or admin role)',
+        params: SiteParams,
+        body: SiteCustomizationSettings,
+        response: { 200: SiteCustomizationSettings, ...errorResponses },
+      },
+    },
+    update(true),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId/customization',
+    {
+      schema: {
+        operationId: 'patchSiteCustomizationById',
+        tags,
+        summary: 'Change some settings: each one given replaces that setting whole, the others are kept',
+        params: SiteParams,
+        body: SiteCustomizationPatch,
+        response: { 200: SiteCustomizationSettings, ...errorResponses },
+      },
+    },
+    update(false),
   );
 };
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
 import type { Caller } from '@quire/service-kit';
+import { presentChangeRequest } from '../presenters/change-requests.ts';
 import { presentDocument, presentFile, presentPage, presentRevision, type ContentLinks } from '../presenters/space-content.ts';
 import { errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
@@ -38,7 +39,7 @@ type ListQueryT = Query & { page?: string; limit?: number };
 type PageQueryT = Query & { format?: string };
 
 /** The revision, page and file reads of one scope. */
-export function contentReadRoutes(app: FastifyInstance, { services: { spaceContent }, urls, links }: RouteDeps, scope: ContentScope) {
+export function contentReadRoutes(app: FastifyInstance, { services: { spaceContent, review }, urls, links }: RouteDeps, scope: ContentScope) {
   const l: ContentLinks = { urls, links };
   const { prefix, params, operations: op } = scope;
   const QuerySchema = Type.Object(ContentQuery);
@@ -49,7 +50,9 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   app.get(prefix, { schema: { operationId: op.revision, tags, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision, ...errorResponses } } }, async (req) => {
     const at = await scope.resolve(paramsOf(req), req.caller);
     const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
-    return presentRevision(r, at.spaceId, l);
+    // A merge's change request, as GitBook's merge revisions carry it.
+    const merged = r.type === 'merge' ? (await review.listChangeRequests({ spaceId: at.spaceId, status: 'all', contributor: '', mergedRevision: r.id }, req.caller)).items[0] : undefined;
+    return { ...presentRevision(r, at.spaceId, l), ...(merged ? { mergedFrom: presentChangeRequest(merged, urls) } : {}) };
   });
 
   app.get(
@@ -121,7 +124,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/documents/:documentId',
-    { schema: { operationId: 'getDocumentById', tags, summary: 'Get a document of the space: its markdown and parsed tree (mdast)', params: DocumentParams, response: { 200: DocumentJson, ...errorResponses } } },
+    { schema: { operationId: 'getDocumentById', tags, summary: "Get a document of the space: GitBook's JSONDocument, with its markdown", params: DocumentParams, response: { 200: DocumentJson, ...errorResponses } } },
     async (req) => presentDocument(await deps.services.spaceContent.getDocument({ spaceId: req.params.spaceId, documentId: req.params.documentId }, req.caller)),
   );
 };

@@ -3,12 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
-import { presentLinks, presentLocation } from '../presenters/space-links.ts';
+import { linkPresenters } from '../presenters/space-links.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['links'];
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { spaceContent } }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const { spaceContent } = deps.services;
   app.get(
     '/spaces/:spaceId/links',
     {
@@ -21,8 +22,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
         response: { 200: LinkList, ...errorResponses },
       },
     },
-    async (req) =>
-      presentLinks(await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller)),
+    async (req) => {
+      const res = await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
+    },
   );
 
   app.get(
@@ -37,10 +40,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
         response: { 200: LinkList, ...errorResponses },
       },
     },
-    async (req) =>
-      presentLinks(
-        await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller),
-      ),
+    async (req) => {
+      const res = await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
+    },
   );
 
   app.get(
@@ -57,7 +60,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
     },
     async (req) => {
       const res = await spaceContent.listFileBacklinks({ spaceId: req.params.spaceId, revisionId: '', fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map(presentLocation), res.page?.next);
+      const { location } = await linkPresenters(deps, req.caller, req.params.spaceId, '');
+      return list(res.items.map(location), res.page?.next);
     },
   );
 };

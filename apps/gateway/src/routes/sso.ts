@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Role, roleFromApi } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
-import { SamlProvider } from '../schemas/orgs.ts';
-import { presentSamlProvider, samlServiceUrls } from '../presenters/orgs.ts';
+import { OidcProvider, SamlProvider } from '../schemas/orgs.ts';
+import { presentOidcProvider, presentSamlProvider, presentSignInOption } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['sso'];
@@ -13,6 +13,16 @@ const fields = {
   entityID: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   certificate: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'X.509 certificate, PEM or its base64 body' })),
   ssoURL: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  defaultTeam: Type.Optional(Id('Team id')),
+  defaultRole: Type.Optional(RoleOrGuest),
+};
+
+const OidcParams = Type.Object({ organizationId: Id('Organization id'), oidcProviderId: Id('OIDC provider id') });
+const oidcFields = {
+  label: Type.String({ minLength: 1, maxLength: 30 }),
+  issuer: Type.String({ format: 'uri', maxLength: 2048 }),
+  clientId: Type.String({ minLength: 1, maxLength: 255 }),
+  clientSecret: Type.String({ minLength: 1, maxLength: 1024, description: 'Kept sealed; never answered' }),
   defaultTeam: Type.Optional(Id('Team id')),
   defaultRole: Type.Optional(RoleOrGuest),
 };
@@ -131,6 +141,119 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
   );
 
   app.get(
+    '/orgs/:organizationId/oidc',
+    {
+      schema: {
+        operationId: 'listOIDCProvidersInOrganizationById',
+        tags,
+        summary: 'List OpenID Connect providers (admins only)',
+        params: OrgParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(OidcProvider), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { organizationId } = req.params;
+      const res = await orgs.listOidcProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
+      return list(res.items.map((p) => presentOidcProvider(p, organizationId, urls)), res.page?.next);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/oidc',
+    {
+      schema: {
+        operationId: 'createOrganizationOIDCProvider',
+        tags,
+        summary: 'Create an OpenID Connect provider (admins only)',
+        description: 'Register `service.redirectURL` of the answer as the redirect URI of the client at the provider.',
+        params: OrgParams,
+        body: Type.Object(oidcFields),
+        response: { 201: OidcProvider, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId } = req.params;
+      const b = req.body;
+      const provider = await orgs.createOidcProvider(
+        {
+          organizationId,
+          label: b.label,
+          issuer: b.issuer,
+          clientId: b.clientId,
+          clientSecret: b.clientSecret,
+          defaultTeam: b.defaultTeam,
+          defaultRole: b.defaultRole === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(b.defaultRole),
+        },
+        req.caller,
+      );
+      const body = presentOidcProvider(provider, organizationId, urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/oidc/:oidcProviderId',
+    {
+      schema: {
+        operationId: 'getOrganizationOIDCProviderById',
+        tags,
+        summary: 'Get an OpenID Connect provider (admins only)',
+        params: OidcParams,
+        response: { 200: OidcProvider, ...errorResponses },
+      },
+    },
+    async (req) => presentOidcProvider(await orgs.getOidcProvider(req.params, req.caller), req.params.organizationId, urls),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/oidc/:oidcProviderId',
+    {
+      schema: {
+        operationId: 'updateOrganizationOIDCProvider',
+        tags,
+        summary: 'Update an OpenID Connect provider (admins only)',
+        params: OidcParams,
+        body: Type.Partial(Type.Object(oidcFields)),
+        response: { 200: OidcProvider, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const provider = await orgs.updateOidcProvider(
+        {
+          ...req.params,
+          label: b.label,
+          issuer: b.issuer,
+          clientId: b.clientId,
+          clientSecret: b.clientSecret,
+          defaultTeam: b.defaultTeam,
+          defaultRole: b.defaultRole === undefined ? undefined : roleFromApi(b.defaultRole),
+        },
+        req.caller,
+      );
+      return presentOidcProvider(provider, req.params.organizationId, urls);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/oidc/:oidcProviderId',
+    {
+      schema: {
+        operationId: 'deleteOrganizationOIDCProvider',
+        tags,
+        summary: 'Delete an OpenID Connect provider (admins only)',
+        params: OidcParams,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await orgs.deleteOidcProvider(req.params, req.caller);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
     '/orgs/:organizationId/sso',
     {
       schema: {
@@ -143,7 +266,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     },
     async (req) => {
       const res = await orgs.listSsoLogins({ organizationId: req.params.organizationId }, req.caller);
-      return { items: res.items.map((l) => ({ id: l.id, label: l.label, startURL: samlServiceUrls(l.id, urls).startURL })) };
+      return { items: res.items.map((l) => presentSignInOption(l, urls)) };
     },
   );
 };

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, ListQuery, Timestamp } from './common.ts';
+import { JsonDocument } from './document.ts';
 import { User } from './orgs.ts';
 
 export const ChangeRequestStatus = Type.Union([Type.Literal('draft'), Type.Literal('open'), Type.Literal('archived'), Type.Literal('merged')]);
@@ -55,11 +56,13 @@ const PageFields = {
 };
 
 const MarkdownDocument = Type.Object({ markdown: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false });
+// A page body: markdown, or GitBook's JSONDocument (stored as its markdown).
+export const PageDocument = Type.Union([MarkdownDocument, JsonDocument]);
 
 export const InsertPageChange = Type.Object({
   operation: Type.Literal('insert_page'),
   ...PageFields,
-  document: MarkdownDocument,
+  document: PageDocument,
   into: Type.Optional(Type.String({ minLength: 1 })),
   at: Type.Optional(Type.Integer({ minimum: 0 })),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -69,7 +72,7 @@ export const UpdatePageChange = Type.Object({
   operation: Type.Literal('update_page'),
   page: Type.String({ minLength: 1 }),
   ...PageFields,
-  document: Type.Optional(MarkdownDocument),
+  document: Type.Optional(PageDocument),
   into: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
   at: Type.Optional(Type.Integer({ minimum: 0 })),
 });

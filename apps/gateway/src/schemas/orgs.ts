@@ -107,6 +107,34 @@ export const SamlProvider = Type.Object(
   { title: 'SamlProvider' },
 );
 
+export const OidcProvider = Type.Object(
+  {
+    object: Type.Literal('oidc-provider'),
+    id: Type.String(),
+    label: Type.String(),
+    issuer: Type.String({ description: 'The OpenID issuer; its discovery document is read from `{issuer}/.well-known/openid-configuration`' }),
+    clientId: Type.String(),
+    defaultTeam: Type.Optional(Team),
+    defaultRole: RoleOrGuest,
+    createdAt: Timestamp,
+    service: Type.Object(
+      { redirectURL: Type.String({ description: 'The redirect URI to register with the provider' }), startURL: Type.String() },
+    ),
+    urls: Type.Object({ location: Type.String() }),
+  },
+  { title: 'OidcProvider', description: 'An OpenID Connect provider; its client secret is write-only' },
+);
+
+export const SignInOption = Type.Object(
+  {
+    type: Type.Union([Type.Literal('saml'), Type.Literal('oidc')]),
+    id: Type.String(),
+    label: Type.String(),
+    startURL: Type.String({ description: 'Where the browser goes to sign in with this provider' }),
+  },
+  { title: 'SignInOption' },
+);
+
 export const TranslationSettings = Type.Object(
   {
     object: Type.Literal('translation-settings'),

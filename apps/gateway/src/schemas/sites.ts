@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Id, ListQuery, literals, Timestamp } from './common.ts';
 import { Space } from './content.ts';
+import { SiteCustomizationSettings } from './customization.ts';
 
 // GitBook's Site, SiteSection, SiteSectionGroup, SiteSpace, ShareLink, adaptive schema and
 // published content site (api-reference "Site" to "Published content site"); the sites service
@@ -45,6 +46,14 @@ export const Site = Type.Object(
     createdAt: Timestamp,
     adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
     agentsContext: AgentsContext,
+    features: Type.Array(
+      Type.Object({
+        id: Type.String({ description: 'A premium feature the site uses, such as sites-custom-domain' }),
+        plan: SiteType,
+        frozen: Type.Boolean({ description: 'Never: Quire gates no feature by site type' }),
+        customizations: Type.Optional(Type.Array(Type.String(), { description: 'The advanced customizations in use (sites-advanced-customization)' })),
+      }),
+    ),
     urls: Type.Object({ location: Type.String(), app: Type.String(), published: Type.Optional(Type.String()) }),
   },
   { title: 'Site' },
@@ -102,11 +111,36 @@ export const SiteStructure = Type.Union(
 
 export const SiteStructureItem = Type.Union([SiteSpace, SiteSection, SiteSectionGroup], { title: 'SiteStructureItem' });
 
-export const PublishedContentSite = Type.Object({ object: Type.Literal('published-content-site'), site: Site, structure: SiteStructure }, { title: 'PublishedContentSite' });
+export const PublishedContentSite = Type.Object(
+  {
+    object: Type.Literal('published-content-site'),
+    site: Site,
+    structure: SiteStructure,
+    customizations: Type.Object({ site: SiteCustomizationSettings, siteSpaces: Type.Record(Type.String(), SiteCustomizationSettings) }),
+    scripts: Type.Array(Type.Object({ script: Type.String(), contentSecurityPolicy: Type.Optional(Type.String()), cookies: Type.Boolean() }), {
+      description: 'Scripts of integrations installed on the site; Quire installs none on sites',
+    }),
+  },
+  { title: 'PublishedContentSite' },
+);
 
 const JsonObject = Type.Object({}, { additionalProperties: true });
 
 export const AdaptiveSchema = Type.Object({ object: Type.Literal('site-adaptive-schema'), jsonSchema: JsonObject, updatedAt: Timestamp }, { title: 'SiteAdaptiveSchema' });
+const VisitorAuthBackend = literals(['custom', 'integration'], { description: 'Who signs visitor tokens: a custom backend or an integration' });
+export const PublishingAuth = Type.Object(
+  {
+    object: Type.Literal('publishing-auth'),
+    backend: VisitorAuthBackend,
+    privateKey: Type.String({ description: 'Key visitor tokens (JWT, HS256) are signed with' }),
+    fallbackURL: Type.Optional(Type.String({ format: 'uri', description: 'Where visitors without a valid token are sent' })),
+  },
+  { title: 'SitePublishingAuth' },
+);
+export const PublishingAuthBody = Type.Object({
+  backend: VisitorAuthBackend,
+  fallbackURL: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()], { description: 'null removes it; absent leaves it' })),
+});
 export const TemplateConditions = Type.Object({ items: Type.Array(Type.Object({ description: Type.String(), condition: Type.String() })) });
 
 // Requests

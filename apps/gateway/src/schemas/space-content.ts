@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ChangeRequest } from './change-requests.ts';
 import { Id, Timestamp } from './common.ts';
 
 export const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
-export const GitCommit = Type.Object({ oid: Type.String(), message: Type.String(), createdByService: Type.Boolean(), url: Type.String(), ref: Type.String() });
+// `createdByGitBook` is GitBook's name for the reference's `createdByService`: both answer the same.
+export const GitCommit = Type.Object({ oid: Type.String(), message: Type.String(), createdByService: Type.Boolean(), createdByGitBook: Type.Boolean(), url: Type.String(), ref: Type.String() });
 
 export const PageLayout = Type.Object({
   width: Type.String(),
@@ -45,7 +47,7 @@ export const Page = Type.Recursive(
       noIndex: Type.Boolean(),
       noRobotsIndex: Type.Boolean(),
       markdown: Type.Optional(Type.String()),
-      document: Type.Optional(Type.Unknown({ description: 'The parsed document: mdast (unist) JSON' })),
+      document: Type.Optional(Type.Unknown({ description: "The page body as GitBook's JSONDocument" })),
     }),
   { $id: 'RevisionPage', title: 'RevisionPage' },
 );
@@ -76,14 +78,16 @@ export const Revision = Type.Object(
     createdAt: Timestamp,
     type: Type.String(),
     git: Type.Optional(GitCommit),
+    // The change request whose merge made the revision (type `merge`).
+    mergedFrom: Type.Optional(ChangeRequest),
     urls: Type.Object({ app: Type.String(), published: Type.Optional(Type.String()), public: Type.Optional(Type.String()) }),
   },
   { title: 'Revision' },
 );
 
-/** A document: its markdown and the parsed tree (mdast JSON), our answer for GitBook's JSON document. */
+/** A document: GitBook's JSONDocument, with its id and its markdown beside. */
 export const DocumentJson = Type.Object(
-  { object: Type.Literal('document'), id: Type.String(), markdown: Type.String(), document: Type.Unknown() },
+  { object: Type.Literal('document'), id: Type.String(), markdown: Type.String(), data: Type.Record(Type.String(), Type.Unknown()), nodes: Type.Array(Type.Unknown()) },
   { title: 'Document' },
 );
 
@@ -93,7 +97,7 @@ export const ContentQuery = {
 };
 export const PageQuery = Type.Object({
   ...ContentQuery,
-  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('document')], { description: 'Adds the page body: markdown, or the parsed document' })),
+  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('document')], { description: "Adds the page body: markdown, or GitBook's JSONDocument" })),
   evaluated: Type.Boolean({ default: false, description: 'Accepted for compatibility: documents have nothing to evaluate' }),
 });
 

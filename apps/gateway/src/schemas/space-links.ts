@@ -1,17 +1,24 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, ListQuery } from './common.ts';
+import { Space } from './content.ts';
+import { Organization } from './orgs.ts';
+import { File, type PageJson } from './space-content.ts';
 
-/** Where content is (GitBook's ContentLocation), by ids. */
+// The page as a revision lists it. Not the recursive Page schema itself: a link list holds many
+// locations, and the serializer refuses one schema id (`RevisionPage`) found in several places.
+const LocatedPage = Type.Unsafe<PageJson>({ type: 'object', additionalProperties: true, description: "The page, as in the revision's pages" });
+
+/** Where content is (GitBook's ContentLocation): the organization, space, page and file as objects. */
 export const ContentLocation = Type.Union(
   [
     Type.Object({
       kind: Type.Literal('page'),
-      organization: Type.String(),
-      space: Type.String(),
-      page: Type.String(),
+      organization: Organization,
+      space: Space,
+      page: LocatedPage,
       internalLocation: Type.Optional(Type.Object({ type: Type.Literal('anchor'), anchor: Type.String() })),
     }),
-    Type.Object({ kind: Type.Literal('file'), organization: Type.String(), space: Type.String(), file: Type.String() }),
+    Type.Object({ kind: Type.Literal('file'), organization: Organization, space: Space, file: File }),
     Type.Object({ kind: Type.Literal('url'), url: Type.String() }),
   ],
   { title: 'ContentLocation' },

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { joinPageFile, rewriteLinks } from './markdown.ts';
+import { safeFileName } from '@quire/service-kit';
 import { dirOf, joinPath, relativePath, splitTarget } from './paths.ts';
 import { writeSummary, type SummaryLine } from './summary.ts';
 
@@ -67,7 +68,7 @@ export function exportLayout(pages: SpacePage[], files: SpaceFile[], docsRoot: s
   };
   place(pages, docsRoot, true);
   // Not the path a file was imported from: that was relative to another layout (docs root, repository).
-  for (const f of files) layout.files.set(f.id, unique(joinPath(docsRoot, '.gitbook/assets', f.name), taken));
+  for (const f of files) layout.files.set(f.id, unique(joinPath(docsRoot, '.gitbook/assets', safeFileName(f.name)), taken));
   return layout;
 }
 

@@ -143,7 +143,7 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
     if (page) return `/pages/${page}${rest}`;
     // Assets of the docs become files; other repository files stay links to the repository.
     if (snapshot.blobs.has(target) && !isMarkdown(target) && isInside(target, config.root)) return `/files/${fileFor(target)}`;
-    return options.repoTreeUrl ? `${options.repoTreeUrl.replace(/\/+$/, '')}/${target}${rest}` : undefined;
+    return options.repoTreeUrl ? `${options.repoTreeUrl.replace(/(?<!\/)\/+$/, '')}/${target}${rest}` : undefined;
   };
 
   const toPages = (list: IdNode[]): PlannedPage[] => {

@@ -23,6 +23,20 @@ describe('splitPageFile', () => {
     expect(splitPageFile('---\njust a rule\n---\nText')).toEqual({ front: {}, body: '---\njust a rule\n---\nText' });
   });
 
+  // Attack: Git import's title patterns backtracked in quadratic to cubic time on runs of spaces.
+  it('reads an attacker\'s first lines in linear time', () => {
+    const attacks = ['# a' + ' '.repeat(100_000) + 'x', 'a' + ' '.repeat(100_000) + 'x\n===', 'Title' + ' \t'.repeat(50_000) + '\r', '\n'.repeat(50_000) + '# ' + '#'.repeat(50_000) + 'x'];
+    for (const text of attacks) {
+      const started = performance.now();
+      splitPageFile(text);
+      joinPageFile('T', {}, text);
+      expect(performance.now() - started).toBeLessThan(100);
+    }
+    expect(splitPageFile('# a' + ' '.repeat(2000) + 'x\nBody')).toEqual({ front: {}, heading: 'a' + ' '.repeat(2000) + 'x', body: 'Body' });
+    expect(splitPageFile('Learn C#\n===\nBody')).toEqual({ front: {}, heading: 'Learn C#', body: 'Body' });
+    expect(splitPageFile('# Learn C#\nBody')).toEqual({ front: {}, heading: 'Learn C#', body: 'Body' });
+  });
+
   it('round-trips with joinPageFile', () => {
     const text = joinPageFile('A title', { description: 'D', hidden: false, emoji: '' }, 'Body\n');
     expect(text).toBe('---\ndescription: D\n---\n\n# A title\n\nBody\n');

@@ -2,7 +2,7 @@ import type { Root, RootContent } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import YAML from 'yaml';
-import { parseGfm } from '@quire/service-kit/markdown';
+import { atxHeadingText, matchHead, parseGfm } from '@quire/service-kit/markdown';
 import { memoByText } from './memo.ts';
 
 // Links, images and definitions parse the same without GFM, at less than half the cost; GFM's
@@ -45,11 +45,13 @@ export function splitPageFile(text: string): { front: FrontMatter; heading?: str
       body = body.slice(fm[0].length);
     }
   }
-  const h = LEADING_H1.exec(body) ?? LEADING_SETEXT_H1.exec(body);
+  const atx = matchHead(LEADING_H1, body);
+  const h = atx ?? matchHead(LEADING_SETEXT_H1, body);
   let heading: string | undefined;
   if (h) {
+    const text = atx ? atxHeadingText(h[1] ?? '') : h[1]!.trimEnd();
     // Only a title with inline markup needs the parser (to drop emphasis, code marks, links).
-    heading = (/[*_`[\]<>\\&!]/.test(h[1]!) ? plainText(parseGfm(h[1]!)) : h[1]!).trim();
+    heading = (/[*_`[\]<>\\&!]/.test(text) ? plainText(parseGfm(text)) : text).trim();
     body = body.slice(h[0].length);
   }
   return { front, ...(heading ? { heading } : {}), body: body.replace(/^\s*\n/, '') };
@@ -57,14 +59,15 @@ export function splitPageFile(text: string): { front: FrontMatter; heading?: str
 
 // A level-1 heading as the first block (ATX `# Title #` or setext `Title` over `===`): found
 // without parsing the page, which costs more than the rest of an import's reading.
-const LEADING_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}#(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/;
-const LEADING_SETEXT_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}([^\s#>*+\-|`~<\d][^\n]*?)[ \t]*\r?\n[ ]{0,3}=+[ \t]*(?:\r?\n|$)/;
+// Each part reads greedily what the next cannot (linear time): the line's text is trimmed after.
+const LEADING_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}#(?:[ \t]([^\r\n]*))?(?:\r?\n|$)/;
+const LEADING_SETEXT_H1 = /^(?:[ \t]*\r?\n)*[ ]{0,3}([^\s#>*+\-|`~<\d][^\r\n]*)\r?\n[ ]{0,3}=+[ \t]*(?:\r?\n|$)/;
 
 /** The page file written by an export: front matter when a field is set, the title, the body. */
 export function joinPageFile(title: string, front: FrontMatter, body: string): string {
   const fields = Object.fromEntries(Object.entries(front).filter(([, v]) => v !== undefined && v !== '' && v !== false));
   const head = Object.keys(fields).length > 0 ? `---\n${YAML.stringify(fields)}---\n\n` : '';
-  const text = body.trim() ? `\n${body.replace(/\s*$/, '\n')}` : '';
+  const text = body.trim() ? `\n${body.trimEnd()}\n` : '';
   return `${head}# ${title.replace(/\n/g, ' ')}\n${text}`;
 }
 

@@ -11,6 +11,17 @@ export const dirOf = (path: string) => {
   return d === '.' ? '' : d;
 };
 
+/**
+ * Whether an export may write `path`: relative, inside `dir`, with no `..` or `.git` segment (any
+ * case), backslash or NUL; the last check before anything reaches the repository.
+ */
+export function isWritablePath(path: string, dir: string): boolean {
+  if (path === '' || path.startsWith('/') || /[\\\0]/.test(path)) return false;
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git')) return false;
+  return isInside(path, dir);
+}
+
 /** Whether `path` is `dir` itself or inside it ('' holds everything). */
 export const isInside = (path: string, dir: string) => dir === '' || path === dir || path.startsWith(`${dir}/`);
 

@@ -10,8 +10,8 @@ export interface RemoteUrl {
 const FULL_REF = /^refs\/(heads|tags)\/[^\s~^:?*[\\]+$/;
 
 /**
- * Parses a repository URL. `file:` is only for tests and local setups that allow the private
- * network; the network check of the host itself happens when the job runs (it resolves DNS).
+ * Parses a repository URL. `file:` only where QUIRE_ALLOW_FILE_REMOTES allows it (tests, one
+ * machine); the network check of the host itself happens when the job runs (it resolves DNS).
  */
 export function parseRemote(raw: string, allowFile: boolean, field = 'url'): RemoteUrl {
   let u: URL;

@@ -10,6 +10,8 @@ export interface Deps {
   publish: (msg: JobMessage) => Promise<void>;
   secretsKey: Uint8Array;
   allowPrivateNetwork: boolean;
+  /** `file:` repository URLs (QUIRE_ALLOW_FILE_REMOTES). */
+  allowFileRemotes: boolean;
   newId: () => string;
   now?: () => Date;
 }

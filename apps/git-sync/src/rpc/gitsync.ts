@@ -44,7 +44,7 @@ export function gitSyncHandlers(deps: Deps): H {
 
   async function queue(ctx: CallContext, spaceId: string, o: RepositoryOptions | undefined, job: Pick<NewJob, 'direction' | 'standalone' | 'commitMessage'>) {
     const userId = callerOf(ctx);
-    const { remote, projectDirectory } = checkOptions(o, deps.allowPrivateNetwork);
+    const { remote, projectDirectory } = checkOptions(o, deps.allowFileRemotes);
     const options = o!;
     const space = await spaceFor(deps, spaceId, ctx);
     if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`You cannot run Git sync on space "${spaceId}"`);

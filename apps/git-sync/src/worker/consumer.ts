@@ -1,5 +1,5 @@
-import type { Logger } from '@quire/service-kit';
-import { ensurePullConsumer, ensureStream, STREAMS, type NatsConnection } from '@quire/service-kit/nats';
+import { timeJob, type Logger } from '@quire/service-kit';
+import { ensurePullConsumer, ensureStream, STREAMS, traceHeaders, traceMessage, type NatsConnection } from '@quire/service-kit/nats';
 import { AckPolicy, JSONCodec, type JsMsg } from 'nats';
 import { runJob, type JobMessage, type RunnerDeps } from './jobs.ts';
 
@@ -30,7 +30,7 @@ export async function ensureQueue(nc: NatsConnection, q: QueueConfig): Promise<v
 
 /** Puts a job on the stream and waits for JetStream to have stored it. The job id is the message id: a retried publish is one message. */
 export async function publishJob(nc: NatsConnection, subject: string, msg: JobMessage): Promise<void> {
-  await nc.jetstream().publish(subject, codec.encode(msg), { msgID: msg.jobId });
+  await nc.jetstream().publish(subject, codec.encode(msg), { msgID: msg.jobId, headers: traceHeaders() });
 }
 
 export interface Workers {
@@ -62,14 +62,17 @@ export async function startWorkers(nc: NatsConnection, q: QueueConfig, count: nu
     }
     const beat = setInterval(() => m.working(), Math.max(100, q.ackWaitMs / 3));
     beats.add(beat);
+    const timed = timeJob('git-sync');
     try {
-      const outcome = await runJob(deps, msg, m.info.redeliveryCount >= q.maxDeliver);
+      const outcome = await traceMessage('git-sync job', m.headers, () => runJob(deps, msg, m.info.redeliveryCount >= q.maxDeliver));
+      timed(outcome);
       if (killed) return;
       if (outcome === 'ack') await m.ackAck();
       else if (outcome === 'retry') m.nak(Math.min(60_000, 1000 * 2 ** m.info.redeliveryCount));
       // 'abandon': another delivery holds the job; this one is left to expire.
     } catch (err) {
       // The job's state could not be read or written (database down): try again later.
+      timed('error');
       log.error({ err, jobId: msg.jobId }, 'git job delivery failed');
       if (!killed) m.nak(5000);
     } finally {

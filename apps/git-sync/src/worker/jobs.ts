@@ -7,7 +7,7 @@ import { DomainError, isServiceError, type Caller, type Logger, type PromiseClie
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import { exportLayout, knownIds, renderExport } from '../domain/exporter.ts';
 import { planImport, readConfig, RepositoryError, type PlannedPage } from '../domain/importer.ts';
-import { isInside, joinPath } from '../domain/paths.ts';
+import { isInside, isWritablePath, joinPath } from '../domain/paths.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
@@ -30,6 +30,8 @@ export interface RunnerDeps {
   workDir?: string;
   jobTimeoutMs: number;
   allowPrivateNetwork: boolean;
+  /** `file:` repository URLs (QUIRE_ALLOW_FILE_REMOTES). */
+  allowFileRemotes: boolean;
   log: Logger;
   /** Runs after the repository is read, before anything is written (fault tests stop a worker here). */
   beforeApply?: (jobId: string) => Promise<void>;
@@ -104,7 +106,8 @@ async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise
       throw new JobFailure('the repository credentials cannot be read by this worker (QUIRE_SECRETS_KEY differs between replicas)');
     }
   }
-  const protocols = deps.allowPrivateNetwork ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
+  // Checked again when run: a job queued before the setting changed does not read local paths.
+  const protocols = deps.allowFileRemotes ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
   const { url, addresses } = await checkPublicUrl(job.url, { field: 'url', protocols, allowPrivateNetwork: deps.allowPrivateNetwork });
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
@@ -121,7 +124,7 @@ const toContent = (p: PlannedPage): PageContent => ({
   pages: p.pages.map(toContent),
 });
 
-const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/\/+$/, '')}/${tail}`;
+const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/(?<!\/)\/+$/, '')}/${tail}`;
 
 /** Runs the functions given to it, at most `limit` at a time, in the order given. */
 function limiter(limit: number) {
@@ -274,6 +277,8 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const out = new Map<string, string | Buffer>(renderExport(revision.pages, layout, { root, projectDirectory }));
   const data = await mapLimit(revision.files, PUT_BLOB_CONCURRENCY, async (f) => (await deps.content.readBlob({ blob: f.blob }, caller)).data);
   revision.files.forEach((f, i) => out.set(layout.files.get(f.id)!, Buffer.from(data[i]!)));
+  const outside = [...out.keys()].find((p) => !isWritablePath(p, projectDirectory));
+  if (outside !== undefined) throw new JobFailure(`the export would write ${JSON.stringify(outside)}, outside the space's folder`);
   mark('render');
   await deps.beforeApply?.(job.id);
   const gate = await deps.store.beginApply(job, { commitOid: fetched?.oid });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from '@quire/service-kit';
+import { timeJob, type Logger } from '@quire/service-kit';
 import type { Consumer, JsMsg } from 'nats';
 import type { Store } from '../store/index.ts';
 
@@ -50,6 +50,17 @@ export async function writeMessages(store: Store, messages: JsMsg[], log: Logger
 }
 
 async function insertOnce(store: Store, messages: JsMsg[]): Promise<void> {
+  const timed = timeJob('insights.write');
+  await insertFresh(store, messages).then(
+    () => timed('ok'),
+    (err: unknown) => {
+      timed('error');
+      throw err;
+    },
+  );
+}
+
+async function insertFresh(store: Store, messages: JsMsg[]): Promise<void> {
   let fresh = messages;
   const redelivered = messages.filter((m) => m.info.redelivered);
   if (redelivered.length > 0) {

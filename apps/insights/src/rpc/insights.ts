@@ -1,5 +1,5 @@
 import type { AggregateEventsRequest, Column, InsightsServiceServer } from '@quire/proto/insights';
-import { InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { callsAsItself, InvalidArgumentError, type Handlers } from '@quire/service-kit';
 import { eventRows } from '../domain/events.ts';
 import { compileAggregation, type ColumnRef } from '../domain/query.ts';
 import { segmentTitle } from '../domain/segments.ts';
@@ -37,7 +37,8 @@ function eventsOf(body: Buffer): unknown {
 export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
   return {
     async trackEvents(req, ctx) {
-      await requireMember(deps, req.organizationId, req.siteId, ctx);
+      // The reader reports its visitors' page views; other callers must be members.
+      if (!callsAsItself(ctx, 'reader')) await requireMember(deps, req.organizationId, req.siteId, ctx);
       const rows = eventRows(eventsOf(req.bodyJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
       await deps.publisher.publish(rows);
       return { count: rows.length };

@@ -17,6 +17,7 @@ const RULES = {
   listIntegrations: Role.ROLE_READ,
   createOpenAPISpec: Role.ROLE_CREATE,
   ingestConversations: Role.ROLE_ADMIN,
+  viewAuditLog: Role.ROLE_ADMIN,
 } as const satisfies Record<string, Role>;
 
 export type OrgAction = keyof typeof RULES;

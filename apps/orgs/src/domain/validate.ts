@@ -18,7 +18,7 @@ export function normalizeEmailDomains(domains: string[]): string[] {
   return [...new Set(out)];
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 export function checkEmail(email: string, field = 'email'): string {
   const e = email.trim().toLowerCase();

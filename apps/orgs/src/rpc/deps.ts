@@ -1,3 +1,4 @@
+import type { Events } from '../events.ts';
 import type { Store } from '../store/index.ts';
 
 export { callerOf, pageArgs } from '@quire/service-kit';
@@ -6,4 +7,9 @@ export interface Deps {
   store: Store;
   /** Signs the visitor claims that `Ping` returns. */
   visitorClaimsKey: Uint8Array;
+  /** Seals OIDC client secrets (QUIRE_SECRETS_KEY). */
+  secretsKey: Uint8Array;
+  events: Events;
+  /** Browser sessions end when unused for `idleMs` and at the latest `maxAgeMs` after sign-in. */
+  sessions: { idleMs: number; maxAgeMs: number };
 }

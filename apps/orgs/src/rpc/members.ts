@@ -30,7 +30,7 @@ async function keepAnAdmin(store: Store, organizationId: string, current: DbRole
   }
 }
 
-export function memberHandlers({ store, visitorClaimsKey }: Deps): Pick<
+export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
   H,
   'listMembers' | 'getMember' | 'updateMember' | 'removeMember' | 'setMemberSso' | 'ping' | 'listMemberTeams'
 > {
@@ -69,7 +69,11 @@ export function memberHandlers({ store, visitorClaimsKey }: Deps): Pick<
       if (!isAssignable(newRole)) throw new InvalidArgumentError('role: not a role');
       const next = roleToDb(newRole);
       await keepAnAdmin(store, organizationId, member.role, next);
-      return presentOne(store, organizationId, await store.updateMember(organizationId, userId, { role: next }));
+      const updated = await store.updateMember(organizationId, userId, { role: next });
+      if (member.role !== next) {
+        await events.emit(ctx, { entity: 'member', verb: 'role_changed', organizationId, target: { type: 'user', id: userId }, details: { from: member.role ?? 'guest', to: next ?? 'guest' } });
+      }
+      return presentOne(store, organizationId, updated);
     },
 
     async removeMember({ organizationId, userId }, ctx) {
@@ -80,6 +84,7 @@ export function memberHandlers({ store, visitorClaimsKey }: Deps): Pick<
       const member = await memberOf(store, organizationId, userId);
       await keepAnAdmin(store, organizationId, member.role, 'removed');
       await store.removeMember(organizationId, userId);
+      await events.emit(ctx, { entity: 'member', verb: 'removed', organizationId, target: { type: 'user', id: userId }, details: { role: member.role ?? 'guest' } });
       return {};
     },
 

@@ -13,7 +13,7 @@ type H = Handlers<OrgsServiceServer>;
 const MAX_INVITEES = 100;
 
 /** Team membership lists, invitations by email and subdomain lookups: who belongs where. */
-export function peopleHandlers({ store }: Deps): Pick<H, 'listTeamMembers' | 'inviteUsers' | 'getSubdomain'> {
+export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMembers' | 'inviteUsers' | 'getSubdomain'> {
   return {
     async listTeamMembers({ organizationId, teamId, page }, ctx) {
       authorize(await roleIn(store, organizationId, callerOf(ctx)), 'listTeams', 'Team');
@@ -41,7 +41,8 @@ export function peopleHandlers({ store }: Deps): Pick<H, 'listTeamMembers' | 'in
         return { email, displayName, id: newId(), role: own === undefined ? fallback : roleToDb(own) };
       });
       const { users, joined } = await store.invite(organizationId, checked, sso);
-      return { users, invited: joined };
+      for (const j of joined) await events.emit(ctx, { entity: 'member', verb: 'added', organizationId, target: { type: 'user', id: j.userId }, details: { role: j.role ?? 'guest', sso } });
+      return { users, invited: joined.length };
     },
 
     async getSubdomain({ subdomain }, ctx) {

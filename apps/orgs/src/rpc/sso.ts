@@ -3,11 +3,12 @@ import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
 import { isAssignable, roleToDb } from '../domain/roles.ts';
-import { checkCertificate, checkEntityId, checkLabel, checkSsoUrl, isActive } from '../domain/saml.ts';
+import { checkCertificate, checkEntityId, checkLabel, checkSsoUrl } from '../domain/saml.ts';
 import { presentSamlProvider } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
 import { roleIn } from './organizations.ts';
+import { signInOffers } from './sso-signin.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
@@ -18,12 +19,23 @@ async function providerOf(store: Store, organizationId: string, id: string) {
 }
 
 /** The default team must be a team of this organization. */
-async function checkTeam(store: Store, organizationId: string, teamId: string): Promise<string> {
+export async function checkTeam(store: Store, organizationId: string, teamId: string): Promise<string> {
   if (!(await store.getTeam(organizationId, teamId))) throw new InvalidArgumentError(`defaultTeam: "${teamId}" is not a team of the organization`);
   return teamId;
 }
 
-export function ssoHandlers({ store }: Deps): Pick<
+/**
+ * Records a change of an SSO provider's settings in the audit log: which fields were given,
+ * never their values (a client secret is one).
+ */
+export function ssoSettingsAudit(events: Deps['events'], entity: 'saml_provider' | 'oidc_provider') {
+  return (ctx: Parameters<H['getSamlProvider']>[1], organizationId: string, id: string, verb: 'created' | 'updated' | 'deleted', given: object) => {
+    const fields = Object.entries(given).filter(([k, v]) => v !== undefined && k !== 'organizationId').map(([k]) => k);
+    return events.emit(ctx, { entity, verb, organizationId, target: { type: entity, id }, details: { fields } });
+  };
+}
+
+export function ssoHandlers({ store, events }: Deps): Pick<
   H,
   'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'
 > {
@@ -31,6 +43,8 @@ export function ssoHandlers({ store }: Deps): Pick<
   const present = (p: Parameters<typeof presentSamlProvider>[0]) => presentSamlProvider(p, true);
   const admin = async (organizationId: string, ctx: Parameters<H['getSamlProvider']>[1]) =>
     authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
+
+  const changed = ssoSettingsAudit(events, 'saml_provider');
 
   return {
     async listSamlProviders({ organizationId, page }, ctx) {
@@ -53,6 +67,7 @@ export function ssoHandlers({ store }: Deps): Pick<
         defaultTeamId: req.defaultTeam === undefined ? null : await checkTeam(store, req.organizationId, req.defaultTeam),
         defaultRole: roleToDb(role),
       });
+      await changed(ctx, req.organizationId, provider.id, 'created', req);
       return present(provider);
     },
 
@@ -74,19 +89,21 @@ export function ssoHandlers({ store }: Deps): Pick<
         if (!isAssignable(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
         data.defaultRole = roleToDb(req.defaultRole);
       }
-      return present(await store.updateSamlProvider(req.samlProviderId, data));
+      const provider = await store.updateSamlProvider(req.samlProviderId, data);
+      await changed(ctx, req.organizationId, req.samlProviderId, 'updated', data);
+      return present(provider);
     },
 
     async deleteSamlProvider({ organizationId, samlProviderId }, ctx) {
       await admin(organizationId, ctx);
       if (!(await store.deleteSamlProvider(organizationId, samlProviderId))) throw new NotFoundError('SAML provider not found');
+      await changed(ctx, organizationId, samlProviderId, 'deleted', {});
       return {};
     },
 
     async listSsoLogins({ organizationId }) {
       if (!(await store.organizationExists(organizationId))) throw new NotFoundError('Organization not found');
-      const providers = await store.listSamlProviders(organizationId, { take: 100 });
-      return { items: providers.filter(isActive).map((p) => ({ id: p.id, label: p.label })) };
+      return { items: signInOffers(await store.signInProviders({ organizationId })) };
     },
   };
 }

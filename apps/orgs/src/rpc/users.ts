@@ -1,6 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, Role, UnauthenticatedError, type Handlers } from '@quire/service-kit';
-import { hashToken } from '../domain/ids.ts';
+import { InvalidArgumentError, NotFoundError, Role, type Handlers } from '@quire/service-kit';
 import { roleFromDb } from '../domain/roles.ts';
 import { presentUser } from '../presenters.ts';
 import { callerOf, type Deps } from './deps.ts';
@@ -9,15 +8,9 @@ type H = Handlers<OrgsServiceServer>;
 
 export function userHandlers({ store }: Deps): Pick<
   H,
-  'authenticate' | 'getMembership' | 'batchGetMemberships' | 'filterPrincipals' | 'batchGetUsers' | 'getCurrentUser' | 'getUser'
+  'getMembership' | 'batchGetMemberships' | 'filterPrincipals' | 'batchGetUsers' | 'getCurrentUser' | 'getUser'
 > {
   return {
-    async authenticate({ token }) {
-      const userId = token ? await store.userIdForTokenHash(hashToken(token)) : null;
-      if (!userId) throw new UnauthenticatedError('The access token is not valid');
-      return { userId };
-    },
-
     async getMembership({ organizationId, userId }) {
       const m = await store.membership(organizationId, userId);
       return m ? { role: roleFromDb(m.role), teamIds: m.teamIds } : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };

@@ -1,24 +1,46 @@
 import { AlreadyExistsError, type Page } from '@quire/service-kit';
 import { isUniqueViolation, openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
+import type { AuditRow } from '../domain/audit.ts';
+import type { DbTokenScope } from '../domain/credentials.ts';
 
 export type Db = Database<PrismaClient>;
 export type { DbRole, TeamRole };
+export type { DbTokenScope };
+export type ApiTokenRow = Prisma.ApiTokenGetPayload<object>;
+export type AuditEntryRow = Prisma.AuditEntryGetPayload<object>;
 export type OrganizationRow = Prisma.OrganizationGetPayload<object>;
 export type UserRow = Prisma.UserGetPayload<object>;
 export type MemberRow = Prisma.MemberGetPayload<{ include: { user: true } }>;
 export type TeamRow = Prisma.TeamGetPayload<{ include: { _count: { select: { members: true } } } }>;
 export type LinkInviteRow = Prisma.LinkInviteGetPayload<object>;
 export type SamlProviderRow = Prisma.SamlProviderGetPayload<{ include: { defaultTeam: { include: { _count: { select: { members: true } } } } } }>;
+export type OidcProviderRow = Prisma.OidcProviderGetPayload<{ include: { defaultTeam: { include: { _count: { select: { members: true } } } } } }>;
 export type TranslationRow = Prisma.TranslationSettingsGetPayload<object>;
 
 const teamInclude = { _count: { select: { members: true } } } as const;
 const samlInclude = { defaultTeam: { include: teamInclude } } as const;
+const oidcInclude = samlInclude;
 
 
 // The reads behind every authenticated call run as prepared statements; everything else goes through Prisma.
 const hot = preparedStatements('orgs', {
-  tokenUser: 'SELECT "userId" FROM "ApiToken" WHERE hash = $1',
+  // A live token, its use noted at most once a minute (one write per minute, not per call).
+  tokenAuth: `WITH t AS (
+      SELECT id, "userId", scope::text AS scope, "expiresAt", "lastUsedAt" FROM "ApiToken"
+      WHERE hash = $1 AND ("expiresAt" IS NULL OR "expiresAt" > now())),
+    touched AS (UPDATE "ApiToken" SET "lastUsedAt" = now()
+      WHERE id IN (SELECT id FROM t WHERE "lastUsedAt" IS NULL OR "lastUsedAt" < now() - interval '1 minute'))
+    SELECT "userId", scope, "expiresAt" FROM t`,
+  // A live session (within its absolute and idle lifetimes, $2 ms); its idle clock restarts when
+  // a tenth of the idle lifetime has passed since it last did, so a busy session writes rarely.
+  sessionAuth: `WITH s AS (
+      SELECT id, "userId", "expiresAt", "lastSeenAt" FROM "Session"
+      WHERE hash = $1 AND "expiresAt" > now() AND "lastSeenAt" > now() - $2 * interval '1 millisecond'),
+    touched AS (UPDATE "Session" SET "lastSeenAt" = now()
+      WHERE id IN (SELECT id FROM s WHERE "lastSeenAt" < now() - $2 * interval '100 microseconds')
+      RETURNING "lastSeenAt")
+    SELECT s."userId", s."expiresAt", COALESCE((SELECT "lastSeenAt" FROM touched), s."lastSeenAt") AS "lastSeenAt" FROM s`,
   membership: `SELECT m.role::text AS role, ARRAY(
       SELECT tm."teamId" FROM "TeamMember" tm JOIN "Team" t ON t.id = tm."teamId"
       WHERE tm."userId" = m."userId" AND t."organizationId" = m."organizationId") AS "teamIds"
@@ -40,13 +62,81 @@ export const openStore = (connectionString: string, poolSize?: number, log?: Par
 export function createStore(database: Db) {
   const db = database.prisma;
   return {
-    async userIdForTokenHash(hash: string): Promise<string | null> {
-      const row = await hot<{ userId: string }>(database, 'tokenUser', [hash]);
-      return row?.userId ?? null;
+    /** The user, scope and expiry of a live token. */
+    tokenByHash(hash: string) {
+      return hot<{ userId: string; scope: DbTokenScope; expiresAt: Date | null }>(database, 'tokenAuth', [hash]);
     },
 
-    createToken(userId: string, id: string, hash: string, label?: string) {
-      return db.apiToken.create({ data: { id, userId, hash, label: label ?? null } });
+    createToken(userId: string, id: string, hash: string, label?: string, scope: DbTokenScope = 'write', expiresAt?: Date) {
+      return db.apiToken.create({ data: { id, userId, hash, label: label ?? null, scope, expiresAt: expiresAt ?? null } });
+    },
+
+    /** The user's tokens, newest first. */
+    listTokens(userId: string, page: Page) {
+      return db.apiToken.findMany({
+        where: { userId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    /** Deletes the user's token; its hash, or null when the user has no such token. */
+    async revokeToken(userId: string, id: string): Promise<string | null> {
+      const rows = await db.apiToken.findMany({ where: { id, userId }, select: { hash: true } });
+      if (rows.length === 0) return null;
+      await db.apiToken.deleteMany({ where: { id, userId } });
+      return rows[0]!.hash;
+    },
+
+    /** A new session; the browser's previous one (by hash) ends in the same transaction. */
+    async createSession(data: { id: string; hash: string; userId: string; method: string; expiresAt: Date; ip?: string; userAgent?: string }, previousHash?: string) {
+      const [, created] = await db.$transaction([
+        db.session.deleteMany({ where: { hash: previousHash ?? '' } }),
+        db.session.create({ data: { ...data, ip: data.ip ?? null, userAgent: data.userAgent ?? null } }),
+      ]);
+      return created;
+    },
+
+    /** The user of a live session, and when it ends at the latest if unused (idle lifetime `idleMs`). */
+    sessionByHash(hash: string, idleMs: number) {
+      return hot<{ userId: string; expiresAt: Date; lastSeenAt: Date }>(database, 'sessionAuth', [hash, idleMs]);
+    },
+
+    async endSession(hash: string): Promise<boolean> {
+      return (await db.session.deleteMany({ where: { hash } })).count > 0;
+    },
+
+    /** Ends the user's sessions but the one kept; the hashes of those ended. */
+    async endSessionsOf(userId: string, keepHash?: string): Promise<string[]> {
+      const where: Prisma.SessionWhereInput = { userId, ...(keepHash ? { hash: { not: keepHash } } : {}) };
+      const rows = await db.session.findMany({ where, select: { hash: true } });
+      await db.session.deleteMany({ where: { hash: { in: rows.map((r) => r.hash) } } });
+      return rows.map((r) => r.hash);
+    },
+
+    setPasswordHash(userId: string, passwordHash: string) {
+      return db.user.update({ where: { id: userId }, data: { passwordHash } });
+    },
+
+    organizationIdsOf(userId: string): Promise<string[]> {
+      return db.member.findMany({ where: { userId }, select: { organizationId: true } }).then((rows) => rows.map((r) => r.organizationId));
+    },
+
+    /** Appends entries; an entry already written for the same event and organization is skipped. */
+    async appendAudit(rows: AuditRow[]): Promise<void> {
+      await db.auditEntry.createMany({ data: rows.map((r) => ({ ...r, details: r.details as Prisma.InputJsonObject })), skipDuplicates: true });
+    },
+
+    /** The organization's audit log, newest first. */
+    listAudit(organizationId: string, filter: { actor?: string; action?: string; from?: Date; to?: Date }, page: Page) {
+      const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } : undefined;
+      return db.auditEntry.findMany({
+        where: { organizationId, actor: filter.actor, action: filter.action, createdAt },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
     },
 
     getUser(id: string) {
@@ -57,7 +147,7 @@ export function createStore(database: Db) {
       return db.user.findUnique({ where: { email } });
     },
 
-    createUser(data: { id: string; email: string; displayName: string }) {
+    createUser(data: { id: string; email: string; displayName: string; passwordHash?: string }) {
       return db.user.create({ data });
     },
 
@@ -313,18 +403,18 @@ export function createStore(database: Db) {
 
     /**
      * Everyone invited is a member afterwards, all or none: existing users join, unknown emails
-     * get an account. Existing members keep their role. Answers the user ids and how many joined.
+     * get an account. Existing members keep their role. Answers the user ids and those who joined.
      */
     async invite(organizationId: string, invitees: { email: string; displayName: string; id: string; role: DbRole | null }[], sso: boolean) {
       return db.$transaction(async (tx) => {
         const users: string[] = [];
-        let joined = 0;
+        const joined: { userId: string; role: DbRole | null }[] = [];
         for (const i of invitees) {
           const user = await tx.user.upsert({ where: { email: i.email }, create: { id: i.id, email: i.email, displayName: i.displayName }, update: {} });
           const existing = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
           if (!existing) {
             await tx.member.create({ data: { organizationId, userId: user.id, role: i.role, sso } });
-            joined++;
+            joined.push({ userId: user.id, role: i.role });
           }
           users.push(user.id);
         }
@@ -375,6 +465,98 @@ export function createStore(database: Db) {
 
     async deleteSamlProvider(organizationId: string, id: string): Promise<boolean> {
       return (await db.samlProvider.deleteMany({ where: { id, organizationId } })).count > 0;
+    },
+
+    listOidcProviders(organizationId: string, page: Page): Promise<OidcProviderRow[]> {
+      return db.oidcProvider.findMany({
+        where: { organizationId },
+        include: oidcInclude,
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: page.take,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
+    },
+
+    getOidcProvider(organizationId: string, id: string): Promise<OidcProviderRow | null> {
+      return db.oidcProvider.findFirst({ where: { id, organizationId }, include: oidcInclude });
+    },
+
+    /** A provider by id alone, for sign-in (which has no organization in the path). */
+    findOidcProvider(id: string): Promise<OidcProviderRow | null> {
+      return db.oidcProvider.findUnique({ where: { id }, include: oidcInclude });
+    },
+
+    findSamlProvider(id: string): Promise<SamlProviderRow | null> {
+      return db.samlProvider.findUnique({ where: { id }, include: samlInclude });
+    },
+
+    createOidcProvider(data: Prisma.OidcProviderUncheckedCreateInput): Promise<OidcProviderRow> {
+      return db.oidcProvider.create({ data, include: oidcInclude });
+    },
+
+    updateOidcProvider(id: string, data: Prisma.OidcProviderUncheckedUpdateInput): Promise<OidcProviderRow> {
+      return db.oidcProvider.update({ where: { id }, data, include: oidcInclude });
+    },
+
+    async deleteOidcProvider(organizationId: string, id: string): Promise<boolean> {
+      return (await db.oidcProvider.deleteMany({ where: { id, organizationId } })).count > 0;
+    },
+
+    /** The SSO providers of an organization, or of the organizations with an email domain: what a sign-in page offers. */
+    async signInProviders(filter: { organizationId: string } | { emailDomain: string }) {
+      const where = 'organizationId' in filter ? { organizationId: filter.organizationId } : { organization: { emailDomains: { has: filter.emailDomain } } };
+      const order = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
+      const [saml, oidc] = await Promise.all([
+        db.samlProvider.findMany({ where, select: { id: true, label: true, ssoUrl: true, entityId: true, certificate: true }, orderBy: order, take: 100 }),
+        db.oidcProvider.findMany({ where, select: { id: true, label: true }, orderBy: order, take: 100 }),
+      ]);
+      return { saml, oidc };
+    },
+
+    /**
+     * Keeps a single-use key until it expires; false when it is already kept (a replay). Expired
+     * keys are dropped on the way, so the table holds only live ones.
+     */
+    async claimReplayKey(key: string, value: string, expiresAt: Date): Promise<boolean> {
+      await db.ssoReplayKey.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+      const rows = await db.$executeRaw`INSERT INTO "SsoReplayKey" (key, value, "expiresAt") VALUES (${key}, ${value}, ${expiresAt}) ON CONFLICT (key) DO NOTHING`;
+      return rows === 1;
+    },
+
+    async replayKeyValue(key: string): Promise<string | null> {
+      const row = await db.ssoReplayKey.findFirst({ where: { key, expiresAt: { gt: new Date() } } });
+      return row?.value ?? null;
+    },
+
+    async dropReplayKey(key: string): Promise<string | null> {
+      const rows = await db.ssoReplayKey.deleteMany({ where: { key, expiresAt: { gt: new Date() } } });
+      return rows.count > 0 ? key : null;
+    },
+
+    /**
+     * The account of a verified SSO email, made on first sign-in, and its membership in the
+     * organization, made with the provider's default role and team (one transaction). `allow`
+     * decides with the organization's email domains and the existing membership before anything
+     * is written.
+     */
+    async signInWithSso(
+      organizationId: string,
+      person: { id: string; email: string; displayName: string },
+      defaults: { role: DbRole | null; teamId: string | null },
+      allow: (emailDomains: string[], member: { sso: boolean } | null) => void,
+    ) {
+      return db.$transaction(async (tx) => {
+        const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { emailDomains: true } });
+        const existing = await tx.user.findUnique({ where: { email: person.email } });
+        const member = existing ? await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: existing.id } } }) : null;
+        allow(organization.emailDomains, member);
+        const user = existing ?? (await tx.user.create({ data: { id: person.id, email: person.email, displayName: person.displayName } }));
+        if (!member) {
+          await tx.member.create({ data: { organizationId, userId: user.id, role: defaults.role, sso: true } });
+          if (defaults.teamId) await tx.teamMember.create({ data: { teamId: defaults.teamId, userId: user.id } });
+        }
+        return { userId: user.id, created: !existing, joined: !member };
+      });
     },
 
     async organizationExists(id: string): Promise<boolean> {

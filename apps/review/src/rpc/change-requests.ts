@@ -75,7 +75,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const space = await spaceOf(deps, req.spaceId, ctx);
       const status = statusFilter(req.status);
       const { limit, page } = pageArgs(req.page);
-      const rows = await store.listChangeRequests(space.id, status, req.contributor || undefined, page);
+      const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevision: req.mergedRevision }, page);
       const { items, next } = pageOf(rows, limit, (r) => r.id);
       return { items: await presentChangeRequests(deps, items, space.revisionId, ctx), page: { next } };
     },

@@ -85,9 +85,10 @@ export function createStore(database: Db) {
     },
 
     /** Newest first. */
-    listChangeRequests(spaceId: string, status: Status | undefined, contributor: string | undefined, page: Page): Promise<ChangeRequestRow[]> {
+    listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevision?: string }, page: Page): Promise<ChangeRequestRow[]> {
+      const { contributor, mergedRevision } = filter;
       return db.changeRequest.findMany({
-        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}) },
+        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevision ? { revisionMerged: mergedRevision } : {}) },
         orderBy: { number: 'desc' },
         take: page.take,
         ...cursor(page),

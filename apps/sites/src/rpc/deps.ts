@@ -9,6 +9,8 @@ export interface Deps {
   store: Store;
   orgs: PromiseClient<OrgsServiceClient>;
   content: PromiseClient<ContentServiceClient>;
+  /** Seals the sites' visitor keys (AES-256-GCM). */
+  secretsKey: Uint8Array;
   /** The clock of `updatedAt` stamps; tests replace it. */
   now?: () => Date;
 }

@@ -13,15 +13,15 @@ type Tx = Prisma.TransactionClient;
 const newKey = customAlphabet(ID_ALPHABET, 32);
 
 export type SiteRecord = Prisma.SiteGetPayload<object>;
-export type SiteRow = SiteRecord & { siteSpaceCount: number };
+export type SiteRow = SiteRecord & { siteSpaceCount: number; sectionCount: number };
 export type GroupRow = Prisma.SiteSectionGroupGetPayload<object>;
 export type SectionRow = Prisma.SiteSectionGetPayload<object>;
 export type SiteSpaceRow = Prisma.SiteSpaceGetPayload<object>;
 export type ShareLinkRow = Prisma.ShareLinkGetPayload<object>;
 export type SiteTree = Tree<GroupRow, SectionRow, SiteSpaceRow>;
 
-const withCount = { _count: { select: { siteSpaces: true } } } as const;
-const siteRow = ({ _count, ...r }: SiteRecord & { _count: { siteSpaces: number } }): SiteRow => ({ ...r, siteSpaceCount: _count.siteSpaces });
+const withCount = { _count: { select: { siteSpaces: true, sections: true } } } as const;
+const siteRow = ({ _count, ...r }: SiteRecord & { _count: { siteSpaces: number; sections: number } }): SiteRow => ({ ...r, siteSpaceCount: _count.siteSpaces, sectionCount: _count.sections });
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 const ordered = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -172,6 +172,27 @@ export function createStore(database: Db) {
 
     async setAdaptiveSchema(id: string, schema: Prisma.InputJsonValue, at: Date): Promise<SiteRow> {
       return siteRow(await db.site.update({ where: { id }, data: { adaptiveSchema: schema, adaptiveSchemaUpdatedAt: at }, include: withCount }));
+    },
+
+    /** A published site by its custom hostname, or by its basename (the oldest first) or id within an organization. */
+    async findPublishedSite(address: { hostname: string } | { organizationId: string; site: string }): Promise<SiteRow | null> {
+      const where =
+        'hostname' in address
+          ? { hostname: address.hostname }
+          : { organizationId: address.organizationId, OR: [{ id: address.site }, { basename: address.site }] };
+      const r = await db.site.findFirst({ where: { ...where, published: true }, include: withCount, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return r && siteRow(r);
+    },
+
+    setVisitorAuth(id: string, data: { visitorKeySealed?: Uint8Array<ArrayBuffer>; visitorAuthBackend?: string; visitorFallbackUrl?: string | null }): Promise<SiteRecord> {
+      return db.site.update({ where: { id }, data });
+    },
+
+    /** Replaces the settings, or merges `settings` over them one top-level setting at a time, in one statement. */
+    async setCustomization(id: string, settings: Prisma.InputJsonObject, replace: boolean): Promise<SiteRow> {
+      if (replace) return siteRow(await db.site.update({ where: { id }, data: { customization: settings }, include: withCount }));
+      await db.$executeRaw`UPDATE "Site" SET customization = COALESCE(customization, '{}'::jsonb) || ${JSON.stringify(settings)}::jsonb, "updatedAt" = now() WHERE id = ${id}`;
+      return (await this.getSite(id))!;
     },
 
     async deleteSite(id: string): Promise<void> {

@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Client } from '@grpc/grpc-js';
+import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
+import type { ServiceName } from '../callers.js';
 import { unaryCall } from '../grpc.js';
+import { generateServiceKeys, loadServiceKeys } from '../identity.js';
 
 const run = promisify(execFile);
 
@@ -68,9 +71,25 @@ export async function cloneTemplate(service: string): Promise<TestDatabase> {
   };
 }
 
-/** `call(method, request, userId)`: an RPC of `client` as that user, the way the gateway calls it. */
-export function callAs(client: Client) {
+let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
+
+/** The key set of this test process, made once: every service's private key and the trust document naming them all. */
+export function testServiceKeys() {
+  return (testKeys ??= generateServiceKeys());
+}
+
+/** Service `name`'s identity in tests: real keys of the process's test key set, verified as in production. */
+export function testIdentity(name: ServiceName, options?: IdentityOptions): ServiceIdentity {
+  const keys = testServiceKeys();
+  return new ServiceIdentity(loadServiceKeys(name, { QUIRE_SERVICE_KEY: keys.privateKeys[name], QUIRE_SERVICE_TRUST: keys.trust }), options);
+}
+
+let gateway: ServiceIdentity | undefined;
+
+/** `call(method, request, userId)`: an RPC of `client` (service `audience`) as that user, signed the way the gateway signs. */
+export function callAs(client: Client, audience: ServiceName) {
+  const callee = { identity: (gateway ??= testIdentity('gateway')), audience };
   return <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId?: string) =>
-    unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' });
+    unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
 }
 

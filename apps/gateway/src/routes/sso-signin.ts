@@ -1,0 +1,192 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { InvalidArgumentError } from '@quire/service-kit';
+import { anonymousCaller } from '../plugins/auth.ts';
+import { oidcServiceUrls, presentSignInOption, samlServiceUrls } from '../presenters/orgs.ts';
+import { errorResponses, Id } from '../schemas/common.ts';
+import { SignInOption } from '../schemas/orgs.ts';
+import { makeValueSigner } from '../signing.ts';
+import type { RouteDeps } from './context.ts';
+
+const tags = ['sign-in'];
+/** How long a browser has to come back from its OIDC provider. */
+const OIDC_STATE_TTL_S = 600;
+/** A SAML response is a few kB; a signed one with certificates stays well under this. */
+const SAML_FORM_LIMIT = 256 * 1024;
+
+const OidcParams = Type.Object({ providerId: Id('OIDC provider id') });
+const SamlParams = Type.Object({ samlProviderId: Id('SAML provider id') });
+const Redirect = Type.Null({ description: 'Redirect (Location header)' });
+
+interface OidcState {
+  p: string;
+  state: string;
+  nonce: string;
+  verifier: string;
+}
+
+/**
+ * SSO sign-in on the gateway's origin: OIDC (authorization code with PKCE) and SAML (SP-initiated,
+ * HTTP-POST ACS). The protocols run in orgs; this keeps the browser's side (the signed state
+ * cookie, redirects, the form post) and ends, like every sign-in, in `sessions.issue`.
+ */
+const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSecret?: string }> = async (app, { services: { orgs }, urls, sessions, publicUrl, stateSecret }) => {
+  const signer = makeValueSigner(stateSecret, 'oidc-state');
+  const secure = new URL(publicUrl).protocol === 'https:';
+  const stateCookie = secure ? '__Secure-quire_oidc' : 'quire_oidc';
+  const signedIn = urls.app('/');
+
+  app.get(
+    '/providers',
+    {
+      schema: {
+        operationId: 'listSignInProviders',
+        tags,
+        security: [],
+        summary: 'The SSO providers a sign-in page offers for an email address',
+        description: 'Those of the organizations whose email domains include the address\'s domain: type, id, label and start URL only. Unknown domains answer an empty list.',
+        querystring: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }) }),
+        response: { 200: Type.Object({ items: Type.Array(SignInOption) }), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { items } = await orgs.listSignInProviders({ email: req.query.email }, anonymousCaller(req));
+      void reply.header('cache-control', 'no-store');
+      return { items: items.map((p) => presentSignInOption(p, urls)) };
+    },
+  );
+
+  app.get(
+    '/oidc/:providerId/start',
+    {
+      schema: {
+        operationId: 'startOIDCSignIn',
+        tags,
+        security: [],
+        summary: 'Start signing in with an OpenID Connect provider: redirects to it',
+        params: OidcParams,
+        response: { 302: Redirect, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { providerId } = req.params;
+      const { redirectURL } = oidcServiceUrls(providerId, urls);
+      const start = await orgs.startOidcSignIn({ oidcProviderId: providerId, redirectUri: redirectURL }, anonymousCaller(req));
+      const state: OidcState = { p: providerId, state: start.state, nonce: start.nonce, verifier: start.codeVerifier };
+      // SameSite=Lax: the provider's redirect back is a top-level GET, which carries it.
+      void reply.setCookie(stateCookie, signer.sign(state, OIDC_STATE_TTL_S), {
+        httpOnly: true,
+        secure,
+        sameSite: 'lax',
+        path: `/auth/oidc/${providerId}`,
+        maxAge: OIDC_STATE_TTL_S,
+      });
+      return reply.redirect(start.authorizationUrl, 302);
+    },
+  );
+
+  app.get(
+    '/oidc/:providerId/callback',
+    {
+      schema: {
+        operationId: 'finishOIDCSignIn',
+        tags,
+        security: [],
+        summary: 'The OpenID Connect redirect URI: signs the user in and redirects to the app',
+        description: 'Refused (403) when the state, nonce, PKCE verifier or issuer do not match, or the email is not verified.',
+        params: OidcParams,
+        response: { 303: Redirect, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { providerId } = req.params;
+      const path = `/auth/oidc/${providerId}`;
+      void reply.clearCookie(stateCookie, { path, secure, httpOnly: true, sameSite: 'lax' });
+      const raw = req.cookies[stateCookie];
+      const state = raw ? signer.verify<OidcState>(raw) : undefined;
+      if (!state || state.p !== providerId) throw new InvalidArgumentError('state: no sign-in with this provider is under way in this browser (or it took too long); start again');
+      const { redirectURL } = oidcServiceUrls(providerId, urls);
+      const query = req.url.indexOf('?') >= 0 ? req.url.slice(req.url.indexOf('?')) : '';
+      const { userId } = await orgs.finishOidcSignIn(
+        { oidcProviderId: providerId, redirectUri: redirectURL, callbackUrl: redirectURL + query, state: state.state, nonce: state.nonce, codeVerifier: state.verifier },
+        anonymousCaller(req),
+      );
+      await sessions.issue(req, reply, userId, 'oidc');
+      return reply.redirect(signedIn, 303);
+    },
+  );
+
+  app.get(
+    '/saml/:samlProviderId/metadata',
+    {
+      schema: {
+        operationId: 'getSAMLServiceProviderMetadata',
+        tags,
+        security: [],
+        summary: 'SAML service provider metadata (the entity id of the provider\'s `service`)',
+        params: SamlParams,
+        produces: ['application/samlmetadata+xml'],
+        response: { 200: Type.String(), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
+      const { xml } = await orgs.getSamlMetadata({ samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL } }, anonymousCaller(req));
+      return reply.type('application/samlmetadata+xml').send(xml);
+    },
+  );
+
+  app.get(
+    '/saml/:samlProviderId/start',
+    {
+      schema: {
+        operationId: 'startSAMLSignIn',
+        tags,
+        security: [],
+        summary: 'Start signing in with a SAML identity provider: redirects to it with an AuthnRequest',
+        params: SamlParams,
+        response: { 302: Redirect, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
+      const { redirectUrl } = await orgs.startSamlSignIn({ samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL } }, anonymousCaller(req));
+      return reply.redirect(redirectUrl, 302);
+    },
+  );
+
+  await app.register(async (scope) => {
+    const acs = scope.withTypeProvider<TypeBoxTypeProvider>();
+    // The identity provider posts the response as an HTML form; this scope alone reads forms.
+    acs.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: SAML_FORM_LIMIT }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    acs.post(
+      '/saml/:samlProviderId/acs',
+      {
+        schema: {
+          operationId: 'samlAssertionConsumerService',
+          tags,
+          security: [],
+          summary: 'The SAML assertion consumer service: checks the signed response, signs the user in and redirects to the app',
+          description: 'Refused (403) when the signature, issuer, audience, recipient, time window or request do not match, or the assertion was used before.',
+          params: SamlParams,
+          consumes: ['application/x-www-form-urlencoded'],
+          body: Type.Object({ SAMLResponse: Type.String({ minLength: 1, maxLength: SAML_FORM_LIMIT }), RelayState: Type.Optional(Type.String({ maxLength: 1024 })) }),
+          response: { 303: Redirect, ...errorResponses },
+        },
+      },
+      async (req, reply) => {
+        const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
+        const { userId } = await orgs.finishSamlSignIn(
+          { samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL }, samlResponse: req.body.SAMLResponse },
+          anonymousCaller(req),
+        );
+        await sessions.issue(req, reply, userId, 'saml');
+        return reply.redirect(signedIn, 303);
+      },
+    );
+  });
+};
+
+export default routes;

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { TestUser } from '@quire/orgs/testing';
+import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
+import { buildApp } from '../src/app.ts';
+import { Limiter } from '../src/limiter.ts';
+import { startGateway } from './harness.ts';
+
+// Attacks on the request limits: a second replica, respelled headers, sprayed tokens.
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let second: FastifyInstance;
+let user: TestUser;
+
+beforeAll(async () => {
+  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_ADDRESS_PER_MINUTE: '4' });
+  // A second gateway replica: its own process state, the same NATS bucket.
+  second = await buildApp(g.config, g.services);
+  await second.ready();
+  user = await g.orgs.user('limited');
+});
+afterAll(async () => {
+  await second?.close();
+  await g?.stop();
+});
+
+// Counts live in fixed one-minute windows: start each test well inside one, so that no count
+// is reset halfway through it.
+beforeEach(async () => {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+});
+
+let address = 0;
+/** A client address of its own for each test: counts of one test do not spill into the next. */
+const newAddress = () => `198.51.100.${++address}`;
+
+const get = (app: FastifyInstance, remoteAddress: string, authorization?: string) =>
+  app.inject({ method: 'GET', url: '/v1/user', remoteAddress, headers: authorization === undefined ? {} : { authorization } });
+
+describe('rate limits', () => {
+  it('counts a token once across gateway replicas and however its header is spelled', async () => {
+    const from = newAddress();
+    const spellings = [`Bearer ${user.token}`, `bearer ${user.token}`, `BEARER   ${user.token}`, `Bearer\t${user.token}`, ` Bearer ${user.token} `, `Bearer ${user.token}`];
+    for (const [i, header] of spellings.entries()) {
+      const res = await get(i % 2 ? second : g.app, from, header);
+      expect(res.statusCode, `${i}: ${res.body}`).toBe(200);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(5 - i));
+    }
+    for (const app of [g.app, second]) {
+      const limited = await get(app, from, `bearer  ${user.token}`);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/Rate limit exceeded: 6 requests per minute/) } });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    }
+  });
+
+  it('counts calls without a token by address, on every replica', async () => {
+    const from = newAddress();
+    for (let i = 0; i < 4; i++) expect((await get(i % 2 ? second : g.app, from)).statusCode).toBe(401);
+    expect((await get(g.app, from)).statusCode).toBe(429);
+    expect((await get(second, from)).statusCode).toBe(429);
+    expect((await get(g.app, newAddress())).statusCode).toBe(401);
+  });
+
+  it('counts failed tokens against the address, so sprayed tokens stop before orgs is asked', async () => {
+    const from = newAddress();
+    const other = await g.orgs.user('neighbour');
+    // A token used successfully from this address keeps working while its neighbour guesses.
+    expect((await get(g.app, from, `Bearer ${other.token}`)).statusCode).toBe(200);
+    expect((await get(second, from, `Bearer ${other.token}`)).statusCode).toBe(200);
+    const guess = () => `Bearer qt_${randomBytes(16).toString('hex')}`;
+    for (let i = 0; i < 4; i++) expect((await get(i % 2 ? second : g.app, from, guess())).statusCode).toBe(401);
+    for (const app of [g.app, second]) {
+      const refused = await get(app, from, guess());
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.message).toMatch(/Rate limit exceeded: 4 requests per minute/);
+    }
+    expect((await get(g.app, from, `Bearer ${other.token}`)).statusCode).toBe(200);
+    expect((await get(second, from, `Bearer ${other.token}`)).statusCode).toBe(200);
+    // Another address still has its own count.
+    expect((await get(g.app, newAddress(), guess())).statusCode).toBe(401);
+  });
+
+  it('leaves health and readiness unlimited', async () => {
+    const from = newAddress();
+    for (let i = 0; i < 6; i++) expect((await g.app.inject({ method: 'GET', url: '/healthz', remoteAddress: from })).statusCode).toBe(200);
+  });
+});
+
+describe('Limiter', () => {
+  let nc: NatsConnection;
+  const bucket = `test_${randomBytes(6).toString('hex')}`;
+  let a: Limiter;
+  let b: Limiter;
+  beforeAll(async () => {
+    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'limiter-test', { info: () => {} });
+    const log = g.app.log;
+    [a, b] = await Promise.all([Limiter.shared(nc, bucket, log), Limiter.shared(nc, bucket, log)]);
+  });
+  afterAll(async () => {
+    await a?.drop();
+    await nc?.close();
+  });
+
+  it('loses no count when replicas hit one key at once (compare-and-set)', async () => {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).hit('signin:account:ada@example.com', 20, 60_000)));
+    expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(results.filter((r) => !r.allowed)).toHaveLength(4);
+    expect(await a.peek('signin:account:ada@example.com', 20, 60_000)).toMatchObject({ count: 24, allowed: false, remaining: 0 });
+  });
+
+  it('keeps windows of different lengths apart and refuses windows longer than its bucket keeps', async () => {
+    await a.hit('k', 5, 1_000);
+    expect((await b.peek('k', 5, 60_000)).count).toBe(0);
+    await expect(a.hit('k', 5, 2 * 60 * 60 * 1000)).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { buildApp } from '../src/app.ts';
+import { bearer, expectError, ok, startGateway } from './harness.ts';
+
+// Issue 12: browser sessions, passwords and the CSRF rules, through the gateway over the real
+// orgs service, PostgreSQL and NATS.
+
+const COOKIE = 'quire_session';
+const ORIGIN = 'http://127.0.0.1:8080';
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let ada: TestUser;
+
+beforeAll(async () => {
+  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' });
+  ada = await g.orgs.user('ada');
+  await g.orgs.organization(ada);
+});
+afterAll(() => g?.stop());
+
+async function signIn(app: FastifyInstance, email: string, password: string, headers: Record<string, string> = {}) {
+  const res = await app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email, password }, headers });
+  const cookie = res.cookies.find((c) => c.name === COOKIE);
+  return { res, session: cookie?.value, cookie };
+}
+
+const withSession = (session: string, extra: Record<string, string> = {}) => ({ cookie: `${COOKIE}=${session}`, ...extra });
+
+async function csrfOf(app: FastifyInstance, session: string): Promise<string> {
+  return (await ok(app.inject({ method: 'GET', url: '/auth/session', headers: withSession(session) }))).csrfToken;
+}
+
+describe('POST /auth/sign-in', () => {
+  it('answers 204 with an HttpOnly, SameSite=Lax session cookie that every /v1 operation accepts', async () => {
+    const { res, session, cookie } = await signIn(g.app, ada.email, ada.password);
+    expect(res.statusCode, res.body).toBe(204);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie!.secure).toBeFalsy(); // the public URL is http here; see the HTTPS case below
+    expect(new Date(cookie!.expires!).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
+    const me = await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(session!) }));
+    expect(me).toMatchObject({ id: ada.id, email: ada.email });
+    const info = await ok(g.app.inject({ method: 'GET', url: '/auth/session', headers: withSession(session!) }));
+    expect(info).toEqual({ user: expect.objectContaining({ id: ada.id }), csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+  });
+
+  it('gives a new session id at every sign-in and ends the one the browser had (no fixation)', async () => {
+    const first = (await signIn(g.app, ada.email, ada.password)).session!;
+    const second = (await signIn(g.app, ada.email, ada.password, withSession(first))).session!;
+    expect(second).not.toBe(first);
+    expectError(await g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(first) }), 401);
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(second) }));
+    // A value an attacker planted (never issued) is replaced as well, never adopted.
+    const planted = 'qs_attacker-chosen-value';
+    const third = (await signIn(g.app, ada.email, ada.password, withSession(planted))).session!;
+    expect(third).not.toBe(planted);
+  });
+
+  it('answers an unknown email and a wrong password alike, in the same time', async () => {
+    const unknown = () => signIn(g.app, 'nobody-here@example.com', 'whatever password');
+    const wrong = () => signIn(g.app, ada.email, 'not the password');
+    const [u, w] = [await unknown(), await wrong()];
+    expect(u.res.statusCode).toBe(401);
+    expect(w.res.statusCode).toBe(401);
+    expect(u.res.body).toBe(w.res.body);
+    expect(u.session ?? w.session).toBeUndefined();
+    // Alternating tries; medians of each. Both verify one argon2id hash, so they differ by noise only.
+    const times: Record<'u' | 'w', number[]> = { u: [], w: [] };
+    for (let i = 0; i < 7; i++) {
+      for (const [k, f] of [['u', unknown], ['w', wrong]] as const) {
+        const t = performance.now();
+        await f();
+        times[k].push(performance.now() - t);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const [mu, mw] = [median(times.u), median(times.w)];
+    // Skipping the hash would make the unknown email answer in well under a millisecond against
+    // tens of milliseconds: the tolerance is far below that gap and above scheduling noise.
+    expect(Math.abs(mu - mw), `unknown ${mu.toFixed(1)} ms, wrong ${mw.toFixed(1)} ms`).toBeLessThan(Math.max(15, 0.35 * Math.max(mu, mw)));
+    expect(Math.min(mu, mw)).toBeGreaterThan(5);
+  });
+
+  it('refuses bad input with the field named, and a sign-in posted from another origin', async () => {
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email } }), 400, /password/);
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email, password: 'x'.repeat(257) } }), 400, /password/);
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email, password: ada.password, extra: 1 } }), 400);
+    const foreign = await signIn(g.app, ada.email, ada.password, { origin: 'https://evil.example' });
+    expectError(foreign.res, 403, /CSRF/);
+    expect(foreign.session).toBeUndefined();
+    const sameOrigin = await signIn(g.app, ada.email, ada.password, { origin: ORIGIN });
+    expect(sameOrigin.res.statusCode).toBe(204);
+  });
+});
+
+describe('CSRF', () => {
+  let session: string;
+  let csrf: string;
+  beforeAll(async () => {
+    session = (await signIn(g.app, ada.email, ada.password)).session!;
+    csrf = await csrfOf(g.app, session);
+  });
+  const write = (headers: Record<string, string>) => g.app.inject({ method: 'POST', url: '/v1/user/tokens', payload: { label: 'by cookie' }, headers });
+
+  it('refuses a write by cookie without the x-csrf-token header, or with another one', async () => {
+    expectError(await write(withSession(session)), 403, /x-csrf-token/);
+    expectError(await write(withSession(session, { 'x-csrf-token': 'A'.repeat(43) })), 403, /x-csrf-token/);
+    const other = (await signIn(g.app, ada.email, ada.password)).session!;
+    expectError(await write(withSession(session, { 'x-csrf-token': await csrfOf(g.app, other) })), 403, /x-csrf-token/);
+  });
+
+  it('refuses a write by cookie from a foreign Origin or Referer, even with the token', async () => {
+    expectError(await write(withSession(session, { 'x-csrf-token': csrf, origin: 'https://evil.example' })), 403, /CSRF/);
+    expectError(await write(withSession(session, { 'x-csrf-token': csrf, origin: 'null' })), 403, /CSRF/);
+    expectError(await write(withSession(session, { 'x-csrf-token': csrf, referer: 'https://evil.example/page' })), 403, /CSRF/);
+  });
+
+  it('lets a write by cookie through with the token from this origin, reads without it, and bearer calls without either', async () => {
+    await ok(write(withSession(session, { 'x-csrf-token': csrf, origin: ORIGIN })), 201);
+    await ok(g.app.inject({ method: 'GET', url: '/v1/orgs', headers: withSession(session) }));
+    await ok(write({ ...bearer(ada.token), origin: 'https://evil.example' }), 201);
+  });
+
+  it('checks sign-out and sign-out-everywhere too', async () => {
+    const s = (await signIn(g.app, ada.email, ada.password)).session!;
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-out', headers: withSession(s) }), 403, /CSRF/);
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-out-everywhere', headers: withSession(s) }), 403, /CSRF/);
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }));
+  });
+});
+
+describe('sign out', () => {
+  it('ends this session at once (the cached answer too) and clears the cookie', async () => {
+    const s = (await signIn(g.app, ada.email, ada.password)).session!;
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) })); // cached now
+    const out = await g.app.inject({ method: 'POST', url: '/auth/sign-out', headers: withSession(s, { 'x-csrf-token': await csrfOf(g.app, s) }) });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.find((c) => c.name === COOKIE)?.value).toBe('');
+    expectError(await g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }), 401);
+    expectError(await g.app.inject({ method: 'GET', url: '/auth/session', headers: withSession(s) }), 401);
+    // Without a session it is a no-op.
+    expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out' })).statusCode).toBe(204);
+  });
+
+  it('everywhere ends every session of the user and no one else\'s; tokens keep working', async () => {
+    const bob = await g.orgs.user('bob');
+    const [a1, a2, b1] = [(await signIn(g.app, ada.email, ada.password)).session!, (await signIn(g.app, ada.email, ada.password)).session!, (await signIn(g.app, bob.email, bob.password)).session!];
+    for (const s of [a1, a2, b1]) await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }));
+    expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out-everywhere', headers: withSession(a1, { 'x-csrf-token': await csrfOf(g.app, a1) }) })).statusCode).toBe(204);
+    for (const s of [a1, a2]) expectError(await g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }), 401);
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(b1) }));
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(ada.token) }));
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-out-everywhere' }), 401);
+    expectError(await g.app.inject({ method: 'GET', url: '/auth/session' }), 401);
+  });
+});
+
+describe('POST /auth/password', () => {
+  it('changes the password after checking the current one, and ends the user\'s other sessions', async () => {
+    const cy = await g.orgs.user('cy');
+    const [here, elsewhere] = [(await signIn(g.app, cy.email, cy.password)).session!, (await signIn(g.app, cy.email, cy.password)).session!];
+    const headers = withSession(here, { 'x-csrf-token': await csrfOf(g.app, here) });
+    const change = (payload: object, h = headers) => g.app.inject({ method: 'POST', url: '/auth/password', payload, headers: h });
+    expectError(await change({ currentPassword: 'wrong one', newPassword: 'a new long password' }), 400, /currentPassword/);
+    expectError(await change({ currentPassword: cy.password, newPassword: 'short' }), 400, /newPassword/);
+    expectError(await change({ currentPassword: cy.password }), 400, /newPassword/);
+    expectError(await change({ currentPassword: cy.password, newPassword: 'a new long password' }, withSession(here)), 403, /x-csrf-token/);
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/password', payload: { currentPassword: cy.password, newPassword: 'a new long password' }, headers: bearer(cy.token) }), 401);
+    expect((await change({ currentPassword: cy.password, newPassword: 'a new long password' })).statusCode).toBe(204);
+    expect((await signIn(g.app, cy.email, cy.password)).res.statusCode).toBe(401);
+    expect((await signIn(g.app, cy.email, 'a new long password')).res.statusCode).toBe(204);
+    await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(here) }));
+    expectError(await g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(elsewhere) }), 401);
+  });
+});
+
+describe('session lifetimes', () => {
+  let short: Awaited<ReturnType<typeof startGateway>>;
+  let dee: TestUser;
+  beforeAll(async () => {
+    short = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' });
+    dee = await short.orgs.user('dee');
+  });
+  afterAll(() => short?.stop());
+  const me = (s: string) => short.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('ends a session left unused for the idle lifetime', async () => {
+    const s = (await signIn(short.app, dee.email, dee.password)).session!;
+    await ok(me(s));
+    await sleep(1800);
+    expectError(await me(s), 401);
+  });
+
+  it('keeps a session in use past the idle lifetime, but not past the absolute one', async () => {
+    const s = (await signIn(short.app, dee.email, dee.password)).session!;
+    const start = Date.now();
+    while (Date.now() - start < 3500) {
+      expect((await me(s)).statusCode, `at ${Date.now() - start} ms`).toBe(200);
+      await sleep(400);
+    }
+    await sleep(Math.max(0, 4100 - (Date.now() - start)));
+    expectError(await me(s), 401);
+  });
+});
+
+describe('behind HTTPS', () => {
+  it('marks the cookie Secure with the __Host- prefix', async () => {
+    // A gateway configured for HTTPS, over the same services.
+    const tls = { app: await buildApp({ ...g.config, QUIRE_PUBLIC_URL: 'https://docs.example.com' }, g.services) };
+    try {
+      const u = await g.orgs.user('eve');
+      const res: LightMyRequestResponse = await tls.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: u.email, password: u.password } });
+      expect(res.statusCode).toBe(204);
+      expect(res.cookies[0]).toMatchObject({ name: '__Host-quire_session', secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+      expectError(await tls.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: u.email, password: u.password }, headers: { origin: 'http://docs.example.com' } }), 403, /CSRF/);
+    } finally {
+      await tls.app.close();
+    }
+  });
+});
+
+describe('guests and members alike', () => {
+  it('a guest member signs in like anyone', async () => {
+    const guest = await g.orgs.user('guest');
+    const org = await g.orgs.organization(await g.orgs.user('owner'), [[guest, Role.ROLE_GUEST]]);
+    const s = (await signIn(g.app, guest.email, guest.password)).session!;
+    await ok(g.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: withSession(s) }));
+  });
+});

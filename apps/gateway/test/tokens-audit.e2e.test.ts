@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { Role } from '@quire/service-kit';
+import type { TestUser } from '@quire/orgs/testing';
+import { bearer, expectError, ok, startGateway } from './harness.ts';
+
+// Issue 12: API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
+// sign-in throttle, and the organization's audit log fed by the EVENTS stream.
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let replica: FastifyInstance;
+let ada: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+
+beforeAll(async () => {
+  // The default 30 s authentication cache: revocations must not wait for it.
+  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: '1000' });
+  replica = await g.replica();
+  [ada, reader, outsider] = [await g.orgs.user('ada'), await g.orgs.user('reader'), await g.orgs.user('outsider')];
+  orgId = (await g.orgs.organization(ada, [[reader, Role.ROLE_READ]])).id;
+  await g.orgs.organization(outsider, [], 'Elsewhere');
+});
+afterAll(() => g?.stop());
+
+const create = (as: string, payload: unknown, app: FastifyInstance = g.app) => app.inject({ method: 'POST', url: '/v1/user/tokens', headers: bearer(as), payload: payload as object });
+const me = (token: string, app: FastifyInstance) => app.inject({ method: 'GET', url: '/v1/user', headers: bearer(token) });
+
+/** Polls until `check` holds (or fails after `ms`), answering how long it took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return Date.now() - start;
+}
+
+describe('/v1/user/tokens', () => {
+  it('creates a token shown once, lists it without its secret, next to the CLI-made one', async () => {
+    const made = await ok(create(ada.token, { label: 'CI' }), 201);
+    expect(made).toEqual({ object: 'api-token', id: expect.any(String), label: 'CI', scope: 'write', createdAt: expect.any(String), expiresAt: null, lastUsedAt: null, token: expect.stringMatching(/^qt_/) });
+    await ok(me(made.token, g.app));
+    const list = await ok(g.app.inject({ method: 'GET', url: '/v1/user/tokens', headers: bearer(ada.token) }));
+    expect(list.items.map((t: { label: string }) => t.label)).toEqual(expect.arrayContaining(['CI', 'cli']));
+    expect(JSON.stringify(list)).not.toContain(made.token);
+    expect(JSON.stringify(list)).not.toContain(ada.token);
+    for (const t of list.items) expect(Object.keys(t).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'label', 'lastUsedAt', 'object', 'scope']);
+    expect(list.items.find((t: { label: string }) => t.label === 'cli').lastUsedAt).toEqual(expect.any(String));
+    // Paginated like every list.
+    const page = await ok(g.app.inject({ method: 'GET', url: '/v1/user/tokens?limit=1', headers: bearer(ada.token) }));
+    expect(page.items).toHaveLength(1);
+    const rest = await ok(g.app.inject({ method: 'GET', url: `/v1/user/tokens?limit=1&page=${page.next.page}`, headers: bearer(ada.token) }));
+    expect(rest.items[0].id).not.toBe(page.items[0].id);
+  });
+
+  it('refuses bad input with the field named, and answers 401 without a token', async () => {
+    expectError(await create(ada.token, {}), 400, /label/);
+    expectError(await create(ada.token, { label: '' }), 400, /label/);
+    expectError(await create(ada.token, { label: '   ' }), 400, /label/);
+    expectError(await create(ada.token, { label: 'x'.repeat(101) }), 400, /label/);
+    expectError(await create(ada.token, { label: 'x', scope: 'admin' }), 400, /scope/);
+    expectError(await create(ada.token, { label: 'x', expiresAt: 'tomorrow' }), 400, /expiresAt/);
+    expectError(await create(ada.token, { label: 'x', expiresAt: '2020-01-01T00:00:00Z' }), 400, /expiresAt/);
+    expectError(await create(ada.token, { label: 'x', secret: 'mine' }), 400);
+    expectError(await g.app.inject({ method: 'GET', url: '/v1/user/tokens' }), 401);
+    expectError(await g.app.inject({ method: 'POST', url: '/v1/user/tokens', payload: { label: 'x' } }), 401);
+    expectError(await g.app.inject({ method: 'DELETE', url: '/v1/user/tokens/abc' }), 401);
+    expectError(await g.app.inject({ method: 'DELETE', url: '/v1/user/tokens/a%20b', headers: bearer(ada.token) }), 400, /tokenId/);
+  });
+
+  it('lets a read token read and nothing else', async () => {
+    const { token } = await ok(create(ada.token, { label: 'reporting', scope: 'read' }), 201);
+    await ok(g.app.inject({ method: 'GET', url: `/v1/orgs/${orgId}`, headers: bearer(token) }));
+    expectError(await g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}`, headers: bearer(token), payload: { title: 'Nope' } }), 403, /read-only/);
+    expectError(await create(token, { label: 'escalate' }), 403, /read-only/);
+    expectError(await g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/whatever`, headers: bearer(token) }), 403, /read-only/);
+  });
+
+  it('revokes only the caller\'s own tokens: another user\'s answers 404 and keeps working', async () => {
+    const { id, token } = await ok(create(ada.token, { label: 'mine' }), 201);
+    expectError(await g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/${id}`, headers: bearer(outsider.token) }), 404);
+    await ok(me(token, g.app));
+    expectError(await g.app.inject({ method: 'DELETE', url: '/v1/user/tokens/no-such-token', headers: bearer(ada.token) }), 404);
+  });
+
+  it('a revoked token stops working on every replica within a second, cached or not', async () => {
+    const { id, token } = await ok(create(ada.token, { label: 'to revoke' }), 201);
+    await ok(me(token, g.app));
+    await ok(me(token, replica)); // both replicas have it cached for 30 s
+    await ok(g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/${id}`, headers: bearer(ada.token) }), 204);
+    expectError(await me(token, g.app), 401);
+    const took = await within(1000, async () => (await me(token, replica)).statusCode === 401);
+    expect(took).toBeLessThan(1000);
+    const list = await ok(g.app.inject({ method: 'GET', url: '/v1/user/tokens', headers: bearer(ada.token) }));
+    expect(list.items.map((t: { id: string }) => t.id)).not.toContain(id);
+  });
+
+  it('an expired token stops working on every replica within a second of its expiry', async () => {
+    const expiresAt = new Date(Date.now() + 2500).toISOString();
+    const { token } = await ok(create(ada.token, { label: 'short', expiresAt }), 201);
+    await ok(me(token, g.app));
+    await ok(me(token, replica));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now())));
+    for (const app of [g.app, replica]) await within(1000, async () => (await me(token, app)).statusCode === 401);
+  });
+
+  it('a session ended on one replica ends on the other', async () => {
+    const res = await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: reader.email, password: reader.password } });
+    const cookie = `quire_session=${res.cookies[0]!.value}`;
+    await ok(replica.inject({ method: 'GET', url: '/v1/user', headers: { cookie } }));
+    const { csrfToken } = await ok(g.app.inject({ method: 'GET', url: '/auth/session', headers: { cookie } }));
+    expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out', headers: { cookie, 'x-csrf-token': csrfToken } })).statusCode).toBe(204);
+    await within(1000, async () => (await replica.inject({ method: 'GET', url: '/v1/user', headers: { cookie } })).statusCode === 401);
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('answers 429 after repeated failures of one account, on every replica, the right password included', async () => {
+    const victim = await g.orgs.user('victim');
+    const attempt = (password: string, app = g.app) => app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: victim.email, password } });
+    for (let i = 0; i < 3; i++) expectError(await attempt('guess ' + i), 401);
+    const refused = await attempt(victim.password, replica);
+    expectError(refused, 429, /failed sign-ins/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Other accounts are not affected.
+    expect((await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: reader.email, password: reader.password } })).statusCode).toBe(204);
+  });
+});
+
+describe('GET /v1/orgs/{organizationId}/audit-log', () => {
+  const log = (as: string, query = '') => g.app.inject({ method: 'GET', url: `/v1/orgs/${orgId}/audit-log${query}`, headers: bearer(as) });
+
+  it('records sign-ins, failed sign-ins, tokens and member changes, newest first, for admins', async () => {
+    const eve = await g.orgs.user('eve');
+    await g.orgs.member(orgId, eve, Role.ROLE_READ);
+    await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: eve.email, password: 'wrong password' }, headers: { 'user-agent': 'audit-test/1.0' } });
+    await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: eve.email, password: eve.password }, headers: { 'user-agent': 'audit-test/1.0' } });
+    const { id: tokenId } = await ok(create(eve.token, { label: 'audited' }), 201);
+    await ok(g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/${tokenId}`, headers: bearer(eve.token) }), 204);
+    await ok(g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}/members/${eve.id}`, headers: bearer(ada.token), payload: { role: 'edit' } }));
+    await ok(g.app.inject({ method: 'DELETE', url: `/v1/orgs/${orgId}/members/${eve.id}`, headers: bearer(ada.token) }), 204);
+
+    const rows = await g.orgs.audit(orgId, 1);
+    expect(rows.length).toBeGreaterThan(0);
+    await within(10_000, async () => (await ok(log(ada.token, `?limit=1000&actor=${eve.id}`))).items.length >= 3);
+    const all = (await ok(log(ada.token, '?limit=1000'))).items.filter((e: { target: { id: string } | null; actor: string | null }) => e.target?.id === eve.id || e.actor === eve.id || e.target?.id === tokenId);
+    const actions = all.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.sign_in_failed', 'user.signed_in', 'token.created', 'token.revoked', 'member.role_changed']));
+    const failed = all.find((e: { action: string }) => e.action === 'user.sign_in_failed');
+    expect(failed).toMatchObject({ object: 'audit-entry', actor: null, target: { type: 'user', id: eve.id }, ip: '127.0.0.1', userAgent: 'audit-test/1.0', details: { method: 'password' } });
+    const changed = all.find((e: { action: string }) => e.action === 'member.role_changed');
+    expect(changed).toMatchObject({ actor: ada.id, details: { from: 'read', to: 'edit' } });
+    const times = all.map((e: { createdAt: string }) => Date.parse(e.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // The removal is an organization event: written even though eve is no longer a member.
+    await within(10_000, async () => (await ok(log(ada.token, '?action=member.removed'))).items.some((e: { target: { id: string } }) => e.target.id === eve.id));
+  });
+
+  it('filters by actor, action and time, and pages', async () => {
+    await within(10_000, async () => (await ok(log(ada.token, '?action=user.signed_in'))).items.length > 0);
+    const signIns = (await ok(log(ada.token, '?action=user.signed_in'))).items;
+    for (const e of signIns) expect(e.action).toBe('user.signed_in');
+    const byAda = (await ok(log(ada.token, `?actor=${ada.id}`))).items;
+    for (const e of byAda) expect(e.actor).toBe(ada.id);
+    const future = (await ok(log(ada.token, `?from=${new Date(Date.now() + 3_600_000).toISOString()}`))).items;
+    expect(future).toEqual([]);
+    const past = (await ok(log(ada.token, `?to=2000-01-01T00:00:00Z`))).items;
+    expect(past).toEqual([]);
+    const first = await ok(log(ada.token, '?limit=1'));
+    expect(first.items).toHaveLength(1);
+    const second = await ok(log(ada.token, `?limit=1&page=${first.next.page}`));
+    expect(second.items[0].id).not.toBe(first.items[0].id);
+  });
+
+  it('refuses non-admins (403), outsiders (404), no token (401) and bad filters (400)', async () => {
+    expectError(await log(reader.token), 403);
+    expectError(await log(outsider.token), 404);
+    expectError(await g.app.inject({ method: 'GET', url: `/v1/orgs/${orgId}/audit-log` }), 401);
+    expectError(await log(ada.token, '?from=yesterday'), 400, /from/);
+    expectError(await log(ada.token, '?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z'), 400, /from/);
+    expectError(await log(ada.token, '?limit=5000'), 400, /limit/);
+    expectError(await log(ada.token, '?page=bogus'), 400, /page/);
+  });
+
+});

@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+
+export const ConfigSchema = Type.Object({
+  LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
+  ...serviceIdentityFields,
+  HOST: Type.String({ default: '127.0.0.1' }),
+  /** The reader's port; `PORT` when unset (platforms that set one port per app). */
+  READER_PORT: Type.Optional(port(8090)),
+  PORT: port(8090),
+  /** Where visitors reach the reader: sites answer below it at `/<organization>/<site>`; other hosts are custom hostnames. */
+  QUIRE_READER_URL: url('http://127.0.0.1:8090'),
+  ORGS_URL: grpcAddress(50051),
+  CONTENT_URL: grpcAddress(50052),
+  SITES_URL: grpcAddress(50054),
+  INSIGHTS_URL: grpcAddress(50057),
+  GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  /** How long a public site's structure and its spaces' revisions are reused before they are asked again. */
+  READER_FRESHNESS_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Rendered pages kept in memory (each keyed by its immutable revision). */
+  READER_CACHE_PAGES: Type.Integer({ minimum: 1, default: 5000 }),
+  /** Page views waiting for insights; more are dropped rather than slowing pages. */
+  READER_INSIGHTS_QUEUE: Type.Integer({ minimum: 1, default: 10_000 }),
+});
+
+export type ReaderConfig = ReturnType<typeof loadReaderConfig>;
+export const loadReaderConfig = (env = process.env) => loadConfig(ConfigSchema, env);
+export const listenPort = (config: ReaderConfig) => config.READER_PORT ?? config.PORT;

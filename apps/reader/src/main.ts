@@ -1,0 +1,20 @@
+import { loadServiceIdentity, runProcess } from '@quire/service-kit';
+import { buildReader } from './server/app.ts';
+import { connectServices } from './clients.ts';
+import { listenPort, loadReaderConfig } from './config.ts';
+
+await runProcess('reader', async () => {
+  const config = loadReaderConfig();
+  const services = connectServices(config, loadServiceIdentity('reader', config));
+  const reader = await buildReader(config, services);
+  await reader.app.listen({ host: config.HOST, port: listenPort(config) });
+  reader.app.log.info(`Published sites at ${config.QUIRE_READER_URL}/<organization>/<site>`);
+  return {
+    log: reader.app.log,
+    async close() {
+      await reader.app.close();
+      await reader.insights.flush();
+      for (const c of services.channels) c.client.close();
+    },
+  };
+});

@@ -1,0 +1,332 @@
+import { createHash, randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import type { File, Page, Revision } from '@quire/proto/space-content';
+import type { SiteSection, SiteSpace } from '@quire/proto/sites';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Services } from '../clients.ts';
+import type { ReaderConfig } from '../config.ts';
+import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
+import { refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
+import { insightsQueue } from '../domain/insights-queue.ts';
+import { findByPath, firstPage, neighbours, readingOrder } from '../domain/pages.ts';
+import { renderMarkdown } from '../domain/render.ts';
+import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
+import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
+import { messagePage } from '../presenters/views/layout.ts';
+import { searchPage, sitePage, type Chrome } from '../presenters/views/page.ts';
+import { siteData, type SiteView } from './site-data.ts';
+
+const VISITOR_COOKIE = 'quire_vid';
+const SESSION_COOKIE = 'quire_sid';
+const SESSION_SECONDS = 30 * 60;
+const MAX_QUERY = 256;
+const MAX_SEARCH_SPACES = 20;
+
+// Scripts: ours and the theme boot only; styles inline for KaTeX; nothing from content runs.
+const CSP = `default-src 'self'; script-src 'self' 'sha256-${createHash('sha256').update(THEME_BOOT).digest('base64')}'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'`;
+
+interface Visit {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  at: Located;
+  view: SiteView;
+  /** Absolute origin of the site's pages (`https://docs.example.com` or the reader's URL). */
+  origin: string;
+}
+
+export async function buildReader(config: ReaderConfig, services: Services) {
+  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true, requestIdHeader: 'x-request-id', genReqId: () => randomUUID() });
+  await app.register(cookie);
+  const readerUrl = new URL(config.QUIRE_READER_URL);
+  const readerHosts = new Set([hostOf(readerUrl.host), 'localhost', '127.0.0.1']);
+  const data = siteData(services, config.READER_FRESHNESS_MS);
+  const rendered = new LRUCache<string, string>({ max: config.READER_CACHE_PAGES });
+  const insights = insightsQueue(
+    (b) => services.insights.trackEvents({ organizationId: b.organizationId, siteId: b.siteId, clientIp: b.clientIp, bodyJson: Buffer.from(JSON.stringify({ events: b.events })) }, data.caller('insights')),
+    { limit: config.READER_INSIGHTS_QUEUE, intervalMs: 1000, onError: (err) => app.log.warn({ err }, 'insights batch not sent') },
+  );
+  app.addHook('onClose', async () => {
+    insights.stop();
+    await insights.flush();
+  });
+
+  for (const asset of Object.values(ASSETS)) {
+    app.get(asset.path, (_req, reply) => reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body));
+  }
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin').type('text/html; charset=utf-8').send(body);
+  const notFound = (reply: FastifyReply, message = 'There is no published site at this address.') =>
+    html(reply, 404, messagePage({ status: 404, title: 'Not found', message }));
+
+  /** Credentials from the query (then kept in a cookie scoped to the site) or from that cookie. */
+  function proof(req: FastifyRequest, reply: FastifyReply, at: Located) {
+    const query = req.query as Record<string, string | undefined>;
+    const cookiePath = at.base || '/';
+    const secure = req.protocol === 'https';
+    const take = (param: string, name: string) => {
+      const fromQuery = typeof query[param] === 'string' && query[param]!.length <= 8192 ? query[param] : undefined;
+      if (fromQuery) reply.setCookie(name, fromQuery, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure });
+      return fromQuery ?? req.cookies[name];
+    };
+    return { shareKey: take(SHARE_PARAM, SHARE_COOKIE), visitorToken: take(TOKEN_PARAM, TOKEN_COOKIE) };
+  }
+
+  /** The visitor and session ids (cookies kept by the browser), and the event's session part. */
+  function session(v: Visit) {
+    const secure = v.req.protocol === 'https';
+    const visitorId = v.req.cookies[VISITOR_COOKIE] ?? randomUUID();
+    const sessionId = v.req.cookies[SESSION_COOKIE] ?? randomUUID();
+    v.reply.setCookie(VISITOR_COOKIE, visitorId, { path: '/', maxAge: 365 * 86400, sameSite: 'lax', httpOnly: true, secure });
+    v.reply.setCookie(SESSION_COOKIE, sessionId, { path: '/', maxAge: SESSION_SECONDS, sameSite: 'lax', httpOnly: true, secure });
+    const language = v.req.headers['accept-language']?.split(',')[0]?.slice(0, 64) ?? null;
+    const referrer = v.req.headers.referer;
+    return {
+      visitorId,
+      sessionId,
+      cookies: {},
+      userAgent: (v.req.headers['user-agent'] ?? '').slice(0, 1024),
+      language,
+      referrer: referrer && /^https?:\/\//.test(referrer) ? referrer.slice(0, 2048) : null,
+      visitorAuthClaims: JSON.parse(v.view.claimsJson) as Record<string, unknown>,
+    };
+  }
+
+  function track(v: Visit, type: string, location: { section?: string; siteSpace?: string; space?: string; revision?: string; page?: string }, extra: Record<string, unknown> = {}) {
+    const site = v.view.site!;
+    insights.push({
+      organizationId: site.organizationId,
+      siteId: site.id,
+      clientIp: v.req.ip,
+      event: {
+        type,
+        timestamp: new Date().toISOString(),
+        session: session(v),
+        location: {
+          url: `${v.origin}${v.req.url}`.slice(0, 2048),
+          siteSection: location.section ?? null,
+          siteSpace: location.siteSpace ?? null,
+          siteShareKey: null,
+          space: location.space ?? null,
+          revision: location.revision ?? null,
+          page: location.page ?? null,
+        },
+        ...extra,
+      },
+    });
+  }
+
+  /** Links of a placement: tabs, variants, pages. */
+  function chromeOf(v: Visit, placement: Placement, revision: Revision, currentPageId?: string): Chrome {
+    const site = v.view.site!;
+    const base = v.at.base;
+    const spaceHref = (section: SiteSection | undefined, siteSpace: SiteSpace) => pathIn(base, siteSpacePrefix(section, siteSpace)).replace(/\/$/, '') || '/';
+    const hrefOf = (page: Page) => pathIn(base, [...siteSpacePrefix(placement.section, placement.siteSpace), ...page.path.split('/')]);
+    return {
+      siteTitle: site.title,
+      home: base || '/',
+      base,
+      tabs: placement.tabs.map((t) => {
+        const entry = sectionEntry(t.section);
+        return { title: t.section.title, href: entry ? spaceHref(t.section, entry) : base || '/', current: t.section.id === placement.section?.id, group: t.group?.title };
+      }),
+      variants: placement.variants.map((s) => ({ title: s.title, href: spaceHref(placement.section, s), current: s.id === placement.siteSpace.id })),
+      pages: revision.pages,
+      hrefOf,
+      currentPageId,
+    };
+  }
+
+  const metaOf = (v: Visit, title: string, path: string, description?: string) => ({
+    title,
+    siteTitle: v.view.site!.title,
+    description: description || undefined,
+    canonical: `${v.origin}${path}`,
+    noindex: v.view.site!.visibility !== 'public',
+    base: v.at.base,
+  });
+
+  /** Finds the site of a request and lets the visitor in, or answers for it (404, refusal). */
+  async function visit(req: FastifyRequest, reply: FastifyReply, at: Located): Promise<Visit | undefined> {
+    const creds = proof(req, reply, at);
+    const view = await data.view(at.address, creds, req.id);
+    if (!view) {
+      notFound(reply);
+      return undefined;
+    }
+    const origin = at.address.kind === 'hostname' ? `${req.protocol}://${req.host}` : readerUrl.origin;
+    const here = `${origin}${req.url}`;
+    const refused = refusal({ access: view.access, offered: view.access === 'share-key' ? !!creds.shareKey : !!creds.visitorToken, fallbackUrl: view.fallbackUrl, here });
+    if (refused) {
+      const cookiePath = at.base || '/';
+      if (view.access === 'share-key' && creds.shareKey) reply.clearCookie(SHARE_COOKIE, { path: cookiePath });
+      if (view.access === 'visitor-token' && creds.visitorToken) reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
+      reply.header('cache-control', 'no-store');
+      if (refused.kind === 'redirect') reply.redirect(refused.location, 302);
+      else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: view.site!.title }));
+      return undefined;
+    }
+    reply.header('cache-control', view.site!.visibility === 'public' || view.site!.visibility === 'unlisted' ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    if (view.site!.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
+    return { req, reply, at, view, origin };
+  }
+
+  /** Where a site-space's pages live, with its revision. */
+  async function spaceOf(v: Visit, placement: Placement) {
+    const revision = await data.revision(placement.siteSpace.spaceId, v.req.id);
+    return { revision, chrome: chromeOf(v, placement, revision) };
+  }
+
+  async function readPage(v: Visit, placement: Placement) {
+    const { revision, chrome } = await spaceOf(v, placement);
+    const pathText = placement.pagePath.join('/');
+    const markdownWanted = /\.md$/i.test(pathText);
+    const wanted = markdownWanted ? pathText.replace(/\.md$/i, '') : pathText;
+    const node = wanted === '' ? firstPage(revision.pages) : findByPath(revision.pages, wanted);
+    const location = { section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id };
+    if (!node) {
+      track(v, 'page_view', location);
+      return html(v.reply, 404, sitePage(metaOf(v, 'Page not found', v.req.url.split('?')[0]!), chrome, { missing: `No page at “${wanted}” in ${placement.siteSpace.title}.` }));
+    }
+    const page = node.page;
+    if (page.type === 'link') return v.reply.redirect(/^(https?:|mailto:)/i.test(page.href) ? page.href : chrome.hrefOf(page).replace(/\/[^/]*$/, '/') + page.href, 302);
+    track(v, 'page_view', { ...location, page: page.id });
+
+    if (markdownWanted) {
+      const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
+      return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${md}`);
+    }
+
+    const etag = `"${createHash('sha256').update([v.view.digest, revision.id, page.id, ASSETS.css.path, ASSETS.js.path, v.at.base, v.origin].join('|')).digest('base64url').slice(0, 27)}"`;
+    v.reply.header('etag', etag);
+    if (v.req.headers['if-none-match'] === etag) return v.reply.code(304).send();
+    let body = rendered.get(etag);
+    if (!body) {
+      const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
+      const files = revision.files;
+      const out = renderMarkdown(md, { page, pages: revision.pages, files, hrefOf: chrome.hrefOf, fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}` });
+      const { previous, next } = neighbours(revision.pages, page.id);
+      const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;
+      const crumbs = [...(tab ? [{ title: tab.title, href: tab.href }] : []), ...node.parents.map((p) => ({ title: p.title, href: p.type === 'document' ? chrome.hrefOf(p) : undefined }))];
+      body = sitePage(metaOf(v, page.title, chrome.hrefOf(page), page.description), { ...chrome, currentPageId: page.id }, {
+        title: page.title,
+        description: page.description,
+        html: out.html,
+        outline: out.outline,
+        crumbs,
+        previous: previous && { title: previous.title, href: chrome.hrefOf(previous) },
+        next: next && { title: next.title, href: chrome.hrefOf(next) },
+      });
+      rendered.set(etag, body);
+    }
+    return html(v.reply, 200, body);
+  }
+
+  /** Every readable page of the site (default section and site-space first), with its URL. */
+  async function everyPage(v: Visit) {
+    const out: { url: string; page: Page; spaceId: string; revisionId: string; siteSpace: string }[] = [];
+    for (const { section, siteSpace } of allSiteSpaces(v.view.structure!)) {
+      const revision = await data.revision(siteSpace.spaceId, v.req.id);
+      const prefix = siteSpacePrefix(section, siteSpace);
+      for (const n of readingOrder(revision.pages)) out.push({ url: `${v.origin}${pathIn(v.at.base, [...prefix, ...n.page.path.split('/')])}`, page: n.page, spaceId: siteSpace.spaceId, revisionId: revision.id, siteSpace: section ? `${section.title} / ${siteSpace.title}` : siteSpace.title });
+    }
+    return out;
+  }
+
+  async function search(v: Visit, query: string) {
+    const spaces = allSiteSpaces(v.view.structure!).slice(0, MAX_SEARCH_SPACES);
+    const found = await Promise.all(
+      spaces.map(async ({ section, siteSpace }) => {
+        const items = await data.search(siteSpace.spaceId, query, v.req.id);
+        const prefix = siteSpacePrefix(section, siteSpace);
+        return items.map((p) => ({
+          title: p.title,
+          url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
+          section: spaces.length > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
+        }));
+      }),
+    );
+    track(v, 'search_type_query', {}, { query: query.slice(0, 512) });
+    return found.flat().slice(0, 20);
+  }
+
+  const SPECIAL: Record<string, (v: Visit, rest: string[]) => Promise<unknown>> = {
+    'robots.txt': async (v) =>
+      v.reply
+        .type('text/plain; charset=utf-8')
+        .send(v.view.site!.visibility === 'public' ? `User-agent: *\nAllow: /\nSitemap: ${v.origin}${v.at.base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n'),
+    'sitemap.xml': async (v) => {
+      const pages = v.view.site!.visibility === 'public' ? await everyPage(v) : [];
+      const xmlEsc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+      return v.reply
+        .type('application/xml; charset=utf-8')
+        .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages.map((p) => `<url><loc>${xmlEsc(p.url)}</loc></url>`).join('\n')}\n</urlset>\n`);
+    },
+    'llms.txt': async (v) => {
+      const pages = await everyPage(v);
+      const lines = [`# ${v.view.site!.title}`, ''];
+      let group = '';
+      for (const p of pages) {
+        if (p.siteSpace !== group) lines.push('', `## ${p.siteSpace}`, '');
+        group = p.siteSpace;
+        lines.push(`- [${p.page.title}](${p.url}.md)${p.page.description ? `: ${p.page.description}` : ''}`);
+      }
+      return v.reply.type('text/plain; charset=utf-8').send(lines.join('\n') + '\n');
+    },
+    'llms-full.txt': async (v) => {
+      const pages = await everyPage(v);
+      const parts: string[] = [];
+      for (const p of pages) parts.push(`# ${p.page.title}\n\nSource: ${p.url}\n\n${await data.markdown(p.spaceId, p.revisionId, p.page.id, v.req.id)}`);
+      return v.reply.type('text/plain; charset=utf-8').send(parts.join('\n\n---\n\n') + '\n');
+    },
+    '~search': async (v) => {
+      const raw = (v.req.query as Record<string, unknown>).q;
+      const query = typeof raw === 'string' ? raw.trim().slice(0, MAX_QUERY) : '';
+      const results = query ? await search(v, query) : undefined;
+      if ((v.req.headers.accept ?? '').includes('application/json')) return v.reply.header('cache-control', 'no-store').send({ items: results ?? [] });
+      const placement = place(v.view.structure!, []);
+      if (!placement) return notFound(v.reply, 'This site has no content yet.');
+      const { chrome } = await spaceOf(v, placement);
+      return html(v.reply, 200, searchPage({ ...metaOf(v, 'Search', `${v.at.base}/~search`), noindex: true }, chrome, query, results));
+    },
+    '~files': async (v, rest) => {
+      const [siteSpaceId, fileId] = rest;
+      const siteSpace = allSiteSpaces(v.view.structure!).find((s) => s.siteSpace.id === siteSpaceId)?.siteSpace;
+      const file = siteSpace && fileId ? (await data.revision(siteSpace.spaceId, v.req.id)).files.find((f) => f.id === fileId) : undefined;
+      if (!file) return notFound(v.reply, 'No such file.');
+      const bytes = await data.blob(file.blob, v.req.id);
+      // Only raster images show inline; anything else (SVG, HTML, PDF…) downloads, in a sandbox.
+      const inline = /^image\/(png|jpe?g|gif|webp|avif)$/.test(file.contentType);
+      return v.reply
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .header('cache-control', 'private, max-age=3600')
+        .type(inline ? file.contentType : 'application/octet-stream')
+        .send(Buffer.from(bytes));
+    },
+  };
+
+  app.get('/*', async (req, reply) => {
+    const at = locate(req.headers.host, req.url.split('?')[0]!, readerHosts);
+    if (!at) return notFound(reply);
+    const v = await visit(req, reply, at);
+    if (!v) return reply;
+    const special = at.rest[0] !== undefined ? SPECIAL[at.rest[0]] : undefined;
+    if (special && (at.rest.length === 1 || at.rest[0]!.startsWith('~'))) return special(v, at.rest.slice(1));
+    const placement = place(v.view.structure!, at.rest);
+    if (!placement) return notFound(reply, 'This site has no content yet.');
+    return readPage(v, placement);
+  });
+
+  app.setNotFoundHandler((_req, reply) => notFound(reply));
+  app.setErrorHandler((err, req, reply) => {
+    req.log.error({ err }, 'reader failed');
+    reply.header('cache-control', 'no-store');
+    return html(reply, 503, messagePage({ status: 503, title: 'Temporarily unavailable', message: 'This page could not be shown just now. Try again in a moment.' }));
+  });
+
+  return { app, insights, flushInsights: () => insights.flush(), rendered };
+}

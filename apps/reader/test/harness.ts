@@ -1,0 +1,59 @@
+import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
+import type { TestUser } from '@quire/orgs/testing';
+import { startGateway, ok } from '@quire/gateway/testing';
+import { testIdentity } from '@quire/service-kit/testing';
+import { connectServices } from '../src/clients.ts';
+import { loadReaderConfig } from '../src/config.ts';
+import { buildReader } from '../src/server/app.ts';
+
+/**
+ * The reader over the real services (orgs, content, sites, insights, with the gateway to set
+ * sites up as a user would), on fresh databases; drive it with `reader.app.inject` or, once
+ * `listen` is called, over HTTP.
+ */
+export async function startReader(env: Record<string, string> = {}) {
+  const g = await startGateway();
+  const config = loadReaderConfig({
+    ORGS_URL: g.orgs.address,
+    CONTENT_URL: g.content.address,
+    SITES_URL: g.sites.address,
+    INSIGHTS_URL: g.insights.address,
+    LOG_LEVEL: 'silent',
+    READER_FRESHNESS_MS: '0',
+    ...env,
+  });
+  const services = connectServices(config, testIdentity('reader'));
+  const reader = await buildReader(config, services);
+  await reader.app.ready();
+  return {
+    g,
+    reader,
+    config,
+    async stop() {
+      await reader.app.close();
+      for (const c of services.channels) c.client.close();
+      await g.stop();
+    },
+  };
+}
+
+export const page = (title: string, markdown: string, pages: PageContent[] = [], extra: Partial<PageContent> = {}): PageContent => ({
+  id: '',
+  type: 'document',
+  fields: { title },
+  markdown,
+  href: '',
+  pages,
+  ...extra,
+});
+
+/** A space of `orgId` with these pages as its active revision. */
+export async function spaceWith(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, orgId: string, title: string, pages: PageContent[]): Promise<string> {
+  const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title }), 201)).id as string;
+  await setPages(g, owner, id, pages);
+  return id;
+}
+
+export async function setPages(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, spaceId: string, pages: PageContent[]) {
+  await g.content.callContent<CreateRevisionRequest, Revision>(g.content.spaceContent.createRevision, { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' }, owner.id);
+}

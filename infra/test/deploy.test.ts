@@ -1,0 +1,264 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { grpcAddress } from '@quire/service-kit';
+import * as models from 'kubernetes-models';
+import { parse, parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+// Static checks of the deploy files against the apps' own configuration schemas: every setting a
+// deployed app cannot do without is set, every service address names the service and its port,
+// migrations run before each service, probes ask each service, and only callers reach a service.
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const infra = `${root}infra/`;
+
+/** Settings that have a default only good for one process on a laptop (a random key, the loopback). */
+const SECRETS = ['QUIRE_SECRETS_KEY', 'QUIRE_VISITOR_CLAIMS_SECRET', 'QUIRE_LINK_SECRET', 'QUIRE_SERVICE_KEY', 'QUIRE_SERVICE_TRUST'];
+/** Settings naming where a service keeps state: on a volume, or the state is lost with the container. */
+const STATE_PATHS: Record<string, string> = { CONTENT_BLOB_DIR: 'S3_BUCKET', INSIGHTS_CHDB_PATH: 'CLICKHOUSE_URL' };
+const ADDRESS_PATTERN = grpcAddress(1).pattern;
+/** Where clients reach the API and visitors the published sites. */
+const PUBLIC_ADDRESSES = ['QUIRE_PUBLIC_URL', 'QUIRE_READER_URL'];
+const LOOPBACK = /127\.0\.0\.1|localhost|\[::1\]/;
+
+interface App {
+  name: string;
+  schema: TObject;
+  /** The gRPC port setting (`ORGS_PORT`), absent for the HTTP apps (gateway, reader). */
+  portSetting?: string;
+  migrates: boolean;
+}
+
+const apps: App[] = await Promise.all(
+  readdirSync(`${root}apps`)
+    .filter((name) => existsSync(`${root}apps/${name}/src/config.ts`))
+    .map(async (name) => {
+      const { ConfigSchema } = (await import(`${root}apps/${name}/src/config.ts`)) as { ConfigSchema: TObject };
+      const portSetting = `${settingPrefix(name)}_PORT`;
+      const grpc = 'GRPC_HOST' in ConfigSchema.properties && portSetting in ConfigSchema.properties;
+      return { name, schema: ConfigSchema, portSetting: grpc ? portSetting : undefined, migrates: existsSync(`${root}apps/${name}/prisma`) };
+    }),
+);
+const byName = new Map(apps.map((a) => [a.name, a]));
+
+function settingPrefix(app: string) {
+  return app.toUpperCase().replace(/-/g, '_');
+}
+
+/** The service an address setting points to (`GIT_SYNC_URL` → git-sync), when it is one. */
+function addressTarget(key: string, prop: TSchema): App | undefined {
+  if (prop.pattern !== ADDRESS_PATTERN) return undefined;
+  return byName.get(key.replace(/_URL$/, '').toLowerCase().replace(/_/g, '-'));
+}
+
+/** What an app's deployment must set, from its schema. */
+function requiredSettings(app: App): string[] {
+  return Object.entries(app.schema.properties as Record<string, TSchema>)
+    .filter(([key, prop]) => {
+      const optional = !(app.schema.required ?? []).includes(key);
+      const hasDefault = prop.default !== undefined;
+      if (!optional && !hasDefault) return true;
+      if (typeof prop.default === 'string' && LOOPBACK.test(prop.default)) return true;
+      return SECRETS.includes(key) || key in STATE_PATHS;
+    })
+    .map(([key]) => key);
+}
+
+/** A deployed app as the checks see it, from either file. */
+interface Deployed {
+  env: Map<string, string>;
+  /** Paths mounted from volumes (persistent or secret). */
+  mounts: string[];
+  migration?: { command: string; databaseUrl?: string };
+  readiness?: number;
+}
+
+const SET = '<set by the operator>';
+
+// ---------------------------------------------------------------- compose
+const compose = parse(readFileSync(`${infra}docker-compose.yml`, 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+  secrets: Record<string, unknown>;
+  volumes: Record<string, unknown>;
+};
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  secrets?: { source: string; target: string }[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+}
+
+/** `${X:-default}` is the default, `${X:?message}` a value the operator must give, `${X}` empty. */
+function composeValue(v: string): string {
+  return v.replace(/\$\{[A-Z0-9_]+(?::-([^}]*)|:\?[^}]*)?\}/g, (m, def: string | undefined) => (m.includes(':?') ? SET : (def ?? '')));
+}
+
+function fromCompose(name: string): Deployed | undefined {
+  const s = compose.services[name];
+  if (!s) return undefined;
+  const env = new Map(Object.entries(s.environment ?? {}).map(([k, v]) => [k, composeValue(String(v))]));
+  const mounts = [...(s.volumes ?? []).map((v) => v.split(':')[1]!), ...(s.secrets ?? []).map((x) => `/run/secrets/${x.target}`)];
+  const migrate = compose.services[`${name}-migrate`];
+  const migrated = s.depends_on?.[`${name}-migrate`]?.condition === 'service_completed_successfully';
+  return {
+    env,
+    mounts,
+    migration: migrate && migrated ? { command: (migrate.command ?? []).join(' '), databaseUrl: composeValue(migrate.environment?.DATABASE_URL ?? '') } : undefined,
+    readiness: s.healthcheck ? Number(env.get('METRICS_PORT')) : undefined,
+  };
+}
+
+// ---------------------------------------------------------------- kubernetes
+type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; [k: string]: unknown };
+const manifests = parseAllDocuments(execFileSync('kubectl', ['kustomize', `${infra}k8s`], { encoding: 'utf8' })).map((d) => d.toJS() as K8sObject);
+const k8s = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- plain parsed YAML
+const configMaps = manifests.filter((m) => m.kind === 'ConfigMap') as unknown as { metadata: { name: string }; data: Record<string, string> }[];
+
+function fromK8s(name: string): Deployed | undefined {
+  const d = k8s('Deployment', name);
+  if (!d) return undefined;
+  const pod = d.spec.template.spec;
+  const container = pod.containers.find((c: { name: string }) => c.name === name);
+  const env = new Map<string, string>();
+  for (const from of container.envFrom ?? []) {
+    for (const [k, v] of Object.entries(configMaps.find((c) => c.metadata.name === from.configMapRef.name)?.data ?? {})) env.set(k, v);
+  }
+  for (const e of container.env ?? []) env.set(e.name, e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional ? SET : (e.value ?? ''));
+  const init = (pod.initContainers ?? []).find((c: { command?: string[] }) => c.command?.join(' ').includes('migrate deploy'));
+  const dbRef = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] }) => c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
+  return {
+    env,
+    mounts: (container.volumeMounts ?? [])
+      .filter((m: { name: string }) => pod.volumes.some((v: { name: string; persistentVolumeClaim?: unknown; secret?: unknown }) => v.name === m.name && (v.persistentVolumeClaim || v.secret)))
+      .map((m: { mountPath: string }) => m.mountPath),
+    migration: init ? { command: init.command.join(' '), databaseUrl: dbRef(init) === dbRef(container) ? 'same secret' : undefined } : undefined,
+    readiness: container.readinessProbe?.grpc?.port,
+  };
+}
+
+describe.each([
+  ['docker-compose.yml', fromCompose],
+  ['k8s', fromK8s],
+] as const)('%s', (_file, deployed) => {
+  it.each(apps.map((a) => [a.name, a] as const))('%s: every setting it needs, every address it calls', (name, app) => {
+    const d = deployed(name);
+    expect(d, `${name} is not deployed`).toBeDefined();
+    const env = d!.env;
+    const isSet = (key: string) => (env.get(key) ?? '') !== '' || (env.get(`${key}_FILE`) ?? '') !== '';
+    for (const key of requiredSettings(app)) {
+      if (key in STATE_PATHS) {
+        if (isSet(STATE_PATHS[key]!)) continue;
+        expect(d!.mounts, `${name}: ${key} (${env.get(key)}) is not on a volume`).toContain(env.get(key));
+        continue;
+      }
+      expect(isSet(key), `${name}: ${key} is not set`).toBe(true);
+      const value = env.get(key) ?? '';
+      // The public addresses are the operator's to choose (a one-machine stack answers on localhost).
+      if (!PUBLIC_ADDRESSES.includes(key)) expect(value, `${name}: ${key} points at the loopback`).not.toMatch(LOOPBACK);
+      if (key === 'GRPC_HOST' || key === 'HOST') expect(value, `${name}: ${key}`).toBe('0.0.0.0');
+    }
+    for (const key of SECRETS.filter((k) => k in app.schema.properties)) {
+      const file = env.get(`${key}_FILE`);
+      // Kubernetes mounts the secret's folder, compose the file itself.
+      if (file) expect(d!.mounts.some((m) => file === m || file.startsWith(`${m}/`)), `${name}: ${key}_FILE (${file}) is not mounted`).toBe(true);
+    }
+    for (const [key, prop] of Object.entries(app.schema.properties as Record<string, TSchema>)) {
+      const target = addressTarget(key, prop);
+      if (!target?.portSetting) continue;
+      const targetEnv = deployed(target.name)?.env;
+      for (const address of (env.get(key) ?? '').split(',')) {
+        expect(address.replace(/^dns:\/\/\//, ''), `${name}: ${key}`).toBe(`${target.name}:${targetEnv?.get(target.portSetting)}`);
+      }
+    }
+  });
+
+  it.each(apps.filter((a) => a.migrates).map((a) => [a.name] as const))('%s: its migrations run before it starts', (name) => {
+    const d = deployed(name)!;
+    expect(d.migration?.command, `${name} has no migration step`).toBe(`pnpm --filter @quire/${name} exec prisma migrate deploy`);
+    expect(d.migration?.databaseUrl).toBeTruthy();
+    if (d.migration?.databaseUrl !== 'same secret') expect(d.migration?.databaseUrl).toBe(d.env.get('DATABASE_URL'));
+    expect(d.env.get('DATABASE_URL')).toMatch(new RegExp(`^(${SET}|postgresql://.*/quire_${name.replace(/-/g, '_')})$`));
+  });
+
+  it.each(apps.filter((a) => a.portSetting).map((a) => [a.name, a] as const))('%s: readiness asks the service', (name, app) => {
+    const d = deployed(name)!;
+    const expected = _file === 'k8s' ? Number(d.env.get(app.portSetting!)) : Number(d.env.get('METRICS_PORT'));
+    expect(d.readiness).toBe(expected);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('declares every secret and volume its services use', () => {
+    for (const s of Object.values(compose.services)) {
+      for (const x of s.secrets ?? []) expect(compose.secrets).toHaveProperty(x.source);
+      for (const v of s.volumes ?? []) if (!v.startsWith('.')) expect(compose.volumes).toHaveProperty(v.split(':')[0]!);
+    }
+  });
+});
+
+describe('k8s', () => {
+  it('validates against the Kubernetes schemas', () => {
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const m of manifests) {
+      const Model = modelOf(m.apiVersion, m.kind);
+      expect(Model, `${m.apiVersion} ${m.kind} has a schema`).toBeDefined();
+      expect(() => new Model!(m).validate(), `${m.kind}/${m.metadata.name}`).not.toThrow();
+    }
+  });
+
+  it('lets only the callers of a service reach its gRPC port', () => {
+    for (const target of apps.filter((a) => a.portSetting)) {
+      const callers = apps
+        .filter((a) => Object.entries(a.schema.properties as Record<string, TSchema>).some(([k, p]) => addressTarget(k, p)?.name === target.name))
+        .map((a) => a.name)
+        .sort();
+      const policy = k8s('NetworkPolicy', target.name);
+      expect(policy, `${target.name} has no NetworkPolicy`).toBeDefined();
+      expect(policy.spec.podSelector.matchLabels['app.kubernetes.io/name']).toBe(target.name);
+      const grpcRule = policy.spec.ingress.find((r: { ports: { port: string }[] }) => r.ports.some((p) => p.port === 'grpc'));
+      const allowed = grpcRule.from.map((f: { podSelector: { matchLabels: Record<string, string> }; namespaceSelector?: unknown }) => {
+        expect(f.namespaceSelector, 'callers come from this namespace only').toBeUndefined();
+        return f.podSelector.matchLabels['app.kubernetes.io/name'];
+      });
+      expect(allowed.sort(), `callers of ${target.name}`).toEqual(callers);
+    }
+  });
+});
+
+describe('images', () => {
+  const dockerfile = readFileSync(`${infra}Dockerfile`, 'utf8');
+  const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\n`).test(s)) ?? '';
+  it('git-sync carries git; review carries Chromium and its fonts', () => {
+    expect(stage('files-git-sync')).toMatch(/apt-get install[^\n]*\bgit\b/);
+    expect(stage('files-review')).toMatch(/apt-get install[^\n]*\bchromium fonts-noto-cjk fonts-noto-core\b/);
+  });
+  it('every service with migrations carries the prisma CLI', () => {
+    for (const a of apps.filter((x) => x.migrates)) expect(stage(`files-${a.name}`), a.name).toMatch(/^files-migrate AS/);
+  });
+});
+
+type Model = new (o: unknown) => { validate(): void };
+
+/** The kubernetes-models class of an object: `apps/v1` Deployment is `apps.v1.Deployment`, `v1` Service is `v1.Service`. */
+function modelOf(apiVersion: string, kind: string): Model | undefined {
+  const all = models as unknown as Record<string, Record<string, Model> | Record<string, Record<string, Model>>>;
+  if (!apiVersion.includes('/')) return (all[apiVersion] as Record<string, Model> | undefined)?.[kind];
+  const [group, version] = apiVersion.split('/') as [string, string];
+  const module = all[group.replace(/\.(\w)/g, (_s, c: string) => c.toUpperCase())] as Record<string, Record<string, Model>> | undefined;
+  return module?.[version]?.[kind];
+}
+
+describe('grafana/quire.json', () => {
+  it('charts only series the processes export', () => {
+    const dashboard = readFileSync(`${infra}grafana/quire.json`, 'utf8');
+    const declared = readFileSync(`${root}packages/service-kit/src/metrics.ts`, 'utf8');
+    const used = new Set([...dashboard.matchAll(/quire_[a-z_]+?(?=_bucket|_count|_sum|\b)/g)].map((m) => m[0]));
+    expect(used.size).toBeGreaterThan(3);
+    for (const name of used) expect(declared, name).toContain(`'${name}'`);
+  });
+});

@@ -1,0 +1,551 @@
+import type { Nodes as MdastNodes, PhrasingContent, Root, RootContent, Table as MdastTable } from 'mdast';
+import { fromMarkdown as parseMdast } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
+import { mathFromMarkdown } from 'mdast-util-math';
+import { toString } from 'mdast-util-to-string';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
+import { math } from 'micromark-extension-math';
+import { fitBlocks } from './fit.ts';
+import { attributesOf, colorMark, decodeEntities, htmlText } from './markdown/html.ts';
+import { readHtmlInlines, readHtmlTable } from './markdown/html-table.ts';
+import { gitbookTagFromMarkdown, gitbookTagSyntax, parseTag } from './markdown/tags.ts';
+import { fragment, paragraph, pushText, text } from './nodes.ts';
+import { resolveRef, type ResolveLink } from './refs.ts';
+import type {
+  DocumentBlock,
+  DocumentBlockCode,
+  DocumentBlockHeading,
+  DocumentBlockImage,
+  DocumentBlockImages,
+  DocumentBlockListItem,
+  DocumentBlockTable,
+  DocumentBlockTabsItem,
+  DocumentInlineImage,
+  DocumentTableDefinition,
+  DocumentTableRecord,
+  DocumentTextMark,
+  HintStyle,
+  InlineContent,
+  JSONDocument,
+  Length,
+  TopLevelBlock,
+} from './types.ts';
+
+export interface FromMarkdownOptions {
+  /** Resolves destinations (links, images, files, content references) to refs; default: kept raw. */
+  resolveLink?: ResolveLink;
+}
+
+export interface ParsedMarkdown {
+  document: JSONDocument;
+  /** The YAML front matter's source (without its `---` fences), kept aside from the document. */
+  frontmatter?: string;
+}
+
+// GitBook reads GFM's tables, strikethrough and task lists, not its autolink literals or footnotes
+// (a bare `https://…` stays text in its documents). Each extension costs parsing time, so each is
+// used only when the text holds what it needs (the idea of service-kit's parseGfm).
+const GFM_SYNTAX = /[|~]|\[[\sxX]\]/;
+
+function parse(markdown: string): Root {
+  const extensions = [gitbookTagSyntax];
+  const mdastExtensions = [gitbookTagFromMarkdown];
+  if (GFM_SYNTAX.test(markdown)) {
+    extensions.push(gfmTable(), gfmStrikethrough(), gfmTaskListItem());
+    mdastExtensions.push(gfmTableFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTaskListItemFromMarkdown());
+  }
+  if (markdown.includes('$$')) {
+    extensions.push(math({ singleDollarTextMath: false }));
+    mdastExtensions.push(mathFromMarkdown());
+  }
+  if (markdown.startsWith('---')) {
+    extensions.push(frontmatter(['yaml']));
+    mdastExtensions.push(frontmatterFromMarkdown(['yaml']));
+  }
+  return parseMdast(markdown, { extensions, mdastExtensions });
+}
+
+/** Markdown (GFM and GitBook's block syntax) → GitBook JSONDocument. Never throws on odd input. */
+export function fromMarkdown(markdown: string, options: FromMarkdownOptions = {}): JSONDocument {
+  return parseMarkdown(markdown, options).document;
+}
+
+/** Like fromMarkdown, with the front matter kept aside. */
+export function parseMarkdown(markdown: string, options: FromMarkdownOptions = {}): ParsedMarkdown {
+  const root = parse(markdown);
+  let matter: string | undefined;
+  const children = root.children.filter((node) => {
+    if (node.type !== 'yaml') return true;
+    matter = node.value;
+    return false;
+  });
+  const reader = new Reader(options, root);
+  const nodes = fitBlocks(reader.flow(children), 'document') as TopLevelBlock[];
+  const document: JSONDocument = { object: 'document', data: {}, nodes };
+  return matter === undefined ? { document } : { document, frontmatter: matter };
+}
+
+const HINT_STYLES = new Set<HintStyle>(['info', 'warning', 'danger', 'success']);
+const SIMPLE_HTML_MARKS: Record<string, DocumentTextMark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
+const FIGURE = /<figure>([\s\S]*?)<\/figure>/g;
+const IMG = /<img\s[^>]*>/;
+const FIGCAPTION = /<figcaption>([\s\S]*?)<\/figcaption>/;
+const DETAILS_OPEN = /^<details(?:\s[^>]*)?>/i;
+const SUMMARY = /<summary>([\s\S]*?)<\/summary>/i;
+
+function lengthOf(value: string | undefined): Length | undefined {
+  if (!value) return undefined;
+  const match = /^(\d+(?:\.\d+)?)(px|%)?$/.exec(value.trim());
+  if (!match) return undefined;
+  const n = Number(match[1]);
+  return match[2] === '%' ? { unit: '%', value: n } : n;
+}
+
+/** One conversion: definitions for reference links, ids for tables. */
+class Reader {
+  private readonly definitions = new Map<string, string>();
+  private tables = 0;
+
+  constructor(
+    private readonly options: FromMarkdownOptions,
+    root: Root,
+  ) {
+    this.collectDefinitions(root);
+  }
+
+  private collectDefinitions(node: MdastNodes): void {
+    if (node.type === 'definition') {
+      if (!this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
+      return;
+    }
+    if ('children' in node) for (const child of node.children) this.collectDefinitions(child);
+  }
+
+  /** A run of sibling blocks, GitBook tags and `<details>` paired up into containers. */
+  flow(children: RootContent[]): DocumentBlock[] {
+    const out: DocumentBlock[] = [];
+    for (let i = 0; i < children.length; i++) {
+      const node = children[i]!;
+      if (node.type === 'gitbookTag') {
+        i = this.tag(children, i, out);
+        continue;
+      }
+      if (node.type === 'html' && DETAILS_OPEN.test(node.value)) {
+        const end = this.closing(children, i, (n) => n.type === 'html' && DETAILS_OPEN.test(n.value), (n) => n.type === 'html' && /^<\/details>\s*$/i.test(n.value));
+        if (end !== -1) {
+          out.push(this.expandable(node.value, children.slice(i + 1, end)));
+          i = end;
+          continue;
+        }
+      }
+      out.push(...this.block(node));
+    }
+    return out;
+  }
+
+  /** The index of the sibling closing the container opened at `start`, or -1. */
+  private closing(children: RootContent[], start: number, isOpen: (n: RootContent) => boolean, isClose: (n: RootContent) => boolean): number {
+    let depth = 0;
+    for (let i = start + 1; i < children.length; i++) {
+      const node = children[i]!;
+      if (isOpen(node)) depth++;
+      else if (isClose(node)) {
+        if (depth === 0) return i;
+        depth--;
+      }
+    }
+    return -1;
+  }
+
+  private tagCloser(children: RootContent[], start: number, name: string, nesting = true): number {
+    const is = (n: RootContent, closing: boolean) => {
+      if (n.type !== 'gitbookTag') return false;
+      const tag = parseTag(n.value);
+      return tag?.name === name && tag.closing === closing;
+    };
+    if (nesting) return this.closing(children, start, (n) => is(n, false), (n) => is(n, true));
+    // Tags whose closing is optional ({% file %}, {% embed %}): closed before the next opening only.
+    for (let i = start + 1; i < children.length; i++) {
+      if (is(children[i]!, true)) return i;
+      if (is(children[i]!, false)) return -1;
+    }
+    return -1;
+  }
+
+  /** Reads the tag at `i` (and what it encloses) into `out`; answers the last index consumed. */
+  private tag(children: RootContent[], i: number, out: DocumentBlock[]): number {
+    const node = children[i] as { type: 'gitbookTag'; value: string };
+    const tag = parseTag(node.value);
+    const literal = () => {
+      out.push(paragraph([text(node.value)]));
+      return i;
+    };
+    if (!tag || tag.closing) return literal();
+    const { name, attributes } = tag;
+    switch (name) {
+      case 'hint': {
+        const end = this.tagCloser(children, i, name);
+        if (end === -1) return literal();
+        const style = HINT_STYLES.has(attributes.style as HintStyle) ? (attributes.style as HintStyle) : 'info';
+        out.push({ object: 'block', type: 'hint', data: { style }, nodes: fitBlocks(this.flow(children.slice(i + 1, end)), 'hint') as never });
+        return end;
+      }
+      case 'tabs': {
+        const end = this.tagCloser(children, i, name);
+        if (end === -1) return literal();
+        out.push({ object: 'block', type: 'tabs', nodes: this.tabs(children.slice(i + 1, end)) });
+        return end;
+      }
+      case 'code': {
+        const next = children[i + 1];
+        if (next?.type !== 'code') return literal();
+        const block = this.code(next);
+        if (attributes.title !== undefined) block.data.title = attributes.title;
+        if (attributes.overflow === 'wrap' || attributes.overflow === 'scroll') block.data.overflow = attributes.overflow;
+        if (attributes.lineNumbers !== undefined) block.data.lineNumbers = attributes.lineNumbers === 'true';
+        if (attributes.fullWidth !== undefined) block.data.fullWidth = attributes.fullWidth === 'true';
+        out.push(block);
+        const after = children[i + 2];
+        return after?.type === 'gitbookTag' && parseTag(after.value)?.name === 'code' && parseTag(after.value)?.closing ? i + 2 : i + 1;
+      }
+      case 'content-ref':
+      case 'page-ref': {
+        const url = attributes.url ?? attributes.page;
+        if (url === undefined) return literal();
+        out.push({ object: 'block', type: 'content-ref', isVoid: true, data: { ref: resolveRef(url, 'content-ref', this.options.resolveLink) } });
+        // The link GitBook writes inside is derived from the url: nothing more to keep.
+        const end = name === 'content-ref' ? this.tagCloser(children, i, name, false) : -1;
+        return end === -1 ? i : end;
+      }
+      case 'openapi': {
+        const { src, path, method } = attributes;
+        const end = this.tagCloser(children, i, name);
+        if (src === undefined || path === undefined || method === undefined || end === -1) return literal();
+        // The link GitBook writes inside names the spec again: nothing more to keep.
+        const ref = /^https?:\/\//i.test(src) ? ({ kind: 'url', url: src } as const) : (resolveRef(src, 'file', this.options.resolveLink) as { kind: 'file'; file: string });
+        out.push({ object: 'block', type: 'swagger', isVoid: true, data: { ref, path, method } });
+        return end;
+      }
+      case 'embed':
+      case 'file': {
+        const url = name === 'embed' ? attributes.url : attributes.src;
+        if (url === undefined) return literal();
+        // A caption, when there is one, sits between the tag and its (then required) closing tag.
+        const end = this.tagCloser(children, i, name, false);
+        const caption = end === -1 ? '' : children.slice(i + 1, end).map((n) => toString(n)).join('\n\n');
+        if (name === 'embed') out.push({ object: 'block', type: 'embed', isVoid: true, data: caption ? { url, caption } : { url } });
+        else {
+          const ref = resolveRef(url, 'file', this.options.resolveLink) as { kind: 'file'; file: string };
+          out.push({ object: 'block', type: 'file', isVoid: true, data: caption ? { ref, caption } : { ref } });
+        }
+        return end === -1 ? i : end;
+      }
+      default:
+        return literal();
+    }
+  }
+
+  private tabs(children: RootContent[]): DocumentBlockTabsItem[] {
+    const items: DocumentBlockTabsItem[] = [];
+    for (let i = 0; i < children.length; i++) {
+      const node = children[i]!;
+      const tag = node.type === 'gitbookTag' ? parseTag(node.value) : undefined;
+      if (tag?.name === 'tab' && !tag.closing) {
+        const end = this.tagCloser(children, i, 'tab');
+        const stop = end === -1 ? children.length : end;
+        const data = tag.attributes.title !== undefined ? { title: tag.attributes.title } : {};
+        items.push({ object: 'block', type: 'tabs-item', data, nodes: fitBlocks(this.flow(children.slice(i + 1, stop)), 'tabs-item') as never });
+        i = stop;
+        continue;
+      }
+      // Content between tabs belongs to the tab before it (or a new one): nothing is dropped.
+      const blocks = fitBlocks(this.flow([node]), 'tabs-item');
+      if (!blocks.length) continue;
+      const last = items[items.length - 1] ?? items[items.push({ object: 'block', type: 'tabs-item', data: {}, nodes: [] }) - 1]!;
+      last.nodes.push(...(blocks as never[]));
+    }
+    return items;
+  }
+
+  private expandable(open: string, children: RootContent[]): DocumentBlock {
+    let summary = SUMMARY.exec(open)?.[1];
+    let body = children;
+    const first = children[0];
+    if (summary === undefined && first?.type === 'html') {
+      const match = SUMMARY.exec(first.value);
+      if (match) {
+        summary = match[1];
+        body = children.slice(1);
+      }
+    }
+    const title = readHtmlInlines((summary ?? '').trim(), this.options.resolveLink);
+    const nodes = fitBlocks(this.flow(body), 'expandable-body');
+    return {
+      object: 'block',
+      type: 'expandable',
+      isVoid: true,
+      data: {},
+      fragments: [
+        { ...fragment('expandable-title', [paragraph(title)], 'expandable-title'), type: 'expandable-title' },
+        { ...fragment('expandable-body', nodes.length ? nodes : [paragraph([])], 'expandable-body'), type: 'expandable-body' },
+      ] as never,
+    };
+  }
+
+  private code(node: { lang?: string | null; value: string }): DocumentBlockCode {
+    const data: DocumentBlockCode['data'] = node.lang ? { syntax: node.lang } : {};
+    return {
+      object: 'block',
+      type: 'code',
+      data,
+      nodes: node.value.split('\n').map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [text(line)] })),
+    };
+  }
+
+  /** One mdast block as document blocks (an unknown block becomes text, never an error). */
+  private block(node: RootContent): DocumentBlock[] {
+    switch (node.type) {
+      case 'paragraph': {
+        const images = this.imagesOf(node.children);
+        if (images) return [images];
+        return [paragraph(this.inlines(node.children))];
+      }
+      case 'heading':
+        return [this.heading(node.depth, node.children)];
+      case 'thematicBreak':
+        return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
+      case 'blockquote':
+        return [{ object: 'block', type: 'blockquote', nodes: fitBlocks(this.flow(node.children), 'blockquote') as never }];
+      case 'list': {
+        const tasks = !node.ordered && node.children.some((item) => typeof item.checked === 'boolean');
+        const items: DocumentBlockListItem[] = node.children.map((item) => {
+          const block: DocumentBlockListItem = { object: 'block', type: 'list-item', nodes: fitBlocks(this.flow(item.children), 'list-item') as never };
+          if (tasks) block.data = { checked: item.checked === true };
+          return block;
+        });
+        if (node.ordered) return [{ object: 'block', type: 'list-ordered', data: node.start != null && node.start !== 1 ? { start: node.start } : {}, nodes: items }];
+        return [{ object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', nodes: items }];
+      }
+      case 'code':
+        return [this.code(node)];
+      case 'math':
+        return [{ object: 'block', type: 'math', isVoid: true, data: { formula: node.value } }];
+      case 'table':
+        return [this.table(node)];
+      case 'html':
+        return this.html(node.value);
+      case 'definition':
+        return [];
+      case 'gitbookTag':
+        return [paragraph([text(node.value)])];
+      default:
+        return 'value' in node || 'children' in node ? [paragraph([text(toString(node))])] : [];
+    }
+  }
+
+  private heading(depth: number, children: PhrasingContent[]): DocumentBlockHeading {
+    const type = depth === 1 ? 'heading-1' : depth === 2 ? 'heading-2' : 'heading-3';
+    const data: DocumentBlockHeading['data'] = {};
+    // GitBook writes an explicit anchor as `## Title <a href="#id" id="id"></a>`.
+    const [open, close] = children.slice(-2);
+    if (children.length >= 2 && open?.type === 'html' && close?.type === 'html' && close.value === '</a>' && /^<a\s/.test(open.value)) {
+      const id = attributesOf(open.value).id;
+      if (id && /^[-a-z0-9.+_]+$/.test(id)) {
+        data.id = id;
+        children = children.slice(0, -2);
+        const last = children[children.length - 1];
+        if (last?.type === 'text') children = [...children.slice(0, -1), { ...last, value: last.value.replace(/ $/, '') }];
+      }
+    }
+    return { object: 'block', type, data, nodes: ensureText(this.inlines(children)) };
+  }
+
+  /** A paragraph holding one image and nothing else is GitBook's image block. */
+  private imagesOf(children: PhrasingContent[]): DocumentBlockImages | undefined {
+    if (children.length !== 1) return undefined;
+    const only = children[0]!;
+    if (only.type !== 'image' && only.type !== 'imageReference') return undefined;
+    const url = only.type === 'image' ? only.url : this.definitions.get(only.identifier);
+    if (url === undefined) return undefined;
+    return { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [this.image(url, only.alt ?? '', [])] };
+  }
+
+  private image(url: string, alt: string, fragments: DocumentBlockImage['fragments'], width?: Length): DocumentBlockImage {
+    const ref = resolveRef(url, 'image', this.options.resolveLink) as DocumentBlockImage['data']['ref'];
+    const data: DocumentBlockImage['data'] = { ref, alt };
+    if (width !== undefined) data.width = width;
+    return { object: 'block', type: 'image', isVoid: true, data, fragments };
+  }
+
+  /** GitBook's HTML blocks: figures and card tables; any other HTML stays visible as text. */
+  private html(value: string): DocumentBlock[] {
+    const figures = this.figures(value);
+    if (figures) return [figures];
+    if (/^<table[\s>]/i.test(value)) {
+      const table = readHtmlTable(value, `t${++this.tables}`, this.options.resolveLink);
+      if (table) return [table];
+    }
+    return [paragraph([text(value)])];
+  }
+
+  private figures(value: string): DocumentBlockImages | undefined {
+    let rest = value.trim();
+    let align: DocumentBlockImages['data']['align'];
+    const wrapper = /^<div(\s[^>]*)?>([\s\S]*)<\/div>$/.exec(rest);
+    if (wrapper) {
+      const attrs = attributesOf(`<div${wrapper[1] ?? ''}>`);
+      if (attrs.align === 'left' || attrs.align === 'right' || attrs.align === 'center') align = attrs.align;
+      rest = wrapper[2]!;
+    }
+    const images: DocumentBlockImage[] = [];
+    const leftover = rest.replace(FIGURE, (_, inner: string) => {
+      const img = IMG.exec(inner);
+      if (!img) return '\0';
+      const attrs = attributesOf(img[0]);
+      if (attrs.src === undefined) return '\0';
+      const caption = FIGCAPTION.exec(inner);
+      const fragments = caption
+        ? [fragment('caption', [paragraph([text(htmlText(caption[1]!.replace(/^<p>|<\/p>$/g, '')))])])]
+        : [];
+      images.push(this.image(attrs.src, attrs.alt ?? '', fragments, lengthOf(attrs.width)));
+      return '';
+    });
+    if (!images.length || leftover.trim() !== '') return undefined;
+    const data: DocumentBlockImages['data'] = align ? { align } : {};
+    return { object: 'block', type: 'images', isVoid: false, data, nodes: images };
+  }
+
+  private table(node: MdastTable): DocumentBlockTable {
+    const id = `t${++this.tables}`;
+    const [head, ...rows] = node.children;
+    const columns = (head?.children ?? []).map((_, c) => `${id}c${c}`);
+    const definition: Record<string, DocumentTableDefinition> = {};
+    columns.forEach((column, c) => {
+      const align = node.align?.[c];
+      definition[column] = { id: column, title: head ? toString(head.children[c]!) : '', type: 'text', textAlignment: align === 'center' || align === 'right' ? align : 'left' };
+    });
+    const records: Record<string, DocumentTableRecord> = {};
+    const fragments: DocumentBlockTable['fragments'] = [];
+    rows.forEach((row, r) => {
+      const values: DocumentTableRecord['values'] = {};
+      columns.forEach((column, c) => {
+        const cell = row.children[c];
+        const name = `${id}r${r}c${c}`;
+        values[column] = name;
+        fragments.push(fragment(name, [paragraph(cell ? this.inlines(cell.children) : [])]));
+      });
+      records[`${id}r${r}`] = { orderIndex: String(r).padStart(4, '0'), values };
+    });
+    return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
+  }
+
+  /** Phrasing content as leaves and inlines; `<mark>`, `<kbd>`, `<sup>`, `<sub>` become marks. */
+  inlines(children: PhrasingContent[], marks: DocumentTextMark[] = [], out: InlineContent[] = []): InlineContent[] {
+    const open: { tag: string; marks: DocumentTextMark[] }[] = [];
+    let current = marks;
+    for (const node of children) {
+      switch (node.type) {
+        case 'text':
+          pushText(out, node.value, current);
+          break;
+        case 'emphasis':
+          this.inlines(node.children, [...current, { object: 'mark', type: 'italic' }], out);
+          break;
+        case 'strong':
+          this.inlines(node.children, [...current, { object: 'mark', type: 'bold' }], out);
+          break;
+        case 'delete':
+          this.inlines(node.children, [...current, { object: 'mark', type: 'strikethrough' }], out);
+          break;
+        case 'inlineCode':
+          pushText(out, node.value, [...current, { object: 'mark', type: 'code' }]);
+          break;
+        case 'break':
+          pushText(out, '\n', current);
+          break;
+        case 'inlineMath':
+          out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
+          break;
+        case 'link':
+        case 'linkReference': {
+          const url = node.type === 'link' ? node.url : this.definitions.get(node.identifier);
+          if (url === undefined) {
+            pushText(out, toString(node), current);
+            break;
+          }
+          if (node.type === 'link' && node.title === 'mention') {
+            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: resolveRef(url, 'mention', this.options.resolveLink) } });
+            break;
+          }
+          const inner = this.inlines(node.children, current).filter((n) => n.object === 'text' || n.type === 'inline-image') as never[];
+          out.push({ object: 'inline', type: 'link', data: { ref: resolveRef(url, 'link', this.options.resolveLink) }, nodes: inner.length ? inner : [text('')] });
+          break;
+        }
+        case 'image':
+        case 'imageReference': {
+          const url = node.type === 'image' ? node.url : this.definitions.get(node.identifier);
+          if (url === undefined) pushText(out, node.alt ?? '', current);
+          else out.push(this.inlineImage(url, node.alt ?? ''));
+          break;
+        }
+        case 'html': {
+          const value = node.value;
+          const close = /^<\/([a-z]+)\s*>$/i.exec(value);
+          if (close) {
+            const at = open.findLastIndex((o) => o.tag === close[1]!.toLowerCase());
+            if (at !== -1) {
+              current = open[at]!.marks;
+              open.length = at;
+              break;
+            }
+          }
+          const start = /^<([a-z]+)(\s[^>]*)?>$/i.exec(value);
+          const tag = start?.[1]!.toLowerCase();
+          if (tag === 'mark') {
+            const color = colorMark(attributesOf(value).style ?? '');
+            if (color) {
+              open.push({ tag, marks: current });
+              current = [...current, color];
+              break;
+            }
+          } else if (tag && SIMPLE_HTML_MARKS[tag]) {
+            open.push({ tag, marks: current });
+            current = [...current, { object: 'mark', type: SIMPLE_HTML_MARKS[tag]! } as DocumentTextMark];
+            break;
+          } else if (tag === 'img') {
+            const attrs = attributesOf(value);
+            if (attrs.src !== undefined) {
+              const image = this.inlineImage(attrs.src, attrs.alt ?? '');
+              if (attrs['data-size'] === 'line' || attrs['data-size'] === 'original') image.data.size = attrs['data-size'];
+              out.push(image);
+              break;
+            }
+          } else if (tag === 'br') {
+            pushText(out, '\n', current);
+            break;
+          }
+          pushText(out, value, current);
+          break;
+        }
+        default:
+          pushText(out, decodeEntities(toString(node)), current);
+      }
+    }
+    return out;
+  }
+
+  private inlineImage(url: string, alt: string): DocumentInlineImage {
+    const ref = resolveRef(url, 'image', this.options.resolveLink) as DocumentInlineImage['data']['ref'];
+    return { object: 'inline', type: 'inline-image', isVoid: true, data: alt ? { ref, caption: alt } : { ref } };
+  }
+}
+
+function ensureText(nodes: InlineContent[]): InlineContent[] {
+  return nodes.length ? nodes : [text('')];
+}

@@ -1,0 +1,116 @@
+import slugify from '@sindresorhus/slugify';
+import { childBlocks, inlineText } from './nodes.ts';
+import type { DocumentBlock, DocumentBlockHeading, InlineContent, JSONDocument } from './types.ts';
+
+// Heading anchors and the text of a document by section: what the reader links to and the search
+// index stores.
+
+/**
+ * A heading's anchor computed GitBook's way: lower-case, transliterated to ASCII, words joined by
+ * `-` ("Café Crème" → "cafe-creme"). Text with nothing to transliterate (CJK) keeps its letters.
+ */
+export function anchorSlug(value: string): string {
+  const ascii = slugify(value, { decamelize: false });
+  if (ascii) return ascii;
+  return value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** GitBook's pattern for a heading's explicit id. */
+const EXPLICIT_ID = /^[-a-z0-9.+_]+$/;
+
+const isHeading = (block: DocumentBlock): block is DocumentBlockHeading =>
+  block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3';
+
+/** Every heading's anchor, in document order: its explicit id, else its slug made unique (`-1`, `-2`). */
+export function headingAnchors(document: JSONDocument): Map<DocumentBlockHeading, string> {
+  const anchors = new Map<DocumentBlockHeading, string>();
+  const used = new Map<string, number>();
+  const visit = (blocks: readonly DocumentBlock[]) => {
+    for (const block of blocks) {
+      if (isHeading(block)) {
+        const id = block.data?.id;
+        const base = (id && EXPLICIT_ID.test(id) ? id : anchorSlug(inlineText(block.nodes))) || 'section';
+        const seen = used.get(base) ?? 0;
+        used.set(base, seen + 1);
+        anchors.set(block, seen ? `${base}-${seen}` : base);
+      } else visit(childBlocks(block));
+    }
+  };
+  visit(document.nodes);
+  return anchors;
+}
+
+export interface Section {
+  /** The heading's text ('' for the text before the first heading). */
+  heading: string;
+  /** The heading's anchor ('' before the first heading). */
+  anchor: string;
+  /** 1-3 for headings, 0 before the first heading. */
+  level: number;
+  /** The section's text without markup: one line per paragraph, list item, code line or cell. */
+  text: string;
+}
+
+/** The block's own text (not its child blocks'), or undefined for a container. */
+function ownText(block: DocumentBlock): string | undefined {
+  switch (block.type) {
+    case 'paragraph':
+    case 'code-line':
+      return inlineText(block.nodes as InlineContent[]);
+    case 'math':
+      return block.data.formula;
+    case 'tabs-item':
+      return block.data.title;
+    case 'file':
+      return block.data.caption;
+    case 'image':
+      return block.data.alt;
+    default:
+      return undefined;
+  }
+}
+
+function collect(blocks: readonly DocumentBlock[], lines: string[], onHeading?: (h: DocumentBlockHeading) => void): void {
+  for (const block of blocks) {
+    if (isHeading(block) && onHeading) {
+      onHeading(block);
+      continue;
+    }
+    if (isHeading(block)) {
+      lines.push(inlineText(block.nodes));
+      continue;
+    }
+    const own = ownText(block);
+    if (own) lines.push(own);
+    collect(childBlocks(block), lines, onHeading);
+  }
+}
+
+/** The document split at its headings, for the search index. */
+export function sections(document: JSONDocument): Section[] {
+  const anchors = headingAnchors(document);
+  const out: Section[] = [];
+  const lines: string[] = [];
+  let current: Omit<Section, 'text'> = { heading: '', anchor: '', level: 0 };
+  const close = () => {
+    const text = lines.join('\n');
+    if (current.level > 0 || text.trim()) out.push({ ...current, text });
+  };
+  collect(document.nodes, lines, (heading) => {
+    close();
+    lines.length = 0;
+    current = { heading: inlineText(heading.nodes), anchor: anchors.get(heading) ?? '', level: Number(heading.type.slice(-1)) };
+  });
+  close();
+  return out;
+}
+
+/** All the text of a document without markup, one line per block. */
+export function toPlainText(document: JSONDocument): string {
+  const lines: string[] = [];
+  collect(document.nodes, lines);
+  return lines.join('\n');
+}
