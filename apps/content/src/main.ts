@@ -17,6 +17,11 @@ await runGrpcService('content', async () => {
     appUrl: config.QUIRE_APP_URL,
     importLimits: { maxPages: config.CONTENT_IMPORT_MAX_PAGES, maxPageBytes: config.CONTENT_IMPORT_MAX_PAGE_BYTES, timeoutMs: config.CONTENT_IMPORT_TIMEOUT_MS },
   };
+  // Documents stored before the document model are converted in the background; reads parse them until then.
+  store.revisions
+    .convertStoredDocuments()
+    .then((n) => n && log.info({ converted: n }, 'documents converted to the document model'))
+    .catch((err: unknown) => log.error({ err }, 'converting stored documents failed; reads parse them instead'));
   return {
     log,
     host: config.GRPC_HOST,

@@ -16,7 +16,9 @@ import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromMarkdown } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
+import { openStore } from '../src/store/index.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -289,6 +291,39 @@ describe('pages, documents and blobs', () => {
     ]);
     // By path too; a document read by its hash has no page to resolve relative paths against.
     expect(JSON.parse((await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, path: 'intro/setup', format: 'document' })).documentJson!)).toEqual(doc);
+  });
+
+  it('stores documents in the model, and converts those written before it without changing an answer', async () => {
+    const s = await seeded();
+    const markdown = `A [link](../faq.md) and a reference:\n\n{% content-ref url="../faq.md" %}\n[faq.md](../faq.md)\n{% endcontent-ref %}\n`;
+    const r = await apply(s.space.id, s.revision.id, [{ updatePage: { page: s.setup, markdown, move: false } }]);
+    const id = documentId(markdown);
+    const stored = (await db.query('SELECT document FROM "Document" WHERE id = $1', [id])).rows[0].document;
+    expect(stored).toEqual(fromMarkdown(markdown));
+    const read = () => getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: s.setup, format: 'document' }).then((p) => JSON.parse(p.documentJson!));
+    const answer = await read();
+    expect(refsOf(answer)).toEqual([{ kind: 'page', page: s.faq }, { kind: 'page', page: s.faq }]);
+    const links = () => db.query('SELECT kind, target FROM "DocumentLink" WHERE "documentId" = $1 ORDER BY position', [id]).then((q) => q.rows);
+    const indexed = await links();
+    expect(indexed).toEqual([
+      { kind: 'page', target: 'path:../faq.md' },
+      { kind: 'page', target: 'path:../faq.md' },
+    ]);
+
+    // As a row from before the document model: no document, links as the markdown parser read them.
+    await db.query(`UPDATE "Document" SET document = NULL WHERE id = $1`, [id]);
+    await db.query(`DELETE FROM "DocumentLink" WHERE "documentId" = $1 AND position = 1`, [id]);
+    expect(await read()).toEqual(answer);
+    const { store, close } = openStore(h.databaseUrl, 1);
+    try {
+      expect(await store.revisions.convertStoredDocuments(1)).toBeGreaterThanOrEqual(1);
+      expect(await store.revisions.convertStoredDocuments()).toBe(0);
+    } finally {
+      await close();
+    }
+    expect((await db.query('SELECT document FROM "Document" WHERE id = $1', [id])).rows[0].document).toEqual(stored);
+    expect(await links()).toEqual(indexed);
+    expect(await read()).toEqual(answer);
   });
 
   it('gets a document of the space by its hash, and nobody else’s', async () => {

@@ -3,4 +3,4 @@ export { fromMarkdown, parseMarkdown, type FromMarkdownOptions, type ParsedMarkd
 export { toMarkdown, type ToMarkdownOptions } from './to-markdown.ts';
 export { toHtml, type ToHtmlOptions } from './to-html.ts';
 export { anchorSlug, headingAnchors, sections, toPlainText, type Section } from './text.ts';
-export type { LinkContext, ResolveLink, RefToUrl } from './refs.ts';
+export { mapRefs, resolveRefs, type LinkContext, type ResolveLink, type RefToUrl } from './refs.ts';

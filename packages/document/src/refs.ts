@@ -53,3 +53,56 @@ export function refLabel(url: string): string {
   const last = url.split(/[?#]/, 1)[0]!.split('/').filter(Boolean).at(-1);
   return last || url;
 }
+
+// Where each kind of node keeps a destination from markdown, as fromMarkdown reads it.
+const NODE_CONTEXT: Readonly<Record<string, LinkContext>> = {
+  link: 'link',
+  mention: 'mention',
+  image: 'image',
+  'inline-image': 'image',
+  file: 'file',
+  swagger: 'file',
+  'content-ref': 'content-ref',
+};
+
+type Walked = { type?: string; data?: { ref?: ContentRef; records?: unknown; definition?: unknown }; nodes?: Walked[]; fragments?: Walked[] };
+type TableData = { records: Record<string, { values: Record<string, unknown> }>; definition: Record<string, { type: string }> };
+
+/**
+ * Visits every destination of a document in document order (table cells' content references and
+ * files included) with the context fromMarkdown read it in; what `visit` answers replaces it, in place.
+ */
+export function mapRefs<D extends { nodes: unknown[] }>(document: D, visit: (ref: ContentRef, context: LinkContext) => ContentRef): D {
+  const walk = (node: Walked) => {
+    const context = node.type === undefined ? undefined : NODE_CONTEXT[node.type];
+    if (context && node.data?.ref) node.data.ref = visit(node.data.ref, context);
+    if (node.type === 'table') {
+      const data = node.data as unknown as TableData;
+      for (const record of Object.values(data.records)) {
+        for (const [id, value] of Object.entries(record.values)) {
+          const type = data.definition[id]?.type;
+          if (type === 'content-ref') record.values[id] = visit(value as ContentRef, 'content-ref');
+          else if (type === 'files' && Array.isArray(value)) record.values[id] = value.map((file: string) => (visit({ kind: 'file', file }, 'file') as { file: string }).file);
+        }
+      }
+    }
+    node.nodes?.forEach(walk);
+    node.fragments?.forEach(walk);
+  };
+  (document.nodes as Walked[]).forEach(walk);
+  return document;
+}
+
+/**
+ * Resolves, in place, the raw destinations of a document read without a resolver: the same
+ * document `fromMarkdown(markdown, {resolveLink})` gives, from one stored `fromMarkdown(markdown)`.
+ * Content stores documents once per text and resolves them for the revision they are read in.
+ */
+export function resolveRefs<D extends { nodes: unknown[] }>(document: D, resolve: ResolveLink): D {
+  return mapRefs(document, (ref, context) => {
+    if (ref.kind === 'file') return resolveRef(ref.file, context, resolve);
+    // An OpenAPI spec given by an http(s) URL stays a URL, never resolved (see fromMarkdown).
+    if (ref.kind === 'url' && context !== 'file') return resolveRef(ref.url, context, resolve);
+    return ref;
+  });
+}

@@ -1,7 +1,7 @@
 // Pages as GitBook's JSONDocument: the stored markdown read into the document model with its links
 // resolved to refs of the revision, and documents given by clients written back to markdown.
 import { InvalidArgumentError } from '@quire/service-kit';
-import { fromMarkdown, toMarkdown, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
+import { fromMarkdown, resolveRefs, toMarkdown, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
 import { resolvePagePath } from './links.ts';
 import { classifyHref, PATH_TARGET } from './markdown.ts';
 import { flatten, type Tree } from './tree.ts';
@@ -49,8 +49,12 @@ export function linkResolver(tree: Tree, from?: DocumentPlace): ResolveLink {
   };
 }
 
-/** The stored markdown as GitBook's JSONDocument, links resolved in the revision. */
-export const documentOf = (markdown: string, tree: Tree, from?: DocumentPlace): JSONDocument => fromMarkdown(markdown, { resolveLink: linkResolver(tree, from) });
+/**
+ * A stored document as GitBook's JSONDocument, links resolved in the revision: the stored model
+ * when there is one (a fresh value from the database, resolved in place), else its markdown read.
+ */
+export const documentOf = (stored: { markdown: string; document: JSONDocument | null }, tree: Tree, from?: DocumentPlace): JSONDocument =>
+  resolveRefs(stored.document ?? fromMarkdown(stored.markdown), linkResolver(tree, from));
 
 /**
  * Refs written back as the links content reads (see `classifyHref`): pages as `/pages/<id>`, files

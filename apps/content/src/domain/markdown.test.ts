@@ -1,61 +1,8 @@
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { analyze, classifyHref, links, parseMarkdown, sections } from './markdown.ts';
+import { analyze, classifyHref } from './markdown.ts';
 
-describe('parseMarkdown', () => {
-  it('parses GitHub-flavoured markdown (tables) and leaves front matter out', () => {
-    const root = parseMarkdown('---\ndescription: hi\n---\n# Title\n\n| a | b |\n| - | - |\n| 1 | 2 |\n');
-    expect(root.children.map((c) => c.type)).toEqual(['heading', 'table']);
-  });
-
-  // The parse skips the GFM extensions for documents without GFM syntax: the tree must not change.
-  const gfm = unified().use(remarkParse).use(remarkGfm);
-  const asGfm = (md: string) => expect(parseMarkdown(md)).toEqual(gfm.parse(md));
-
-  it('parses documents without GFM syntax exactly as with it', () => {
-    const pieces = [
-      '# Title <a href="#custom" id="custom"></a>',
-      'Setext\n===',
-      'a\n-',
-      'Text with *emphasis*, **strong**, `code` and a hard  \nbreak &amp; entities.',
-      '- [x](page.md) is a link, not a task\n- [ref] and [x]y\n  1. nested',
-      '[ref]: /files/abc "Title"\n\nSee [it][ref] and ![img](a.png).',
-      '> quote\n> - in a list',
-      '```js\nconst a = [1];\n```',
-      '<div>html</div>',
-      'No autolink: example.com, http:x, wwwexample and foo at bar.',
-      '***',
-      '    indented code',
-      'Line\r\nwith CRLF [ ]x',
-    ];
-    for (const p of pieces) asGfm(p);
-    // And any mix of them, in a fixed pseudo-random order.
-    let seed = 7;
-    const next = () => (seed = (seed * 48271) % 2147483647);
-    for (let n = 0; n < 50; n++) asGfm(Array.from({ length: 1 + (next() % 8) }, () => pieces[next() % pieces.length]).join(next() % 2 ? '\n\n' : '\n'));
-  });
-
-  it('parses GFM syntax with GFM', () => {
-    const docs = {
-      table: '| a |\n| - |\n| 1 |',
-      delete: 'Some ~~gone~~ text',
-      footnoteReference: 'Note[^1]\n\n[^1]: here',
-      listItem: '- [x] done\n- [ ]\ttodo',
-      link: 'Visit www.example.org, https://example.org/x or mail me@example.org',
-    };
-    for (const [type, md] of Object.entries(docs)) {
-      asGfm(md);
-      expect(JSON.stringify(parseMarkdown(md))).toContain(type === 'listItem' ? '"checked":true' : `"type":"${type}"`);
-    }
-  });
-
-  it('analyzes sections and links as each alone finds them', () => {
-    const md = '# A\n\nSee [b](b.md) and https://example.org\n\n## B\n\n![x](/files/f1)';
-    expect(analyze(md)).toEqual({ sections: sections(md), links: links(md) });
-  });
-});
+const sections = (markdown: string) => analyze(markdown).sections;
+const links = (markdown: string) => analyze(markdown).links;
 
 describe('sections', () => {
   it('cuts at every heading, the text before the first one being a section without anchor', () => {
@@ -119,6 +66,32 @@ describe('links', () => {
       { relation: 'link', kind: 'anchor', target: '', anchor: 'top' },
       { relation: 'link', kind: 'url', target: 'https://auto.example', anchor: '' },
     ]);
+  });
+
+  it('lists the destinations GitBook’s blocks hold: content references, files, figures', () => {
+    const md = [
+      '{% content-ref url="guide/setup.md" %}',
+      '[setup.md](guide/setup.md)',
+      '{% endcontent-ref %}',
+      '',
+      '{% file src="/files/f2" %}',
+      '',
+      '<figure><img src="/files/f3" alt=""><figcaption></figcaption></figure>',
+      '',
+      // Bare addresses are text in GitBook's model, as the reader shows them: not links.
+      'See www.example.org and https://bare.example',
+    ].join('\n');
+    expect(links(md)).toEqual([
+      { relation: 'link', kind: 'page', target: 'path:guide/setup.md', anchor: '' },
+      { relation: 'link', kind: 'file', target: 'f2', anchor: '' },
+      { relation: 'embed', kind: 'file', target: 'f3', anchor: '' },
+    ]);
+  });
+
+  it('stores the document with its destinations as written', () => {
+    const { document } = analyze('[a](../a.md) ![b](/files/f1)');
+    expect(JSON.stringify(document)).toContain('{"kind":"url","url":"../a.md"}');
+    expect(JSON.stringify(document)).toContain('{"kind":"url","url":"/files/f1"}');
   });
 
   it('skips references without a definition', () => {

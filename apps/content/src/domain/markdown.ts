@@ -1,17 +1,7 @@
-// Markdown as the rest of the service sees it: the parsed tree (mdast), the document cut at its
-// headings (what search indexes) and the links it holds (what link checks and backlinks read).
-import type { Definition, Root, RootContent } from 'mdast';
-import { fromMarkdown, sections as documentSections } from '@quire/document';
-import { parseGfm } from '@quire/service-kit/markdown';
-
-// YAML front matter (GitBook's `description`, `icon`...) is page metadata, not text: without a
-// front matter plugin remark would read its closing `---` as a setext heading underline.
-const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/** The document without its front matter, as mdast (GitHub-flavoured markdown). */
-export function parseMarkdown(markdown: string): Root {
-  return parseGfm(markdown.replace(FRONT_MATTER, ''));
-}
+// Markdown as the rest of the service sees it: the document model read once (stored, with its
+// destinations raw), the document cut at its headings (what search indexes) and the links it holds
+// (what link checks and backlinks read).
+import { fromMarkdown, mapRefs, sections as documentSections, type JSONDocument, type LinkContext } from '@quire/document';
 
 export interface Section {
   /** The heading's anchor; empty for the text before the first heading. */
@@ -28,8 +18,8 @@ export interface Section {
  * is a section with an empty anchor and title, present only when it holds text; a heading with
  * nothing under it is a section with an empty body (its title is still worth finding).
  */
-export function sections(markdown: string): Section[] {
-  return documentSections(fromMarkdown(markdown)).map((s) => ({
+export function sectionsOf(document: JSONDocument): Section[] {
+  return documentSections(document).map((s) => ({
     anchor: s.anchor,
     title: s.heading.trim(),
     body: s.text
@@ -86,30 +76,26 @@ function safeDecode(s: string): string {
   }
 }
 
-/** Every link and image of the document, in document order; reference-style ones resolved. */
-export const links = (markdown: string): Link[] => linksOf(parseMarkdown(markdown));
-
-function linksOf(tree: Root): Link[] {
-  const definitions = new Map<string, Definition>();
-  walk(tree, (node) => {
-    if (node.type === 'definition') definitions.set(node.identifier, node);
-  });
+/**
+ * Every destination of the document in document order: links, mentions, images, files, content
+ * references (table cells too), reference-style ones resolved by the parser. `document` is as
+ * stored: destinations raw, as written.
+ */
+export function linksOf(document: JSONDocument): Link[] {
   const out: Link[] = [];
-  walk(tree, (node) => {
-    let url: string | undefined;
-    if (node.type === 'link' || node.type === 'image') url = node.url;
-    else if (node.type === 'linkReference' || node.type === 'imageReference') url = definitions.get(node.identifier)?.url;
-    else return;
+  mapRefs(document, (ref, context) => {
+    const url = ref.kind === 'url' ? ref.url : ref.kind === 'file' ? ref.file : undefined;
     const target = url === undefined ? undefined : classifyHref(url);
-    if (target) out.push({ relation: node.type === 'image' || node.type === 'imageReference' ? 'embed' : 'link', ...target });
+    if (target) out.push({ relation: EMBEDS.has(context) ? 'embed' : 'link', ...target });
+    return ref;
   });
   return out;
 }
 
-function walk(node: Root | RootContent, visit: (node: Root | RootContent) => void): void {
-  visit(node);
-  if ('children' in node) for (const child of node.children) walk(child, visit);
-}
+const EMBEDS = new Set<LinkContext>(['image']);
 
-/** What search and link checks keep of a document. */
-export const analyze = (markdown: string): { sections: Section[]; links: Link[] } => ({ sections: sections(markdown), links: links(markdown) });
+/** The document as content stores it (destinations raw, resolved when read) and what search and link checks keep of it. */
+export function analyze(markdown: string): { document: JSONDocument; sections: Section[]; links: Link[] } {
+  const document = fromMarkdown(markdown);
+  return { document, sections: sectionsOf(document), links: linksOf(document) };
+}

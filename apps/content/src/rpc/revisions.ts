@@ -238,9 +238,9 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const page = presentPage(found.page, found.path, { metadata: req.metadata });
       const id = found.page.documentId;
       if (format && id) {
-        const markdown = (await revisions.getDocuments([id])).get(id) ?? '';
-        if (format === 'markdown') page.markdown = markdown;
-        else page.documentJson = JSON.stringify(documentOf(markdown, revision.tree, { path: found.path, hasChildren: found.page.pages.length > 0 }));
+        const stored = (await revisions.getStoredDocuments([id])).get(id) ?? { markdown: '', document: null };
+        if (format === 'markdown') page.markdown = stored.markdown;
+        else page.documentJson = JSON.stringify(documentOf(stored, revision.tree, { path: found.path, hasChildren: found.page.pages.length > 0 }));
       }
       return page;
     },
@@ -250,11 +250,11 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const notFound = new NotFoundError(`Document "${req.documentId}" not found`);
       if (!/^[0-9a-f]{64}$/.test(req.documentId)) throw notFound;
       if (!(await revisions.spaceHasDocument(space.id, space.revisionId, req.documentId))) throw notFound;
-      const markdown = (await revisions.getDocuments([req.documentId])).get(req.documentId);
-      if (markdown === undefined) throw notFound;
+      const stored = (await revisions.getStoredDocuments([req.documentId])).get(req.documentId);
+      if (stored === undefined) throw notFound;
       // A document may sit at several paths: only links that name their target resolve.
       const revision = await revisionOf(deps, space, '');
-      return { id: req.documentId, markdown, documentJson: JSON.stringify(documentOf(markdown, revision.tree)) };
+      return { id: req.documentId, markdown: stored.markdown, documentJson: JSON.stringify(documentOf(stored, revision.tree)) };
     },
 
     async listFiles(req, ctx) {

@@ -6,7 +6,8 @@ import { newId } from '@quire/service-kit/ids';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
-import { indexDocuments, syncSpacePages, type Sql } from './search.ts';
+import type { JSONDocument } from '@quire/document';
+import { convertDocuments, writeDocuments, syncSpacePages, type Sql } from './search.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -142,6 +143,32 @@ export function createRevisionStore(database: Db) {
       return new Map(rows.map((r) => [r.id, r.markdown]));
     },
 
+    /** Markdown and its document (null if not converted yet, see convertStoredDocuments) by document id, for the ids that exist. */
+    async getStoredDocuments(ids: string[]): Promise<Map<string, { markdown: string; document: JSONDocument | null }>> {
+      if (ids.length === 0) return new Map();
+      const { rows } = await pool.query<{ id: string; markdown: string; document: JSONDocument | null }>('SELECT id, markdown, document FROM "Document" WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+      return new Map(rows.map((r) => [r.id, { markdown: r.markdown, document: r.document }]));
+    },
+
+    /**
+     * Converts documents stored before the document model, `batch` at a time (a transaction each),
+     * until none is left; safe beside other replicas doing the same. Answers how many it converted.
+     */
+    async convertStoredDocuments(batch = 200): Promise<number> {
+      let converted = 0;
+      let after = '';
+      for (;;) {
+        const { rows } = await pool.query<{ id: string; markdown: string }>(
+          'SELECT id, markdown FROM "Document" WHERE document IS NULL AND id > $1 ORDER BY id LIMIT $2',
+          [after, batch],
+        );
+        if (rows.length === 0) return converted;
+        await inTransaction(pool, (sql) => convertDocuments(sql, rows));
+        converted += rows.length;
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+
     /** Whether the document belongs to one of the space's revisions (the active one is checked first, by index). */
     async spaceHasDocument(spaceId: string, activeRevisionId: string, documentId: string): Promise<boolean> {
       const { rows } = await pool.query(
@@ -166,10 +193,7 @@ export function createRevisionStore(database: Db) {
       const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, markdown]) => ({ id: docId, markdown }));
       const written = await inTransaction(pool, async (sql) => {
         // A concurrent writer of the same document waits here for the other's commit, then skips it.
-        if (fresh.length) {
-          await sql(`INSERT INTO "Document" (id, markdown) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [fresh.map((d) => d.id), fresh.map((d) => d.markdown)]);
-          await indexDocuments(sql, fresh);
-        }
+        if (fresh.length) await writeDocuments(sql, fresh);
         const rows = await sql<{ createdAt: Date }>(
           `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, "createdAt")
            VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,

@@ -22,9 +22,13 @@ export interface IndexedDocument {
   markdown: string;
 }
 
-// Both tables in one statement: one round trip per batch.
+// The documents and both index tables in one statement: one round trip per batch.
 const INDEX = `
-  WITH sections AS (
+  WITH documents AS (
+    INSERT INTO "Document" (id, markdown, document)
+    SELECT i, m, d::jsonb FROM unnest($12::text[], $13::text[], $14::text[]) AS u(i, m, d)
+    ON CONFLICT DO NOTHING),
+  sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "search")
     SELECT d, p, a, t, b, setweight(to_tsvector('english', t), 'A') || setweight(to_tsvector('english', b), 'B')
     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, a, t, b)
@@ -33,12 +37,16 @@ const INDEX = `
   SELECT * FROM unnest($6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[])
   ON CONFLICT DO NOTHING`;
 
-/** The index rows of the documents: the parameters of INDEX, a column each. */
+/** The documents and their index rows: the parameters of INDEX, a column each. */
 function indexRows(docs: IndexedDocument[]) {
+  const d = { id: [] as string[], markdown: [] as string[], document: [] as string[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
   for (const { id, markdown } of docs) {
-    const { sections, links } = analyze(markdown);
+    const { document, sections, links } = analyze(markdown);
+    d.id.push(id);
+    d.markdown.push(markdown);
+    d.document.push(JSON.stringify(document));
     sections.forEach((section, position) => {
       s.documentId.push(id);
       s.position.push(position);
@@ -55,25 +63,50 @@ function indexRows(docs: IndexedDocument[]) {
       l.anchor.push(link.anchor);
     });
   }
-  return [s.documentId, s.position, s.anchor, s.title, s.body, l.documentId, l.position, l.relation, l.kind, l.target, l.anchor];
+  return {
+    sections: [s.documentId, s.position, s.anchor, s.title, s.body],
+    links: [l.documentId, l.position, l.relation, l.kind, l.target, l.anchor],
+    documents: [d.id, d.markdown, d.document],
+  };
 }
 
 /**
- * Indexes the documents (new ones: the caller leaves out those stored already): their sections
+ * Stores and indexes the documents (new ones: the caller leaves out those stored already): each
+ * read once into the document model, stored with it, and its sections
  * (title weighted A, body B) and links. Documents are immutable by content hash, so a concurrent
  * writer indexing the same one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors
  * (in PostgreSQL) overlap: a batch's rows are sent before the next batch is parsed, and awaited after.
  */
-export async function indexDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
+export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
   let pending: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < docs.length; i += PARSE_BATCH) {
-    const values = indexRows(docs.slice(i, i + PARSE_BATCH));
+    const rows = indexRows(docs.slice(i, i + PARSE_BATCH));
     await pending;
-    pending = sql(INDEX, values);
+    pending = sql(INDEX, [...rows.sections, ...rows.links, ...rows.documents]);
     // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
     pending.catch(() => undefined);
   }
   await pending;
+}
+
+// Documents stored before the document model: their document written, their links read again
+// from it (sections did not change: they were already the model's).
+const CONVERT = `
+  WITH documents AS (
+    UPDATE "Document" d SET document = u.doc::jsonb
+    FROM unnest($1::text[], $2::text[]) AS u(id, doc) WHERE d.id = u.id AND d.document IS NULL),
+  gone AS (DELETE FROM "DocumentLink" WHERE "documentId" = ANY($1::text[]))
+  SELECT 1`;
+const RELINK = `
+  INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
+  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
+  ON CONFLICT DO NOTHING`;
+
+/** Converts documents written before the model (see CONVERT), in one transaction of the caller's. */
+export async function convertDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
+  const { documents, links } = indexRows(docs);
+  await sql(CONVERT, [documents[0], documents[2]]);
+  await sql(RELINK, links);
 }
 
 export interface SpacePageEntry {
