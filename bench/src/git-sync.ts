@@ -15,7 +15,9 @@ import { readRepo, startGitServer, startGitSync } from '@quire/git-sync/testing'
 // Git sync end to end on the real services (orgs, content, git-sync with its JetStream worker,
 // PostgreSQL, git over smart HTTP on loopback): import of a 1,000-page GitBook repository and
 // export of the 1,000-page space, each timed from the RPC that queues the job to the job's
-// recorded completion, beside a plain `git clone` of the same repository in the same run.
+// recorded completion, beside a plain `git clone` of the same repository in the same run. The
+// unchanged export onto the repository the space came from reads and compares every file and
+// must make no commit (checked).
 // BENCH_PAGES (a multiple of 50), BENCH_RUNS.
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
@@ -82,6 +84,7 @@ try {
   const reimport: number[] = [];
   const exportNew: number[] = [];
   const exportUnchanged: number[] = [];
+  const exportOntoSource: number[] = [];
   const contentOnly: number[] = [];
   let exportSpace = '';
   for (let r = 0; r < RUNS; r++) {
@@ -95,6 +98,10 @@ try {
     firstImport.push(await importInto(spaceId));
     reimport.push(await importInto(spaceId));
     exportSpace = spaceId;
+    const before = (await readRepo(join(repos.root, 'big.git'))).head;
+    exportOntoSource.push(await timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(url), commitMessage: 'Bench export' }, owner.id)));
+    const after = (await readRepo(join(repos.root, 'big.git'))).head;
+    if (after !== before) throw new Error(`the unchanged export onto its own repository made commit ${after}`);
 
     await repos.create(`export-${r}`);
     const exportTo = () => timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(repos.url(`export-${r}`)), commitMessage: 'Bench export' }, owner.id));
@@ -128,12 +135,13 @@ try {
     reimportSameCommitMs: reimport.map(round),
     exportToEmptyRepoMs: exportNew.map(round),
     exportUnchangedMs: exportUnchanged.map(round),
+    exportUnchangedOntoSourceMs: exportOntoSource.map(round),
     contentCreateRevisionAloneMs: contentOnly.map(round),
     exportedFiles: Object.keys(exported.files).length,
     importOverClone: Math.round((median(firstImport) / median(clone)) * 10) / 10,
   };
   console.log(
-    `space ${exportSpace}: git clone ${round(median(clone))} ms; import ${round(median(firstImport))} ms (${result.importOverClone}x clone, target <= 3x; content's CreateRevision alone ${round(median(contentOnly))} ms); reimport ${round(median(reimport))} ms; export ${round(median(exportNew))} ms, unchanged export ${round(median(exportUnchanged))} ms`,
+    `space ${exportSpace}: git clone ${round(median(clone))} ms; import ${round(median(firstImport))} ms (${result.importOverClone}x clone, target <= 3x; content's CreateRevision alone ${round(median(contentOnly))} ms); reimport ${round(median(reimport))} ms; export ${round(median(exportNew))} ms, unchanged export ${round(median(exportUnchanged))} ms, unchanged export onto the source (no commit) ${round(median(exportOntoSource))} ms`,
   );
   writeResult('git-sync', result);
 } finally {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { get } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
@@ -14,12 +15,13 @@ import { startSites } from '@quire/sites/testing';
 import { unaryCall } from '@quire/service-kit';
 import { migrateTemplate, testIdentity } from '@quire/service-kit/testing';
 import { writeResult } from './lib/results.ts';
-import { connections, seconds, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
+import { connections, identitySettings, seconds, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
 
 // The reader on a 1,000-page published site: requests per second and latency of page loads
 // (each connection walks all 1,000 pages), rendered pages cached, then right after a content
 // change (every page rendered again once), against one @fastify/static process sending the same
-// HTML files from disk, in the same run. Also the bytes of a first page view (HTML, CSS, JS).
+// HTML files from disk, in the same run. Also the bytes of a first page view (HTML, CSS, JS:
+// unzipped, and on the wire with gzip taken as browsers do).
 // The services run in this process from source; the reader and the static server in their own.
 
 const PAGES = 1000;
@@ -56,6 +58,7 @@ await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, {
 
 const readerUrl = `http://127.0.0.1:${READER_PORT}`;
 start(here('../../apps/reader/src/main.ts'), {
+  ...identitySettings('reader'),
   READER_PORT: String(READER_PORT),
   QUIRE_READER_URL: readerUrl,
   ORGS_URL: orgs.address,
@@ -65,7 +68,8 @@ start(here('../../apps/reader/src/main.ts'), {
   LOG_LEVEL: 'warn',
 });
 const base = `/${orgId}/${site.id}`;
-await waitForHttp(`${readerUrl}${base}/`);
+// Started from source (tsx): slow to answer first on a busy machine.
+await waitForHttp(`${readerUrl}${base}/`, {}, 180_000);
 
 // Every page's path, from the sitemap; each fetched once (rendered into the cache) and saved for the static server.
 const sitemap = await (await fetch(`${readerUrl}${base}/sitemap.xml`)).text();
@@ -78,18 +82,29 @@ for (const [i, p] of paths.entries()) writeFileSync(join(root, staticPaths[i]!),
 start(serverScript('static-html'), { PORT: String(STATIC_PORT), STATIC_ROOT: root });
 await waitForHttp(`http://127.0.0.1:${STATIC_PORT}${staticPaths[0]}`);
 
-// First view: the page, its stylesheet and script.
-const first = await fetch(`${readerUrl}${paths[1]}`);
-const html = await first.text();
-const assets = [...html.matchAll(/(?:href|src)="(\/_reader\/[^"]+)"/g)].map((m) => m[1]!);
-const assetBodies = await Promise.all(assets.map(async (a) => (await fetch(`${readerUrl}${a}`)).text()));
-const bytes = (s: string) => Buffer.byteLength(s);
+// First view: the page, its stylesheet and script, as a browser gets them (gzip taken): the bytes
+// on the wire, and unzipped.
+function wire(path: string) {
+  return new Promise<{ wire: number; body: string }>((resolve, reject) =>
+    get(`${readerUrl}${path}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({ wire: raw.length, body: (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString() });
+      });
+    }).on('error', reject),
+  );
+}
+const page = await wire(paths[1]!);
+const assets = [...page.body.matchAll(/(?:href|src)="(\/_reader\/[^"]+)"/g)].map((m) => m[1]!);
+const assetBodies = await Promise.all(assets.map(wire));
 const firstView = {
   requests: 1 + assets.length,
-  htmlBytes: bytes(html),
-  assetBytes: assetBodies.reduce((n, b) => n + bytes(b), 0),
-  totalBytes: bytes(html) + assetBodies.reduce((n, b) => n + bytes(b), 0),
-  totalGzipBytes: gzipSync(html).length + assetBodies.reduce((n, b) => n + gzipSync(b).length, 0),
+  htmlBytes: Buffer.byteLength(page.body),
+  assetBytes: assetBodies.reduce((n, b) => n + Buffer.byteLength(b.body), 0),
+  totalBytes: Buffer.byteLength(page.body) + assetBodies.reduce((n, b) => n + Buffer.byteLength(b.body), 0),
+  wireBytes: page.wire + assetBodies.reduce((n, b) => n + b.wire, 0),
 };
 
 function load(name: string, origin: string, duration: number, list = paths) {

@@ -237,6 +237,10 @@ describe('images', () => {
     expect(stage('files-git-sync')).toMatch(/apt-get install[^\n]*\bgit\b/);
     expect(stage('files-review')).toMatch(/apt-get install[^\n]*\bchromium fonts-noto-cjk fonts-noto-core\b/);
   });
+  it('the gateway carries the built web app and serves it', () => {
+    expect(stage('pruner')).toMatch(/turbo prune "@quire\/\$\{APP\}" \$\(\[ "\$APP" = gateway \] && echo @quire\/web\)/);
+    expect(stage('files-gateway')).toMatch(/COPY --from=builder \/app\/apps\/web\/dist \.\/apps\/web\/dist\nENV QUIRE_WEB_DIST=\/app\/apps\/web\/dist/);
+  });
   it('every service with migrations carries the prisma CLI', () => {
     for (const a of apps.filter((x) => x.migrates)) expect(stage(`files-${a.name}`), a.name).toMatch(/^files-migrate AS/);
   });

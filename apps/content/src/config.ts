@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { localBlobStore, s3BlobStore, type BlobStore } from './blobs/index.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './rpc/import.ts';
 import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -9,6 +11,9 @@ export const ConfigSchema = Type.Object({
   /** The orgs service, asked for the caller's role and teams in an organization. */
   ORGS_URL: grpcAddress(50051),
   MEMBERSHIP_CACHE_MS: membershipCacheField,
+  /** Where permission changes go as domain events (the audit log reads them). */
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   /** Where file bytes go when no S3 bucket is set: a directory, relative to the working directory. */
   CONTENT_BLOB_DIR: Type.String({ default: '.quire/blobs' }),
   /** An S3-compatible bucket for file bytes instead of the directory (AWS, MinIO, R2...). */
@@ -22,10 +27,27 @@ export const ConfigSchema = Type.Object({
   S3_PREFIX: Type.String({ default: 'blobs/' }),
   /** The web app's address: links to it in content are `in-app` rather than external. */
   QUIRE_APP_URL: Type.Optional(url()),
-  /** Website import bounds: pages fetched, bytes per page, and time for the whole import. */
-  CONTENT_IMPORT_MAX_PAGES: Type.Integer({ minimum: 1, default: 50 }),
-  CONTENT_IMPORT_MAX_PAGE_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
-  CONTENT_IMPORT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /** Website import bounds: pages fetched, bytes per page, and time for the whole import (file imports too). */
+  CONTENT_IMPORT_MAX_PAGES: Type.Integer({ minimum: 1, default: DEFAULT_IMPORT_LIMITS.maxPages }),
+  CONTENT_IMPORT_MAX_PAGE_BYTES: Type.Integer({ minimum: 1024, default: DEFAULT_IMPORT_LIMITS.maxPageBytes }),
+  CONTENT_IMPORT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: DEFAULT_IMPORT_LIMITS.timeoutMs }),
+  /** File import bounds: the fetched file's bytes; for ZIPs (exports, .docx) entries, uncompressed bytes and compression ratio, checked before inflating. */
+  CONTENT_IMPORT_MAX_FILE_BYTES: Type.Integer({ minimum: 1024, default: DEFAULT_IMPORT_LIMITS.maxDownloadBytes }),
+  CONTENT_IMPORT_MAX_ENTRIES: Type.Integer({ minimum: 1, default: DEFAULT_IMPORT_LIMITS.maxEntries }),
+  CONTENT_IMPORT_MAX_UNZIPPED_BYTES: Type.Integer({ minimum: 1024, default: DEFAULT_IMPORT_LIMITS.maxTotalBytes }),
+  CONTENT_IMPORT_MAX_RATIO: Type.Integer({ minimum: 2, default: DEFAULT_IMPORT_LIMITS.maxRatio }),
+});
+
+/** The import bounds the configuration sets. */
+export const importLimitsOf = (c: ContentConfig): ImportLimits => ({
+  ...DEFAULT_IMPORT_LIMITS,
+  maxPages: c.CONTENT_IMPORT_MAX_PAGES,
+  maxPageBytes: c.CONTENT_IMPORT_MAX_PAGE_BYTES,
+  timeoutMs: c.CONTENT_IMPORT_TIMEOUT_MS,
+  maxDownloadBytes: c.CONTENT_IMPORT_MAX_FILE_BYTES,
+  maxEntries: c.CONTENT_IMPORT_MAX_ENTRIES,
+  maxTotalBytes: c.CONTENT_IMPORT_MAX_UNZIPPED_BYTES,
+  maxRatio: c.CONTENT_IMPORT_MAX_RATIO,
 });
 
 export type ContentConfig = Static<typeof ConfigSchema>;

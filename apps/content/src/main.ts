@@ -1,6 +1,7 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { cachedMemberships, createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
-import { blobStoreOf, loadContentConfig } from './config.ts';
+import { connectNats, eventSink } from '@quire/service-kit/nats';
+import { blobStoreOf, importLimitsOf, loadContentConfig } from './config.ts';
 import { contentService, spaceContentService } from './server.ts';
 import { openStore } from './store/index.ts';
 
@@ -10,12 +11,14 @@ await runGrpcService('content', async () => {
   const identity = loadServiceIdentity('content', config);
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const nc = await connectNats(config.NATS_URL, 'content', log);
   const deps = {
     store,
     orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS),
+    events: eventSink(nc, 'content', config.EVENTS_SUBJECT_PREFIX, log),
     blobs: blobStoreOf(config),
     appUrl: config.QUIRE_APP_URL,
-    importLimits: { maxPages: config.CONTENT_IMPORT_MAX_PAGES, maxPageBytes: config.CONTENT_IMPORT_MAX_PAGE_BYTES, timeoutMs: config.CONTENT_IMPORT_TIMEOUT_MS },
+    importLimits: importLimitsOf(config),
   };
   // Documents stored before the document model are converted in the background; reads parse them until then.
   store.revisions
@@ -30,6 +33,6 @@ await runGrpcService('content', async () => {
     metricsPort: config.METRICS_PORT,
     checks,
     services: [contentService(deps, log), spaceContentService(deps, log)],
-    close: [() => orgsClient.close(), close],
+    close: [() => orgsClient.close(), () => nc.drain(), close],
   };
 });

@@ -5,8 +5,9 @@ import { ContentServiceClient } from '@quire/proto/content';
 import { SpaceContentServiceClient } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../src/rpc/import.ts';
 import { contentService, spaceContentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -16,19 +17,23 @@ export const APP_URL = 'https://app.quire.test';
 /**
  * The real content gRPC server on a free port, over a fresh copy of the migrated template
  * database, calling the orgs service at `orgsAddress`. Used by the contract tests here and by the
- * gateway's end-to-end tests. `clock.now` is the service's clock: tests move it. `existing` names
- * a database and blob directory to serve instead (a restored backup, a second replica); they are
- * left in place on stop.
+ * gateway's end-to-end tests. `clock.now` is the service's clock: tests move it. `databaseUrl` and
+ * `blobDir` name a database and blob directory to serve instead (a restored backup, a second
+ * replica); they are left in place on stop. `eventsPrefix` publishes its domain events where an
+ * orgs instance reads them.
  */
-export async function startContent(orgsAddress: string, existing?: { databaseUrl: string; blobDir: string }) {
-  const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('content');
+export async function startContent(orgsAddress: string, options: { databaseUrl?: string; blobDir?: string; eventsPrefix?: string } = {}) {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await cloneTemplate('content');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('content-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const identity = testIdentity('content');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
   const clock = { now: () => new Date() };
-  const blobDir = existing?.blobDir ?? (await mkdtemp(join(tmpdir(), 'quire-blobs-')));
-  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL };
+  const blobDir = options.blobDir ?? (await mkdtemp(join(tmpdir(), 'quire-blobs-')));
+  const sink = await testEventSink('content', log, options.eventsPrefix);
+  // Tests lower a bound by setting it here, and put it back.
+  const importLimits = { ...DEFAULT_IMPORT_LIMITS };
+  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), events: sink.events, now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL, importLimits };
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
@@ -47,6 +52,7 @@ export async function startContent(orgsAddress: string, existing?: { databaseUrl
     /** The database's URL, to read and seed rows (grants) as stored. */
     databaseUrl: database.url,
     blobDir,
+    importLimits,
     /** Calls an RPC as `userId`. */
     call: callAs(client, 'content'),
     /** The SpaceContentService on the same server, and its calls as `userId`. */
@@ -59,11 +65,14 @@ export async function startContent(orgsAddress: string, existing?: { databaseUrl
       spaceContent.close();
       await server.shutdown(1000);
       orgsClient.close();
+      await sink.close();
       await close();
       await database.drop();
-      if (!existing) await rm(blobDir, { recursive: true, force: true });
+      if (!options.blobDir) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }
 
 export type ContentHarness = Awaited<ReturnType<typeof startContent>>;
+
+export { docx, lyingBomb, para, zip } from './import-files.ts';

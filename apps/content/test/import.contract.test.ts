@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type { Space } from '@quire/proto/content';
 import type { CreateSpaceRequest } from '@quire/proto/content';
-import type { GetPageRequest, GetRevisionRequest, ImportContentRequest, ImportContentResponse, ListLinksRequest, ListLinksResponse, Page, Revision, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
+import type { GetPageRequest, GetRevisionRequest, ReadBlobRequest, ReadBlobResponse, ImportContentRequest, ImportContentResponse, ListLinksRequest, ListLinksResponse, Page, Revision, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crawl } from '../src/import/crawl.ts';
-import { startContent, type ContentHarness } from './harness.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../src/rpc/import.ts';
+import { docx, lyingBomb, para, startContent, zip, type ContentHarness } from './harness.ts';
 
 // A small site: the index links to three pages (one through a redirect), one of which links back
 // (a loop), plus an external link and a page that is not HTML.
@@ -121,7 +122,8 @@ describe('ImportContent from a website', () => {
 
   it('refuses other sources, bad URLs, unreachable sites and readers', async () => {
     const space = await newSpace();
-    await rejects(importSite(space.id, { source: 'notion' }), status.INVALID_ARGUMENT, /source: "notion" imports are not supported/);
+    await rejects(importSite(space.id, { source: 'google-docs' }), status.INVALID_ARGUMENT, /source: "google-docs" imports are not supported; supported: "website", "markdown"/);
+    await rejects(importSite(space.id, { source: 'github-wiki' }), status.INVALID_ARGUMENT, /source: "github-wiki" imports are not supported/);
     await rejects(importSite(space.id, { source: 'carrier-pigeon' }), status.INVALID_ARGUMENT, /source: must be one of website/);
     await rejects(importSite(space.id, { source: '' }), status.INVALID_ARGUMENT, /source: required/);
     await rejects(importSite(space.id, { url: 'ftp://example.com/' }), status.INVALID_ARGUMENT, /url: must be an http\(s\) URL/);
@@ -162,4 +164,118 @@ it('refuses private addresses unless the private network is allowed', async () =
   const space = await newSpace();
   await rejects(importSite(space.id), status.INVALID_ARGUMENT, /url: "127\.0\.0\.1" resolves to 127\.0\.0\.1, a private or reserved address/);
   expect((await getRevision(space.id)).pages).toEqual([]);
+});
+
+describe('ImportContent from a file', () => {
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  const hex = (n: number) => String(n).repeat(32);
+  const FILES: Record<string, Buffer> = {
+    '/guide.md': Buffer.from('# Guide\n\nRead **this** first.\n'),
+    '/page.html': Buffer.from('<html><head><title>Page | Site</title></head><body><h1>Page</h1><p>Hello <em>HTML</em>.</p></body></html>'),
+    '/notes.docx': docx(para('Release notes', 'Heading1') + para('Шрифты и 中文 work.')),
+    '/notion.zip': zip({
+      [`Home ${hex(1)}.md`]: `# Home\n\nSee [Child](Home%20${hex(1)}/Child%20${hex(2)}.md).\n\n![diagram](Home%20${hex(1)}/diagram.png)\n`,
+      [`Home ${hex(1)}/Child ${hex(2)}.md`]: '# Child\n\nNested text.\n',
+      [`Home ${hex(1)}/diagram.png`]: PNG,
+    }),
+    '/confluence.zip': zip({
+      'T/index.html': '<html><body><a href="Start_1.html">Start</a></body></html>',
+      'T/Start_1.html': '<html><head><title>Team : Start</title></head><body><div id="main-content"><p>Confluence page.</p></div></body></html>',
+    }),
+    '/bomb.zip': lyingBomb(),
+    '/evil.zip': zip({ '../../etc/evil.md': '# Evil' }),
+  };
+  let files: Server;
+  let filesBase: string;
+  let hits = 0;
+  beforeAll(async () => {
+    files = createServer((req, res) => {
+      hits++;
+      const body = FILES[new URL(req.url!, 'http://x').pathname];
+      if (!body) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesBase = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => files?.close(resolve)));
+  beforeEach(() => {
+    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+  });
+  afterEach(() => {
+    delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+    Object.assign(h.importLimits, DEFAULT_IMPORT_LIMITS);
+  });
+  const importFile = (spaceId: string, source: string, path: string, req: { revisionId?: string } = {}, as: TestUser = owner) => importSite(spaceId, { url: `${filesBase}${path}`, source, ...req }, as);
+  const titles = (pages: Page[]): unknown[] => pages.map((p) => (p.pages.length ? [p.title, titles(p.pages)] : p.title));
+
+  it('imports a markdown file, an HTML page and a .docx document as one page each', async () => {
+    for (const [source, path, title, text] of [
+      ['markdown', '/guide.md', 'Guide', 'Read **this** first.'],
+      ['html', '/page.html', 'Page', 'Hello _HTML_.'],
+      ['docx', '/notes.docx', 'Release notes', 'Шрифты и 中文 work.'],
+    ] as const) {
+      const space = await newSpace();
+      const res = await importFile(space.id, source, path);
+      expect(res).toEqual({ revisionId: expect.any(String), importedResources: 1, totalResources: 1 });
+      const revision = await getRevision(space.id);
+      expect(revision.id).toBe(res.revisionId);
+      expect(revision.pages.map((p) => p.title)).toEqual([title]);
+      expect((await getPage(space.id, revision.pages[0]!.id)).markdown).toBe(`${text}\n`);
+    }
+  });
+
+  it('imports a Notion export as nested pages with their images, and a Confluence export', async () => {
+    const space = await newSpace();
+    const res = await importFile(space.id, 'notion', '/notion.zip');
+    expect(res).toEqual({ revisionId: expect.any(String), importedResources: 3, totalResources: 3 });
+    const revision = await getRevision(space.id);
+    expect(titles(revision.pages)).toEqual([['Home', ['Child']]]);
+    expect(revision.files.map((f) => [f.name, f.contentType, Number(f.size)])).toEqual([['diagram.png', 'image/png', PNG.length]]);
+    const blob = await h.callContent<ReadBlobRequest, ReadBlobResponse>(h.spaceContent.readBlob, { blob: revision.files[0]!.blob }, owner.id);
+    expect(Buffer.from(blob.data).equals(PNG)).toBe(true);
+    const home = (await getPage(space.id, revision.pages[0]!.id)).markdown!;
+    expect(home).toContain(`[Child](/pages/${revision.pages[0]!.pages[0]!.id})`);
+    expect(home).toContain('diagram.png');
+
+    const other = await newSpace();
+    await importFile(other.id, 'confluence', '/confluence.zip');
+    expect(titles((await getRevision(other.id)).pages)).toEqual(['Start']);
+  });
+
+  it('with a revision (a change request), builds on it and leaves the space alone', async () => {
+    const space = await newSpace();
+    const before = await getRevision(space.id);
+    const res = await importFile(space.id, 'markdown', '/guide.md', { revisionId: before.id });
+    expect((await getRevision(space.id)).id).toBe(before.id);
+    expect((await getRevision(space.id, res.revisionId)).parents).toEqual([before.id]);
+  });
+
+  it('refuses readers and other organizations before fetching anything', async () => {
+    const space = await newSpace();
+    const stranger = await orgs.user('stranger');
+    await orgs.organization(stranger, [], 'Elsewhere');
+    const before = hits;
+    await rejects(importFile(space.id, 'markdown', '/guide.md', {}, reader), status.PERMISSION_DENIED, /editors/);
+    await rejects(importFile(space.id, 'markdown', '/guide.md', {}, stranger), status.NOT_FOUND);
+    expect(hits).toBe(before);
+  });
+
+  // Attacks: nothing is written, and the answer names the limit.
+  it('refuses a lying ZIP bomb, a ../ entry, too many entries, a file too large, a missing file and bytes of the wrong kind', async () => {
+    const space = await newSpace();
+    await rejects(importFile(space.id, 'notion', '/bomb.zip'), status.INVALID_ARGUMENT, /url: the archive is refused: entry "bomb.md" cannot be read \(too many bytes in the stream/);
+    await rejects(importFile(space.id, 'notion', '/evil.zip'), status.INVALID_ARGUMENT, /url: the archive is refused: .*\.\.\/\.\.\/etc\/evil\.md/);
+    h.importLimits.maxEntries = 2;
+    await rejects(importFile(space.id, 'notion', '/notion.zip'), status.INVALID_ARGUMENT, /3 entries, more than 2 \(the limit\)/);
+    h.importLimits.maxEntries = DEFAULT_IMPORT_LIMITS.maxEntries;
+    expect(FILES['/notion.zip']!.length).toBeGreaterThan(200);
+    h.importLimits.maxDownloadBytes = 200;
+    await rejects(importFile(space.id, 'notion', '/notion.zip'), status.INVALID_ARGUMENT, /url: .*\/notion\.zip is larger than 200 bytes/);
+    h.importLimits.maxDownloadBytes = DEFAULT_IMPORT_LIMITS.maxDownloadBytes;
+    await rejects(importFile(space.id, 'markdown', '/missing.md'), status.INVALID_ARGUMENT, /url: .*\/missing\.md answered 404/);
+    await rejects(importFile(space.id, 'docx', '/guide.md'), status.INVALID_ARGUMENT, /url: not a readable ZIP archive/);
+    await rejects(importFile(space.id, 'confluence', '/notion.zip'), status.INVALID_ARGUMENT, /no pages/);
+    expect((await getRevision(space.id)).pages).toEqual([]);
+  });
 });

@@ -409,3 +409,44 @@ describe('SetSpaceRevision and CreateRevision', () => {
     await rejects(h.callContent(sc().createRevision, req, reader.id), status.PERMISSION_DENIED);
   });
 });
+
+describe('GetSemanticChanges', () => {
+  const changes = (spaceId: string, revisionId: string, as: TestUser = reader, extra = {}) =>
+    h.callContent(sc().getSemanticChanges, { spaceId, revisionId, baseRevisionId: '', limit: 0, ...extra }, as.id);
+
+  it('compares a revision to its parent: edited markdown by hash, moves, deletions', async () => {
+    const s = await seeded();
+    const first = await changes(s.space.id, s.revision.id);
+    expect(first.changes.map((c) => [c.type, c.page?.path])).toEqual([
+      ['page_created', 'intro'],
+      ['page_created', 'intro/setup'],
+      ['page_created', 'faq'],
+    ]);
+    const next = await apply(s.space.id, s.revision.id, [
+      { updatePage: { page: s.intro, markdown: 'bye', move: false } },
+      { updatePage: { page: s.setup, move: true, into: s.faq } },
+      { deletePage: { page: s.faq } },
+    ]);
+    const { changes: got, more } = await changes(s.space.id, next.revision!.id);
+    expect(more).toBe(0);
+    expect(got.map((c) => c.type)).toEqual(['page_edited', 'page_deleted', 'page_deleted']);
+    expect(Object.keys(got[0]!.attributes)).toEqual(['document']);
+    expect(JSON.parse(got[0]!.attributes.document!.afterJson!)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('compares to a named base of the space, counts what is over the limit, refuses bad limits', async () => {
+    const s = await seeded();
+    const empty = (await getRevision(s.space.id, s.revision.parents[0]!)).id;
+    const r = await changes(s.space.id, s.revision.id, reader, { baseRevisionId: empty, limit: 2 });
+    expect([r.changes.length, r.more]).toEqual([2, 1]);
+    await rejects(changes(s.space.id, s.revision.id, reader, { limit: 5000 }), status.INVALID_ARGUMENT, /limit/);
+  });
+
+  it('answers NOT_FOUND for other spaces’ revisions and spaces the caller cannot see', async () => {
+    const a = await seeded();
+    const b = await createSpace();
+    await rejects(changes(b.id, a.revision.id), status.NOT_FOUND, /revision/);
+    await rejects(changes(b.id, b.revisionId, reader, { baseRevisionId: a.revision.id }), status.NOT_FOUND, /baseRevisionId/);
+    await rejects(changes(a.space.id, a.revision.id, outsider), status.NOT_FOUND, /Space/);
+  });
+});

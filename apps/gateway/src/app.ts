@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
+import httpProxy from '@fastify/http-proxy';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Logger } from '@quire/service-kit';
+import { checkJsonDepth, ConfigError, logRedaction, securityHeaders, type Logger } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import type { Services } from './clients.ts';
 import { makeAuthenticator } from './credentials.ts';
@@ -17,7 +19,7 @@ import signIn from './routes/auth.ts';
 import ssoSignIn from './routes/sso-signin.ts';
 import errors from './plugins/errors.ts';
 import rateLimit from './plugins/rate-limit.ts';
-import telemetry from './plugins/telemetry.ts';
+import telemetry from '@quire/service-kit/fastify-telemetry';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
 import { makeLinkSigner } from './signing.ts';
@@ -30,6 +32,7 @@ import invites from './routes/invites.ts';
 import members from './routes/members.ts';
 import organizations from './routes/organizations.ts';
 import changeRequests from './routes/change-requests.ts';
+import exportsRoutes from './routes/exports.ts';
 import comments from './routes/comments.ts';
 import reviewers from './routes/reviewers.ts';
 import downloads from './routes/downloads.ts';
@@ -45,11 +48,15 @@ import sso from './routes/sso.ts';
 import teams from './routes/teams.ts';
 import translations from './routes/translations.ts';
 import users from './routes/users.ts';
+import web from './routes/web.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The whole gateway, ready to listen or to `inject` into: external plugins first, then ours. */
-export async function buildApp(config: GatewayConfig, services: Services, options: FastifyServerOptions = {}) {
+/**
+ * The whole gateway, ready to listen or to `inject` into: external plugins first, then ours. The
+ * log goes to standard output, or to `logStream` (tests read what it writes).
+ */
+export async function buildApp(config: GatewayConfig, services: Services, { logStream, ...options }: FastifyServerOptions & { logStream?: DestinationStream } = {}) {
   const app = Fastify({
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Above every path parameter's own bound (ids 128, names 100), so that an over-long one is
@@ -61,11 +68,24 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
+    logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) },
     trustProxy: trustProxy(config.TRUST_PROXY),
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerValidation(app);
+  // Every JSON body's nesting is bounded before it is parsed: deeper values would overflow the
+  // stack of whatever walks them later (a 500, not the 400 it is).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    try {
+      checkJsonDepth(text, 'body');
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    parseJson(req, text, done);
+  });
   const sessions = makeSessions(config.QUIRE_PUBLIC_URL, services);
   // One NATS connection: the shared rate-limit counters, and the revocations of tokens and
   // sessions that reach every replica. Fastify's logger is pino's; its type only lacks pino's extras the helpers do not use.
@@ -83,6 +103,13 @@ export async function buildApp(config: GatewayConfig, services: Services, option
   await app.register(telemetry);
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    for (const [name, value] of Object.entries(securityHeaders(req.protocol === 'https', 'DENY'))) if (!reply.hasHeader(name)) void reply.header(name, value);
+    // An answer made for a caller (a token, a session) is theirs: no shared or browser cache keeps it.
+    const personal = req.caller?.userId !== undefined || req.headers.authorization !== undefined || req.headers.cookie !== undefined;
+    if (personal && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) void reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   await app.register(swagger, {
@@ -112,6 +139,7 @@ export async function buildApp(config: GatewayConfig, services: Services, option
     authenticator,
     signInThrottle: { perAccount: config.SIGN_IN_FAILURES_PER_ACCOUNT, perAddress: config.SIGN_IN_FAILURES_PER_ADDRESS, windowMs: config.SIGN_IN_WINDOW_MS },
   };
+  if (config.READER_UPSTREAM_URL) await app.register(readerProxy, { publicUrl: config.QUIRE_PUBLIC_URL, readerUrl: config.QUIRE_READER_URL, upstream: config.READER_UPSTREAM_URL });
   await app.register(health, deps);
   await app.register(downloads, deps);
   await app.register(signIn, { ...deps, prefix: '/auth' });
@@ -121,12 +149,28 @@ export async function buildApp(config: GatewayConfig, services: Services, option
       // Every /v1 route needs a bearer token or a session, but for the OpenAPI document.
       await v1.register(auth, { authenticator, sessions });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, audit, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
+      for (const group of [users, organizations, audit, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, exportsRoutes, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );
+  if (config.QUIRE_WEB_DIST) await app.register(web, { dist: config.QUIRE_WEB_DIST });
   return app;
 }
+
+/**
+ * The reader on the gateway's origin: its sites (below QUIRE_READER_URL's path) and its assets
+ * (`/_reader/`) are passed to READER_UPSTREAM_URL as they are, Host and cookies included.
+ */
+const readerProxy: FastifyPluginAsync<{ publicUrl: string; readerUrl: string; upstream: string }> = async (app, { publicUrl, readerUrl, upstream }) => {
+  const reader = new URL(readerUrl);
+  if (reader.origin !== new URL(publicUrl).origin || reader.pathname === '/') {
+    throw new ConfigError('READER_UPSTREAM_URL: QUIRE_READER_URL must then be this gateway\'s origin with a path (like http://127.0.0.1:8080/read)');
+  }
+  const mount = reader.pathname.endsWith('/') ? reader.pathname.slice(0, -1) : reader.pathname;
+  // Bodies pass through untouched: the proxy brings its own parsers, in this scope only.
+  app.removeAllContentTypeParsers();
+  for (const prefix of [mount, '/_reader']) await app.register(httpProxy, { upstream, prefix, rewritePrefix: prefix, replyOptions: { rewriteRequestHeaders: (req, headers) => ({ ...headers, host: req.headers.host ?? headers.host }) } });
+};
 
 /** TRUST_PROXY as Fastify's trustProxy: `true`/`false`, or a list of addresses. */
 function trustProxy(value: string | undefined): boolean | string {

@@ -24,6 +24,8 @@ export interface Services {
   gitSync: PromiseClient<GitSyncServiceClient>;
   /** Every channel with its service name, for readiness and shutdown. */
   channels: { name: string; client: Client }[];
+  /** The gateway's identity, which also signs the grants it hands browsers (members' site access). */
+  identity: ServiceIdentity;
 }
 
 export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>, identity: ServiceIdentity): Services {
@@ -56,5 +58,6 @@ export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTEN
       { name: SERVICE_NAMES.sites, client: sites },
       { name: SERVICE_NAMES.gitSync, client: gitSync },
     ],
+    identity,
   };
 }

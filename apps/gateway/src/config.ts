@@ -12,8 +12,16 @@ export const ConfigSchema = Type.Object({
   QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
   /** Base address of the web app, for `urls.app`; the public URL when unset. */
   QUIRE_APP_URL: Type.Optional(url()),
+  /** The web app's build (apps/web/dist), served at the root of this origin; unset, no app is served. */
+  QUIRE_WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Base address of the reader (published sites), for `urls.published`. */
   QUIRE_READER_URL: url('http://127.0.0.1:8090'),
+  /**
+   * Where the reader listens when it answers on the gateway's origin (`pnpm dev`): QUIRE_READER_URL
+   * is then this gateway's origin with a path, and the requests below that path (and the reader's
+   * assets) are passed to it, so members' session cookie reaches the reader too.
+   */
+  READER_UPSTREAM_URL: Type.Optional(url()),
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   REVIEW_URL: grpcAddress(50053),

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PermissionDeniedError } from '@quire/service-kit';
+import { PermissionDeniedError, sessionCookieName } from '@quire/service-kit';
 import type { Services } from './clients.ts';
 
 export type SignInMethod = 'password' | 'oidc' | 'saml';
@@ -32,7 +32,7 @@ function originOf(value: string): string | undefined {
 export function makeSessions(publicUrl: string, services: Services) {
   const publicOrigin = new URL(publicUrl).origin;
   const secure = publicOrigin.startsWith('https:');
-  const cookieName = secure ? '__Host-quire_session' : 'quire_session';
+  const cookieName = sessionCookieName(publicUrl);
   const cookieOptions = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/' };
 
   const current = (req: FastifyRequest): string | undefined => {

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface LinkSigner {
-  /** `path?<params>&exp=<unix seconds>&sig=<hex>` under the public address, valid for about `ttlSeconds`. */
+  /** `path?<params>&exp=<unix seconds>&sig=<hex>` under the public address, valid for exactly `ttlSeconds`. */
   sign(path: string, params: Record<string, string>, ttlSeconds?: number): string;
   /** Whether `sig` signs `path` with these params and `exp`, and `exp` is not past. */
   verify(path: string, params: Record<string, string>, exp: number, sig: string): boolean;
@@ -21,8 +21,8 @@ export function makeLinkSigner(publicUrl: string, secret: string | undefined, no
       .digest('hex');
   return {
     sign(path, params, ttlSeconds = HOUR) {
-      // Rounded up to the hour: the same file read twice within the hour gets the same URL, which caches.
-      const exp = Math.ceil((now() / 1000 + ttlSeconds) / HOUR) * HOUR;
+      // Exact to the second: a link lives as long as the code asks, never more.
+      const exp = Math.floor(now() / 1000) + ttlSeconds;
       const query = new URLSearchParams({ ...params, exp: String(exp), sig: mac(path, params, exp) });
       return `${base}${path}?${query}`;
     },

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
-import { pdfText } from '@quire/review/testing';
+import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
@@ -173,5 +173,51 @@ describe("a change request's content over HTTP", () => {
     expectError(await g.call(owner, 'GET', `${base}/pdf?only=true`), 400, /page/);
     expectError(await g.call(outsider, 'GET', `${base}/pdf`), 404);
     expectError(await fetchSigned((await ok(g.call(owner, 'GET', `${base}/pdf?only=true&page=missing`))).url), 404, /page/);
+  });
+});
+
+describe('semantic changes', () => {
+  type Change = { type: string; page?: { id: string; title: string; path?: string }; file?: { name: string; downloadURL: string }; attributes?: Record<string, { before?: unknown; after?: unknown }> };
+  const kinds = (changes: Change[]) => changes.map((c) => `${c.type} ${c.page?.title ?? c.file?.name}`).sort();
+
+  it("answers what a change request and a revision change, as GitBook's RevisionSemanticChanges", async () => {
+    const { spaceId, base, page } = await changeRequest();
+    const created = ['file_created logo.png', 'page_created Getting started', 'page_created Reference'];
+    expect(kinds((await ok(g.call(owner, 'GET', `${base}/changes`))).changes)).toEqual(created);
+    const file = ((await ok(g.call(owner, 'GET', `${base}/changes`))).changes as Change[]).find((c) => c.file)!.file!;
+    expect((await g.app.inject({ method: 'GET', url: file.downloadURL })).statusCode).toBe(200);
+
+    // Merged, the space's new revision changes the same against its parent; `limit` counts the rest in `more`.
+    const { revision } = await ok(g.call(owner, 'POST', `${base}/merge`));
+    expect(kinds((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/revisions/${revision}/changes`))).changes)).toEqual(created);
+    const limited = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${revision}/changes?limit=1`));
+    expect([limited.changes.length, limited.more]).toEqual([1, 2]);
+
+    // A second change request renames a page and edits another's text: only those, with before and after.
+    const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edits' }), 201);
+    const next = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
+    await ok(
+      g.call(owner, 'POST', `${next}/content`, {
+        changes: [
+          { operation: 'update_page', page: page('Reference'), title: 'API reference' },
+          { operation: 'update_page', page: page('Getting started'), document: { markdown: '# Getting started\n\nNew text.\n' } },
+        ],
+      }),
+    );
+    const edits = (await ok(g.call(owner, 'GET', `${next}/changes`))).changes as Change[];
+    expect(kinds(edits)).toEqual(['page_edited API reference', 'page_edited Getting started']);
+    expect(edits.find((c) => c.page!.title === 'API reference')!.attributes!.title).toEqual({ before: 'Reference', after: 'API reference' });
+    expect(Object.keys(edits.find((c) => c.page!.title === 'Getting started')!.attributes!)).toEqual(['document']);
+  });
+
+  it('refuses a bad limit, and hides another organization’s space and revisions (404)', async () => {
+    const { spaceId, base } = await changeRequest();
+    const { revision } = await ok(g.call(owner, 'POST', `${base}/merge`));
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${revision}/changes?limit=0`), 400, /limit/);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${revision}/changes?limit=5000`), 400, /limit/);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/revisions/${revision}/changes`), 404);
+    expectError(await g.call(outsider, 'GET', `${base}/changes`), 404);
+    const other = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Other' }), 201)).id;
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${other}/revisions/${revision}/changes`), 404);
   });
 });

@@ -1,7 +1,7 @@
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError, startGateway } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
@@ -89,6 +89,17 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
       job: { id: expect.any(String), direction: 'import', state: 'done', revision: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), createdAt: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String) },
     });
     expect(JSON.stringify(info)).not.toContain(CREDS.password);
+    // The audit log records who started it and where from, never the repository's credentials.
+    const started = await vi.waitFor(
+      async () => {
+        const row = (await g.orgs.audit(orgId, 1)).find((r) => r.action === 'git.import_started' && r.targetId === spaceId);
+        expect(row).toBeDefined();
+        return row!;
+      },
+      { timeout: 10_000 },
+    );
+    expect(started).toMatchObject({ actor: owner.id, details: { url: expect.stringContaining('/handbook'), ref: 'refs/heads/main' } });
+    expect(JSON.stringify(started)).not.toContain(CREDS.password);
 
     const space = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json();
     expect(space.gitSync).toEqual({ repoName: 'handbook', installationProvider: 'github', integration: 'git-sync', url: 'https://github.com/acme/handbook', updatedAt: info.updatedAt });

@@ -33,7 +33,8 @@ function toJsonSchema(node: unknown, allOfMember = false): unknown {
  * A page's Document is
  * markdown, a JSON document, or "Empty", an object with no property at all; but it is composed
  * (allOf) into RevisionPageDocument, whose own properties then fail "Empty". Empty means neither
- * of the others here.
+ * of the others here. A page edit's attributes are one of the document, group and link sets, but
+ * an edit of the title alone belongs to all of them: any of them is meant.
  */
 function correct(doc: unknown): unknown {
   const schemas = (doc as { components: { schemas: Record<string, { oneOf: Record<string, unknown>[]; type?: string }> } }).components.schemas;
@@ -41,6 +42,9 @@ function correct(doc: unknown): unknown {
   const empty = schemas.Document!.oneOf.find((s) => s.title === 'Empty')!;
   delete empty.additionalProperties;
   empty.not = { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] };
+  const edited = (schemas.RevisionSemanticChangePageEdited as unknown as { properties: { attributes: { oneOf?: unknown; anyOf?: unknown } } }).properties.attributes;
+  edited.anyOf = edited.oneOf;
+  delete edited.oneOf;
   return doc;
 }
 

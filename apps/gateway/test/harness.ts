@@ -24,13 +24,19 @@ afterEach(() => {
 afterAll(recordCoverage);
 
 /** The whole gateway over the real orgs, content and integrations services and fresh databases; drive it with `app.inject`. */
-export async function startGateway(env: Record<string, string> = {}, orgsEnv: Record<string, string> = {}) {
+export async function startGateway(env: Record<string, string> = {}, orgsEnv: Record<string, string> = {}, options: Parameters<typeof buildApp>[2] = {}) {
   const orgs = await startOrgs(orgsEnv);
-  const [content, integrations, insights] = await Promise.all([startContent(orgs.address), startIntegrations(orgs.address), startInsights(orgs.address)]);
-  const [review, sites, gitSync] = await Promise.all([startReview(orgs.address, content.address), startSites(orgs.address, content.address), startGitSync(content.address)]);
+  // The services publish their domain events where this orgs instance's audit log reads them.
+  const eventsPrefix = orgs.config.EVENTS_SUBJECT_PREFIX;
+  const [content, integrations, insights] = await Promise.all([startContent(orgs.address, { eventsPrefix }), startIntegrations(orgs.address), startInsights(orgs.address)]);
+  const [review, sites, gitSync] = await Promise.all([
+    startReview(orgs.address, content.address),
+    startSites(orgs.address, content.address, { eventsPrefix }),
+    startGitSync(content.address, { eventsPrefix }),
+  ]);
   const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, REVIEW_URL: review.address, INTEGRATIONS_URL: integrations.address, INSIGHTS_URL: insights.address, SITES_URL: sites.address, GIT_SYNC_URL: gitSync.address, LOG_LEVEL: 'silent', RATE_LIMIT_BUCKET: `test_${randomBytes(6).toString('hex')}`, ...env });
   const services = connectServices(config, testIdentity('gateway'));
-  const app = await buildApp(config, services);
+  const app = await buildApp(config, services, options);
   app.addHook('onSend', specHook(violations));
   await app.ready();
   for (const id of gitbookOperations(app.swagger())) served.add(id);

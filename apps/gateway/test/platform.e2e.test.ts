@@ -27,6 +27,41 @@ describe('gateway platform', () => {
     expect(doc.paths['/v1/orgs/{organizationId}/members'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'order', 'role', 'search', 'sort']));
   });
 
+  it('documents the sign-in family, the OIDC providers, API tokens and the audit log', async () => {
+    const doc = (await g.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const ops = new Map<string, { path: string; method: string; op: { security?: unknown[]; tags?: string[] } }>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>)) {
+      for (const [method, op] of Object.entries(item)) ops.set(op.operationId, { path, method, op });
+    }
+    const expected: [string, string, string][] = [
+      ['signIn', 'post', '/auth/sign-in'],
+      ['signOut', 'post', '/auth/sign-out'],
+      ['signOutEverywhere', 'post', '/auth/sign-out-everywhere'],
+      ['getSession', 'get', '/auth/session'],
+      ['changePassword', 'post', '/auth/password'],
+      ['listSignInProviders', 'get', '/auth/providers'],
+      ['startOIDCSignIn', 'get', '/auth/oidc/{providerId}/start'],
+      ['finishOIDCSignIn', 'get', '/auth/oidc/{providerId}/callback'],
+      ['getSAMLServiceProviderMetadata', 'get', '/auth/saml/{samlProviderId}/metadata'],
+      ['startSAMLSignIn', 'get', '/auth/saml/{samlProviderId}/start'],
+      ['samlAssertionConsumerService', 'post', '/auth/saml/{samlProviderId}/acs'],
+      ['listOIDCProvidersInOrganizationById', 'get', '/v1/orgs/{organizationId}/oidc'],
+      ['createOrganizationOIDCProvider', 'post', '/v1/orgs/{organizationId}/oidc'],
+      ['getOrganizationOIDCProviderById', 'get', '/v1/orgs/{organizationId}/oidc/{oidcProviderId}'],
+      ['updateOrganizationOIDCProvider', 'patch', '/v1/orgs/{organizationId}/oidc/{oidcProviderId}'],
+      ['deleteOrganizationOIDCProvider', 'delete', '/v1/orgs/{organizationId}/oidc/{oidcProviderId}'],
+      ['listUserApiTokens', 'get', '/v1/user/tokens'],
+      ['createUserApiToken', 'post', '/v1/user/tokens'],
+      ['revokeUserApiToken', 'delete', '/v1/user/tokens/{tokenId}'],
+      ['listOrganizationAuditLog', 'get', '/v1/orgs/{organizationId}/audit-log'],
+    ];
+    for (const [id, method, path] of expected) expect(ops.get(id), id).toMatchObject({ method, path });
+    // Signing in takes no credential; the session's own operations take the cookie.
+    expect(ops.get('signIn')!.op.security).toEqual([]);
+    expect(ops.get('getSession')!.op.security).toEqual([{ session: [] }]);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  });
+
   it('serves the browsable reference at /docs', async () => {
     const res = await g.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
@@ -81,6 +81,20 @@ describe('POST /auth/sign-in', () => {
     // tens of milliseconds: the tolerance is far below that gap and above scheduling noise.
     expect(Math.abs(mu - mw), `unknown ${mu.toFixed(1)} ms, wrong ${mw.toFixed(1)} ms`).toBeLessThan(Math.max(15, 0.35 * Math.max(mu, mw)));
     expect(Math.min(mu, mw)).toBeGreaterThan(5);
+  });
+
+  it('refuses a megabyte password with 400 before any hashing: no failure counted, nothing asked of orgs', async () => {
+    const victim = await g.orgs.user('huge-password');
+    const org = await g.orgs.organization(victim, [], 'Huge');
+    const huge = 'x'.repeat(1_000_000); // under the body limit, so the schema answers rather than the limit
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: victim.email, password: huge } }), 400, /password/);
+    expect((await g.app.limiter.peek(`signin:account:${victim.email}`, 10, 15 * 60_000)).count).toBe(0);
+    // A wrong password of ordinary length reaches orgs and is audited; the megabyte one was not.
+    expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: victim.email, password: 'wrong password' } }), 401);
+    const failed = async () => (await g.orgs.audit(org.id, 1)).filter((e) => e.action === 'user.sign_in_failed');
+    await vi.waitFor(async () => expect(await failed()).toHaveLength(1), { timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await failed()).toHaveLength(1);
   });
 
   it('refuses bad input with the field named, and a sign-in posted from another origin', async () => {

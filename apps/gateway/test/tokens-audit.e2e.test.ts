@@ -7,6 +7,9 @@ import { bearer, expectError, ok, startGateway } from './harness.ts';
 // Issue 12: API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
 // sign-in throttle, and the organization's audit log fed by the EVENTS stream.
 
+// Above the failures the other tests make from 127.0.0.1 (four); the address test uses addresses of its own.
+const PER_ADDRESS = 6;
+
 let g: Awaited<ReturnType<typeof startGateway>>;
 let replica: FastifyInstance;
 let ada: TestUser;
@@ -16,7 +19,7 @@ let orgId: string;
 
 beforeAll(async () => {
   // The default 30 s authentication cache: revocations must not wait for it.
-  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: '1000' });
+  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS) });
   replica = await g.replica();
   [ada, reader, outsider] = [await g.orgs.user('ada'), await g.orgs.user('reader'), await g.orgs.user('outsider')];
   orgId = (await g.orgs.organization(ada, [[reader, Role.ROLE_READ]])).id;
@@ -129,6 +132,25 @@ describe('sign-in throttle', () => {
   });
 });
 
+describe('sign-in throttle per address', () => {
+  const from = (remoteAddress: string, email: string, password: string, app: FastifyInstance = g.app) =>
+    app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email, password }, remoteAddress });
+
+  it('answers 429 to an address after repeated failures, whichever accounts it sprays, on every replica', async () => {
+    const sprayer = '203.0.113.7';
+    const [a, b] = [await g.orgs.user('spray-a'), await g.orgs.user('spray-b')];
+    // Two failures per account at most, under the account limit (3): only the address's count can refuse.
+    const emails = [a.email, b.email, 'nobody-1@example.com', a.email, b.email, 'nobody-2@example.com'];
+    for (const email of emails.slice(0, PER_ADDRESS)) expectError(await from(sprayer, email, 'a guess'), 401);
+    const refused = await from(sprayer, a.email, a.password, replica);
+    expectError(refused, 429, /failed sign-ins/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The same accounts sign in from another address.
+    expect((await from('198.51.100.9', a.email, a.password)).statusCode).toBe(204);
+    expect((await from('198.51.100.9', b.email, b.password, replica)).statusCode).toBe(204);
+  });
+});
+
 describe('GET /v1/orgs/{organizationId}/audit-log', () => {
   const log = (as: string, query = '') => g.app.inject({ method: 'GET', url: `/v1/orgs/${orgId}/audit-log${query}`, headers: bearer(as) });
 
@@ -172,6 +194,47 @@ describe('GET /v1/orgs/{organizationId}/audit-log', () => {
     expect(first.items).toHaveLength(1);
     const second = await ok(log(ada.token, `?limit=1&page=${first.next.page}`));
     expect(second.items[0].id).not.toBe(first.items[0].id);
+  });
+
+  it('records permission, site and Git export changes from the services that own them, with who and from where', async () => {
+    const as = (method: 'POST' | 'PATCH', url: string, payload: object, status = 200) =>
+      ok(g.app.inject({ method, url, payload, headers: { ...bearer(ada.token), 'user-agent': 'audit-services/1.0' } }), status);
+    const space = await as('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Audited space' }, 201);
+    await as('PATCH', `/v1/spaces/${space.id}`, { defaultLevel: 'read', title: 'Renamed' });
+    await as('PATCH', `/v1/spaces/${space.id}`, { title: 'Only renamed' }); // no access setting: no entry
+    await as('POST', `/v1/spaces/${space.id}/permissions`, { role: 'edit', users: [reader.id] }, 204);
+    const collection = await as('POST', `/v1/orgs/${orgId}/collections`, { title: 'Audited collection' }, 201);
+    await as('PATCH', `/v1/collections/${collection.id}`, { defaultLevel: 'comment' });
+    await as('POST', `/v1/collections/${collection.id}/permissions`, { role: 'read', users: [reader.id] }, 204);
+    const site = await as('POST', `/v1/orgs/${orgId}/sites`, { title: 'Audited site' }, 201);
+    await as('PATCH', `/v1/orgs/${orgId}/sites/${site.id}`, { visibility: 'unlisted' });
+    await as('POST', `/v1/orgs/${orgId}/sites/${site.id}/publish`, {});
+    await as('POST', `/v1/orgs/${orgId}/sites/${site.id}/publish`, {}); // already published: no entry
+    await as('POST', `/v1/orgs/${orgId}/sites/${site.id}/unpublish`, {});
+    const repository = `file:///nonexistent/quire-audit-${site.id}.git`;
+    await as('POST', `/v1/spaces/${space.id}/git/export`, { url: repository, ref: 'refs/heads/main', commitMessage: 'Export' }, 204);
+
+    type Entry = { action: string; actor: string; target: { type: string; id: string }; ip: string; userAgent: string; details: Record<string, unknown> };
+    const about = async (id: string) => ((await ok(log(ada.token, '?limit=1000'))).items as Entry[]).filter((e) => e.target?.id === id).reverse();
+    await within(10_000, async () => (await about(space.id)).length >= 3 && (await about(collection.id)).length >= 2 && (await about(site.id)).length >= 3);
+    const [spaceEntries, collectionEntries, siteEntries] = [await about(space.id), await about(collection.id), await about(site.id)];
+    for (const e of [...spaceEntries, ...collectionEntries, ...siteEntries]) expect(e).toMatchObject({ actor: ada.id, ip: '127.0.0.1', userAgent: 'audit-services/1.0' });
+    expect(spaceEntries.map((e) => [e.action, e.details])).toEqual([
+      ['space.permissions_changed', { defaultLevel: { from: 'inherit', to: 'read' } }],
+      ['space.permissions_changed', { userIds: [reader.id], teamIds: [], role: 'edit' }],
+      ['git.export_started', { jobId: expect.any(String), url: repository, ref: 'refs/heads/main' }],
+    ]);
+    expect(collectionEntries.map((e) => [e.action, e.details])).toEqual([
+      ['collection.permissions_changed', { defaultLevel: { from: 'inherit', to: 'comment' } }],
+      ['collection.permissions_changed', { userIds: [reader.id], teamIds: [], role: 'read' }],
+    ]);
+    expect(siteEntries.map((e) => [e.action, e.details])).toEqual([
+      ['site.visibility_changed', { from: 'public', to: 'unlisted' }],
+      ['site.published', { visibility: 'unlisted' }],
+      ['site.unpublished', { visibility: 'unlisted' }],
+    ]);
+    // The action filter reaches them like any other entry.
+    expect((await ok(log(ada.token, '?action=site.published'))).items.map((e: Entry) => e.target.id)).toContain(site.id);
   });
 
   it('refuses non-admins (403), outsiders (404), no token (401) and bad filters (400)', async () => {

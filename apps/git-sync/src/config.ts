@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 import { secretsKeyField } from '@quire/service-kit/sealed';
 
 const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def });
@@ -12,6 +13,8 @@ export const ConfigSchema = Type.Object({
   CONTENT_URL: grpcAddress(50052),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The subject of this service's jobs on the JOBS stream, and its durable consumer (tests use their own). */
+  /** Where exports and imports started go as domain events (the audit log reads them). */
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   GIT_SYNC_SUBJECT: Type.String({ pattern: '^jobs\\.[A-Za-z0-9_.-]+$', default: 'jobs.gitsync' }),
   GIT_SYNC_CONSUMER: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'git-sync' }),
   /** Jobs one process runs at once; 0 runs no worker (an API-only replica). */

@@ -14,6 +14,8 @@ export function presentJob(j: JobRow): GitJob {
     createdAt: j.createdAt,
     startedAt: j.startedAt ?? undefined,
     completedAt: j.completedAt ?? undefined,
+    filesDone: j.filesDone,
+    filesTotal: j.filesTotal,
   };
 }
 

@@ -2,7 +2,7 @@ import { ContentServiceClient, ContentServiceService } from '@quire/proto/conten
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { createClient, promiseClient, watchConsumer, type HealthChecks, type Logger, type ServiceBinding, type ServiceIdentity } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
-import { connectNats, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKey } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
@@ -56,7 +56,16 @@ export async function startRuntime(
     log,
   );
   const service = gitSyncService(
-    { store, content, publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg), secretsKey, allowPrivateNetwork, allowFileRemotes, newId },
+    {
+      store,
+      content,
+      publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
+      events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
+      secretsKey,
+      allowPrivateNetwork,
+      allowFileRemotes,
+      newId,
+    },
     log,
   );
   return {

@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 /** A GitBook-shaped docs repository: config, summary with a group, nested folders, assets, relative links. */
 export const DOCS_REPO: Record<string, string | Buffer> = {
   '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
@@ -13,4 +17,49 @@ export const DOCS_REPO: Record<string, string | Buffer> = {
   'docs/.gitbook/assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
   'docs/.gitbook/assets/screen shot.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 4, 5, 6]),
   'src/index.ts': 'export {};\n',
+};
+
+// Every GitBook block as the document model's own fixtures spell them (GitBook's Git Sync output).
+const BLOCKS_DIR = fileURLToPath(new URL('../../../packages/document/test/fixtures/', import.meta.url));
+const blocks = Object.fromEntries(readdirSync(BLOCKS_DIR).map((name) => [`manual/docs/blocks/${name}`, readFileSync(join(BLOCKS_DIR, name), 'utf8')]));
+
+/**
+ * A manual in Chinese laid out for GitBook's Git Sync in a project directory (`manual/`): `root:`
+ * with redirects, a readme outside the project directory, CJK titles and file names, underscores
+ * and dots in names, escaped link destinations and anchors, a heading other than the summary's
+ * title, front matter GitBook writes, every block kind, and what the space does not own: unlisted
+ * markdown, images outside `.gitbook/assets`, `.gitbook/` files, other folders.
+ */
+export const MANUAL_REPO: Record<string, string | Buffer> = {
+  'README.md': '# 项目\n\n这个仓库包含手册。\n',
+  'src/main.c': 'int main(void) { return 0; }\n',
+  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n',
+  'manual/docs/SUMMARY.md': [
+    '# Table of contents',
+    '',
+    '- [项目简介](../../README.md)',
+    '- [安装指南](guide/)',
+    '  - [安装步骤](guide/install_steps.md)',
+    '  - [计时](guide/pg\\_test\\_timing.md)',
+    '  - [准备工作](guide/install_steps.md#zhun-bei)',
+    '- [API v2.1](reference/api_v2.1.md)',
+    '',
+    '## 区块 <a href="#blocks" id="blocks"></a>',
+    '',
+    ...Object.keys(blocks)
+      .sort()
+      .map((p) => `- [${p.slice('manual/docs/blocks/'.length, -3)}](blocks/${p.slice('manual/docs/blocks/'.length)})`),
+    '',
+  ].join('\n'),
+  'manual/docs/guide/README.md': '---\ndescription: >-\n  如何安装\n  这个项目\nlayout:\n  cover:\n    visible: true\ncoverY: 0\n---\n\n# 安装指南\n\n先读[安装步骤](install_steps.md#zhun-bei)，再看[计时](pg\\_test\\_timing.md)。\n\n![架构图](../images/arch.png)\n',
+  'manual/docs/guide/install_steps.md': '# 安装所有组件\n\n## 准备\n\n需要 Node 20。\n\n{% hint style="warning" %}\n先备份。\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/截图 1.png" alt=""><figcaption><p>截图</p></figcaption></figure>\n',
+  'manual/docs/guide/pg_test_timing.md': '# 计时\n\n回到[指南](./)。\n',
+  'manual/docs/reference/api_v2.1.md': '没有标题的页面。\n\n{% content-ref url="../guide/install_steps.md" %}\n[install_steps.md](../guide/install_steps.md)\n{% endcontent-ref %}\n\n{% file src="../.gitbook/assets/spec.pdf" %}\n',
+  ...blocks,
+  'manual/docs/appendix/notes.md': '# 附录（未列出）\n',
+  'manual/docs/templates/page.md': '# Template {{ name }}\n',
+  'manual/docs/images/arch.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]),
+  'manual/docs/.gitbook/assets/截图 1.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 8, 8, 8]),
+  'manual/docs/.gitbook/assets/spec.pdf': '%PDF-1.4 spec\n',
+  'manual/docs/.gitbook/includes/tags.yaml': 'tags:\n  - 安装\n',
 };

@@ -141,3 +141,9 @@ export async function readRepo(bare: string, branch = 'main'): Promise<{ files: 
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/** `git diff --stat` between two commits of a bare repository: empty when their trees are the same. */
+export const diffStat = async (bare: string, from: string, to: string) => (await gitIn(bare, 'diff', '--stat', from, to)).trim();
+
+/** The paths a commit changed against its parent. */
+export const changedPaths = async (bare: string, commit: string) => (await gitIn(bare, 'diff', '--name-only', `${commit}~1`, commit)).split('\n').filter(Boolean);

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, ExportRepositoryRequest, GetGitInfoRequest, GitInfo, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
+import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, ExportRepositoryRequest, GetGitInfoRequest, GitInfo, GitJob, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
 import type { ApplyChangesRequest, ApplyChangesResponse, GetRevisionRequest, Page, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
@@ -9,8 +9,8 @@ import { createLogger, Role } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_REPO } from './fixtures.ts';
-import { commitTo, readRepo, startGitServer } from './git-server.ts';
+import { DOCS_REPO, MANUAL_REPO } from './fixtures.ts';
+import { changedPaths, commitTo, diffStat, readRepo, startGitServer } from './git-server.ts';
 import { startGitSync, type GitSyncHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -304,23 +304,110 @@ describe('export', () => {
     expect(paths.filter((p) => /(^|\/)\.git(hub)?\/|^etc\//.test(p))).toEqual([]);
   });
 
-  it("writes into the docs root the repository's .gitbook.yaml names and leaves its other files", async () => {
+  it('exports an unchanged import onto its repository without a commit, every file byte for byte', async () => {
     const bare = await repos.create('layout', DOCS_REPO);
+    const { head } = await readRepo(bare);
     const spaceId = await createSpace();
     await run(spaceId, importRepo(spaceId, { url: repos.url('layout') }));
-    expect((await run(spaceId, exportRepo(spaceId, { url: repos.url('layout') }))).state).toBe('done');
-    const repo = await readRepo(bare);
-    expect(repo.commits).toBe(2);
-    expect(repo.files['.gitbook.yaml']).toBe('root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n');
-    expect(repo.files['src/index.ts']).toBe(DOCS_REPO['src/index.ts']);
-    expect(Object.keys(repo.files).filter((p) => !p.startsWith('docs/'))).toEqual(['.gitbook.yaml', 'src/index.ts']);
-    // The diagram moved to the assets folder; its old path is gone.
-    expect(repo.files['docs/.gitbook/assets/diagram.svg']).toBeDefined();
-    expect(repo.files['docs/reference/diagram.svg']).toBeUndefined();
-    const before = await revision(spaceId);
-    await run(spaceId, importRepo(spaceId, { url: repos.url('layout') }));
-    const after = await revision(spaceId);
-    expect(flat(after.pages).map((p) => [p.id, p.title, p.markdown])).toEqual(flat(before.pages).map((p) => [p.id, p.title, p.markdown]));
+    expect(await run(spaceId, exportRepo(spaceId, { url: repos.url('layout') }))).toMatchObject({ state: 'done', commitOid: head });
+    expect(await readRepo(bare)).toMatchObject({ commits: 1, head });
+  });
+
+  describe('a GitBook manual in Chinese with a project directory', () => {
+    const url = () => repos.url('manual');
+    const o = () => ({ url: url(), repoProjectDirectory: 'manual' });
+    let bare: string;
+    let spaceId: string;
+    let first: string;
+    let imported: Revision;
+    let importJob: GitJob;
+    beforeAll(async () => {
+      bare = await repos.create('manual', MANUAL_REPO);
+      first = (await readRepo(bare)).head;
+      spaceId = await createSpace();
+      importJob = await run(spaceId, importRepo(spaceId, o()));
+      imported = await revision(spaceId);
+    });
+
+    it('imports its structure, content and links', async () => {
+      const titles = flat(imported.pages).map((p) => p.title);
+      expect(titles.slice(0, 7)).toEqual(['项目简介', '安装指南', '安装步骤', '计时', '准备工作', 'API v2.1', '区块']);
+      const guide = byTitle(imported, '安装指南');
+      const steps = byTitle(imported, '安装步骤');
+      const timing = byTitle(imported, '计时');
+      expect(byTitle(imported, '项目简介').git?.path).toBe('README.md');
+      expect(byTitle(imported, '准备工作')).toMatchObject({ type: 'link', href: `/pages/${steps.id}#zhun-bei` });
+      expect(byTitle(imported, '区块').type).toBe('group');
+      expect(steps).toMatchObject({ slug: 'install_steps', markdown: expect.stringMatching(/^# 安装所有组件\n/) });
+      expect(byTitle(imported, 'API v2.1').slug).toBe('api_v2.1');
+      expect(guide.description).toBe('如何安装 这个项目');
+      expect(guide.markdown).toMatch(/^---\ndescription: >-\n {2}如何安装\n {2}这个项目\nlayout:/);
+      expect(guide.markdown).toContain(`[安装步骤](/pages/${steps.id}#zhun-bei)`);
+      expect(guide.markdown).toContain(`[计时](/pages/${timing.id})`);
+      const arch = imported.files.find((f) => f.name === 'arch.png')!;
+      expect(guide.markdown).toContain(`![架构图](/files/${arch.id})`);
+      const api = byTitle(imported, 'API v2.1').markdown!;
+      const spec = imported.files.find((f) => f.name === 'spec.pdf')!;
+      expect(api).toContain(`{% content-ref url="/pages/${steps.id}" %}`);
+      expect(api).toContain(`{% file src="/files/${spec.id}" %}`);
+      expect(imported.files.map((f) => f.git?.path).sort()).toEqual(['manual/docs/.gitbook/assets/spec.pdf', 'manual/docs/.gitbook/assets/截图 1.png', 'manual/docs/images/arch.png']);
+    });
+
+    it('records progress: files processed of total', () => {
+      const pages = flat(imported.pages).filter((p) => p.git).length;
+      expect(importJob).toMatchObject({ state: 'done', filesTotal: pages + imported.files.length, filesDone: pages + imported.files.length });
+    });
+
+    it('exports it back unchanged: no commit', async () => {
+      const job = await run(spaceId, exportRepo(spaceId, o()));
+      expect(job).toMatchObject({ state: 'done', commitOid: first, filesDone: job.filesTotal });
+      expect(job.filesTotal).toBe(flat(imported.pages).filter((p) => p.type === 'document').length + imported.files.length);
+      const after = await readRepo(bare);
+      expect(after).toMatchObject({ commits: 1, head: first });
+      expect(await diffStat(bare, first, after.head)).toBe('');
+    });
+
+    it('exports an edit of one page as a commit touching that page alone', async () => {
+      const r = await revision(spaceId);
+      const steps = byTitle(r, '安装步骤');
+      const edited = await content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
+        content.spaceContent.applyChanges,
+        { spaceId, revisionId: r.id, changes: [{ updatePage: { page: steps.id, fields: {}, markdown: `${steps.markdown}\n新的一段。\n`, move: false, keepParent: false } }] },
+        owner.id,
+      );
+      await content.callContent(content.spaceContent.setSpaceRevision, { spaceId, revisionId: edited.revision!.id, expectedRevisionId: r.id }, owner.id);
+      const job = await run(spaceId, exportRepo(spaceId, o(), 'Edit one page'));
+      expect(job.state).toBe('done');
+      expect(await changedPaths(bare, job.commitOid)).toEqual(['manual/docs/guide/install_steps.md']);
+      const files = (await readRepo(bare)).files;
+      expect(files['manual/docs/guide/install_steps.md']).toBe(`${MANUAL_REPO['manual/docs/guide/install_steps.md']}\n新的一段。\n`);
+      // Imported again, the space is as it was edited; exported again, nothing changes.
+      await run(spaceId, importRepo(spaceId, o()));
+      const back = await revision(spaceId);
+      expect(flat(back.pages).map((p) => [p.id, p.title, p.markdown])).toEqual(flat((await revision(spaceId, edited.revision!.id)).pages).map((p) => [p.id, p.title, p.markdown]));
+      expect((await run(spaceId, exportRepo(spaceId, o()))).commitOid).toBe(job.commitOid);
+    });
+
+    it('exported to an empty repository, imports back to the same space', async () => {
+      const source = await revision(spaceId);
+      const target = await repos.create('manual-copy');
+      expect((await run(spaceId, exportRepo(spaceId, { url: repos.url('manual-copy') }))).state).toBe('done');
+      const copy = await createSpace();
+      await run(copy, importRepo(copy, { url: repos.url('manual-copy') }));
+      const back = await revision(copy);
+      const ids = new Map([...flat(source.pages).map((p, i) => [p.id, `p${i}`] as const), ...source.files.map((f) => [f.id, f.name] as const)]);
+      const backIds = new Map([...flat(back.pages).map((p, i) => [p.id, `p${i}`] as const), ...back.files.map((f) => [f.id, f.name] as const)]);
+      const norm = (r: Revision, map: Map<string, string>) =>
+        flat(r.pages).map((p) => {
+          const ids = (text: string) => text.replace(/\/(pages|files)\/([\w-]+)/g, (_, k: string, id: string) => `/${k}/${map.get(id)}`);
+          return { type: p.type, title: p.title, description: p.description, href: ids(p.href), markdown: ids(p.markdown ?? '') };
+        });
+      expect(norm(back, backIds)).toEqual(norm(source, ids));
+      expect(back.files.map((f) => f.blob).sort()).toEqual(source.files.map((f) => f.blob).sort());
+      // And that repository takes the next export without a commit.
+      const { head } = await readRepo(target);
+      expect((await run(copy, exportRepo(copy, { url: repos.url('manual-copy') }))).commitOid).toBe(head);
+    });
   });
 
   it('carries an edit in the space to the repository, then an edit in the repository to the space', async () => {

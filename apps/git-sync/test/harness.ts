@@ -15,6 +15,8 @@ export interface GitSyncOptions {
   queue?: { subject: string; consumer: string };
   /** Another instance's database (replicas share it). */
   databaseUrl?: string;
+  /** Where its domain events go: the events subjects of the orgs instance whose audit log reads them. */
+  eventsPrefix?: string;
   beforeApply?: RunnerDeps['beforeApply'];
   /** False to check URLs as production does (loopback refused); true by default. */
   allowPrivateNetwork?: boolean;
@@ -39,6 +41,8 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
     CONTENT_URL: contentAddress,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     GIT_SYNC_SUBJECT: queue.subject,
+    // Without an orgs instance's subjects, ones no stream takes (never a dev stack's audit log).
+    EVENTS_SUBJECT_PREFIX: options.eventsPrefix ?? `test.events.none.${suffix}`,
     GIT_SYNC_CONSUMER: queue.consumer,
     GIT_SYNC_WORKERS: String(options.workers ?? 2),
     GIT_SYNC_ACK_WAIT_MS: String(options.ackWaitMs ?? 30_000),

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { API_ROLES, DomainError, roleFromApi, type ApiRole } from '@quire/service-kit';
+import { API_ROLES, DomainError, PASSWORD_MAX, PASSWORD_MIN, roleFromApi, type ApiRole } from '@quire/service-kit';
 import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
 import { loadOrgsConfig } from './config.ts';
 import { openStore, type Store } from './store/index.ts';
@@ -27,7 +27,7 @@ const json = new Option('--json', 'print the created object as JSON');
 const user = program.command('user').description('users');
 // A password on the command line lands in the shell's history and the process list: `-` reads
 // it from the standard input instead (`echo "$PW" | pnpm quire user set-password --email E --password -`).
-const PASSWORD_HELP = 'a password to sign in with (8 to 256 characters), or - to read it from stdin';
+const PASSWORD_HELP = `a password to sign in with (${PASSWORD_MIN} to ${PASSWORD_MAX} characters), or - to read it from stdin`;
 
 async function passwordFrom(value: string): Promise<string> {
   if (value !== '-') return value;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { secretsKeyField } from '@quire/service-kit/sealed';
-import { databaseConfigFields, loadConfig, port, secret, serviceConfigFields } from '@quire/service-kit';
-import { STREAMS } from '@quire/service-kit/nats';
+import { databaseConfigFields, loadConfig, PASSWORD_MAX, PASSWORD_MIN, port, secret, serviceConfigFields } from '@quire/service-kit';
+import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -14,11 +14,11 @@ export const ConfigSchema = Type.Object({
   /** On first start with an empty database, the token of the admin user created then. */
   QUIRE_BOOTSTRAP_TOKEN: Type.Optional(Type.String({ minLength: 20, pattern: '^[A-Za-z0-9_-]+$' })),
   /** On first start with an empty database, the password of the admin user created then. */
-  QUIRE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  QUIRE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The stream of domain events the audit log is written from, and its subjects' prefix (tests use their own). */
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),
-  EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[a-z0-9_-]+(\\.[a-z0-9_-]+)*$', default: 'events' }),
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   /** A browser session ends when unused this long (7 days)... */
   SESSION_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 7 * 24 * 3_600_000 }),
   /** ...and at the latest this long after sign-in (30 days), used or not. */

@@ -8,8 +8,16 @@ export const ConfigSchema = Type.Object({
   /** The reader's port; `PORT` when unset (platforms that set one port per app). */
   READER_PORT: Type.Optional(port(8090)),
   PORT: port(8090),
+  /** The side port of `/metrics` (Prometheus), kept off the public one; the reader's port + 1000 when unset. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Where visitors reach the reader: sites answer below it at `/<organization>/<site>`; other hosts are custom hostnames. */
   QUIRE_READER_URL: url('http://127.0.0.1:8090'),
+  /**
+   * The gateway's public URL: members of an organization sign in there, and its session cookie
+   * lets them read the organization's private sites where the reader answers on that origin; on
+   * a custom hostname they pass through its `/auth/site-access` for a short-lived grant.
+   */
+  QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   SITES_URL: grpcAddress(50054),

@@ -1,4 +1,4 @@
-import { loadServiceIdentity, runProcess } from '@quire/service-kit';
+import { loadServiceIdentity, runProcess, startMetricsServer } from '@quire/service-kit';
 import { buildReader } from './server/app.ts';
 import { connectServices } from './clients.ts';
 import { listenPort, loadReaderConfig } from './config.ts';
@@ -8,10 +8,12 @@ await runProcess('reader', async () => {
   const services = connectServices(config, loadServiceIdentity('reader', config));
   const reader = await buildReader(config, services);
   await reader.app.listen({ host: config.HOST, port: listenPort(config) });
+  const side = await startMetricsServer(config.HOST, config.METRICS_PORT ?? listenPort(config) + 1000);
   reader.app.log.info(`Published sites at ${config.QUIRE_READER_URL}/<organization>/<site>`);
   return {
     log: reader.app.log,
     async close() {
+      await side.close();
       await reader.app.close();
       await reader.insights.flush();
       for (const c of services.channels) c.client.close();

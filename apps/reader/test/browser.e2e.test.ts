@@ -94,18 +94,28 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
   it('toggles the theme and keeps it across visits, with a screenshot in each theme', async () => {
     const p = await open(`${base}/`);
     const theme = () => p.evaluate(() => document.documentElement.dataset.theme);
-    expect(await theme()).toBe('system');
-    await p.locator('[data-theme-toggle]').click();
+    const background = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    // The site's default (its customization's themes.default), until the visitor chooses.
     expect(await theme()).toBe('light');
+    expect(await background()).toBe('rgb(255, 255, 255)');
     await p.screenshot({ path: `${shots}light.png` });
     await p.locator('[data-theme-toggle]').click();
     expect(await theme()).toBe('dark');
-    const bg = await p.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(bg).toBe('rgb(17, 19, 23)');
+    expect(await background()).toBe('rgb(17, 19, 23)');
     await p.screenshot({ path: `${shots}dark.png` });
     await p.reload();
     expect(await theme()).toBe('dark');
     await expect(p.locator('[data-theme-toggle]').getAttribute('aria-label')).resolves.toBe('Theme: dark');
+    // System follows the device: dark here.
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await p.locator('[data-theme-toggle]').click();
+    expect(await theme()).toBe('system');
+    expect(await background()).toBe('rgb(17, 19, 23)');
+    await p.screenshot({ path: `${shots}system-dark.png` });
+    await p.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await p.reload();
+    expect(await theme()).toBe('system');
     await p.close();
   });
 
@@ -196,4 +206,25 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
     expect(await withClaim.locator('article').textContent()).toContain('Secret beta feature.');
     await withClaim.close();
   }, 90_000);
+
+  it('counts the pages a visitor reads (two page views, one visitor, one session) in the site\'s insights', async () => {
+    const space = await spaceWith(h.g, owner, orgId, 'Counted', [page('First', 'One.'), page('Second', 'Two.')]);
+    const site = await api('POST', '/sites', { title: 'Counted site', spaces: [space] }, 201);
+    await api('POST', `/sites/${site.id}/publish`);
+    const p = await open(`${origin}/${orgId}/${site.id}/`);
+    await p.getByRole('link', { name: /Next/ }).click();
+    await p.waitForURL(/second$/);
+    await p.close();
+    await h.reader.flushInsights();
+    const aggregate = async () =>
+      (await api('POST', `/sites/${site.id}/insights/events/aggregate`, { select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last24Hours' })).columns.map(
+        (c: { values: number[] }) => c.values[0],
+      );
+    let seen: number[] = [];
+    for (let i = 0; i < 100 && !(seen[0]! >= 2); i++) {
+      seen = await aggregate();
+      if (!(seen[0]! >= 2)) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toEqual([2, 1, 1]);
+  }, 60_000);
 });

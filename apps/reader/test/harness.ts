@@ -2,6 +2,7 @@ import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/
 import type { TestUser } from '@quire/orgs/testing';
 import { startGateway, ok } from '@quire/gateway/testing';
 import { testIdentity } from '@quire/service-kit/testing';
+import type { DestinationStream } from 'pino';
 import { connectServices } from '../src/clients.ts';
 import { loadReaderConfig } from '../src/config.ts';
 import { buildReader } from '../src/server/app.ts';
@@ -11,8 +12,8 @@ import { buildReader } from '../src/server/app.ts';
  * sites up as a user would), on fresh databases; drive it with `reader.app.inject` or, once
  * `listen` is called, over HTTP.
  */
-export async function startReader(env: Record<string, string> = {}) {
-  const g = await startGateway();
+export async function startReader(env: Record<string, string> = {}, options: { gatewayEnv?: Record<string, string>; logStream?: DestinationStream } = {}) {
+  const g = await startGateway(options.gatewayEnv);
   const config = loadReaderConfig({
     ORGS_URL: g.orgs.address,
     CONTENT_URL: g.content.address,
@@ -23,7 +24,7 @@ export async function startReader(env: Record<string, string> = {}) {
     ...env,
   });
   const services = connectServices(config, testIdentity('reader'));
-  const reader = await buildReader(config, services);
+  const reader = await buildReader(config, services, options.logStream);
   await reader.app.ready();
   return {
     g,

@@ -1,4 +1,5 @@
-import { Role } from '@quire/service-kit';
+import { gunzipSync } from 'node:zlib';
+import { Role, startMetricsServer } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
 import { SignJWT } from 'jose';
@@ -10,6 +11,8 @@ let h: Harness;
 let owner: TestUser;
 let orgId: string;
 let otherOrg: string;
+/** Every line the reader logged: credentials in query strings must not be in any of them. */
+const logged: string[] = [];
 
 const get = (url: string, headers: Record<string, string> = {}) => h.reader.app.inject({ method: 'GET', url, headers });
 const api = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
@@ -29,7 +32,7 @@ async function publishedSite(spaces: string[], body: Record<string, unknown> = {
 }
 
 beforeAll(async () => {
-  h = await startReader();
+  h = await startReader({ LOG_LEVEL: 'info' }, { logStream: { write: (line: string) => void logged.push(line) } });
   owner = await h.g.orgs.user('owner');
   orgId = (await h.g.orgs.organization(owner, [])).id;
   const outsider = await h.g.orgs.user('outsider');
@@ -96,6 +99,42 @@ describe('serving a public site', () => {
     expect(changed.headers.etag).not.toBe(etag);
   });
 
+  it('sends the security headers on every answer, HSTS over HTTPS', async () => {
+    for (const res of [await get(`${base}/`), await get('/nosuchorg/x/'), await get(`${base}/robots.txt`)]) {
+      expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN' });
+      expect(res.headers['referrer-policy']).toBeDefined();
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+    expect((await get(`${base}/`, { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('counts its requests by route and status on the Prometheus side port', async () => {
+    await get(`${base}/`);
+    await get('/nosuchorg/x/');
+    const side = await startMetricsServer('127.0.0.1', 0);
+    try {
+      const text = await (await fetch(`http://127.0.0.1:${side.port}/metrics`)).text();
+      expect(text).toMatch(/quire_http_request_duration_seconds_count\{method="GET",route="\/\*",status="200"\} [1-9]/);
+      expect(text).toMatch(/quire_http_request_duration_seconds_count\{method="GET",route="\/\*",status="404"\} [1-9]/);
+    } finally {
+      await side.close();
+    }
+  });
+
+  it('sends pages and assets gzipped to clients that take it, the same bytes once unzipped', async () => {
+    const plain = await get(`${base}/setup`);
+    const zipped = await get(`${base}/setup`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect((await get(`${base}/setup`, { 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding']).toBeUndefined();
+    const css = plain.body.match(/href="(\/_reader\/[^"]+\.css)"/)![1]!;
+    const asset = await get(css, { 'accept-encoding': 'gzip' });
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(asset.rawPayload).toString()).toBe((await get(css)).body);
+  });
+
   it('answers real 404 pages for missing sites, pages and paths, never a stack trace', async () => {
     for (const url of [`/${orgId}/nosuchsite/`, `/nosuchorg/x/`, `/${otherOrg}/${base.split('/')[2]}/`, `${base}/%2e%2e/%2e%2e/etc`, `${base}/a%2fb`, '/']) {
       const res = await get(url);
@@ -154,6 +193,36 @@ describe('serving a public site', () => {
   });
 });
 
+describe('customization', () => {
+  it('shows the site\'s title, logo, accent colour and default theme, with a new ETag when they change, as the published view answers them', async () => {
+    const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'Styled', [page('Styled page', 'Hello.')])]);
+    const url = `/${orgId}/${site.id}/styled-page`;
+    const before = await get(url);
+    expect(before.body).toContain('data-theme="light"');
+    expect(before.body).toMatch(/<a class="brand" href="[^"]+">Acme Docs<\/a>/);
+    const etag = before.headers.etag as string;
+
+    await api('PATCH', `/sites/${site.id}/customization`, {
+      title: 'Acme Handbook',
+      header: { preset: 'default', links: [], logo: { light: 'https://cdn.example.com/logo.png', dark: 'https://cdn.example.com/logo-dark.png' } },
+      styling: { ...(await api('GET', `/sites/${site.id}/customization`)).styling, primaryColor: { light: '#0A7D32', dark: '#0A7D32' } },
+      themes: { default: 'dark', toggeable: false },
+    });
+    const after = await get(url, { 'if-none-match': etag });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect(after.body).toContain('<title>Styled page | Acme Handbook</title>');
+    expect(after.body).toContain('<img class="logo-light" src="https://cdn.example.com/logo.png" alt=""><img class="logo-dark" src="https://cdn.example.com/logo-dark.png" alt="">Acme Handbook</a>');
+    expect(after.body).toContain(':root{--accent:#0a7d32}');
+    expect(after.body).toContain('data-theme="dark" data-theme-fixed');
+    expect(after.body).not.toContain('data-theme-toggle');
+
+    const published = await api('GET', `/sites/${site.id}/published`);
+    expect(published.customizations.site).toMatchObject({ title: 'Acme Handbook', themes: { default: 'dark', toggeable: false }, styling: { primaryColor: { light: '#0A7D32' } } });
+    expect(published.customizations.site).toEqual(await api('GET', `/sites/${site.id}/customization`));
+  });
+});
+
 describe('structure: sections, groups and variants', () => {
   it('shows sections as tabs and site-spaces as variants, default ones at the root', async () => {
     const api1 = await spaceWith(h.g, owner, orgId, 'API v1', [page('Endpoints', 'Version one.')]);
@@ -200,6 +269,8 @@ describe('access by visibility', () => {
     const key = new URL(link.urls.published).searchParams.get('shareKey')!;
     const first = await get(`${base}/?shareKey=${key}`);
     expect(first.statusCode).toBe(200);
+    expect(logged.filter((l) => l.includes(`${base}/?shareKey=`)).map((l) => JSON.parse(l).req.url)).toContain(`${base}/?shareKey=[redacted]`);
+    expect(logged.join('\n')).not.toContain(key);
     const set = [first.headers['set-cookie']].flat().find((c) => c!.startsWith('quire_share='))!;
     expect(set).toMatch(new RegExp(`^quire_share=${key}; Path=${base}; HttpOnly; SameSite=Lax`));
     const withCookie = await get(`${base}/shared-page`, { cookie: `quire_share=${key}` });
@@ -236,6 +307,12 @@ describe('access by visibility', () => {
     expect((await get(`${base}/?jwt_token=${await sign({ beta: true }, 'f'.repeat(64))}`)).statusCode).toBe(403);
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"beta":true}').toString('base64url')}.`;
     expect((await get(`${base}/?jwt_token=${unsigned}`)).statusCode).toBe(403);
+    // The log shows the requests, never the tokens they carried.
+    const requests = logged.filter((l) => l.includes(`${base}/?jwt_token=`));
+    expect(requests.length).toBeGreaterThanOrEqual(4);
+    for (const l of requests) expect(JSON.parse(l).req.url).toBe(`${base}/?jwt_token=[redacted]`);
+    expect(logged.join('\n')).not.toContain(auth.privateKey);
+    expect(logged.join('\n')).not.toContain(unsigned);
     // Regenerating the key ends old tokens; a fallback URL receives visitors without one.
     const token = await sign({});
     await api('POST', `/sites/${site.id}/publishing/auth/regenerate`);

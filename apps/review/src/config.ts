@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { pdfConfigFields } from '@quire/render/pdf';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
@@ -9,6 +10,7 @@ export const ConfigSchema = Type.Object({
   ORGS_URL: grpcAddress(50051),
   /** The content service: spaces with the caller's permissions, revisions, merges. */
   CONTENT_URL: grpcAddress(50052),
+  ...pdfConfigFields,
 });
 
 export const loadReviewConfig = (env = process.env) => loadConfig(ConfigSchema, env);

@@ -1,4 +1,5 @@
 import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
+import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
 import { loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
 import { reviewService } from './server.ts';
@@ -10,6 +11,7 @@ await runGrpcService('review', async () => {
   const identity = loadServiceIdentity('review', config);
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const upstreams = connectUpstreams(config.ORGS_URL, config.CONTENT_URL, identity);
+  const printer = new PdfPrinter(pdfOptions(config));
   return {
     log,
     host: config.GRPC_HOST,
@@ -17,7 +19,7 @@ await runGrpcService('review', async () => {
     identity,
     metricsPort: config.METRICS_PORT,
     checks,
-    services: [reviewService({ store, ...upstreams }, log)],
-    close: [() => upstreams.close(), close],
+    services: [reviewService({ store, printer, ...upstreams }, log)],
+    close: [() => upstreams.close(), () => printer.close(), close],
   };
 });

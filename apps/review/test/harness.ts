@@ -1,6 +1,7 @@
 import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { connectUpstreams } from '../src/deps-clients.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -17,13 +18,17 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const log = createLogger('review-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const identity = testIdentity('review');
   const upstreams = connectUpstreams(orgsAddress, contentAddress, identity);
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService({ store, ...upstreams }, log)], identity, log });
+  const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
+  const deps = { store, printer, ...upstreams };
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
   return {
     address,
     client,
     databaseUrl: database.url,
+    /** What the server's handlers run on, for tests of the domain functions behind an RPC. */
+    deps,
     /** Calls an RPC as `userId`. */
     call: callAs(client, 'review'),
     /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
@@ -32,12 +37,11 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
       client.close();
       await server.shutdown(1000);
       upstreams.close();
+      await printer.close();
       await close();
       await database.drop();
     },
   };
 }
-
-export { pdfText } from './pdf-text.ts';
 
 export type ReviewHarness = Awaited<ReturnType<typeof startReview>>;

@@ -5,6 +5,7 @@ import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/review';
 import { SpaceContentServiceClient as SC, type Change, type Page } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
+import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,4 +247,25 @@ describe('comments, reviewers, reviews and counters', () => {
       { spaceId: 'unknown', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
     ]);
   });
+});
+
+describe('PDF of a change request', () => {
+  it('prints its pages in Chromium: every script reads back, one page alone, refusals as for a read', async () => {
+    const space = await createSpace();
+    const cr = await createCr(space.id, 'Translations');
+    const lines = ['Getting started with Quire', 'Начало работы с Quire', '快速入门指南', 'البدء مع كوير'];
+    await edit(space.id, cr, [insert('Latin', `${lines[0]}\n\n| a | b |\n| --- | --- |\n| ${lines[1]} | ${lines[2]} |\n`), insert('Кириллица', lines[1]!), insert('中文', lines[2]!), insert('العربية', lines[3]!)]);
+    const pdf = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: '' }, reader);
+    expect(pdf.filename).toBe(`change-request-${cr.number}.pdf`);
+    const text = pdfText(pdf.pdf);
+    for (const title of ['Latin', 'Кириллица', '中文', 'العربية']) expect(text).toContain(title);
+    for (const line of lines) expect(text).toContain(line);
+
+    const tree = await pages(space.id, (await get(space.id, cr.id)).revision);
+    const one = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: tree.find((p) => p.title === '中文')!.id });
+    expect(pdfText(one.pdf)).toContain(lines[2]);
+    expect(pdfText(one.pdf)).not.toContain(lines[0]);
+    await rejects(call(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: 'missing' }), status.NOT_FOUND, /page/);
+    await rejects(call(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: '' }, outsider), status.NOT_FOUND);
+  }, 60_000);
 });

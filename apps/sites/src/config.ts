@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { secretsKeyField } from '@quire/service-kit/sealed';
 import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -13,6 +14,9 @@ export const ConfigSchema = Type.Object({
   CONTENT_URL: grpcAddress(50052),
   /** Seals the sites' visitor keys: the same on every replica. */
   QUIRE_SECRETS_KEY: secretsKeyField,
+  /** Where visibility and publishing changes go as domain events (the audit log reads them). */
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
 });
 
 export const loadSitesConfig = (env = process.env) => loadConfig(ConfigSchema, env);

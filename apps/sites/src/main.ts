@@ -1,6 +1,7 @@
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { cachedMemberships, createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
+import { connectNats, eventSink } from '@quire/service-kit/nats';
 import { loadSecretsKey } from '@quire/service-kit/sealed';
 import { loadSitesConfig } from './config.ts';
 import { sitesService } from './server.ts';
@@ -13,11 +14,14 @@ await runGrpcService('sites', async () => {
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const contentClient = createClient(ContentServiceClient, config.CONTENT_URL);
+  const nc = await connectNats(config.NATS_URL, 'sites', log);
   const deps = {
     store,
     orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS),
     content: promiseClient(contentClient, ContentServiceService, { identity, audience: 'content' }),
+    identity,
     secretsKey: loadSecretsKey(config.QUIRE_SECRETS_KEY, (m) => log.warn(m), 'visitor keys of sites sealed now will not open after a restart'),
+    events: eventSink(nc, 'sites', config.EVENTS_SUBJECT_PREFIX, log),
   };
   return {
     log,
@@ -27,6 +31,6 @@ await runGrpcService('sites', async () => {
     metricsPort: config.METRICS_PORT,
     checks,
     services: [sitesService(deps, log)],
-    close: [() => orgsClient.close(), () => contentClient.close(), close],
+    close: [() => orgsClient.close(), () => contentClient.close(), () => nc.drain(), close],
   };
 });

@@ -16,6 +16,8 @@ const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
 export const serverScript = (name: string) => here(`../servers/${name}.ts`);
 
 const children: ChildProcess[] = [];
+// A benchmark that fails half-way leaves no server behind on its port.
+process.on('exit', () => stopAll());
 
 /**
  * Service `app`'s identity settings of this run: the process's test key set, which the services a
@@ -40,8 +42,8 @@ export function stopAll() {
   for (const c of children) c.kill('SIGTERM');
 }
 
-export async function waitForHttp(url: string, headers: Record<string, string> = {}) {
-  for (let i = 0; i < 150; i++) {
+export async function waitForHttp(url: string, headers: Record<string, string> = {}, timeoutMs = 30_000) {
+  for (let i = 0; i < timeoutMs / 200; i++) {
     if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }

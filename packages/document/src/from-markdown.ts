@@ -1,20 +1,10 @@
-import type { Nodes as MdastNodes, PhrasingContent, Root, RootContent, Table as MdastTable } from 'mdast';
-import { fromMarkdown as parseMdast } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
-import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
-import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
-import { mathFromMarkdown } from 'mdast-util-math';
+import type { PhrasingContent, RootContent, Table as MdastTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
-import { gfmTable } from 'micromark-extension-gfm-table';
-import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
-import { math } from 'micromark-extension-math';
 import { fitBlocks } from './fit.ts';
 import { attributesOf, colorMark, decodeEntities, htmlText } from './markdown/html.ts';
 import { readHtmlInlines, readHtmlTable } from './markdown/html-table.ts';
-import { gitbookTagFromMarkdown, gitbookTagSyntax, parseTag } from './markdown/tags.ts';
+import { parseMarkdownTree } from './markdown/parse.ts';
+import { parseTag, type ParsedTag } from './markdown/tags.ts';
 import { fragment, paragraph, pushText, text } from './nodes.ts';
 import { resolveRef, type ResolveLink } from './refs.ts';
 import type {
@@ -48,29 +38,6 @@ export interface ParsedMarkdown {
   frontmatter?: string;
 }
 
-// GitBook reads GFM's tables, strikethrough and task lists, not its autolink literals or footnotes
-// (a bare `https://…` stays text in its documents). Each extension costs parsing time, so each is
-// used only when the text holds what it needs (the idea of service-kit's parseGfm).
-const GFM_SYNTAX = /[|~]|\[[\sxX]\]/;
-
-function parse(markdown: string): Root {
-  const extensions = [gitbookTagSyntax];
-  const mdastExtensions = [gitbookTagFromMarkdown];
-  if (GFM_SYNTAX.test(markdown)) {
-    extensions.push(gfmTable(), gfmStrikethrough(), gfmTaskListItem());
-    mdastExtensions.push(gfmTableFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTaskListItemFromMarkdown());
-  }
-  if (markdown.includes('$$')) {
-    extensions.push(math({ singleDollarTextMath: false }));
-    mdastExtensions.push(mathFromMarkdown());
-  }
-  if (markdown.startsWith('---')) {
-    extensions.push(frontmatter(['yaml']));
-    mdastExtensions.push(frontmatterFromMarkdown(['yaml']));
-  }
-  return parseMdast(markdown, { extensions, mdastExtensions });
-}
-
 /** Markdown (GFM and GitBook's block syntax) → GitBook JSONDocument. Never throws on odd input. */
 export function fromMarkdown(markdown: string, options: FromMarkdownOptions = {}): JSONDocument {
   return parseMarkdown(markdown, options).document;
@@ -78,14 +45,14 @@ export function fromMarkdown(markdown: string, options: FromMarkdownOptions = {}
 
 /** Like fromMarkdown, with the front matter kept aside. */
 export function parseMarkdown(markdown: string, options: FromMarkdownOptions = {}): ParsedMarkdown {
-  const root = parse(markdown);
+  const root = parseMarkdownTree(markdown);
   let matter: string | undefined;
   const children = root.children.filter((node) => {
     if (node.type !== 'yaml') return true;
     matter = node.value;
     return false;
   });
-  const reader = new Reader(options, root);
+  const reader = new Reader(options);
   const nodes = fitBlocks(reader.flow(children), 'document') as TopLevelBlock[];
   const document: JSONDocument = { object: 'document', data: {}, nodes };
   return matter === undefined ? { document } : { document, frontmatter: matter };
@@ -97,6 +64,17 @@ const FIGURE = /<figure>([\s\S]*?)<\/figure>/g;
 const IMG = /<img\s[^>]*>/;
 const FIGCAPTION = /<figcaption>([\s\S]*?)<\/figcaption>/;
 const DETAILS_OPEN = /^<details(?:\s[^>]*)?>/i;
+const DETAILS_CLOSE = /^<\/details>\s*$/i;
+const DETAILS = '<details>';
+const MAX_NESTING = 100;
+const parsedTags = new WeakMap<RootContent, ParsedTag | undefined>();
+
+/** The GitBook tag a node is, read once per node. */
+function tagOf(node: RootContent): ParsedTag | undefined {
+  if (node.type !== 'gitbookTag') return undefined;
+  if (!parsedTags.has(node)) parsedTags.set(node, parseTag(node.value));
+  return parsedTags.get(node);
+}
 const SUMMARY = /<summary>([\s\S]*?)<\/summary>/i;
 
 function lengthOf(value: string | undefined): Length | undefined {
@@ -107,28 +85,25 @@ function lengthOf(value: string | undefined): Length | undefined {
   return match[2] === '%' ? { unit: '%', value: n } : n;
 }
 
-/** One conversion: definitions for reference links, ids for tables. */
+/** One conversion: ids for tables. */
 class Reader {
-  private readonly definitions = new Map<string, string>();
   private tables = 0;
+  private readonly pairs = new WeakMap<RootContent[], Map<number, number>>();
+  private depth = 0;
 
-  constructor(
-    private readonly options: FromMarkdownOptions,
-    root: Root,
-  ) {
-    this.collectDefinitions(root);
-  }
-
-  private collectDefinitions(node: MdastNodes): void {
-    if (node.type === 'definition') {
-      if (!this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
-      return;
-    }
-    if ('children' in node) for (const child of node.children) this.collectDefinitions(child);
-  }
+  constructor(private readonly options: FromMarkdownOptions) {}
 
   /** A run of sibling blocks, GitBook tags and `<details>` paired up into containers. */
   flow(children: RootContent[]): DocumentBlock[] {
+    this.depth++;
+    try {
+      return this.siblings(children);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private siblings(children: RootContent[]): DocumentBlock[] {
     const out: DocumentBlock[] = [];
     for (let i = 0; i < children.length; i++) {
       const node = children[i]!;
@@ -136,8 +111,8 @@ class Reader {
         i = this.tag(children, i, out);
         continue;
       }
-      if (node.type === 'html' && DETAILS_OPEN.test(node.value)) {
-        const end = this.closing(children, i, (n) => n.type === 'html' && DETAILS_OPEN.test(n.value), (n) => n.type === 'html' && /^<\/details>\s*$/i.test(n.value));
+      if (node.type === 'html' && DETAILS_OPEN.test(node.value) && this.depth <= MAX_NESTING) {
+        const end = this.closer(children, i);
         if (end !== -1) {
           out.push(this.expandable(node.value, children.slice(i + 1, end)));
           i = end;
@@ -149,31 +124,42 @@ class Reader {
     return out;
   }
 
-  /** The index of the sibling closing the container opened at `start`, or -1. */
-  private closing(children: RootContent[], start: number, isOpen: (n: RootContent) => boolean, isClose: (n: RootContent) => boolean): number {
-    let depth = 0;
-    for (let i = start + 1; i < children.length; i++) {
-      const node = children[i]!;
-      if (isOpen(node)) depth++;
-      else if (isClose(node)) {
-        if (depth === 0) return i;
-        depth--;
-      }
+  /**
+   * The index of the sibling closing the container opened at `start` (a GitBook tag or
+   * `<details>`; nested ones of the same kind paired first), or -1. A run of siblings is paired up
+   * once, in one pass: scanning forward from every opener was quadratic in unclosed tags.
+   */
+  private closer(children: RootContent[], start: number): number {
+    let pairs = this.pairs.get(children);
+    if (!pairs) {
+      pairs = new Map();
+      const open = new Map<string, number[]>();
+      children.forEach((node, i) => {
+        const tag = tagOf(node);
+        let kind: string | undefined;
+        let opens = false;
+        if (tag) [kind, opens] = [tag.name, !tag.closing];
+        else if (node.type === 'html') {
+          opens = DETAILS_OPEN.test(node.value);
+          if (opens || DETAILS_CLOSE.test(node.value)) kind = DETAILS;
+        }
+        if (kind === undefined) return;
+        const stack = open.get(kind) ?? open.set(kind, []).get(kind)!;
+        if (opens) stack.push(i);
+        else if (stack.length) pairs!.set(stack.pop()!, i);
+      });
+      this.pairs.set(children, pairs);
     }
-    return -1;
+    return pairs.get(start) ?? -1;
   }
 
   private tagCloser(children: RootContent[], start: number, name: string, nesting = true): number {
-    const is = (n: RootContent, closing: boolean) => {
-      if (n.type !== 'gitbookTag') return false;
-      const tag = parseTag(n.value);
-      return tag?.name === name && tag.closing === closing;
-    };
-    if (nesting) return this.closing(children, start, (n) => is(n, false), (n) => is(n, true));
+    if (nesting) return this.closer(children, start);
     // Tags whose closing is optional ({% file %}, {% embed %}): closed before the next opening only.
     for (let i = start + 1; i < children.length; i++) {
-      if (is(children[i]!, true)) return i;
-      if (is(children[i]!, false)) return -1;
+      const tag = tagOf(children[i]!);
+      if (tag?.name !== name) continue;
+      return tag.closing ? i : -1;
     }
     return -1;
   }
@@ -181,12 +167,13 @@ class Reader {
   /** Reads the tag at `i` (and what it encloses) into `out`; answers the last index consumed. */
   private tag(children: RootContent[], i: number, out: DocumentBlock[]): number {
     const node = children[i] as { type: 'gitbookTag'; value: string };
-    const tag = parseTag(node.value);
+    const tag = tagOf(node);
     const literal = () => {
       out.push(paragraph([text(node.value)]));
       return i;
     };
-    if (!tag || tag.closing) return literal();
+    // Containers nested deeper than any page has stay text: the reading recurses per level.
+    if (!tag || tag.closing || this.depth > MAX_NESTING) return literal();
     const { name, attributes } = tag;
     switch (name) {
       case 'hint': {
@@ -212,7 +199,8 @@ class Reader {
         if (attributes.fullWidth !== undefined) block.data.fullWidth = attributes.fullWidth === 'true';
         out.push(block);
         const after = children[i + 2];
-        return after?.type === 'gitbookTag' && parseTag(after.value)?.name === 'code' && parseTag(after.value)?.closing ? i + 2 : i + 1;
+        const closing = after && tagOf(after);
+        return closing?.name === 'code' && closing.closing ? i + 2 : i + 1;
       }
       case 'content-ref':
       case 'page-ref': {
@@ -255,7 +243,7 @@ class Reader {
     const items: DocumentBlockTabsItem[] = [];
     for (let i = 0; i < children.length; i++) {
       const node = children[i]!;
-      const tag = node.type === 'gitbookTag' ? parseTag(node.value) : undefined;
+      const tag = tagOf(node);
       if (tag?.name === 'tab' && !tag.closing) {
         const end = this.tagCloser(children, i, 'tab');
         const stop = end === -1 ? children.length : end;
@@ -340,8 +328,6 @@ class Reader {
         return [this.table(node)];
       case 'html':
         return this.html(node.value);
-      case 'definition':
-        return [];
       case 'gitbookTag':
         return [paragraph([text(node.value)])];
       default:
@@ -370,10 +356,8 @@ class Reader {
   private imagesOf(children: PhrasingContent[]): DocumentBlockImages | undefined {
     if (children.length !== 1) return undefined;
     const only = children[0]!;
-    if (only.type !== 'image' && only.type !== 'imageReference') return undefined;
-    const url = only.type === 'image' ? only.url : this.definitions.get(only.identifier);
-    if (url === undefined) return undefined;
-    return { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [this.image(url, only.alt ?? '', [])] };
+    if (only.type !== 'image') return undefined;
+    return { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [this.image(only.url, only.alt ?? '', [])] };
   }
 
   private image(url: string, alt: string, fragments: DocumentBlockImage['fragments'], width?: Length): DocumentBlockImage {
@@ -472,14 +456,10 @@ class Reader {
         case 'inlineMath':
           out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
           break;
-        case 'link':
-        case 'linkReference': {
-          const url = node.type === 'link' ? node.url : this.definitions.get(node.identifier);
-          if (url === undefined) {
-            pushText(out, toString(node), current);
-            break;
-          }
-          if (node.type === 'link' && node.title === 'mention') {
+        // markdown-it resolves reference links and images against their definitions.
+        case 'link': {
+          const url = node.url;
+          if (node.title === 'mention') {
             out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: resolveRef(url, 'mention', this.options.resolveLink) } });
             break;
           }
@@ -488,12 +468,8 @@ class Reader {
           break;
         }
         case 'image':
-        case 'imageReference': {
-          const url = node.type === 'image' ? node.url : this.definitions.get(node.identifier);
-          if (url === undefined) pushText(out, node.alt ?? '', current);
-          else out.push(this.inlineImage(url, node.alt ?? ''));
+          out.push(this.inlineImage(node.url, node.alt ?? ''));
           break;
-        }
         case 'html': {
           const value = node.value;
           const close = /^<\/([a-z]+)\s*>$/i.exec(value);

@@ -4,3 +4,4 @@ export { toMarkdown, type ToMarkdownOptions } from './to-markdown.ts';
 export { toHtml, type ToHtmlOptions } from './to-html.ts';
 export { anchorSlug, headingAnchors, sections, toPlainText, type Section } from './text.ts';
 export { mapRefs, resolveRefs, type LinkContext, type ResolveLink, type RefToUrl } from './refs.ts';
+export { documentStyles } from './styles.ts';

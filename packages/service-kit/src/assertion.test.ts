@@ -159,3 +159,32 @@ describe('signing', () => {
     await expect(content.verify(token)).rejects.toThrow(/ERR_JWT_EXPIRED/);
   });
 });
+
+describe('grants', () => {
+  it('carries its subject and claims from the issuer to the service that honours it, for a while', async () => {
+    let now = Date.now();
+    const sites = testIdentity('sites', { now: () => now });
+    const grant = await testIdentity('gateway').signGrant('site-member', 'u1', { site: 's1' }, 300);
+    expect(await sites.verifyGrant(grant, 'site-member', 'gateway')).toMatchObject({ sub: 'u1', site: 's1', iss: 'gateway' });
+    now += 306_000;
+    await expect(sites.verifyGrant(grant, 'site-member', 'gateway')).rejects.toThrow(/ERR_JWT_EXPIRED/);
+  });
+
+  it('is never a service assertion, and an assertion is never a grant (attacker: a grant leaked from a URL)', async () => {
+    const sites = testIdentity('sites');
+    const grant = await testIdentity('gateway').signGrant('site-member', 'u1', {}, 300);
+    await expect(sites.verify(grant)).rejects.toThrow(/not valid/);
+    await expect(callWith(bearer(grant))).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    const assertion = await testIdentity('gateway').sign('sites', { userId: 'u1' });
+    await expect(sites.verifyGrant(assertion, 'site-member', 'gateway')).rejects.toThrow(/not valid/);
+  });
+
+  it('refuses a grant for another purpose, from another issuer or signed by an untrusted key', async () => {
+    const sites = testIdentity('sites');
+    await expect(sites.verifyGrant(await testIdentity('gateway').signGrant('other', 'u1', {}, 60), 'site-member', 'gateway')).rejects.toThrow(/ERR_JWT_CLAIM_VALIDATION_FAILED/);
+    await expect(sites.verifyGrant(await testIdentity('reader').signGrant('site-member', 'u1', {}, 60), 'site-member', 'gateway')).rejects.toThrow(/not valid/);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const forger = new ServiceIdentity({ name: 'gateway', privateKey, trust: new Map() });
+    await expect(sites.verifyGrant(await forger.signGrant('site-member', 'u1', {}, 60), 'site-member', 'gateway')).rejects.toThrow(/ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
+  });
+});

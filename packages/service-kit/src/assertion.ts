@@ -16,6 +16,13 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 /** gateway → review → content → orgs is the longest chain there is. */
 const MAX_CHAIN = 5;
 const CACHE_SIZE = 10_000;
+const GRANT_TYPE = 'quire-grant+jwt';
+/** The grants there are: the gateway's pass for a member to a private site on its custom hostname (claim `site`). */
+export const GRANTS = { siteMember: 'site-member' } as const;
+/** How long a member's pass to a private site lasts; then the reader sends the member through the gateway again. */
+export const SITE_MEMBER_GRANT_SECONDS = 600;
+/** Grants are passes for a moment (a redirect and the visit after it), never sessions. */
+const MAX_GRANT_SECONDS = 3600;
 
 /** RFC 8693 actor claim: the acting service, nesting the services it acts behind. */
 interface Act {
@@ -70,6 +77,45 @@ export class ServiceIdentity {
     this.#signed.set(key, { token, renewAt: now + (this.#ttl * 1000) / 2 });
     token.catch(() => this.#signed.delete(key));
     return token;
+  }
+
+  /**
+   * A short-lived grant this service hands a browser for another service to honour (a member's
+   * pass to a private site on its custom hostname): EdDSA like an assertion, but typed
+   * `quire-grant+jwt` with the audience `grant:<purpose>`, which no service is, so it can never
+   * pass as an assertion (nor an assertion as a grant) even though it travels in a URL.
+   */
+  signGrant(purpose: string, subject: string, claims: Record<string, string>, ttlSeconds: number): Promise<string> {
+    const iat = Math.floor(this.#now() / 1000);
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid: this.name, typ: GRANT_TYPE })
+      .setIssuer(this.name)
+      .setAudience(`grant:${purpose}`)
+      .setSubject(subject)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + Math.min(ttlSeconds, MAX_GRANT_SECONDS));
+    return this.#signingKey.then((key) => jwt.sign(key));
+  }
+
+  /** The claims of a grant for `purpose` signed by `issuer`; UNAUTHENTICATED when it is not one, is another's or has expired. */
+  async verifyGrant(token: string, purpose: string, issuer: ServiceName): Promise<JWTPayload & { sub: string }> {
+    const key = this.#trusted.get(issuer);
+    if (!key) throw new UnauthenticatedError(`No key of the ${issuer} service is trusted`);
+    try {
+      const { payload } = await jwtVerify(token, await key, {
+        algorithms: ['EdDSA'],
+        typ: GRANT_TYPE,
+        issuer,
+        audience: `grant:${purpose}`,
+        maxTokenAge: MAX_GRANT_SECONDS + CLOCK_TOLERANCE_SECONDS,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.#now()),
+        requiredClaims: ['sub', 'iat', 'exp'],
+      });
+      return payload as JWTPayload & { sub: string };
+    } catch (err) {
+      throw new UnauthenticatedError(`The grant is not valid (${err instanceof joseErrors.JOSEError ? err.code : 'malformed'})`);
+    }
   }
 
   /** Metadata of a call to `audience`: the assertion and the request id. */

@@ -34,6 +34,17 @@ describe('secrets', () => {
     expect(loadConfig(schema, { NODE_ENV: 'production', KEY: 'k'.repeat(16) }).KEY).toBe('k'.repeat(16));
   });
 
+  it('leaves <NAME>_FILE to a setting that declares it as a field of its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-config-'));
+    try {
+      writeFileSync(join(dir, 'key'), 'pem\n');
+      const own = Type.Object({ KEY: Type.Optional(Type.String()), KEY_FILE: Type.Optional(Type.String()) });
+      expect(loadConfig(own, { KEY_FILE: join(dir, 'key') })).toEqual({ KEY_FILE: join(dir, 'key') });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
   it('reads any setting from <NAME>_FILE, and says when the file cannot be read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-config-'));
     try {

@@ -22,7 +22,8 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
   const missing: string[] = [];
   for (const [key, field] of Object.entries(schema.properties) as [string, TSchema][]) {
     let value = env[key];
-    const file = env[`${key}_FILE`];
+    // A setting whose `<NAME>_FILE` is a field of its own (the service keys) reads its file itself.
+    const file = `${key}_FILE` in schema.properties ? undefined : env[`${key}_FILE`];
     if ((value === undefined || value === '') && file) {
       try {
         value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');

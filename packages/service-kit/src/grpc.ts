@@ -93,6 +93,9 @@ export interface RunningGrpcServer {
   shutdown(graceMs?: number): Promise<void>;
 }
 
+/** The largest message a service or client takes (a call's request, or an answer): 16 MiB. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 export async function startGrpcServer(opts: {
   host: string;
   port: number;
@@ -104,7 +107,7 @@ export async function startGrpcServer(opts: {
   checks?: HealthChecks;
   checkIntervalMs?: number;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, ...LEAN, interceptors: [opts.identity.interceptor()] });
+  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, ...LEAN, interceptors: [opts.identity.interceptor()] });
   const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
   health.addToServer(server);
   for (const s of opts.services) server.addService(s.definition, s.implementation);
@@ -164,7 +167,7 @@ export function createClient<C extends Client>(
   return new Ctor(grpcTarget(address), credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
-    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.enable_retries': 0,
     'grpc.service_config': ROUND_ROBIN,
     ...LEAN,

@@ -11,6 +11,9 @@ import {
   type NatsConnection,
   type StreamConfig,
 } from 'nats';
+import { Type } from '@sinclair/typebox';
+import type { CallContext } from './context.js';
+import { newId } from './ids.js';
 import type { Logger } from './logger.js';
 import { injectTrace, traceJob } from './tracing.js';
 
@@ -108,4 +111,30 @@ export interface DomainEvent {
 /** Publishes a domain event once its change is committed; the stream drops a retried duplicate by id. */
 export async function publishEvent(js: JetStreamClient, event: DomainEvent, prefix = 'events'): Promise<void> {
   await js.publish(`${prefix}.${event.service}.${event.entity}.${event.verb}`, JSON.stringify(event), { msgID: event.id });
+}
+
+/** The subjects' prefix of the EVENTS stream, as a setting (tests use their own). */
+export const eventsPrefixField = Type.String({ pattern: '^[a-z0-9_-]+(\\.[a-z0-9_-]+)*$', default: 'events' });
+
+/** What a handler says happened; the rest (id, time, service, who, from where) is filled in. */
+export type ServiceEvent = Pick<DomainEvent, 'entity' | 'verb' | 'organizationId' | 'target' | 'details'> & { actor?: string };
+
+export interface EventSink {
+  /**
+   * Publishes a committed change to the EVENTS stream (the audit log reads it), as done by the
+   * caller (`ctx`) unless `actor` says otherwise. A failure is logged and does not fail the call
+   * whose change is already committed.
+   */
+  emit(ctx: Pick<CallContext, 'userId' | 'ip' | 'userAgent'>, event: ServiceEvent): Promise<void>;
+}
+
+/** The domain events of `service`, published on `<prefix>.<service>.<entity>.<verb>`. */
+export function eventSink(nc: NatsConnection, service: string, prefix: string, log: Pick<Logger, 'error'>): EventSink {
+  const js = nc.jetstream();
+  return {
+    async emit(ctx, e) {
+      const event: DomainEvent = { id: newId(), occurredAt: new Date().toISOString(), service, ...e, actor: e.actor ?? ctx.userId, ip: ctx.ip, userAgent: ctx.userAgent };
+      await publishEvent(js, event, prefix).catch((err: unknown) => log.error({ err, action: `${e.entity}.${e.verb}` }, 'domain event not published'));
+    },
+  };
 }

@@ -1,5 +1,12 @@
 import { InvalidArgumentError } from './errors.js';
 
+/**
+ * A password's bounds, for the gateway's schemas and orgs's checks alike. NIST SP 800-63B: at
+ * least 8 characters, long passphrases welcome; the upper bound caps the work before argon2 runs.
+ */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
 /** Bounds of the API reference, checked by the services too: the gateway is not their only caller. */
 export function checkLength(field: string, value: string, min: number, max: number): string {
   // Characters as people count them (code points), not UTF-16 units.

@@ -100,6 +100,14 @@ describe('applyChanges', () => {
     expect(() => applyChanges(tree, [insert('g', { type: 'group', into: tree.pages[0]!.id })], ctx())).toThrow(/changes\[0\]\.into: groups are top-level/);
     expect(() => applyChanges(tree, [insert('x', { ref: 'r' }), insert('y', { ref: 'r' })], ctx())).toThrow(/changes\[1\]\.ref/);
   });
+
+  // Git Sync keeps a file's name as its page's slug (`api_v2.1`): dots inside, never at an end.
+  it('takes slugs with dots and underscores inside, not at either end or with other characters', () => {
+    const { tree } = base();
+    const r = applyChanges(tree, [insert('API', { fields: { title: 'API', slug: 'api_v2.1' } })], ctx());
+    expect(r.tree.pages.at(-1)!.slug).toBe('api_v2.1');
+    for (const slug of ['.hidden', 'end.', 'a/b', 'Upper', 'a b']) expect(() => applyChanges(tree, [insert('x', { fields: { title: 'x', slug } })], ctx())).toThrow(/slug: must be/);
+  });
 });
 
 describe('fieldsFromMarkdown', () => {

@@ -128,7 +128,7 @@ export function resolveRefs(markdown: string, target: (ref: string) => string | 
 function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
   if (!f) return {};
   if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, 255);
-  if (f.slug !== undefined && !SLUG.test(f.slug)) throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-" or "_"`);
+  if (f.slug !== undefined && !SLUG.test(f.slug)) throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-", "_" or "." (not first or last)`);
   if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, 0, 50);
   if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, 0, 50);
   if (f.description !== undefined) checkLength(`${at}.description`, f.description, 0, 1000);

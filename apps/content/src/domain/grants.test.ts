@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
-import { authorizeGrant, checkKnown, grantLevel, grantPrincipals, MAX_PRINCIPALS } from './grants.ts';
+import { accessChanges, authorizeGrant, checkKnown, grantLevel, grantPrincipals, MAX_PRINCIPALS } from './grants.ts';
 
 describe('grantLevel', () => {
   it('stores the roles and removes on null (GUEST)', () => {
@@ -48,5 +48,20 @@ describe('checkKnown', () => {
     expect(() => checkKnown('users', ['a', 'b'], new Set(['a', 'b']), 'a member')).not.toThrow();
     expect(() => checkKnown('users', ['a', 'x', 'y'], new Set(['a']), 'a member')).toThrow(/^users\[1\]: "x" is not a member of the organization$/);
     expect(() => checkKnown('teams', ['t'], new Set(), 'a team')).toThrow(/^teams\[0\]: "t" is not a team of the organization$/);
+  });
+});
+
+describe('accessChanges', () => {
+  it('names each changed access setting with its old and new value', () => {
+    expect(accessChanges({ defaultLevel: 'inherit', visibility: 'public' }, { defaultLevel: 'read', visibility: 'public' })).toEqual({ defaultLevel: { from: 'inherit', to: 'read' } });
+    expect(accessChanges({ defaultLevel: 'read', visibility: 'public' }, { defaultLevel: 'edit', visibility: 'private' })).toEqual({
+      defaultLevel: { from: 'read', to: 'edit' },
+      visibility: { from: 'public', to: 'private' },
+    });
+  });
+
+  it('is null when none changed, whatever else did (a collection has no visibility)', () => {
+    expect(accessChanges({ defaultLevel: 'read', visibility: 'public' }, { defaultLevel: 'read', visibility: 'public' })).toBeNull();
+    expect(accessChanges({ defaultLevel: 'read' }, { defaultLevel: 'read' })).toBeNull();
   });
 });

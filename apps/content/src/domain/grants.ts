@@ -47,3 +47,13 @@ export function checkKnown(field: string, ids: string[], known: Set<string>, wha
   const i = ids.findIndex((id) => !known.has(id));
   if (i >= 0) throw new InvalidArgumentError(`${field}[${i}]: "${ids[i]}" is not ${what} of the organization`);
 }
+
+/** Who may see or edit an item apart from its grants: the settings whose changes the audit log records. */
+export const ACCESS_SETTINGS = ['defaultLevel', 'visibility'] as const;
+
+/** The access settings `after` changed from `before`, each as `{from, to}`; null when none did. */
+export function accessChanges(before: object, after: object): Record<string, { from: unknown; to: unknown }> | null {
+  const [was, is] = [before as Record<string, unknown>, after as Record<string, unknown>];
+  const changes = Object.fromEntries(ACCESS_SETTINGS.filter((k) => k in is && was[k] !== is[k]).map((k) => [k, { from: was[k], to: is[k] }]));
+  return Object.keys(changes).length ? changes : null;
+}

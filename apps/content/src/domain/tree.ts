@@ -99,7 +99,7 @@ export function uniqueSlug(slug: string, siblings: TreePage[], self?: string): s
   return candidate;
 }
 
-export const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,99})$/;
+export const SLUG = /^[a-z0-9](?:[a-z0-9_.-]{0,98}[a-z0-9_-])?$/;
 
 /** Deep copy of the pages, so a change never touches the tree it started from. */
 export const clonePages = (pages: TreePage[]): TreePage[] => structuredClone(pages);

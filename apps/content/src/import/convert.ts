@@ -53,12 +53,13 @@ export function parsePage(html: string, url: URL): ParsedPage {
 }
 
 /**
- * The page's main content (`main`, `article`, or the body) as markdown. Links to imported pages
- * become `/pages/<id>` (keeping their anchor), other links and images absolute URLs; the heading
- * used as the title is left out, as the page shows its title itself.
+ * The page's main content (`main`, `article`, `#main-content` as Confluence writes it, or the
+ * body) as markdown. Links to imported pages become `/pages/<id>` (keeping their anchor), other
+ * links and images absolute URLs, or the name of an imported file (`fileName`, by absolute URL);
+ * the heading used as the title is left out, as the page shows its title itself.
  */
-export function toMarkdown(page: ParsedPage, url: URL, pageIds: ReadonlyMap<string, string>): string {
-  const content = page.root.querySelector('main') ?? page.root.querySelector('article') ?? page.root.querySelector('body') ?? page.root;
+export function toMarkdown(page: ParsedPage, url: URL, pageIds: ReadonlyMap<string, string>, fileName: (href: string) => string | undefined = () => undefined): string {
+  const content = page.root.querySelector('main') ?? page.root.querySelector('article') ?? page.root.querySelector('#main-content') ?? page.root.querySelector('body') ?? page.root;
   for (const el of content.querySelectorAll(CHROME)) el.remove();
   const h1 = content.querySelector('h1');
   if (h1 && h1.textContent.replace(/\s+/g, ' ').trim() === page.title) h1.remove();
@@ -68,11 +69,11 @@ export function toMarkdown(page: ParsedPage, url: URL, pageIds: ReadonlyMap<stri
     const key = pageKey(target);
     const id = pageIds.get(key);
     if (key === pageKey(url) && target.hash) a.setAttribute('href', target.hash);
-    else a.setAttribute('href', id ? `/pages/${id}${target.hash}` : target.href);
+    else a.setAttribute('href', id ? `/pages/${id}${target.hash}` : (fileName(target.href) ?? target.href));
   }
   for (const img of content.querySelectorAll('img[src]')) {
     const src = absolute(img.getAttribute('src')!, url);
-    if (src) img.setAttribute('src', src.href);
+    if (src) img.setAttribute('src', fileName(src.href) ?? src.href);
   }
   return turndown.turndown(content.innerHTML).trim() + '\n';
 }

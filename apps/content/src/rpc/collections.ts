@@ -2,6 +2,7 @@ import type { ContentServiceServer } from '@quire/proto/content';
 import { InvalidArgumentError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { ancestors, canView, collectionRole, spaceRole, subtree, type Access } from '../domain/access.ts';
 import { checkDefaultLevel, checkDescription, checkTitle, DEFAULT_TITLE } from '../domain/fields.ts';
+import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
 import { presentCollection, presentSpace } from '../presenters.ts';
 import type { CollectionRow } from '../store/index.ts';
@@ -78,8 +79,10 @@ export function collectionHandlers(deps: Deps): H {
       const title = req.title !== undefined ? checkTitle(req.title) : undefined;
       const description = req.description !== undefined ? checkDescription(req.description) || null : undefined;
       const defaultLevel = req.defaultLevel !== undefined ? checkDefaultLevel(req.defaultLevel) : undefined;
-      const { access } = await administered(req.collectionId, ctx);
+      const { access, collection: before } = await administered(req.collectionId, ctx);
       const row = await store.updateCollection(req.collectionId, { title, description, defaultLevel });
+      const changes = accessChanges(before, row);
+      if (changes) await deps.events.emit(ctx, { entity: 'collection', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'collection', id: row.id }, details: changes });
       return presentCollection(row, collectionRole(access, row));
     },
 

@@ -2,11 +2,14 @@ import type { PageRequest } from '@quire/proto/common';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import { callsAsItself, NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
 import { canView, collectionRole, levelToRole, serviceRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
+import type { EventSink } from '@quire/service-kit/nats';
 import type { Store } from '../store/index.ts';
 
 export interface Deps {
   store: Store;
   orgs: PromiseClient<OrgsServiceClient>;
+  /** Permission changes of spaces and collections, for the audit log. */
+  events: EventSink;
   /** The clock of the delete/restore window; tests replace it. */
   now?: () => Date;
 }

@@ -10,7 +10,11 @@ type H = Pick<
 >;
 
 export function permissionHandlers(deps: Deps): H {
-  const { store, orgs } = deps;
+  const { store, orgs, events } = deps;
+
+  /** The audit log's record of a permission change: who gets which level (null: none) on what. */
+  const changed = (ctx: CallContext, kind: 'space' | 'collection', organizationId: string, id: string, details: Record<string, unknown>) =>
+    events.emit(ctx, { entity: kind, verb: 'permissions_changed', organizationId, target: { type: kind, id }, details });
 
   /** INVALID_ARGUMENT naming the first user that is not a member of the organization, or team that is not one of its teams. */
   async function checkPrincipalsIn(organizationId: string, userIds: string[], teamIds: string[], ctx: CallContext): Promise<void> {
@@ -29,6 +33,7 @@ export function permissionHandlers(deps: Deps): H {
     authorizeGrant(role, level, `${kind} "${itemId}"`);
     await checkPrincipalsIn(organizationId, req.userIds, req.teamIds, ctx);
     await store.setGrants(kind, itemId, principals, level);
+    await changed(ctx, kind, organizationId, itemId, { userIds: req.userIds, teamIds: req.teamIds, role: level });
   }
 
   /** The space the caller administers, for the changes of one user's grant. */
@@ -61,15 +66,18 @@ export function permissionHandlers(deps: Deps): H {
 
     async updateSpaceUserPermission(req, ctx) {
       const level = grantLevel(req.role);
-      await administeredSpace(req.spaceId, level, ctx);
-      const changed = level === null ? await store.removeSpaceUserGrant(req.spaceId, req.userId) : await store.updateSpaceUserGrant(req.spaceId, req.userId, level);
-      if (!changed) throw noGrant(req.spaceId, req.userId);
+      const space = await administeredSpace(req.spaceId, level, ctx);
+      const found = level === null ? await store.removeSpaceUserGrant(req.spaceId, req.userId) : await store.updateSpaceUserGrant(req.spaceId, req.userId, level);
+      if (!found) throw noGrant(req.spaceId, req.userId);
+      await changed(ctx, 'space', space.organizationId, space.id, { userIds: [req.userId], role: level });
       return {};
     },
 
     async removeSpaceUserPermission(req, ctx) {
-      await administeredSpace(req.spaceId, null, ctx);
-      return { removed: await store.removeSpaceUserGrant(req.spaceId, req.userId) };
+      const space = await administeredSpace(req.spaceId, null, ctx);
+      const removed = await store.removeSpaceUserGrant(req.spaceId, req.userId);
+      if (removed) await changed(ctx, 'space', space.organizationId, space.id, { userIds: [req.userId], role: null });
+      return { removed };
     },
   };
 }

@@ -6,15 +6,18 @@ import type {
   NewFile,
   Page as PageMessage,
   Revision as RevisionMessage,
+  SemanticChange as SemanticChangeMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { checkOneOf, FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
+import pLimit from 'p-limit';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
+import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
@@ -38,6 +41,7 @@ type H = Pick<
   | 'createRevision'
   | 'mergeRevisions'
   | 'setSpaceRevision'
+  | 'getSemanticChanges'
 >;
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
@@ -45,6 +49,10 @@ const PAGE_FORMATS = ['', 'markdown', 'document'] as const;
 // The gRPC server takes messages up to 16 MiB; a file's bytes leave room for the rest.
 export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
 const FILE_FETCH_TIMEOUT_MS = 15_000;
+/** Files fetched by URL at once by this process, whatever the number of calls asking. */
+export const FILE_FETCHES_IN_FLIGHT = 4;
+/** Bytes one call may fetch by URL in all (its files' sum; each file is also at most MAX_BLOB_BYTES). */
+export const MAX_FETCHED_BYTES_PER_CALL = 50 * 1024 * 1024;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
@@ -78,6 +86,21 @@ export async function readRevision(deps: Deps, spaceId: string, revisionId: stri
 }
 
 // Tree to proto.
+
+const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
+const presentChangedPage = (p: ChangedPage | undefined) => p && { ...p };
+
+export function presentSemanticChange(c: SemanticChange): SemanticChangeMessage {
+  const attributes = c.type === 'page_edited' || c.type === 'file_edited' ? c.attributes : c.type === 'variables_edited' ? c.variables : {};
+  return {
+    type: c.type,
+    page: 'page' in c ? presentChangedPage(c.page) : undefined,
+    parentBefore: c.type === 'page_moved' ? presentChangedPage(c.parent.before) : undefined,
+    parentAfter: c.type === 'page_moved' ? presentChangedPage(c.parent.after) : undefined,
+    file: 'file' in c ? presentFile(c.file, false) : undefined,
+    attributes: Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, { beforeJson: json(v.before), afterJson: json(v.after) }])),
+  };
+}
 
 interface Shown {
   metadata: boolean;
@@ -180,15 +203,27 @@ export function revisionHandlers(deps: RevisionDeps): H {
   const revisions = store.revisions;
   const now = deps.now ?? (() => new Date());
   const writeContent = contentWriter(deps);
+  const fetches = pLimit(FILE_FETCHES_IN_FLIGHT);
 
-  /** A new file's bytes: given, or fetched from its public URL (through the outbound filter). */
-async function fileSource(f: NewFile, at: string): Promise<{ data: Uint8Array; contentType: string }> {
+/**
+ * A new file's bytes: given, or fetched from its public URL (through the outbound filter), within
+ * what is left of the call's `budget` of fetched bytes.
+ */
+async function fileSource(f: NewFile, at: string, budget: { left: number }): Promise<{ data: Uint8Array; contentType: string }> {
   if (f.data) {
     if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
     return { data: f.data, contentType: f.contentType || 'application/octet-stream' };
   }
   if (!f.url) throw new InvalidArgumentError(`${at}: one of data or url is needed`);
-  const got = await fetchPublic(f.url, { maxBytes: MAX_BLOB_BYTES, timeoutMs: FILE_FETCH_TIMEOUT_MS }, { field: `${at}.url` });
+  const overBudget = () => new InvalidArgumentError(`${at}.url: the files fetched by URL in one call must be at most ${MAX_FETCHED_BYTES_PER_CALL} bytes in all`);
+  if (budget.left <= 0) throw overBudget();
+  const maxBytes = Math.min(MAX_BLOB_BYTES, budget.left);
+  const got = await fetchPublic(f.url, { maxBytes, timeoutMs: FILE_FETCH_TIMEOUT_MS }, { field: `${at}.url` }).catch((err: unknown) => {
+    // Cut at the call's remaining budget rather than the file's own bound: say which.
+    throw maxBytes < MAX_BLOB_BYTES && err instanceof InvalidArgumentError && err.message.includes(" is larger than ") ? overBudget() : err;
+  });
+  budget.left -= got.body.byteLength;
+  if (budget.left < 0) throw overBudget();
   if (got.status < 200 || got.status >= 300) throw new InvalidArgumentError(`${at}.url: ${f.url} answered ${got.status}`);
   return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
 }
@@ -202,6 +237,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
 
 /** The bytes of an insert_files change into the blob store, as the domain takes them. */
   async function storeFiles(changes: ChangeMessage[], base: Tree): Promise<Change[]> {
+    const budget = { left: MAX_FETCHED_BYTES_PER_CALL };
     return Promise.all(
       changes.map(async (c, i): Promise<Change> => {
         if (c.insertPage) return { insertPage: withMarkdown(`changes[${i}]`, c.insertPage, base) };
@@ -212,7 +248,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
         const files = await Promise.all(
           c.insertFiles.files.map(async (f, j): Promise<StoredFile> => {
             const at = `changes[${i}].files[${j}]`;
-            const { data, contentType } = await fileSource(f, at);
+            const { data, contentType } = f.data ? await fileSource(f, at, budget) : await fetches(() => fileSource(f, at, budget));
             const { blob, size } = await blobs.put(data);
             return { ref: f.ref, name: f.name, contentType, blob, size, dimensions: dimensionsOf(data, contentType) };
           }),
@@ -223,6 +259,16 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
   }
 
   return {
+    async getSemanticChanges(req, ctx) {
+      if (req.limit < 0 || req.limit > MAX_SEMANTIC_LIMIT) throw new InvalidArgumentError(`limit: must be between 1 and ${MAX_SEMANTIC_LIMIT}`);
+      const { space, revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      // The first parent may be another space's (a duplicate's first revision): its tree is this one's source.
+      const baseId = req.baseRevisionId || revision.parents[0];
+      const base = req.baseRevisionId ? await revisionOf(deps, space, req.baseRevisionId, 'baseRevisionId') : baseId ? await revisions.getRevision(baseId) : undefined;
+      const result = semanticChanges(base?.tree ?? emptyTree(), revision.tree, req.limit || DEFAULT_SEMANTIC_LIMIT);
+      return { changes: result.changes.map(presentSemanticChange), more: result.more };
+    },
+
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const markdown = req.withMarkdown ? await revisions.getDocuments(flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? [])) : undefined;

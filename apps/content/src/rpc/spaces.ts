@@ -4,6 +4,7 @@ import { checkOneOf, ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFou
 import { canView, spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
+import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
 import { presentSpace } from '../presenters.ts';
 import type { SpaceRow } from '../store/index.ts';
@@ -91,6 +92,8 @@ export function spaceHandlers(deps: Deps): H {
       if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${row.id}" can change it`);
       if (row.editMode === 'locked' && role !== Role.ROLE_ADMIN) throw new ConflictError(`editMode: space "${row.id}" is locked; only its admins can change it`);
       const updated = await store.updateSpace(row.id, { title, emoji, editMode, defaultLevel, visibility });
+      const changes = accessChanges(row, updated);
+      if (changes) await deps.events.emit(ctx, { entity: 'space', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'space', id: row.id }, details: changes });
       return presentSpace(updated, spaceRole(access, updated));
     },
 

@@ -38,7 +38,7 @@ const rateLimit: FastifyPluginAsync<RateLimitOptions> = async (app, { limiter, p
   const seenValid = new LRUCache<string, true>({ max: 10_000, ttl: 10 * WINDOW_MS });
 
   app.addHook('onRequest', async (req, reply) => {
-    if (UNLIMITED.has(req.url)) return;
+    if (UNLIMITED.has(req.url) || req.routeOptions.config?.unlimited) return;
     const address = `address:${req.ip}`;
     const tokenKey = tokenKeyOf(req.headers.authorization);
     if (tokenKey === undefined) return admit(reply, await limiter.hit(address, perAddress, WINDOW_MS));

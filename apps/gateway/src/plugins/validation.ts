@@ -1,5 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { FormatRegistry } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
 const base: Options = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false };
@@ -8,6 +9,14 @@ function ajv(options: Options) {
   const instance = new Ajv({ ...base, ...options });
   addFormats.default(instance);
   return instance;
+}
+
+// Checks made with TypeBox's own validator (each content change against its operation's schema)
+// know the formats the routes know, by asking the same Ajv.
+const formats = ajv({});
+for (const format of ['uri', 'email', 'date-time']) {
+  const check = formats.compile({ type: 'string', format });
+  FormatRegistry.Set(format, (value) => check(value));
 }
 
 /**

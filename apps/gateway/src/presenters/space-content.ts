@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { Document, File as FileMsg, Page as PageMsg, Revision as RevisionMsg } from '@quire/proto/space-content';
+import type { Document, File as FileMsg, GetSemanticChangesResponse, Page as PageMsg, Revision as RevisionMsg, SemanticChange } from '@quire/proto/space-content';
 import type { LinkSigner } from '../signing.ts';
-import type { DocumentJson, File, PageJson, Revision } from '../schemas/space-content.ts';
+import type { DocumentJson, File, PageJson, Revision, SemanticChanges } from '../schemas/space-content.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -80,4 +80,37 @@ export function presentRevision(r: RevisionMsg, spaceId: string, l: ContentLinks
 export function presentDocument(d: Document): Static<typeof DocumentJson> {
   const { data, nodes } = JSON.parse(d.documentJson) as { data: Record<string, unknown>; nodes: unknown[] };
   return { object: 'document', id: d.id, markdown: d.markdown, data, nodes };
+}
+
+type ChangeJson = Static<typeof SemanticChanges>['changes'][number];
+type Sides = Record<string, { before?: unknown; after?: unknown }>;
+
+/** The changed attributes, their JSON read; a file's `blob` is answered as GitBook's signed `downloadURL`. */
+function sidesOf(c: SemanticChange, l: ContentLinks): Sides {
+  const sides: Sides = {};
+  for (const [name, { beforeJson, afterJson }] of Object.entries(c.attributes)) {
+    const side = (json: string | undefined) => (json === undefined ? undefined : (JSON.parse(json) as unknown));
+    const before = side(beforeJson);
+    const after = side(afterJson);
+    const key = name === 'blob' && c.file ? 'downloadURL' : name;
+    const value = (v: unknown) => (key === 'downloadURL' && typeof v === 'string' ? downloadUrl(l.links, v, c.file!.name) : v);
+    sides[key] = { ...(before !== undefined ? { before: value(before) } : {}), ...(after !== undefined ? { after: value(after) } : {}) };
+  }
+  return sides;
+}
+
+export function presentSemanticChanges(r: GetSemanticChangesResponse, l: ContentLinks): Static<typeof SemanticChanges> {
+  const changes = r.changes.map((c): ChangeJson => {
+    const type = c.type as ChangeJson['type'];
+    if (type === 'variables_edited') return { type, variables: sidesOf(c, l) };
+    if (c.file) return { type, file: presentFile(c.file, l), ...(type === 'file_edited' ? { attributes: sidesOf(c, l) } : {}) };
+    const page = c.page!;
+    return {
+      type,
+      page,
+      ...(type === 'page_edited' ? { attributes: sidesOf(c, l) } : {}),
+      ...(type === 'page_moved' ? { parent: { ...(c.parentBefore ? { before: c.parentBefore } : {}), ...(c.parentAfter ? { after: c.parentAfter } : {}) } } : {}),
+    };
+  });
+  return { changes, ...(r.more ? { more: r.more } : {}) };
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { isServiceError, ResourceExhaustedError, UnauthenticatedError } from '@quire/service-kit';
+import { GRANTS, InvalidArgumentError, isServiceError, ResourceExhaustedError, SITE_MEMBER_GRANT_SECONDS, UnauthenticatedError } from '@quire/service-kit';
+import { Type } from '@sinclair/typebox';
 import { anonymousCaller, authenticate } from '../plugins/auth.ts';
 import { presentUser } from '../presenters/orgs.ts';
-import { ChangePasswordBody, SessionInfo, SignInBody } from '../schemas/auth.ts';
+import { ChangePasswordBody, SessionInfo, SignInBody, SiteAccessQuery } from '../schemas/auth.ts';
 import { errorResponses, NoContent } from '../schemas/common.ts';
 import { csrfTokenFor } from '../sessions.ts';
 import type { RouteDeps } from './context.ts';
@@ -16,7 +17,7 @@ const security = [{ session: [] }];
  * The sign-in family, on the gateway's origin (so the web app and the API share one cookie),
  * beside /v1 rather than in it: sign-in needs no credential and sign-out takes only the cookie.
  */
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls, sessions, authenticator, signInThrottle }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs, sites, identity }, urls, sessions, authenticator, signInThrottle }) => {
   const { perAccount, perAddress, windowMs } = signInThrottle;
 
   /**
@@ -106,6 +107,34 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
   );
 
   app.get(
+    '/site-access',
+    {
+      schema: {
+        operationId: 'getSiteAccess',
+        tags,
+        security,
+        summary: 'Send a signed-in member back to a private published site with a short-lived grant',
+        description: `The reader links here from a site a visitor may not read. A member of the site's organization returns to \`location\` with \`quire_member\`, a grant for this site lasting ${SITE_MEMBER_GRANT_SECONDS} s, which the reader keeps in a cookie; \`location\` must be a page of the site.`,
+        querystring: SiteAccessQuery,
+        response: { 302: Type.Null({ description: 'Redirect (Location header)' }), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await requireSession(req);
+      // A site the user may not read answers 404, like a missing one.
+      const site = await sites.getSite({ site: { organizationId: req.query.organization, siteId: req.query.site } }, req.caller);
+      if (!isSitePage(req.query.location, site, urls.published(site.organizationId, site.id))) {
+        throw new InvalidArgumentError('location: must be a page of the site (its custom hostname or its published URL)');
+      }
+      const grant = await identity.signGrant(GRANTS.siteMember, req.caller.userId!, { site: site.id }, SITE_MEMBER_GRANT_SECONDS);
+      const back = new URL(req.query.location);
+      back.searchParams.set('quire_member', grant);
+      void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return reply.redirect(back.toString(), 302);
+    },
+  );
+
+  app.get(
     '/session',
     { schema: { operationId: 'getSession', tags, security, summary: 'The signed-in user and the CSRF token of this session', response: { 200: SessionInfo, ...errorResponses } } },
     async (req, reply) => {
@@ -134,5 +163,23 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     },
   );
 };
+
+/**
+ * Whether `location` is a page of the site: on its custom hostname, or below its published URL.
+ * Anything else is refused, so the route never sends a member's grant to another address.
+ */
+function isSitePage(location: string, site: { hostname?: string }, publishedUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.username || url.password) return false;
+  if (site.hostname && url.hostname === site.hostname.toLowerCase()) return true;
+  const published = new URL(publishedUrl);
+  return url.origin === published.origin && (url.pathname === published.pathname || url.pathname.startsWith(`${published.pathname}/`));
+}
 
 export default routes;

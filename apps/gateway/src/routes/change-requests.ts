@@ -6,6 +6,8 @@ import { InvalidArgumentError, NotFoundError } from '@quire/service-kit';
 import { linkPresenters } from '../presenters/space-links.ts';
 import { ImportContentBody, ImportContentResult } from '../schemas/space-import.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
+import { SemanticChanges, SemanticChangesQuery } from '../schemas/space-content.ts';
+import { presentSemanticChanges } from '../presenters/space-content.ts';
 import { changesToProto, presentChangeRequest } from '../presenters/change-requests.ts';
 import {
   ChangeRequest,
@@ -131,6 +133,26 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
     return { spaceId: cr.spaceId, revisionId: cr.revision };
   };
 
+  app.get(
+    `${CR}/changes`,
+    {
+      schema: {
+        operationId: 'getChangeRequestChanges',
+        tags: contentTags,
+        summary: 'What the change request changes against the space content it started from (or last brought in)',
+        params: ChangeRequestParams,
+        querystring: SemanticChangesQuery,
+        response: { 200: SemanticChanges, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const cr = await review.getChangeRequest({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
+      const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
+      const changes = await spaceContent.getSemanticChanges({ spaceId: cr.spaceId, revisionId: cr.revision, baseRevisionId: base, limit: req.query.limit }, req.caller);
+      return presentSemanticChanges(changes, { urls, links });
+    },
+  );
+
   // The change request's content: the space content reads, on the change request's revision.
   contentReadRoutes(app as unknown as FastifyInstance, deps, {
     prefix: `${CR}/content`,
@@ -152,7 +174,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       schema: {
         operationId: 'importContentInChangeRequest',
         tags: contentTags,
-        summary: "Import a website on top of the change request's content (editors); the space is left alone",
+        summary: "Import a website, a file or an export (as the space's import does) on top of the change request's content (editors); the space is left alone",
         params: ChangeRequestParams,
         body: ImportContentBody,
         response: { 201: ImportContentResult, ...errorResponses },

@@ -28,6 +28,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
   // events again (most of its cost per batch). Its body schema stays for the OpenAPI document.
   await app.register(async (scope) => {
     const raw = scope.withTypeProvider<TypeBoxTypeProvider>();
+    raw.removeContentTypeParser('application/json');
     raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     const compile = app.validatorCompiler!;
     raw.post(

@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
 import type { Caller } from '@quire/service-kit';
 import { presentChangeRequest } from '../presenters/change-requests.ts';
-import { presentDocument, presentFile, presentPage, presentRevision, type ContentLinks } from '../presenters/space-content.ts';
+import { presentDocument, presentFile, presentPage, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
 import { errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
-import { ContentQuery, DocumentJson, DocumentParams, File, FileIdParam, Page, PageIdParam, PageQuery, Revision, SpaceRevisionParams } from '../schemas/space-content.ts';
+import { ContentQuery, DocumentJson, DocumentParams, File, FileIdParam, Page, PageIdParam, PageQuery, Revision, SemanticChanges, SemanticChangesQuery, SpaceRevisionParams } from '../schemas/space-content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['space-content'];
@@ -121,6 +121,25 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       path: 'getPageInRevisionByPath',
     },
   });
+
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/changes',
+    {
+      schema: {
+        operationId: 'getRevisionSemanticChanges',
+        tags,
+        summary: 'What the revision changed against its parent: pages created, edited, deleted and moved, files, variables',
+        params: SpaceRevisionParams,
+        querystring: SemanticChangesQuery,
+        response: { 200: SemanticChanges, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { spaceId, revisionId } = req.params;
+      const changes = await deps.services.spaceContent.getSemanticChanges({ spaceId, revisionId, baseRevisionId: '', limit: req.query.limit }, req.caller);
+      return presentSemanticChanges(changes, { urls: deps.urls, links: deps.links });
+    },
+  );
 
   app.get(
     '/spaces/:spaceId/documents/:documentId',

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
 import { literals, ListOf, Timestamp } from './common.ts';
 import { User } from './orgs.ts';
 
-/** Bounds of a password as the sign-in service takes it (8 to 256 characters for a new one). */
-const Password = (description: string, minLength = 1) => Type.String({ minLength, maxLength: 256, description });
+/** A password as the sign-in service takes it; longer ones are refused here, before any hashing. */
+const Password = (description: string, minLength = 1) => Type.String({ minLength, maxLength: PASSWORD_MAX, description });
 
 export const SignInBody = Type.Object(
   { email: Type.String({ minLength: 1, maxLength: 320 }), password: Password('The account\'s password') },
@@ -11,7 +12,7 @@ export const SignInBody = Type.Object(
 );
 
 export const ChangePasswordBody = Type.Object(
-  { currentPassword: Password('The password in use'), newPassword: Password('8 to 256 characters', 8) },
+  { currentPassword: Password('The password in use'), newPassword: Password(`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, PASSWORD_MIN) },
   { additionalProperties: false },
 );
 
@@ -67,3 +68,9 @@ export const AuditEntry = Type.Object(
 );
 
 export const AuditLog = ListOf(AuditEntry);
+
+export const SiteAccessQuery = Type.Object({
+  organization: Type.String({ minLength: 1, maxLength: 64, description: 'The site\'s organization id' }),
+  site: Type.String({ minLength: 1, maxLength: 64, description: 'The site id' }),
+  location: Type.String({ minLength: 1, maxLength: 2048, description: 'The page of the site to return to: on its custom hostname or below its published URL' }),
+});

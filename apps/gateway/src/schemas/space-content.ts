@@ -107,3 +107,25 @@ export const PageIdParam = { pageId: Id('Page id') };
 export const DocumentParams = Type.Object({ spaceId: Id('Space id'), documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }) });
 export const BlobParams = Type.Object({ blob: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 export const BlobQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), exp: Type.Integer(), sig: Type.String({ maxLength: 128 }) });
+
+const ChangedPage = Type.Object({ id: Type.String(), type: Type.String(), title: Type.String(), path: Type.Optional(Type.String()) });
+const ChangedValue = Type.Object({ before: Type.Optional(Type.Unknown()), after: Type.Optional(Type.Unknown()) });
+
+/** GitBook's RevisionSemanticChanges: what a revision changed against its base, at most `limit` changes. */
+export const SemanticChanges = Type.Object({
+  changes: Type.Array(
+    Type.Object({
+      type: Type.Union(['page_created', 'page_edited', 'page_deleted', 'page_moved', 'file_created', 'file_edited', 'file_deleted', 'variables_edited'].map((t) => Type.Literal(t))),
+      page: Type.Optional(ChangedPage),
+      parent: Type.Optional(Type.Object({ before: Type.Optional(ChangedPage), after: Type.Optional(ChangedPage) })),
+      file: Type.Optional(File),
+      attributes: Type.Optional(Type.Record(Type.String(), ChangedValue)),
+      variables: Type.Optional(Type.Record(Type.String(), ChangedValue)),
+    }),
+  ),
+  more: Type.Optional(Type.Integer({ description: 'How many changes were left out above the limit' })),
+});
+export const SemanticChangesQuery = Type.Object({
+  ...ContentQuery,
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'At most this many changes' }),
+});

@@ -1,11 +1,16 @@
 import { Type } from '@sinclair/typebox';
 
-/** GitBook's import sources; only `website` is imported here (the others answer 400). */
+/** GitBook's import sources; `github-wiki` and `google-docs` answer 400 (and `zip` until Git Sync's layout reads it). */
 export const IMPORT_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] as const;
 
 export const ImportContentBody = Type.Object(
   {
-    url: Type.String({ format: 'uri', maxLength: 2048, description: 'The page to import; same-origin pages it links to are imported too' }),
+    url: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      description:
+        'What to import, fetched by the server: `website`: the page, and the same-origin pages it links to; `markdown`: a .md file; `html`: an HTML page; `docx`: a Word document; `notion`, `confluence`: their export ZIP (pages, and the images they use as files)',
+    }),
     source: Type.Union(IMPORT_SOURCES.map((s) => Type.Literal(s))),
   },
   { additionalProperties: false },
@@ -14,8 +19,8 @@ export const ImportContentBody = Type.Object(
 export const ImportContentResult = Type.Object(
   {
     revision: Type.String({ description: 'The new revision' }),
-    importedResources: Type.Integer({ description: 'Pages imported' }),
-    totalResources: Type.Integer({ description: 'Pages fetched or tried' }),
+    importedResources: Type.Integer({ description: 'Pages (and files) imported' }),
+    totalResources: Type.Integer({ description: 'Pages fetched or tried; for an archive, its files' }),
   },
   { title: 'ImportContentResult' },
 );

@@ -1,5 +1,6 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { PromiseClient } from '@quire/service-kit';
+import type { EventSink } from '@quire/service-kit/nats';
 import type { JobMessage } from '../worker/jobs.ts';
 import type { Store } from '../store/index.ts';
 
@@ -8,6 +9,8 @@ export interface Deps {
   content: PromiseClient<ContentServiceClient>;
   /** Stores the job message on the JOBS stream; resolves once JetStream acknowledged it. */
   publish: (msg: JobMessage) => Promise<void>;
+  /** Exports and imports started, for the audit log. */
+  events: EventSink;
   secretsKey: Uint8Array;
   allowPrivateNetwork: boolean;
   /** `file:` repository URLs (QUIRE_ALLOW_FILE_REMOTES). */

@@ -77,6 +77,11 @@ export function gitSyncHandlers(deps: Deps): H {
       await deps.store.fail({ id }, 'The job could not be queued');
       throw new DomainError(status.UNAVAILABLE, 'unavailable', 'The job queue is unavailable, try again');
     }
+    // The repository's address without credentials (sealed on the job message only) or a query that may carry a token.
+    const url = new URL(remote.url);
+    url.search = '';
+    const details = { jobId: id, url: url.href, ref: options.ref };
+    await deps.events.emit(ctx, { entity: 'git', verb: `${job.direction}_started`, organizationId: space.organizationId, target: { type: 'space', id: space.id }, details });
     return { jobId: id };
   }
 

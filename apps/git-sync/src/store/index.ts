@@ -89,6 +89,11 @@ export function createStore(database: Db) {
       });
     },
 
+    /** The job's progress, recorded by the delivery that holds it. */
+    async progress(job: Pick<JobRow, 'id' | 'attempt'>, filesDone: number, filesTotal: number): Promise<void> {
+      await db.gitJob.updateMany({ where: { id: job.id, attempt: job.attempt, state: { in: ['running', 'applying'] } }, data: { filesDone, filesTotal } });
+    },
+
     /** Done, if this delivery still holds the job; false otherwise. */
     async complete(job: Pick<JobRow, 'id' | 'attempt'>, result: { revisionId?: string; commitOid?: string }): Promise<boolean> {
       const n = await db.gitJob.updateMany({

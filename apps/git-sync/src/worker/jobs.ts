@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,9 +6,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import type { PageContent, Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
-import { exportLayout, knownIds, renderExport } from '../domain/exporter.ts';
-import { planImport, readConfig, RepositoryError, type PlannedPage } from '../domain/importer.ts';
-import { isInside, isWritablePath, joinPath } from '../domain/paths.ts';
+import { isInside, isWritablePath, joinPath, knownIds, planExport, planImport, readConfig, RepositoryError, type PlannedPage, type RepoSnapshot } from '@quire/gitbook-layout';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
@@ -66,7 +65,9 @@ export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: bo
     const target = await targetOf(deps, job, msg);
     dir = await mkdtemp(join(deps.workDir ?? tmpdir(), 'quire-git-'));
     const phases = phaseTimer();
-    const outcome = job.direction === 'import' ? await importJob(deps, job, target, dir, caller, deadline, phases.mark) : await exportJob(deps, job, target, dir, caller, deadline, phases.mark);
+    const progress = progressOf(deps.store, job, log);
+    const outcome =
+      job.direction === 'import' ? await importJob(deps, job, target, dir, caller, deadline, phases.mark, progress) : await exportJob(deps, job, target, dir, caller, deadline, phases.mark, progress);
     // queuedMs: from the job's creation to this delivery taking it (the queue's pickup latency).
     log.info({ outcome, queuedMs: claimedAt - job.createdAt.getTime(), ...phases.done() }, 'git job finished');
     return outcome;
@@ -124,6 +125,9 @@ const toContent = (p: PlannedPage): PageContent => ({
   pages: p.pages.map(toContent),
 });
 
+const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unknown[] }[] }[]): number =>
+  pages.reduce((n, p) => n + (p.git ? 1 : 0) + countPages(p.pages as typeof pages), 0);
+
 const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/(?<!\/)\/+$/, '')}/${tail}`;
 
 /** Runs the functions given to it, at most `limit` at a time, in the order given. */
@@ -174,7 +178,40 @@ function phaseTimer() {
 
 type Mark = (phase: string) => void;
 
-async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<Outcome> {
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * The job's progress (files processed of total) as it goes: recorded at most every
+ * PROGRESS_EVERY_MS, and when the total is known or reached. A failed write does not fail the job.
+ */
+function progressOf(store: Store, job: JobRow, log: Logger) {
+  let done = 0;
+  let total = 0;
+  let at = 0;
+  // One write at a time, in order: the last one says the most.
+  let last = Promise.resolve();
+  const write = () => {
+    at = Date.now();
+    const [d, t] = [done, total];
+    last = last.then(() => store.progress(job, d, t)).catch((err: unknown) => log.warn({ err }, 'recording git job progress failed'));
+  };
+  return {
+    /** Waits for the writes made so far (before the job is recorded done: later ones would be refused). */
+    flush: () => last,
+    total(n: number) {
+      total = n;
+      write();
+    },
+    add(n = 1) {
+      done = Math.min(total, done + n);
+      if (done === total || Date.now() - at >= PROGRESS_EVERY_MS) write();
+    },
+  };
+}
+
+type Progress = ReturnType<typeof progressOf>;
+
+async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<Outcome> {
   const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
   // Read while git fetches: the revision the import builds on may be older than the commit read
   // (CreateRevision refuses a parent that is no longer active, and the import runs again).
@@ -191,7 +228,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
   const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
   const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
-  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => /\.(md|ya?ml)$/i.test(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => TEXT.test(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  await readReadme(dir, snapshot, projectDirectory, deadline);
   const config = readConfig(snapshot, projectDirectory);
   mark('read');
 
@@ -200,10 +238,18 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   // the pages are planned, the others the pages link to once the plan names them.
   const putBlob = limiter(PUT_BLOB_CONCURRENCY);
   const stored = new Map<string, Promise<string>>();
+  // Progress counts the blobs stored once the plan says how many files there are.
+  let blobsStored = 0;
+  let counting = false;
   const store = (oids: string[], data: Map<string, Buffer>) => {
     for (const oid of oids) {
       if (stored.has(oid)) continue;
-      const hash = putBlob(async () => (await deps.content.putBlob({ data: data.get(oid)! }, caller)).blob);
+      const hash = putBlob(async () => {
+        const { blob } = await deps.content.putBlob({ data: data.get(oid)! }, caller);
+        blobsStored++;
+        if (counting) progress.add();
+        return blob;
+      });
       // Awaited once the plan is made; a plan that fails leaves it unawaited.
       hash.catch(() => undefined);
       stored.set(oid, hash);
@@ -225,12 +271,17 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     mark('plan');
     if (!hashes) {
       const oids = [...new Set(plan.files.map((f) => f.git.oid))];
+      const pages = countPages(plan.pages);
+      progress.total(pages + oids.length);
+      progress.add(pages + blobsStored);
+      counting = true;
       const unread = oids.filter((oid) => !bytes.has(oid));
       store(oids, unread.length > 0 ? new Map([...bytes, ...(await readBlobs(dir, unread, deadline))]) : bytes);
       hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
       mark('files');
       await deps.beforeApply?.(job.id);
     }
+    await progress.flush();
     const gate = await deps.store.beginApply(job, { parentRevisionId: current.id, commitOid: fetched.oid });
     if (gate.gate === 'stale') return 'abandon';
     if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
@@ -258,35 +309,60 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   }
 }
 
-async function docsRootOf(dir: string, blobs: Map<string, string>, projectDirectory: string, deadline: number): Promise<string> {
-  const oid = blobs.get(joinPath(projectDirectory, '.gitbook.yaml'));
-  if (!oid) return projectDirectory;
-  const text = (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8');
-  return readConfig({ blobs, texts: new Map([[joinPath(projectDirectory, '.gitbook.yaml'), text]]) }, projectDirectory).root;
+/** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
+async function snapshotOf(dir: string, projectDirectory: string, deadline: number): Promise<RepoSnapshot> {
+  const blobs = await listBlobs(dir, deadline);
+  const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && TEXT.test(p));
+  const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
+  const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  await readReadme(dir, snapshot, projectDirectory, deadline);
+  return snapshot;
 }
 
-async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<Outcome> {
+/** The readme `.gitbook.yaml` may name outside the project directory (`readme: ../README.md`), read into the snapshot. */
+async function readReadme(dir: string, snapshot: RepoSnapshot, projectDirectory: string, deadline: number): Promise<void> {
+  const { readme } = readConfig(snapshot, projectDirectory);
+  const oid = snapshot.blobs.get(readme);
+  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8'));
+}
+
+const TEXT = /\.(md|ya?ml)$/i;
+
+/** The id git gives these bytes as a blob: equal ids, equal files. */
+const blobOid = (data: Uint8Array) => createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+
+async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<Outcome> {
   const fetched = await fetchRef(dir, target, job.ref, deadline);
-  const existing = fetched ? await listBlobs(dir, deadline) : new Map<string, string>();
   mark('fetch');
   const projectDirectory = job.repoProjectDirectory ?? '';
-  // The docs go where the repository's .gitbook.yaml puts them, when it has one.
-  const root = fetched ? await docsRootOf(dir, existing, projectDirectory, deadline) : projectDirectory;
+  const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
+  mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
-  const layout = exportLayout(revision.pages, revision.files, root);
-  const out = new Map<string, string | Buffer>(renderExport(revision.pages, layout, { root, projectDirectory }));
-  const data = await mapLimit(revision.files, PUT_BLOB_CONCURRENCY, async (f) => (await deps.content.readBlob({ blob: f.blob }, caller)).data);
-  revision.files.forEach((f, i) => out.set(layout.files.get(f.id)!, Buffer.from(data[i]!)));
-  const outside = [...out.keys()].find((p) => !isWritablePath(p, projectDirectory));
+  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined });
+  const out = new Map<string, string | Buffer>(plan.texts);
+  const pages = plan.pageCount;
+  progress.total(pages + revision.files.length);
+  progress.add(pages);
+  const data = await mapLimit(revision.files, PUT_BLOB_CONCURRENCY, async (f) => {
+    const { data: bytes } = await deps.content.readBlob({ blob: f.blob }, caller);
+    progress.add();
+    return bytes;
+  });
+  revision.files.forEach((f, i) => {
+    const path = plan.files.get(f.id)!;
+    // A file the repository has with these bytes stays as it is.
+    if (existing?.blobs.get(path) !== blobOid(data[i]!)) out.set(path, Buffer.from(data[i]!));
+  });
+  const outside = [...out.keys(), ...plan.remove].find((p) => !isWritablePath(p, projectDirectory) && !(p === plan.readme && isWritablePath(p, '')));
   if (outside !== undefined) throw new JobFailure(`the export would write ${JSON.stringify(outside)}, outside the space's folder`);
   mark('render');
   await deps.beforeApply?.(job.id);
+  await progress.flush();
   const gate = await deps.store.beginApply(job, { commitOid: fetched?.oid });
   if (gate.gate === 'stale') return 'abandon';
   if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
-  const importedFrom = new Set(revision.files.flatMap((f) => (f.git?.path ? [f.git.path] : [])));
   const message = job.commitMessage ?? 'Export from Quire';
-  const commit = await commitDocs(dir, { parent: fetched?.oid, existing: [...existing.keys()], docsRoot: root, importedFrom, files: out, message }, deadline);
+  const commit = await commitDocs(dir, { parent: fetched?.oid, remove: plan.remove, files: out, message }, deadline);
   mark('commit');
   if (commit) await push(dir, target, job.ref, job.force, deadline);
   mark('push');

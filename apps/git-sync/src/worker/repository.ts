@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { isInside, isMarkdown, joinPath } from '../domain/paths.ts';
 import { git, GitError, type GitTarget } from './git.ts';
 
 const FETCHED = 'refs/quire/fetched';
@@ -81,25 +80,21 @@ const quote = (path: string) => `"${path.replace(/[\\"]/g, (c) => `\\${c}`).repl
 
 /**
  * The export's commit on top of the fetched one (or a first commit), made by `git fast-import`
- * straight from memory: no checkout, no loose object per file. The markdown files, `.gitbook`
- * assets and files the space's files were imported from, in the docs root, that the new content
- * does not have go (other files of the repository stay). Undefined when the tree comes out the same: no empty commit.
+ * straight from memory: no checkout, no loose object per file: `files` written, `remove` deleted,
+ * everything else as it was. Undefined when the tree comes out the same: no empty commit.
  */
 export async function commitDocs(
   dir: string,
-  change: { parent?: string; existing: string[]; docsRoot: string; importedFrom: Set<string>; files: Map<string, string | Buffer>; message: string },
+  change: { parent?: string; remove: string[]; files: Map<string, string | Buffer>; message: string },
   deadline: number,
 ): Promise<string | undefined> {
-  const assets = joinPath(change.docsRoot, '.gitbook');
-  const managed = (p: string) => isMarkdown(p) || isInside(p, assets) || change.importedFrom.has(p);
-  const stale = change.existing.filter((p) => isInside(p, change.docsRoot) && managed(p) && !change.files.has(p));
   const now = Math.floor(Date.now() / 1000);
   const message = Buffer.from(change.message, 'utf8');
   const parts: Buffer[] = [
     Buffer.from(`commit ${EXPORTED}\ncommitter Quire <git-sync@quire.invalid> ${now} +0000\ndata ${message.length}\n`),
     message,
     Buffer.from(`\n${change.parent ? `from ${change.parent}\n` : ''}`),
-    ...stale.map((p) => Buffer.from(`D ${quote(p)}\n`)),
+    ...change.remove.map((p) => Buffer.from(`D ${quote(p)}\n`)),
   ];
   for (const [path, data] of change.files) {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

@@ -1,5 +1,5 @@
 import type { AggregateEventsRequest, Column, InsightsServiceServer } from '@quire/proto/insights';
-import { callsAsItself, InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { callsAsItself, InvalidArgumentError, parseClientJson, type Handlers } from '@quire/service-kit';
 import { eventRows } from '../domain/events.ts';
 import { compileAggregation, type ColumnRef } from '../domain/query.ts';
 import { segmentTitle } from '../domain/segments.ts';
@@ -23,12 +23,7 @@ function aggregation(req: AggregateEventsRequest) {
 
 /** The `events` of a request body as sent to the API (the gateway forwards it unread). */
 function eventsOf(body: Buffer): unknown {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new InvalidArgumentError('body: must be JSON');
-  }
+  const parsed = parseClientJson(body.toString('utf8'), 'body');
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('body: must be an object with `events`');
   if (!('events' in parsed)) throw new InvalidArgumentError('events: required');
   return parsed.events;

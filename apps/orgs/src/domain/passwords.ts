@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { InvalidArgumentError } from '@quire/service-kit';
+import { InvalidArgumentError, PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
 
 /**
  * argon2id at OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): about 20-40 ms of
@@ -9,10 +9,6 @@ import { InvalidArgumentError } from '@quire/service-kit';
  */
 // The library's default algorithm is argon2id (its const enum cannot be named under isolatedModules).
 export const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-/** NIST SP 800-63B: at least 8 characters, long passphrases welcome; the upper bound caps the work. */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 256;
 
 export function checkNewPassword(field: string, password: string): string {
   if (password.length < PASSWORD_MIN) throw new InvalidArgumentError(`${field}: must have at least ${PASSWORD_MIN} characters`);

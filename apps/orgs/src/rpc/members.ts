@@ -1,11 +1,11 @@
 import { SignJWT } from 'jose';
 import { MemberSort, type OrgsServiceServer } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { ConflictError, InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
 import { authorize, canManageTeam } from '../domain/policy.ts';
-import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { isAssignable, keepAnAdmin, roleToDb } from '../domain/roles.ts';
 import { presentMember, presentTeam, teamRoleToProto } from '../presenters.ts';
-import type { DbRole, Store } from '../store/index.ts';
+import type { Store } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
 import { organizationOf, roleIn } from './organizations.ts';
 
@@ -20,14 +20,6 @@ async function memberOf(store: Store, organizationId: string, userId: string) {
 async function presentOne(store: Store, organizationId: string, member: Awaited<ReturnType<typeof memberOf>>) {
   const counts = await store.teamCounts(organizationId, [member.userId]);
   return presentMember(member, counts.get(member.userId) ?? 0);
-}
-
-/** The organization must keep an admin: refuses a change that would leave it with none. */
-async function keepAnAdmin(store: Store, organizationId: string, current: DbRole | null, next: DbRole | null | 'removed') {
-  if (current !== 'admin' || next === 'admin') return;
-  if ((await store.countAdmins(organizationId)) <= 1) {
-    throw new ConflictError('The organization must keep at least one admin', 'last_admin');
-  }
 }
 
 export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
@@ -68,12 +60,11 @@ export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
       if (newRole === undefined) return presentOne(store, organizationId, member);
       if (!isAssignable(newRole)) throw new InvalidArgumentError('role: not a role');
       const next = roleToDb(newRole);
-      await keepAnAdmin(store, organizationId, member.role, next);
-      const updated = await store.updateMember(organizationId, userId, { role: next });
-      if (member.role !== next) {
-        await events.emit(ctx, { entity: 'member', verb: 'role_changed', organizationId, target: { type: 'user', id: userId }, details: { from: member.role ?? 'guest', to: next ?? 'guest' } });
+      const { before, member: updated } = await store.changeMember(organizationId, userId, { role: next }, (current, admins) => keepAnAdmin(current, next, admins));
+      if (before !== next) {
+        await events.emit(ctx, { entity: 'member', verb: 'role_changed', organizationId, target: { type: 'user', id: userId }, details: { from: before ?? 'guest', to: next ?? 'guest' } });
       }
-      return presentOne(store, organizationId, updated);
+      return presentOne(store, organizationId, updated!);
     },
 
     async removeMember({ organizationId, userId }, ctx) {
@@ -81,10 +72,9 @@ export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
       const role = await roleIn(store, organizationId, caller);
       // Members may leave; removing someone else takes an admin.
       if (caller !== userId) authorize(role, 'manageMembers');
-      const member = await memberOf(store, organizationId, userId);
-      await keepAnAdmin(store, organizationId, member.role, 'removed');
-      await store.removeMember(organizationId, userId);
-      await events.emit(ctx, { entity: 'member', verb: 'removed', organizationId, target: { type: 'user', id: userId }, details: { role: member.role ?? 'guest' } });
+      await memberOf(store, organizationId, userId);
+      const { before } = await store.changeMember(organizationId, userId, 'removed', (current, admins) => keepAnAdmin(current, 'removed', admins));
+      await events.emit(ctx, { entity: 'member', verb: 'removed', organizationId, target: { type: 'user', id: userId }, details: { role: before ?? 'guest' } });
       return {};
     },
 

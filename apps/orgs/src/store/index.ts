@@ -1,4 +1,4 @@
-import { AlreadyExistsError, type Page } from '@quire/service-kit';
+import { AlreadyExistsError, NotFoundError, type Page } from '@quire/service-kit';
 import { isUniqueViolation, openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma, type Role as DbRole, type TeamRole } from '../generated/prisma/client.ts';
 import type { AuditRow } from '../domain/audit.ts';
@@ -289,8 +289,26 @@ export function createStore(database: Db) {
       return new Map(rows.map((r) => [r.userId, r._count._all]));
     },
 
-    countAdmins(organizationId: string) {
-      return db.member.count({ where: { organizationId, role: 'admin' } });
+    /**
+     * Changes a member's role, or removes the member with their places in the organization's
+     * teams, once `allow(current role, admins)` passes. The organization's row is locked first:
+     * concurrent changes of its members run one after the other, each seeing the one before (two
+     * admins demoting each other at once cannot both pass a count of two). Answers the role before
+     * and the member after (none when removed).
+     */
+    async changeMember(organizationId: string, userId: string, next: { role: DbRole | null } | 'removed', allow: (current: DbRole | null, admins: number) => void) {
+      return db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE id = ${organizationId} FOR UPDATE`;
+        const where = { organizationId_userId: { organizationId, userId } };
+        const found = await tx.member.findUnique({ where, select: { role: true } });
+        if (!found) throw new NotFoundError('Member not found');
+        const before = found.role;
+        allow(before, await tx.member.count({ where: { organizationId, role: 'admin' } }));
+        if (next !== 'removed') return { before, member: await tx.member.update({ where, data: { role: next.role }, include: { user: true } }) };
+        await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });
+        await tx.member.delete({ where });
+        return { before, member: undefined };
+      });
     },
 
     updateMember(organizationId: string, userId: string, data: Prisma.MemberUpdateInput): Promise<MemberRow> {
@@ -304,14 +322,6 @@ export function createStore(database: Db) {
         update: { role },
         include: { user: true },
       });
-    },
-
-    /** Removes the membership and the user's places in the organization's teams, together. */
-    async removeMember(organizationId: string, userId: string) {
-      await db.$transaction([
-        db.teamMember.deleteMany({ where: { userId, team: { organizationId } } }),
-        db.member.delete({ where: { organizationId_userId: { organizationId, userId } } }),
-      ]);
     },
 
     /** Which of these users are members of the organization. */

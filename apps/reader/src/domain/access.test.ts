@@ -18,4 +18,9 @@ describe('refusal', () => {
   });
 
   it('refuses what it does not know', () => expect(refusal({ access: 'something-new', offered: false, here })).toMatchObject({ status: 403 }));
+
+  it('offers members of the organization their way in on refusal pages, not on redirects', () => {
+    expect(refusal({ access: 'share-key', offered: false, here, memberSignIn: 'https://api.test/auth/site-access?x' })).toMatchObject({ status: 401, memberSignIn: 'https://api.test/auth/site-access?x' });
+    expect(refusal({ access: 'visitor-token', offered: false, fallbackUrl: 'https://login.test/', here, memberSignIn: 'https://api.test/x' })).not.toHaveProperty('memberSignIn');
+  });
 });

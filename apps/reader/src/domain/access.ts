@@ -8,9 +8,12 @@ export const SHARE_COOKIE = 'quire_share';
 export const TOKEN_COOKIE = 'quire_visitor';
 export const SHARE_PARAM = 'shareKey';
 export const TOKEN_PARAM = 'jwt_token';
+/** The gateway's grant for a member (`/auth/site-access`), kept in MEMBER_COOKIE as long as it lasts. */
+export const MEMBER_PARAM = 'quire_member';
+export const MEMBER_COOKIE = 'quire_member';
 
 export type Refusal =
-  | { kind: 'page'; status: 401 | 403; title: string; message: string }
+  | { kind: 'page'; status: 401 | 403; title: string; message: string; memberSignIn?: string }
   | { kind: 'redirect'; location: string };
 
 export interface Attempt {
@@ -20,10 +23,17 @@ export interface Attempt {
   fallbackUrl?: string;
   /** The URL the visitor asked for, to come back to after signing in. */
   here: string;
+  /** Where members of the organization get their pass (the gateway's site access), to offer on refusal pages. */
+  memberSignIn?: string;
 }
 
-/** The answer to a refused visitor, or null when `access` is `granted`. */
+/** The answer to a refused visitor, or null when `access` is `granted`; refusal pages offer members their way in. */
 export function refusal(a: Attempt): Refusal | null {
+  const r = visitorRefusal(a);
+  return r?.kind === 'page' && a.memberSignIn ? { ...r, memberSignIn: a.memberSignIn } : r;
+}
+
+function visitorRefusal(a: Attempt): Refusal | null {
   switch (a.access) {
     case 'granted':
       return null;

@@ -10,6 +10,12 @@ describe('locate', () => {
     expect(locate('reader.test', '/org1', own)).toBeNull();
   });
 
+  it('reads sites below the mount path when the reader shares the gateway\'s origin, and nothing outside it', () => {
+    expect(locate('127.0.0.1:8080', '/read/org1/site1/a', own, '/read')).toEqual({ address: { kind: 'path', organization: 'org1', site: 'site1' }, base: '/read/org1/site1', rest: ['a'] });
+    expect(locate('127.0.0.1:8080', '/v1/org1/site1', own, '/read')).toBeNull();
+    expect(locate('127.0.0.1:8080', '/read/org1', own, '/read')).toBeNull();
+  });
+
   it('takes any other host as a custom hostname', () => {
     expect(locate('Docs.Acme.com', '/guide', own)).toEqual({ address: { kind: 'hostname', hostname: 'docs.acme.com' }, base: '', rest: ['guide'] });
   });

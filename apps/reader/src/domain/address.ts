@@ -41,15 +41,22 @@ export function segments(pathname: string): string[] | null {
   return out;
 }
 
-/** The site and inner path of a request; `readerHosts` are the reader's own host names. */
-export function locate(hostHeader: string | undefined, pathname: string, readerHosts: ReadonlySet<string>): Located | null {
+/**
+ * The site and inner path of a request; `readerHosts` are the reader's own host names, where
+ * sites live below `mount` (the path of QUIRE_READER_URL, '' or `/read` when it shares the
+ * gateway's origin).
+ */
+export function locate(hostHeader: string | undefined, pathname: string, readerHosts: ReadonlySet<string>, mount = ''): Located | null {
   const segs = segments(pathname);
   if (!segs) return null;
   const host = hostOf(hostHeader);
   if (!readerHosts.has(host)) return { address: { kind: 'hostname', hostname: host }, base: '', rest: segs };
-  const [organization, site, ...rest] = segs;
+  const mounted = segments(mount || '/') ?? [];
+  if (mounted.some((m, i) => segs[i] !== m)) return null;
+  const [organization, site, ...rest] = segs.slice(mounted.length);
   if (!organization || !site) return null;
-  return { address: { kind: 'path', organization, site }, base: `/${encodeURIComponent(organization)}/${encodeURIComponent(site)}`, rest };
+  const prefix = mounted.map((m) => `/${encodeURIComponent(m)}`).join('');
+  return { address: { kind: 'path', organization, site }, base: `${prefix}/${encodeURIComponent(organization)}/${encodeURIComponent(site)}`, rest };
 }
 
 /** A path below `base` from decoded segments. */

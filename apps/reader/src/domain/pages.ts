@@ -14,21 +14,39 @@ export function flatten(pages: readonly Page[], parents: Page[] = []): PageNode[
   return pages.flatMap((page) => [{ page, parents }, ...flatten(page.pages, [...parents, page])]);
 }
 
-/** Pages a visitor reads (documents), in order, hidden ones and their children left out. */
-export function readingOrder(pages: readonly Page[]): PageNode[] {
-  return flatten(pages).filter((n) => n.page.type === 'document' && !n.page.hidden && !n.parents.some((p) => p.hidden));
+interface Index {
+  order: PageNode[];
+  position: Map<string, number>;
+  byPath: Map<string, PageNode>;
 }
 
-export function findByPath(pages: readonly Page[], path: string): PageNode | undefined {
-  return flatten(pages).find((n) => n.page.path === path && n.page.type !== 'group');
+// A revision's tree never changes (revisions are immutable and kept as one object), so its index
+// is made once per tree: a cached page costs map lookups, not a walk over every page.
+const indexes = new WeakMap<readonly Page[], Index>();
+
+function indexOf(pages: readonly Page[]): Index {
+  let index = indexes.get(pages);
+  if (index) return index;
+  const all = flatten(pages);
+  const order = all.filter((n) => n.page.type === 'document' && !n.page.hidden && !n.parents.some((p) => p.hidden));
+  const byPath = new Map<string, PageNode>();
+  for (const n of all) if (n.page.type !== 'group' && !byPath.has(n.page.path)) byPath.set(n.page.path, n);
+  index = { order, position: new Map(order.map((n, i) => [n.page.id, i])), byPath };
+  indexes.set(pages, index);
+  return index;
 }
+
+/** Pages a visitor reads (documents), in order, hidden ones and their children left out. */
+export const readingOrder = (pages: readonly Page[]): readonly PageNode[] => indexOf(pages).order;
+
+export const findByPath = (pages: readonly Page[], path: string): PageNode | undefined => indexOf(pages).byPath.get(path);
 
 /** The page at the root of a site-space: the first one read. */
 export const firstPage = (pages: readonly Page[]): PageNode | undefined => readingOrder(pages)[0];
 
 export function neighbours(pages: readonly Page[], pageId: string): { previous?: Page; next?: Page } {
-  const order = readingOrder(pages);
-  const i = order.findIndex((n) => n.page.id === pageId);
-  if (i < 0) return {};
+  const { order, position } = indexOf(pages);
+  const i = position.get(pageId);
+  if (i === undefined) return {};
   return { previous: order[i - 1]?.page, next: order[i + 1]?.page };
 }

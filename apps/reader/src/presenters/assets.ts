@@ -1,96 +1,15 @@
 import { createHash } from 'node:crypto';
+import { READER_CSS as CSS } from '@quire/render';
 
-// The reader's only stylesheet and script: small, no framework. Served under a path holding
-// their hash, so browsers keep them for a year and a new release is fetched at once.
-
-const CSS = `
-:root{--accent:#2857c5;--bg:#fff;--fg:#1c1f24;--muted:#5b6270;--line:#e3e6ea;--soft:#f5f7f9;--code:#f3f4f6;--focus:#f59e0b;color-scheme:light}
-:root[data-theme=dark]{--accent:#7aa5ff;--bg:#111317;--fg:#e8eaed;--muted:#a3a9b4;--line:#2a2e35;--soft:#181b20;--code:#1d2127;color-scheme:dark}
-@media (prefers-color-scheme:dark){:root:not([data-theme=light]):not([data-theme=dark]){--accent:#7aa5ff;--bg:#111317;--fg:#e8eaed;--muted:#a3a9b4;--line:#2a2e35;--soft:#181b20;--code:#1d2127;color-scheme:dark}}
-*{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif}
-a{color:var(--accent)}
-:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:3px}
-.skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem 1rem;z-index:10}
-.skip:focus{left:.5rem}
-.top{position:sticky;top:0;z-index:5;display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;background:var(--bg);border-bottom:1px solid var(--line);flex-wrap:wrap}
-.brand{font-weight:700;font-size:1.1rem;color:var(--fg);text-decoration:none;display:flex;align-items:center;gap:.5rem}
-.brand img{height:28px;width:auto}
-.tabs{display:flex;gap:.25rem;flex-wrap:wrap;flex:1}
-.tabs a{padding:.35rem .7rem;border-radius:6px;color:var(--muted);text-decoration:none}
-.tabs a[aria-current]{color:var(--accent);background:var(--soft);font-weight:600}
-.tabs .group{color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;padding:.35rem .2rem .35rem .6rem}
-.tools{display:flex;gap:.5rem;margin-left:auto}
-.btn{display:inline-flex;align-items:center;gap:.4rem;min-height:36px;padding:.3rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--soft);color:var(--fg);font:inherit;font-size:.9rem;text-decoration:none;cursor:pointer}
-.btn kbd{font:inherit;font-size:.75rem;color:var(--muted)}
-.menu{display:none}
-.shell{display:grid;grid-template-columns:17rem minmax(0,1fr) 14rem;max-width:90rem;margin:0 auto}
-.sidebar{border-right:1px solid var(--line);padding:1.25rem 1rem;position:sticky;top:3.5rem;align-self:start;max-height:calc(100vh - 3.5rem);overflow:auto}
-.sidebar ul{list-style:none;margin:0;padding:0}
-.sidebar ul ul{padding-left:.9rem;border-left:1px solid var(--line);margin-left:.4rem}
-.sidebar a{display:block;padding:.3rem .5rem;border-radius:6px;color:var(--fg);text-decoration:none;font-size:.95rem}
-.sidebar a:hover{background:var(--soft)}
-.sidebar a[aria-current]{background:var(--soft);color:var(--accent);font-weight:600}
-.sidebar .grouptitle{display:block;margin:1rem 0 .3rem .5rem;font-size:.78rem;font-weight:700;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
-.variants{margin-bottom:1rem}
-.variants summary{cursor:pointer;padding:.4rem .6rem;border:1px solid var(--line);border-radius:8px;background:var(--soft)}
-.variants ul{margin-top:.3rem}
-main{padding:1.5rem 2.5rem 3rem;min-width:0}
-.crumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.35rem;padding:0;margin:0 0 .5rem;font-size:.88rem;color:var(--muted)}
-.crumbs li+li::before{content:"/";margin-right:.35rem}
-.crumbs a{color:var(--muted)}
-h1{font-size:2rem;line-height:1.25;margin:.2rem 0 .5rem}
-.lead{color:var(--muted);font-size:1.1rem;margin-top:0}
-article h2{margin-top:2rem;padding-top:.5rem;border-top:1px solid var(--line)}
-article img{max-width:100%;height:auto}
-article figure{margin:1rem 0}
-.hljs-keyword,.hljs-built_in,.hljs-selector-tag{color:#a626a4}.hljs-string,.hljs-attr{color:#2f7a2e}.hljs-number,.hljs-literal{color:#875c00}.hljs-comment{color:#5f6670;font-style:italic}.hljs-title,.hljs-function{color:#2a5bd7}.hljs-type{color:#875c00}
-[data-theme=dark] :is(.hljs-keyword,.hljs-built_in,.hljs-selector-tag){color:#c678dd}[data-theme=dark] :is(.hljs-string,.hljs-attr){color:#98c379}[data-theme=dark] :is(.hljs-number,.hljs-literal,.hljs-type){color:#d19a66}[data-theme=dark] .hljs-comment{color:#9aa1ab}[data-theme=dark] :is(.hljs-title,.hljs-function){color:#61afef}
-article pre{background:var(--code);padding:1rem;border-radius:8px;overflow:auto;font-size:.9rem}
-article code{font-family:ui-monospace,"SFMono-Regular",Menlo,monospace;font-size:.9em}
-article :not(pre)>code{background:var(--code);padding:.1rem .3rem;border-radius:4px}
-article table{border-collapse:collapse;display:block;overflow:auto}
-article th,article td{border:1px solid var(--line);padding:.4rem .7rem}
-article blockquote,article .hint{margin:1rem 0;padding:.7rem 1rem;border-left:4px solid var(--accent);background:var(--soft);border-radius:4px}
-article .hint-warning{border-color:#d97706}article .hint-danger{border-color:#dc2626}article .hint-success{border-color:#16a34a}
-article details{border:1px solid var(--line);border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
-.anchor{margin-left:.4rem;opacity:0;text-decoration:none}
-h2:hover .anchor,h3:hover .anchor,.anchor:focus{opacity:1}
-.pager{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:3rem}
-.pager a{display:block;border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem;text-decoration:none;color:var(--fg)}
-.pager a span{display:block;font-size:.8rem;color:var(--muted)}
-.pager .next{text-align:right;grid-column:2}
-.outline{padding:1.5rem 1rem;position:sticky;top:3.5rem;align-self:start;font-size:.88rem}
-.outline h2{font-size:.78rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:0 0 .5rem}
-.outline ul{list-style:none;margin:0;padding:0}
-.outline li.l2{padding-left:.7rem}.outline li.l3{padding-left:1.4rem}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.outline a{display:block;padding:.2rem 0;color:var(--muted);text-decoration:none}
-.outline a:hover{color:var(--accent)}
-dialog{width:min(40rem,calc(100vw - 2rem));border:1px solid var(--line);border-radius:12px;background:var(--bg);color:var(--fg);padding:1rem}
-dialog::backdrop{background:rgb(0 0 0 / .45)}
-.searchbox{width:100%;font:inherit;padding:.6rem .8rem;border:1px solid var(--line);border-radius:8px;background:var(--soft);color:var(--fg)}
-.results{list-style:none;padding:0;margin:.75rem 0 0;max-height:60vh;overflow:auto}
-.results a{display:block;padding:.5rem .6rem;border-radius:8px;text-decoration:none;color:var(--fg)}
-.results a:hover,.results a:focus{background:var(--soft)}
-.results small{display:block;color:var(--muted)}
-.refusal{max-width:36rem;margin:15vh auto;padding:0 1.5rem;text-align:center}
-.refusal .code{font-size:.9rem;color:var(--muted)}
-@media (max-width:1100px){.shell{grid-template-columns:15rem minmax(0,1fr)}.outline{display:none}}
-@media (max-width:768px){
-.shell{display:block}.menu{display:inline-flex}.tabs{order:5;flex-basis:100%;overflow-x:auto;flex-wrap:nowrap}
-.tools .label,.tools kbd{display:none}
-.js .sidebar{display:none}.js.nav-open .sidebar{display:block;position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}
-main{padding:1rem 1.1rem 2rem}h1{font-size:1.6rem}
-.pager{grid-template-columns:1fr}.pager .next{grid-column:1}}
-@media print{.top,.sidebar,.outline,.pager,.skip,dialog{display:none!important}.shell{display:block}main{padding:0}a{color:inherit}body{background:#fff;color:#000}article pre{white-space:pre-wrap}}
-`;
+// The reader's only stylesheet (shared with exports and PDFs: @quire/render) and script: small, no
+// framework. Served under a path holding their hash, so browsers keep them for a year and a new
+// release is fetched at once.
 
 const JS = `(()=>{const d=document,r=d.documentElement,K='quire-theme',M=['system','light','dark'];
 const label=t=>'Theme: '+t;
-const setT=t=>{r.dataset.theme=t;try{localStorage.setItem(K,t)}catch(e){}d.querySelectorAll('[data-theme-toggle]').forEach(b=>{b.setAttribute('aria-label',label(t));b.querySelector('.label').textContent=t[0].toUpperCase()+t.slice(1)})};
-setT(r.dataset.theme||'system');
+const show=t=>d.querySelectorAll('[data-theme-toggle]').forEach(b=>{b.setAttribute('aria-label',label(t));b.querySelector('.label').textContent=t[0].toUpperCase()+t.slice(1)});
+const setT=t=>{r.dataset.theme=t;try{localStorage.setItem(K,t)}catch(e){}show(t)};
+show(r.dataset.theme||'system');
 d.addEventListener('click',e=>{const t=e.target.closest('[data-theme-toggle]');if(t){setT(M[(M.indexOf(r.dataset.theme)+1)%3]);return}
 const m=e.target.closest('[data-menu]');if(m){const o=r.classList.toggle('nav-open');m.setAttribute('aria-expanded',String(o));if(o)d.querySelector('#nav a')?.focus();return}
 const s=e.target.closest('[data-search]');if(s&&dlg){e.preventDefault();open()}});
@@ -111,5 +30,5 @@ export const ASSETS = {
   js: { body: JS, type: 'text/javascript; charset=utf-8', path: `/_reader/${digest(JS)}/reader.js` },
 } as const;
 
-/** Set before the first paint so a dark page never flashes light: the saved theme, or the site's default. */
-export const THEME_BOOT = `(()=>{const r=document.documentElement;r.classList.add('js');try{const t=localStorage.getItem('quire-theme');if(t==='light'||t==='dark'||t==='system')r.dataset.theme=t}catch(e){}})()`;
+/** Set before the first paint so a dark page never flashes light: the saved theme, or the site's default (always, when the site fixes it). */
+export const THEME_BOOT = `(()=>{const r=document.documentElement;r.classList.add('js');if('themeFixed' in r.dataset)return;try{const t=localStorage.getItem('quire-theme');if(t==='light'||t==='dark'||t==='system')r.dataset.theme=t}catch(e){}})()`;

@@ -1,16 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
 import cookie from '@fastify/cookie';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import type { SiteSection, SiteSpace } from '@quire/proto/sites';
+import { logRedaction, securityHeaders } from '@quire/service-kit';
+import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { sessionCookieName, SITE_MEMBER_GRANT_SECONDS } from '@quire/service-kit';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
 import type { ReaderConfig } from '../config.ts';
 import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
-import { refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
+import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
 import { findByPath, firstPage, neighbours, readingOrder } from '../domain/pages.ts';
-import { renderMarkdown } from '../domain/render.ts';
+import { renderMarkdown } from '@quire/render';
 import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
 import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
 import { messagePage } from '../presenters/views/layout.ts';
@@ -22,6 +28,13 @@ const SESSION_COOKIE = 'quire_sid';
 const SESSION_SECONDS = 30 * 60;
 const MAX_QUERY = 256;
 const MAX_SEARCH_SPACES = 20;
+const gzip = promisify(gzipCb);
+
+/** Whether the client takes gzip (and has not refused it with q=0). */
+const takesGzip = (req: FastifyRequest) => {
+  const accept = req.headers['accept-encoding'];
+  return typeof accept === 'string' && accept.includes('gzip') && !/gzip;\s*q=0(?:[^.\d]|$)/.test(accept);
+};
 
 // Scripts: ours and the theme boot only; styles inline for KaTeX; nothing from content runs.
 const CSP = `default-src 'self'; script-src 'self' 'sha256-${createHash('sha256').update(THEME_BOOT).digest('base64')}'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'`;
@@ -35,13 +48,24 @@ interface Visit {
   origin: string;
 }
 
-export async function buildReader(config: ReaderConfig, services: Services) {
-  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true, requestIdHeader: 'x-request-id', genReqId: () => randomUUID() });
+/** The reader; its log goes to standard output, or to `logStream` (tests read what it writes). */
+export async function buildReader(config: ReaderConfig, services: Services, logStream?: DestinationStream) {
+  const app = Fastify({ logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) }, trustProxy: true, requestIdHeader: 'x-request-id', genReqId: () => randomUUID() });
+  await app.register(telemetry);
   await app.register(cookie);
+  // Framed by the reader's own pages only, as the CSP's frame-ancestors says; a route's own referrer policy stays.
+  app.addHook('onSend', async (req, reply, payload) => {
+    for (const [name, value] of Object.entries(securityHeaders(req.protocol === 'https', 'SAMEORIGIN'))) if (!reply.hasHeader(name)) void reply.header(name, value);
+    return payload;
+  });
   const readerUrl = new URL(config.QUIRE_READER_URL);
   const readerHosts = new Set([hostOf(readerUrl.host), 'localhost', '127.0.0.1']);
+  const mount = readerUrl.pathname === '/' ? '' : readerUrl.pathname;
+  const sessionCookie = sessionCookieName(config.QUIRE_PUBLIC_URL);
+  const siteAccess = new URL('/auth/site-access', config.QUIRE_PUBLIC_URL).toString();
   const data = siteData(services, config.READER_FRESHNESS_MS);
-  const rendered = new LRUCache<string, string>({ max: config.READER_CACHE_PAGES });
+  // Each page kept as HTML and gzipped once, so a cached page costs no compression.
+  const rendered = new LRUCache<string, { html: string; gzip: Buffer }>({ max: config.READER_CACHE_PAGES });
   const insights = insightsQueue(
     (b) => services.insights.trackEvents({ organizationId: b.organizationId, siteId: b.siteId, clientIp: b.clientIp, bodyJson: Buffer.from(JSON.stringify({ events: b.events })) }, data.caller('insights')),
     { limit: config.READER_INSIGHTS_QUEUE, intervalMs: 1000, onError: (err) => app.log.warn({ err }, 'insights batch not sent') },
@@ -52,11 +76,15 @@ export async function buildReader(config: ReaderConfig, services: Services) {
   });
 
   for (const asset of Object.values(ASSETS)) {
-    app.get(asset.path, (_req, reply) => reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body));
+    const zipped = await gzip(asset.body);
+    app.get(asset.path, (req, reply) => {
+      reply.header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'accept-encoding').type(asset.type);
+      return takesGzip(req) ? reply.header('content-encoding', 'gzip').send(zipped) : reply.send(asset.body);
+    });
   }
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  const html = (reply: FastifyReply, status: number, body: string) =>
+  const html = (reply: FastifyReply, status: number, body: string | Buffer) =>
     reply.code(status).header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin').type('text/html; charset=utf-8').send(body);
   const notFound = (reply: FastifyReply, message = 'There is no published site at this address.') =>
     html(reply, 404, messagePage({ status: 404, title: 'Not found', message }));
@@ -71,7 +99,17 @@ export async function buildReader(config: ReaderConfig, services: Services) {
       if (fromQuery) reply.setCookie(name, fromQuery, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure });
       return fromQuery ?? req.cookies[name];
     };
-    return { shareKey: take(SHARE_PARAM, SHARE_COOKIE), visitorToken: take(TOKEN_PARAM, TOKEN_COOKIE) };
+    const fromQuery = query[MEMBER_PARAM];
+    const memberGrant = typeof fromQuery === 'string' && fromQuery.length <= 4096 ? fromQuery : req.cookies[MEMBER_COOKIE];
+    if (memberGrant === fromQuery && memberGrant) reply.setCookie(MEMBER_COOKIE, memberGrant, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure, maxAge: SITE_MEMBER_GRANT_SECONDS });
+    // The sign-in session reaches the reader where it answers on the gateway's origin (site paths), never on a custom hostname.
+    const session = at.address.kind === 'path' ? req.cookies[sessionCookie] : undefined;
+    return {
+      shareKey: take(SHARE_PARAM, SHARE_COOKIE),
+      visitorToken: take(TOKEN_PARAM, TOKEN_COOKIE),
+      memberSession: session && session.length <= 256 ? session : undefined,
+      memberGrant,
+    };
   }
 
   /** The visitor and session ids (cookies kept by the browser), and the event's session part. */
@@ -120,12 +158,11 @@ export async function buildReader(config: ReaderConfig, services: Services) {
 
   /** Links of a placement: tabs, variants, pages. */
   function chromeOf(v: Visit, placement: Placement, revision: Revision, currentPageId?: string): Chrome {
-    const site = v.view.site!;
     const base = v.at.base;
     const spaceHref = (section: SiteSection | undefined, siteSpace: SiteSpace) => pathIn(base, siteSpacePrefix(section, siteSpace)).replace(/\/$/, '') || '/';
     const hrefOf = (page: Page) => pathIn(base, [...siteSpacePrefix(placement.section, placement.siteSpace), ...page.path.split('/')]);
     return {
-      siteTitle: site.title,
+      look: v.view.look,
       home: base || '/',
       base,
       tabs: placement.tabs.map((t) => {
@@ -141,11 +178,12 @@ export async function buildReader(config: ReaderConfig, services: Services) {
 
   const metaOf = (v: Visit, title: string, path: string, description?: string) => ({
     title,
-    siteTitle: v.view.site!.title,
+    siteTitle: v.view.look.title,
     description: description || undefined,
     canonical: `${v.origin}${path}`,
     noindex: v.view.site!.visibility !== 'public',
     base: v.at.base,
+    look: v.view.look,
   });
 
   /** Finds the site of a request and lets the visitor in, or answers for it (404, refusal). */
@@ -158,18 +196,22 @@ export async function buildReader(config: ReaderConfig, services: Services) {
     }
     const origin = at.address.kind === 'hostname' ? `${req.protocol}://${req.host}` : readerUrl.origin;
     const here = `${origin}${req.url}`;
-    const refused = refusal({ access: view.access, offered: view.access === 'share-key' ? !!creds.shareKey : !!creds.visitorToken, fallbackUrl: view.fallbackUrl, here });
+    const site = view.site!;
+    const memberSignIn = `${siteAccess}?${new URLSearchParams({ organization: site.organizationId, site: site.id, location: here })}`;
+    const refused = refusal({ access: view.access, offered: view.access === 'share-key' ? !!creds.shareKey : !!creds.visitorToken, fallbackUrl: view.fallbackUrl, here, memberSignIn });
     if (refused) {
       const cookiePath = at.base || '/';
       if (view.access === 'share-key' && creds.shareKey) reply.clearCookie(SHARE_COOKIE, { path: cookiePath });
       if (view.access === 'visitor-token' && creds.visitorToken) reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
+      if (creds.memberGrant) reply.clearCookie(MEMBER_COOKIE, { path: cookiePath });
       reply.header('cache-control', 'no-store');
       if (refused.kind === 'redirect') reply.redirect(refused.location, 302);
-      else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: view.site!.title }));
+      else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: site.title, memberSignIn: refused.memberSignIn }));
       return undefined;
     }
-    reply.header('cache-control', view.site!.visibility === 'public' || view.site!.visibility === 'unlisted' ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
-    if (view.site!.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
+    const open = !view.member && (site.visibility === 'public' || site.visibility === 'unlisted');
+    reply.header('cache-control', open ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    if (site.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
     return { req, reply, at, view, origin };
   }
 
@@ -202,15 +244,15 @@ export async function buildReader(config: ReaderConfig, services: Services) {
     const etag = `"${createHash('sha256').update([v.view.digest, revision.id, page.id, ASSETS.css.path, ASSETS.js.path, v.at.base, v.origin].join('|')).digest('base64url').slice(0, 27)}"`;
     v.reply.header('etag', etag);
     if (v.req.headers['if-none-match'] === etag) return v.reply.code(304).send();
-    let body = rendered.get(etag);
-    if (!body) {
+    let kept = rendered.get(etag);
+    if (!kept) {
       const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
       const files = revision.files;
       const out = renderMarkdown(md, { page, pages: revision.pages, files, hrefOf: chrome.hrefOf, fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}` });
       const { previous, next } = neighbours(revision.pages, page.id);
       const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;
       const crumbs = [...(tab ? [{ title: tab.title, href: tab.href }] : []), ...node.parents.map((p) => ({ title: p.title, href: p.type === 'document' ? chrome.hrefOf(p) : undefined }))];
-      body = sitePage(metaOf(v, page.title, chrome.hrefOf(page), page.description), { ...chrome, currentPageId: page.id }, {
+      const body = sitePage(metaOf(v, page.title, chrome.hrefOf(page), page.description), { ...chrome, currentPageId: page.id }, {
         title: page.title,
         description: page.description,
         html: out.html,
@@ -219,9 +261,13 @@ export async function buildReader(config: ReaderConfig, services: Services) {
         previous: previous && { title: previous.title, href: chrome.hrefOf(previous) },
         next: next && { title: next.title, href: chrome.hrefOf(next) },
       });
-      rendered.set(etag, body);
+      kept = { html: body, gzip: await gzip(body) };
+      rendered.set(etag, kept);
     }
-    return html(v.reply, 200, body);
+    v.reply.header('vary', 'accept-encoding');
+    if (!takesGzip(v.req)) return html(v.reply, 200, kept.html);
+    v.reply.header('content-encoding', 'gzip');
+    return html(v.reply, 200, kept.gzip);
   }
 
   /** Every readable page of the site (default section and site-space first), with its URL. */
@@ -266,7 +312,7 @@ export async function buildReader(config: ReaderConfig, services: Services) {
     },
     'llms.txt': async (v) => {
       const pages = await everyPage(v);
-      const lines = [`# ${v.view.site!.title}`, ''];
+      const lines = [`# ${v.view.look.title}`, ''];
       let group = '';
       for (const p of pages) {
         if (p.siteSpace !== group) lines.push('', `## ${p.siteSpace}`, '');
@@ -310,7 +356,7 @@ export async function buildReader(config: ReaderConfig, services: Services) {
   };
 
   app.get('/*', async (req, reply) => {
-    const at = locate(req.headers.host, req.url.split('?')[0]!, readerHosts);
+    const at = locate(req.headers.host, req.url.split('?')[0]!, readerHosts, mount);
     if (!at) return notFound(reply);
     const v = await visit(req, reply, at);
     if (!v) return reply;

@@ -5,20 +5,39 @@ import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
 import type { SiteAddress } from '../domain/address.ts';
+import { lookOf, type Look } from '../domain/look.ts';
 
 // What a page needs from sites and content, with the reuse that keeps pages fast: a public
 // site's view and its spaces' active revision ids are reused for READER_FRESHNESS_MS; revisions
-// are immutable, so their trees are kept by id as long as there is room. Share-link and
-// visitor-auth sites are asked every time, so a deactivated link or a new key counts at once.
+// are immutable, so their trees are kept by id as long as there is room, and a space's tree is
+// fetched again only when its active revision id (asked of the space, a small answer) changes.
+// Identical questions asked at once are asked once: when the freshness ends under load, every
+// waiting page shares one call rather than each asking again. Share-link and
+// visitor-auth sites are asked every time, so a deactivated link, a new key or an ended session
+// counts at once.
 
 export interface SiteView extends PublishedSiteView {
-  /** A digest of everything the view shows (site, structure, claims): part of every page's ETag. */
+  /** A digest of everything the view shows (site, structure, claims, customization): part of every page's ETag. */
   digest: string;
+  look: Look;
 }
 
 const OPEN = new Set(['public', 'unlisted']);
 
 export const isNotFound = (err: unknown) => isServiceError(err) && (err.code === GrpcStatus.NOT_FOUND || err.code === GrpcStatus.INVALID_ARGUMENT);
+
+/** Runs `run` once for concurrent callers with the same key. */
+function singleFlight<T>() {
+  const inflight = new Map<string, Promise<T>>();
+  return (key: string, run: () => Promise<T>): Promise<T> => {
+    let p = inflight.get(key);
+    if (!p) {
+      p = run().finally(() => inflight.delete(key));
+      inflight.set(key, p);
+    }
+    return p;
+  };
+}
 
 export function siteData(services: Services, freshnessMs: number) {
   // No user: the reader's own signature says who calls (its key), and services answer it as the reader.
@@ -28,6 +47,9 @@ export function siteData(services: Services, freshnessMs: number) {
   const views = new LRUCache<string, SiteView>({ max: 10_000, ttl });
   const heads = new LRUCache<string, string>({ max: 10_000, ttl });
   const revisions = new LRUCache<string, Revision>({ max: 500 });
+  const askView = singleFlight<PublishedSiteView>();
+  const askHead = singleFlight<string>();
+  const askRevision = singleFlight<Revision>();
 
   /** The organization id of a path's first segment (an id or a hostname); undefined when none matches. */
   async function organization(idOrHostname: string, requestId: string): Promise<string | undefined> {
@@ -47,7 +69,7 @@ export function siteData(services: Services, freshnessMs: number) {
     organization,
 
     /** The site at an address as this visitor sees it; undefined when missing or unpublished. */
-    async view(address: SiteAddress, proof: { shareKey?: string; visitorToken?: string }, requestId: string): Promise<SiteView | undefined> {
+    async view(address: SiteAddress, proof: { shareKey?: string; visitorToken?: string; memberSession?: string; memberGrant?: string }, requestId: string): Promise<SiteView | undefined> {
       const organizationId = address.kind === 'path' ? await organization(address.organization, requestId) : undefined;
       if (address.kind === 'path' && !organizationId) return undefined;
       const key = address.kind === 'path' ? `p:${organizationId}/${address.site}` : `h:${address.hostname}`;
@@ -55,27 +77,36 @@ export function siteData(services: Services, freshnessMs: number) {
       if (hit) return hit;
       let view: PublishedSiteView;
       try {
-        view = await services.sites.viewPublishedSite(
-          { ...(address.kind === 'path' ? { path: { organizationId: organizationId!, site: address.site } } : { hostname: address.hostname }), shareKey: proof.shareKey, visitorToken: proof.visitorToken },
-          caller(requestId),
-        );
+        const request = {
+          ...(address.kind === 'path' ? { path: { organizationId: organizationId!, site: address.site } } : { hostname: address.hostname }),
+          shareKey: proof.shareKey,
+          visitorToken: proof.visitorToken,
+          memberSession: proof.memberSession,
+          memberGrant: proof.memberGrant,
+        };
+        view = await askView(JSON.stringify(request), () => services.sites.viewPublishedSite(request, caller(requestId)));
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;
       }
-      const digest = createHash('sha256').update(JSON.stringify([view.site, view.structure, view.claimsJson])).digest('base64url').slice(0, 22);
-      const out = { ...view, digest };
+      const digest = createHash('sha256').update(JSON.stringify([view.site, view.structure, view.claimsJson, view.customizationJson, view.member])).digest('base64url').slice(0, 22);
+      const out = { ...view, digest, look: lookOf(view.customizationJson, view.site!.title) };
+      // Open sites look the same to everyone; who else gets in is asked again on every page.
       if (OPEN.has(view.site!.visibility) && freshnessMs > 0) views.set(key, out);
       return out;
     },
 
     /** The active revision of a space (its tree and files, without markdown). */
     async revision(spaceId: string, requestId: string): Promise<Revision> {
-      const head = heads.get(spaceId);
-      const kept = head ? revisions.get(head) : undefined;
+      let head = heads.get(spaceId);
+      if (!head) {
+        head = await askHead(spaceId, async () => (await services.content.getSpace({ spaceId }, caller(requestId))).revisionId);
+        heads.set(spaceId, head);
+      }
+      const kept = revisions.get(head);
       if (kept) return kept;
-      const revision = await services.spaceContent.getRevision({ spaceId, revisionId: head ?? '', metadata: false, withMarkdown: false }, caller(requestId));
-      heads.set(spaceId, revision.id);
+      const revisionId = head;
+      const revision = await askRevision(`${spaceId}/${revisionId}`, () => services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller(requestId)));
       revisions.set(revision.id, revision);
       return revision;
     },

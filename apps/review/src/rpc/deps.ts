@@ -1,6 +1,7 @@
 import type { ContentServiceClient, Space } from '@quire/proto/content';
 import type { OrgsServiceClient, User } from '@quire/proto/orgs';
 import type { SpaceContentServiceClient } from '@quire/proto/space-content';
+import type { PdfPrinter } from '@quire/render/pdf';
 import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
 import { parseReference } from '../domain/change-requests.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
@@ -10,6 +11,8 @@ export interface Deps {
   content: PromiseClient<ContentServiceClient>;
   spaceContent: PromiseClient<SpaceContentServiceClient>;
   orgs: PromiseClient<OrgsServiceClient>;
+  /** Change-request PDFs: one Chromium for the process. */
+  printer: PdfPrinter;
 }
 
 export { callerOf } from '@quire/service-kit';

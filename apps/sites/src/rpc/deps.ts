@@ -1,8 +1,9 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { SiteRef } from '@quire/proto/sites';
-import { callerOf, DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, Role, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { callerOf, DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, Role, type CallContext, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import { canEdit, canRead, visitorMayView } from '../domain/access.ts';
+import type { EventSink } from '@quire/service-kit/nats';
 import type { SiteRow, SpaceRef, Store } from '../store/index.ts';
 
 export interface Deps {
@@ -11,6 +12,10 @@ export interface Deps {
   content: PromiseClient<ContentServiceClient>;
   /** Seals the sites' visitor keys (AES-256-GCM). */
   secretsKey: Uint8Array;
+  /** Visibility and publishing changes, for the audit log. */
+  events: EventSink;
+  /** This service's identity: verifies the gateway's member grants. */
+  identity: ServiceIdentity;
   /** The clock of `updatedAt` stamps; tests replace it. */
   now?: () => Date;
 }

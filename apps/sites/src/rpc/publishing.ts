@@ -1,7 +1,8 @@
 import type { PublishedSiteView, SitesServiceServer } from '@quire/proto/sites';
-import { checkOneOf, InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { checkOneOf, GRANTS, GrpcStatus, InvalidArgumentError, isServiceError, UnauthenticatedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { seal, unseal } from '@quire/service-kit/sealed';
-import { visitorAccess } from '../domain/access.ts';
+import { canRead, visitorAccess } from '../domain/access.ts';
+import { customizationOf } from '../domain/customization.ts';
 import { visibleTree } from '../domain/structure.ts';
 import { newVisitorKey, verifyVisitorToken } from '../domain/visitor-token.ts';
 import { presentSite, presentStructure } from '../presenters.ts';
@@ -41,15 +42,40 @@ export function publishingHandlers(deps: Deps): H {
     return site.visitorKeySealed ? site : store.setVisitorAuth(site.id, { visitorKeySealed: sealedKey(site.id) });
   }
 
+  /**
+   * The member a browser proves to be, by its sign-in session (the reader on the gateway's origin)
+   * or the gateway's grant for this very site (a custom hostname); undefined when neither holds.
+   */
+  async function memberOf(site: SiteRecord, req: { memberSession?: string; memberGrant?: string }, ctx: CallContext): Promise<string | undefined> {
+    let userId: string | undefined;
+    try {
+      if (req.memberSession) userId = (await deps.orgs.authenticateSession({ session: req.memberSession }, ctx)).userId;
+      else if (req.memberGrant) {
+        const grant = await deps.identity.verifyGrant(req.memberGrant, GRANTS.siteMember, 'gateway');
+        if (grant.site === site.id) userId = grant.sub;
+      }
+    } catch (err) {
+      // An ended session or a stale grant is no member: the visitor is then asked like anyone.
+      if (err instanceof UnauthenticatedError || (isServiceError(err) && err.code === GrpcStatus.UNAUTHENTICATED)) return undefined;
+      throw err;
+    }
+    if (!userId) return undefined;
+    const { role } = await deps.orgs.getMembership({ organizationId: site.organizationId, userId }, ctx);
+    return canRead(role) ? userId : undefined;
+  }
+
   return {
-    async viewPublishedSite(req) {
+    async viewPublishedSite(req, ctx) {
       const address = req.hostname !== undefined ? { hostname: req.hostname.toLowerCase() } : req.path ? { organizationId: req.path.organizationId, site: req.path.site } : null;
       const site = address && (address.hostname || ('site' in address && address.site && address.organizationId)) ? await store.findPublishedSite(address) : null;
       if (!site) throw siteNotFound(req.path?.site ?? req.hostname ?? '');
       const activeShareKey = site.visibility === 'share-link' && !!req.shareKey && (await store.activeShareKey(site.id, req.shareKey));
       const key = site.visibility === 'visitor-auth' && req.visitorToken ? keyOf(site) : null;
       const claims = key && req.visitorToken ? await verifyVisitorToken(req.visitorToken, key) : null;
-      const access = visitorAccess(site.visibility, { activeShareKey, validToken: claims !== null });
+      let access = visitorAccess(site.visibility, { activeShareKey, validToken: claims !== null });
+      // Members read every published site of their organization; asked only when the visibility refuses.
+      const member = access !== 'granted' && (req.memberSession || req.memberGrant) ? !!(await memberOf(site, req, ctx)) : false;
+      if (member) access = 'granted';
       const view: PublishedSiteView = {
         site: presentSite(site),
         structure: undefined,
@@ -57,8 +83,13 @@ export function publishingHandlers(deps: Deps): H {
         visitorTokenInvalid: !!req.visitorToken && site.visibility === 'visitor-auth' && claims === null,
         claimsJson: JSON.stringify(claims ?? {}),
         fallbackUrl: site.visibility === 'visitor-auth' ? (site.visitorFallbackUrl ?? undefined) : undefined,
+        customizationJson: '',
+        member,
       };
-      if (access === 'granted') view.structure = presentStructure(site, visibleTree(await store.tree(site.id), claims ?? {}));
+      if (access === 'granted') {
+        view.structure = presentStructure(site, visibleTree(await store.tree(site.id), claims ?? {}));
+        view.customizationJson = JSON.stringify(customizationOf(site.customization));
+      }
       return view;
     },
 

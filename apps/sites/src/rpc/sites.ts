@@ -20,7 +20,9 @@ type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSit
 const SPACE_TITLE_MAX = 50;
 
 export function siteHandlers(deps: Deps): H {
-  const { store, content } = deps;
+  const { store, content, events } = deps;
+
+  const siteTarget = (site: { id: string }) => ({ type: 'site', id: site.id });
 
   /** The spaces a new site starts with: existing ones, or one created for it by content. */
   async function initialSpaces(organizationId: string, spaceIds: string[], keyword: string | undefined, title: string, ctx: CallContext): Promise<SpaceRef[]> {
@@ -87,6 +89,9 @@ export function siteHandlers(deps: Deps): H {
         defaultSiteSpaceId: req.defaultSiteSpaceId,
         defaultSectionId: req.defaultSectionId,
       });
+      if (updated.visibility !== site.visibility) {
+        await events.emit(ctx, { entity: 'site', verb: 'visibility_changed', organizationId: site.organizationId, target: siteTarget(site), details: { from: site.visibility, to: updated.visibility } });
+      }
       return presentSite(updated);
     },
 
@@ -98,7 +103,10 @@ export function siteHandlers(deps: Deps): H {
 
     async setSitePublished(req, ctx) {
       const site = await editable(deps, req.site, ctx);
-      return presentSite(site.published === req.published ? site : await store.setPublished(site.id, req.published));
+      if (site.published === req.published) return presentSite(site);
+      const updated = await store.setPublished(site.id, req.published);
+      await events.emit(ctx, { entity: 'site', verb: req.published ? 'published' : 'unpublished', organizationId: site.organizationId, target: siteTarget(site), details: { visibility: updated.visibility } });
+      return presentSite(updated);
     },
   };
 }

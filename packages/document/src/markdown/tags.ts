@@ -1,14 +1,12 @@
+import type { StateBlock } from 'markdown-it';
 import type { Literal } from 'mdast';
-import type { Extension as FromMarkdownExtension } from 'mdast-util-from-markdown';
 import type { Options as ToMarkdownExtension } from 'mdast-util-to-markdown';
-import { markdownLineEnding, markdownSpace } from 'micromark-util-character';
-import type { Code, Effects, Extension, State, TokenizeContext } from 'micromark-util-types';
 
 // GitBook's block tags (`{% hint style="info" %}`, `{% endhint %}`, …) as Git Sync writes them: a
-// line of its own holding `{% … %}`. A micromark flow construct reads such a line into one
-// `gitbookTag` node (it interrupts a paragraph, as GitBook's own reader does), so the tags land in
-// mdast as siblings of the blocks they enclose, inside lists and quotes too; `document.ts` pairs
-// them up. Everything else stays CommonMark/GFM.
+// line of its own holding `{% … %}`, indented less than a code block. A markdown-it block rule
+// reads such a line into one `gitbookTag` node (it interrupts a paragraph, as GitBook's own reader
+// does), so the tags land in mdast as siblings of the blocks they enclose, inside lists and quotes
+// too; `from-markdown.ts` pairs them up. Everything else stays CommonMark/GFM.
 
 // A mdast literal like the others (position, data), so that code walking any mdast still types.
 export interface GitbookTag extends Literal {
@@ -26,74 +24,30 @@ declare module 'mdast' {
   }
 }
 
-declare module 'micromark-util-types' {
-  interface TokenTypeMap {
-    gitbookTag: 'gitbookTag';
-  }
+/** markdown-it block rule: a GitBook tag line as one `gitbook_tag` token. */
+export function gitbookTagRule(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const src = state.src;
+  const start = state.bMarks[startLine]! + state.tShift[startLine]!;
+  if (src.charCodeAt(start) !== LEFT_BRACE || src.charCodeAt(start + 1) !== PERCENT) return false;
+  let end = state.eMarks[startLine]!;
+  while (end > start && (src.charCodeAt(end - 1) === SPACE || src.charCodeAt(end - 1) === TAB)) end--;
+  // `{%%}` is the shortest tag; the `%}` must end the line, else it was inside the tag.
+  if (end - start < 4 || src.charCodeAt(end - 2) !== PERCENT || src.charCodeAt(end - 1) !== RIGHT_BRACE) return false;
+  if (silent) return true;
+  const token = state.push('gitbook_tag', '', 0);
+  token.content = src.slice(start, end);
+  token.map = [startLine, startLine + 1];
+  token.block = true;
+  state.line = startLine + 1;
+  return true;
 }
 
 const LEFT_BRACE = 123;
 const RIGHT_BRACE = 125;
 const PERCENT = 37;
-
-function tokenizeTag(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
-  const lineEnd = (code: Code) => code === null || markdownLineEnding(code);
-  const open: State = (code) => {
-    if (code !== LEFT_BRACE) return nok(code);
-    effects.enter('gitbookTag');
-    effects.consume(code);
-    return percent;
-  };
-  const percent: State = (code) => {
-    if (code !== PERCENT) return nok(code);
-    effects.consume(code);
-    return inside;
-  };
-  const inside: State = (code) => {
-    if (lineEnd(code)) return nok(code);
-    effects.consume(code);
-    return code === PERCENT ? closing : inside;
-  };
-  const closing: State = (code) => {
-    if (code !== RIGHT_BRACE) return inside(code);
-    effects.consume(code);
-    return after;
-  };
-  // After `%}`: only spaces may follow on the line, else the `%}` was inside the tag.
-  const after: State = (code) => {
-    if (lineEnd(code)) {
-      effects.exit('gitbookTag');
-      return ok(code);
-    }
-    if (markdownSpace(code)) {
-      effects.consume(code);
-      return after;
-    }
-    return inside(code);
-  };
-  return open;
-}
-
-/** micromark syntax extension: GitBook tag lines. */
-export const gitbookTagSyntax: Extension = {
-  flow: { [LEFT_BRACE]: { name: 'gitbookTag', tokenize: tokenizeTag } },
-};
-
-/** mdast-util-from-markdown extension: `gitbookTag` tokens as `gitbookTag` nodes. */
-export const gitbookTagFromMarkdown: FromMarkdownExtension = {
-  enter: {
-    gitbookTag(token) {
-      this.enter({ type: 'gitbookTag', value: '' }, token);
-    },
-  },
-  exit: {
-    gitbookTag(token) {
-      const node = this.stack[this.stack.length - 1] as GitbookTag;
-      node.value = this.sliceSerialize(token).trim();
-      this.exit(token);
-    },
-  },
-};
+const SPACE = 32;
+const TAB = 9;
 
 /** mdast-util-to-markdown extension: a tag is written as is. */
 export const gitbookTagToMarkdown: ToMarkdownExtension = {

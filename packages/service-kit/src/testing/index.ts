@@ -7,6 +7,8 @@ import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
 import type { ServiceName } from '../callers.js';
 import { unaryCall } from '../grpc.js';
 import { generateServiceKeys, loadServiceKeys } from '../identity.js';
+import type { Logger } from '../logger.js';
+import { connectNats, eventSink } from '../nats.js';
 
 const run = promisify(execFile);
 
@@ -93,3 +95,12 @@ export function callAs(client: Client, audience: ServiceName) {
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
 }
 
+/**
+ * The domain events of `service` on the local NATS (NATS_URL), under `prefix`: the events stream
+ * of the orgs instance the test started, whose audit log reads them. Without one, a prefix no
+ * stream takes: publishing then fails, is logged, and fails no call, as when the stream is down.
+ */
+export async function testEventSink(service: ServiceName, log: Logger, prefix = `test.events.none.${randomBytes(5).toString('hex')}`) {
+  const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${service}-test`, log);
+  return { events: eventSink(nc, service, prefix, log), close: () => nc.drain() };
+}

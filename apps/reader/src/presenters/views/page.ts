@@ -1,4 +1,5 @@
 import type { Page } from '@quire/proto/space-content';
+import type { Look } from '../../domain/look.ts';
 import { attr, esc } from './html.ts';
 import { documentShell, type Meta } from './layout.ts';
 
@@ -14,8 +15,7 @@ export interface Crumb {
 }
 
 export interface Chrome {
-  siteTitle: string;
-  logo?: string;
+  look: Look;
   home: string;
   base: string;
   tabs: (Link & { group?: string })[];
@@ -68,8 +68,11 @@ function variants(items: Link[]): string {
 }
 
 function header(chrome: Chrome): string {
-  const brand = `<a class="brand" href="${esc(chrome.home)}">${chrome.logo ? `<img src="${esc(chrome.logo)}" alt="">` : ''}${esc(chrome.siteTitle)}</a>`;
-  const tools = `<div class="tools"><a class="btn" href="${esc(chrome.base)}/~search" data-search><span aria-hidden="true">⌕</span> <span class="label">Search</span> <kbd>Ctrl K</kbd></a><button class="btn" type="button" data-theme-toggle aria-label="Theme: system"><span aria-hidden="true">◐</span> <span class="label">System</span></button></div>`;
+  const { look } = chrome;
+  const logo = look.logo ? `<img class="logo-light" src="${esc(look.logo.light)}" alt=""><img class="logo-dark" src="${esc(look.logo.dark)}" alt="">` : '';
+  const brand = `<a class="brand" href="${esc(chrome.home)}">${logo}${esc(look.title)}</a>`;
+  const toggle = look.toggle ? `<button class="btn" type="button" data-theme-toggle aria-label="Theme: ${look.defaultTheme}"><span aria-hidden="true">◐</span> <span class="label">${look.defaultTheme === 'dark' ? 'Dark' : 'Light'}</span></button>` : '';
+  const tools = `<div class="tools"><a class="btn" href="${esc(chrome.base)}/~search" data-search><span aria-hidden="true">⌕</span> <span class="label">Search</span> <kbd>Ctrl K</kbd></a>${toggle}</div>`;
   return `<a class="skip" href="#content">Skip to content</a><header class="top"><button class="btn menu" type="button" data-menu aria-controls="nav" aria-expanded="false">Menu</button>${brand}${tabs(chrome.tabs)}${tools}</header>`;
 }
 

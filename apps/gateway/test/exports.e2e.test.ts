@@ -1,0 +1,175 @@
+import type { TestUser } from '@quire/orgs/testing';
+import { pdfText } from '@quire/render/testing';
+import { Role } from '@quire/service-kit';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLinkSigner } from '../src/signing.ts';
+import { expectError, ok, startGateway } from './harness.ts';
+
+// Exports of a space and of a change request, through the signed link, as a client uses them.
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const SECRET = 'exports-test-link-secret';
+
+let g: Awaited<ReturnType<typeof startGateway>>;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let spaceId: string;
+let crId: string;
+
+beforeAll(async () => {
+  g = await startGateway({ QUIRE_LINK_SECRET: SECRET });
+  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
+  const orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await g.orgs.organization(outsider, [], 'Elsewhere');
+  spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201)).id;
+  // The space's content: two pages and a file, merged from a change request.
+  const first = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'First' }), 201);
+  await ok(
+    g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/content`, {
+      changes: [
+        { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG }] },
+        { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Getting started\n\nInstall Quire.\n\n![logo](./logo)\n' } },
+        { operation: 'insert_page', title: 'Reference', document: { markdown: 'Every option, Начало работы.' } },
+      ],
+    }),
+  );
+  await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/merge`));
+  // An open change request adding a page the space does not have yet.
+  crId = (await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Drafts' }), 201)).id;
+  await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { changes: [{ operation: 'insert_page', title: 'Roadmap', document: { markdown: 'Coming soon.' } }] }));
+}, 120_000);
+afterAll(() => g?.stop());
+
+/** Fetches a signed URL through the gateway (its path and query, without the public address). */
+const fetchSigned = (url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+
+async function download(as: TestUser, path: string, format: string) {
+  const link = await ok(g.call(as, 'GET', `${path}?format=${format}`));
+  expect(link.format).toBe(format);
+  const res = await fetchSigned(link.url);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+"$/);
+  return { url: link.url as string, res };
+}
+
+const texts = (zip: Record<string, Uint8Array>) => Object.values(zip).map((b) => strFromU8(b)).join('\n');
+
+describe("a space's export", () => {
+  it('is a Markdown ZIP in GitBook\'s layout, with the files', async () => {
+    const { res } = await download(reader, `/v1/spaces/${spaceId}/export`, 'markdown');
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toContain('handbook-markdown.zip');
+    const zip = unzipSync(res.rawPayload);
+    expect(Object.keys(zip)).toContain('SUMMARY.md');
+    expect(strFromU8(zip['SUMMARY.md']!)).toMatch(/Getting started[\s\S]*Reference/);
+    expect(texts(zip)).toContain('Install Quire.');
+    expect(texts(zip)).toContain('Начало работы');
+    const asset = Object.keys(zip).find((k) => k.startsWith('.gitbook/assets/'));
+    expect(asset).toBeDefined();
+    expect(Buffer.from(zip[asset!]!).equals(Buffer.from(PNG, 'base64'))).toBe(true);
+  });
+
+  it('is a static HTML ZIP of every page', async () => {
+    const { res } = await download(reader, `/v1/spaces/${spaceId}/export`, 'html');
+    expect(res.headers['content-type']).toBe('application/zip');
+    const zip = unzipSync(res.rawPayload);
+    const html = Object.keys(zip).filter((k) => k.endsWith('.html'));
+    expect(html.length).toBeGreaterThanOrEqual(2);
+    expect(texts(zip)).toContain('Install Quire.');
+    expect(texts(zip)).toContain('Every option');
+  });
+
+  it('is one PDF of every page', async () => {
+    const { res } = await download(owner, `/v1/spaces/${spaceId}/export`, 'pdf');
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.rawPayload);
+    expect(text).toContain('Getting started');
+    expect(text).toContain('Every option');
+    expect(text).toContain('Начало работы');
+  });
+});
+
+describe("a change request's export", () => {
+  it("holds the change request's content, not the space's", async () => {
+    const { res } = await download(reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'markdown');
+    expect(res.headers['content-disposition']).toMatch(/change-request-\d+-markdown\.zip/);
+    expect(texts(unzipSync(res.rawPayload))).toContain('Coming soon.');
+    const space = await download(reader, `/v1/spaces/${spaceId}/export`, 'markdown');
+    expect(texts(unzipSync(space.res.rawPayload))).not.toContain('Coming soon.');
+    const pdf = await download(reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'pdf');
+    expect(pdfText(pdf.res.rawPayload)).toContain('Coming soon.');
+  });
+});
+
+describe('export links', () => {
+  it('live exactly 1 hour', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { url } = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`));
+    const after = Math.floor(Date.now() / 1000);
+    const exp = Number(new URL(url).searchParams.get('exp'));
+    expect(exp).toBeGreaterThanOrEqual(before + 3600);
+    expect(exp).toBeLessThanOrEqual(after + 3600);
+  });
+
+  it('refuse a format they do not know, naming it', async () => {
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export?format=docx`), 400, /format/);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export`), 400, /format/);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=epub`), 400, /format/);
+  });
+
+  it("are not made for another organization's space or change request", async () => {
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`), 404);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`), 404);
+  });
+
+  it('download nothing when tampered with, or expired', async () => {
+    const { url } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
+    expectError(await fetchSigned(url.replace(/sig=[0-9a-f]+/, `sig=${'0'.repeat(64)}`)), 404, /expired/);
+    // Another user, another format, another space: each breaks the signature.
+    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
+    expectError(await fetchSigned(url.replace('format=markdown', 'format=pdf')), 404, /expired/);
+    const crLink = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).url as string;
+    expectError(await fetchSigned(crLink.replace(`/change-requests/${crId}/`, '/change-requests/1/')), 404, /expired/);
+    // Signed with the gateway's own secret, but two hours ago: past its hour.
+    const old = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET, () => Date.now() - 2 * 3600_000);
+    const stale = old.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id }, 3600);
+    expectError(await fetchSigned(stale), 404, /expired/);
+    // The same link made now downloads: the refusal above is the expiry's, not a slip of the test.
+    const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id }, 3600);
+    expect((await fetchSigned(fresh)).statusCode).toBe(200);
+  });
+
+  it('download as the user they were made for: one who lost access gets nothing', async () => {
+    const outsiderLink = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: outsider.id }, 3600);
+    expectError(await fetchSigned(outsiderLink), 404);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents the export links and their downloads, each status with its schema; the downloads take no credential', async () => {
+    const doc = (await g.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const op = (path: string) => doc.paths[path].get as { operationId: string; security?: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+    for (const [path, id] of [
+      ['/v1/spaces/{spaceId}/export', 'exportSpace'],
+      ['/v1/spaces/{spaceId}/change-requests/{changeRequestId}/export', 'exportChangeRequest'],
+    ] as const) {
+      const o = op(path);
+      expect(o.operationId).toBe(id);
+      expect(o.parameters).toContainEqual(expect.objectContaining({ name: 'format', in: 'query' }));
+      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+      expect(o.security).toBeUndefined();
+    }
+    for (const [path, id] of [
+      ['/v1/spaces/{spaceId}/export/download', 'downloadSpaceExport'],
+      ['/v1/spaces/{spaceId}/change-requests/{changeRequestId}/export/download', 'downloadChangeRequestExport'],
+    ] as const) {
+      const o = op(path);
+      expect(o.operationId).toBe(id);
+      expect(o.security).toEqual([]);
+      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+    }
+  });
+});

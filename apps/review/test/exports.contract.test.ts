@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { startContent, type ContentHarness } from '@quire/content/testing';
+import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { ContentServiceClient, type Space } from '@quire/proto/content';
+import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/review';
+import type { Change } from '@quire/proto/space-content';
+import { status } from '@grpc/grpc-js';
+import { pdfText } from '@quire/render/testing';
+import { Role, type Caller } from '@quire/service-kit';
+import { rejects } from '@quire/service-kit/testing/expect';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportRevision, exportSource } from '../src/rpc/exports.ts';
+import type { Deps } from '../src/rpc/deps.ts';
+import { startReview, type ReviewHarness } from './harness.ts';
+
+let orgs: OrgsHarness;
+let content: ContentHarness;
+let review: ReviewHarness;
+let deps: Deps;
+let owner: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+let orgId: string;
+
+beforeAll(async () => {
+  orgs = await startOrgs();
+  content = await startContent(orgs.address);
+  review = await startReview(orgs.address, content.address);
+  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
+  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await orgs.organization(outsider, [], 'Elsewhere');
+  deps = review.deps;
+}, 60_000);
+afterAll(async () => {
+  await review?.stop();
+  await content?.stop();
+  await orgs?.stop();
+});
+
+// The export runs for a user behind the gateway, as an API call does.
+const as = (user: TestUser): Caller => ({ userId: user.id, chain: ['gateway'], requestId: 'test' });
+const call = <Res>(m: (...a: never[]) => unknown, req: unknown) => review.call<unknown, Res>(m as never, req, owner.id);
+const insert = (title: string, markdown: string, parent = ''): Change => ({ insertPage: { fields: { title }, type: '', markdown, href: '', ref: '', ...(parent ? { parent } : {}) } });
+
+const NOTES = Buffer.from('release notes, byte for byte\n');
+const LINES = { Guide: 'Getting started with Quire', Install: 'Начало работы с Quire', Usage: '快速入门指南' } as const;
+
+/** A space whose content is a Guide page with Install and Usage pages and a file, merged, and an open change request adding a page. */
+async function seeded() {
+  const space = (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Product Docs', emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
+  const seed = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Seed', agentTaskId: '' });
+  await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: seed.id, changes: [...Object.entries(LINES).map(([title, line]) => insert(title, `${line}\n`)), { insertFiles: { files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', data: NOTES }] } }] });
+  await call(R.prototype.mergeChangeRequest, { spaceId: space.id, changeRequest: seed.id });
+  const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Add FAQ', agentTaskId: '' });
+  await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: cr.id, changes: [insert('FAQ', 'Frequently asked questions\n')] });
+  return { space, cr };
+}
+
+describe('exports of a space or change request', () => {
+  it('prints the whole space to one PDF whose text holds every page', async () => {
+    const { space } = await seeded();
+    const source = await exportSource(deps, { spaceId: space.id }, as(reader));
+    const file = await exportRevision(deps, source.revision, 'pdf', source.title, source.name, as(reader));
+    expect(file).toMatchObject({ filename: 'product-docs.pdf', contentType: 'application/pdf' });
+    const text = pdfText(file.data);
+    for (const [title, line] of Object.entries(LINES)) {
+      expect(text).toContain(title);
+      expect(text).toContain(line);
+    }
+  }, 60_000);
+
+  it('writes a static HTML site ZIP with one page per document page, the change request holding its own page', async () => {
+    const { space, cr } = await seeded();
+    const source = await exportSource(deps, { spaceId: space.id, changeRequest: String(cr.number) }, as(reader));
+    const file = await exportRevision(deps, source.revision, 'html', source.title, source.name, as(reader));
+    expect(file).toMatchObject({ filename: `change-request-${cr.number}-html.zip`, contentType: 'application/zip' });
+    const zip = unzipSync(file.data);
+    expect(Object.keys(zip)).toEqual(expect.arrayContaining(['index.html', 'reader.css', 'guide.html', 'install.html', 'usage.html', 'faq.html']));
+    for (const [title, line] of Object.entries(LINES)) expect(strFromU8(zip[`${title.toLowerCase()}.html`]!)).toContain(line);
+    expect(strFromU8(zip['faq.html']!)).toContain('Frequently asked questions');
+    const [notes] = source.revision.files;
+    expect(Buffer.from(zip[`files/${notes!.id}/notes.txt`]!)).toEqual(NOTES);
+  });
+
+  it("writes a Markdown ZIP in GitBook's layout: SUMMARY.md, the first page as README.md, a file per page", async () => {
+    const { space } = await seeded();
+    const source = await exportSource(deps, { spaceId: space.id }, as(owner));
+    const file = await exportRevision(deps, source.revision, 'markdown', source.title, source.name, as(owner));
+    expect(file.filename).toBe('product-docs-markdown.zip');
+    const zip = unzipSync(file.data);
+    expect(Object.keys(zip).sort()).toEqual(['.gitbook.yaml', '.gitbook/assets/notes.txt', 'README.md', 'SUMMARY.md', 'install.md', 'usage.md']);
+    expect(Buffer.from(zip['.gitbook/assets/notes.txt']!)).toEqual(NOTES);
+    expect(strFromU8(zip['README.md']!)).toContain(LINES.Guide);
+    expect(strFromU8(zip['install.md']!)).toContain(LINES.Install);
+    const summary = strFromU8(zip['SUMMARY.md']!);
+    for (const [title, path] of [['Guide', 'README.md'], ['Install', 'install.md'], ['Usage', 'usage.md']]) expect(summary).toContain(`[${title}](${path})`);
+  });
+
+  it("refuses another organization's user as a read would: not found", async () => {
+    const { space, cr } = await seeded();
+    await rejects(exportSource(deps, { spaceId: space.id }, as(outsider)), status.NOT_FOUND);
+    await rejects(exportSource(deps, { spaceId: space.id, changeRequest: cr.id }, as(outsider)), status.NOT_FOUND);
+    await expect(exportSource(deps, { spaceId: space.id, changeRequest: '99' }, as(reader))).rejects.toThrow(/Change request "99" not found/);
+  });
+});
+
+describe('the ExportSpace call', () => {
+  it('answers the file for a space or a change request, as the caller may read it', async () => {
+    const { space, cr } = await seeded();
+    const exp = (changeRequest: string, format: string, user = reader) => review.call<unknown, { data: Buffer; filename: string; contentType: string }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest, format }, user.id);
+    const zip = await exp(String(cr.number), 'markdown');
+    expect(zip).toMatchObject({ filename: `change-request-${cr.number}-markdown.zip`, contentType: 'application/zip' });
+    expect(strFromU8(unzipSync(zip.data)['faq.md']!)).toContain('Frequently asked questions');
+    await rejects(exp('', 'docx'), status.INVALID_ARGUMENT, /^format: "docx" is none of html, pdf, markdown$/);
+    await rejects(exp('', 'markdown', outsider), status.NOT_FOUND);
+  });
+
+  it('refuses a file over the 16 MiB message limit by name, rather than failing in the client', async () => {
+    const space = (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
+    const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Big files', agentTaskId: '' });
+    // Two files of 9 MiB that do not compress: each call fits a message, their export does not.
+    for (const name of ['a.bin', 'b.bin']) {
+      await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: cr.id, changes: [{ insertFiles: { files: [{ ref: name, name, contentType: 'application/octet-stream', data: randomBytes(9 * 1024 * 1024) }] } }] });
+    }
+    const res = review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id);
+    await rejects(res, status.INVALID_ARGUMENT, /^format: the markdown export is 18\.\d MiB, over the 16 MiB limit of an export$/);
+  }, 60_000);
+});

@@ -1,0 +1,122 @@
+import { Extension, InputRule, Mark, Node, mergeAttributes } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import Image from '@tiptap/extension-image';
+import { TaskItem, TaskList } from '@tiptap/extension-list';
+import type { HintStyle } from '@quire/document';
+import { SlashCommands } from './slash.ts';
+
+// The editor's schema: the document model's blocks (see convert.ts), with markdown shortcuts from
+// the extensions' input rules (`# `, `- `, `1. `, `[ ] `, `> `, "```", `---`, `**b**`, `` `c` ``).
+
+export const HINT_STYLES: HintStyle[] = ['info', 'warning', 'danger', 'success'];
+
+declare module '@tiptap/react' {
+  interface Commands<ReturnType> {
+    hint: { setHint: (style: HintStyle) => ReturnType };
+  }
+}
+
+/** GitBook's hint: a coloured callout holding blocks. `!!! ` (or `!!!warning `) at a line's start makes one. */
+export const Hint = Node.create({
+  name: 'hint',
+  group: 'block',
+  content: 'block+',
+  defining: true,
+  addAttributes: () => ({ style: { default: 'info', parseHTML: (el) => el.getAttribute('data-style') ?? 'info', renderHTML: (a) => ({ 'data-style': a.style }) } }),
+  parseHTML: () => [{ tag: 'div[data-hint]' }],
+  renderHTML({ HTMLAttributes, node }) {
+    return ['div', mergeAttributes(HTMLAttributes, { 'data-hint': '', class: `hint hint-${node.attrs.style}`, role: 'note', 'aria-label': `${node.attrs.style} hint` }), 0];
+  },
+  addCommands() {
+    return {
+      setHint:
+        (style) =>
+        ({ commands }) =>
+          commands.wrapIn(this.name, { style }),
+    };
+  },
+  addInputRules() {
+    return [
+      new InputRule({
+        find: /^!!!(info|warning|danger|success)?\s$/,
+        handler: ({ range, match, chain }) => {
+          chain()
+            .deleteRange(range)
+            .wrapIn(this.name, { style: match[1] ?? 'info' })
+            .run();
+        },
+      }),
+    ];
+  },
+});
+
+/** A block the editor does not edit (table, tabs, embed…): kept whole, shown as a labelled card. */
+export const OpaqueBlock = Node.create({
+  name: 'gbBlock',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  addAttributes: () => ({ block: { default: '{}' } }),
+  parseHTML: () => [{ tag: 'div[data-gb-block]', getAttrs: (el) => ({ block: el.getAttribute('data-gb-block') }) }],
+  renderHTML({ node }) {
+    const type = (JSON.parse(node.attrs.block as string) as { type?: string }).type ?? 'block';
+    return ['div', { 'data-gb-block': node.attrs.block, class: 'opaque', contenteditable: 'false' }, `${type} (edit in markdown source mode)`];
+  },
+});
+
+/** An inline the editor does not edit (emoji, math, mention…), kept whole. */
+export const OpaqueInline = Node.create({
+  name: 'gbInline',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  addAttributes: () => ({ inline: { default: '{}' } }),
+  parseHTML: () => [{ tag: 'span[data-gb-inline]', getAttrs: (el) => ({ inline: el.getAttribute('data-gb-inline') }) }],
+  renderHTML({ node }) {
+    const inline = JSON.parse(node.attrs.inline as string) as { type?: string; data?: { code?: string; formula?: string } };
+    return ['span', { 'data-gb-inline': node.attrs.inline, class: 'opaque-inline' }, inline.data?.code ?? inline.data?.formula ?? inline.type ?? '…'];
+  },
+});
+
+/** A mark the editor does not edit (colour, keyboard, super/subscript), kept on its text. */
+export const OpaqueMark = Mark.create({
+  name: 'gbMark',
+  excludes: '',
+  addAttributes: () => ({ mark: { default: '{}' } }),
+  parseHTML: () => [{ tag: 'span[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
+  renderHTML: ({ HTMLAttributes }) => ['span', { 'data-gb-mark': HTMLAttributes.mark, class: 'marked' }, 0],
+});
+
+export function extensions() {
+  return [
+    StarterKit.configure({
+      underline: false,
+      heading: { levels: [1, 2, 3] },
+      link: { openOnClick: false, autolink: true },
+      codeBlock: { HTMLAttributes: { spellcheck: 'false' } },
+    }),
+    // What the model holds beyond the editor's attributes: a heading's explicit anchor, the
+    // content ref a link points at, a paragraph's alignment, a code block's title and options.
+    Extension.create({
+      name: 'modelAttributes',
+      addGlobalAttributes: () => [
+        { types: ['heading'], attributes: { anchor: { default: null, rendered: false } } },
+        { types: ['link'], attributes: { ref: { default: null, rendered: false } } },
+        { types: ['paragraph'], attributes: { align: { default: null, rendered: false } } },
+        { types: ['codeBlock'], attributes: { extra: { default: null, rendered: false } } },
+      ],
+    }),
+    Image.configure({ inline: false, allowBase64: false }).extend({
+      addAttributes() {
+        return { ...this.parent?.(), ref: { default: null, rendered: false }, extra: { default: null, rendered: false } };
+      },
+    }),
+    TaskList,
+    TaskItem.configure({ nested: true }),
+    Hint,
+    OpaqueBlock,
+    OpaqueInline,
+    OpaqueMark,
+    SlashCommands,
+  ];
+}

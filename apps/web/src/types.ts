@@ -1,0 +1,113 @@
+// The shapes of the API's answers the app reads (GitBook's objects; only the fields used).
+
+export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
+
+export interface User {
+  id: string;
+  displayName: string;
+  email?: string;
+  photoURL?: string;
+}
+
+export interface Organization {
+  id: string;
+  title: string;
+  urls: { app: string; location: string };
+}
+
+export interface Collection {
+  id: string;
+  title: string;
+  organization: string;
+  parent?: string;
+  defaultLevel?: Role | 'inherit';
+  permissions?: { view: boolean; admin: boolean; create: boolean };
+  urls: { app: string; location: string };
+}
+
+export interface Space {
+  id: string;
+  title: string;
+  emoji?: string;
+  organization: string;
+  parent?: string;
+  visibility: string;
+  defaultLevel?: Role | 'inherit';
+  revision: string;
+  deletedAt?: string;
+  permissions: Record<string, boolean>;
+  urls: { app: string; location: string; published?: string };
+}
+
+export interface RevisionPage {
+  id: string;
+  type: 'document' | 'group' | 'link' | 'computed';
+  kind?: string;
+  title: string;
+  slug?: string;
+  path: string;
+  description?: string;
+  emoji?: string;
+  pages?: RevisionPage[];
+  href?: string;
+}
+
+export interface RevisionFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size?: number;
+}
+
+export interface ChangeRequest {
+  id: string;
+  number: number;
+  subject?: string;
+  status: string;
+  outdated?: boolean;
+  revision: string;
+  revisionInitial?: string;
+  revisionMerged?: string;
+  createdBy: User;
+  createdAt: string;
+  updatedAt?: string;
+  comments?: number;
+  urls: { app: string; location: string };
+}
+
+export interface Comment {
+  id: string;
+  body: { markdown?: string };
+  postedBy: User;
+  postedAt: string;
+  replies: number;
+  reactions?: { reaction: string; count: number; users?: User[] }[];
+  status?: string;
+  resolved?: boolean;
+  target?: { page?: string };
+}
+
+export interface Member {
+  id: string;
+  role: Role | null;
+  user: User;
+  disabled?: boolean;
+  joinedAt?: string;
+}
+
+export interface Team {
+  id: string;
+  title: string;
+  members: number;
+  spaces: number;
+}
+
+export interface Token {
+  id: string;
+  label: string;
+  scope?: string;
+  createdAt?: string;
+  expiresAt?: string;
+  token?: string;
+}

@@ -1,0 +1,196 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { JSONDocument } from '@quire/document';
+import { all, api } from '../api.ts';
+import { PageTree } from '../components/PageTree.tsx';
+import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
+import { Autosaver, type SaveState } from '../editor/autosave.ts';
+import { Editor } from '../editor/Editor.tsx';
+import { flatten, pageAt } from '../lib/pages.ts';
+import { ensureDocumentStyles } from '../lib/render.ts';
+import { paths } from '../paths.ts';
+import type { ChangeRequest, RevisionFile, RevisionPage, Space } from '../types.ts';
+
+const SAVE_LABEL: Record<SaveState, string> = { saved: 'All changes saved', unsaved: 'Unsaved changes', saving: 'Saving…', error: 'Not saved' };
+
+/** Writing in a change request: its page tree (new, delete), and the chosen page in the block editor, saved as one types. */
+export default function EditView({ space, number, path }: { space: Space; number: string; path: string }) {
+  const crPath = `/spaces/${space.id}/change-requests/${number}`;
+  const base = `${crPath}/content`;
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  const cr = useQuery({ queryKey: ['cr', space.id, number], queryFn: () => api.get<ChangeRequest>(crPath) });
+  const pages = useQuery({ queryKey: ['pages', base], queryFn: () => api.get<{ pages: RevisionPage[] }>(`${base}/pages`).then((r) => r.pages) });
+  const page = pages.data ? pageAt(pages.data, path) : undefined;
+  const edit = (p: RevisionPage) => paths.edit(space.organization, space.id, number, p.path);
+
+  const changes = useMutation({
+    mutationFn: (body: { changes: unknown[] }) => api.post<ChangeRequest>(`${crPath}/content`, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['pages', base] }),
+  });
+
+  const newPage = async () => {
+    const before = new Set(flatten(pages.data ?? []).map((p) => p.id));
+    await changes.mutateAsync({ changes: [{ operation: 'insert_page', title: 'Untitled', document: { markdown: '' } }] });
+    const after = await api.get<{ pages: RevisionPage[] }>(`${base}/pages`);
+    const created = flatten(after.pages).find((p) => !before.has(p.id));
+    if (created) navigate(edit(created));
+  };
+
+  if (cr.error) return <ErrorState title="Change request not available" message={cr.error.message} />;
+  if (cr.data && cr.data.status !== 'open' && cr.data.status !== 'draft')
+    return (
+      <ErrorState
+        title={`Change request #${cr.data.number} is ${cr.data.status}`}
+        message="Its content can no longer change. Open a new change request to edit."
+        action={<Link href={paths.changeRequests(space.organization, space.id)}>Change requests</Link>}
+      />
+    );
+
+  return (
+    <div className="space">
+      <aside aria-label="Pages">
+        <p className="small">
+          <Link href={paths.changeRequest(space.organization, space.id, number)}>← #{number} {cr.data?.subject || 'Untitled change request'}</Link>
+        </p>
+        {pages.isPending && <Progress label="Loading pages" />}
+        {pages.data && <PageTree pages={pages.data} current={page?.id} href={edit} />}
+        <button type="button" className="btn" onClick={() => void newPage()} disabled={changes.isPending}>
+          New page
+        </button>
+        {changes.isPending && <Progress label="Saving" />}
+        {changes.error && (
+          <p role="alert" className="error-text">
+            {changes.error.message}
+          </p>
+        )}
+      </aside>
+      <div>
+        {pages.data && !page && (
+          <EmptyState title={path ? `No page at “${path}”` : 'No pages yet'}>
+            <p>Use New page to start writing.</p>
+          </EmptyState>
+        )}
+        {page && page.type === 'document' && (
+          <PageEditor
+            key={page.id}
+            crPath={crPath}
+            base={base}
+            page={page}
+            onDeleted={() => {
+              void client.invalidateQueries({ queryKey: ['pages', base] });
+              navigate(paths.edit(space.organization, space.id, number));
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function PageEditor({ crPath, base, page, onDeleted }: { crPath: string; base: string; page: RevisionPage; onDeleted: () => void }) {
+  const client = useQueryClient();
+  const body = useQuery({
+    queryKey: ['page', base, page.id, 'edit'],
+    queryFn: () => api.get<RevisionPage & { document?: JSONDocument }>(`${base}/page/${page.id}`, { format: 'document' }),
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const [state, setState] = useState<{ s: SaveState; error?: string }>({ s: 'saved' });
+  const saver = useMemo(
+    () =>
+      new Autosaver({
+        key: `quire-draft:${crPath}:${page.id}`,
+        save: async (d) => {
+          await api.post(`${crPath}/content`, { changes: [{ operation: 'update_page', page: page.id, title: d.title, document: d.document }] });
+          void client.invalidateQueries({ queryKey: ['pages', base] });
+        },
+      }),
+    [crPath, base, page.id, client],
+  );
+  const restored = useMemo(() => saver.restore(), [saver]);
+  const [title, setTitle] = useState(restored?.title ?? page.title);
+  const titleRef = useRef(title);
+  titleRef.current = title;
+  const readDoc = useRef<(() => JSONDocument) | undefined>(undefined);
+
+  useEffect(() => {
+    ensureDocumentStyles();
+    const off = saver.subscribe((s, error) => setState({ s, error }));
+    const warn = (e: BeforeUnloadEvent) => {
+      saver.keep();
+      if (saver.state !== 'saved') e.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      off();
+      window.removeEventListener('beforeunload', warn);
+      void saver.flush().finally(() => saver.dispose());
+    };
+  }, [saver]);
+
+  // A draft a reload left behind is sent again, and shown instead of the server's older copy.
+  useEffect(() => {
+    if (restored) saver.change(() => ({ title: restored.title, document: restored.document }));
+  }, [restored, saver]);
+
+  const deletePage = useMutation({
+    mutationFn: () => api.post(`${crPath}/content`, { changes: [{ operation: 'delete_page', page: page.id }] }),
+    onSuccess: onDeleted,
+  });
+
+  if (body.isPending) return <Progress label="Loading the page" />;
+  if (body.error) return <ErrorState title="Could not load the page" message={body.error.message} />;
+  const initial = (restored?.document as JSONDocument | undefined) ?? body.data.document ?? { object: 'document', data: {}, nodes: [] };
+  const changeTitle = (t: string) => {
+    setTitle(t);
+    saver.change(() => ({ title: t || 'Untitled', document: (readDoc.current ?? (() => initial))() }));
+  };
+
+  return (
+    <article aria-label="Editing">
+      <div className="row">
+        <label className="grow">
+          <span className="visually-hidden">Page title</span>
+          <input className="title-input" value={title} onChange={(e) => changeTitle(e.target.value)} maxLength={256} />
+        </label>
+        <span role="status" aria-live="polite" className={`save-state ${state.s}`} title={state.error}>
+          {SAVE_LABEL[state.s]}
+          {state.error ? `: ${state.error}` : ''}
+        </span>
+        <button
+          type="button"
+          className="btn small danger"
+          onClick={() => confirm(`Delete the page “${title}” in this change request?`) && deletePage.mutate()}
+          disabled={deletePage.isPending}
+        >
+          Delete page
+        </button>
+      </div>
+      <Editor
+        label={`Content of ${title || 'the page'}`}
+        document={initial}
+        onChange={(read) => {
+          readDoc.current = read;
+          saver.change(() => ({ title: titleRef.current || 'Untitled', document: read() }));
+        }}
+        uploadImage={async (file) => uploadFile(crPath, base, file)}
+      />
+    </article>
+  );
+}
+
+/** Adds the file to the change request (insert_files, base64) and answers its download URL and ref. */
+async function uploadFile(crPath: string, base: string, file: File): Promise<{ src: string; ref: unknown }> {
+  if (file.size > 1_000_000) throw new Error('Files are limited to 1 MB');
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const name = `${Date.now().toString(36)}-${file.name.replace(/[^\w.-]+/g, '-')}`;
+  await api.post(`${crPath}/content`, { changes: [{ operation: 'insert_files', files: [{ name, contentType: file.type || 'application/octet-stream', base64: btoa(binary) }] }] });
+  const files = await all<RevisionFile>(`${base}/files`);
+  const stored = files.find((f) => f.name === name);
+  if (!stored) throw new Error('The uploaded file is missing from the change request');
+  return { src: stored.downloadURL, ref: { kind: 'file', file: stored.id } };
+}

@@ -1,0 +1,236 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { all, api } from '../api.ts';
+import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
+import { paths } from '../paths.ts';
+import { useSession } from '../session.tsx';
+import type { Member, Role, Team, Token } from '../types.ts';
+
+const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'read'];
+const TABS = [
+  ['members', 'Members'],
+  ['teams', 'Teams'],
+  ['tokens', 'API tokens'],
+] as const;
+
+/** Administration: members with roles and invites, teams, the caller's API tokens. */
+export default function SettingsView({ org, tab }: { org: string; tab: string }) {
+  return (
+    <div className="page">
+      <h1>Settings</h1>
+      <nav className="tabs" aria-label="Settings">
+        {TABS.map(([id, label]) => (
+          <Link key={id} href={paths.settings(org, id)} aria-current={tab === id ? 'page' : undefined}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+      {tab === 'members' && <Members org={org} />}
+      {tab === 'teams' && <Teams org={org} />}
+      {tab === 'tokens' && <Tokens />}
+      {!TABS.some(([id]) => id === tab) && <ErrorState title="No such settings page" />}
+    </div>
+  );
+}
+
+function useAction(keys: string[]) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }) });
+}
+
+function ActionState({ action }: { action: ReturnType<typeof useAction> }) {
+  return (
+    <>
+      {action.isPending && <Progress label="Saving" />}
+      {action.error && (
+        <p role="alert" className="error-text">
+          {action.error.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+function Members({ org }: { org: string }) {
+  const { user } = useSession();
+  const members = useQuery({ queryKey: ['members', org], queryFn: () => all<Member>(`/orgs/${org}/members`) });
+  const act = useAction(['members']);
+  const [emails, setEmails] = useState('');
+  const [role, setRole] = useState<Role>('read');
+  const me = members.data?.find((m) => m.user.id === user?.id);
+  const admin = me?.role === 'admin';
+  if (members.isPending) return <Progress label="Loading members" />;
+  if (members.error) return <ErrorState title="Could not load members" message={members.error.message} />;
+  const invite = (e: FormEvent) => {
+    e.preventDefault();
+    const list = emails.split(/[\s,]+/).filter(Boolean);
+    if (list.length) act.mutate(() => api.post(`/orgs/${org}/invites`, { emails: list, role }).then(() => setEmails('')));
+  };
+  return (
+    <section aria-label="Members">
+      {admin && (
+        <form className="inline" onSubmit={invite}>
+          <label>
+            <span className="visually-hidden">Emails to invite</span>
+            <input value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="ada@example.com, bob@example.com" />
+          </label>
+          <RoleSelect label="Role of the invited" value={role} onChange={setRole} />
+          <button type="submit" className="btn primary">
+            Invite
+          </button>
+        </form>
+      )}
+      <ActionState action={act} />
+      <table className="list">
+        <caption className="visually-hidden">Members</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            {admin && <th scope="col">Remove</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {members.data.map((m) => (
+            <tr key={m.id}>
+              <td>{m.user.displayName}</td>
+              <td>{m.user.email}</td>
+              <td>
+                {admin && m.user.id !== user?.id ? (
+                  <RoleSelect label={`Role of ${m.user.displayName}`} value={m.role ?? 'read'} onChange={(r) => act.mutate(() => api.patch(`/orgs/${org}/members/${m.user.id}`, { role: r }))} />
+                ) : (
+                  m.role
+                )}
+              </td>
+              {admin && (
+                <td>
+                  {m.user.id !== user?.id && (
+                    <button
+                      type="button"
+                      className="btn small danger"
+                      aria-label={`Remove ${m.user.displayName}`}
+                      onClick={() => confirm(`Remove ${m.user.displayName} from the organization?`) && act.mutate(() => api.delete(`/orgs/${org}/members/${m.user.id}`))}
+                    >
+                      Remove
+                    </button>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function RoleSelect({ label, value, onChange }: { label: string; value: Role; onChange: (r: Role) => void }) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as Role)}>
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {r}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Teams({ org }: { org: string }) {
+  const teams = useQuery({ queryKey: ['teams', org], queryFn: () => all<Team>(`/orgs/${org}/teams`) });
+  const act = useAction(['teams']);
+  const [title, setTitle] = useState('');
+  return (
+    <section aria-label="Teams">
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (title.trim()) act.mutate(() => api.put(`/orgs/${org}/teams`, { title: title.trim() }).then(() => setTitle('')));
+        }}
+      >
+        <label>
+          <span className="visually-hidden">New team name</span>
+          <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Team name" maxLength={64} />
+        </label>
+        <button type="submit" className="btn">
+          New team
+        </button>
+      </form>
+      <ActionState action={act} />
+      <QueryState query={teams} loading="Loading teams" failed="Could not load teams" empty={teams.data?.length === 0 && 'No teams yet'} />
+      <List>
+        {teams.data?.map((t) => (
+          <li key={t.id}>
+            {t.title} <span className="muted small">({t.members} members)</span>{' '}
+            <button type="button" className="btn small danger" aria-label={`Delete team ${t.title}`} onClick={() => act.mutate(() => api.delete(`/orgs/${org}/teams/${t.id}`))}>
+              Delete
+            </button>
+          </li>
+        ))}
+      </List>
+    </section>
+  );
+}
+
+function Tokens() {
+  const tokens = useQuery({ queryKey: ['tokens'], queryFn: () => all<Token>('/user/tokens') });
+  const act = useAction(['tokens']);
+  const [label, setLabel] = useState('');
+  const [scope, setScope] = useState<'write' | 'read'>('write');
+  const [created, setCreated] = useState<Token>();
+  return (
+    <section aria-label="API tokens">
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (label.trim())
+            act.mutate(() =>
+              api.post<Token>('/user/tokens', { label: label.trim(), scope }).then((t) => {
+                setCreated(t);
+                setLabel('');
+              }),
+            );
+        }}
+      >
+        <label>
+          <span className="visually-hidden">Token label</span>
+          <input value={label} onChange={(e) => setLabel(e.target.value)} placeholder="What is it for?" maxLength={100} />
+        </label>
+        <label>
+          <span className="visually-hidden">Token scope</span>
+          <select value={scope} onChange={(e) => setScope(e.target.value as 'write' | 'read')}>
+            <option value="write">Read and write</option>
+            <option value="read">Read only</option>
+          </select>
+        </label>
+        <button type="submit" className="btn">
+          Create token
+        </button>
+      </form>
+      <ActionState action={act} />
+      {created?.token && (
+        <p className="notice" role="status">
+          Copy the token “{created.label}” now, it is not shown again: <code>{created.token}</code>
+        </p>
+      )}
+      {tokens.isPending && <Progress label="Loading tokens" />}
+      {tokens.data?.length === 0 && <EmptyState title="No API tokens" />}
+      <List>
+        {tokens.data?.map((t) => (
+          <li key={t.id}>
+            {t.label} <span className="muted small">{t.scope}</span>{' '}
+            <button type="button" className="btn small danger" aria-label={`Revoke token ${t.label}`} onClick={() => act.mutate(() => api.delete(`/user/tokens/${t.id}`))}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </List>
+    </section>
+  );
+}
+
+const List = ({ children }: { children: ReactNode }) => <ul className="plain">{children}</ul>;

@@ -1,0 +1,170 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { TestUser } from '@quire/orgs/testing';
+import { Role } from '@quire/service-kit';
+import { CHROMIUM, CHROMIUM_ARGS, startApp } from './app-server.ts';
+
+// The web app in Debian's Chromium, served by the real gateway over the real services: a writer
+// writes a page in a change request, a reviewer comments and approves, the writer merges.
+// Skipped only when Chromium is missing outside CI; in CI a missing browser fails the run.
+const present = existsSync(CHROMIUM);
+if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+// A 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
+  let app: Awaited<ReturnType<typeof startApp>>;
+  let browser: Browser;
+  let writer: TestUser;
+  let reviewer: TestUser;
+  let orgId: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
+    mkdirSync(shots, { recursive: true });
+    app = await startApp();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    writer = await app.g.orgs.user('writer');
+    reviewer = await app.g.orgs.user('reviewer');
+    orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await app?.g.stop();
+  });
+
+  async function signedIn(user: TestUser, path = '/'): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('dialog', (d) => void d.accept());
+    onTestFailed(() => page.screenshot({ path: `${shots}failed-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
+    await page.goto(app.origin + path);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    return page;
+  }
+
+  async function axe(page: Page, view: string) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  }
+
+  it('a writer writes a page in a change request, a reviewer comments and approves, the writer merges it into the space', async () => {
+    const anonymousContext = await browser.newContext();
+    contexts.push(anonymousContext);
+    const anonymous = await anonymousContext.newPage();
+    await anonymous.goto(app.origin + '/');
+    await anonymous.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
+    await axe(anonymous, 'sign-in');
+    await anonymous.screenshot({ path: `${shots}sign-in.png` });
+
+    // The library: a new space.
+    const w = await signedIn(writer);
+    await w.getByRole('heading', { name: 'Library' }).waitFor();
+    expect(new URL(w.url()).pathname).toBe(`/o/${orgId}`);
+    await w.getByLabel('New space title').fill('Handbook');
+    await w.getByRole('button', { name: 'New space' }).click();
+    await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Handbook' }).click();
+    await w.getByRole('heading', { name: 'This space has no pages yet' }).waitFor();
+    await axe(w, 'library');
+    await w.screenshot({ path: `${shots}library.png` });
+    const spaceId = new URL(w.url()).pathname.split('/')[4]!;
+
+    // Editing starts a change request.
+    await w.getByRole('link', { name: 'Edit' }).click();
+    await w.getByLabel('Subject of the new change request').fill('First guide');
+    await w.getByRole('button', { name: 'New change request' }).click();
+    await w.getByRole('button', { name: 'New page' }).click();
+    const title = w.getByLabel('Page title');
+    await title.waitFor();
+    await title.fill('Getting started');
+
+    const editor = w.getByRole('textbox', { name: /Content of/ });
+    await editor.click();
+    // Markdown shortcuts: a heading, a list, a code block.
+    await w.keyboard.type('## Install');
+    await w.keyboard.press('Enter');
+    await w.keyboard.type('- Download the archive');
+    await w.keyboard.press('Enter');
+    await w.keyboard.type('Unpack it');
+    await w.keyboard.press('Enter');
+    await w.keyboard.press('Enter');
+    await w.keyboard.type('```sh ');
+    await w.keyboard.type('quire serve');
+    await w.keyboard.press('Enter');
+    await w.keyboard.press('Enter');
+    await w.keyboard.press('Enter');
+    // A slash command: a warning hint.
+    await w.keyboard.type('/warn');
+    await w.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: 'Hint: warning' }).waitFor();
+    await w.keyboard.press('Enter');
+    await w.keyboard.type('Back up first.');
+    await w.keyboard.press('Enter');
+    await w.keyboard.press('Enter');
+    // An image, uploaded into the change request.
+    const chooser = w.waitForEvent('filechooser');
+    await w.getByRole('button', { name: 'Image' }).click();
+    await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
+    await w.locator('.editor img').waitFor();
+    await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
+    await axe(w, 'editor');
+    await w.screenshot({ path: `${shots}editor.png` });
+
+    // A reload in the middle of an edit loses nothing.
+    await editor.click();
+    await w.keyboard.press('Control+End');
+    await w.keyboard.type('Typed just before a reload.');
+    await w.waitForTimeout(400);
+    await w.reload();
+    await w.getByRole('textbox', { name: /Content of/ }).getByText('Typed just before a reload.').waitFor();
+    await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
+    const crUrl = new URL(w.url()).pathname.replace(/\/edit\/.*$/, '');
+
+    // The reviewer reads the diff, comments and approves.
+    const r = await signedIn(reviewer, crUrl);
+    const diff = r.getByRole('article', { name: 'Getting started (new page)' });
+    await diff.getByText('## Install').waitFor();
+    await diff.getByText('quire serve').first().waitFor();
+    await r.getByLabel('Add a comment').fill('Please add a second step.');
+    await r.getByRole('button', { name: 'Comment' }).click();
+    await r.getByText('Please add a second step.').waitFor();
+    await r.getByRole('button', { name: 'Request changes' }).click();
+    await r.getByRole('list', { name: 'Reviews' }).getByText(/requested changes/).waitFor();
+    await axe(r, 'change request');
+    await r.screenshot({ path: `${shots}change-request.png`, fullPage: true });
+
+    // The writer replies, and the reviewer approves.
+    await w.goto(app.origin + crUrl);
+    await w.getByLabel(/Reply to reviewer/).fill('Done: the archive step is there.');
+    await w.getByRole('button', { name: 'Reply' }).click();
+    await w.getByRole('list', { name: 'Replies' }).getByText('Done: the archive step is there.').waitFor();
+    await r.reload();
+    await r.getByRole('button', { name: 'Approve' }).click();
+    await r.getByRole('list', { name: 'Reviews' }).getByText(/approved/).waitFor();
+
+    // The writer merges; the page is in the space, rendered as the reader renders it.
+    await w.reload();
+    await w.getByRole('button', { name: 'Merge' }).click();
+    await w.getByText('merged', { exact: true }).waitFor();
+    await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
+    await w.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
+    const doc = w.locator('.document');
+    await doc.getByRole('heading', { name: 'Install' }).waitFor();
+    expect(await doc.locator('ul li').allTextContents()).toEqual(['Download the archive', 'Unpack it']);
+    expect(await doc.locator('pre code').textContent()).toContain('quire serve');
+    expect(await doc.locator('.hint-warning').textContent()).toContain('Back up first.');
+    expect(await doc.locator('img').count()).toBe(1);
+    await axe(w, 'space');
+    await w.screenshot({ path: `${shots}space.png`, fullPage: true });
+  });
+});

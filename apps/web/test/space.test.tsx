@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fromMarkdown, toHtml } from '@quire/document';
+import { App } from '../src/App.tsx';
+import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r1', permissions: { edit: false, view: true }, urls: {} };
+const PAGES = [
+  { id: 'p1', type: 'document', title: 'Welcome', path: 'welcome', pages: [] },
+  { id: 'p2', type: 'document', title: 'Install', path: 'install', pages: [{ id: 'p3', type: 'document', title: 'Linux', path: 'install/linux', pages: [] }] },
+];
+const MARKDOWN = '## Steps\n\n- one\n- two\n\n```ts\nconst a = 1;\n```\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n\nSee [Linux](install/linux.md).';
+const DOC = fromMarkdown(MARKDOWN, { resolveLink: (url) => (url === 'install/linux.md' ? { kind: 'page', page: 'p3' } : undefined) });
+
+function api(space = SPACE) {
+  return fakeApi((_m, url) => {
+    const p = url.pathname;
+    if (p === '/auth/session') return { body: { user: USER, csrfToken: 'c' } };
+    if (p === '/v1/orgs') return { body: { items: [ORG] } };
+    if (p === '/v1/orgs/org1/collections' || p === '/v1/orgs/org1/spaces') return { body: { items: p.endsWith('spaces') ? [space] : [] } };
+    if (p === '/v1/spaces/s1') return { body: space };
+    if (p === '/v1/spaces/s1/content/pages') return { body: { pages: PAGES } };
+    if (p === '/v1/spaces/s1/content/files') return { body: { items: [{ id: 'f1', name: 'logo.png', contentType: 'image/png', downloadURL: '/v1/dl/f1' }] } };
+    if (p === '/v1/spaces/s1/content/files/f1/backlinks') return { body: { items: [{ kind: 'page', page: { id: 'p2', title: 'Install', path: 'install' } }] } };
+    if (p.startsWith('/v1/spaces/s1/content/page/')) {
+      const page = PAGES.flatMap((x) => [x, ...x.pages]).find((x) => p.endsWith(x.id))!;
+      return { body: { ...page, document: url.searchParams.get('format') === 'document' ? DOC : undefined } };
+    }
+    if (p === '/v1/spaces/s1/links') return { body: { items: [{ targetReference: { kind: 'url', url: 'https://gone.example' }, status: 'broken', relation: 'reference', locationReferences: [{ kind: 'page', page: PAGES[1] }] }], stats: { total: 1, broken: { total: 1 } } } };
+    return undefined;
+  });
+}
+
+describe('reading a space', () => {
+  it('renders the page at the urls.app path exactly as the reader renders it, with the page tree', async () => {
+    api();
+    const { container, location } = renderAt('/s/s1/install', <App />);
+    await screen.findByRole('heading', { level: 1, name: 'Install' });
+    const body = container.querySelector('.document')!;
+    await waitFor(() => expect(body.innerHTML).not.toBe(''));
+    // The reader's rendering, with page refs pointing at the app's page URLs.
+    expect(body.innerHTML).toBe(toHtml(DOC, { highlight: true, refToUrl: (r) => (r.kind === 'page' && r.page === 'p3' ? '/s/s1/install/linux' : undefined) }));
+    expect(body.querySelector('.hint-warning')?.textContent).toContain('Careful');
+    expect(document.head.querySelector('style[data-quire=document]')?.textContent).toContain('.document pre{');
+    expect(screen.getByRole('link', { name: 'Install', current: 'page' })).toBeTruthy();
+    // A link between pages stays in the app.
+    fireEvent.click(body.querySelector('a[href="/s/s1/install/linux"]')!);
+    await screen.findByRole('heading', { level: 1, name: 'Linux' });
+    expect(location.history!.at(-1)).toBe('/s/s1/install/linux');
+  });
+
+  it('opens the first page at the space URL and offers no edit control to a reader', async () => {
+    api();
+    renderAt('/o/org1/s/s1', <App />);
+    await screen.findByRole('heading', { level: 1, name: 'Welcome' });
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+  });
+
+  it('offers Edit to a member who may edit', async () => {
+    api({ ...SPACE, permissions: { edit: true, view: true } });
+    renderAt('/o/org1/s/s1', <App />);
+    expect(await screen.findByRole('link', { name: 'Edit' })).toBeTruthy();
+  });
+
+  it('lists files with their backlinks, and broken links', async () => {
+    api();
+    renderAt('/o/org1/s/s1', <App />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Files' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Backlinks of logo.png' }));
+    const used = await screen.findByRole('list', { name: 'Pages using logo.png' });
+    expect(used.textContent).toBe('Install');
+    fireEvent.click(screen.getByRole('tab', { name: 'Links' }));
+    expect((await screen.findByText('https://gone.example')).tagName).toBe('CODE');
+  });
+
+  it('says so when the path names no page', async () => {
+    api();
+    renderAt('/s/s1/nowhere', <App />);
+    expect((await screen.findByRole('alert')).textContent).toContain('No page at “nowhere”');
+  });
+});

@@ -1,0 +1,63 @@
+import { builtinModules } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+// Each app deploys as one bundle of its code and the workspace packages (tsup.config.ts), with
+// third-party packages left in node_modules: the app must declare every package its bundle
+// imports, or the built app fails at start in its image (pnpm gives it only what it declares).
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const apps = readdirSync(`${root}apps`).filter((name) => existsSync(`${root}apps/${name}/src/main.ts`));
+const builtins = new Set(builtinModules);
+
+/** The package a bare import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The third-party packages the app's bundle (and its command line, run from source) imports, as tsup would leave them external. */
+async function externalImports(app: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const thirdParty: Plugin = {
+    name: 'third-party',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:') || builtins.has(args.path) || args.path.startsWith('@quire/')) return undefined;
+        found.add(packageOf(args.path));
+        return { path: args.path, external: true };
+      });
+    },
+  };
+  const result = await build({
+    entryPoints: ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${root}apps/${app}/${entry}`)),
+    outdir: 'out',
+    absWorkingDir: `${root}apps/${app}`,
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    plugins: [thirdParty],
+  });
+  // Files a bundle reads through `createRequire` (a JSON document, say) come from a package as well.
+  for (const file of result.outputFiles) {
+    for (const [, specifier] of file.text.matchAll(/createRequire\(import\.meta\.url\)\(\s*["']([^"']+)["']/g)) found.add(packageOf(specifier!));
+  }
+  return found;
+}
+
+describe('every app declares exactly the packages its bundle imports', () => {
+  it.each(apps)('%s', async (app) => {
+    const pkg = JSON.parse(readFileSync(`${root}apps/${app}/package.json`, 'utf8')) as { dependencies: Record<string, string> };
+    const declared = new Set(Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@quire/')));
+    const imported = await externalImports(app);
+    const missing = [...imported].filter((name) => !declared.has(name)).sort();
+    expect(missing, `apps/${app}/package.json lacks dependencies its built bundle imports`).toEqual([]);
+    const unused = [...declared].filter((name) => !imported.has(name)).sort();
+    expect(unused, `apps/${app}/package.json declares dependencies its built bundle never imports`).toEqual([]);
+  });
+});

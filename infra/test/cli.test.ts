@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GrpcStatus } from '@quire/service-kit';
+import { startOrgs } from '@quire/orgs/testing';
+import { cloneTemplate, migrateTemplate, type TestDatabase } from '@quire/service-kit/testing';
+
+// `pnpm quire user ...` as an operator runs it, against a fresh orgs database; the passwords it
+// sets are then checked by the real orgs service, as sign-in checks them.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let dropTemplate: () => Promise<void>;
+let db: TestDatabase;
+let orgs: Awaited<ReturnType<typeof startOrgs>>;
+
+beforeAll(async () => {
+  dropTemplate = await migrateTemplate('orgs', fileURLToPath(new URL('../../apps/orgs', import.meta.url)));
+  db = await cloneTemplate('orgs');
+  orgs = await startOrgs({}, db.url);
+});
+afterAll(async () => {
+  await orgs?.stop();
+  await db?.drop();
+  await dropTemplate?.();
+});
+
+/** Runs `pnpm quire <args>` with `stdin` as its input; answers its exit code and output. */
+function quire(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: db.url } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(stdin ?? '');
+  });
+}
+
+const signIn = (email: string, password: string) => orgs.call(orgs.client.checkPassword, { email, password, client: { ip: '127.0.0.1', userAgent: 'cli-test' } });
+
+// Each command starts pnpm and tsx: seconds on a busy machine.
+describe('pnpm quire user', { timeout: 180_000 }, () => {
+  it('create --password makes a user who signs in with it, and prints no hash', async () => {
+    const res = await quire(['user', 'create', '--email', 'Ada@Example.com', '--name', 'Ada', '--password', 'a long passphrase', '--json']);
+    expect(res, res.stderr).toMatchObject({ code: 0 });
+    const user = JSON.parse(res.stdout);
+    expect(user).toMatchObject({ id: expect.any(String), email: 'ada@example.com', displayName: 'Ada' });
+    expect(res.stdout).not.toMatch(/argon2|passwordHash/);
+    await expect(signIn('ada@example.com', 'a long passphrase')).resolves.toEqual({ userId: user.id });
+    await expect(signIn('ada@example.com', 'another passphrase')).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+  });
+
+  it('set-password replaces the password, read from stdin with -', async () => {
+    const res = await quire(['user', 'set-password', '--email', 'ada@example.com', '--password', '-'], 'a newer passphrase\n');
+    expect(res, res.stderr).toMatchObject({ code: 0, stdout: 'password set for ada@example.com\n' });
+    await expect(signIn('ada@example.com', 'a newer passphrase')).resolves.toMatchObject({ userId: expect.any(String) });
+    await expect(signIn('ada@example.com', 'a long passphrase')).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+  });
+
+  it('refuses short and over-long passwords, unknown emails and a second account, naming the problem', async () => {
+    const short = await quire(['user', 'create', '--email', 'bob@example.com', '--name', 'Bob', '--password', 'short']);
+    expect(short).toMatchObject({ code: 1, stderr: expect.stringMatching(/^quire: password: must have at least 8 characters/) });
+    const long = await quire(['user', 'set-password', '--email', 'ada@example.com', '--password', '-'], 'x'.repeat(257));
+    expect(long).toMatchObject({ code: 1, stderr: expect.stringMatching(/password: must have at most 256 characters/) });
+    await expect(signIn('ada@example.com', 'a newer passphrase')).resolves.toMatchObject({ userId: expect.any(String) });
+    const unknown = await quire(['user', 'set-password', '--email', 'nobody@example.com', '--password', 'a long passphrase']);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No user with email nobody@example.com/) });
+    const twice = await quire(['user', 'create', '--email', 'ada@example.com', '--name', 'Ada again']);
+    expect(twice).toMatchObject({ code: 1, stderr: expect.stringMatching(/exists/) });
+    // Nothing half-written: bob was never made.
+    expect(await orgs.store.findUserByEmail('bob@example.com')).toBeNull();
+  });
+});

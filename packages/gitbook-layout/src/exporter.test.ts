@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { knownIds, planExport, type SpaceFile, type SpacePage } from './exporter.ts';
+import { planImport, type PlannedPage, type RepoSnapshot } from './importer.ts';
+
+// A repository as Git Sync reads it: every file's oid (git's, so equal bytes have equal oids), the
+// text of the markdown and YAML ones.
+const oid = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
+function snapshot(files: Record<string, string>): RepoSnapshot {
+  const blobs = new Map<string, string>();
+  const texts = new Map<string, string>();
+  for (const [path, text] of Object.entries(files)) {
+    blobs.set(path, oid(text));
+    if (/\.(md|ya?ml)$/.test(path)) texts.set(path, text);
+  }
+  return { blobs, texts };
+}
+
+const counter = () => {
+  let n = 0;
+  return () => `id${++n}`;
+};
+
+// What content keeps of an import: the pages with their fields, markdown and Git paths.
+const toSpace = (pages: PlannedPage[]): SpacePage[] =>
+  pages.map((p) => ({
+    id: p.id,
+    type: p.type,
+    title: p.title,
+    slug: p.slug,
+    emoji: p.front.emoji ?? '',
+    icon: p.front.icon ?? '',
+    description: p.front.description ?? '',
+    hidden: p.front.hidden ?? false,
+    href: p.href,
+    markdown: p.markdown,
+    ...(p.git ? { git: p.git } : {}),
+    pages: toSpace(p.pages),
+  }));
+
+function importSpace(files: Record<string, string>, projectDirectory = '', space?: { pages: SpacePage[]; files: SpaceFile[] }) {
+  const snap = snapshot(files);
+  const known = space ? knownIds(space.pages, space.files, projectDirectory) : { pages: new Map<string, string>(), files: new Map<string, string>() };
+  const plan = planImport(snap, { projectDirectory, known, newId: counter() });
+  return { pages: toSpace(plan.pages), files: plan.files.map((f) => ({ id: f.id, name: f.name, git: f.git })) };
+}
+
+/** The repository after the export: written files (file bytes stand for their id), removed ones gone. */
+function applyExport(files: Record<string, string>, space: { pages: SpacePage[]; files: SpaceFile[] }, projectDirectory = '') {
+  const plan = planExport(space.pages, space.files, { projectDirectory, existing: Object.keys(files).length ? snapshot(files) : undefined });
+  const out = { ...files };
+  for (const path of plan.remove) delete out[path];
+  for (const [path, text] of plan.texts) out[path] = text;
+  for (const f of space.files) {
+    const path = plan.files.get(f.id)!;
+    if (!(path in out)) out[path] = `bytes of ${f.name}`;
+  }
+  return { plan, files: out };
+}
+
+const flat = (pages: SpacePage[]): SpacePage[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
+const find = (space: { pages: SpacePage[] }, title: string) => flat(space.pages).find((p) => p.title === title)!;
+const same = (space: { pages: SpacePage[] }) => {
+  const strip = (list: SpacePage[]): unknown[] => list.map(({ git: _git, ...p }) => ({ ...p, pages: strip(p.pages) }));
+  return strip(space.pages);
+};
+
+// A project's docs as GitBook's Git Sync leaves them, and what else a repository holds.
+const REPO: Record<string, string> = {
+  '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/page: guide/install_steps.md\n',
+  'docs/SUMMARY.md':
+    '# Table of contents\n\n- [Overview](README.md)\n- [Guide](guide/)\n  - [Install steps](guide/install_steps.md)\n  - [API v2.1](reference/api_v2.1.md)\n  - [Before you start](guide/install_steps.md#before)\n\n## Get Started <a href="#start" id="start"></a>\n\n- [First](first.md)\n',
+  'docs/README.md': '---\ndescription: >-\n  A folded\n  description\nlayout:\n  cover:\n    visible: true\n---\n\n# Welcome\n\nRead [the steps](guide/install_steps.md#before).\n',
+  'docs/guide/README.md': '# Guide\n\nSee ![shot](../images/shot.png) and [the API](../reference/api_v2.1.md).\n',
+  'docs/guide/install_steps.md': '# Installing everything\n\n## Before\n\nText.\n',
+  'docs/reference/api_v2.1.md': 'No heading.\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n',
+  'docs/first.md': '# First\n\n![logo](.gitbook/assets/logo.png)\n',
+  'docs/.gitbook/assets/logo.png': 'png bytes',
+  'docs/images/shot.png': 'shot bytes',
+  'docs/unlisted.md': '# Not in the summary\n',
+  'docs/blog/2024.md': '# A post\n',
+  'docs/.gitbook/includes/tags.yaml': 'tags: [a]\n',
+  'src/main.c': 'int main;\n',
+};
+
+describe('planExport onto the repository the space came from', () => {
+  it('changes nothing when nothing changed', () => {
+    const space = importSpace(REPO);
+    // The file listed twice is one page, and a link to it.
+    const steps = find(space, 'Install steps');
+    expect(find(space, 'Before you start')).toMatchObject({ type: 'link', href: `/pages/${steps.id}#before` });
+    expect(find(space, 'Overview').markdown).toContain(`(/pages/${steps.id}#before)`);
+    // `.gitbook.yaml`'s redirects lead to the page of their file.
+    expect(planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects).toEqual([{ from: 'old/page', page: steps.id, anchor: '' }]);
+    const { plan, files } = applyExport(REPO, space);
+    expect(plan.texts).toEqual(new Map());
+    expect(plan.remove).toEqual([]);
+    expect(files).toEqual(REPO);
+  });
+
+  it('writes an edited page alone, in the document model\'s spelling, keeping its front matter and heading', () => {
+    const space = importSpace(REPO);
+    const readme = find(space, 'Overview');
+    readme.markdown = readme.markdown!.replace('Read', 'Now read');
+    const { plan, files } = applyExport(REPO, space);
+    expect([...plan.texts.keys()]).toEqual(['docs/README.md']);
+    expect(plan.remove).toEqual([]);
+    expect(files['docs/README.md']).toBe(
+      '---\ndescription: >-\n  A folded\n  description\nlayout:\n  cover:\n    visible: true\n---\n\n# Welcome\n\nNow read [the steps](guide/install_steps.md#before).\n',
+    );
+    // And the edit reads back as it was made.
+    const back = importSpace(files, '', space);
+    expect(same(back)).toEqual(same(space));
+  });
+
+  it('does not give a page a heading its file did not have, and keeps the file of a renamed page', () => {
+    const space = importSpace(REPO);
+    const api = find(space, 'API v2.1');
+    api.title = 'API version 2.1';
+    api.markdown = `${api.markdown}\nMore.\n`;
+    const { plan, files } = applyExport(REPO, space);
+    expect([...plan.texts.keys()].sort()).toEqual(['docs/SUMMARY.md', 'docs/reference/api_v2.1.md']);
+    expect(files['docs/reference/api_v2.1.md']).toBe('No heading.\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n\nMore.\n');
+    expect(files['docs/SUMMARY.md']).toContain('* [API version 2.1](reference/api_v2.1.md)');
+  });
+
+  it('removes only the files of deleted pages and files; new pages get GitBook\'s paths', () => {
+    const space = importSpace(REPO);
+    const guide = find(space, 'Guide');
+    guide.pages = guide.pages.filter((p) => p.title !== 'Install steps');
+    guide.pages.push({ id: 'new1', type: 'document', title: 'Установка', slug: 'ustanovka', emoji: '', icon: '', description: '', hidden: false, href: '', markdown: 'Новая страница.\n', pages: [] });
+    space.files = [];
+    const { plan, files } = applyExport(REPO, space);
+    expect(plan.remove.sort()).toEqual(['docs/.gitbook/assets/logo.png', 'docs/guide/install_steps.md', 'docs/images/shot.png']);
+    expect(files['docs/guide/ustanovka.md']).toBe('# Установка\n\nНовая страница.\n');
+    for (const kept of ['.gitbook.yaml', 'docs/unlisted.md', 'docs/blog/2024.md', 'docs/.gitbook/includes/tags.yaml', 'src/main.c']) expect(files[kept]).toBe(REPO[kept]);
+  });
+});
+
+describe('planExport to a new repository', () => {
+  it('lays the space out as GitBook does, and imports back to the same space', () => {
+    const space = importSpace(REPO);
+    const { files } = applyExport({}, space);
+    expect(Object.keys(files).sort()).toEqual(
+      [
+        '.gitbook.yaml',
+        'SUMMARY.md',
+        'README.md',
+        'guide/README.md',
+        'guide/install_steps.md',
+        'guide/api_v2.1.md',
+        'get-started/first.md',
+        '.gitbook/assets/logo.png',
+        '.gitbook/assets/shot.png',
+      ].sort(),
+    );
+    expect(files['SUMMARY.md']).toContain('  * [Before you start](guide/install_steps.md#before)\n');
+    expect(files['guide/README.md']).toBe('# Guide\n\nSee ![shot](../.gitbook/assets/shot.png) and [the API](api_v2.1.md).\n');
+    const back = importSpace(files, '', space);
+    expect(same(back).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, ''))).toEqual(same(space).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, '')));
+    // A second export onto it changes nothing.
+    expect(applyExport(files, back).plan).toMatchObject({ texts: new Map(), remove: [], pageCount: 5 });
+  });
+});

@@ -1,0 +1,84 @@
+import { fromMarkdown, sections, toHtml, type ContentRef, type LinkContext } from '@quire/document';
+import type { File, Page } from '@quire/proto/space-content';
+
+// A page's markdown as the reader, exports and PDFs show it, through @quire/document (the one
+// sanitized renderer): relative links to other pages' markdown (or `/pages/<id>`, as imports
+// write them) become links to the pages' URLs, images and files named by their path in the space
+// (or `/files/<id>`) become the caller's file URLs.
+
+export interface RenderContext {
+  page: Page;
+  pages: readonly Page[];
+  files: readonly File[];
+  hrefOf(page: Page): string;
+  fileHref(file: File): string;
+}
+
+export interface Rendered {
+  html: string;
+  outline: { anchor: string; title: string; level: number }[];
+}
+
+/** Every page of the tree in reading order, depth first. */
+export const allPages = (pages: readonly Page[]): Page[] => pages.flatMap((p) => [p, ...allPages(p.pages)]);
+
+const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\/|^#/i;
+const BY_ID = /^\/(files|pages)\/([\w-]+)$/;
+
+/** The page path a relative markdown link names, seen from the page at `from` (GitBook's file layout: `a/b.md`, `a/README.md`). */
+export function linkedPath(from: Page, href: string): string | undefined {
+  const [target] = href.split('#');
+  if (!target || !/\.md$/i.test(target)) return undefined;
+  const file = from.pages.length ? `${from.path}/README.md` : `${from.path}.md`;
+  const parts = target.startsWith('/') ? [] : file.split('/').slice(0, -1);
+  for (const seg of target.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  const path = parts.join('/').replace(/\.md$/i, '');
+  return path === 'README' ? '' : path.replace(/\/README$/, '');
+}
+
+export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
+  const nodes = allPages(ctx.pages);
+  const byPath = new Map(nodes.map((p) => [p.path, p]));
+  const byId = new Map(nodes.map((p) => [p.id, p]));
+  const filesByName = new Map(ctx.files.map((f) => [f.name, f]));
+  const filesById = new Map(ctx.files.map((f) => [f.id, f]));
+
+  const resolveLink = (url: string, context: LinkContext): ContentRef | undefined => {
+    if (EXTERNAL.test(url)) return undefined;
+    const byIdForm = BY_ID.exec(url);
+    if (byIdForm?.[1] === 'files' && filesById.has(byIdForm[2]!)) return { kind: 'file', file: byIdForm[2]! };
+    if (byIdForm?.[1] === 'pages' && byId.has(byIdForm[2]!) && context !== 'image' && context !== 'file') return { kind: 'page', page: byIdForm[2]! };
+    if (context === 'image' || context === 'file') {
+      const name = decodeURIComponent(url.split(/[?#]/)[0]!.split('/').pop() ?? '');
+      const file = filesByName.get(name);
+      return file ? { kind: 'file', file: file.id } : undefined;
+    }
+    const path = linkedPath(ctx.page, url);
+    const page = path === undefined ? undefined : path === '' ? nodes.find((p) => p.type === 'document') : byPath.get(path);
+    return page ? { kind: 'page', page: page.id } : undefined;
+  };
+
+  const document = fromMarkdown(markdown, { resolveLink });
+  const html = toHtml(document, {
+    highlight: true,
+    refToUrl: (ref) => {
+      if (ref.kind === 'page') {
+        const page = byId.get(ref.page);
+        return page ? ctx.hrefOf(page) : undefined;
+      }
+      if (ref.kind === 'file') {
+        const file = filesById.get(ref.file);
+        return file ? ctx.fileHref(file) : undefined;
+      }
+      return undefined;
+    },
+  });
+  const outline = sections(document)
+    .filter((s) => s.level > 0 && s.anchor)
+    .map((s) => ({ anchor: s.anchor, title: s.heading, level: s.level }));
+  return { html, outline };
+}
