@@ -1,6 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
+import { reservedPort } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { browser, samlIdentityProvider, startOidcProvider } from '@quire/orgs/testing/idp';
 import { bearer, expectError, ok, startGateway } from './harness.ts';
@@ -10,14 +10,6 @@ import { bearer, expectError, ok, startGateway } from './harness.ts';
 
 process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const domain = `e2e-${Date.now().toString(36)}.example`;
 let g: Awaited<ReturnType<typeof startGateway>>;
 let base: string;
@@ -26,7 +18,7 @@ let editor: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
-  const port = await freePort();
+  const port = await reservedPort();
   base = `http://127.0.0.1:${port}`;
   g = await startGateway({ QUIRE_PUBLIC_URL: base, RATE_LIMIT_PER_MINUTE: '100000', QUIRE_LINK_SECRET: 'test-link-secret-0123456789' });
   await g.app.listen({ port, host: '127.0.0.1' });

@@ -1,7 +1,7 @@
 import { connect, type JsMsg } from 'nats';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dedupeToken } from '../src/ingest/writer.ts';
+import { dedupeToken, writeMessages } from '../src/ingest/writer.ts';
 import { INSERT_COLUMNS } from '../src/store/index.ts';
 import { event, track } from './fixtures.ts';
 import { startInsights, type InsightsHarness } from './harness.ts';
@@ -96,5 +96,22 @@ describe('the consumer dies between its insert and its ack', () => {
     // The writer's token for that one message: the retry of its insert.
     await h.store.insert(body, dedupeToken([row!.batch_id]));
     expect(await h.store.count(orgId, site)).toBe(7);
+  });
+  it('stores a message once when its ack wait runs out while its fetch is open and it comes again in that fetch', async () => {
+    const site = 'site-twice';
+    await h.runtime.stopWriting();
+    await track(h, owner.id, orgId, site, batch('twice', 6));
+    const nc = await connect({ servers: h.config.NATS_URL });
+    const consumer = await nc.jetstream().consumers.get(h.config.INSIGHTS_STREAM, h.config.INSIGHTS_CONSUMER);
+    const taken: JsMsg[] = [];
+    // The fetch stays open past the ack wait (1 s): the server delivers the message again into it.
+    for await (const m of await consumer.fetch({ max_messages: 2, expires: 4000 })) taken.push(m);
+    expect(taken.map((m) => m.headers!.get('Nats-Msg-Id'))).toEqual([taken[0]!.headers!.get('Nats-Msg-Id'), taken[0]!.headers!.get('Nats-Msg-Id')]);
+    await writeMessages(h.store, taken, h.log);
+    expect(await h.store.count(orgId, site)).toBe(6);
+    await nc.close();
+    h.runtime.startWriting();
+    await sleep(2000);
+    expect(await h.store.count(orgId, site)).toBe(6);
   });
 });

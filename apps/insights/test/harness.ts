@@ -58,6 +58,7 @@ export async function startInsights(orgsAddress: string, env: Record<string, str
     clock,
     config,
     runtime,
+    log,
     store: runtime.store,
     /** The embedded engine, to close and reopen as an outage (undefined on a server). */
     chdb: runtime.store.transport instanceof ChdbTransport ? runtime.store.transport : undefined,

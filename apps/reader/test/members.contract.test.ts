@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { Role } from '@quire/service-kit';
+import { reservedPort } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,13 +11,6 @@ import { page, spaceWith, startReader } from './harness.ts';
 // member goes through the gateway's /auth/site-access and comes back with a short-lived grant.
 
 const PUBLIC = 'http://127.0.0.1:8080';
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 let h: Awaited<ReturnType<typeof startReader>>;
 let owner: TestUser;
@@ -39,7 +32,7 @@ async function sessionOf(user: TestUser): Promise<string> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
+  const port = await reservedPort();
   h = await startReader({ QUIRE_READER_URL: `${PUBLIC}/read`, QUIRE_PUBLIC_URL: PUBLIC }, { gatewayEnv: { QUIRE_PUBLIC_URL: PUBLIC, QUIRE_READER_URL: `${PUBLIC}/read`, READER_UPSTREAM_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000' } });
   await h.reader.app.listen({ host: '127.0.0.1', port });
   owner = await h.g.orgs.user('owner');

@@ -1,30 +1,19 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { startGateway } from '@quire/gateway/testing';
+import { reservedPort } from '@quire/service-kit/testing';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const dist = fileURLToPath(new URL('../dist-e2e/', import.meta.url));
 
-/** A free local port (the session cookie's origin must be known before the gateway starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Builds the app (once per run) and serves it from a real gateway over the real services. */
 export async function startApp(env: Record<string, string> = {}) {
   if (!existsSync(`${dist}/index.html`) || process.env.QUIRE_WEB_REBUILD !== 'off') await build({ root, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
-  const port = await freePort();
+  // The session cookie's origin must be known before the gateway starts.
+  const port = await reservedPort();
   const origin = `http://127.0.0.1:${port}`;
   const g = await startGateway({ QUIRE_WEB_DIST: dist, QUIRE_PUBLIC_URL: origin, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env });
   await g.app.listen({ host: '127.0.0.1', port });

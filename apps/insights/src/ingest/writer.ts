@@ -21,7 +21,8 @@ export function dedupeToken(ids: string[]): string {
  * - the same insert retried (its ack lost, or the answer of ClickHouse lost) carries the same
  *   `insert_deduplication_token` and is stored once;
  * - a message redelivered after its insert succeeded (the process died before acking) may come
- *   back grouped with others, so its batch id is looked up first and it is only acked.
+ *   back grouped with others, so its batch id is looked up first and it is only acked;
+ * - a message delivered twice in one fetch is inserted once.
  * An insert is one part (no partitioning), so a batch is either wholly stored or not at all.
  * A message ClickHouse refuses while it answers other queries is dropped (term) after
  * POISON_DELIVERIES attempts; while ClickHouse does not answer, messages wait however long.
@@ -61,15 +62,16 @@ async function insertOnce(store: Store, messages: JsMsg[]): Promise<void> {
 }
 
 async function insertFresh(store: Store, messages: JsMsg[]): Promise<void> {
-  let fresh = messages;
-  const redelivered = messages.filter((m) => m.info.redelivered);
+  // A message whose ack wait ran out while its fetch was still open comes twice in that fetch:
+  // its rows go in once, and every delivery is acked.
+  let fresh = [...new Map(messages.map((m) => [idOf(m), m])).values()];
+  const redelivered = fresh.filter((m) => m.info.redelivered);
   if (redelivered.length > 0) {
     const stored = await store.storedBatches(redelivered.map(idOf));
-    fresh = messages.filter((m) => !stored.has(idOf(m)));
-    for (const m of messages) if (stored.has(idOf(m))) m.ack();
+    fresh = fresh.filter((m) => !stored.has(idOf(m)));
   }
   if (fresh.length > 0) await store.insert(Buffer.concat(fresh.map((m) => m.data)), dedupeToken(fresh.map(idOf)));
-  for (const m of fresh) m.ack();
+  for (const m of messages) m.ack();
 }
 
 export interface Writer {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -103,4 +104,24 @@ export function callAs(client: Client, audience: ServiceName) {
 export async function testEventSink(service: ServiceName, log: Logger, prefix = `test.events.none.${randomBytes(5).toString('hex')}`) {
   const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${service}-test`, log);
   return { events: eventSink(nc, service, prefix, log), close: () => nc.drain() };
+}
+
+/**
+ * A free loopback port for a server whose own address must be configured before it listens (a
+ * public URL, a cookie's origin). It is drawn below the kernel's ephemeral range (32768 up), so
+ * the servers other tests bind to port 0 and outgoing connections cannot take it in between.
+ */
+export async function reservedPort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
 }
