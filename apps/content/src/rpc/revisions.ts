@@ -18,6 +18,7 @@ import { applyChanges, revertTargets, treeFromContent, type Change, type StoredF
 import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
+import { checkRedirects, mergeRedirects } from '../domain/redirects.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
@@ -149,6 +150,7 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
     files: r.tree.files.map((f) => presentFile(f, shown.metadata)),
     variables: r.tree.variables,
     git: shown.metadata && r.git ? r.git : undefined,
+    redirects: r.redirects.map((x) => ({ ...x })),
   };
 }
 
@@ -156,7 +158,7 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
  * A revision without its content, as an edit answers it: the caller has the changes it sent, and
  * the whole tree of a large space costs more to encode and decode than the edit (GetRevision reads it).
  */
-const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree() }, { metadata: true });
+const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [] }, { metadata: true });
 
 const dimensionsOf = (data: Uint8Array, contentType: string) => {
   if (!contentType.startsWith('image/')) return undefined;
@@ -194,7 +196,8 @@ export function contentWriter(deps: RevisionDeps) {
     const described = await describeBlobs(req.files, parent.tree);
     const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
     const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
-    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git) }, documents, req.setActive ? { expected: parent.id } : undefined);
+    const redirects = req.redirects ? checkRedirects(req.redirects.items, tree.pages) : parent.redirects;
+    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects }, documents, req.setActive ? { expected: parent.id } : undefined);
   };
 }
 
@@ -340,7 +343,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
-      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree }, applied.documents);
+      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects }, applied.documents);
       return { revision: revisionHeader(revision), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
     },
 
@@ -365,7 +368,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
       const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
       if (!merged.tree) return { conflicts: merged.conflicts };
-      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree }, merged.documents);
+      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree, redirects: mergeRedirects(base.redirects, ours.redirects, theirs.redirects) }, merged.documents);
       return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
     },
 
