@@ -14,7 +14,7 @@ import type {
   Page,
   Revision,
 } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +256,11 @@ describe('ApplyChanges with documents', () => {
       /^changes\[0\]: give one of markdown and document/,
     );
     await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: ' '.repeat(5_000_001) })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be at most/);
+    // Attack: a document nested past MAX_JSON_DEPTH sent to content directly (no gateway in front), as an insert and as an update.
+    const quote = (depth: number): unknown => ({ object: 'block', type: 'blockquote', nodes: [depth === 0 ? { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] } : quote(depth - 1)] });
+    const deep = JSON.stringify({ object: 'document', data: {}, nodes: [quote(MAX_JSON_DEPTH)] });
+    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: deep })]), status.INVALID_ARGUMENT, new RegExp(`^changes\\[0\\]\\.document: nested deeper than ${MAX_JSON_DEPTH} levels`));
+    await rejects(apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, documentJson: deep } }]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: nested deeper than/);
     expect(await count('Revision')).toBe(before);
   });
 });
