@@ -40,6 +40,8 @@ export function presentGitInfo(i: GitInfoMsg): Static<typeof GitInfo> {
     createdAt: iso(j.createdAt),
     ...(j.startedAt ? { startedAt: iso(j.startedAt) } : {}),
     ...(j.completedAt ? { completedAt: iso(j.completedAt) } : {}),
+    filesDone: j.filesDone,
+    filesTotal: j.filesTotal,
   };
   return { ...presentGitSyncState(i), ...(job ? { job } : {}) };
 }
