@@ -5,6 +5,8 @@ import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { openStore } from '../src/store/index.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -110,6 +112,87 @@ describe('SearchSpace', () => {
   it('hides spaces the caller cannot see', async () => {
     await rejects(searchSpace(handbook.id, 'kubernetes', outsider), status.NOT_FOUND, /Space/);
     await rejects(searchSpace('nope', 'kubernetes'), status.NOT_FOUND, /Space "nope" not found/);
+  });
+});
+
+describe('SearchSpace in every language', () => {
+  let space: Space;
+  beforeAll(async () => {
+    space = await createSpace('Languages');
+    await publish(space.id, [
+      page('Серверы', 'Настройка сервера занимает минуту.\n\n## Резервные копии\n\nКопии серверов хранятся неделю.\n'),
+      page('Διακομιστές', 'Οι διακομιστές είναι έτοιμοι για τους χρήστες.\n'),
+      page('Accueil', "Le café est ouvert à l'équipe le matin.\n"),
+      page('Meeting', 'Meet at the cafe on the corner.\n'),
+      page('中文', `${'前言。'.repeat(80)}\n\n## 说明\n\n这是一个测试句子，用来检查服务器。\n`),
+      page('日本語', 'サーバーのテストを実行します。\n'),
+      page('Обновления', '{% hint style="info" %}\nВсе сервера обновлены.\n{% endhint %}\n'),
+    ]);
+  });
+  const titles = async (query: string) => (await searchSpace(space.id, query)).items.map((p) => p.title).sort();
+
+  it('finds Russian words in every inflection, by their sections and their titles', async () => {
+    expect(await titles('сервер')).toEqual(['Обновления', 'Серверы'].sort());
+    expect(await titles('серверов')).toEqual(['Обновления', 'Серверы'].sort());
+    expect(await titles('копия')).toEqual(['Серверы']);
+    const [found] = (await searchSpace(space.id, 'копия')).items;
+    expect(found!.sections).toEqual([{ id: expect.any(String), title: 'Резервные копии', body: 'Копии серверов хранятся неделю.' }]);
+  });
+
+  it('finds Greek words in another inflection', async () => {
+    expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
+    expect(await titles('χρήστης')).toEqual(['Διακομιστές']);
+  });
+
+  it('finds accented words without their accents, and the other way round', async () => {
+    expect(await titles('cafe')).toEqual(['Accueil', 'Meeting']);
+    expect(await titles('café')).toEqual(['Accueil', 'Meeting']);
+    expect(await titles('equipe')).toEqual(['Accueil']);
+  });
+
+  it('finds Chinese and Japanese words inside sentences, as whole words only', async () => {
+    const found = await searchSpace(space.id, '测试');
+    expect(found.items.map((p) => p.title)).toEqual(['中文']);
+    expect(found.items[0]!.sections).toEqual([{ id: expect.any(String), title: '说明', body: '这是一个测试句子，用来检查服务器。' }]);
+    expect(await titles('服务器')).toEqual(['中文']);
+    // Its characters, but not written together.
+    expect(await titles('句子测试')).toEqual([]);
+    expect(await titles('-服务器 测试')).toEqual([]);
+    expect(await titles('テスト')).toEqual(['日本語']);
+    expect(await titles('サーバー')).toEqual(['日本語']);
+  });
+
+  it('cuts snippets around words of every script', async () => {
+    const [chinese] = (await searchSpace(space.id, '前言')).items;
+    expect(chinese!.sections[0]!.body).toMatch(/^前言。前言。/);
+  });
+
+  it("never finds GitBook's block tags, in any language's reading", async () => {
+    for (const tag of ['hint', 'endhint', 'info', 'style']) expect(await titles(tag), tag).toEqual([]);
+  });
+
+  it('indexes again at start what was indexed before languages', async () => {
+    const db = new pg.Client({ connectionString: h.databaseUrl });
+    await db.connect();
+    const { store, close } = openStore(h.databaseUrl, 1);
+    try {
+      // As the migration left them: sections in English only and page titles not indexed.
+      await db.query(`UPDATE "DocumentSection" SET language = NULL, search = setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')`);
+      await db.query(`UPDATE "SpacePage" SET search = NULL`);
+      expect(await titles('копия')).toEqual([]);
+      expect(await titles('διακομιστής')).toEqual([]);
+      expect(await titles('accueil')).toEqual([]);
+      const indexed = await store.search.reindex(2);
+      expect(indexed.sections).toBe(Number((await db.query('SELECT count(*) FROM "DocumentSection"')).rows[0].count));
+      expect(indexed.titles).toBe(Number((await db.query('SELECT count(*) FROM "SpacePage"')).rows[0].count));
+      expect(await titles('копия')).toEqual(['Серверы']);
+      expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
+      expect(await titles('accueil')).toEqual(['Accueil']);
+      expect(await store.search.reindex()).toEqual({ sections: 0, titles: 0 });
+    } finally {
+      await close();
+      await db.end();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '@quire/service-kit';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, snippet } from './search.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet } from './search.ts';
 
 describe('checkQuery', () => {
   it('requires a query of at most 512 characters', () => {
@@ -43,7 +43,52 @@ describe('snippet', () => {
     expect(snippet(body, ['zeppelin'])).toMatch(/^Intro words here\..*…$/);
   });
 
+  it('finds inflected, unaccented and CJK words', () => {
+    const pad = 'Lorem ipsum dolor sit amet. '.repeat(10);
+    expect(snippet(`${pad}Настройка сервера занимает минуту. ${pad}`, ['сервер'])).toMatch(/^….* Настройка сервера .*…$/);
+    expect(snippet(`${pad}Le café est ouvert. ${pad}`, ['cafe'])).toMatch(/^….* Le café est .*…$/);
+    expect(snippet(`${pad}这是一个测试句子。${pad}`, ['测试'])).toMatch(/^….*这是一个测试句子.*…$/);
+  });
+
   it('reads the words of a query', () => {
     expect(queryTerms('Install OR "Helm chart" -docker k8s.io')).toEqual(['install', 'helm', 'chart', 'k8s', 'io']);
+  });
+});
+
+describe('searchLanguage', () => {
+  it('tells languages by their script, and Latin ones by their function words', () => {
+    expect(searchLanguage('Настройка сервера: запустите nginx.')).toBe('russian');
+    expect(searchLanguage('Οι διακομιστές του cluster')).toBe('greek');
+    expect(searchLanguage('Le serveur est prêt pour les utilisateurs et les équipes.')).toBe('french');
+    expect(searchLanguage('Der Server ist nicht mit dem Netz verbunden und wird neu gestartet.')).toBe('german');
+    expect(searchLanguage('El servidor está listo para los usuarios y las cuentas.')).toBe('spanish');
+    expect(searchLanguage('Install the chart on your cluster.')).toBe('english');
+  });
+
+  it('falls back to English when nothing tells', () => {
+    expect(searchLanguage('Kubernetes')).toBe('english');
+    expect(searchLanguage('')).toBe('english');
+    expect(searchLanguage('这是一个测试句子')).toBe('english');
+  });
+});
+
+describe('searchText', () => {
+  it('cuts CJK runs into overlapping pairs, apart from the words around them', () => {
+    expect(searchText('这是一个测试句子')).toBe('这是 是一 一个 个测 测试 试句 句子');
+    expect(searchText('Quire测试です')).toBe('Quire 测试 试で です');
+    expect(searchText('テストの文章')).toBe('テス スト トの の文 文章');
+    expect(searchText('한국어 문서')).toBe('한국 국어 문서');
+    expect(searchText('字')).toBe('字');
+  });
+
+  it('takes punctuation beyond ASCII for spaces and keeps ASCII punctuation and accents', () => {
+    expect(searchText('「测试」，句子。«сервер»—café')).toBe(' 测试 句子 сервер café');
+    expect(searchText('v1.2.3 user@example.com "exact phrase" -not')).toBe('v1.2.3 user@example.com "exact phrase" -not');
+  });
+
+  it('makes a CJK word of a query a phrase, unless it is in one already', () => {
+    expect(searchText('-服务器 nginx', { query: true })).toBe('-"服务 务器" nginx');
+    expect(searchText('"安装 服务器"', { query: true })).toBe('"安装 服务 务器"');
+    expect(searchText('测试', { query: true })).toBe('测试');
   });
 });

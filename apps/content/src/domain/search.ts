@@ -28,6 +28,77 @@ export function offsetPageOf<T>(rows: T[], offset: number, limit: number): { ite
   return { items: rows.slice(0, limit), next: encodeCursor(String(offset + limit)) };
 }
 
+/**
+ * The languages search stems words in, each a text search configuration of the database
+ * (`quire_<language>`, migration 20261124200000_search_every_language): the language's Snowball
+ * stemmer after accents are taken off (`cafés` and `cafe` meet), ASCII words in English stemming
+ * for Russian and Greek (which write product names in Latin letters).
+ */
+export const SEARCH_LANGUAGES = ['english', 'french', 'german', 'spanish', 'italian', 'portuguese', 'russian', 'greek'] as const;
+export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];
+
+// Words telling Latin-script languages apart: frequent, short and mostly proper to one language.
+const FUNCTION_WORDS: [SearchLanguage, Set<string>][] = [
+  ['english', new Set('the and of to is in that with for this you are be it on as not or can'.split(' '))],
+  ['french', new Set('le la les et des est une du pour dans que avec sur pas vous au ce qui sont par'.split(' '))],
+  ['german', new Set('der die das und ist nicht mit ein eine den von zu auf sie wird sich dem im für'.split(' '))],
+  ['spanish', new Set('el los las y es una por con para del se como está al lo su más pero'.split(' '))],
+  ['italian', new Set('il gli e è una per con della che non sono del alla di un nel si questo'.split(' '))],
+  ['portuguese', new Set('os e é uma para com não dos das em do da um no na ao se você'.split(' '))],
+];
+// Enough text to tell the language; the rest of a long section only costs time.
+const DETECT_CHARS = 4000;
+
+/**
+ * The language a section is stemmed in: by its script (Cyrillic: Russian, Greek: Greek), and for
+ * Latin text by its most frequent function words, English when none stands out. A wrong guess
+ * costs only inflections: a query is stemmed in every language, so a word as written is found
+ * whatever its section was stemmed in.
+ */
+export function searchLanguage(text: string): SearchLanguage {
+  const sample = text.slice(0, DETECT_CHARS);
+  const count = (re: RegExp) => sample.match(re)?.length ?? 0;
+  const latin = count(/\p{Script=Latin}/gu);
+  const cyrillic = count(/\p{Script=Cyrillic}/gu);
+  const greek = count(/\p{Script=Greek}/gu);
+  if (cyrillic > latin && cyrillic >= greek) return 'russian';
+  if (greek > latin) return 'greek';
+  const votes = new Map<SearchLanguage, number>();
+  for (const [word] of sample.toLowerCase().matchAll(/\p{L}+/gu))
+    for (const [language, words] of FUNCTION_WORDS) if (words.has(word)) votes.set(language, (votes.get(language) ?? 0) + 1);
+  let best: SearchLanguage = 'english';
+  for (const [language, n] of votes) if (n > (votes.get(best) ?? 0)) best = language;
+  return best;
+}
+
+// Scripts written without spaces between words. PostgreSQL's parser takes a whole run of them
+// for one word, so a run is indexed as its overlapping pairs of characters (bigrams): a word of
+// two or more characters is then found anywhere in a sentence, as the pairs it is made of.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u30fc\uff70]+/gu;
+// Punctuation and symbols beyond ASCII (「」，。«» —): not word characters, whatever the
+// database's locale thinks. ASCII punctuation stays: the parser reads it (emails, versions) and
+// queries use it ("phrases", -not).
+const OTHER_PUNCTUATION = /[^\p{L}\p{N}\p{M}\0-\x7f]+/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Text as search indexes it (and queries are read): CJK runs as bigrams, punctuation beyond ASCII
+ * as spaces. In a query (`query`), a run of several bigrams is a phrase (quoted, unless it is in
+ * a quoted phrase already), so `-服务器` excludes the word rather than its first pair.
+ */
+export function searchText(text: string, { query = false } = {}): string {
+  return text.replace(OTHER_PUNCTUATION, ' ').replace(CJK, (run: string, offset: number, whole: string) => {
+    const chars = [...run];
+    const pairs = chars.length < 2 ? chars : chars.slice(1).map((c, i) => chars[i] + c);
+    let out = pairs.join(' ');
+    if (query && pairs.length > 1 && (whole.slice(0, offset).split('"').length - 1) % 2 === 0) out = `"${out}"`;
+    // Apart from letters around it: `Quire测试` is two words.
+    const before = offset > 0 && LETTER_OR_DIGIT.test(whole[offset - 1]!) ? ' ' : '';
+    const after = LETTER_OR_DIGIT.test(whole[offset + run.length] ?? '') ? ' ' : '';
+    return before + out + after;
+  });
+}
+
 /** The words of a web-search query, lower case, without operators, quotes or excluded words. */
 export function queryTerms(query: string): string[] {
   return query
@@ -39,23 +110,33 @@ export function queryTerms(query: string): string[] {
 }
 
 const SNIPPET_CHARS = 200;
+const CJK_WORD = new RegExp(`^${CJK.source}$`, 'u');
+/** Lower case without accents, as search compares words. */
+const fold = (word: string) => word.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 
 /**
  * The part of a section's text around the first word matching the query, about 200 characters,
  * cut at word boundaries and marked with "…" where text was left out. Words match by their start
- * (the stem: "installing" matches "install"), which is what the English stemmer mostly keeps.
+ * (the stem: "installing" matches "install", "сервера" "сервер"), which is what stemmers mostly
+ * keep, accents aside ("cafe" matches "café"); words of CJK scripts, written without spaces, where
+ * they occur.
  */
 export function snippet(body: string, terms: string[], max = SNIPPET_CHARS): string {
   const text = body.replace(/\s+/g, ' ').trim();
   if (text.length <= max) return text;
-  const stems = terms.map((t) => t.slice(0, Math.max(3, t.length - 2)));
-  let hit = 0;
+  const stems = terms.map((t) => fold(t.slice(0, Math.max(3, t.length - 2))));
+  let hit = -1;
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const w = m[0].toLowerCase();
+    const w = fold(m[0]);
     if (stems.some((s) => w.startsWith(s))) {
       hit = m.index;
       break;
     }
+  }
+  if (hit === -1) {
+    const lower = text.toLowerCase();
+    const at = terms.filter((t) => CJK_WORD.test(t)).map((t) => lower.indexOf(t)).filter((i) => i >= 0);
+    hit = at.length ? Math.min(...at) : 0;
   }
   // Some context before the match, never more than a third of the snippet.
   let start = Math.max(0, hit - Math.floor(max / 3));

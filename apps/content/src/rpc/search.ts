@@ -14,8 +14,10 @@ export function searchHandlers(deps: Deps): H {
   async function search(spaceIds: string[], query: string, req: { page?: string; limit?: number } | undefined) {
     const { offset, limit } = offsetPage(req);
     if (spaceIds.length === 0) return { items: [], page: {} };
-    const { items, next } = offsetPageOf(await store.search.searchPages(spaceIds, query, offset, limit + 1), offset, limit);
-    const sections = await store.search.searchSections(items, query, SECTIONS_PER_PAGE);
+    const tsquery = await store.search.tsquery(query);
+    if (tsquery === undefined) return { items: [], page: {} };
+    const { items, next } = offsetPageOf(await store.search.searchPages(spaceIds, tsquery, offset, limit + 1), offset, limit);
+    const sections = await store.search.searchSections(items, tsquery, SECTIONS_PER_PAGE);
     const terms = queryTerms(query);
     const byPage = new Map<string, SearchPage>(items.map((p) => [`${p.spaceId}/${p.pageId}`, { ...p, sections: [] }]));
     for (const s of sections) {

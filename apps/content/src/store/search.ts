@@ -2,6 +2,7 @@
 // their tsvector) and links, once per document, and the pages of each space's active revision.
 import type { Level } from '../domain/access.ts';
 import { analyze } from '../domain/markdown.ts';
+import { SEARCH_LANGUAGES, searchLanguage, searchText } from '../domain/search.ts';
 import type { Db } from './index.ts';
 
 /** Runs one statement and answers its rows: a pg client in a transaction, or Prisma's. */
@@ -22,6 +23,12 @@ export interface IndexedDocument {
   markdown: string;
 }
 
+// A text's tsvector in its language (`quire_<language>`, see SEARCH_LANGUAGES), of weight w:
+// `language` and `text` are SQL expressions, `text` already as searchText makes it.
+const vector = (language: string, text: string, weight: 'A' | 'B') => `setweight(to_tsvector(('quire_' || ${language})::regconfig, ${text}), '${weight}')`;
+// A section's, in its language `l`: its title weighs more than its body.
+const sectionVector = (title: string, body: string) => `${vector('l', title, 'A')} || ${vector('l', body, 'B')}`;
+
 // The documents and both index tables in one statement: one round trip per batch.
 const INDEX = `
   WITH documents AS (
@@ -29,18 +36,31 @@ const INDEX = `
     SELECT i, m, d::jsonb FROM unnest($12::text[], $13::text[], $14::text[]) AS u(i, m, d)
     ON CONFLICT DO NOTHING),
   sections AS (
-    INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "search")
-    SELECT d, p, a, t, b, setweight(to_tsvector('english', t), 'A') || setweight(to_tsvector('english', b), 'B')
-    FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, a, t, b)
+    INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
+    SELECT d, p, a, t, b, l, ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')}
+    FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $15::text[], $16::text[], $17::text[]) AS u(d, p, a, t, b, l, st, sb)
     ON CONFLICT DO NOTHING)
   INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
   SELECT * FROM unnest($6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[])
   ON CONFLICT DO NOTHING`;
 
+/**
+ * What indexes a section for search: its language and its title and body as searchText makes
+ * them, null where that is the text itself (most text: only CJK and punctuation beyond ASCII
+ * differ), so they travel once.
+ */
+function sectionSearch(title: string, body: string) {
+  const language = searchLanguage(`${title}\n${body}`);
+  const t = searchText(title);
+  const b = searchText(body);
+  return { language, title: t === title ? null : t, body: b === body ? null : b };
+}
+
 /** The documents and their index rows: the parameters of INDEX, a column each. */
 function indexRows(docs: IndexedDocument[]) {
   const d = { id: [] as string[], markdown: [] as string[], document: [] as string[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
+  const search = { language: [] as string[], title: [] as (string | null)[], body: [] as (string | null)[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
   for (const { id, markdown } of docs) {
     const { document, sections, links } = analyze(markdown);
@@ -48,11 +68,17 @@ function indexRows(docs: IndexedDocument[]) {
     d.markdown.push(markdown);
     d.document.push(JSON.stringify(document));
     sections.forEach((section, position) => {
+      const title = section.title.slice(0, MAX_SECTION_CHARS);
+      const body = section.body.slice(0, MAX_SECTION_CHARS);
       s.documentId.push(id);
       s.position.push(position);
       s.anchor.push(section.anchor);
-      s.title.push(section.title.slice(0, MAX_SECTION_CHARS));
-      s.body.push(section.body.slice(0, MAX_SECTION_CHARS));
+      s.title.push(title);
+      s.body.push(body);
+      const indexed = sectionSearch(title, body);
+      search.language.push(indexed.language);
+      search.title.push(indexed.title);
+      search.body.push(indexed.body);
     });
     links.forEach((link, position) => {
       l.documentId.push(id);
@@ -67,6 +93,7 @@ function indexRows(docs: IndexedDocument[]) {
     sections: [s.documentId, s.position, s.anchor, s.title, s.body],
     links: [l.documentId, l.position, l.relation, l.kind, l.target, l.anchor],
     documents: [d.id, d.markdown, d.document],
+    search: [search.language, search.title, search.body],
   };
 }
 
@@ -82,7 +109,7 @@ export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise
   for (let i = 0; i < docs.length; i += PARSE_BATCH) {
     const rows = indexRows(docs.slice(i, i + PARSE_BATCH));
     await pending;
-    pending = sql(INDEX, [...rows.sections, ...rows.links, ...rows.documents]);
+    pending = sql(INDEX, [...rows.sections, ...rows.links, ...rows.documents, ...rows.search]);
     // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
     pending.catch(() => undefined);
   }
@@ -109,12 +136,58 @@ export async function convertDocuments(sql: Sql, docs: IndexedDocument[]): Promi
   await sql(RELINK, links);
 }
 
+// Sections and page titles indexed before languages (language or search null), read again.
+const REINDEX_SECTIONS = `
+  UPDATE "DocumentSection" ds SET "language" = u.l, "search" = ${sectionVector('coalesce(st, ds.title)', 'coalesce(sb, ds.body)')}
+  FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, l, st, sb)
+  WHERE ds."documentId" = u.d AND ds.position = u.p`;
+
+/**
+ * Indexes again, `batch` at a time, the sections and page titles indexed before languages (see
+ * the migration 20261124200000_search_every_language); idempotent, so safe beside other replicas
+ * doing the same. Answers how many sections and titles it indexed.
+ */
+export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; titles: number }> {
+  let sections = 0;
+  for (let after = { d: '', p: -1 }; ; ) {
+    const rows = await sql<{ documentId: string; position: number; title: string; body: string }>(
+      `SELECT "documentId", position, title, body FROM "DocumentSection"
+       WHERE "language" IS NULL AND ("documentId", position) > ($1, $2) ORDER BY "documentId", position LIMIT $3`,
+      [after.d, after.p, batch],
+    );
+    if (rows.length === 0) break;
+    const indexed = rows.map((r) => sectionSearch(r.title, r.body));
+    await sql(REINDEX_SECTIONS, [rows.map((r) => r.documentId), rows.map((r) => r.position), indexed.map((i) => i.language), indexed.map((i) => i.title), indexed.map((i) => i.body)]);
+    sections += rows.length;
+    after = { d: rows.at(-1)!.documentId, p: rows.at(-1)!.position };
+  }
+  let titles = 0;
+  for (;;) {
+    const rows = await sql<{ spaceId: string; pageId: string; title: string }>(`SELECT "spaceId", "pageId", title FROM "SpacePage" WHERE search IS NULL LIMIT $1`, [batch]);
+    if (rows.length === 0) break;
+    const t = titleSearch(rows.map((r) => r.title));
+    await sql(
+      `UPDATE "SpacePage" sp SET search = ${TITLE_VECTOR} FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(s, p, l, st)
+       WHERE sp."spaceId" = u.s AND sp."pageId" = u.p`,
+      [rows.map((r) => r.spaceId), rows.map((r) => r.pageId), t.language, t.text],
+    );
+    titles += rows.length;
+  }
+  return { sections, titles };
+}
+
 export interface SpacePageEntry {
   pageId: string;
   documentId: string;
   title: string;
   path: string;
 }
+
+/** The parameters a page title's tsvector is written from (TITLE_VECTOR): its language and text. */
+function titleSearch(titles: string[]) {
+  return { language: titles.map((t) => searchLanguage(t)), text: titles.map((t) => searchText(t)) };
+}
+const TITLE_VECTOR = vector('l', 'st', 'A');
 
 /**
  * Makes the space's SpacePage rows exactly `pages` (the document pages of its active revision):
@@ -125,12 +198,13 @@ export async function syncSpacePages(sql: Sql, spaceId: string, pages: SpacePage
   await sql(`DELETE FROM "SpacePage" WHERE "spaceId" = $1 AND NOT ("pageId" = ANY($2::text[]))`, [spaceId, pages.map((p) => p.pageId)]);
   for (let i = 0; i < pages.length; i += BATCH) {
     const chunk = pages.slice(i, i + BATCH);
+    const titles = titleSearch(chunk.map((p) => p.title));
     await sql(
-      `INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path")
-       SELECT $1, p, d, t, pa FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(p, d, t, pa)
-       ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path"
+      `INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path", "search")
+       SELECT $1, p, d, t, pa, ${TITLE_VECTOR} FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(p, d, t, pa, l, st)
+       ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path", "search" = EXCLUDED."search"
        WHERE ("SpacePage"."documentId", "SpacePage"."title", "SpacePage"."path") IS DISTINCT FROM (EXCLUDED."documentId", EXCLUDED."title", EXCLUDED."path")`,
-      [spaceId, chunk.map((p) => p.pageId), chunk.map((p) => p.documentId), chunk.map((p) => p.title), chunk.map((p) => p.path)],
+      [spaceId, chunk.map((p) => p.pageId), chunk.map((p) => p.documentId), chunk.map((p) => p.title), chunk.map((p) => p.path), titles.language, titles.text],
     );
   }
 }
@@ -163,26 +237,40 @@ const MAX_RANKED_SECTIONS = 5000;
 export function createSearchStore({ pool }: Db) {
   return {
     /**
-     * Pages of the spaces matching `query` (web search syntax: words, "phrases", -not, or), best
-     * first: by their best matching section and their title. Rows `offset` to `offset + take`.
+     * The query (web search syntax: words, "phrases", -not, or) as a tsquery: read in every
+     * language, any reading matching (a section matches when the whole query does in the language
+     * it was stemmed in, whichever that is). Undefined when no reading has a word (stop words).
      */
-    async searchPages(spaceIds: string[], query: string, offset: number, take: number): Promise<PageHit[]> {
-      // The tsquery is written out where it is used rather than shared in a CTE: as a constant the
-      // planner estimates how many rows match (a handful or most of the table) and plans for it.
+    async tsquery(query: string): Promise<string | undefined> {
+      const { rows } = await pool.query<{ q: string }>(
+        `SELECT DISTINCT websearch_to_tsquery(('quire_' || l)::regconfig, $1)::text AS q FROM unnest($2::text[]) AS l`,
+        [searchText(query, { query: true }), SEARCH_LANGUAGES],
+      );
+      const readings = rows.map((r) => r.q).filter((q) => q !== '');
+      return readings.length ? readings.map((q) => `(${q})`).join(' | ') : undefined;
+    },
+
+    /**
+     * Pages of the spaces matching `tsquery` (see tsquery), best first: by their best matching
+     * section and their title. Rows `offset` to `offset + take`.
+     */
+    async searchPages(spaceIds: string[], tsquery: string, offset: number, take: number): Promise<PageHit[]> {
+      // The tsquery is a parameter, not computed in the statement: as a constant the planner
+      // estimates how many rows match (a handful or most of the table) and plans for it.
       const { rows } = await pool.query<PageHit>(
         `WITH hits AS (
-           SELECT m."spaceId", m."pageId", max(ts_rank_cd(m.search, websearch_to_tsquery('english', $1))) AS rank
+           SELECT m."spaceId", m."pageId", max(ts_rank_cd(m.search, $1::tsquery)) AS rank
            FROM (
              SELECT sp."spaceId", sp."pageId", ds.search
              FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId"
-             WHERE ds.search @@ websearch_to_tsquery('english', $1) AND sp."spaceId" = ANY($2::text[])
+             WHERE ds.search @@ $1::tsquery AND sp."spaceId" = ANY($2::text[])
              LIMIT $6
            ) m
            GROUP BY 1, 2
            UNION ALL
-           SELECT sp."spaceId", sp."pageId", ts_rank_cd(sp.search, websearch_to_tsquery('english', $1)) * $5
+           SELECT sp."spaceId", sp."pageId", ts_rank_cd(sp.search, $1::tsquery) * $5
            FROM "SpacePage" sp
-           WHERE sp.search @@ websearch_to_tsquery('english', $1) AND sp."spaceId" = ANY($2::text[])
+           WHERE sp.search @@ $1::tsquery AND sp."spaceId" = ANY($2::text[])
          ),
          ranked AS (
            SELECT "spaceId", "pageId", sum(rank) AS rank FROM hits GROUP BY 1, 2 ORDER BY rank DESC, 1, 2 OFFSET $3 LIMIT $4
@@ -190,28 +278,31 @@ export function createSearchStore({ pool }: Db) {
          SELECT r."spaceId", r."pageId", p.title, p.path
          FROM ranked r JOIN "SpacePage" p ON p."spaceId" = r."spaceId" AND p."pageId" = r."pageId"
          ORDER BY r.rank DESC, r."spaceId", r."pageId"`,
-        [query, spaceIds, offset, take, TITLE_WEIGHT, MAX_RANKED_SECTIONS],
+        [tsquery, spaceIds, offset, take, TITLE_WEIGHT, MAX_RANKED_SECTIONS],
       );
       return rows;
     },
 
     /** The best `perPage` matching sections of each page, best first within a page (bodies whole). */
-    async searchSections(pages: { spaceId: string; pageId: string }[], query: string, perPage: number): Promise<SectionHit[]> {
+    async searchSections(pages: { spaceId: string; pageId: string }[], tsquery: string, perPage: number): Promise<SectionHit[]> {
       if (pages.length === 0) return [];
       const { rows } = await pool.query<SectionHit>(
         `WITH m AS (
            SELECT sp."spaceId", sp."pageId", ds.position, ds.anchor, ds.title, ds.body,
-             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank_cd(ds.search, websearch_to_tsquery('english', $1)) DESC, ds.position) AS n
+             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank_cd(ds.search, $1::tsquery) DESC, ds.position) AS n
            FROM unnest($2::text[], $3::text[]) AS want("spaceId", "pageId")
              JOIN "SpacePage" sp ON sp."spaceId" = want."spaceId" AND sp."pageId" = want."pageId"
              JOIN "DocumentSection" ds ON ds."documentId" = sp."documentId"
-           WHERE ds.search @@ websearch_to_tsquery('english', $1)
+           WHERE ds.search @@ $1::tsquery
          )
          SELECT "spaceId", "pageId", anchor, title, body FROM m WHERE n <= $4 ORDER BY "spaceId", "pageId", n`,
-        [query, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
+        [tsquery, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
       );
       return rows;
     },
+
+    /** Indexes again what was indexed before languages (see reindexSearch), statement by statement. */
+    reindex: (batch?: number) => reindexSearch(async (text, values) => (await pool.query(text, values)).rows, batch),
 
     /** The links of the documents, in document order. */
     async documentLinks(documentIds: string[]) {
