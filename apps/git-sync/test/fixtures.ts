@@ -33,7 +33,7 @@ const blocks = Object.fromEntries(readdirSync(BLOCKS_DIR).map((name) => [`manual
 export const MANUAL_REPO: Record<string, string | Buffer> = {
   'README.md': '# 项目\n\n这个仓库包含手册。\n',
   'src/main.c': 'int main(void) { return 0; }\n',
-  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n',
+  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n  /setup/prepare/: guide/install_steps.md#zhun-bei\n  notes: appendix/notes.md\n',
   'manual/docs/SUMMARY.md': [
     '# Table of contents',
     '',

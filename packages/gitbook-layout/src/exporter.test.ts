@@ -161,4 +161,19 @@ describe('planExport to a new repository', () => {
     // A second export onto it changes nothing.
     expect(applyExport(files, back).plan).toMatchObject({ texts: new Map(), remove: [], pageCount: 5 });
   });
+
+  it('writes the space\'s redirects into the new .gitbook.yaml, leading to the same pages', () => {
+    const space = importSpace(REPO);
+    const redirects = planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects;
+    const withAnchor = [...redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })), { path: 'old: first', pageId: find(space, 'First').id, anchor: 'top' }, { path: 'gone', pageId: 'deleted', anchor: '' }];
+    const plan = planExport(space.pages, space.files, { projectDirectory: '', redirects: withAnchor });
+    const yaml = plan.texts.get('.gitbook.yaml')!;
+    expect(yaml).toContain('redirects:\n  old/page: guide/install_steps.md\n  "old: first": get-started/first.md#top\n');
+    const files = Object.fromEntries([...plan.texts, ...[...plan.files.values()].map((path) => [path, 'bytes'])]);
+    const back = planImport(snapshot(files), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() });
+    expect(back.redirects).toEqual([
+      { from: 'old/page', page: find(space, 'Install steps').id, anchor: '' },
+      { from: 'old: first', page: find(space, 'First').id, anchor: 'top' },
+    ]);
+  });
 });

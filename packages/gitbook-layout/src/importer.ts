@@ -87,7 +87,9 @@ export function readConfig(snapshot: RepoSnapshot, projectDirectory: string): Do
     if (typeof data.redirects !== 'object' || Array.isArray(data.redirects)) throw new RepositoryError('.gitbook.yaml: redirects must map old paths to files');
     for (const [from, to] of Object.entries(data.redirects as Record<string, unknown>)) {
       if (typeof to !== 'string') throw new RepositoryError(`.gitbook.yaml: redirects.${from} must be a file path`);
-      redirects.set(joinPath(from), joinPath(root, to));
+      // Old URLs, relative to the space's: `/old` and `old` are one; one above the space leads nowhere.
+      const path = joinPath(from).replace(/^\/+/, '');
+      if (path !== '' && path !== '..' && !path.startsWith('../')) redirects.set(path, joinPath(root, to));
     }
   }
   return {

@@ -296,6 +296,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
           git: { oid: fetched.oid, message: fetched.message, createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,
           type: '',
+          // The repository's redirects replace the space's (none left when `.gitbook.yaml` has none).
+          redirects: { items: plan.redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })) },
         },
         caller,
       );
@@ -338,7 +340,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
   mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
-  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined });
+  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined, redirects: revision.redirects });
   const out = new Map<string, string | Buffer>(plan.texts);
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);
