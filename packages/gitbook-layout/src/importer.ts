@@ -26,6 +26,27 @@ export interface PlannedPage {
   pages: PlannedPage[];
 }
 
+/** A planned page as a revision's page content (the shape of content's CreateRevision pages). */
+export interface PlannedContent {
+  id: string;
+  type: string;
+  fields: { title: string; slug?: string; description?: string; emoji?: string; icon?: string; hidden?: boolean };
+  markdown: string;
+  href: string;
+  git?: { oid: string; path: string };
+  pages: PlannedContent[];
+}
+
+export const plannedContent = (p: PlannedPage): PlannedContent => ({
+  id: p.id,
+  type: p.type,
+  fields: { title: p.title, slug: p.slug, description: p.front.description, emoji: p.front.emoji, icon: p.front.icon, hidden: p.front.hidden },
+  markdown: p.markdown,
+  href: p.href,
+  git: p.git,
+  pages: p.pages.map(plannedContent),
+});
+
 export interface PlannedFile {
   id: string;
   name: string;
