@@ -7,6 +7,8 @@ export const paths = {
   space: (org: string, space: string) => `/o/${org}/s/${space}`,
   page: (space: string, path: string) => `/s/${space}/${path}`,
   revision: (space: string, revision: string) => `/s/${space}/~/revisions/${revision}`,
+  /** The space's history (the app's own path beside its change requests). */
+  history: (org: string, space: string) => `/o/${org}/s/${space}/~/history`,
   changeRequests: (org: string, space: string) => `/o/${org}/s/${space}/~/changes`,
   changeRequest: (org: string, space: string, number: number | string) => `/o/${org}/s/${space}/~/changes/${number}`,
   /** Editing a page of a change request (the app's own path below the change request's). */

@@ -52,6 +52,26 @@ export interface RevisionPage {
   href?: string;
 }
 
+/** A revision without what the history leaves unread (its pages and files are there too). */
+export interface Revision {
+  id: string;
+  type: 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
+  parents: string[];
+  createdAt: string;
+  git?: { oid: string; message?: string };
+  mergedFrom?: ChangeRequest;
+  urls: { app: string };
+}
+
+/** GitBook's RevisionSemanticChange (the fields the app reads). */
+export interface SemanticChange {
+  type: 'page_created' | 'page_edited' | 'page_deleted' | 'page_moved' | 'file_created' | 'file_edited' | 'file_deleted' | 'variables_edited';
+  page?: { id: string; title: string; path?: string };
+  parent?: { before?: { title: string }; after?: { title: string } };
+  file?: { name: string };
+  attributes?: Record<string, unknown>;
+}
+
 export interface RevisionFile {
   id: string;
   name: string;

@@ -9,7 +9,8 @@ import type {
   SemanticChange as SemanticChangeMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
-import { checkOneOf, FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { Revision as RevisionCodec } from '@quire/proto/space-content';
+import { checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
@@ -43,6 +44,7 @@ type H = Pick<
   | 'mergeRevisions'
   | 'setSpaceRevision'
   | 'getSemanticChanges'
+  | 'listRevisions'
 >;
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
@@ -54,6 +56,9 @@ const FILE_FETCH_TIMEOUT_MS = 15_000;
 export const FILE_FETCHES_IN_FLIGHT = 4;
 /** Bytes one call may fetch by URL in all (its files' sum; each file is also at most MAX_BLOB_BYTES). */
 export const MAX_FETCHED_BYTES_PER_CALL = 50 * 1024 * 1024;
+
+/** The content of one page of a space's history: half the message bound, the rest for its envelope. */
+const HISTORY_PAGE_BYTES = MAX_MESSAGE_BYTES / 2;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
@@ -270,6 +275,28 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const base = req.baseRevisionId ? await revisionOf(deps, space, req.baseRevisionId, 'baseRevisionId') : baseId ? await revisions.getRevision(baseId) : undefined;
       const result = semanticChanges(base?.tree ?? emptyTree(), revision.tree, req.limit || DEFAULT_SEMANTIC_LIMIT);
       return { changes: result.changes.map(presentSemanticChange), more: result.more };
+    },
+
+    async listRevisions(req, ctx) {
+      const { space } = await visibleSpace(deps, req.spaceId, ctx);
+      const { limit, page } = pageArgs(req.page);
+      // A next page starts after the previous one's last revision, which must be the space's.
+      const chain = await revisions.listHistory(space.id, space.revisionId, page.after ?? space.revisionId, page.take + (page.after === undefined ? 0 : 1));
+      if (chain.length === 0) throw new InvalidArgumentError('page: not a revision of this space');
+      const ids = page.after === undefined ? chain : chain.slice(1);
+      const items: RevisionMessage[] = [];
+      let bytes = 0;
+      for (const id of ids.slice(0, limit)) {
+        const row = await revisions.getRevision(id);
+        if (!row) break;
+        const item = presentRevision(row, { metadata: req.metadata });
+        bytes += RevisionCodec.encode(item).finish().byteLength;
+        // Whole revisions are large: a page ends before the answer could pass the message bound.
+        if (items.length > 0 && bytes > HISTORY_PAGE_BYTES) break;
+        items.push(item);
+      }
+      const more = items.length < ids.length;
+      return { items, page: { next: more ? encodeCursor(items[items.length - 1]!.id) : undefined } };
     },
 
     async getRevision(req, ctx) {

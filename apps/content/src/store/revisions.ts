@@ -139,6 +139,25 @@ export function createRevisionStore(database: Db) {
       return r && cache.add({ ...r, tree: readTree(r.tree) });
     },
 
+    /**
+     * The ids of the space's history from `from` (its active revision, or a revision made in it),
+     * newest first: up to `take`, each followed by its first parent while that was made in the
+     * space. Empty when `from` is neither.
+     */
+    async listHistory(spaceId: string, activeRevisionId: string, from: string, take: number): Promise<string[]> {
+      const { rows } = await pool.query<{ id: string }>(
+        `WITH RECURSIVE chain AS (
+           SELECT id, parents, 0 AS depth FROM "Revision" WHERE id = $1 AND ("spaceId" = $2 OR id = $3)
+           UNION ALL
+           SELECT r.id, r.parents, c.depth + 1 FROM chain c JOIN "Revision" r ON r.id = c.parents[1] AND r."spaceId" = $2
+           WHERE c.depth + 1 < $4
+         )
+         SELECT id FROM chain ORDER BY depth`,
+        [from, spaceId, activeRevisionId, take],
+      );
+      return rows.map((r) => r.id);
+    },
+
     /** Markdown by document id, for the ids that exist. */
     async getDocuments(ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();

@@ -1,6 +1,6 @@
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeConflict } from '@quire/proto/space-content';
-import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, MAX_PAGE_LIMIT, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import { asDomainError, callerOf, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
@@ -75,7 +75,9 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const space = await spaceOf(deps, req.spaceId, ctx);
       const status = statusFilter(req.status);
       const { limit, page } = pageArgs(req.page);
-      const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevision: req.mergedRevision }, page);
+      const mergedRevisions = [...(req.mergedRevision !== undefined ? [req.mergedRevision] : []), ...req.mergedRevisions];
+      if (mergedRevisions.length > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`mergedRevisions: at most ${MAX_PAGE_LIMIT}`);
+      const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevisions }, page);
       const { items, next } = pageOf(rows, limit, (r) => r.id);
       return { items: await presentChangeRequests(deps, items, space.revisionId, ctx), page: { next } };
     },

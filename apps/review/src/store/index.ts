@@ -85,10 +85,10 @@ export function createStore(database: Db) {
     },
 
     /** Newest first. */
-    listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevision?: string }, page: Page): Promise<ChangeRequestRow[]> {
-      const { contributor, mergedRevision } = filter;
+    listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevisions?: string[] }, page: Page): Promise<ChangeRequestRow[]> {
+      const { contributor, mergedRevisions } = filter;
       return db.changeRequest.findMany({
-        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevision ? { revisionMerged: mergedRevision } : {}) },
+        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevisions?.length ? { revisionMerged: { in: mergedRevisions } } : {}) },
         orderBy: { number: 'desc' },
         take: page.take,
         ...cursor(page),
