@@ -12,11 +12,11 @@ import type { Site } from '../types-admin.ts';
 /** The organization's published sites: the list, and a new one (members who may create content). */
 export default function SitesView({ org }: { org: string }) {
   const sites = useQuery({ queryKey: ['sites', org], queryFn: () => all<Site>(`/orgs/${org}/sites`) });
-  const organization = useQuery({ queryKey: ['org', org], queryFn: () => api.get<Organization & { permissions?: { createContent?: boolean } }>(`/orgs/${org}`) });
+  const organization = useQuery({ queryKey: ['org', org], queryFn: () => api.get<Organization>(`/orgs/${org}`) });
   const act = useAction(['sites']);
   const [title, setTitle] = useState('');
   const [, navigate] = useLocation();
-  const canCreate = organization.data?.permissions?.createContent !== false;
+  const canCreate = organization.data?.permissions?.createContent === true;
   return (
     <div className="page">
       <h1>Sites</h1>
