@@ -28,7 +28,7 @@ export function Structure({ org, site }: SiteProps) {
     items.length === 0 ? (
       <p className="muted small">No spaces in {label}.</p>
     ) : (
-      <Sortable items={items} name={(ss) => ss.title} label={`Spaces of ${label}`} onMove={move(items)}>
+      <Sortable items={items} name={(ss) => `space ${ss.title}`} label={`Spaces of ${label}`} onMove={move(items)}>
         {(ss) => (
           <div className="inline">
             <span className="grow">
@@ -84,7 +84,7 @@ export function Structure({ org, site }: SiteProps) {
       <QueryState query={structure} loading="Loading the structure" failed="Could not load the structure" />
       {s?.type === 'siteSpaces' && siteSpaceList(s.structure, 'the site')}
       {s?.type === 'sections' && (
-        <Sortable items={s.structure} name={(i) => i.title} label="Sections and groups" onMove={move(s.structure)}>
+        <Sortable items={s.structure} name={(i) => `${i.object === 'site-section-group' ? 'group' : 'section'} ${i.title}`} label="Sections and groups" onMove={move(s.structure)}>
           {(item) =>
             item.object === 'site-section-group' ? (
               <div className="group">
@@ -95,7 +95,7 @@ export function Structure({ org, site }: SiteProps) {
                   </button>
                 </div>
                 {item.sections.length ? (
-                  <Sortable items={item.sections} name={(x) => x.title} label={`Sections of group ${item.title}`} onMove={move(item.sections)}>
+                  <Sortable items={item.sections} name={(x) => `section ${x.title}`} label={`Sections of group ${item.title}`} onMove={move(item.sections)}>
                     {sectionRow}
                   </Sortable>
                 ) : (
