@@ -13,6 +13,7 @@ export interface Organization {
   id: string;
   title: string;
   urls: { app: string; location: string };
+  permissions?: { admin?: boolean; createContent?: boolean };
 }
 
 export interface Collection {
