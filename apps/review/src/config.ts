@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { pdfConfigFields } from '@quire/render/pdf';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
@@ -10,6 +11,9 @@ export const ConfigSchema = Type.Object({
   ORGS_URL: grpcAddress(50051),
   /** The content service: spaces with the caller's permissions, revisions, merges. */
   CONTENT_URL: grpcAddress(50052),
+  /** Where the counters of spaces go as state events (content's copies read them). */
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   ...pdfConfigFields,
 });
 

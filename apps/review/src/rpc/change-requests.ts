@@ -3,7 +3,7 @@ import type { MergeConflict } from '@quire/proto/space-content';
 import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, MAX_PAGE_LIMIT, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
-import { asDomainError, callerOf, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { asDomainError, callerOf, countersChanged, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
 
 type CrHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -68,6 +68,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
         createdBy: userId,
         revision: space.revisionId,
       });
+      await countersChanged(deps, space, ctx);
       return presentOne(deps, row, space.revisionId, ctx);
     },
 
@@ -96,6 +97,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       if (req.subject === undefined && (status === undefined || status === cr.status)) return presentOne(deps, cr, space.revisionId, ctx);
       const row = await store.updateChangeRequest(cr.id, { status: cr.status }, { ...(req.subject !== undefined ? { subject: req.subject } : {}), ...(status ? { status } : {}) });
       if (!row) throw changedMeanwhile(cr.number);
+      if (row.status !== cr.status) await countersChanged(deps, space, ctx);
       return presentOne(deps, row, space.revisionId, ctx);
     },
 
@@ -140,6 +142,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       }
       // The space has the content now: the change request is merged even if a PATCH raced this merge.
       await store.updateChangeRequest(cr.id, {}, { status: 'merged', revisionMerged: merged });
+      await countersChanged(deps, space, ctx);
       return { revision: merged, result: 'merge' };
     },
 
