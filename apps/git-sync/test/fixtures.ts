@@ -62,4 +62,6 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
   'manual/docs/.gitbook/assets/截图 1.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 8, 8, 8]),
   'manual/docs/.gitbook/assets/spec.pdf': '%PDF-1.4 spec\n',
   'manual/docs/.gitbook/includes/tags.yaml': 'tags:\n  - 安装\n',
+  // What blocks/include.md includes: reusable content, no page of the space.
+  'manual/docs/.gitbook/includes/setup-steps.md': '---\ntitle: Setup steps\n---\n\n1. 下载\n2. 安装\n',
 };

@@ -98,6 +98,23 @@ describe('planExport onto the repository the space came from', () => {
     expect(files).toEqual(REPO);
   });
 
+  it('keeps SUMMARY entries without a link (a title over its children) as they are', () => {
+    const repo = {
+      'docs/.gitbook.yaml': 'root: ./\n',
+      'docs/SUMMARY.md': '# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](pointers.md)\n  - Errors\n    - [Types](error-type.md)\n',
+      'docs/README.md': '# Home\n',
+      'docs/pointers.md': '# Pointers\n',
+      'docs/error-type.md': '# Types\n',
+    };
+    const space = importSpace(repo, 'docs');
+    expect(find(space, 'Guidelines')).toMatchObject({ type: 'document', pages: [{ title: 'Pointers' }, { title: 'Errors' }] });
+    const again = importSpace(repo, 'docs', space);
+    expect(find(again, 'Errors').id).toBe(find(space, 'Errors').id);
+    const { plan, files } = applyExport(repo, space, 'docs');
+    expect(plan.texts).toEqual(new Map());
+    expect(files).toEqual(repo);
+  });
+
   it('writes an edited page alone, in the document model\'s spelling, keeping its front matter and heading', () => {
     const space = importSpace(REPO);
     const readme = find(space, 'Overview');

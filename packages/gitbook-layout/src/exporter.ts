@@ -307,6 +307,7 @@ export function knownIds(pages: SpacePage[], files: SpaceFile[], docsRoot: strin
     list.forEach((p) => {
       if (p.git?.path) known.pages.set(p.git.path, p.id);
       if (p.type === 'group') known.pages.set(`group:${p.title}`, p.id);
+      if (p.type === 'document' && !p.git?.path) known.pages.set(`entry:${p.title}`, p.id);
       if (p.type === 'link') known.pages.set(`link:${p.href}`, p.id);
       walk(p.pages);
     });

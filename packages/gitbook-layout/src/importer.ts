@@ -58,7 +58,7 @@ export interface ImportOptions {
   projectDirectory: string;
   /** Prefix of links to repository files that are neither pages nor assets. */
   repoTreeUrl?: string;
-  /** Ids of the space's current pages and files by repository path (groups as `group:<title>`, links as `link:<href>`): reimports keep them. */
+  /** Ids of the space's current pages and files by repository path (groups as `group:<title>`, links as `link:<href>`, entries without a link as `entry:<title>`): reimports keep them. */
   known: { pages: Map<string, string>; files: Map<string, string> };
   newId: () => string;
 }
@@ -161,7 +161,8 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
     list.map((n) => {
       // A link to a page listed earlier: its id is known by now.
       const href = n.linkTo ? `/pages/${pageIds.get(n.linkTo.source)}${n.linkTo.rest}` : n.href;
-      const key = n.source ?? (n.type === 'group' ? `group:${n.title ?? ''}` : n.type === 'link' ? `link:${href}` : n.folder);
+      // A SUMMARY entry without a link (a title over its children) by its title, as a group.
+      const key = n.source ?? (n.type === 'group' ? `group:${n.title ?? ''}` : n.type === 'link' ? `link:${href}` : (n.folder ?? `entry:${n.title ?? ''}`));
       const id = idFor(key, options.known.pages);
       if (n.source) pageIds.set(n.source, id);
       return { ...n, href, id, kids: withIds(n.children) };
