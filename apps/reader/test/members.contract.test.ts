@@ -190,6 +190,8 @@ describe('members on a visitor-auth site', () => {
     const stale = await viaGateway(`${base}/?jwt_token=${await sign({}, 'f'.repeat(64))}`, { quire_session: session });
     expect(stale.statusCode).toBe(200);
     expect(showsBeta(stale.body)).toBe(true);
+    // ...and the bad token is not kept: its cookie's last word clears it.
+    expect(stale.cookies.filter((c) => c.name === 'quire_visitor').at(-1)).toMatchObject({ value: '', expires: new Date(0) });
   });
 
   it('sends everyone else to the visitor authentication backend: no session, an outsider, a forged or ended session, a bad token', async () => {

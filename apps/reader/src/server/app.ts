@@ -209,6 +209,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: site.title, memberSignIn: refused.memberSignIn }));
       return undefined;
     }
+    // A member let in past a visitor token that no longer holds: the token is dropped, as a refusal drops it.
+    if (view.visitorTokenInvalid && creds.visitorToken) reply.clearCookie(TOKEN_COOKIE, { path: at.base || '/' });
     const open = !view.member && (site.visibility === 'public' || site.visibility === 'unlisted');
     reply.header('cache-control', open ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
     if (site.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
