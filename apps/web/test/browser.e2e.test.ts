@@ -136,7 +136,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await diff.getByText('## Install').waitFor();
     await diff.getByText('quire serve').first().waitFor();
     await r.getByLabel('Add a comment').fill('Please add a second step.');
-    await r.getByRole('button', { name: 'Comment' }).click();
+    await r.getByRole('button', { name: 'Comment', exact: true }).click();
     await r.getByText('Please add a second step.').waitFor();
     await r.getByRole('button', { name: 'Request changes' }).click();
     await r.getByRole('list', { name: 'Reviews' }).getByText(/requested changes/).waitFor();
