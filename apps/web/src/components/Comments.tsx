@@ -137,9 +137,11 @@ function ReactionButton({ path, reactions, author, onDone, reply }: { path: stri
       aria-pressed={mine}
       disabled={react.isPending}
       onClick={() => react.mutate()}
-      aria-label={`React with thumbs up to ${author}'s ${reply ? 'reply' : 'comment'}`}
     >
-      {THUMBS} {thumbs?.count || ''}
+      {/* The count shown is in the name too, as what is seen should be what is heard. */}
+      <span aria-hidden="true">{THUMBS}</span>
+      <span className="visually-hidden">React with thumbs up to {author}&apos;s {reply ? 'reply' : 'comment'}</span>
+      {thumbs?.count ? ` ${thumbs.count}` : ''}
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type DragEvent, type FormEvent } from 'react';
+import { useRef, useState, type DragEvent, type FormEvent, type RefObject } from 'react';
 import { Link } from 'wouter';
 import { moveBefore, moveFor, moveInto, type TreeAction, type TreeMove } from '../lib/tree.ts';
 import type { RevisionPage } from '../types.ts';
@@ -25,16 +25,17 @@ const ACTIONS: { action: TreeAction; label: string; icon: string }[] = [
  * half: into it). The open page is renamed in its title field.
  */
 export function EditableTree(props: Props) {
-  const [dragged, setDragged] = useState<string>();
+  // Read by the drag events as they come, before any render could pass it down.
+  const dragged = useRef<string | undefined>(undefined);
   if (!props.pages.length) return null;
   return (
     <nav className="tree editable" aria-label="Page tree">
-      <Branch {...props} list={props.pages} dragged={dragged} setDragged={setDragged} />
+      <Branch {...props} list={props.pages} dragged={dragged} />
     </nav>
   );
 }
 
-type BranchProps = Props & { list: RevisionPage[]; dragged?: string; setDragged: (id?: string) => void };
+type BranchProps = Props & { list: RevisionPage[]; dragged: RefObject<string | undefined> };
 
 function Branch(props: BranchProps) {
   return (
@@ -47,7 +48,7 @@ function Branch(props: BranchProps) {
 }
 
 function Item(props: BranchProps & { page: RevisionPage }) {
-  const { page: p, pages, current, href, update, busy, dragged, setDragged } = props;
+  const { page: p, pages, current, href, update, busy, dragged } = props;
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(p.title);
   const [drop, setDrop] = useState<'before' | 'into'>();
@@ -55,7 +56,11 @@ function Item(props: BranchProps & { page: RevisionPage }) {
     const box = e.currentTarget.getBoundingClientRect();
     return e.clientY < box.top + box.height / 2 ? 'before' : 'into';
   };
-  const targetMove = (side: 'before' | 'into') => dragged && (side === 'before' ? moveBefore(pages, dragged, p.id) : moveInto(pages, dragged, p.id));
+  const targetMove = (side: 'before' | 'into') => {
+    const id = dragged.current;
+    const move = id === undefined ? undefined : side === 'before' ? moveBefore(pages, id, p.id) : moveInto(pages, id, p.id);
+    return move && { page: id!, ...move };
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const t = title.trim();
@@ -70,9 +75,9 @@ function Item(props: BranchProps & { page: RevisionPage }) {
         onDragStart={(e) => {
           e.dataTransfer.setData('text/plain', p.id);
           e.dataTransfer.effectAllowed = 'move';
-          setDragged(p.id);
+          dragged.current = p.id;
         }}
-        onDragEnd={() => setDragged(undefined)}
+        onDragEnd={() => (dragged.current = undefined)}
         onDragOver={(e) => {
           const side = where(e);
           if (!targetMove(side)) return setDrop(undefined);
@@ -84,8 +89,8 @@ function Item(props: BranchProps & { page: RevisionPage }) {
           e.preventDefault();
           const move = targetMove(where(e));
           setDrop(undefined);
-          setDragged(undefined);
-          if (move && dragged) update({ page: dragged, ...move });
+          dragged.current = undefined;
+          if (move) update(move);
         }}
       >
         {renaming ? (
