@@ -97,16 +97,28 @@ export interface ChangeRequest {
   urls: { app: string; location: string };
 }
 
+export interface Reaction {
+  emoji: string;
+  count: number;
+  users: { user: User }[];
+}
+
 export interface Comment {
   id: string;
   body: { markdown?: string };
   postedBy: User;
   postedAt: string;
-  replies: number;
-  reactions?: { reaction: string; count: number; users?: User[] }[];
+  /** Replies have none. */
+  replies?: number;
+  reactions: Reaction[];
   status?: string;
-  resolved?: boolean;
-  target?: { page?: string };
+  target?: { page?: { id: string; title: string; outdated?: boolean } };
+}
+
+export interface RequestedReviewer {
+  user: User;
+  requestedBy: User;
+  createdAt: string;
 }
 
 export interface Member {
