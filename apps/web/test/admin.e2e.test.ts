@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startGitServer } from '@quire/git-sync/testing';
-import type { TestUser } from '@quire/orgs/testing';
+import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
 import { page as pageContent, readerOver, spaceWith } from '@quire/reader/testing';
 import { reservedPort } from '@quire/service-kit/testing';
 import { CHROMIUM, CHROMIUM_ARGS, startApp } from './app-server.ts';
@@ -150,6 +150,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
   });
 
   it('an admin creates a site, adds a space, publishes it and the page is on the published site', async () => {
+    const runbook = await spaceWith(app.g, admin, orgId, 'Runbook', [pageContent('On call', 'Page the on-call engineer.')]);
     const a = await signedIn(admin, `/o/${orgId}`);
     await a.getByRole('link', { name: 'Sites' }).click();
     await a.getByRole('heading', { name: 'Sites' }).waitFor();
@@ -161,19 +162,18 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('Space to add to the site').selectOption({ label: 'Handbook' });
     await a.getByRole('button', { name: 'Add space' }).click();
     await a.getByRole('list', { name: 'Spaces of the site' }).getByText('Handbook').waitFor();
-    // A second space as a section, then sorted before the first.
-    const guides = (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/spaces`)).json().items.find((s: { title: string }) => s.title === 'Guides').id as string;
-    await a.getByLabel('Space of the new section').selectOption(guides);
-    await a.getByLabel('New section title').fill('Guides');
+    // A second space as a section, then sorted.
+    await a.getByLabel('Space of the new section').selectOption(runbook);
+    await a.getByLabel('New section title').fill('Operations');
     await a.getByRole('button', { name: 'Add section' }).click();
     // The site's first section takes the space it had at its root along; the two then sort.
-    const section = a.getByRole('list', { name: 'Spaces of section Guides' });
+    const section = a.getByRole('list', { name: 'Spaces of section Operations' });
     await section.getByText('Handbook').waitFor();
     const order = async () => {
       const s = (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/sites/${siteId}/structure`)).json() as { structure: { siteSpaces: { title: string }[] }[] };
       return s.structure.flatMap((x) => x.siteSpaces.map((ss) => ss.title));
     };
-    await expect.poll(async () => (await order()).sort(), { timeout: 15_000 }).toEqual(['Guides', 'Handbook']);
+    await expect.poll(async () => (await order()).sort(), { timeout: 15_000 }).toEqual(['Handbook', 'Runbook']);
     const before = await order();
     await section.getByRole('button', { name: `Move space ${before[1]} up` }).click();
     await expect.poll(order, { timeout: 15_000 }).toEqual([before[1], before[0]]);
@@ -254,6 +254,9 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     expect(await a.getByLabel('Client secret (never shown again)').inputValue()).toBe('');
     expect(await a.content()).not.toContain('oidc-client-secret');
     await a.getByLabel('SAML label').fill('Corp SAML');
+    await a.getByLabel('Sign-in URL of the identity provider').fill('https://idp.example.com/sso');
+    await a.getByLabel('Entity ID of the identity provider').fill('https://idp.example.com');
+    await a.getByLabel('Certificate of the identity provider (PEM)').fill(TEST_CERTIFICATE);
     await a.getByRole('button', { name: 'Add SAML provider' }).click();
     await a.getByRole('button', { name: 'Delete SAML provider Corp SAML' }).waitFor();
     await axe(a, 'sso');
@@ -263,7 +266,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('Translation title').fill('Docs in French');
     await a.getByLabel('Languages (BCP 47 tags)').fill('fr, fr-CA');
     await a.getByRole('button', { name: 'New translation' }).click();
-    await expect.poll(() => a.getByLabel('Languages of Docs in French').inputValue(), { timeout: 15_000 }).toBe('fr, fr-CA');
+    await expect.poll(() => a.getByLabel('Languages of Docs in French', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('fr, fr-CA');
     await axe(a, 'translations');
 
     await a.getByRole('link', { name: 'Integrations' }).click();
@@ -271,11 +274,12 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await axe(a, 'integrations');
 
     await a.getByRole('link', { name: 'Audit log' }).click();
-    await a.getByLabel('Action').fill('member.role_changed');
+    await a.getByLabel('Who').selectOption(admin.id);
+    await a.getByLabel('Action').fill('oidc_provider.created');
     await a.getByRole('button', { name: 'Filter' }).click();
     const rows = a.getByRole('table', { name: 'Audit log, newest first' }).locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(new Set(await rows.locator('td:nth-child(3)').allTextContents())).toEqual(new Set(['member.role_changed']));
+    expect(new Set(await rows.locator('td:nth-child(3)').allTextContents())).toEqual(new Set(['oidc_provider.created']));
     await axe(a, 'audit log');
     await a.screenshot({ path: `${shots}settings-audit.png`, fullPage: true });
   });
