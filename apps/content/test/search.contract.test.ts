@@ -59,6 +59,12 @@ describe('SearchSpace', () => {
     expect(upgrading).toMatchObject({ path: 'installation/upgrading', sections: [{ id: 'before-you-start', title: 'Before you start' }] });
   });
 
+  it('finds a page whose words are in different sections, showing no section as none holds them all', async () => {
+    const res = await searchSpace(handbook.id, 'docker chart');
+    expect(res.items.map((p) => p.title)).toEqual(['Installation']);
+    expect(res.items[0]!.sections).toEqual([]);
+  });
+
   it('finds a page by its title alone, and names the text before the first heading by the page title', async () => {
     const byTitle = await searchSpace(handbook.id, 'operations');
     expect(byTitle.items).toEqual([expect.objectContaining({ title: 'Kubernetes operations', sections: [] })]);
