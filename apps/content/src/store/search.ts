@@ -245,10 +245,12 @@ export interface SectionHit {
 }
 
 // Ranking reads every matching page; a query of words found nearly everywhere ("system user")
-// would read the whole space. Pages are ranked from the first this many found (and as many whose
-// title matches): past that, the query says little about what is wanted, and ranking is what a
-// search costs (ts_rank, at about 10 µs a page; ts_rank_cd costs several times more for the same).
-const MAX_RANKED_PAGES = 1000;
+// would read the whole space. Pages are ranked from the first this many found, and as many
+// again whose title matches (pages named after the query): past that, the query says little
+// about what is wanted, and ranking is what such a search costs (ts_rank reads each page's whole
+// vector; ts_rank_cd, several times slower, would buy nothing a capped ranking can show).
+const MAX_RANKED_PAGES = 500;
+const MAX_TITLE_PAGES = 100;
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. */
 export function createSearchStore({ pool }: Db) {
@@ -276,14 +278,14 @@ export function createSearchStore({ pool }: Db) {
       // estimates how many rows match (a handful or most of the space) and plans for it.
       const { rows } = await pool.query<PageHit>(
         `WITH hits AS (
-           (SELECT "spaceId", "pageId", title, path, content FROM "SpacePage" WHERE content @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $5)
-           UNION ALL
-           (SELECT "spaceId", "pageId", title, path, content FROM "SpacePage" WHERE search @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $5)
-         ),
-         pages AS (SELECT DISTINCT ON ("spaceId", "pageId") * FROM hits ORDER BY "spaceId", "pageId")
-         SELECT "spaceId", "pageId", title, path FROM pages
-         ORDER BY ts_rank(content, $1::tsquery, 1) DESC NULLS LAST, "spaceId", "pageId" OFFSET $3 LIMIT $4`,
-        [tsquery, spaceIds, offset, take, MAX_RANKED_PAGES],
+           (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1) AS rank
+            FROM "SpacePage" WHERE content @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $5)
+           UNION -- a page found both ways is the same row
+           (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1)
+            FROM "SpacePage" WHERE search @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $6)
+         )
+         SELECT "spaceId", "pageId", title, path FROM hits ORDER BY rank DESC NULLS LAST, "spaceId", "pageId" OFFSET $3 LIMIT $4`,
+        [tsquery, spaceIds, offset, take, MAX_RANKED_PAGES, MAX_TITLE_PAGES],
       );
       return rows;
     },
