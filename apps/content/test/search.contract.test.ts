@@ -173,6 +173,12 @@ describe('SearchSpace in every language', () => {
     expect(chinese!.sections[0]!.body).toMatch(/^前言。前言。/);
   });
 
+  it('reads any query, however broken its syntax or mixed its scripts, without failing', async () => {
+    for (const query of ['"unclosed', '-', 'OR OR', "'\\'", '测"试', '""', '-"服务器', 'сервер & | ! <->', `${'测试 сервер café '.repeat(30)}`.slice(0, 512)])
+      expect((await searchSpace(space.id, query)).items, query).toBeInstanceOf(Array);
+    expect(await titles('сервер & | ! <->')).toEqual(['Обновления', 'Серверы'].sort());
+  });
+
   it("never finds GitBook's block tags, in any language's reading", async () => {
     for (const tag of ['hint', 'endhint', 'info', 'style']) expect(await titles(tag), tag).toEqual([]);
   });
