@@ -59,6 +59,12 @@ describe('SearchSpace', () => {
     expect(upgrading).toMatchObject({ path: 'installation/upgrading', sections: [{ id: 'before-you-start', title: 'Before you start' }] });
   });
 
+  it('finds a page whose words are in different sections, showing no section as none holds them all', async () => {
+    const res = await searchSpace(handbook.id, 'docker chart');
+    expect(res.items.map((p) => p.title)).toEqual(['Installation']);
+    expect(res.items[0]!.sections).toEqual([]);
+  });
+
   it('finds a page by its title alone, and names the text before the first heading by the page title', async () => {
     const byTitle = await searchSpace(handbook.id, 'operations');
     expect(byTitle.items).toEqual([expect.objectContaining({ title: 'Kubernetes operations', sections: [] })]);
@@ -167,6 +173,12 @@ describe('SearchSpace in every language', () => {
     expect(chinese!.sections[0]!.body).toMatch(/^前言。前言。/);
   });
 
+  it('reads any query, however broken its syntax or mixed its scripts, without failing', async () => {
+    for (const query of ['"unclosed', '-', 'OR OR', "'\\'", '测"试', '""', '-"服务器', 'сервер & | ! <->', `${'测试 сервер café '.repeat(30)}`.slice(0, 512)])
+      expect((await searchSpace(space.id, query)).items, query).toBeInstanceOf(Array);
+    expect(await titles('сервер & | ! <->')).toEqual(['Обновления', 'Серверы'].sort());
+  });
+
   it("never finds GitBook's block tags, in any language's reading", async () => {
     for (const tag of ['hint', 'endhint', 'info', 'style']) expect(await titles(tag), tag).toEqual([]);
   });
@@ -176,9 +188,9 @@ describe('SearchSpace in every language', () => {
     await db.connect();
     const { store, close } = openStore(h.databaseUrl, 1);
     try {
-      // As the migration left them: sections in English only and page titles not indexed.
+      // As the migrations left them: sections in English only, pages not indexed.
       await db.query(`UPDATE "DocumentSection" SET language = NULL, search = setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')`);
-      await db.query(`UPDATE "SpacePage" SET search = NULL`);
+      await db.query(`UPDATE "SpacePage" SET search = NULL, content = NULL`);
       expect(await titles('копия')).toEqual([]);
       expect(await titles('διακομιστής')).toEqual([]);
       expect(await titles('accueil')).toEqual([]);

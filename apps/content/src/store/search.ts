@@ -159,16 +159,22 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
     if (rows.length === 0) break;
     const indexed = rows.map((r) => sectionSearch(r.title, r.body));
     await sql(REINDEX_SECTIONS, [rows.map((r) => r.documentId), rows.map((r) => r.position), indexed.map((i) => i.language), indexed.map((i) => i.title), indexed.map((i) => i.body)]);
+    // Their pages' vectors are made of them: indexed again below.
+    await sql(`UPDATE "SpacePage" SET content = NULL WHERE "documentId" = ANY($1::text[])`, [[...new Set(rows.map((r) => r.documentId))]]);
     sections += rows.length;
     after = { d: rows.at(-1)!.documentId, p: rows.at(-1)!.position };
   }
   let titles = 0;
   for (;;) {
-    const rows = await sql<{ spaceId: string; pageId: string; title: string }>(`SELECT "spaceId", "pageId", title FROM "SpacePage" WHERE search IS NULL LIMIT $1`, [batch]);
+    const rows = await sql<{ spaceId: string; pageId: string; title: string }>(
+      `SELECT "spaceId", "pageId", title FROM "SpacePage" WHERE search IS NULL OR content IS NULL LIMIT $1`,
+      [batch],
+    );
     if (rows.length === 0) break;
     const t = titleSearch(rows.map((r) => r.title));
     await sql(
-      `UPDATE "SpacePage" sp SET search = ${TITLE_VECTOR} FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(s, p, l, st)
+      `UPDATE "SpacePage" sp SET search = u.tv, content = ${pageContent('u.tv', 'sp."documentId"')}
+       FROM (SELECT s, p, ${TITLE_VECTOR} AS tv FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(s, p, l, st)) AS u
        WHERE sp."spaceId" = u.s AND sp."pageId" = u.p`,
       [rows.map((r) => r.spaceId), rows.map((r) => r.pageId), t.language, t.text],
     );
@@ -189,6 +195,11 @@ function titleSearch(titles: string[]) {
   return { language: titles.map((t) => searchLanguage(t)), text: titles.map((t) => searchText(t)) };
 }
 const TITLE_VECTOR = vector('l', 'st', 'A');
+// A page's vector: its title's (`titleVector`, an SQL expression) and its document's sections',
+// headings B and bodies C (sections hold them as A and B, see sectionVector), in document order.
+const pageContent = (titleVector: string, documentId: string) => `${titleVector} || coalesce((
+  SELECT quire_tsvector_agg(setweight(ts_filter(ds.search, '{a}'), 'B') || setweight(ts_filter(ds.search, '{b}'), 'C') ORDER BY ds.position)
+  FROM "DocumentSection" ds WHERE ds."documentId" = ${documentId}), '')`;
 
 /**
  * Makes the space's SpacePage rows exactly `pages` (the document pages of its active revision):
@@ -200,10 +211,18 @@ export async function syncSpacePages(sql: Sql, spaceId: string, pages: SpacePage
   for (let i = 0; i < pages.length; i += BATCH) {
     const chunk = pages.slice(i, i + BATCH);
     const titles = titleSearch(chunk.map((p) => p.title));
+    // Vectors are computed for new and changed pages only (a one-page edit computes one).
     await sql(
-      `INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path", "search")
-       SELECT $1, p, d, t, pa, ${TITLE_VECTOR} FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(p, d, t, pa, l, st)
-       ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path", "search" = EXCLUDED."search"
+      `INSERT INTO "SpacePage" ("spaceId", "pageId", "documentId", "title", "path", "search", "content")
+       SELECT $1, p, d, t, pa, tv, ${pageContent('tv', 'd')}
+       FROM (
+         SELECT p, d, t, pa, ${TITLE_VECTOR} AS tv
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(p, d, t, pa, l, st)
+           LEFT JOIN "SpacePage" old ON old."spaceId" = $1 AND old."pageId" = u.p
+         WHERE old."pageId" IS NULL OR (old."documentId", old.title, old.path) IS DISTINCT FROM (u.d, u.t, u.pa)
+       ) AS changed
+       ON CONFLICT ("spaceId", "pageId") DO UPDATE SET "documentId" = EXCLUDED."documentId", "title" = EXCLUDED."title", "path" = EXCLUDED."path",
+         "search" = EXCLUDED."search", "content" = EXCLUDED."content"
        WHERE ("SpacePage"."documentId", "SpacePage"."title", "SpacePage"."path") IS DISTINCT FROM (EXCLUDED."documentId", EXCLUDED."title", EXCLUDED."path")`,
       [spaceId, chunk.map((p) => p.pageId), chunk.map((p) => p.documentId), chunk.map((p) => p.title), chunk.map((p) => p.path), titles.language, titles.text],
     );
@@ -226,13 +245,13 @@ export interface SectionHit {
   body: string;
 }
 
-// A page named after the query is what its reader is looking for: its title counts twice a section
-// title's weight (sections are short, cut at headings, so repeating a word gains little).
-const TITLE_WEIGHT = 2;
-// Ranking reads every matching section; a query of words found nearly everywhere ("system user")
-// would read the whole index. Pages are ranked from the first this many matching sections (and
-// every page whose title matches): past that, the query says little about what is wanted.
-const MAX_RANKED_SECTIONS = 5000;
+// Ranking reads every matching page; a query of words found nearly everywhere ("system user")
+// would read the whole space. Pages are ranked from the first this many found, and as many
+// again whose title matches (pages named after the query): past that, the query says little
+// about what is wanted, and ranking is what such a search costs (ts_rank reads each page's whole
+// vector; ts_rank_cd, several times slower, would buy nothing a capped ranking can show).
+const MAX_RANKED_PAGES = 500;
+const MAX_TITLE_PAGES = 100;
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. */
 export function createSearchStore({ pool }: Db) {
@@ -252,34 +271,22 @@ export function createSearchStore({ pool }: Db) {
     },
 
     /**
-     * Pages of the spaces matching `tsquery` (see tsquery), best first: by their best matching
-     * section and their title. Rows `offset` to `offset + take`.
+     * Pages of the spaces matching `tsquery` (see tsquery) in their title or their text, best
+     * first (words in the title count most, then in headings). Rows `offset` to `offset + take`.
      */
     async searchPages(spaceIds: string[], tsquery: string, offset: number, take: number): Promise<PageHit[]> {
       // The tsquery is a parameter, not computed in the statement: as a constant the planner
-      // estimates how many rows match (a handful or most of the table) and plans for it.
+      // estimates how many rows match (a handful or most of the space) and plans for it.
       const { rows } = await pool.query<PageHit>(
         `WITH hits AS (
-           SELECT m."spaceId", m."pageId", max(ts_rank_cd(m.search, $1::tsquery)) AS rank
-           FROM (
-             SELECT sp."spaceId", sp."pageId", ds.search
-             FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId"
-             WHERE ds.search @@ $1::tsquery AND sp."spaceId" = ANY($2::text[])
-             LIMIT $6
-           ) m
-           GROUP BY 1, 2
-           UNION ALL
-           SELECT sp."spaceId", sp."pageId", ts_rank_cd(sp.search, $1::tsquery) * $5
-           FROM "SpacePage" sp
-           WHERE sp.search @@ $1::tsquery AND sp."spaceId" = ANY($2::text[])
-         ),
-         ranked AS (
-           SELECT "spaceId", "pageId", sum(rank) AS rank FROM hits GROUP BY 1, 2 ORDER BY rank DESC, 1, 2 OFFSET $3 LIMIT $4
+           (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1) AS rank
+            FROM "SpacePage" WHERE content @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $5)
+           UNION -- a page found both ways is the same row
+           (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1)
+            FROM "SpacePage" WHERE search @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $6)
          )
-         SELECT r."spaceId", r."pageId", p.title, p.path
-         FROM ranked r JOIN "SpacePage" p ON p."spaceId" = r."spaceId" AND p."pageId" = r."pageId"
-         ORDER BY r.rank DESC, r."spaceId", r."pageId"`,
-        [tsquery, spaceIds, offset, take, TITLE_WEIGHT, MAX_RANKED_SECTIONS],
+         SELECT "spaceId", "pageId", title, path FROM hits ORDER BY rank DESC NULLS LAST, "spaceId", "pageId" OFFSET $3 LIMIT $4`,
+        [tsquery, spaceIds, offset, take, MAX_RANKED_PAGES, MAX_TITLE_PAGES],
       );
       return rows;
     },
@@ -290,7 +297,7 @@ export function createSearchStore({ pool }: Db) {
       const { rows } = await pool.query<SectionHit>(
         `WITH m AS (
            SELECT sp."spaceId", sp."pageId", ds.position, ds.anchor, ds.title, ds.body,
-             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank_cd(ds.search, $1::tsquery) DESC, ds.position) AS n
+             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank(ds.search, $1::tsquery) DESC, ds.position) AS n
            FROM unnest($2::text[], $3::text[]) AS want("spaceId", "pageId")
              JOIN "SpacePage" sp ON sp."spaceId" = want."spaceId" AND sp."pageId" = want."pageId"
              JOIN "DocumentSection" ds ON ds."documentId" = sp."documentId"
