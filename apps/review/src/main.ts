@@ -1,6 +1,6 @@
 import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
-import { loadReviewConfig } from './config.ts';
+import { exportLimits, loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
 import { reviewService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -19,7 +19,7 @@ await runGrpcService('review', async () => {
     identity,
     metricsPort: config.METRICS_PORT,
     checks,
-    services: [reviewService({ store, printer, ...upstreams }, log)],
+    services: [reviewService({ store, printer, exportLimits: exportLimits(config), ...upstreams }, log)],
     close: [() => upstreams.close(), () => printer.close(), close],
   };
 });

@@ -4,6 +4,7 @@ import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PdfPrinter } from '@quire/render/pdf';
 import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
 import { parseReference } from '../domain/change-requests.ts';
+import type { ExportLimits } from '../domain/exports.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
 
 export interface Deps {
@@ -13,6 +14,8 @@ export interface Deps {
   orgs: PromiseClient<OrgsServiceClient>;
   /** Change-request PDFs: one Chromium for the process. */
   printer: PdfPrinter;
+  /** Bounds of an export (DEFAULT_EXPORT_LIMITS when unset). */
+  exportLimits?: ExportLimits;
 }
 
 export { callerOf } from '@quire/service-kit';
