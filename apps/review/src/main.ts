@@ -1,7 +1,7 @@
 import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
 import { connectNats, eventSink } from '@quire/service-kit/nats';
-import { loadReviewConfig } from './config.ts';
+import { exportLimits, loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
 import { reviewService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -22,7 +22,7 @@ await runGrpcService('review', async () => {
     identity,
     metricsPort: config.METRICS_PORT,
     checks,
-    services: [reviewService({ store, printer, events, ...upstreams }, log)],
+    services: [reviewService({ store, printer, events, exportLimits: exportLimits(config), ...upstreams }, log)],
     close: [() => upstreams.close(), () => printer.close(), () => nc.drain(), close],
   };
 });

@@ -2,6 +2,7 @@ import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
+import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -21,7 +22,8 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
   // The counters' state events go where content's copies read them (the gateway's tests), or nowhere.
   const sink = await testEventSink('review', log, options.eventsPrefix);
-  const deps = { store, printer, events: sink.events, ...upstreams };
+  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`).
+  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, ...upstreams };
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);

@@ -5,6 +5,7 @@ import type { PdfPrinter } from '@quire/render/pdf';
 import { STATE_EVENTS, type EventSink } from '@quire/service-kit/nats';
 import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
 import { parseReference } from '../domain/change-requests.ts';
+import type { ExportLimits } from '../domain/exports.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
 
 export interface Deps {
@@ -16,6 +17,8 @@ export interface Deps {
   events: EventSink;
   /** Change-request PDFs: one Chromium for the process. */
   printer: PdfPrinter;
+  /** Bounds of an export (DEFAULT_EXPORT_LIMITS when unset). */
+  exportLimits?: ExportLimits;
 }
 
 export { callerOf } from '@quire/service-kit';
