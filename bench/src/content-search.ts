@@ -51,8 +51,14 @@ const TAIL = Array.from({ length: 20_000 }, (_, i) => {
   return w;
 });
 
+// mulberry32: a linear congruential generator in doubles loses its low bits past 2^53 and repeats.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 // Zipf over the common words: rank r drawn with weight 1/r.
 const zipf = (() => {
   const weights = COMMON.map((_, r) => 1 / (r + 1));
@@ -287,7 +293,7 @@ try {
   const organizationHttp = http(`/v1/orgs/${org.id}/search`);
 
   // The other languages: common words (in another inflection, or without accents) and rare ones,
-  // with the pages each finds (up to 1,000).
+  // with the pages each finds (up to 1,000; search ranks a bounded number, see MAX_RANKED_PAGES).
   const languageQueries = LANGUAGES.map((l) => ({ name: l.name, common: l.common, rare: TAILS.get(l.name)!.slice(100, 110) }));
   const found = async (query: string) =>
     ((await content.callContent(content.spaceContent.searchSpace, { spaceId: big.id, query, page: { page: '', limit: 1000 } }, owner.id)) as { items: unknown[] }).items.length;

@@ -250,8 +250,8 @@ export interface SectionHit {
 // again whose title matches (pages named after the query): past that, the query says little
 // about what is wanted, and ranking is what such a search costs (ts_rank reads each page's whole
 // vector; ts_rank_cd, several times slower, would buy nothing a capped ranking can show).
-const MAX_RANKED_PAGES = 500;
-const MAX_TITLE_PAGES = 100;
+const MAX_RANKED_PAGES = 200;
+const MAX_TITLE_PAGES = 50;
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. */
 export function createSearchStore({ pool }: Db) {
