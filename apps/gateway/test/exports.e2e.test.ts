@@ -3,6 +3,7 @@ import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EXPORT_LIMITS } from '@quire/review/testing';
 import { makeLinkSigner } from '../src/signing.ts';
 import { expectError, ok, startGateway } from './harness.ts';
 
@@ -118,6 +119,22 @@ describe('export links', () => {
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export?format=docx`), 400, /format/);
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export`), 400, /format/);
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=epub`), 400, /format/);
+  });
+
+  it('are refused (400 naming the bound) for content too big to export, before anything is rendered; a link made before is refused too', async () => {
+    const earlier = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`))).url as string;
+    // The space has 2 pages, the change request 3.
+    g.review.deps.exportLimits.maxPdfPages = 2;
+    try {
+      expect((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`))).format).toBe('pdf');
+      expectError(await g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`), 400, /^format: the pdf export is refused before it is made: the content has 3 pages, more than the 2 of a pdf export$/);
+      expect((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).format).toBe('markdown');
+      g.review.deps.exportLimits.maxPdfPages = 1;
+      expectError(await g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`), 400, /the content has 2 pages, more than the 1 of a pdf export/);
+      expectError(await fetchSigned(earlier), 400, /the content has 2 pages, more than the 1 of a pdf export/);
+    } finally {
+      g.review.deps.exportLimits.maxPdfPages = DEFAULT_EXPORT_LIMITS.maxPdfPages;
+    }
   });
 
   it("are not made for another organization's space or change request", async () => {

@@ -50,3 +50,4 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
 }
 
 export type ReviewHarness = Awaited<ReturnType<typeof startReview>>;
+export { DEFAULT_EXPORT_LIMITS };
