@@ -78,7 +78,7 @@ describe('change requests', () => {
     const space = await createSpace();
     const [a, b] = [await createCr(space.id, 'A'), await createCr(space.id, 'B', editor)];
     await call(R.prototype.updateChangeRequest, { spaceId: space.id, changeRequest: a.id, status: 'draft' });
-    const list = (q: object) => call<unknown, { items: ChangeRequest[]; page?: { next?: string } }>(R.prototype.listChangeRequests, { spaceId: space.id, status: '', contributor: '', ...q });
+    const list = (q: object) => call<unknown, { items: ChangeRequest[]; page?: { next?: string } }>(R.prototype.listChangeRequests, { spaceId: space.id, status: '', contributor: '', mergedRevisions: [], ...q });
     expect((await list({})).items.map((c) => c.id)).toEqual([b.id]);
     expect((await list({ status: 'draft' })).items.map((c) => c.id)).toEqual([a.id]);
     expect((await list({ status: 'all', contributor: editor.id })).items.map((c) => c.id)).toEqual([b.id]);
@@ -86,6 +86,9 @@ describe('change requests', () => {
     expect(firstPage.items.map((c) => c.id)).toEqual([b.id]);
     expect((await list({ status: 'all', page: { page: firstPage.page!.next, limit: 1 } })).items.map((c) => c.id)).toEqual([a.id]);
     await rejects(list({ status: 'closed' }), status.INVALID_ARGUMENT, /status: must be one of/);
+    // By the revisions their merges made (none yet here), bounded like a page.
+    expect((await list({ status: 'all', mergedRevisions: ['nowhere', 'else'] })).items).toEqual([]);
+    await rejects(list({ status: 'all', mergedRevisions: Array.from({ length: 1001 }, (_, i) => `r${i}`) }), status.INVALID_ARGUMENT, /mergedRevisions: at most 1000/);
   });
 
   it('moves between draft, open and archived, never by hand to merged', async () => {

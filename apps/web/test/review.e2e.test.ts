@@ -91,7 +91,7 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     await alpha.getByRole('link', { name: 'Beta' }).waitFor();
     // Drag and drop: Gamma onto the upper half of Alpha, before it.
     await tree.locator('.item', { hasText: 'Gamma' }).dragTo(tree.locator('.item', { hasText: 'Alpha' }), { targetPosition: { x: 20, y: 2 } });
-    await expect.poll(async () => (await tree.getByRole('link').allTextContents()).join(' | ')).toBe('Gamma | Alpha | Beta');
+    await expect.poll(async () => (await tree.getByRole('link').allTextContents()).join(' | '), { timeout: 15_000 }).toBe('Gamma | Alpha | Beta');
     await axe(w, 'tree editing');
     await w.screenshot({ path: `${shots}tree-editing.png` });
 
@@ -123,7 +123,7 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     // In the space, the pages are where the tree put them: Beta under Alpha, at its new path.
     await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
     const spaceTree = w.getByRole('navigation', { name: 'Page tree' });
-    await expect.poll(async () => (await spaceTree.getByRole('link').allTextContents()).join(' | ')).toBe('Gamma | Alpha | Beta');
+    await expect.poll(async () => (await spaceTree.getByRole('link').allTextContents()).join(' | '), { timeout: 15_000 }).toBe('Gamma | Alpha | Beta');
     await spaceTree.getByRole('listitem').filter({ has: w.getByRole('link', { name: 'Alpha', exact: true }) }).getByRole('link', { name: 'Beta' }).click();
     await w.getByRole('heading', { level: 1, name: 'Beta' }).waitFor();
     expect(new URL(w.url()).pathname).toBe(`/s/${spaceId}/alpha/beta`);

@@ -58,7 +58,7 @@ function Item(props: BranchProps & { page: RevisionPage }) {
   };
   const targetMove = (side: 'before' | 'into') => {
     const id = dragged.current;
-    const move = id === undefined ? undefined : side === 'before' ? moveBefore(pages, id, p.id) : moveInto(pages, id, p.id);
+    const move = id === undefined || busy ? undefined : side === 'before' ? moveBefore(pages, id, p.id) : moveInto(pages, id, p.id);
     return move && { page: id!, ...move };
   };
   const submit = (e: FormEvent) => {
@@ -71,7 +71,8 @@ function Item(props: BranchProps & { page: RevisionPage }) {
     <li>
       <div
         className={`item${drop ? ` drop-${drop}` : ''}`}
-        draggable={!busy && !renaming}
+        // Always draggable (a drop waits for the tree to be saved): a background refetch must not cancel a drag.
+        draggable={!renaming}
         onDragStart={(e) => {
           e.dataTransfer.setData('text/plain', p.id);
           e.dataTransfer.effectAllowed = 'move';

@@ -65,7 +65,7 @@ export default function EditView({ space, number, path }: { space: Space; number
           <Link href={paths.changeRequest(space.organization, space.id, number)}>← #{number} {cr.data?.subject || 'Untitled change request'}</Link>
         </p>
         {pages.isPending && <Progress label="Loading pages" />}
-        {pages.data && <EditableTree pages={pages.data} current={page?.id} href={edit} update={updatePage} busy={changes.isPending || pages.isFetching} />}
+        {pages.data && <EditableTree pages={pages.data} current={page?.id} href={edit} update={updatePage} busy={changes.isPending} />}
         <button type="button" className="btn" onClick={() => void newPage()} disabled={changes.isPending}>
           New page
         </button>
