@@ -6,7 +6,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // Contract and end-to-end tests start real services: a CI machine running two suites at once
+    // can take several times a quiet machine's seconds. Speed is measured in bench/, not here.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

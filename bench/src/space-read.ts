@@ -4,11 +4,14 @@ import { addMember, createOrganization, createToken, createUser } from '@quire/o
 import { compare, serverScript, start, startApp, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 
 // Authenticated GET /v1/spaces/{id} through gateway -> content (gRPC; content asks orgs for the
-// caller's membership) -> PostgreSQL, with review's counters and git-sync's link asked for at the
-// same time, against one Fastify process reading the space and membership rows with pg.
+// caller's membership) -> PostgreSQL, against one Fastify process reading the space and membership
+// rows with pg. Content answers with its copies of review's counters and git-sync's link: review
+// and git-sync run beside it (they own those copies) but are not asked on a read.
 
 const orgsUrl = process.env.ORGS_DATABASE_URL ?? databaseUrlDefault('orgs');
 const contentUrl = process.env.CONTENT_DATABASE_URL ?? databaseUrlDefault('content');
+const reviewUrl = process.env.REVIEW_DATABASE_URL ?? databaseUrlDefault('review');
+const gitSyncUrl = process.env.GIT_SYNC_DATABASE_URL ?? databaseUrlDefault('git-sync');
 
 const { store, close } = openStore(orgsUrl, 2);
 const tag = Date.now().toString(36);
@@ -22,10 +25,11 @@ await close();
 try {
   start(serverScript('space-direct'), { PORT: '18182', ORGS_DATABASE_URL: orgsUrl, CONTENT_DATABASE_URL: contentUrl, BENCH_USER_ID: reader.id });
   startApp('orgs', { ORGS_PORT: '51151', DATABASE_URL: orgsUrl, LOG_LEVEL: 'warn' });
-  startApp('content', { CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs' });
-  // A Space carries review's counters and git-sync's link: both answer beside content.
-  startApp('review', { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('review'), LOG_LEVEL: 'warn' });
-  startApp('git-sync', { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: databaseUrlDefault('git-sync'), GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
+  startApp('content', {
+    CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs',
+  });
+  startApp('review', { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: reviewUrl, LOG_LEVEL: 'warn' });
+  startApp('git-sync', { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: gitSyncUrl, GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
   startApp('gateway', {
     PORT: '18180', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
   });

@@ -9,7 +9,7 @@ import { connect } from 'nats';
 import { databaseUrlDefault } from '@quire/service-kit';
 import { STREAMS, ensureStream } from '@quire/service-kit/nats';
 import { bootstrap, BOOTSTRAP_EMAIL } from '@quire/orgs/admin';
-import { ensureServiceKeys } from './service-keys.ts';
+import { ensureDevKeys } from './dev-keys.ts';
 
 // `pnpm dev` runs this first (turbo task @quire/infra#stores): PostgreSQL up with one database
 // per service and its migrations applied, NATS with JetStream up with the streams, and on an
@@ -144,24 +144,6 @@ async function bootstrapOrgs() {
   }
 }
 
-// Keys a process would otherwise draw at random when it starts: made once and kept, so links,
-// sealed Git credentials of queued jobs and visitor claims survive a restart under `pnpm dev`.
-// Each app's dev script reads them with <NAME>_FILE.
-const DEV_KEYS: Record<string, () => string> = {
-  QUIRE_LINK_SECRET: () => randomBytes(32).toString('base64url'),
-  QUIRE_SECRETS_KEY: () => randomBytes(32).toString('base64'),
-  QUIRE_VISITOR_CLAIMS_SECRET: () => randomBytes(48).toString('base64url'),
-};
-
-function ensureDevKeys() {
-  const dir = join(stateDir, 'keys');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const [name, make] of Object.entries(DEV_KEYS)) {
-    const file = join(dir, name);
-    if (!existsSync(file)) writeFileSync(file, make() + '\n', { mode: 0o600 });
-  }
-}
-
 // `--up`: only make sure PostgreSQL and NATS answer (what the tests need; they make their own databases).
 const upOnly = process.argv.includes('--up');
 
@@ -170,8 +152,7 @@ try {
   if (!upOnly) await migrateServices();
   await ensureNats();
   if (!upOnly) await bootstrapOrgs();
-  if (!upOnly) say(ensureServiceKeys(join(stateDir, 'service-keys')));
-  if (!upOnly) ensureDevKeys();
+  if (!upOnly) say(ensureDevKeys(stateDir));
 } catch (err) {
   console.error(`[stores] ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { localBlobStore, s3BlobStore, type BlobStore } from './blobs/index.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './rpc/import.ts';
 import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
-import { eventsPrefixField } from '@quire/service-kit/nats';
+import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -11,8 +11,12 @@ export const ConfigSchema = Type.Object({
   /** The orgs service, asked for the caller's role and teams in an organization. */
   ORGS_URL: grpcAddress(50051),
   MEMBERSHIP_CACHE_MS: membershipCacheField,
-  /** Where permission changes go as domain events (the audit log reads them). */
+  /** The owners of what a Space shows besides content's own fields, asked when a copy is missing. */
+  REVIEW_URL: grpcAddress(50053),
+  GIT_SYNC_URL: grpcAddress(50056),
+  /** Where permission changes go as domain events (the audit log reads them), and where review's and git-sync's state events feed the copies. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),
   EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   /** Where file bytes go when no S3 bucket is set: a directory, relative to the working directory. */
   CONTENT_BLOB_DIR: Type.String({ default: '.quire/blobs' }),

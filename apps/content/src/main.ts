@@ -1,6 +1,9 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { cachedMemberships, createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
-import { connectNats, eventSink } from '@quire/service-kit/nats';
+import { connectNats, ensureStream, eventSink, STREAMS } from '@quire/service-kit/nats';
+import { startCopyConsumer } from './copies-consumer.ts';
+import { connectOwners } from './owners.ts';
+import { rebuildMissingCopies } from './rpc/copies.ts';
 import { blobStoreOf, importLimitsOf, loadContentConfig } from './config.ts';
 import { contentService, spaceContentService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -12,8 +15,12 @@ await runGrpcService('content', async () => {
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const nc = await connectNats(config.NATS_URL, 'content', log);
+  const owners = connectOwners(config.REVIEW_URL, config.GIT_SYNC_URL, identity);
+  await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });
+  const stopCopies = await startCopyConsumer(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, store, log);
   const deps = {
     store,
+    owners,
     orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS),
     events: eventSink(nc, 'content', config.EVENTS_SUBJECT_PREFIX, log),
     blobs: blobStoreOf(config),
@@ -30,6 +37,10 @@ await runGrpcService('content', async () => {
     .reindex()
     .then((n) => (n.sections || n.pages) && log.info(n, 'sections and pages indexed again for search'))
     .catch((err: unknown) => log.error({ err }, 'indexing search again failed; sections indexed before languages are found in English only'));
+  // Spaces made before the copies (or whose owner was away) get theirs in the background; reads ask for any still missing.
+  rebuildMissingCopies(deps, log)
+    .then((n) => n && log.info({ spaces: n }, 'missing space copies asked of their owners'))
+    .catch((err: unknown) => log.error({ err }, 'asking for missing space copies failed; reads ask for them instead'));
   return {
     log,
     host: config.GRPC_HOST,
@@ -38,6 +49,6 @@ await runGrpcService('content', async () => {
     metricsPort: config.METRICS_PORT,
     checks,
     services: [contentService(deps, log), spaceContentService(deps, log)],
-    close: [() => orgsClient.close(), () => nc.drain(), close],
+    close: [stopCopies, () => orgsClient.close(), () => owners.close(), () => nc.drain(), close],
   };
 });

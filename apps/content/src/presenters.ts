@@ -1,6 +1,7 @@
 import type { Collection, Space } from '@quire/proto/content';
 import type { Role } from '@quire/service-kit';
 import { collectionPermissions, levelToRole, spacePermissions } from './domain/access.ts';
+import type { CopyRow } from './store/copies.ts';
 import type { CollectionRow, SpaceRow } from './store/index.ts';
 
 // Row to proto message, with the permissions of the caller's effective role.
@@ -19,7 +20,9 @@ export function presentCollection(r: CollectionRow, role: Role): Collection {
   };
 }
 
-export function presentSpace(r: SpaceRow, role: Role): Space {
+/** The space with its copies from other services (`copy`; zeros and no link when none is known). */
+export function presentSpace(r: SpaceRow, role: Role, copy: CopyRow | null | undefined = r.copy): Space {
+  const link = copy?.gitLink;
   return {
     id: r.id,
     organizationId: r.organizationId,
@@ -34,5 +37,14 @@ export function presentSpace(r: SpaceRow, role: Role): Space {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     deletedAt: r.deletedAt ?? undefined,
+    counters: {
+      spaceId: r.id,
+      version: copy?.countersVersion ?? 0,
+      comments: copy?.comments ?? 0,
+      changeRequests: copy?.changeRequests ?? 0,
+      changeRequestsOpen: copy?.changeRequestsOpen ?? 0,
+      changeRequestsDraft: copy?.changeRequestsDraft ?? 0,
+    },
+    gitLink: link ? { spaceId: r.id, version: copy?.gitVersion ?? 0, ...link, updatedAt: new Date(link.updatedAt) } : undefined,
   };
 }

@@ -3,6 +3,7 @@ import { SpaceContentServiceService } from '@quire/proto/space-content';
 import { SERVICE_NAMES } from '@quire/proto';
 import { implement, type Logger, type ServiceBinding } from '@quire/service-kit';
 import { collectionHandlers } from './rpc/collections.ts';
+import { copyHandlers } from './rpc/copies.ts';
 import type { Deps } from './rpc/deps.ts';
 import { permissionHandlers } from './rpc/permissions.ts';
 import { importHandlers, type ImportDeps } from './rpc/import.ts';
@@ -12,7 +13,7 @@ import { searchHandlers } from './rpc/search.ts';
 import { spaceHandlers } from './rpc/spaces.ts';
 
 export function contentService(deps: Deps, log: Logger): ServiceBinding {
-  return { definition: ContentServiceService, implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps) }, log), name: SERVICE_NAMES.content };
+  return { definition: ContentServiceService, implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps), ...copyHandlers(deps) }, log), name: SERVICE_NAMES.content };
 }
 
 /** A space's content: revisions, pages, files, blobs, edits and merges; search, links and imports. */

@@ -8,6 +8,8 @@ import { createClient, createLogger, promiseClient, startGrpcServer } from '@qui
 import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../src/rpc/import.ts';
+import { startCopyConsumer } from '../src/copies-consumer.ts';
+import { connectOwners } from '../src/owners.ts';
 import { contentService, spaceContentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -22,7 +24,7 @@ export const APP_URL = 'https://app.quire.test';
  * replica); they are left in place on stop. `eventsPrefix` publishes its domain events where an
  * orgs instance reads them.
  */
-export async function startContent(orgsAddress: string, options: { databaseUrl?: string; blobDir?: string; eventsPrefix?: string } = {}) {
+export async function startContent(orgsAddress: string, options: { databaseUrl?: string; blobDir?: string; eventsPrefix?: string; eventsStream?: string } = {}) {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await cloneTemplate('content');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('content-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -33,7 +35,18 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
   const sink = await testEventSink('content', log, options.eventsPrefix);
   // Tests lower a bound by setting it here, and put it back.
   const importLimits = { ...DEFAULT_IMPORT_LIMITS };
-  const deps = { store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), events: sink.events, now: () => clock.now(), blobs: localBlobStore(blobDir), appUrl: APP_URL, importLimits };
+  const deps: Parameters<typeof contentService>[0] & Parameters<typeof spaceContentService>[0] = {
+    store,
+    orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }),
+    events: sink.events,
+    now: () => clock.now(),
+    blobs: localBlobStore(blobDir),
+    appUrl: APP_URL,
+    importLimits,
+  };
+  // The state events of review and git-sync feed the copies when they publish where this instance reads.
+  const stopCopies = options.eventsStream && options.eventsPrefix ? await startCopyConsumer(sink.nc, options.eventsStream, options.eventsPrefix, store, log) : async () => {};
+  let owners: ReturnType<typeof connectOwners> | undefined;
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
@@ -58,12 +71,20 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
     /** The SpaceContentService on the same server, and its calls as `userId`. */
     spaceContent,
     callContent: callAs(spaceContent, 'content'),
+    store,
+    /** Review and git-sync, started after content (they call it): asked for missing copies from then on. */
+    useOwners(reviewAddress: string, gitSyncAddress: string) {
+      owners = connectOwners(reviewAddress, gitSyncAddress, identity);
+      deps.owners = owners;
+    },
     /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
     kill: () => server.server.forceShutdown(),
     async stop() {
       client.close();
       spaceContent.close();
       await server.shutdown(1000);
+      await stopCopies();
+      owners?.close();
       orgsClient.close();
       await sink.close();
       await close();

@@ -182,6 +182,18 @@ describe('ImportContent from a file', () => {
       'T/index.html': '<html><body><a href="Start_1.html">Start</a></body></html>',
       'T/Start_1.html': '<html><head><title>Team : Start</title></head><body><div id="main-content"><p>Confluence page.</p></div></body></html>',
     }),
+    '/gitbook.zip': zip({
+      'handbook/SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n\n## Reference\n\n* [API](api.md)\n',
+      'handbook/README.md': '---\ndescription: All we know\n---\n\n# Handbook\n\nStart with [Linux](setup/linux.md#install).\n',
+      'handbook/setup/README.md': '# Setup\n',
+      'handbook/setup/linux.md': '---\nemoji: 🐧\n---\n\n# Linux\n\n## Install\n\n![shot](../.gitbook/assets/shot.png)\n',
+      'handbook/api.md': '# API\n\nThe [handbook](README.md).\n',
+      'handbook/.gitbook/assets/shot.png': PNG,
+    }),
+    '/folders.zip': zip({ 'README.md': '# Home\n', 'guide/README.md': '# Guide\n', 'guide/start.md': '# Start\n' }),
+    '/zip-ratio.zip': zip({ 'README.md': '# Home\n', 'zeros.md': new Uint8Array(5 * 1024 * 1024) }),
+    '/zip-traversal.zip': zip({ 'README.md': '# Home\n', '../../.github/workflows/x.yml': 'on: push' }),
+    '/zip-git.zip': zip({ 'README.md': '# Home\n', '.git/hooks/post-checkout': '#!/bin/sh\n' }),
     '/bomb.zip': lyingBomb(),
     '/evil.zip': zip({ '../../etc/evil.md': '# Evil' }),
   };
@@ -241,6 +253,46 @@ describe('ImportContent from a file', () => {
     const other = await newSpace();
     await importFile(other.id, 'confluence', '/confluence.zip');
     expect(titles((await getRevision(other.id)).pages)).toEqual(['Start']);
+  });
+
+  it('imports a ZIP of a GitBook folder: SUMMARY.md’s tree, front matter, links and assets as files', async () => {
+    const space = await newSpace();
+    const res = await importFile(space.id, 'zip', '/gitbook.zip');
+    // 4 pages, the "Reference" group and the asset, of the archive's 6 files.
+    expect(res).toEqual({ revisionId: expect.any(String), importedResources: 6, totalResources: 6 });
+    const revision = await getRevision(space.id);
+    expect(revision.id).toBe(res.revisionId);
+    expect(titles(revision.pages)).toEqual(['Handbook', ['Setup', ['Linux']], ['Reference', ['API']]]);
+    const [handbook, setup, reference] = revision.pages as [Page, Page, Page];
+    const linux = setup.pages[0]!;
+    expect([handbook.description, linux.emoji, reference.type, setup.slug, linux.slug]).toEqual(['All we know', '🐧', 'group', 'setup', 'linux']);
+    expect(revision.files.map((f) => [f.name, f.contentType, Number(f.size)])).toEqual([['shot.png', 'image/png', PNG.length]]);
+    const shot = revision.files[0]!;
+    const blob = await h.callContent<ReadBlobRequest, ReadBlobResponse>(h.spaceContent.readBlob, { blob: shot.blob }, owner.id);
+    expect(Buffer.from(blob.data).equals(PNG)).toBe(true);
+    expect((await getPage(space.id, handbook.id)).markdown).toBe(`Start with [Linux](/pages/${linux.id}#install).\n`);
+    expect((await getPage(space.id, linux.id)).markdown).toBe(`## Install\n\n![shot](/files/${shot.id})\n`);
+    expect((await getPage(space.id, reference.pages[0]!.id)).markdown).toBe(`The [handbook](/pages/${handbook.id}).\n`);
+    const links = await h.callContent<ListLinksRequest, ListLinksResponse>(h.spaceContent.listLinks, { spaceId: space.id, revisionId: '', pageId: '', status: 'broken' }, owner.id);
+    expect(links.stats?.broken).toBe(0);
+
+    // No SUMMARY.md: the folders make the tree, each README.md its folder's page.
+    const other = await newSpace();
+    await importFile(other.id, 'zip', '/folders.zip');
+    expect(titles((await getRevision(other.id)).pages)).toEqual(['Home', ['Guide', ['Start']]]);
+  });
+
+  // Attacks on the zip source: nothing is written, and the answer names what was refused.
+  it('refuses a ZIP compressed past the ratio, a lying bomb, and entries out of the folder or in .git', async () => {
+    const space = await newSpace();
+    await rejects(importFile(space.id, 'zip', '/zip-ratio.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "zeros\.md" is compressed more than 100 to 1 \(the limit\)/);
+    await rejects(importFile(space.id, 'zip', '/bomb.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "bomb\.md" cannot be read \(too many bytes in the stream/);
+    await rejects(importFile(space.id, 'zip', '/zip-traversal.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: .*\.\.\/\.\.\/\.github\/workflows\/x\.yml/);
+    await rejects(importFile(space.id, 'zip', '/zip-git.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "\.git\/hooks\/post-checkout" is inside a \.git folder/);
+    h.importLimits.maxTotalBytes = 100;
+    await rejects(importFile(space.id, 'zip', '/gitbook.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: it inflates to more than 100 bytes \(the limit\)/);
+    await rejects(importFile(space.id, 'zip', '/guide.md'), status.INVALID_ARGUMENT, /^url: not a readable ZIP archive/);
+    expect((await getRevision(space.id)).pages).toEqual([]);
   });
 
   it('with a revision (a change request), builds on it and leaves the space alone', async () => {

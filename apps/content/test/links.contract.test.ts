@@ -118,6 +118,33 @@ describe('ListLinks', () => {
   });
 });
 
+describe('GitBook anchors of headings in other scripts', () => {
+  it('takes the transliterated anchors GitBook links use (`#ustanovka`, `#zhun-bei`) as ok, and the rest as broken', async () => {
+    const manual = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Manual', emoji: '', editMode: '', visibility: '' }, owner.id);
+    const links = ['ustanovka', 'zhun-bei', 'zhun-bei-1', 'an-zhuang-node-js', 'nowhere'].map((a) => `[${a}](install.md#${a})`).join(' ');
+    await h.callContent<CreateRevisionRequest, Revision>(
+      h.spaceContent.createRevision,
+      {
+        spaceId: manual.id,
+        parentRevisionId: '',
+        pages: [page('start', 'Start', `${links}\n`), page('install', 'Install', '## Установка\n\nText.\n\n## 准备\n\nOne.\n\n## 准备\n\nTwo.\n\n## 安装 Node.js\n')],
+        files: [],
+        setActive: true,
+        type: '',
+      },
+      owner.id,
+    );
+    const res = await h.callContent<ListLinksRequest, ListLinksResponse>(h.spaceContent.listLinks, { spaceId: manual.id, revisionId: '', pageId: '', status: '' }, owner.id);
+    expect(res.items.map((u) => [u.targetAnchor, u.status])).toEqual([
+      ['ustanovka', 'ok'],
+      ['zhun-bei', 'ok'],
+      ['zhun-bei-1', 'ok'],
+      ['an-zhuang-node-js', 'ok'],
+      ['nowhere', 'broken'],
+    ]);
+  });
+});
+
 describe('ListFileBacklinks', () => {
   it("lists the pages whose documents link to or embed the file, in the revision's reading order", async () => {
     const res = await backlinks('logo');

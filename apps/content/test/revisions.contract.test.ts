@@ -9,15 +9,18 @@ import type {
   Change,
   CreateRevisionRequest,
   GetPageRequest,
+  MergeRevisionsRequest,
+  MergeRevisionsResponse,
   Page,
   Revision,
 } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMarkdown } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
+import { MAX_REDIRECTS } from '../src/domain/redirects.ts';
 import { openStore } from '../src/store/index.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
@@ -253,6 +256,11 @@ describe('ApplyChanges with documents', () => {
       /^changes\[0\]: give one of markdown and document/,
     );
     await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: ' '.repeat(5_000_001) })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be at most/);
+    // Attack: a document nested past MAX_JSON_DEPTH sent to content directly (no gateway in front), as an insert and as an update.
+    const quote = (depth: number): unknown => ({ object: 'block', type: 'blockquote', nodes: [depth === 0 ? { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] } : quote(depth - 1)] });
+    const deep = JSON.stringify({ object: 'document', data: {}, nodes: [quote(MAX_JSON_DEPTH)] });
+    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: deep })]), status.INVALID_ARGUMENT, new RegExp(`^changes\\[0\\]\\.document: nested deeper than ${MAX_JSON_DEPTH} levels`));
+    await rejects(apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, documentJson: deep } }]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: nested deeper than/);
     expect(await count('Revision')).toBe(before);
   });
 });
@@ -407,6 +415,50 @@ describe('SetSpaceRevision and CreateRevision', () => {
     await rejects(h.callContent(sc().createRevision, { ...req, files: [{ id: 'f1', name: 'a', contentType: '', blob: 'f'.repeat(64) }] }, editor.id), status.INVALID_ARGUMENT, /files\[0\]\.blob/);
     await rejects(h.callContent(sc().createRevision, { ...req, type: 'weird' }, editor.id), status.INVALID_ARGUMENT, /^type:/);
     await rejects(h.callContent(sc().createRevision, req, reader.id), status.PERMISSION_DENIED);
+  });
+
+  it("keeps a Git import's redirects with its revision and every revision made on it, until an import replaces them", async () => {
+    const s = await createSpace();
+    const page = (id: string, title: string) => ({ id, type: '', fields: { title }, markdown: `# ${title}`, href: '', pages: [] });
+    const req: CreateRevisionRequest = {
+      spaceId: s.id,
+      parentRevisionId: '',
+      pages: [page('p1', 'Start'), page('p2', 'Install')],
+      files: [],
+      setActive: true,
+      type: '',
+      redirects: { items: [{ path: '/old/setup/', pageId: 'p2', anchor: '#linux' }, { path: 'help', pageId: 'p1', anchor: '' }] },
+    };
+    const imported = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, req, editor.id);
+    const kept = [
+      { path: 'old/setup', pageId: 'p2', anchor: 'linux' },
+      { path: 'help', pageId: 'p1', anchor: '' },
+    ];
+    expect(imported.redirects).toEqual(kept);
+    expect((await getRevision(s.id)).redirects).toEqual(kept);
+    // An edit and a merge of it carry them; a revision made without them (another import kind) too.
+    const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false, markdown: '# Begin' } }])).revision!;
+    expect((await getRevision(s.id, edited.id)).redirects).toEqual(kept);
+    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(sc().mergeRevisions, { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' }, editor.id);
+    expect(merged.revision!.redirects).toEqual(kept);
+    const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, redirects: undefined }, editor.id);
+    expect(again.redirects).toEqual(kept);
+    // The next import's list replaces them, an empty one removes them.
+    const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, redirects: { items: [] } }, editor.id);
+    expect(cleared.redirects).toEqual([]);
+    // Bad redirects are refused, naming the one.
+    const bad = (item: { path: string; pageId: string; anchor: string }) => h.callContent(sc().createRevision, { ...req, parentRevisionId: '', setActive: false, redirects: { items: [item] } }, editor.id);
+    await rejects(bad({ path: 'x', pageId: 'nope', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.pageId: no page "nope"/);
+    await rejects(bad({ path: '../x', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
+    await rejects(bad({ path: '/', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
+    await rejects(bad({ path: 'a\nb', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
+    await rejects(
+      h.callContent(sc().createRevision, { ...req, setActive: false, redirects: { items: [{ path: 'a', pageId: 'p1', anchor: '' }, { path: '/a', pageId: 'p2', anchor: '' }] } }, editor.id),
+      status.INVALID_ARGUMENT,
+      /redirects\.items\[1\]\.path: "a" is redirected twice/,
+    );
+    const many = Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => ({ path: `old/${i}`, pageId: 'p1', anchor: '' }));
+    await rejects(h.callContent(sc().createRevision, { ...req, setActive: false, redirects: { items: many } }, editor.id), status.INVALID_ARGUMENT, /redirects: at most/);
   });
 });
 

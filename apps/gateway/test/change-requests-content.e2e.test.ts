@@ -5,6 +5,7 @@ import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
+import { schemaErrors } from './gitbook-spec.ts';
 import { expectError, startGateway, ok } from './harness.ts';
 
 // The smallest PNG: 1x1 transparent.
@@ -219,5 +220,59 @@ describe('semantic changes', () => {
     expectError(await g.call(outsider, 'GET', `${base}/changes`), 404);
     const other = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Other' }), 201)).id;
     expectError(await g.call(owner, 'GET', `/v1/spaces/${other}/revisions/${revision}/changes`), 404);
+  });
+});
+
+describe("a space's revisions", () => {
+  type Rev = { id: string; type: string; parents: string[]; pages: { title: string }[]; mergedFrom?: { number: number }; urls: { app: string } };
+  const titles = (r: Rev) => r.pages.map((p) => p.title);
+
+  it('lists the history newest first, each a whole GitBook Revision (a merge with its change request), page by page', async () => {
+    const { spaceId, cr, base } = await changeRequest();
+    const first = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}`))).revision as string;
+    const { revision: merged } = await ok(g.call(owner, 'POST', `${base}/merge`));
+    const second = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'More' }), 201);
+    const next = `/v1/spaces/${spaceId}/change-requests/${second.number}`;
+    await ok(g.call(owner, 'POST', `${next}/content`, { changes: [{ operation: 'insert_page', title: 'FAQ', document: { markdown: 'Q?' } }] }));
+    const { revision: latest } = await ok(g.call(owner, 'POST', `${next}/merge`));
+
+    const all = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/revisions`));
+    const items = all.items as Rev[];
+    // The change requests' own edits are not the space's history: only what the space was on.
+    expect(items.map((r) => r.id)).toEqual([latest, merged, first]);
+    expect(all.next).toBeUndefined();
+    for (const r of items) expect(schemaErrors('Revision', r)).toEqual([]);
+    expect(items.map((r) => r.mergedFrom?.number)).toEqual([second.number, cr.number, undefined]);
+    expect(titles(items[0]!)).toEqual(['Getting started', 'Reference', 'FAQ']);
+    expect(titles(items[2]!)).toEqual([]);
+    expect(items[1]!.urls.app).toMatch(new RegExp(`/s/${spaceId}/~/revisions/${merged}$`));
+
+    // `limit` pages through the same list; `next.page` continues after the last one.
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions?limit=1${page ? `&page=${page}` : ''}`));
+      expect(res.items).toHaveLength(1);
+      seen.push(res.items[0].id);
+      page = res.next?.page;
+    } while (page && seen.length < 10);
+    expect(seen).toEqual([latest, merged, first]);
+  });
+
+  it('refuses a bad limit or cursor, a cursor of another space, and hides other organizations’ spaces (404)', async () => {
+    const { spaceId, base } = await changeRequest();
+    await ok(g.call(owner, 'POST', `${base}/merge`));
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions?limit=5000`), 400, /limit/);
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions?page=nonsense`), 400, /page/);
+    expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/revisions`), 404);
+    expectError(await g.call(owner, 'GET', '/v1/spaces/missing/revisions'), 404);
+    // A cursor names a revision: one of another space (here, of the outsider's) is not this space's history.
+    const theirOrg = (await ok(g.call(outsider, 'GET', '/v1/orgs'))).items[0].id;
+    const theirs = (await ok(g.call(outsider, 'POST', `/v1/orgs/${theirOrg}/spaces`, { title: 'Theirs' }), 201)).id;
+    const theirCr = await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests`, {}), 201);
+    await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests/${theirCr.number}/content`, { changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'x' } }] }));
+    const { revision: secret } = await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests/${theirCr.number}/merge`));
+    const forged = Buffer.from(`c1.${secret}`).toString('base64url');
+    expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions?page=${forged}`), 400, /page/);
   });
 });

@@ -86,7 +86,7 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
       integration: 'git-sync',
       url: 'https://github.com/acme/handbook',
       updatedAt: expect.any(String),
-      job: { id: expect.any(String), direction: 'import', state: 'done', revision: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), createdAt: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String) },
+      job: { id: expect.any(String), direction: 'import', state: 'done', revision: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), createdAt: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String), filesDone: 4, filesTotal: 4 },
     });
     expect(JSON.stringify(info)).not.toContain(CREDS.password);
     // The audit log records who started it and where from, never the repository's credentials.

@@ -150,6 +150,13 @@ const pointerEscape = (path: string) => path.replaceAll('~', '~0').replaceAll('/
 
 const explain = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
 
+/** What keeps `value` from being one of GitBook's `components.schemas[name]` (none when it is), for answers of Quire's own operations. */
+export function schemaErrors(name: string, value: unknown): string[] {
+  const check = ajv.getSchema(`gitbook#/components/schemas/${name}`);
+  if (!check) throw new Error(`GitBook's document has no schema ${name}`);
+  return check(value) ? [] : (check.errors ?? []).map(explain);
+}
+
 /** A Fastify onSend hook recording every answer that does not conform into `violations`. */
 export function specHook(violations: Violation[]) {
   return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -28,5 +28,6 @@ export function presentInfo({ link, job }: { link: GitSyncRow; job?: JobRow }): 
     url: link.url,
     updatedAt: link.updatedAt,
     latestJob: job ? presentJob(job) : undefined,
+    version: Number(link.version),
   };
 }

@@ -33,7 +33,7 @@ const blocks = Object.fromEntries(readdirSync(BLOCKS_DIR).map((name) => [`manual
 export const MANUAL_REPO: Record<string, string | Buffer> = {
   'README.md': '# 项目\n\n这个仓库包含手册。\n',
   'src/main.c': 'int main(void) { return 0; }\n',
-  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n',
+  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n  /setup/prepare/: guide/install_steps.md#zhun-bei\n  notes: appendix/notes.md\n',
   'manual/docs/SUMMARY.md': [
     '# Table of contents',
     '',
@@ -62,4 +62,6 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
   'manual/docs/.gitbook/assets/截图 1.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 8, 8, 8]),
   'manual/docs/.gitbook/assets/spec.pdf': '%PDF-1.4 spec\n',
   'manual/docs/.gitbook/includes/tags.yaml': 'tags:\n  - 安装\n',
+  // What blocks/include.md includes: reusable content, no page of the space.
+  'manual/docs/.gitbook/includes/setup-steps.md': '---\ntitle: Setup steps\n---\n\n1. 下载\n2. 安装\n',
 };

@@ -353,6 +353,15 @@ describe('export', () => {
       expect(imported.files.map((f) => f.git?.path).sort()).toEqual(['manual/docs/.gitbook/assets/spec.pdf', 'manual/docs/.gitbook/assets/截图 1.png', 'manual/docs/images/arch.png']);
     });
 
+    it("keeps .gitbook.yaml's redirects with the revision: to pages, with anchors; one to an unlisted file leads nowhere", () => {
+      const steps = byTitle(imported, '安装步骤');
+      expect(imported.redirects).toEqual([
+        { path: 'old/install', pageId: steps.id, anchor: '' },
+        { path: 'faq', pageId: byTitle(imported, 'API v2.1').id, anchor: '' },
+        { path: 'setup/prepare', pageId: steps.id, anchor: 'zhun-bei' },
+      ]);
+    });
+
     it('records progress: files processed of total', () => {
       const pages = flat(imported.pages).filter((p) => p.git).length;
       expect(importJob).toMatchObject({ state: 'done', filesTotal: pages + imported.files.length, filesDone: pages + imported.files.length });
@@ -404,6 +413,9 @@ describe('export', () => {
         });
       expect(norm(back, backIds)).toEqual(norm(source, ids));
       expect(back.files.map((f) => f.blob).sort()).toEqual(source.files.map((f) => f.blob).sort());
+      // The redirects went into the new `.gitbook.yaml` and lead to the same pages.
+      expect(back.redirects.map((r) => ({ ...r, pageId: backIds.get(r.pageId) }))).toEqual(source.redirects.map((r) => ({ ...r, pageId: ids.get(r.pageId) })));
+      expect(back.redirects).toHaveLength(3);
       // And that repository takes the next export without a commit.
       const { head } = await readRepo(target);
       expect((await run(copy, exportRepo(copy, { url: repos.url('manual-copy') }))).commitOid).toBe(head);

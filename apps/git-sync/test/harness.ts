@@ -80,7 +80,7 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
 }
 
 /** The test's consumer, and the messages left on its subject (jobs queued with no worker to take them). */
-async function dropQueue(queue: { subject: string; consumer: string }) {
+export async function dropQueue(queue: { subject: string; consumer: string }) {
   const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'git-sync-test', createLogger('t', 'silent'));
   try {
     const jsm = await nc.jetstreamManager();

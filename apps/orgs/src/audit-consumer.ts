@@ -1,6 +1,6 @@
 import type { Logger } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
-import { ensurePullConsumer, type NatsConnection } from '@quire/service-kit/nats';
+import { ensurePullConsumer, isStateEvent, type NatsConnection } from '@quire/service-kit/nats';
 import { auditRows, parseEvent, userOfEvent } from './domain/audit.ts';
 import type { Store } from './store/index.ts';
 
@@ -22,6 +22,11 @@ export async function startAuditConsumer(nc: NatsConnection, stream: string, sub
       if (!event) {
         log.warn({ subject: m.subject, seq: m.seq }, 'not a domain event; dropped');
         m.term();
+        continue;
+      }
+      // State for other services' copies, not an action: nothing to audit.
+      if (isStateEvent(event)) {
+        m.ack();
         continue;
       }
       try {

@@ -1,9 +1,11 @@
-import { loadServiceIdentity, runProcess, startMetricsServer } from '@quire/service-kit';
+import { loadServiceIdentity, runProcess, startMetricsServer, startTracing } from '@quire/service-kit';
 import { buildReader } from './server/app.ts';
 import { connectServices } from './clients.ts';
 import { listenPort, loadReaderConfig } from './config.ts';
 
 await runProcess('reader', async () => {
+  // Before the clients open, so that a page's calls to sites and content carry its trace.
+  const stopTracing = await startTracing('reader');
   const config = loadReaderConfig();
   const services = connectServices(config, loadServiceIdentity('reader', config));
   const reader = await buildReader(config, services);
@@ -17,6 +19,7 @@ await runProcess('reader', async () => {
       await reader.app.close();
       await reader.insights.flush();
       for (const c of services.channels) c.client.close();
+      await stopTracing?.();
     },
   };
 });

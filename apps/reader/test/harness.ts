@@ -14,6 +14,20 @@ import { buildReader } from '../src/server/app.ts';
  */
 export async function startReader(env: Record<string, string> = {}, options: { gatewayEnv?: Record<string, string>; logStream?: DestinationStream } = {}) {
   const g = await startGateway(options.gatewayEnv);
+  const { reader, config, stop } = await readerOver(g, env, options.logStream);
+  return {
+    g,
+    reader,
+    config,
+    async stop() {
+      await stop();
+      await g.stop();
+    },
+  };
+}
+
+/** The reader over the services of a gateway started elsewhere (stopping it leaves the gateway running). */
+export async function readerOver(g: Awaited<ReturnType<typeof startGateway>>, env: Record<string, string> = {}, logStream?: DestinationStream) {
   const config = loadReaderConfig({
     ORGS_URL: g.orgs.address,
     CONTENT_URL: g.content.address,
@@ -24,16 +38,14 @@ export async function startReader(env: Record<string, string> = {}, options: { g
     ...env,
   });
   const services = connectServices(config, testIdentity('reader'));
-  const reader = await buildReader(config, services, options.logStream);
+  const reader = await buildReader(config, services, logStream);
   await reader.app.ready();
   return {
-    g,
     reader,
     config,
     async stop() {
       await reader.app.close();
       for (const c of services.channels) c.client.close();
-      await g.stop();
     },
   };
 }

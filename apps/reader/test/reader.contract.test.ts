@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { startGitServer } from '@quire/git-sync/testing';
 import { Role, startMetricsServer } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
@@ -244,6 +245,58 @@ describe('structure: sections, groups and variants', () => {
     const second = await get(`${v2}/endpoints`);
     expect(second.body).toContain('Version two.');
     expect((await get(`${base}/${section.path}/api-v1/endpoints`)).body).toContain('Version one.');
+  });
+});
+
+describe('redirects of a Git repository', () => {
+  let repos: Awaited<ReturnType<typeof startGitServer>>;
+  beforeAll(async () => {
+    repos = await startGitServer();
+  });
+  afterAll(() => repos?.stop());
+
+  /** GET git/info until the latest job is over. */
+  async function imported(spaceId: string) {
+    for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const state = (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`))).job?.state;
+      if (state === 'done' || state === 'failed') return state;
+    }
+    throw new Error('the git import did not finish');
+  }
+
+  it(".gitbook.yaml's redirects answer 301 to their page's published URL, with the anchor; unknown paths stay a 404 page", async () => {
+    await repos.create('moved', {
+      '.gitbook.yaml': 'root: ./docs/\n\nredirects:\n  old/install: guide/install.md#linux\n  /help/: README.md\n  установка: guide/install.md\n  gone: guide/removed.md\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n',
+      'docs/README.md': '# Welcome\n',
+      'docs/guide/README.md': '# Guide\n',
+      'docs/guide/install.md': '# Install\n\n## Linux\n\nRun it.\n',
+    });
+    const spaceId = (await api('POST', '/spaces', { title: 'Moved' }, 201)).id as string;
+    await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('moved'), ref: 'refs/heads/main' }), 204);
+    expect(await imported(spaceId)).toBe('done');
+    // The repository's space as a second variant: its URLs carry the site-space's path.
+    const first = await spaceWith(h.g, owner, orgId, 'First', [page('Home', 'Home.')]);
+    const site = await publishedSite([first, spaceId]);
+    const siteSpaces = await api('GET', `/sites/${site.id}/site-spaces`);
+    const variant = siteSpaces.items.find((s: { space: { id: string } }) => s.space.id === spaceId).path as string;
+    const base = `/${orgId}/${site.id}/${variant}`;
+
+    const install = await get(`${base}/old/install`);
+    expect(install.statusCode).toBe(301);
+    expect(install.headers.location).toBe(`${base}/guide/install#linux`);
+    expect((await get(install.headers.location as string)).body).toContain('<h1>Install</h1>');
+    expect((await get(`${base}/help`)).headers.location).toBe(`${base}/welcome`);
+    expect((await get(`${base}/${encodeURIComponent('установка')}`)).headers.location).toBe(`${base}/guide/install`);
+    // A page that exists wins over a redirect; a redirect to a file that is no page, or no redirect: 404 pages.
+    expect((await get(`${base}/guide`)).statusCode).toBe(200);
+    for (const path of ['gone', 'old/other', 'old']) {
+      const res = await get(`${base}/${path}`);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.body).toContain('Page not found');
+    }
+    // Another space of the site does not take them.
+    expect((await get(`/${orgId}/${site.id}/old/install`)).statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
-import { loadReviewConfig } from './config.ts';
+import { connectNats, eventSink } from '@quire/service-kit/nats';
+import { exportLimits, loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
 import { reviewService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -12,6 +13,8 @@ await runGrpcService('review', async () => {
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const upstreams = connectUpstreams(config.ORGS_URL, config.CONTENT_URL, identity);
   const printer = new PdfPrinter(pdfOptions(config));
+  const nc = await connectNats(config.NATS_URL, 'review', log);
+  const events = eventSink(nc, 'review', config.EVENTS_SUBJECT_PREFIX, log);
   return {
     log,
     host: config.GRPC_HOST,
@@ -19,7 +22,7 @@ await runGrpcService('review', async () => {
     identity,
     metricsPort: config.METRICS_PORT,
     checks,
-    services: [reviewService({ store, printer, ...upstreams }, log)],
-    close: [() => upstreams.close(), () => printer.close(), close],
+    services: [reviewService({ store, printer, events, exportLimits: exportLimits(config), ...upstreams }, log)],
+    close: [() => upstreams.close(), () => printer.close(), () => nc.drain(), close],
   };
 });

@@ -6,10 +6,12 @@ import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/revie
 import type { Change } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
 import { pdfText } from '@quire/render/testing';
-import { Role, type Caller } from '@quire/service-kit';
+import { Role, unaryCall, type Caller } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { exportRevision, exportSource } from '../src/rpc/exports.ts';
 import type { Deps } from '../src/rpc/deps.ts';
 import { startReview, type ReviewHarness } from './harness.ts';
@@ -123,7 +125,41 @@ describe('the ExportSpace call', () => {
     for (const name of ['a.bin', 'b.bin']) {
       await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: cr.id, changes: [{ insertFiles: { files: [{ ref: name, name, contentType: 'application/octet-stream', data: randomBytes(9 * 1024 * 1024) }] } }] });
     }
-    const res = review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id);
-    await rejects(res, status.INVALID_ARGUMENT, /^format: the markdown export is 18\.\d MiB, over the 16 MiB limit of an export$/);
-  }, 60_000);
+    // Refused from the files' sizes, before a byte of them is read.
+    await rejects(review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id), status.INVALID_ARGUMENT, new RegExp(`^format: the markdown export is refused before it is made: the content's files are ${18 * 1024 * 1024} bytes, more than the ${ANSWER_ROOM} of an export$`));
+    // Past that bound, the file made is still checked against what one answer can carry (reading
+    // and zipping 18 MiB: the gateway's deadline of an export, 60 s, not a test call's 10 s).
+    review.deps.exportLimits.maxFileBytes = Infinity;
+    try {
+      const made = unaryCall(review.client, R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, { userId: owner.id, requestId: 'test' }, { identity: testIdentity('gateway'), audience: 'review' }, 60_000);
+      await rejects(made, status.INVALID_ARGUMENT, /^format: the markdown export is 18\.\d MiB, over the 16 MiB limit of an export$/);
+    } finally {
+      review.deps.exportLimits.maxFileBytes = ANSWER_ROOM;
+    }
+  }, 90_000);
+
+  it('refuses content past the pages bound of its format before rendering anything, and says so when only asked to check', async () => {
+    const { space, cr } = await seeded();
+    const exp = (format: string, checkOnly = false) => review.call<unknown, { data: Buffer; filename: string }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: String(cr.number), format, checkOnly }, reader.id);
+    review.deps.exportLimits.maxPdfPages = 3;
+    const print = vi.spyOn(review.deps.printer, 'print');
+    try {
+      // The change request has 4 pages: Guide, Install, Usage and FAQ.
+      for (const checkOnly of [true, false]) {
+        await rejects(exp('pdf', checkOnly), status.INVALID_ARGUMENT, /^format: the pdf export is refused before it is made: the content has 4 pages, more than the 3 of a pdf export$/);
+      }
+      expect(print).not.toHaveBeenCalled();
+      // Other formats have their own bound; a check answers no file.
+      expect(await exp('markdown', true)).toMatchObject({ data: Buffer.alloc(0), filename: '' });
+      expect((await exp('markdown')).filename).toBe(`change-request-${cr.number}-markdown.zip`);
+      // The space itself has 3 pages: within.
+      const pdf = await review.call<unknown, { data: Buffer }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: '', format: 'pdf', checkOnly: true }, reader.id);
+      expect(pdf.data.length).toBe(0);
+      // A check still needs read access.
+      await rejects(review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: '', format: 'markdown', checkOnly: true }, outsider.id), status.NOT_FOUND);
+    } finally {
+      print.mockRestore();
+      review.deps.exportLimits.maxPdfPages = DEFAULT_EXPORT_LIMITS.maxPdfPages;
+    }
+  });
 });

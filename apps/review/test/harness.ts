@@ -1,7 +1,8 @@
 import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
+import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -11,7 +12,7 @@ import { openStore } from '../src/store/index.ts';
  * database, calling the orgs and content services at the given addresses. Used by the contract
  * tests here and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
  */
-export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }) {
+export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }, options: { eventsPrefix?: string } = {}) {
   // Another instance over an existing database (replicas) leaves that database in place.
   const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('review');
   const { store, close } = openStore(database.url, 5);
@@ -19,7 +20,10 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const identity = testIdentity('review');
   const upstreams = connectUpstreams(orgsAddress, contentAddress, identity);
   const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
-  const deps = { store, printer, ...upstreams };
+  // The counters' state events go where content's copies read them (the gateway's tests), or nowhere.
+  const sink = await testEventSink('review', log, options.eventsPrefix);
+  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`).
+  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, ...upstreams };
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
@@ -38,6 +42,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
       await server.shutdown(1000);
       upstreams.close();
       await printer.close();
+      await sink.close();
       await close();
       await database.drop();
     },

@@ -18,6 +18,10 @@ const ChangeRequestsView = lazy(() => import('./views/ChangeRequests.tsx'));
 const ChangeRequestView = lazy(() => import('./views/ChangeRequest.tsx'));
 const EditView = lazy(() => import('./views/EditView.tsx'));
 const SettingsView = lazy(() => import('./views/Settings.tsx'));
+const HistoryView = lazy(() => import('./views/History.tsx'));
+const SpaceSettings = lazy(() => import('./views/SpaceSettings.tsx'));
+const SitesView = lazy(() => import('./views/Sites.tsx'));
+const SiteView = lazy(() => import('./views/Site.tsx'));
 
 export function App() {
   const { user, loading } = useSession();
@@ -40,6 +44,12 @@ export function App() {
         <Route path="/o/:org">{(p) => <OrgRoute org={p.org}>{<OrgHome org={p.org} />}</OrgRoute>}</Route>
         <Route path="/o/:org/c/:collection">{(p) => <OrgRoute org={p.org}>{<OrgHome org={p.org} collection={p.collection} />}</OrgRoute>}</Route>
         <Route path="/o/:org/settings/:tab">{(p) => <OrgRoute org={p.org}>{<SettingsView org={p.org} tab={p.tab} />}</OrgRoute>}</Route>
+        <Route path="/o/:org/s/:space/~/history">{(p) => <SpaceRoute space={p.space}>{(s) => <HistoryView space={s} />}</SpaceRoute>}</Route>
+        <Route path="/o/:org/sites">{(p) => <OrgRoute org={p.org}>{<SitesView org={p.org} />}</OrgRoute>}</Route>
+        <Route path="/o/:org/sites/:site">{(p) => <OrgRoute org={p.org}>{<SiteView org={p.org} siteId={p.site} tab="structure" />}</OrgRoute>}</Route>
+        <Route path="/o/:org/sites/:site/:tab">{(p) => <OrgRoute org={p.org}>{<SiteView org={p.org} siteId={p.site} tab={p.tab} />}</OrgRoute>}</Route>
+        <Route path="/o/:org/s/:space/~/settings">{(p) => <Redirect to={paths.spaceSettings(p.org, p.space)} replace />}</Route>
+        <Route path="/o/:org/s/:space/~/settings/:tab">{(p) => <SpaceRoute space={p.space}>{(s) => <SpaceSettings space={s} tab={p.tab} />}</SpaceRoute>}</Route>
         <Route path="/o/:org/s/:space/~/changes">{(p) => <SpaceRoute space={p.space}>{(s) => <ChangeRequestsView space={s} />}</SpaceRoute>}</Route>
         <Route path="/o/:org/s/:space/~/changes/:number">{(p) => <SpaceRoute space={p.space}>{(s) => <ChangeRequestView space={s} number={p.number} />}</SpaceRoute>}</Route>
         <Route path="/o/:org/s/:space/~/changes/:number/edit/*?">

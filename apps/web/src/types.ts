@@ -13,6 +13,7 @@ export interface Organization {
   id: string;
   title: string;
   urls: { app: string; location: string };
+  permissions?: { admin?: boolean; createContent?: boolean };
 }
 
 export interface Collection {
@@ -52,6 +53,26 @@ export interface RevisionPage {
   href?: string;
 }
 
+/** A revision without what the history leaves unread (its pages and files are there too). */
+export interface Revision {
+  id: string;
+  type: 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
+  parents: string[];
+  createdAt: string;
+  git?: { oid: string; message?: string };
+  mergedFrom?: ChangeRequest;
+  urls: { app: string };
+}
+
+/** GitBook's RevisionSemanticChange (the fields the app reads). */
+export interface SemanticChange {
+  type: 'page_created' | 'page_edited' | 'page_deleted' | 'page_moved' | 'file_created' | 'file_edited' | 'file_deleted' | 'variables_edited';
+  page?: { id: string; title: string; path?: string };
+  parent?: { before?: { title: string }; after?: { title: string } };
+  file?: { name: string };
+  attributes?: Record<string, unknown>;
+}
+
 export interface RevisionFile {
   id: string;
   name: string;
@@ -76,16 +97,28 @@ export interface ChangeRequest {
   urls: { app: string; location: string };
 }
 
+export interface Reaction {
+  emoji: string;
+  count: number;
+  users: { user: User }[];
+}
+
 export interface Comment {
   id: string;
   body: { markdown?: string };
   postedBy: User;
   postedAt: string;
-  replies: number;
-  reactions?: { reaction: string; count: number; users?: User[] }[];
+  /** Replies have none. */
+  replies?: number;
+  reactions: Reaction[];
   status?: string;
-  resolved?: boolean;
-  target?: { page?: string };
+  target?: { page?: { id: string; title: string; outdated?: boolean } };
+}
+
+export interface RequestedReviewer {
+  user: User;
+  requestedBy: User;
+  createdAt: string;
 }
 
 export interface Member {

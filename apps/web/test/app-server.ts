@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { startGateway } from '@quire/gateway/testing';
 import { reservedPort } from '@quire/service-kit/testing';
@@ -18,4 +19,12 @@ export async function startApp(env: Record<string, string> = {}) {
   const g = await startGateway({ QUIRE_WEB_DIST: dist, QUIRE_PUBLIC_URL: origin, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env });
   await g.app.listen({ host: '127.0.0.1', port });
   return { g, origin };
+}
+
+/** Signs `user` in on the app's sign-in page, which `path` sends to first. */
+export async function signIn(page: Page, origin: string, user: { email: string; password: string }, path = '/') {
+  await page.goto(origin + path);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import { CHROMIUM, CHROMIUM_ARGS, startApp } from './app-server.ts';
+import { CHROMIUM, CHROMIUM_ARGS, signIn, startApp } from './app-server.ts';
 
 // The web app in Debian's Chromium, served by the real gateway over the real services: a writer
 // writes a page in a change request, a reviewer comments and approves, the writer merges.
@@ -46,10 +46,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     const page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
     onTestFailed(() => page.screenshot({ path: `${shots}failed-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
-    await page.goto(app.origin + path);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, app.origin, user, path);
     return page;
   }
 
@@ -136,7 +133,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await diff.getByText('## Install').waitFor();
     await diff.getByText('quire serve').first().waitFor();
     await r.getByLabel('Add a comment').fill('Please add a second step.');
-    await r.getByRole('button', { name: 'Comment' }).click();
+    await r.getByRole('button', { name: 'Comment', exact: true }).click();
     await r.getByText('Please add a second step.').waitFor();
     await r.getByRole('button', { name: 'Request changes' }).click();
     await r.getByRole('list', { name: 'Reviews' }).getByText(/requested changes/).waitFor();

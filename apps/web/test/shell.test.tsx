@@ -18,6 +18,7 @@ const signedIn = (extra: (method: string, url: URL, body: unknown) => { status?:
   fakeApi((method, url, body) => {
     if (url.pathname === '/auth/session') return { body: { user: USER, csrfToken: 'csrf-1' } };
     if (url.pathname === '/v1/orgs') return { body: { items: [ORG], count: 1 } };
+    if (url.pathname === '/v1/orgs/org1') return { body: { ...ORG, permissions: { admin: true, createContent: true } } };
     if (url.pathname === '/v1/orgs/org1/collections') return { body: { items: [collection('c1', 'Guides')] } };
     if (url.pathname === '/v1/orgs/org1/spaces') return { body: { items: [space('s1', 'API', 'c1'), space('s2', 'Handbook')] } };
     return extra(method, url, body);

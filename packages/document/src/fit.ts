@@ -77,6 +77,9 @@ function fallback(block: DocumentBlock): DocumentBlock[] {
       return [paragraph([{ object: 'inline', type: 'link', data: { ref: block.data.ref }, nodes: [text(`${block.data.method.toUpperCase()} ${block.data.path}`)] }])];
     case 'table':
       return tableRows(block);
+    // Where reusable content may not sit, its tag stays as the text it was.
+    case 'reusable-content':
+      return [paragraph([text(`{% include "${block.data.ref.reusableContent}" %}`)])];
     default:
       return [];
   }

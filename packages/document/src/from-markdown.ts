@@ -76,6 +76,8 @@ function tagOf(node: RootContent): ParsedTag | undefined {
   return parsedTags.get(node);
 }
 const SUMMARY = /<summary>([\s\S]*?)<\/summary>/i;
+/** `{% include "path" %}` as GitBook writes it (double quotes, no other argument). */
+const INCLUDE = /^\{% include "([^"]+)" %\}$/;
 
 function lengthOf(value: string | undefined): Length | undefined {
   if (!value) return undefined;
@@ -219,6 +221,14 @@ class Reader {
         const ref = /^https?:\/\//i.test(src) ? ({ kind: 'url', url: src } as const) : (resolveRef(src, 'file', this.options.resolveLink) as { kind: 'file'; file: string });
         out.push({ object: 'block', type: 'swagger', isVoid: true, data: { ref, path, method } });
         return end;
+      }
+      case 'include': {
+        // Reusable content as Git Sync writes it, `{% include "../.gitbook/includes/x.md" %}`: the
+        // file's path as written stands for the reusable content (Quire keeps no such entity).
+        const path = INCLUDE.exec(node.value)?.[1];
+        if (path === undefined) return literal();
+        out.push({ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: path } } });
+        return i;
       }
       case 'embed':
       case 'file': {

@@ -1,16 +1,27 @@
 import slugify from '@sindresorhus/slugify';
+import { transliterate } from 'transliteration';
 import { childBlocks, inlineText } from './nodes.ts';
 import type { DocumentBlock, DocumentBlockHeading, InlineContent, JSONDocument } from './types.ts';
 
 // Heading anchors and the text of a document by section: what the reader links to and the search
 // index stores.
 
+// Han, kana and Hangul, which slugify's transliteration leaves out.
+const EAST_ASIAN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Text with its Chinese, Japanese and Korean runs spelled in Latin letters as GitBook's anchors
+ * and slugs spell them (pinyin for Han: `准备` → `Zhun Bei`); other scripts are left to slugify.
+ */
+export const romanizeEastAsian = (value: string): string => value.replace(EAST_ASIAN, (run) => ` ${transliterate(run)} `);
+
 /**
  * A heading's anchor computed GitBook's way: lower-case, transliterated to ASCII, words joined by
- * `-` ("Café Crème" → "cafe-creme"). Text with nothing to transliterate (CJK) keeps its letters.
+ * `-` ("Café Crème" → "cafe-creme", "Установка" → "ustanovka", "安装 Node.js" →
+ * "an-zhuang-node-js"). Text with nothing to transliterate keeps its letters.
  */
 export function anchorSlug(value: string): string {
-  const ascii = slugify(value, { decamelize: false });
+  const ascii = slugify(romanizeEastAsian(value), { decamelize: false });
   if (ascii) return ascii;
   return value
     .toLowerCase()

@@ -208,7 +208,9 @@ class Writer {
         return [{ type: 'paragraph', children: this.phrasing(block.nodes as InlineContent[]) }];
       case 'image':
         return [this.images({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] })];
-      // Integration blocks and reusable content have no markdown of their own in Git Sync.
+      case 'reusable-content':
+        return [{ type: 'gitbookTag', value: `{% include "${block.data.ref.reusableContent}" %}` }];
+      // Integration blocks have no markdown of their own in Git Sync.
       default:
         return [];
     }

@@ -21,7 +21,7 @@ describe('toHtml renders every block', () => {
   it('headings with GitBook anchors, unique within the page', () => {
     expect(html(read('headings.md'))).toBe('<h1 id="title">Title</h1><h2 id="section">Section</h2><h3 id="sub-section">Sub-section</h3><h2 id="custom-anchor">Explicit anchor</h2>');
     expect(html('## Café Crème\n\n## Café Crème\n\n## Привет мир\n\n## 你好')).toBe(
-      '<h2 id="cafe-creme">Café Crème</h2><h2 id="cafe-creme-1">Café Crème</h2><h2 id="privet-mir">Привет мир</h2><h2 id="你好">你好</h2>',
+      '<h2 id="cafe-creme">Café Crème</h2><h2 id="cafe-creme-1">Café Crème</h2><h2 id="privet-mir">Привет мир</h2><h2 id="ni-hao">你好</h2>',
     );
   });
 

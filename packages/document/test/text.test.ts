@@ -8,7 +8,11 @@ describe('anchorSlug', () => {
     expect(anchorSlug('Über größe')).toBe('ueber-groesse');
     expect(anchorSlug('Привет, мир')).toBe('privet-mir');
     expect(anchorSlug('GitBook API')).toBe('gitbook-api');
-    expect(anchorSlug('你好 世界')).toBe('你好-世界');
+    // Chinese in pinyin, Japanese and Korean romanized, as GitBook's links to such headings spell them (`#zhun-bei`).
+    expect(anchorSlug('你好 世界')).toBe('ni-hao-shi-jie');
+    expect(anchorSlug('准备')).toBe('zhun-bei');
+    expect(anchorSlug('安装 Node.js')).toBe('an-zhuang-node-js');
+    expect(anchorSlug('한국어')).toBe('hangugeo');
     expect(anchorSlug('!!!')).toBe('');
   });
 });

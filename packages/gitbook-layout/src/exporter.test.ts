@@ -98,6 +98,23 @@ describe('planExport onto the repository the space came from', () => {
     expect(files).toEqual(REPO);
   });
 
+  it('keeps SUMMARY entries without a link (a title over its children) as they are', () => {
+    const repo = {
+      'docs/.gitbook.yaml': 'root: ./\n',
+      'docs/SUMMARY.md': '# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](pointers.md)\n  - Errors\n    - [Types](error-type.md)\n',
+      'docs/README.md': '# Home\n',
+      'docs/pointers.md': '# Pointers\n',
+      'docs/error-type.md': '# Types\n',
+    };
+    const space = importSpace(repo, 'docs');
+    expect(find(space, 'Guidelines')).toMatchObject({ type: 'document', pages: [{ title: 'Pointers' }, { title: 'Errors' }] });
+    const again = importSpace(repo, 'docs', space);
+    expect(find(again, 'Errors').id).toBe(find(space, 'Errors').id);
+    const { plan, files } = applyExport(repo, space, 'docs');
+    expect(plan.texts).toEqual(new Map());
+    expect(files).toEqual(repo);
+  });
+
   it('writes an edited page alone, in the document model\'s spelling, keeping its front matter and heading', () => {
     const space = importSpace(REPO);
     const readme = find(space, 'Overview');
@@ -160,5 +177,20 @@ describe('planExport to a new repository', () => {
     expect(same(back).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, ''))).toEqual(same(space).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, '')));
     // A second export onto it changes nothing.
     expect(applyExport(files, back).plan).toMatchObject({ texts: new Map(), remove: [], pageCount: 5 });
+  });
+
+  it('writes the space\'s redirects into the new .gitbook.yaml, leading to the same pages', () => {
+    const space = importSpace(REPO);
+    const redirects = planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects;
+    const withAnchor = [...redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })), { path: 'old: first', pageId: find(space, 'First').id, anchor: 'top' }, { path: 'gone', pageId: 'deleted', anchor: '' }];
+    const plan = planExport(space.pages, space.files, { projectDirectory: '', redirects: withAnchor });
+    const yaml = plan.texts.get('.gitbook.yaml')!;
+    expect(yaml).toContain('redirects:\n  old/page: guide/install_steps.md\n  "old: first": get-started/first.md#top\n');
+    const files = Object.fromEntries([...plan.texts, ...[...plan.files.values()].map((path) => [path, 'bytes'])]);
+    const back = planImport(snapshot(files), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() });
+    expect(back.redirects).toEqual([
+      { from: 'old/page', page: find(space, 'Install steps').id, anchor: '' },
+      { from: 'old: first', page: find(space, 'First').id, anchor: 'top' },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import YAML from 'yaml';
 import { parseMarkdown, toMarkdown } from '@quire/document';
 import { safeFileName, slugify } from '@quire/service-kit';
 import { planImport, readConfig, RepositoryError, type PlannedFile, type PlannedPage, type RepoSnapshot } from './importer.ts';
@@ -98,6 +99,8 @@ export interface ExportOptions {
   existing?: RepoSnapshot;
   /** The prefix imports gave links to other repository files (written back as relative paths). */
   repoTreeUrl?: string;
+  /** The space's redirects (old path -> page id and anchor): written in a new `.gitbook.yaml`. */
+  redirects?: readonly { path: string; pageId: string; anchor: string }[];
 }
 
 const flatten = <T extends { pages: T[] }>(list: T[]): T[] => list.flatMap((p) => [p, ...flatten(p.pages)]);
@@ -195,7 +198,13 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
     const yaml = joinPath(projectDirectory, '.gitbook.yaml');
     if (!existing?.texts.has(yaml)) {
       const rel = root === projectDirectory ? '' : `${relativePath(projectDirectory, root)}/`;
-      texts.set(yaml, `root: ./${rel}\n\nstructure:\n  readme: ${relativePath(root, layout.pages.get(pages.find((p) => p.type === 'document')?.id ?? '') ?? config.readme)}\n  summary: ${relativePath(root, config.summary)}\n`);
+      // Redirects to pages with a file (a page since deleted has none) as GitBook reads them.
+      const redirects = (options.redirects ?? []).flatMap((r) => {
+        const to = layout.pages.get(r.pageId);
+        return to ? [[r.path, `${relativePath(root, to)}${r.anchor ? `#${r.anchor}` : ''}`] as const] : [];
+      });
+      const written = redirects.length ? `\n${YAML.stringify({ redirects: Object.fromEntries(redirects) })}` : '';
+      texts.set(yaml, `root: ./${rel}\n\nstructure:\n  readme: ${relativePath(root, layout.pages.get(pages.find((p) => p.type === 'document')?.id ?? '') ?? config.readme)}\n  summary: ${relativePath(root, config.summary)}\n${written}`);
     }
   }
 
@@ -298,6 +307,7 @@ export function knownIds(pages: SpacePage[], files: SpaceFile[], docsRoot: strin
     list.forEach((p) => {
       if (p.git?.path) known.pages.set(p.git.path, p.id);
       if (p.type === 'group') known.pages.set(`group:${p.title}`, p.id);
+      if (p.type === 'document' && !p.git?.path) known.pages.set(`entry:${p.title}`, p.id);
       if (p.type === 'link') known.pages.set(`link:${p.href}`, p.id);
       walk(p.pages);
     });

@@ -34,6 +34,22 @@ const docs = {
 };
 
 describe('planImport', () => {
+  it("resolves .gitbook.yaml's redirects to pages: `/old` as `old`, folders to their README, anchors kept, the rest left out", () => {
+    const plan = planImport(
+      snapshot({
+        ...docs,
+        'docs/.gitbook.yaml': `${docs['docs/.gitbook.yaml']}redirects:\n  /setup/: guide/install.md#steps\n  guide-old: guide/\n  ../above: intro.md\n  src: ../../src/main.c\n  missing: nowhere.md\n`,
+      }),
+      { projectDirectory: 'docs', known: none, newId: counter() },
+    );
+    const all = (list: PlannedPage[]): PlannedPage[] => list.flatMap((p) => [p, ...all(p.pages)]);
+    const id = (title: string) => all(plan.pages).find((p) => p.title === title)!.id;
+    expect(plan.redirects).toEqual([
+      { from: 'setup', page: id('Install'), anchor: 'steps' },
+      { from: 'guide-old', page: id('Guide'), anchor: '' },
+    ]);
+  });
+
   it('takes a readme above the project directory, as GitBook does', () => {
     const plan = planImport(snapshot({ 'README.md': '# Project\n\nHello.\n', 'docs/.gitbook.yaml': 'structure:\n  readme: ../README.md\n', 'docs/guide.md': '# Guide\n' }), {
       projectDirectory: 'docs',

@@ -26,6 +26,27 @@ export interface PlannedPage {
   pages: PlannedPage[];
 }
 
+/** A planned page as a revision's page content (the shape of content's CreateRevision pages). */
+export interface PlannedContent {
+  id: string;
+  type: string;
+  fields: { title: string; slug?: string; description?: string; emoji?: string; icon?: string; hidden?: boolean };
+  markdown: string;
+  href: string;
+  git?: { oid: string; path: string };
+  pages: PlannedContent[];
+}
+
+export const plannedContent = (p: PlannedPage): PlannedContent => ({
+  id: p.id,
+  type: p.type,
+  fields: { title: p.title, slug: p.slug, description: p.front.description, emoji: p.front.emoji, icon: p.front.icon, hidden: p.front.hidden },
+  markdown: p.markdown,
+  href: p.href,
+  git: p.git,
+  pages: p.pages.map(plannedContent),
+});
+
 export interface PlannedFile {
   id: string;
   name: string;
@@ -37,7 +58,7 @@ export interface ImportOptions {
   projectDirectory: string;
   /** Prefix of links to repository files that are neither pages nor assets. */
   repoTreeUrl?: string;
-  /** Ids of the space's current pages and files by repository path (groups as `group:<title>`, links as `link:<href>`): reimports keep them. */
+  /** Ids of the space's current pages and files by repository path (groups as `group:<title>`, links as `link:<href>`, entries without a link as `entry:<title>`): reimports keep them. */
   known: { pages: Map<string, string>; files: Map<string, string> };
   newId: () => string;
 }
@@ -87,7 +108,9 @@ export function readConfig(snapshot: RepoSnapshot, projectDirectory: string): Do
     if (typeof data.redirects !== 'object' || Array.isArray(data.redirects)) throw new RepositoryError('.gitbook.yaml: redirects must map old paths to files');
     for (const [from, to] of Object.entries(data.redirects as Record<string, unknown>)) {
       if (typeof to !== 'string') throw new RepositoryError(`.gitbook.yaml: redirects.${from} must be a file path`);
-      redirects.set(joinPath(from), joinPath(root, to));
+      // Old URLs, relative to the space's: `/old` and `old` are one; one above the space leads nowhere.
+      const path = joinPath(from).replace(/^\/+/, '');
+      if (path !== '' && path !== '..' && !path.startsWith('../')) redirects.set(path, joinPath(root, to));
     }
   }
   return {
@@ -138,7 +161,8 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
     list.map((n) => {
       // A link to a page listed earlier: its id is known by now.
       const href = n.linkTo ? `/pages/${pageIds.get(n.linkTo.source)}${n.linkTo.rest}` : n.href;
-      const key = n.source ?? (n.type === 'group' ? `group:${n.title ?? ''}` : n.type === 'link' ? `link:${href}` : n.folder);
+      // A SUMMARY entry without a link (a title over its children) by its title, as a group.
+      const key = n.source ?? (n.type === 'group' ? `group:${n.title ?? ''}` : n.type === 'link' ? `link:${href}` : (n.folder ?? `entry:${n.title ?? ''}`));
       const id = idFor(key, options.known.pages);
       if (n.source) pageIds.set(n.source, id);
       return { ...n, href, id, kids: withIds(n.children) };

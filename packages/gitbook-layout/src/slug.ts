@@ -1,13 +1,14 @@
 import transliterate from '@sindresorhus/transliterate';
+import { romanizeEastAsian } from '@quire/document';
 import { slugify } from '@quire/service-kit';
 
 /**
  * A new page's slug as GitBook makes it: accents dropped, other scripts transliterated
- * (`Установка` → `ustanovka`), lower case, words joined by hyphens.
+ * (`Установка` → `ustanovka`, `安装指南` → `an-zhuang-zhi-nan`), lower case, words joined by hyphens.
  */
 export function titleSlug(title: string): string {
   // Accents go first: transliteration would spell `Ü` as `Ue`.
-  return slugify(transliterate(title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')));
+  return slugify(transliterate(romanizeEastAsian(title).normalize('NFKD').replace(/[\u0300-\u036f]/g, '')));
 }
 
 // What a slug may be (content's rule): a file's own name that fits is the page's slug as it is.

@@ -11,7 +11,8 @@ import { PermissionDeniedError } from './errors.js';
 export const CALLERS = {
   gateway: { calls: ['orgs', 'content', 'review', 'sites', 'integrations', 'git-sync', 'insights'], users: 'originate' },
   orgs: { calls: [], users: 'none' },
-  content: { calls: ['orgs'], users: 'delegate' },
+  // Review and git-sync: as itself, for the copies of what a Space shows when one is missing.
+  content: { calls: ['orgs', 'review', 'git-sync'], users: 'delegate' },
   review: { calls: ['orgs', 'content'], users: 'delegate' },
   sites: { calls: ['orgs', 'content'], users: 'delegate' },
   integrations: { calls: ['orgs'], users: 'delegate' },

@@ -108,6 +108,19 @@ export interface DomainEvent {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Events carrying an owner's current state of something another service keeps a copy of (what a
+ * Space shows: review's counters, git-sync's Git link), at a version the owner raises on every
+ * change; `details` holds the state. They record no one's action: the audit log leaves them out.
+ */
+export const STATE_EVENTS = {
+  spaceCounters: { service: 'review', entity: 'space', verb: 'counters_changed' },
+  spaceGitLink: { service: 'git-sync', entity: 'space', verb: 'git_link_changed' },
+} as const;
+
+export const isStateEvent = (e: Pick<DomainEvent, 'service' | 'entity' | 'verb'>) =>
+  Object.values(STATE_EVENTS).some((s) => s.service === e.service && s.entity === e.entity && s.verb === e.verb);
+
 /** Publishes a domain event once its change is committed; the stream drops a retried duplicate by id. */
 export async function publishEvent(js: JetStreamClient, event: DomainEvent, prefix = 'events'): Promise<void> {
   await js.publish(`${prefix}.${event.service}.${event.entity}.${event.verb}`, JSON.stringify(event), { msgID: event.id });

@@ -72,7 +72,10 @@ export function preparedStatements<K extends string>(service: string, statements
   }
   /** The first row. */
   const first = async <R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R | undefined> => (await rows<R>(db, name, values))[0];
-  return Object.assign(first, { rows });
+  /** The rows a write changed. */
+  const changed = async (db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<number> =>
+    (await db.pool.query({ name: `${service}.${name}`, text: statements[name], values })).rowCount ?? 0;
+  return Object.assign(first, { rows, changed });
 }
 
 /** Prisma's answer when a unique index refused a write: the index decides races, not a read before. */

@@ -108,11 +108,20 @@ export function traceJob<C, T>(name: string, carrier: C | undefined, getter: Tex
   return inSpan(name, SpanKind.CONSUMER, parent, { 'messaging.system': 'nats' }, run);
 }
 
-/** Spans for the promise-form queries of a pool (Prisma's and the prepared reads); tracing on only. */
+/**
+ * Spans for the promise-form queries of a pool (Prisma's and the prepared reads) and of the
+ * connections it hands out (Prisma's transactions hold one); tracing on only. The pool's own
+ * query runs its connection's query with a callback, which is left alone: one span per query.
+ */
 export function tracePool(pool: pg.Pool, database: string): void {
   if (!enabled) return;
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+  traceQueries(pool, database);
+  pool.on('connect', (client) => traceQueries(client, database));
+}
+
+function traceQueries(target: pg.Pool | pg.PoolClient, database: string): void {
+  const query = target.query.bind(target) as (...args: unknown[]) => unknown;
+  (target as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     if (typeof args[args.length - 1] === 'function') return query(...args);
     const first = args[0] as string | { text?: string; name?: string };
     const statement = typeof first === 'string' ? first : (first?.name ?? first?.text ?? '');

@@ -1,6 +1,6 @@
 // Pages as GitBook's JSONDocument: the stored markdown read into the document model with its links
 // resolved to refs of the revision, and documents given by clients written back to markdown.
-import { InvalidArgumentError } from '@quire/service-kit';
+import { checkJsonDepth, InvalidArgumentError } from '@quire/service-kit';
 import { fromMarkdown, resolveRefs, toMarkdown, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
 import { resolvePagePath } from './links.ts';
 import { classifyHref, PATH_TARGET } from './markdown.ts';
@@ -79,6 +79,9 @@ export const MAX_DOCUMENT_JSON = 5_000_000;
  */
 export function markdownOfDocument(at: string, json: string, tree: Tree): string {
   if (json.length > MAX_DOCUMENT_JSON) throw new InvalidArgumentError(`${at}.document: must be at most ${MAX_DOCUMENT_JSON} characters of JSON`);
+  // Bounded here, not only at the gateway: any service may call with a document, and converting
+  // one recurses once per level.
+  checkJsonDepth(json, `${at}.document`);
   let document: unknown;
   try {
     document = JSON.parse(json);

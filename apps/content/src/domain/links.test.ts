@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInApp, linkUsages, resolveLink, resolvePagePath, revisionView, type LinkPage } from './links.ts';
+import { isInApp, linkUsages, pageAnchors, resolveLink, resolvePagePath, revisionView, type LinkPage } from './links.ts';
 import { analyze } from './markdown.ts';
 
 const links = (markdown: string) => analyze(markdown).links;
@@ -68,5 +68,17 @@ describe('linkUsages', () => {
       ['link', 'file', 'f-logo', 'ok', ['p-setup']],
       ['link', 'anchor', 'p-setup', 'broken', ['p-setup']],
     ]);
+  });
+});
+
+describe('pageAnchors', () => {
+  it("takes the stored anchors and each heading's anchor as GitBook spells it, made unique in order", () => {
+    // Indexed before anchors were transliterated: the stored ones kept CJK letters.
+    const anchors = pageAnchors([
+      { anchor: '准备', title: '准备' },
+      { anchor: '准备-1', title: '准备' },
+      { anchor: 'custom-id', title: 'Установка' },
+    ]);
+    expect([...anchors].sort()).toEqual(['custom-id', 'ustanovka', 'zhun-bei', 'zhun-bei-1', '准备', '准备-1'].sort());
   });
 });

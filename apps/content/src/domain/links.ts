@@ -1,6 +1,7 @@
 // The status of the links a revision's documents hold (ok, broken or in-app) and how they are
 // grouped into one entry per target. Links are stored per document (see markdown.ts `links`);
 // whether they resolve depends on the revision they are read in.
+import { anchorSlug } from '@quire/document';
 import { PATH_TARGET, type Link } from './markdown.ts';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
@@ -23,6 +24,30 @@ export interface RevisionView {
   files: ReadonlySet<string>;
   /** The origin of the app (`https://app.example.com`); links to it are `in-app`. */
   appOrigin?: string;
+}
+
+/** A heading as the search index keeps it: its anchor and its text. */
+export interface HeadingRow {
+  anchor: string;
+  title: string;
+}
+
+/**
+ * The anchors a link may name in a document: its headings' stored anchors, and each heading's
+ * anchor as GitBook spells it now (`准备` → `zhun-bei`), for documents indexed before anchors
+ * were spelled so (a heading's explicit id stays among the stored ones).
+ */
+export function pageAnchors(headings: readonly HeadingRow[]): Set<string> {
+  const out = new Set<string>();
+  const used = new Map<string, number>();
+  for (const h of headings) {
+    out.add(h.anchor);
+    const base = anchorSlug(h.title) || 'section';
+    const seen = used.get(base) ?? 0;
+    used.set(base, seen + 1);
+    out.add(seen ? `${base}-${seen}` : base);
+  }
+  return out;
 }
 
 export function revisionView(pages: LinkPage[], files: Iterable<string>, appOrigin?: string): RevisionView {

@@ -2,8 +2,8 @@
 // read with yauzl, bounded BEFORE anything is inflated. The central directory's declared sizes
 // are checked first (entries, total uncompressed bytes, compression ratio), then each entry is
 // inflated with yauzl's size validation, so an entry that inflates past what it declared (a
-// lying bomb) fails mid-stream. Names are checked too: absolute paths, `..` segments and
-// backslashes are refused, never written anywhere or resolved against a directory.
+// lying bomb) fails mid-stream. Names are checked too: absolute paths, `..` and `.git` segments
+// and backslashes are refused, never written anywhere or resolved against a directory.
 import { InvalidArgumentError } from '@quire/service-kit';
 import yauzl, { type Entry } from 'yauzl';
 
@@ -27,13 +27,19 @@ export const RATIO_FLOOR = 64 * 1024;
 /** Why an entry's name or declared size is refused, or undefined; `total` is the declared bytes so far, this entry's included. */
 export function entryProblem(entry: { fileName: string; compressedSize: number; uncompressedSize: number }, total: number, limits: ArchiveLimits): string | undefined {
   const name = entry.fileName;
-  if (name.includes('\\') || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split('/').includes('..')) return `entry "${name}" has an unsafe path`;
+  const segments = name.split('/');
+  if (name.includes('\\') || name.startsWith('/') || /^[a-z]:/i.test(name) || segments.includes('..')) return `entry "${name}" has an unsafe path`;
+  // A repository's internals (hooks, config) have no place in documents, and must never be written back as such.
+  if (segments.some((s) => s.toLowerCase() === '.git')) return `entry "${name}" is inside a .git folder`;
   if (total > limits.maxTotalBytes) return `it inflates to more than ${limits.maxTotalBytes} bytes (the limit)`;
   if (entry.uncompressedSize > RATIO_FLOOR && entry.uncompressedSize > limits.maxRatio * Math.max(entry.compressedSize, 1)) {
     return `entry "${name}" is compressed more than ${limits.maxRatio} to 1 (the limit)`;
   }
   return undefined;
 }
+
+/** What macOS adds to the archives it makes: no file of the export. */
+const isMetadata = (name: string) => name.startsWith('__MACOSX/') || name === '.DS_Store' || name.endsWith('/.DS_Store');
 
 const refused = (field: string, why: string) => new InvalidArgumentError(`${field}: the archive is refused: ${why}`);
 
@@ -55,7 +61,7 @@ export async function readArchive(bytes: Buffer, limits: ArchiveLimits, field = 
       total += entry.uncompressedSize;
       const problem = entryProblem(entry, total, limits);
       if (problem) throw refused(field, problem);
-      if (!entry.fileName.endsWith('/') && !entry.fileName.startsWith('__MACOSX/')) entries.push(entry);
+      if (!entry.fileName.endsWith('/') && !isMetadata(entry.fileName)) entries.push(entry);
     }
     const out: ArchiveEntry[] = [];
     for (const entry of entries) out.push({ path: entry.fileName, data: await inflate(zip, entry, field) });

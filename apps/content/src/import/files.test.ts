@@ -1,29 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { docx, para, zip } from '../../test/import-files.ts';
-import { importFile, type FileImportLimits, type ImportedPage } from './files.ts';
+import type { PlannedContent } from '@quire/gitbook-layout';
+import { importFile, type FileImportLimits } from './files.ts';
 
 const LIMITS: FileImportLimits = { maxEntries: 100, maxTotalBytes: 10 * 1024 * 1024, maxRatio: 100, maxFileBytes: 1024 * 1024 };
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-const outline = (pages: ImportedPage[]): unknown[] => pages.map((p) => (p.pages.length ? [p.title, outline(p.pages)] : p.title));
+const outline = (pages: PlannedContent[]): unknown[] => pages.map((p) => (p.pages.length ? [p.fields.title, outline(p.pages)] : p.fields.title));
 
 describe('file imports', () => {
   it('markdown: one page titled by its first heading, else by the file name', async () => {
     const a = await importFile('markdown', Buffer.from('# Getting started\n\nHello **world**.\n'), 'start.md', LIMITS);
-    expect(a.pages).toEqual([{ id: expect.any(String), title: 'Getting started', markdown: 'Hello **world**.\n', pages: [] }]);
+    expect(a.pages).toEqual([{ id: expect.any(String), type: 'document', fields: { title: 'Getting started' }, markdown: 'Hello **world**.\n', href: '', pages: [] }]);
     const b = await importFile('markdown', Buffer.from('Just text.\n'), 'notes.md', LIMITS);
-    expect(b.pages[0]).toMatchObject({ title: 'notes', markdown: 'Just text.\n' });
+    expect(b.pages[0]).toMatchObject({ fields: { title: 'notes' }, markdown: 'Just text.\n' });
   });
 
   it('html: the page through the website converter', async () => {
     const { pages } = await importFile('html', Buffer.from('<html><head><title>Guide | Acme</title><script>x()</script></head><body><h1>Guide</h1><p>Read <b>this</b>.</p><ul><li>one</li></ul></body></html>'), 'guide.html', LIMITS);
-    expect(pages[0]).toMatchObject({ title: 'Guide', markdown: 'Read **this**.\n\n-   one\n' });
+    expect(pages[0]).toMatchObject({ fields: { title: 'Guide' }, markdown: 'Read **this**.\n\n-   one\n' });
   });
 
   it('docx: headings, bold, lists through mammoth; its images as files', async () => {
     const { pages, files } = await importFile('docx', docx(para('Release notes', 'Heading1') + para('Important', undefined, true) + para('Plain text.')), 'notes.docx', LIMITS);
     expect(files).toEqual([]);
-    expect(pages[0]!.title).toBe('Release notes');
+    expect(pages[0]!.fields.title).toBe('Release notes');
     expect(pages[0]!.markdown).toBe('**Important**\n\nPlain text.\n');
     await expect(importFile('docx', zip({ 'a.txt': 'x' }), 'x.docx', LIMITS)).rejects.toThrow(/url: not a readable \.docx document/);
     await expect(importFile('docx', Buffer.from('plain text'), 'x.docx', LIMITS)).rejects.toThrow(/url: not a readable ZIP archive/);
@@ -69,6 +70,64 @@ describe('file imports', () => {
     expect(overview.pages[0]!.markdown).toBe('Install.\n\n![](3.png)\n');
     expect(res.files.map((f) => f.name)).toEqual(['3.png']);
     await expect(importFile('confluence', zip({ 'a.txt': 'x' }), 'export.zip', LIMITS)).rejects.toThrow(/holds no pages/);
+  });
+
+  it('zip: a GitBook folder (SUMMARY.md, front matter, assets) read as Git import reads it, from inside its one top folder', async () => {
+    const archive = zip({
+      'docs/': new Uint8Array(),
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
+      'docs/README.md': '---\ndescription: Start here\n---\n\n# Welcome\n\nRead the [install steps](guide/install.md#steps).\n',
+      'docs/guide/README.md': '# Guide\n\n![logo](../.gitbook/assets/logo.png)\n',
+      'docs/guide/install.md': '# Install\n\n## Steps\n\nBack to [the guide](./).\n',
+      'docs/reference/api.md': '# API\n\n![diagram](diagram.png)\n',
+      'docs/reference/diagram.png': PNG,
+      'docs/reference/unused.bin': 'x',
+      'docs/.gitbook/assets/logo.png': PNG,
+      'docs/.DS_Store': 'mac',
+    });
+    const res = await importFile('zip', archive, 'docs.zip', LIMITS);
+    expect(outline(res.pages)).toEqual(['Welcome', ['Guide', ['Install']], ['Reference', ['API']]]);
+    const [welcome, guide, reference] = res.pages as [PlannedContent, PlannedContent, PlannedContent];
+    const install = guide.pages[0]!;
+    expect(reference).toMatchObject({ type: 'group', markdown: '' });
+    expect(welcome.fields).toEqual({ title: 'Welcome', slug: 'welcome', description: 'Start here' });
+    expect([guide.fields.slug, install.fields.slug, reference.pages[0]!.fields.slug]).toEqual(['guide', 'install', 'api']);
+    expect(welcome.markdown).toBe(`Read the [install steps](/pages/${install.id}#steps).\n`);
+    expect(install.markdown).toContain(`[the guide](/pages/${guide.id})`);
+    const [logo, diagram] = res.files;
+    expect(res.files.map((f) => [f.name, f.contentType, f.data.equals(PNG)])).toEqual([
+      ['logo.png', 'image/png', true],
+      ['diagram.png', 'image/png', true],
+    ]);
+    expect(guide.markdown).toContain(`/files/${logo!.id}`);
+    expect(reference.pages[0]!.markdown).toContain(`/files/${diagram!.id}`);
+    // Pages keep the path they came from, as Git import's do (a later Git export writes them back there).
+    expect(install.git?.path).toBe('guide/install.md');
+    // 4 pages, 1 group and 2 files of the 8 files (the folder entry and .DS_Store left out).
+    expect(res).toMatchObject({ imported: 7, total: 8 });
+  });
+
+  it('zip: a plain folder structure without SUMMARY.md, each folder’s README.md as its page', async () => {
+    const archive = zip({
+      'README.md': '# Home\n',
+      'getting-started.md': '# Getting started\n\nSee [the FAQ](help/faq.md).\n',
+      'help/README.md': '# Help\n',
+      'help/faq.md': '# FAQ\n',
+      'help/deep/more.md': 'No heading.\n',
+    });
+    const res = await importFile('zip', archive, 'site.zip', LIMITS);
+    expect(outline(res.pages)).toEqual(['Home', 'Getting started', ['Help', ['FAQ', ['Deep', ['More']]]]]);
+    const faq = res.pages[2]!.pages[0]!;
+    expect(res.pages[1]!.markdown).toBe(`See [the FAQ](/pages/${faq.id}).\n`);
+    await expect(importFile('zip', zip({ 'a.txt': 'x', 'b.png': PNG }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is no Markdown folder: no pages found/);
+  });
+
+  // Attacks: names that would climb out of the folder or into a repository's internals.
+  it('zip: refuses ../, absolute and .git entries before reading anything', async () => {
+    await expect(importFile('zip', zip({ 'README.md': '# A', 'docs/../../x.md': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: .*\.\.\/\.\.\/x\.md/);
+    await expect(importFile('zip', zip({ 'README.md': '# A', '/etc/cron.d/x.md': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: .*(absolute path|unsafe path)/);
+    await expect(importFile('zip', zip({ 'README.md': '# A', 'docs/.git/hooks/post-checkout': '#!/bin/sh' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: entry "docs\/\.git\/hooks\/post-checkout" is inside a \.git folder/);
+    await expect(importFile('zip', zip({ 'README.md': '# A', '.GIT/config': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/inside a \.git folder/);
   });
 
   it('refuses a file above the one-file limit, naming it', async () => {

@@ -1,9 +1,11 @@
-// Imports of one file (GitBook's `markdown`, `html`, `docx`) or of an export ZIP (`notion`,
-// `confluence`) as pages and files. HTML of every kind goes through the website import's
-// converter (convert.ts); markdown through @quire/document. An archive is read as a small site at
-// an origin of its own (ORIGIN), so links between its pages and to its images resolve like a
-// website's and never leave it.
+// Imports of one file (GitBook's `markdown`, `html`, `docx`) or of a ZIP (`zip`, `notion`,
+// `confluence`) as pages and files. A `zip` is a Markdown folder read as Git import reads a
+// repository (@quire/gitbook-layout's planImport). HTML of every kind goes through the website
+// import's converter (convert.ts); markdown through @quire/document. An export archive is read as
+// a small site at an origin of its own (ORIGIN), so links between its pages and to its images
+// resolve like a website's and never leave it.
 import { fromMarkdown, toMarkdown as documentToMarkdown } from '@quire/document';
+import { planImport, plannedContent, RepositoryError, snapshotOfFiles, type PlannedContent } from '@quire/gitbook-layout';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { zipSync } from 'fflate';
@@ -12,7 +14,7 @@ import mime from 'mime-types';
 import { pageKey, parsePage, toMarkdown } from './convert.ts';
 import { readArchive, type ArchiveEntry, type ArchiveLimits } from './archive.ts';
 
-export const FILE_SOURCES = ['markdown', 'html', 'docx', 'notion', 'confluence'] as const;
+export const FILE_SOURCES = ['markdown', 'html', 'docx', 'zip', 'notion', 'confluence'] as const;
 export type FileSource = (typeof FILE_SOURCES)[number];
 
 export interface ImportedPage {
@@ -23,13 +25,16 @@ export interface ImportedPage {
 }
 
 export interface ImportedFile {
+  /** Given when pages link to the file by id (`/files/<id>`); made by content otherwise. */
+  id?: string;
   name: string;
   contentType: string;
   data: Buffer;
 }
 
 export interface Imported {
-  pages: ImportedPage[];
+  /** The revision's pages, as content's CreateRevision takes them. */
+  pages: PlannedContent[];
   files: ImportedFile[];
   /** Pages and files imported. */
   imported: number;
@@ -72,13 +77,18 @@ export async function importFile(source: FileSource, body: Buffer, name: string,
     }
     case 'docx':
       return docx(body, name, limits);
+    case 'zip':
+      return folderArchive(await readArchive(body, limits), limits);
     case 'notion':
     case 'confluence':
       return exportArchive(source, await readArchive(body, limits), limits);
   }
 }
 
-const one = (page: ImportedPage): Imported => ({ pages: [page], files: [], imported: 1, total: 1 });
+/** A converted page as content takes it (titles cut to what a page may have). */
+const contentOf = (p: ImportedPage): PlannedContent => ({ id: p.id, type: 'document', fields: { title: p.title.slice(0, 100) }, markdown: p.markdown, href: '', pages: p.pages.map(contentOf) });
+
+const one = (page: ImportedPage): Imported => ({ pages: [contentOf(page)], files: [], imported: 1, total: 1 });
 
 async function docx(body: Buffer, name: string, limits: FileImportLimits): Promise<Imported> {
   // A .docx is a ZIP: its limits are checked here, and mammoth reads a copy made of the checked
@@ -111,7 +121,7 @@ async function docx(body: Buffer, name: string, limits: FileImportLimits): Promi
   const url = new URL('document.html', ORIGIN);
   const page = parsePage(`<body>${html}</body>`, url);
   const title = page.root.querySelector('h1') ? page.title : stem(name) || 'Imported document';
-  return { pages: [{ id: newId(), title, markdown: toMarkdown(page, url, new Map(), (href) => names.get(href)), pages: [] }], files, imported: 1 + files.length, total: 1 + files.length };
+  return { pages: [contentOf({ id: newId(), title, markdown: toMarkdown(page, url, new Map(), (href) => names.get(href)), pages: [] })], files, imported: 1 + files.length, total: 1 + files.length };
 }
 
 function checkSize(file: { name: string; data: Buffer }, limits: FileImportLimits): void {
@@ -184,7 +194,32 @@ function exportArchive(source: 'notion' | 'confluence', entries: ArchiveEntry[],
   const nodes = new Map(pages.map((p) => [p.entry.path, { id: p.id, title: p.title || 'Untitled', markdown: p.markdown, pages: [] as ImportedPage[] }]));
   const roots: ImportedPage[] = [];
   for (const p of pages) (p.parentPath ? nodes.get(p.parentPath)!.pages : roots).push(nodes.get(p.entry.path)!);
-  return { pages: roots, files, imported: pages.length + files.length, total: entries.length };
+  return { pages: roots.map(contentOf), files, imported: pages.length + files.length, total: entries.length };
+}
+
+/**
+ * A Markdown folder (GitBook's layout with SUMMARY.md, or plain folders with README.md as each
+ * folder's page) as Git import would read it from a repository holding these files: the same
+ * tree, titles, slugs, front matter, links and assets. An archive whose files all sit in one
+ * folder is read from inside it, as a ZIP of a folder usually is.
+ */
+function folderArchive(entries: ArchiveEntry[], limits: FileImportLimits): Imported {
+  const top = entries[0]?.path.split('/')[0];
+  const nested = top !== undefined && entries.every((e) => e.path.startsWith(`${top}/`));
+  const files = entries.map((e) => ({ path: nested ? e.path.slice(top.length + 1) : e.path, data: e.data }));
+  let plan;
+  try {
+    plan = planImport(snapshotOfFiles(files), { projectDirectory: '', known: { pages: new Map(), files: new Map() }, newId });
+  } catch (err) {
+    if (err instanceof RepositoryError) throw new InvalidArgumentError(`url: the archive is no Markdown folder: ${err.message}`);
+    throw err;
+  }
+  const data = new Map(files.map((f) => [f.path, f.data]));
+  const imported = plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, data: data.get(f.git.path)! }));
+  for (const f of imported) checkSize(f, limits);
+  const count = (list: PlannedContent[]): number => list.reduce((n, p) => n + 1 + count(p.pages), 0);
+  const pages = plan.pages.map(plannedContent);
+  return { pages, files: imported, imported: count(pages) + imported.length, total: entries.length };
 }
 
 /** Confluence titles pages "<space> : <page>". */

@@ -4,7 +4,8 @@ import { ancestors, canView, collectionRole, spaceRole, subtree, type Access } f
 import { checkDefaultLevel, checkDescription, checkTitle, DEFAULT_TITLE } from '../domain/fields.ts';
 import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
-import { presentCollection, presentSpace } from '../presenters.ts';
+import { presentCollection } from '../presenters.ts';
+import { presentSpaces } from './copies.ts';
 import type { CollectionRow } from '../store/index.ts';
 import { callerOf, collectionNotFound, memberAccessIn, visibleCollection, visiblePage, type Deps } from './deps.ts';
 
@@ -95,7 +96,7 @@ export function collectionHandlers(deps: Deps): H {
     async listSpacesInCollection(req, ctx) {
       const { access } = await visibleCollection(deps, req.collectionId, ctx);
       const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInCollection(req.collectionId, page), (s) => canView(spaceRole(access, s)));
-      return { items: items.map((s) => presentSpace(s, spaceRole(access, s))), page: { next } };
+      return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },
 
     async moveCollection(req, ctx) {

@@ -4,12 +4,15 @@ import { callsAsItself, NotFoundError, pageArgs, pageOf, Role, type CallContext,
 import { canView, collectionRole, levelToRole, serviceRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { Store } from '../store/index.ts';
+import type { Owners } from './copies.ts';
 
 export interface Deps {
   store: Store;
   orgs: PromiseClient<OrgsServiceClient>;
   /** Permission changes of spaces and collections, for the audit log. */
   events: EventSink;
+  /** Review and git-sync, asked for a Space's copies when they are missing. */
+  owners?: Owners;
   /** The clock of the delete/restore window; tests replace it. */
   now?: () => Date;
 }

@@ -2,16 +2,15 @@ import type { SpaceContentServiceServer } from '@quire/proto/space-content';
 import { checkOneOf, checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { checkPublicUrl, fetchPublic } from '@quire/service-kit/outbound';
-import type { PageContent } from '@quire/proto/space-content';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
-import { FILE_SOURCES, importFile, type FileImportLimits, type FileSource, type ImportedPage } from '../import/files.ts';
+import { FILE_SOURCES, importFile, type FileImportLimits, type FileSource } from '../import/files.ts';
 import { contentWriter, MAX_BLOB_BYTES, requireEdit, type RevisionDeps } from './revisions.ts';
 import { visibleSpace } from './deps.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'importContent'>;
 
-/** GitBook's import sources: a website, or one file (an export ZIP for Notion and Confluence) given by its URL. */
+/** GitBook's import sources: a website, or one file (a Markdown folder's ZIP, an export ZIP for Notion and Confluence) given by its URL. */
 export const IMPORT_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] as const;
 
 export interface ImportLimits extends CrawlLimits, FileImportLimits {
@@ -35,8 +34,6 @@ export interface ImportDeps extends RevisionDeps {
 }
 
 const isFileSource = (source: string): source is FileSource => (FILE_SOURCES as readonly string[]).includes(source);
-
-const pageContent = (p: ImportedPage): PageContent => ({ id: p.id, type: 'document', fields: { title: p.title.slice(0, 100) }, markdown: p.markdown, href: '', pages: p.pages.map(pageContent) });
 
 /** Work that must end by the deadline: past it, a 400 naming the time limit (nothing is written). */
 async function within<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
@@ -75,9 +72,9 @@ export function importHandlers(deps: ImportDeps): H {
           return importFile(source, res.body, name, limits);
         })());
         // Files go to the blob store before the revision names them (content-addressed: a failed import leaves no reference).
-        const files = await Promise.all(imported.files.map(async (f) => ({ id: '', name: f.name, contentType: f.contentType, blob: (await deps.blobs.put(f.data)).blob })));
+        const files = await Promise.all(imported.files.map(async (f) => ({ id: f.id ?? '', name: f.name, contentType: f.contentType, blob: (await deps.blobs.put(f.data)).blob })));
         if (Date.now() > deadline) throw new InvalidArgumentError(`url: the import took longer than ${limits.timeoutMs} ms (the limit)`);
-        const revision = await writeContent(space, { parentRevisionId: req.revisionId, pages: imported.pages.map(pageContent), files, setActive: !req.revisionId, type: 'edits' });
+        const revision = await writeContent(space, { parentRevisionId: req.revisionId, pages: imported.pages, files, setActive: !req.revisionId, type: 'edits' });
         return { revisionId: revision.id, importedResources: imported.imported, totalResources: imported.total };
       }
       const site = await crawl(url, limits);

@@ -1,6 +1,6 @@
 import type { ContentLocation, SpaceContentServiceServer } from '@quire/proto/space-content';
 import { checkOneOf, NotFoundError, type Handlers } from '@quire/service-kit';
-import { LINK_STATUSES, linkUsages, revisionView, type LinkPage } from '../domain/links.ts';
+import { LINK_STATUSES, linkUsages, pageAnchors, revisionView, type LinkPage } from '../domain/links.ts';
 import type { Link } from '../domain/markdown.ts';
 import { offsetPage, offsetPageOf } from '../domain/search.ts';
 import { flatten } from '../domain/tree.ts';
@@ -23,7 +23,7 @@ async function linkPages(deps: Deps, revision: RevisionRow) {
   const located = flatten(revision.tree.pages).filter((l) => l.page.documentId);
   const anchors = await deps.store.search.documentAnchors([...new Set(located.map((l) => l.page.documentId!))]);
   return located.map(
-    (l): LinkPage & { documentId: string } => ({ id: l.page.id, path: l.path, hasChildren: l.page.pages.length > 0, anchors: anchors.get(l.page.documentId!) ?? new Set(), documentId: l.page.documentId! }),
+    (l): LinkPage & { documentId: string } => ({ id: l.page.id, path: l.path, hasChildren: l.page.pages.length > 0, anchors: pageAnchors(anchors.get(l.page.documentId!) ?? []), documentId: l.page.documentId! }),
   );
 }
 

@@ -9,7 +9,8 @@ import type {
   SemanticChange as SemanticChangeMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
-import { checkOneOf, FailedPreconditionError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { Revision as RevisionCodec } from '@quire/proto/space-content';
+import { checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
@@ -18,6 +19,7 @@ import { applyChanges, revertTargets, treeFromContent, type Change, type StoredF
 import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
+import { checkRedirects, mergeRedirects } from '../domain/redirects.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
@@ -42,6 +44,7 @@ type H = Pick<
   | 'mergeRevisions'
   | 'setSpaceRevision'
   | 'getSemanticChanges'
+  | 'listRevisions'
 >;
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
@@ -53,6 +56,9 @@ const FILE_FETCH_TIMEOUT_MS = 15_000;
 export const FILE_FETCHES_IN_FLIGHT = 4;
 /** Bytes one call may fetch by URL in all (its files' sum; each file is also at most MAX_BLOB_BYTES). */
 export const MAX_FETCHED_BYTES_PER_CALL = 50 * 1024 * 1024;
+
+/** The content of one page of a space's history: half the message bound, the rest for its envelope. */
+const HISTORY_PAGE_BYTES = MAX_MESSAGE_BYTES / 2;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
@@ -149,6 +155,7 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
     files: r.tree.files.map((f) => presentFile(f, shown.metadata)),
     variables: r.tree.variables,
     git: shown.metadata && r.git ? r.git : undefined,
+    redirects: r.redirects.map((x) => ({ ...x })),
   };
 }
 
@@ -156,7 +163,7 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
  * A revision without its content, as an edit answers it: the caller has the changes it sent, and
  * the whole tree of a large space costs more to encode and decode than the edit (GetRevision reads it).
  */
-const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree() }, { metadata: true });
+const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [] }, { metadata: true });
 
 const dimensionsOf = (data: Uint8Array, contentType: string) => {
   if (!contentType.startsWith('image/')) return undefined;
@@ -194,7 +201,8 @@ export function contentWriter(deps: RevisionDeps) {
     const described = await describeBlobs(req.files, parent.tree);
     const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
     const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
-    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git) }, documents, req.setActive ? { expected: parent.id } : undefined);
+    const redirects = req.redirects ? checkRedirects(req.redirects.items, tree.pages) : parent.redirects;
+    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects }, documents, req.setActive ? { expected: parent.id } : undefined);
   };
 }
 
@@ -269,6 +277,28 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       return { changes: result.changes.map(presentSemanticChange), more: result.more };
     },
 
+    async listRevisions(req, ctx) {
+      const { space } = await visibleSpace(deps, req.spaceId, ctx);
+      const { limit, page } = pageArgs(req.page);
+      // A next page starts after the previous one's last revision, which must be the space's.
+      const chain = await revisions.listHistory(space.id, space.revisionId, page.after ?? space.revisionId, page.take + (page.after === undefined ? 0 : 1));
+      if (chain.length === 0) throw new InvalidArgumentError('page: not a revision of this space');
+      const ids = page.after === undefined ? chain : chain.slice(1);
+      const items: RevisionMessage[] = [];
+      let bytes = 0;
+      for (const id of ids.slice(0, limit)) {
+        const row = await revisions.getRevision(id);
+        if (!row) break;
+        const item = presentRevision(row, { metadata: req.metadata });
+        bytes += RevisionCodec.encode(item).finish().byteLength;
+        // Whole revisions are large: a page ends before the answer could pass the message bound.
+        if (items.length > 0 && bytes > HISTORY_PAGE_BYTES) break;
+        items.push(item);
+      }
+      const more = items.length < ids.length;
+      return { items, page: { next: more ? encodeCursor(items[items.length - 1]!.id) : undefined } };
+    },
+
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const markdown = req.withMarkdown ? await revisions.getDocuments(flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? [])) : undefined;
@@ -340,7 +370,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
-      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree }, applied.documents);
+      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects }, applied.documents);
       return { revision: revisionHeader(revision), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
     },
 
@@ -365,7 +395,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
       const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
       if (!merged.tree) return { conflicts: merged.conflicts };
-      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree }, merged.documents);
+      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree, redirects: mergeRedirects(base.redirects, ours.redirects, theirs.redirects) }, merged.documents);
       return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
     },
 

@@ -6,7 +6,7 @@ import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, 
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
 import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
-import { presentSpace } from '../presenters.ts';
+import { presentOne, presentSpaces } from './copies.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { authorizeParent, authorizeTransfer } from './collections.ts';
 import { accessIn, accessOf, callerOf, memberAccessIn, spaceNotFound, visiblePage, visibleSpace, type Deps } from './deps.ts';
@@ -50,13 +50,13 @@ export function spaceHandlers(deps: Deps): H {
       authorizeParent(access, parentId, req.organizationId);
       const position = positionAmong(await store.siblings(req.organizationId, parentId), undefined);
       const row = await store.createSpace({ organizationId: req.organizationId, parentId, title, emoji, visibility, editMode, defaultLevel: 'inherit', position });
-      return presentSpace(row, spaceRole(access, row));
+      return presentOne(deps, row, spaceRole(access, row), ctx.log);
     },
 
     async listSpacesInOrganization(req, ctx) {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
       const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInOrganization(req.organizationId, page), (s) => canView(spaceRole(access, s)));
-      return { items: items.map((s) => presentSpace(s, spaceRole(access, s))), page: { next } };
+      return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },
 
     async listMemberSpaces(req, ctx) {
@@ -70,12 +70,13 @@ export function spaceHandlers(deps: Deps): H {
         (page) => store.listSpacesInOrganization(req.organizationId, page, order),
         (s) => canView(spaceRole(member, s)) && canView(spaceRole(caller, s)),
       );
-      return { items: items.map((s) => ({ space: presentSpace(s, spaceRole(caller, s)), permission: spaceRole(member, s) })), page: { next } };
+      const spaces = await presentSpaces(deps, items, (s) => spaceRole(caller, s), ctx.log);
+      return { items: items.map((s, i) => ({ space: spaces[i], permission: spaceRole(member, s) })), page: { next } };
     },
 
     async getSpace({ spaceId }, ctx) {
       const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
-      return presentSpace(row, role);
+      return presentOne(deps, row, role, ctx.log);
     },
 
     async updateSpace(req, ctx) {
@@ -94,7 +95,7 @@ export function spaceHandlers(deps: Deps): H {
       const updated = await store.updateSpace(row.id, { title, emoji, editMode, defaultLevel, visibility });
       const changes = accessChanges(row, updated);
       if (changes) await deps.events.emit(ctx, { entity: 'space', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'space', id: row.id }, details: changes });
-      return presentSpace(updated, spaceRole(access, updated));
+      return presentOne(deps, updated, spaceRole(access, updated), ctx.log);
     },
 
     async deleteSpace({ spaceId }, ctx) {
@@ -108,12 +109,12 @@ export function spaceHandlers(deps: Deps): H {
       // Restoring a space that is not deleted changes nothing.
       if (current && current.deletedAt === null) {
         const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
-        return presentSpace(row, role);
+        return presentOne(deps, row, role, ctx.log);
       }
       const { space: row, access } = await administered(spaceId, ctx, true);
       if (!restorable(row.deletedAt!, now())) throw spaceNotFound(spaceId);
       const restored = await store.setDeleted(spaceId, null);
-      return presentSpace(restored, spaceRole(access, restored));
+      return presentOne(deps, restored, spaceRole(access, restored), ctx.log);
     },
 
     async duplicateSpace({ spaceId }, ctx) {
@@ -123,7 +124,7 @@ export function spaceHandlers(deps: Deps): H {
       const position = positionAmong(await store.siblings(row.organizationId, row.parentId), { after: { type: 'space', id: row.id } });
       const copy: Omit<SpaceRow, 'id' | 'revisionId' | 'createdAt' | 'updatedAt' | 'deletedAt'> = { ...pick(row), title: copyTitle(row.title), position };
       const created = await store.createSpace(copy, row.revisionId);
-      return presentSpace(created, spaceRole(access, created));
+      return presentOne(deps, created, spaceRole(access, created), ctx.log);
     },
 
     async moveSpace(req, ctx) {
@@ -133,16 +134,16 @@ export function spaceHandlers(deps: Deps): H {
       const position = positionAmong(await store.siblings(row.organizationId, parentId), req.position, { type: 'space', id: row.id });
       const visibility = parentId === null ? visibilityAtRoot(row.visibility) : row.visibility;
       const moved = await store.placeSpace(row.id, { parentId, position, visibility });
-      return presentSpace(moved, spaceRole(access, moved));
+      return presentOne(deps, moved, spaceRole(access, moved), ctx.log);
     },
 
     async transferSpace(req, ctx) {
       const { space: row, access, role } = await administered(req.spaceId, ctx);
-      if (req.organizationId === row.organizationId) return presentSpace(row, role);
+      if (req.organizationId === row.organizationId) return presentOne(deps, row, role, ctx.log);
       const to = await authorizeTransfer(deps, access, req.organizationId, ctx);
       const position = positionAmong(await store.siblings(req.organizationId, null), undefined);
       const moved = await store.placeSpace(row.id, { organizationId: req.organizationId, parentId: null, position, visibility: visibilityAtRoot(row.visibility) });
-      return presentSpace(moved, spaceRole(to, moved));
+      return presentOne(deps, moved, spaceRole(to, moved), ctx.log);
     },
 
     async batchGetSpaces({ spaceIds }, ctx) {
@@ -152,12 +153,12 @@ export function spaceHandlers(deps: Deps): H {
       const organizationIds = [...new Set(rows.map((r) => r.organizationId))];
       const accesses = new Map(await Promise.all(organizationIds.map(async (id) => [id, await accessIn(deps, id, ctx)] as const)));
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const spaces = spaceIds.flatMap((id) => {
+      const roleOf = (row: SpaceRow) => spaceRole(accesses.get(row.organizationId)!, row);
+      const shown = spaceIds.flatMap((id) => {
         const row = byId.get(id);
-        const role = row ? spaceRole(accesses.get(row.organizationId)!, row) : Role.ROLE_UNSPECIFIED;
-        return row && canView(role) ? [presentSpace(row, role)] : [];
+        return row && canView(roleOf(row)) ? [row] : [];
       });
-      return { spaces };
+      return { spaces: await presentSpaces(deps, shown, roleOf, ctx.log) };
     },
 
     async purgeDeletedSpaces(req) {

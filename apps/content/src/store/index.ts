@@ -7,6 +7,7 @@ import type { CollectionNode, Level } from '../domain/access.ts';
 import type { Principal } from '../domain/grants.ts';
 import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { Sibling } from '../domain/positions.ts';
+import { createCopyStore, type CopyRow } from './copies.ts';
 import { createRevisionStore } from './revisions.ts';
 import { createSearchStore } from './search.ts';
 
@@ -20,17 +21,24 @@ const fromDb = (v: DbVisibility) => v.replace('_', '-') as Visibility;
 type CollectionRecord = Prisma.CollectionGetPayload<object>;
 type SpaceRecord = Prisma.SpaceGetPayload<object>;
 export type CollectionRow = CollectionRecord;
-export type SpaceRow = Omit<SpaceRecord, 'visibility'> & { visibility: Visibility };
+/** `copy`: what the space shows from other services, when the read brought it (null: none kept yet). */
+export type SpaceRow = Omit<SpaceRecord, 'visibility'> & { visibility: Visibility; copy?: CopyRow | null };
 
 const space = (r: SpaceRecord): SpaceRow => ({ ...r, visibility: fromDb(r.visibility) });
+/** A space just made, with the copies it starts with. */
+const fresh = (r: SpaceRecord): SpaceRow => ({
+  ...space(r),
+  copy: { spaceId: r.id, countersVersion: 0, comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, gitVersion: 0, gitLink: null },
+});
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 
 // The reads behind every call on a space (the space, and what decides the caller's role in its
 // organization) run as prepared statements; everything else goes through Prisma.
 const hot = preparedStatements('content', {
   space: `SELECT id, "organizationId", "parentId", title, emoji, visibility::text AS visibility, "editMode"::text AS "editMode",
-      "defaultLevel"::text AS "defaultLevel", "revisionId", position, "createdAt", "updatedAt", "deletedAt"
-    FROM "Space" WHERE id = $1`,
+      "defaultLevel"::text AS "defaultLevel", "revisionId", position, "createdAt", "updatedAt", "deletedAt",
+      (SELECT row_to_json(c) FROM "SpaceCopy" c WHERE c."spaceId" = s.id) AS copy
+    FROM "Space" s WHERE id = $1`,
   access: `SELECT
       (SELECT coalesce(json_agg(json_build_object('id', c.id, 'parentId', c."parentId", 'defaultLevel', c."defaultLevel")), '[]')
         FROM "Collection" c WHERE c."organizationId" = $1) AS collections,
@@ -72,6 +80,8 @@ export function createStore(database: Db) {
     revisions,
     /** Search, links and backlinks reads. */
     search: createSearchStore(database),
+    /** What spaces show from other services. */
+    copies: createCopyStore(database),
 
     /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
     async access(organizationId: string, principalIds: string[]) {
@@ -188,10 +198,11 @@ export function createStore(database: Db) {
     /** A space on a new, empty revision; or on `revisionId` (a duplicate shares its original's content). */
     async createSpace(s: NewSpace, revisionId?: string): Promise<SpaceRow> {
       const id = newId();
-      const data = { ...s, id, visibility: toDb(s.visibility) };
+      // A new space has no change requests, comments or Git link yet: its copies start known, at version 0.
+      const data = { ...s, id, visibility: toDb(s.visibility), copy: { create: { countersVersion: BigInt(0), gitVersion: BigInt(0) } } };
       if (revisionId) {
         // Search finds the duplicate's pages from the start.
-        return space(
+        return fresh(
           await db.$transaction(async (tx) => {
             const created = await tx.space.create({ data: { ...data, revisionId } });
             await revisions.syncPages(tx, id, revisionId);
@@ -201,7 +212,7 @@ export function createStore(database: Db) {
       }
       const revision = { id: newId(), spaceId: id, parents: [], type: 'edits' };
       const [, created] = await db.$transaction([db.revision.create({ data: revision }), db.space.create({ data: { ...data, revisionId: revision.id } })]);
-      return space(created);
+      return fresh(created);
     },
 
     async updateSpace(id: string, changes: SpaceChanges): Promise<SpaceRow> {

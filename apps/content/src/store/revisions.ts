@@ -5,6 +5,7 @@ import { ConflictError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { Redirect } from '../domain/redirects.ts';
 import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
 import { convertDocuments, writeDocuments, syncSpacePages, type Sql } from './search.ts';
@@ -25,6 +26,7 @@ export interface RevisionRow {
   type: string;
   tree: Tree;
   git: GitCommitInfo | null;
+  redirects: readonly Redirect[];
   createdAt: Date;
 }
 
@@ -34,6 +36,7 @@ export interface NewRevision {
   type: string;
   tree: Tree;
   git?: GitCommitInfo;
+  redirects: readonly Redirect[];
 }
 
 // Prisma keeps DateTime as UTC in `timestamp(3)` columns, whatever the session's time zone.
@@ -131,9 +134,28 @@ export function createRevisionStore(database: Db) {
     async getRevision(id: string): Promise<RevisionRow | undefined> {
       const cached = cache.get(id);
       if (cached) return cached;
-      const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, "createdAt" FROM "Revision" WHERE id = $1', [id]);
+      const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, redirects, "createdAt" FROM "Revision" WHERE id = $1', [id]);
       const r = rows[0];
       return r && cache.add({ ...r, tree: readTree(r.tree) });
+    },
+
+    /**
+     * The ids of the space's history from `from` (its active revision, or a revision made in it),
+     * newest first: up to `take`, each followed by its first parent while that was made in the
+     * space. Empty when `from` is neither.
+     */
+    async listHistory(spaceId: string, activeRevisionId: string, from: string, take: number): Promise<string[]> {
+      const { rows } = await pool.query<{ id: string }>(
+        `WITH RECURSIVE chain AS (
+           SELECT id, parents, 0 AS depth FROM "Revision" WHERE id = $1 AND ("spaceId" = $2 OR id = $3)
+           UNION ALL
+           SELECT r.id, r.parents, c.depth + 1 FROM chain c JOIN "Revision" r ON r.id = c.parents[1] AND r."spaceId" = $2
+           WHERE c.depth + 1 < $4
+         )
+         SELECT id FROM chain ORDER BY depth`,
+        [from, spaceId, activeRevisionId, take],
+      );
+      return rows.map((r) => r.id);
     },
 
     /** Markdown by document id, for the ids that exist. */
@@ -195,12 +217,12 @@ export function createRevisionStore(database: Db) {
         // A concurrent writer of the same document waits here for the other's commit, then skips it.
         if (fresh.length) await writeDocuments(sql, fresh);
         const rows = await sql<{ createdAt: Date }>(
-          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, "createdAt")
-           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
-          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null],
+          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "createdAt")
+           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
+          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects)],
         );
         if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-        return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, createdAt: rows[0]!.createdAt };
+        return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, redirects: r.redirects, createdAt: rows[0]!.createdAt };
       });
       return cache.add(written);
     },

@@ -1,6 +1,7 @@
 // What search and link checks read, written beside the revisions: each document's sections (with
 // their tsvector) and links, once per document, and the pages of each space's active revision.
 import type { Level } from '../domain/access.ts';
+import type { HeadingRow } from '../domain/links.ts';
 import { analyze } from '../domain/markdown.ts';
 import { SEARCH_LANGUAGES, searchLanguage, searchText } from '../domain/search.ts';
 import type { Db } from './index.ts';
@@ -321,17 +322,17 @@ export function createSearchStore({ pool }: Db) {
       return rows;
     },
 
-    /** The heading anchors of each document. */
-    async documentAnchors(documentIds: string[]): Promise<Map<string, Set<string>>> {
-      const { rows } = await pool.query<{ documentId: string; anchor: string }>(
-        `SELECT "documentId", anchor FROM "DocumentSection" WHERE "documentId" = ANY($1::text[]) AND anchor <> ''`,
+    /** The headings of each document (anchor and text), in order. */
+    async documentAnchors(documentIds: string[]): Promise<Map<string, HeadingRow[]>> {
+      const { rows } = await pool.query<{ documentId: string } & HeadingRow>(
+        `SELECT "documentId", anchor, title FROM "DocumentSection" WHERE "documentId" = ANY($1::text[]) AND anchor <> '' ORDER BY "documentId", position`,
         [documentIds],
       );
-      const out = new Map<string, Set<string>>();
+      const out = new Map<string, HeadingRow[]>();
       for (const r of rows) {
-        let set = out.get(r.documentId);
-        if (!set) out.set(r.documentId, (set = new Set()));
-        set.add(r.anchor);
+        let list = out.get(r.documentId);
+        if (!list) out.set(r.documentId, (list = []));
+        list.push({ anchor: r.anchor, title: r.title });
       }
       return out;
     },

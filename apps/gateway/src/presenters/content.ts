@@ -1,10 +1,9 @@
 import type { Collection as CollectionMsg, Position, Space as SpaceMsg, UserPermission } from '@quire/proto/content';
 import type { User as UserMsg } from '@quire/proto/orgs';
-import type { SpaceCounters } from '@quire/proto/review';
 import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import type { Static } from '@sinclair/typebox';
 import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
-import type { GitSyncState } from '../schemas/git.ts';
+import { presentGitSyncState } from './git.ts';
 import { presentUser } from './orgs.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
@@ -36,8 +35,10 @@ export function presentCollection(c: CollectionMsg, urls: Urls): Static<typeof C
   };
 }
 
-export function presentSpace(s: SpaceMsg, urls: Urls, counters?: SpaceCounters, gitSync?: Static<typeof GitSyncState>): Static<typeof Space> {
+/** A space with what content keeps of review's counters and git-sync's link (one call shows it all). */
+export function presentSpace(s: SpaceMsg, urls: Urls): Static<typeof Space> {
   const p = s.permissions;
+  const counters = s.counters;
   return {
     object: 'space',
     id: s.id,
@@ -50,11 +51,11 @@ export function presentSpace(s: SpaceMsg, urls: Urls, counters?: SpaceCounters, 
     editMode: s.editMode as Static<typeof Space>['editMode'],
     organization: s.organizationId,
     ...(s.parentId !== undefined ? { parent: s.parentId } : {}),
-    // From the git-sync service (presenters/spaces.ts), for spaces that have a Git link.
-    ...(gitSync ? { gitSync } : {}),
+    // Git-sync's link, for spaces that have one.
+    ...(s.gitLink ? { gitSync: presentGitSyncState(s.gitLink) } : {}),
     revision: s.revisionId,
     defaultLevel: defaultLevelToApi(s.defaultLevel),
-    // Counted by the review service (presenters/spaces.ts); zeros for a space just made.
+    // Counted by the review service.
     comments: counters?.comments ?? 0,
     changeRequests: counters?.changeRequests ?? 0,
     changeRequestsOpen: counters?.changeRequestsOpen ?? 0,

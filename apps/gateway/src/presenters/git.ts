@@ -18,7 +18,8 @@ export function repositoryOptions(b: Static<typeof ImportBody> | Static<typeof E
   };
 }
 
-export function presentGitSyncState(i: GitInfoMsg): Static<typeof GitSyncState> {
+/** The link as a Space shows it (from git-sync's GitInfo, or content's copy of it). */
+export function presentGitSyncState(i: Pick<GitInfoMsg, 'repoName' | 'installationProvider' | 'integration' | 'url' | 'updatedAt'>): Static<typeof GitSyncState> {
   return {
     repoName: i.repoName,
     ...(i.installationProvider ? { installationProvider: i.installationProvider as 'github' | 'gitlab' } : {}),
@@ -40,6 +41,8 @@ export function presentGitInfo(i: GitInfoMsg): Static<typeof GitInfo> {
     createdAt: iso(j.createdAt),
     ...(j.startedAt ? { startedAt: iso(j.startedAt) } : {}),
     ...(j.completedAt ? { completedAt: iso(j.completedAt) } : {}),
+    filesDone: j.filesDone,
+    filesTotal: j.filesTotal,
   };
   return { ...presentGitSyncState(i), ...(job ? { job } : {}) };
 }

@@ -13,7 +13,7 @@ import type { Caller } from '@quire/service-kit';
 import type { Services } from '../clients.ts';
 import type { Static } from '@sinclair/typebox';
 import type { AdaptiveSchema, ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem } from '../schemas/sites.ts';
-import { spacePresenter } from './spaces.ts';
+import { presentSpace } from './content.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -81,11 +81,10 @@ function spaceIdsIn(items: Embeddable[]): string[] {
  * content in one batch call for all of `items` (the spaces the caller may see; the others are
  * left out).
  */
-export async function sitePresenters(services: Pick<Services, 'content' | 'review' | 'gitSync'>, caller: Caller, urls: Urls, organizationId: string, items: Embeddable[]) {
+export async function sitePresenters(services: Pick<Services, 'content'>, caller: Caller, urls: Urls, organizationId: string, items: Embeddable[]) {
   const ids = spaceIdsIn(items);
   const { spaces } = ids.length ? await services.content.batchGetSpaces({ spaceIds: ids }, caller) : { spaces: [] as SpaceMsg[] };
-  const shown = await spacePresenter(services, urls).many(spaces, caller);
-  const byId = new Map(shown.map((s) => [s.id, s]));
+  const byId = new Map(spaces.map((s) => [s.id, presentSpace(s, urls)]));
   const published = (siteId: string, path: string | undefined) => (path !== undefined ? { published: `${urls.published(organizationId, siteId)}/${path}` } : {});
 
   const siteSpace = (p: SiteSpaceMsg): Static<typeof SiteSpace> => {

@@ -6,10 +6,10 @@ import type { ContentLocationJson, ContentReferenceUsageJson } from '../schemas/
 import type { LinkSigner } from '../signing.ts';
 import { presentOrganization } from './orgs.ts';
 import { presentFile, presentPage } from './space-content.ts';
-import { spacePresenter } from './spaces.ts';
+import { presentSpace } from './content.ts';
 import type { Urls } from './urls.ts';
 
-type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent' | 'review' | 'gitSync'>; urls: Urls; links: LinkSigner };
+type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent'>; urls: Urls; links: LinkSigner };
 
 /**
  * Presenters of where links are and go (GitBook's ContentLocation: the organization, space, page
@@ -19,7 +19,7 @@ type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent' | 're
 export async function linkPresenters({ services, urls, links }: Deps, caller: Caller, spaceId: string, revisionId: string) {
   const [revision, space] = await Promise.all([
     services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller),
-    spacePresenter(services, urls).one(spaceId, services.content.getSpace({ spaceId }, caller), caller),
+    services.content.getSpace({ spaceId }, caller).then((s) => presentSpace(s, urls)),
   ]);
   const organization = presentOrganization(await services.orgs.getOrganization({ organizationId: space.organization }, caller), urls);
   const pages = new Map<string, PageMsg>();

@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
     },
     async (req) => {
       const { status, contributor } = req.query;
-      const res = await review.listChangeRequests({ spaceId: req.params.spaceId, status: status ?? '', contributor: contributor ?? '', page: pageRequest(req.query) }, req.caller);
+      const res = await review.listChangeRequests({ spaceId: req.params.spaceId, status: status ?? '', contributor: contributor ?? '', page: pageRequest(req.query), mergedRevisions: [] }, req.caller);
       return list(res.items.map((c) => presentChangeRequest(c, urls)), res.page?.next);
     },
   );

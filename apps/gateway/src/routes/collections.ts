@@ -2,15 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { Collection, CollectionParams, CreateCollectionBody, InviteBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection } from '../presenters/content.ts';
-import { spacePresenter } from '../presenters/spaces.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['collections'];
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { content } = services;
-  const spaces = spacePresenter(services, urls);
   app.get(
     '/orgs/:organizationId/collections',
     {
@@ -110,7 +108,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
-      return list(await spaces.many(res.items, req.caller), res.page?.next);
+      return list(res.items.map((s) => presentSpace(s, urls)), res.page?.next);
     },
   );
 

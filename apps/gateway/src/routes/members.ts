@@ -6,7 +6,7 @@ import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
-import { spacePresenter } from '../presenters/spaces.ts';
+import { presentSpace } from '../presenters/content.ts';
 import { Space } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
 
@@ -15,7 +15,6 @@ const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { orgs, content } = services;
-  const spaces = spacePresenter(services, urls);
   app.get(
     '/orgs/:organizationId/members',
     {
@@ -145,8 +144,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         { ...req.params, page: pageRequest(req.query), order: req.query.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC },
         req.caller,
       );
-      const shown = await spaces.many(res.items.map((i) => i.space!), req.caller);
-      return list(res.items.map((i, n) => ({ permission: roleToApi(i.permission), space: shown[n]! })), res.page?.next);
+      return list(res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })), res.page?.next);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
+import type { Revision as RevisionMessage } from '@quire/proto/space-content';
 import type { Caller } from '@quire/service-kit';
 import { presentChangeRequest } from '../presenters/change-requests.ts';
 import { presentDocument, presentFile, presentPage, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
@@ -50,9 +51,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   app.get(prefix, { schema: { operationId: op.revision, tags, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision, ...errorResponses } } }, async (req) => {
     const at = await scope.resolve(paramsOf(req), req.caller);
     const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
-    // A merge's change request, as GitBook's merge revisions carry it.
-    const merged = r.type === 'merge' ? (await review.listChangeRequests({ spaceId: at.spaceId, status: 'all', contributor: '', mergedRevision: r.id }, req.caller)).items[0] : undefined;
-    return { ...presentRevision(r, at.spaceId, l), ...(merged ? { mergedFrom: presentChangeRequest(merged, urls) } : {}) };
+    return (await presentRevisions(review, [r], at.spaceId, l, req.caller))[0]!;
   });
 
   app.get(
@@ -101,6 +100,19 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   );
 }
 
+/** Revisions as GitBook answers them: a merge's carries the change request it merged (one call for all). */
+async function presentRevisions(review: RouteDeps['services']['review'], revisions: RevisionMessage[], spaceId: string, l: ContentLinks, caller: Caller) {
+  const merges = revisions.filter((r) => r.type === 'merge').map((r) => r.id);
+  const merged = merges.length
+    ? (await review.listChangeRequests({ spaceId, status: 'all', contributor: '', mergedRevisions: merges, page: { page: '', limit: merges.length } }, caller)).items
+    : [];
+  const byRevision = new Map(merged.map((cr) => [cr.revisionMerged, cr]));
+  return revisions.map((r) => {
+    const cr = byRevision.get(r.id);
+    return { ...presentRevision(r, spaceId, l), ...(cr ? { mergedFrom: presentChangeRequest(cr, l.urls) } : {}) };
+  });
+}
+
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   contentReadRoutes(app as unknown as FastifyInstance, deps, {
     prefix: '/spaces/:spaceId/content',
@@ -121,6 +133,26 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       path: 'getPageInRevisionByPath',
     },
   });
+
+  app.get(
+    '/spaces/:spaceId/revisions',
+    {
+      schema: {
+        operationId: 'listRevisions',
+        tags,
+        summary:
+          "The space's history, newest first: its current revision, then each one's first parent made in the space (a merge's is the space's revision before it). Whole revisions: a page may hold fewer than `limit` when they are large",
+        params: SpaceParams,
+        querystring: Type.Object({ ...ListQuery, ...ContentQuery }),
+        response: { 200: ListOf(Revision), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { spaceId } = req.params;
+      const res = await deps.services.spaceContent.listRevisions({ spaceId, page: pageRequest(req.query), metadata: req.query.metadata }, req.caller);
+      return list(await presentRevisions(deps.services.review, res.items, spaceId, { urls: deps.urls, links: deps.links }, req.caller), res.page?.next);
+    },
+  );
 
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/changes',

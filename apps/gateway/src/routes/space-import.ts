@@ -11,7 +11,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
       schema: {
         operationId: 'importContent',
         tags: ['space-content'],
-        summary: "Import a website, a markdown, HTML or Word file, or a Notion or Confluence export as the space's new content",
+        summary: "Import a website, a markdown, HTML or Word file, a Markdown folder's ZIP, or a Notion or Confluence export as the space's new content",
         params: SpaceParams,
         body: ImportContentBody,
         response: { 201: ImportContentResult, ...errorResponses },

@@ -14,15 +14,15 @@ import {
   UpdateUserPermissionBody,
   UserContentPermission,
 } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentUserPermission } from '../presenters/content.ts';
-import { spacePresenter } from '../presenters/spaces.ts';
+import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
+import type { Space as SpaceMsg } from '@quire/proto/content';
 
 const tags = ['spaces'];
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { content, orgs } = services;
-  const spaces = spacePresenter(services, urls);
+  const show = (s: SpaceMsg) => presentSpace(s, urls);
 
   app.get(
     '/orgs/:organizationId/spaces',
@@ -38,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(await spaces.many(res.items, req.caller), res.page?.next);
+      return list(res.items.map(show), res.page?.next);
     },
   );
 
@@ -60,14 +60,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         { organizationId: req.params.organizationId, title: b.title ?? '', emoji: b.emoji ?? '', parentId: b.parent, editMode: b.editMode ?? '', visibility: b.visibility ?? '' },
         req.caller,
       );
-      return reply.code(201).send(spaces.created(s));
+      return reply.code(201).send(show(s));
     },
   );
 
   app.get(
     '/spaces/:spaceId',
     { schema: { operationId: 'getSpaceById', tags, summary: 'Get a space', params: SpaceParams, response: { 200: Space, ...errorResponses } } },
-    async (req) => spaces.one(req.params.spaceId, content.getSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
+    async (req) => show(await content.getSpace({ spaceId: req.params.spaceId }, req.caller)),
   );
 
   app.patch(
@@ -84,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const { title, emoji, editMode, defaultLevel, visibility } = req.body;
-      const updated = content.updateSpace(
+      const updated = await content.updateSpace(
         {
           spaceId: req.params.spaceId,
           title,
@@ -95,7 +95,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         },
         req.caller,
       );
-      return spaces.one(req.params.spaceId, updated, req.caller);
+      return show(updated);
     },
   );
 
@@ -127,7 +127,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         response: { 201: Space, ...errorResponses },
       },
     },
-    async (req, reply) => reply.code(201).send(spaces.created(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller))),
+    async (req, reply) => reply.code(201).send(show(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller))),
   );
 
   app.post(
@@ -141,7 +141,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => spaces.one(req.params.spaceId, content.restoreSpace({ spaceId: req.params.spaceId }, req.caller), req.caller),
+    async (req) => show(await content.restoreSpace({ spaceId: req.params.spaceId }, req.caller)),
   );
 
   app.post(
@@ -156,7 +156,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => spaces.one(req.params.spaceId, content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller), req.caller),
+    async (req) => show(await content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller)),
   );
 
   app.post(
@@ -171,7 +171,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         response: { 200: Space, ...errorResponses },
       },
     },
-    async (req) => spaces.one(req.params.spaceId, content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller), req.caller),
+    async (req) => show(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller)),
   );
 
   app.post(

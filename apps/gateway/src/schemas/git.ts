@@ -58,6 +58,8 @@ export const GitJob = Type.Object(
     createdAt: Timestamp,
     startedAt: Type.Optional(Timestamp),
     completedAt: Type.Optional(Timestamp),
+    filesDone: Type.Integer({ minimum: 0, description: 'Repository files (pages and assets) processed so far' }),
+    filesTotal: Type.Integer({ minimum: 0, description: 'Files the job processes in all; 0 until it knows' }),
   },
   { title: 'GitJob' },
 );

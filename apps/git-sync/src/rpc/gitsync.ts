@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
-import type { GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
+import type { GitInfo, GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
+import { STATE_EVENTS } from '@quire/service-kit/nats';
 import { callerOf, checkLength, checkOneOf, checkUri, DomainError, InvalidArgumentError, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
 import { sealCredentials } from '../domain/sealed.ts';
@@ -39,6 +40,21 @@ function checkOptions(o: RepositoryOptions | undefined, allowFile: boolean) {
   return { remote, projectDirectory };
 }
 
+const { entity, verb } = STATE_EVENTS.spaceGitLink;
+
+/**
+ * After the space's link was set: the link, at its new version, to content at once (the next
+ * Space shown has it) and as a state event on EVENTS (which feeds content's copy whatever that
+ * call missed). The link is stored: neither failing fails the call.
+ */
+async function linkChanged(deps: Deps, info: GitInfo, organizationId: string, ctx: CallContext) {
+  const { latestJob: _job, ...link } = info;
+  await Promise.all([
+    deps.content.recordSpaceGitLinks({ links: [link] }, {}).catch((err: unknown) => ctx.log.warn({ err, spaceId: link.spaceId }, 'Git link not recorded by content; the event brings it')),
+    deps.events.emit(ctx, { entity, verb, organizationId, target: { type: 'space', id: link.spaceId }, details: { ...link, updatedAt: link.updatedAt?.toISOString() } }),
+  ]);
+}
+
 export function gitSyncHandlers(deps: Deps): H {
   const now = deps.now ?? (() => new Date());
 
@@ -49,7 +65,7 @@ export function gitSyncHandlers(deps: Deps): H {
     const space = await spaceFor(deps, spaceId, ctx);
     if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`You cannot run Git sync on space "${spaceId}"`);
     const id = deps.newId();
-    await deps.store.createJob(
+    const { link } = await deps.store.createJob(
       {
         id,
         spaceId: space.id,
@@ -70,6 +86,7 @@ export function gitSyncHandlers(deps: Deps): H {
         url: options.gitInfo?.url || options.repoTreeUrl || remote.url,
       },
     );
+    await linkChanged(deps, presentInfo({ link }), space.organizationId, ctx);
     try {
       await deps.publish({ jobId: id, ...(remote.credentials ? { credentials: sealCredentials(remote.credentials, id, deps.secretsKey) } : {}) });
     } catch (err) {

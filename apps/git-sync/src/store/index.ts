@@ -45,13 +45,17 @@ const LIVE = ['queued', 'running', 'applying'] as const;
 export function createStore(database: Db) {
   const db = database.prisma;
   return {
-    /** The job and the space's Git link (the link's details as the request gave them), at once. */
-    async createJob(job: NewJob, link: LinkInfo): Promise<JobRow> {
-      const [, row] = await db.$transaction([
-        db.spaceGitSync.upsert({ where: { spaceId: job.spaceId }, create: { spaceId: job.spaceId, ...link }, update: { ...link, installationProvider: link.installationProvider ?? null } }),
+    /** The job and the space's Git link (the link's details as the request gave them, at its next version), at once. */
+    async createJob(job: NewJob, link: LinkInfo): Promise<{ job: JobRow; link: GitSyncRow }> {
+      const [linked, row] = await db.$transaction([
+        db.spaceGitSync.upsert({
+          where: { spaceId: job.spaceId },
+          create: { spaceId: job.spaceId, ...link },
+          update: { ...link, installationProvider: link.installationProvider ?? null, version: { increment: 1 } },
+        }),
         db.gitJob.create({ data: job }),
       ]);
-      return row;
+      return { job: row, link: linked };
     },
 
     getJob: (id: string) => db.gitJob.findUnique({ where: { id } }),
@@ -84,7 +88,8 @@ export function createStore(database: Db) {
           data: { state: 'applying', parentRevisionId: marks.parentRevisionId ?? null, commitOid: marks.commitOid ?? null },
         });
         if (taken.count === 0) return { gate: 'stale' as const };
-        if (!last || job.timestamp > last) await tx.spaceGitSync.update({ where: { spaceId: job.spaceId }, data: { lastTimestamp: job.timestamp } });
+        // In SQL: Prisma's update would move the link's updatedAt, which says when the link was set.
+        if (!last || job.timestamp > last) await tx.$executeRaw`UPDATE "SpaceGitSync" SET "lastTimestamp" = ${job.timestamp} WHERE "spaceId" = ${job.spaceId}`;
         return { gate: 'ok' as const };
       });
     },

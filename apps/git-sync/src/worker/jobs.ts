@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { status, type ServiceError } from '@grpc/grpc-js';
-import type { PageContent, Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
+import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
-import { isInside, isWritablePath, joinPath, knownIds, planExport, planImport, readConfig, RepositoryError, type PlannedPage, type RepoSnapshot } from '@quire/gitbook-layout';
+import { gitBlobOid, isInside, isLayoutText, isWritablePath, joinPath, knownIds, planExport, planImport, plannedContent, readConfig, RepositoryError, type RepoSnapshot } from '@quire/gitbook-layout';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
@@ -115,16 +114,6 @@ async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise
   return { url: job.url, resolve, ...(credentials ? { credentials } : {}) };
 }
 
-const toContent = (p: PlannedPage): PageContent => ({
-  id: p.id,
-  type: p.type,
-  fields: { title: p.title, slug: p.slug, description: p.front.description, emoji: p.front.emoji, icon: p.front.icon, hidden: p.front.hidden },
-  markdown: p.markdown,
-  href: p.href,
-  git: p.git,
-  pages: p.pages.map(toContent),
-});
-
 const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unknown[] }[] }[]): number =>
   pages.reduce((n, p) => n + (p.git ? 1 : 0) + countPages(p.pages as typeof pages), 0);
 
@@ -228,7 +217,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
   const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
   const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
-  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => TEXT.test(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => isLayoutText(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(dir, snapshot, projectDirectory, deadline);
   const config = readConfig(snapshot, projectDirectory);
   mark('read');
@@ -291,11 +280,13 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
         {
           spaceId: job.spaceId,
           parentRevisionId: current.id,
-          pages: plan.pages.map(toContent),
+          pages: plan.pages.map(plannedContent),
           files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
           git: { oid: fetched.oid, message: fetched.message, createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,
           type: '',
+          // The repository's redirects replace the space's (none left when `.gitbook.yaml` has none).
+          redirects: { items: plan.redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })) },
         },
         caller,
       );
@@ -312,7 +303,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
 async function snapshotOf(dir: string, projectDirectory: string, deadline: number): Promise<RepoSnapshot> {
   const blobs = await listBlobs(dir, deadline);
-  const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && TEXT.test(p));
+  const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && isLayoutText(p));
   const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
   const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(dir, snapshot, projectDirectory, deadline);
@@ -326,10 +317,6 @@ async function readReadme(dir: string, snapshot: RepoSnapshot, projectDirectory:
   if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8'));
 }
 
-const TEXT = /\.(md|ya?ml)$/i;
-
-/** The id git gives these bytes as a blob: equal ids, equal files. */
-const blobOid = (data: Uint8Array) => createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
 
 async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<Outcome> {
   const fetched = await fetchRef(dir, target, job.ref, deadline);
@@ -338,7 +325,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
   mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
-  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined });
+  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined, redirects: revision.redirects });
   const out = new Map<string, string | Buffer>(plan.texts);
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);
@@ -351,7 +338,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   revision.files.forEach((f, i) => {
     const path = plan.files.get(f.id)!;
     // A file the repository has with these bytes stays as it is.
-    if (existing?.blobs.get(path) !== blobOid(data[i]!)) out.set(path, Buffer.from(data[i]!));
+    if (existing?.blobs.get(path) !== gitBlobOid(data[i]!)) out.set(path, Buffer.from(data[i]!));
   });
   const outside = [...out.keys(), ...plan.remove].find((p) => !isWritablePath(p, projectDirectory) && !(p === plan.readme && isWritablePath(p, '')));
   if (outside !== undefined) throw new JobFailure(`the export would write ${JSON.stringify(outside)}, outside the space's folder`);

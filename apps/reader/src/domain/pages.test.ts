@@ -1,6 +1,6 @@
 import type { Page } from '@quire/proto/space-content';
 import { describe, expect, it } from 'vitest';
-import { findByPath, firstPage, neighbours, readingOrder } from './pages.ts';
+import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from './pages.ts';
 
 const p = (id: string, path: string, pages: Page[] = [], over: Partial<Page> = {}): Page =>
   ({ id, type: 'document', title: id, emoji: '', icon: '', description: '', slug: path.split('/').pop()!, path, documentId: '', hidden: false, href: '', pages, ...over }) as Page;
@@ -28,5 +28,19 @@ describe('page order', () => {
     expect(neighbours(tree, 'b1')).toEqual({ previous: expect.objectContaining({ id: 'b' }), next: expect.objectContaining({ id: 'c' }) });
     expect(neighbours(tree, 'a').previous).toBeUndefined();
     expect(neighbours(tree, 'hidden')).toEqual({});
+  });
+});
+
+describe('redirects', () => {
+  const redirects = [
+    { path: 'old/b1', pageId: 'b1', anchor: 'part' },
+    { path: 'gone', pageId: 'deleted', anchor: '' },
+    { path: 'to-group', pageId: 'group', anchor: '' },
+  ];
+  it('leads an old path to its page and anchor, and nowhere when the page is gone or a group', () => {
+    expect(redirectOf(tree, redirects, 'old/b1')).toMatchObject({ page: { id: 'b1' }, anchor: 'part' });
+    expect(redirectOf(tree, redirects, 'gone')).toBeUndefined();
+    expect(redirectOf(tree, redirects, 'to-group')).toBeUndefined();
+    expect(redirectOf(tree, redirects, 'old')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Page } from '@quire/proto/space-content';
+import type { Page, Redirect } from '@quire/proto/space-content';
 
 // A revision's page tree as a reader walks it: the pages in reading order (groups hold pages;
 // hidden pages are reachable by path but left out of navigation), breadcrumbs, previous and next.
@@ -18,6 +18,7 @@ interface Index {
   order: PageNode[];
   position: Map<string, number>;
   byPath: Map<string, PageNode>;
+  byId: Map<string, PageNode>;
 }
 
 // A revision's tree never changes (revisions are immutable and kept as one object), so its index
@@ -31,7 +32,7 @@ function indexOf(pages: readonly Page[]): Index {
   const order = all.filter((n) => n.page.type === 'document' && !n.page.hidden && !n.parents.some((p) => p.hidden));
   const byPath = new Map<string, PageNode>();
   for (const n of all) if (n.page.type !== 'group' && !byPath.has(n.page.path)) byPath.set(n.page.path, n);
-  index = { order, position: new Map(order.map((n, i) => [n.page.id, i])), byPath };
+  index = { order, position: new Map(order.map((n, i) => [n.page.id, i])), byPath, byId: new Map(all.map((n) => [n.page.id, n])) };
   indexes.set(pages, index);
   return index;
 }
@@ -49,4 +50,21 @@ export function neighbours(pages: readonly Page[], pageId: string): { previous?:
   const i = position.get(pageId);
   if (i === undefined) return {};
   return { previous: order[i - 1]?.page, next: order[i + 1]?.page };
+}
+
+const redirectIndexes = new WeakMap<readonly Redirect[], Map<string, Redirect>>();
+
+/**
+ * Where an old path of the space leads (its revision's redirects, from `.gitbook.yaml`): the page
+ * and the anchor; undefined when no redirect names the path or its page is gone.
+ */
+export function redirectOf(pages: readonly Page[], redirects: readonly Redirect[], path: string): { page: Page; anchor: string } | undefined {
+  let byPath = redirectIndexes.get(redirects);
+  if (!byPath) {
+    byPath = new Map(redirects.map((r) => [r.path, r]));
+    redirectIndexes.set(redirects, byPath);
+  }
+  const r = byPath.get(path);
+  const node = r && indexOf(pages).byId.get(r.pageId);
+  return node && node.page.type !== 'group' ? { page: node.page, anchor: r.anchor } : undefined;
 }

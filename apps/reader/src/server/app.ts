@@ -15,7 +15,7 @@ import type { ReaderConfig } from '../config.ts';
 import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
 import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
-import { findByPath, firstPage, neighbours, readingOrder } from '../domain/pages.ts';
+import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from '../domain/pages.ts';
 import { renderMarkdown } from '@quire/render';
 import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
 import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
@@ -209,6 +209,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: site.title, memberSignIn: refused.memberSignIn }));
       return undefined;
     }
+    // A member let in past a visitor token that no longer holds: the token is dropped, as a refusal drops it.
+    if (view.visitorTokenInvalid && creds.visitorToken) reply.clearCookie(TOKEN_COOKIE, { path: at.base || '/' });
     const open = !view.member && (site.visibility === 'public' || site.visibility === 'unlisted');
     reply.header('cache-control', open ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
     if (site.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
@@ -229,6 +231,9 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     const node = wanted === '' ? firstPage(revision.pages) : findByPath(revision.pages, wanted);
     const location = { section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id };
     if (!node) {
+      // An old path the space's Git repository redirects (`.gitbook.yaml`): for good, to its page.
+      const moved = markdownWanted ? undefined : redirectOf(revision.pages, revision.redirects, wanted);
+      if (moved) return v.reply.redirect(`${chrome.hrefOf(moved.page)}${moved.anchor ? `#${encodeURIComponent(moved.anchor)}` : ''}`, 301);
       track(v, 'page_view', location);
       return html(v.reply, 404, sitePage(metaOf(v, 'Page not found', v.req.url.split('?')[0]!), chrome, { missing: `No page at “${wanted}” in ${placement.siteSpace.title}.` }));
     }

@@ -1,9 +1,9 @@
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeConflict } from '@quire/proto/space-content';
-import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, MAX_PAGE_LIMIT, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
-import { asDomainError, callerOf, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { asDomainError, callerOf, countersChanged, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
 
 type CrHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -68,6 +68,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
         createdBy: userId,
         revision: space.revisionId,
       });
+      await countersChanged(deps, space, ctx);
       return presentOne(deps, row, space.revisionId, ctx);
     },
 
@@ -75,7 +76,9 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const space = await spaceOf(deps, req.spaceId, ctx);
       const status = statusFilter(req.status);
       const { limit, page } = pageArgs(req.page);
-      const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevision: req.mergedRevision }, page);
+      const mergedRevisions = [...(req.mergedRevision !== undefined ? [req.mergedRevision] : []), ...req.mergedRevisions];
+      if (mergedRevisions.length > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`mergedRevisions: at most ${MAX_PAGE_LIMIT}`);
+      const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevisions }, page);
       const { items, next } = pageOf(rows, limit, (r) => r.id);
       return { items: await presentChangeRequests(deps, items, space.revisionId, ctx), page: { next } };
     },
@@ -94,6 +97,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       if (req.subject === undefined && (status === undefined || status === cr.status)) return presentOne(deps, cr, space.revisionId, ctx);
       const row = await store.updateChangeRequest(cr.id, { status: cr.status }, { ...(req.subject !== undefined ? { subject: req.subject } : {}), ...(status ? { status } : {}) });
       if (!row) throw changedMeanwhile(cr.number);
+      if (row.status !== cr.status) await countersChanged(deps, space, ctx);
       return presentOne(deps, row, space.revisionId, ctx);
     },
 
@@ -138,6 +142,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       }
       // The space has the content now: the change request is merged even if a PATCH raced this merge.
       await store.updateChangeRequest(cr.id, {}, { status: 'merged', revisionMerged: merged });
+      await countersChanged(deps, space, ctx);
       return { revision: merged, result: 'merge' };
     },
 

@@ -15,7 +15,7 @@ import {
 } from '@quire/service-kit';
 import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, MARKDOWN_MAX, type ReactionRow } from '../domain/comments.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
-import { asDomainError, callerOf, changeRequestIn, need, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { asDomainError, callerOf, countersChanged, changeRequestIn, need, spaceOf, upstream, usersById, type Deps } from './deps.ts';
 
 type CommentHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -178,6 +178,7 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       const revision = cr?.revision ?? space.revisionId;
       const page = await targetPage(deps, space.id, revision, req.pageId, ctx);
       const row = await store.createComment({ spaceId: space.id, changeRequestId: cr?.id ?? null, postedBy: userId, markdown: req.markdown, nodeId: req.nodeId, revision, ...page });
+      await countersChanged(deps, space, ctx);
       return first(presentComments(deps, space, [row], ctx));
     },
 
@@ -191,6 +192,7 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       const { space, comment } = await commentIn(deps, req, ctx);
       const change = edits(space, comment.postedBy, userId, 'comment', req);
       const row = await store.updateComment(comment.id, userId, { ...change, resolved: req.resolved });
+      if ((row.resolvedAt === null) !== (comment.resolvedAt === null)) await countersChanged(deps, space, ctx);
       return first(presentComments(deps, space, [row], ctx));
     },
 
@@ -199,6 +201,7 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       const { space, comment } = await commentIn(deps, req, ctx);
       authorOrAdmin(space, comment.postedBy, userId, 'comment');
       await store.deleteComment(comment.id);
+      await countersChanged(deps, space, ctx);
       return {};
     },
 

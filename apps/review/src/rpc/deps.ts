@@ -2,8 +2,10 @@ import type { ContentServiceClient, Space } from '@quire/proto/content';
 import type { OrgsServiceClient, User } from '@quire/proto/orgs';
 import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PdfPrinter } from '@quire/render/pdf';
+import { STATE_EVENTS, type EventSink } from '@quire/service-kit/nats';
 import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
 import { parseReference } from '../domain/change-requests.ts';
+import type { ExportLimits } from '../domain/exports.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
 
 export interface Deps {
@@ -11,8 +13,12 @@ export interface Deps {
   content: PromiseClient<ContentServiceClient>;
   spaceContent: PromiseClient<SpaceContentServiceClient>;
   orgs: PromiseClient<OrgsServiceClient>;
+  /** The counters of spaces as state events, for content's copies. */
+  events: EventSink;
   /** Change-request PDFs: one Chromium for the process. */
   printer: PdfPrinter;
+  /** Bounds of an export (DEFAULT_EXPORT_LIMITS when unset). */
+  exportLimits?: ExportLimits;
 }
 
 export { callerOf } from '@quire/service-kit';
@@ -77,3 +83,25 @@ export async function usersById({ orgs }: Deps, ids: Iterable<string | null | un
 }
 
 export type { ChangeRequestRow };
+
+const { entity, verb } = STATE_EVENTS.spaceCounters;
+
+/**
+ * After a change of what the space's counters count: the counters now, at a raised version, to
+ * content at once (the next Space shown counts the change) and as a state event on EVENTS (which
+ * feeds content's copy whatever that call missed). The change is made: neither failing fails it.
+ */
+export async function countersChanged({ store, content, events }: Deps, space: Pick<Space, 'id' | 'organizationId'>, ctx: CallContext): Promise<void> {
+  let counters: Awaited<ReturnType<Store['bumpCounters']>>;
+  try {
+    counters = await store.bumpCounters(space.id);
+  } catch (err) {
+    ctx.log.error({ err, spaceId: space.id }, 'space counters not versioned; content keeps the previous ones');
+    return;
+  }
+  const copy = { spaceId: space.id, ...counters };
+  await Promise.all([
+    content.recordSpaceCounters({ counters: [copy] }, {}).catch((err: unknown) => ctx.log.warn({ err, spaceId: space.id }, 'space counters not recorded by content; the event brings them')),
+    events.emit(ctx, { entity, verb, organizationId: space.organizationId, target: { type: 'space', id: space.id }, details: copy }),
+  ]);
+}

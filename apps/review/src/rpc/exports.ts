@@ -4,19 +4,19 @@ import { planExport } from '@quire/gitbook-layout';
 import { bookHtml, staticSiteZip } from '@quire/render';
 import { InvalidArgumentError, MAX_MESSAGE_BYTES, slugify, type Caller, type Handlers } from '@quire/service-kit';
 import { zipSync } from 'fflate';
+import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, EXPORT_FORMATS, exportProblem, type ExportFormat } from '../domain/exports.ts';
 import { changeRequestIn, upstream, type Deps } from './deps.ts';
 
 // A revision (a space's, or a change request's) as a downloadable file: the static HTML site, the
 // whole revision printed to one PDF, or a Markdown ZIP in GitBook's repository layout.
-
-export const EXPORT_FORMATS = ['html', 'pdf', 'markdown'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportFile {
   data: Uint8Array;
   filename: string;
   contentType: string;
 }
+
+const MIB = 1024 * 1024;
 
 /** Where the files a printed page names are loaded from while printing. */
 const FILE_PATH = /^\/files\/([\w-]+)$/;
@@ -78,29 +78,29 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
   return { data: zipSync(entries), filename: `${name}-markdown.zip`, contentType: 'application/zip' };
 }
 
-/** What is exported: the space's current revision, or a change request's, as `caller` may read it (NOT_FOUND otherwise). */
-export async function exportSource(deps: Deps, req: { spaceId: string; changeRequest?: string }, caller: Caller) {
+/** What is exported: the space's current revision (its markdown too unless `withMarkdown` is false), or a change request's, as `caller` may read it (NOT_FOUND otherwise). */
+export async function exportSource(deps: Deps, req: { spaceId: string; changeRequest?: string }, caller: Caller, withMarkdown = true) {
   const space = await upstream(deps.content.getSpace({ spaceId: req.spaceId }, caller));
   const cr = req.changeRequest ? await changeRequestIn(deps, space.id, req.changeRequest) : undefined;
-  const revision = await upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId: cr?.revision ?? '', metadata: false, withMarkdown: true }, caller));
+  const revision = await upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId: cr?.revision ?? '', metadata: false, withMarkdown }, caller));
   const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Space';
   return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : slugify(space.title, { fallback: 'space' }) };
 }
 
-/** Room in an answer for its filename, content type and framing: the file gets the rest of a message. */
-const ANSWER_OVERHEAD = 4096;
-const MIB = 1024 * 1024;
 
 export function exportHandlers(deps: Deps): Pick<Handlers<ReviewServiceServer>, 'exportSpace'> {
   return {
     async exportSpace(req, ctx) {
       const format = req.format as ExportFormat;
       if (!EXPORT_FORMATS.includes(format)) throw new InvalidArgumentError(`format: "${req.format}" is none of ${EXPORT_FORMATS.join(', ')}`);
-      const { revision, title, name } = await exportSource(deps, { spaceId: req.spaceId, changeRequest: req.changeRequest || undefined }, ctx);
+      const { revision, title, name } = await exportSource(deps, { spaceId: req.spaceId, changeRequest: req.changeRequest || undefined }, ctx, !req.checkOnly);
+      const problem = exportProblem(format, { pages: flatten(revision.pages).filter((p) => p.type !== 'link').length, fileBytes: revision.files.reduce((n, f) => n + f.size, 0) }, deps.exportLimits ?? DEFAULT_EXPORT_LIMITS);
+      if (problem) throw new InvalidArgumentError(`format: the ${format} export is refused before it is made: ${problem}`, 'export_too_large');
+      if (req.checkOnly) return { data: Buffer.alloc(0), filename: '', contentType: '' };
       const file = await exportRevision(deps, revision, format, title, name, ctx);
       // One answer carries the whole file: one over the message limit is refused here, by name,
       // rather than failing in the caller's client.
-      if (file.data.length > MAX_MESSAGE_BYTES - ANSWER_OVERHEAD) {
+      if (file.data.length > ANSWER_ROOM) {
         throw new InvalidArgumentError(`format: the ${format} export is ${(file.data.length / MIB).toFixed(1)} MiB, over the ${MAX_MESSAGE_BYTES / MIB} MiB limit of an export`, 'export_too_large');
       }
       return { ...file, data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.length) };

@@ -4,7 +4,7 @@ import { checkWritable, SUBJECT_MAX } from '../domain/change-requests.ts';
 import { MARKDOWN_MAX } from '../domain/comments.ts';
 import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
 import { presentComments } from './comments.ts';
-import { callerOf, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
+import { callerOf, countersChanged, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
 
 type ReviewerHandlers = Pick<Handlers<ReviewServiceServer>, 'listRequestedReviewers' | 'requestReviewers' | 'removeRequestedReviewer' | 'submitReview' | 'listReviews' | 'batchGetSpaceCounters'>;
 
@@ -63,6 +63,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
         revision: cr.revision,
         comment: req.comment,
       });
+      if (row.commentId) await countersChanged(deps, space, ctx);
       return (await presentReviews(deps, space, [row], new Set([row.id]), ctx))[0]!;
     },
 

@@ -20,13 +20,19 @@ const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page
 const hot = preparedStatements('review', {
   counters: `SELECT s.id AS space_id,
       coalesce(c.total, 0)::int AS "changeRequests", coalesce(c.open, 0)::int AS "changeRequestsOpen",
-      coalesce(c.draft, 0)::int AS "changeRequestsDraft", coalesce(m.open, 0)::int AS comments
+      coalesce(c.draft, 0)::int AS "changeRequestsDraft", coalesce(m.open, 0)::int AS comments,
+      coalesce(v.version, 0)::float8 AS version
     FROM unnest($1::text[]) AS s(id)
+    LEFT JOIN space_counters_version v ON v.space_id = s.id
     LEFT JOIN (SELECT space_id, count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open,
                       count(*) FILTER (WHERE status = 'draft') AS draft
                  FROM change_request WHERE space_id = ANY($1) GROUP BY space_id) c ON c.space_id = s.id
     LEFT JOIN (SELECT space_id, count(*) AS open FROM comment WHERE space_id = ANY($1) AND resolved_at IS NULL GROUP BY space_id) m
       ON m.space_id = s.id`,
+  // Taken first in its transaction: the row lock orders concurrent bumps, and the counts read after
+  // it see every change committed before, so a higher version never holds older counts.
+  bump: `INSERT INTO space_counters_version (space_id, version) VALUES ($1, 1)
+    ON CONFLICT (space_id) DO UPDATE SET version = space_counters_version.version + 1`,
 });
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
@@ -47,6 +53,8 @@ export interface SpaceCounts {
   changeRequests: number;
   changeRequestsOpen: number;
   changeRequestsDraft: number;
+  /** Raised by every change of the counts (0 before the first). */
+  version: number;
 }
 
 export function createStore(database: Db) {
@@ -85,10 +93,10 @@ export function createStore(database: Db) {
     },
 
     /** Newest first. */
-    listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevision?: string }, page: Page): Promise<ChangeRequestRow[]> {
-      const { contributor, mergedRevision } = filter;
+    listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevisions?: string[] }, page: Page): Promise<ChangeRequestRow[]> {
+      const { contributor, mergedRevisions } = filter;
       return db.changeRequest.findMany({
-        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevision ? { revisionMerged: mergedRevision } : {}) },
+        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevisions?.length ? { revisionMerged: { in: mergedRevisions } } : {}) },
         orderBy: { number: 'desc' },
         take: page.take,
         ...cursor(page),
@@ -120,6 +128,25 @@ export function createStore(database: Db) {
       if (!spaceIds.length) return new Map();
       const rows = await hot.rows<{ space_id: string } & SpaceCounts>(database, 'counters', [spaceIds]);
       return new Map(rows.map(({ space_id, ...counts }) => [space_id, counts]));
+    },
+
+    /** After a change of the space's counts: the counts now, at the next version. */
+    async bumpCounters(spaceId: string): Promise<SpaceCounts> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx = { pool: client as unknown as typeof pool };
+        await hot.changed(tx, 'bump', [spaceId]);
+        const [counts] = await hot.rows<{ space_id: string } & SpaceCounts>(tx, 'counters', [[spaceId]]);
+        await client.query('COMMIT');
+        const { comments, changeRequests, changeRequestsOpen, changeRequestsDraft, version } = counts!;
+        return { comments, changeRequests, changeRequestsOpen, changeRequestsDraft, version };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
     },
 
     listReviewers(changeRequestId: string, page: Page): Promise<ReviewerRow[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { movePlan, structureOf, visibleTree, type Tree } from './structure.ts';
+import { movePlan, readerTree, structureOf, visibleTree, type Tree } from './structure.ts';
 
 const section = (id: string, position: number, groupId: string | null = null, condition: string | null = null) => ({ id, groupId, position, condition, isDefault: false, path: id });
 const space = (id: string, sectionId: string | null, position: number, condition: string | null = null) => ({ id, sectionId, position, condition, isDefault: false, path: id });
@@ -38,5 +38,11 @@ describe('site structure', () => {
     expect(order(visibleTree(tree, {}))).toEqual(['a[p1]', 'g{b}', 'd[]']);
     expect(order(visibleTree(tree, { beta: true, paid: true }))).toEqual(['a[p1,p2]', 'g{b,c}', 'd[]']);
     expect(order(visibleTree({ ...tree, sections: tree.sections.filter((s) => s.id !== 'b') }, {}))).toEqual(['a[p1]', 'd[]']);
+  });
+
+  it('shows a member let in without a visitor token everything, a visitor with one only what the claims allow', () => {
+    expect(order(readerTree(tree, { member: true, claims: {} }))).toEqual(['a[p1,p2]', 'g{b,c}', 'd[]']);
+    expect(order(readerTree(tree, { member: false, claims: {} }))).toEqual(['a[p1]', 'g{b}', 'd[]']);
+    expect(order(readerTree(tree, { member: false, claims: { paid: true } }))).toEqual(['a[p1,p2]', 'g{b}', 'd[]']);
   });
 });

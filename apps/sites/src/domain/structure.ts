@@ -103,6 +103,13 @@ export function movePlan(tree: Tree, item: Pointer, anchor: { pointer: Pointer; 
   return { container: sameContainer(from, at) ? from : at, position };
 }
 
+/**
+ * The site as one reader of the published site sees it: a visitor what their claims allow; a
+ * member of the organization let in as one (no valid visitor token: the session or the gateway's
+ * site-access grant stands in for it) every section and site-space, as the app shows them.
+ */
+export const readerTree = <T extends Tree>(tree: T, reader: { member: boolean; claims: Record<string, unknown> }): T => (reader.member ? tree : visibleTree(tree, reader.claims));
+
 /** The site as its visitors see it: items whose condition fails are left out, and groups left empty. */
 export function visibleTree<T extends Tree>(tree: T, claims: Record<string, unknown>): T {
   const sections = tree.sections.filter((s) => conditionHolds(s.condition, claims));

@@ -3,7 +3,7 @@ import { checkOneOf, GRANTS, GrpcStatus, InvalidArgumentError, isServiceError, U
 import { seal, unseal } from '@quire/service-kit/sealed';
 import { canRead, visitorAccess } from '../domain/access.ts';
 import { customizationOf } from '../domain/customization.ts';
-import { visibleTree } from '../domain/structure.ts';
+import { readerTree } from '../domain/structure.ts';
 import { newVisitorKey, verifyVisitorToken } from '../domain/visitor-token.ts';
 import { presentSite, presentStructure } from '../presenters.ts';
 import type { SiteRecord } from '../store/index.ts';
@@ -73,7 +73,9 @@ export function publishingHandlers(deps: Deps): H {
       const key = site.visibility === 'visitor-auth' && req.visitorToken ? keyOf(site) : null;
       const claims = key && req.visitorToken ? await verifyVisitorToken(req.visitorToken, key) : null;
       let access = visitorAccess(site.visibility, { activeShareKey, validToken: claims !== null });
-      // Members read every published site of their organization; asked only when the visibility refuses.
+      // Members read every published site of their organization; asked only when the visibility
+      // refuses, so a valid visitor token goes first (its claims decide what shows) and the
+      // session or grant is the fallback.
       const member = access !== 'granted' && (req.memberSession || req.memberGrant) ? !!(await memberOf(site, req, ctx)) : false;
       if (member) access = 'granted';
       const view: PublishedSiteView = {
@@ -87,7 +89,7 @@ export function publishingHandlers(deps: Deps): H {
         member,
       };
       if (access === 'granted') {
-        view.structure = presentStructure(site, visibleTree(await store.tree(site.id), claims ?? {}));
+        view.structure = presentStructure(site, readerTree(await store.tree(site.id), { member, claims: claims ?? {} }));
         view.customizationJson = JSON.stringify(customizationOf(site.customization));
       }
       return view;

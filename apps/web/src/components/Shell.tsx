@@ -60,6 +60,11 @@ export function Shell({ org, space, children }: { org?: string; space?: string; 
             {theme === 'dark' ? 'Dark' : theme === 'light' ? 'Light' : 'System'}
           </button>
           {org && (
+            <Link className="btn" href={paths.sites(org)}>
+              Sites
+            </Link>
+          )}
+          {org && (
             <Link className="btn" href={paths.settings(org)}>
               Settings
             </Link>

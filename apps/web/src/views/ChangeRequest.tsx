@@ -1,12 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { all, api, type List } from '../api.ts';
+import { all, api } from '../api.ts';
+import { Comments } from '../components/Comments.tsx';
 import { ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { diffBlocks } from '../lib/diff.ts';
 import { flatten } from '../lib/pages.ts';
 import { paths } from '../paths.ts';
-import type { ChangeRequest, Comment, RevisionPage, Space, User } from '../types.ts';
+import type { ChangeRequest, Member, RequestedReviewer, RevisionPage, Space, User } from '../types.ts';
 
 type Page = RevisionPage & { documentId?: string };
 interface Review {
@@ -22,7 +23,7 @@ export default function ChangeRequestView({ space, number }: { space: Space; num
   const client = useQueryClient();
   const cr = useQuery({ queryKey: ['cr', space.id, number], queryFn: () => api.get<ChangeRequest>(crPath) });
   const reviews = useQuery({ queryKey: ['reviews', crPath], queryFn: () => all<Review>(`${crPath}/reviews`) });
-  const refresh = () => client.invalidateQueries({ predicate: (q) => ['cr', 'reviews', 'diff', 'comments', 'space', 'pages', 'crs'].includes(q.queryKey[0] as string) });
+  const refresh = () => client.invalidateQueries({ predicate: (q) => ['cr', 'reviews', 'reviewers', 'diff', 'comments', 'space', 'pages', 'crs'].includes(q.queryKey[0] as string) });
   const act = useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onSettled: refresh });
 
   if (cr.isPending) return <Progress label="Loading the change request" />;
@@ -84,6 +85,7 @@ export default function ChangeRequestView({ space, number }: { space: Space; num
           ))}
         </ul>
       )}
+      <Reviewers space={space} crPath={crPath} canRequest={open && space.permissions.edit === true} />
       <Changes space={space} cr={c} crPath={crPath} />
       <Comments crPath={crPath} canComment={space.permissions.comment !== false} />
     </div>
@@ -191,106 +193,81 @@ function PageDiff({ change, space, crPath, baseRevision, mode }: { change: PageC
             </div>
           </div>
         ))}
+      {change.kind !== 'removed' && <Comments crPath={crPath} canComment={space.permissions.comment !== false} page={change.page} />}
     </article>
   );
 }
 
-function Comments({ crPath, canComment }: { crPath: string; canComment: boolean }) {
+/** The users asked to review: listed, and asked or withdrawn by editors while the change request is open. */
+function Reviewers({ space, crPath, canRequest }: { space: Space; crPath: string; canRequest: boolean }) {
   const client = useQueryClient();
-  const comments = useQuery({ queryKey: ['comments', crPath], queryFn: () => api.get<List<Comment>>(`${crPath}/comments`, { order: 'asc', limit: 100, format: 'markdown' }) });
-  const [text, setText] = useState('');
-  const post = useMutation({
-    mutationFn: (markdown: string) => api.post(`${crPath}/comments`, { body: { markdown } }),
+  const requested = useQuery({ queryKey: ['reviewers', crPath], queryFn: () => all<RequestedReviewer>(`${crPath}/requested-reviewers`) });
+  const members = useQuery({ queryKey: ['members', space.organization], queryFn: () => all<Member>(`/orgs/${space.organization}/members`), enabled: canRequest });
+  const [chosen, setChosen] = useState('');
+  const act = useMutation({
+    mutationFn: (run: () => Promise<unknown>) => run(),
     onSuccess: () => {
-      setText('');
-      void client.invalidateQueries({ queryKey: ['comments', crPath] });
+      setChosen('');
+      void client.invalidateQueries({ queryKey: ['reviewers', crPath] });
     },
   });
+  const asked = new Set(requested.data?.map((r) => r.user.id));
+  const candidates = (members.data ?? []).filter((m) => !asked.has(m.user.id) && !m.disabled);
   return (
-    <section aria-labelledby="comments-title">
-      <h2 id="comments-title">Comments</h2>
-      {comments.isPending && <Progress label="Loading comments" />}
-      {comments.data && comments.data.items.length === 0 && <p className="muted">No comments yet.</p>}
-      <ul className="comments">
-        {comments.data?.items.map((c) => <CommentItem key={c.id} comment={c} crPath={crPath} canComment={canComment} />)}
-      </ul>
-      {canComment && (
-        <form
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            if (text.trim()) post.mutate(text.trim());
-          }}
-        >
-          <label>
-            Add a comment
-            <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
-          </label>
-          <button type="submit" className="btn" disabled={post.isPending}>
-            Comment
-          </button>
-          {post.error && (
-            <p role="alert" className="error-text">
-              {post.error.message}
-            </p>
-          )}
-        </form>
+    <section aria-labelledby="reviewers-title">
+      <h2 id="reviewers-title">Requested reviewers</h2>
+      {requested.isPending && <Progress label="Loading reviewers" />}
+      {requested.error && (
+        <p role="alert" className="error-text">
+          {requested.error.message}
+        </p>
       )}
-    </section>
-  );
-}
-
-function CommentItem({ comment, crPath, canComment }: { comment: Comment; crPath: string; canComment: boolean }) {
-  const client = useQueryClient();
-  const [reply, setReply] = useState('');
-  const replies = useQuery({
-    queryKey: ['comments', crPath, comment.id, 'replies'],
-    queryFn: () => all<Comment>(`${crPath}/comments/${comment.id}/replies`, { format: 'markdown' }),
-    enabled: comment.replies > 0,
-  });
-  const refresh = () => client.invalidateQueries({ queryKey: ['comments', crPath] });
-  const postReply = useMutation({
-    mutationFn: () => api.post(`${crPath}/comments/${comment.id}/replies`, { body: { markdown: reply.trim() } }),
-    onSuccess: () => {
-      setReply('');
-      void refresh();
-    },
-  });
-  const react = useMutation({ mutationFn: () => api.put(`${crPath}/comments/${comment.id}`, { addedReactions: ['👍'] }), onSuccess: refresh });
-  const thumbs = comment.reactions?.find((r) => r.reaction === '👍')?.count ?? 0;
-  return (
-    <li className="comment">
-      <p>
-        <strong>{comment.postedBy.displayName}</strong>: {comment.body.markdown}
-      </p>
-      <button type="button" className="btn small" onClick={() => react.mutate()} aria-label={`React with thumbs up to ${comment.postedBy.displayName}'s comment`}>
-        👍 {thumbs || ''}
-      </button>
-      {replies.data && (
-        <ul aria-label="Replies">
-          {replies.data.map((r) => (
-            <li key={r.id}>
-              <strong>{r.postedBy.displayName}</strong>: {r.body.markdown}
+      {requested.data?.length === 0 && <p className="muted small">No review requested yet.</p>}
+      {requested.data && requested.data.length > 0 && (
+        <ul aria-label="Requested reviewers" className="reviewers">
+          {requested.data.map((r) => (
+            <li key={r.user.id}>
+              {r.user.displayName} <span className="muted small">asked by {r.requestedBy.displayName}</span>{' '}
+              {canRequest && (
+                <button type="button" className="btn small" disabled={act.isPending} onClick={() => act.mutate(() => api.delete(`${crPath}/requested-reviewers/${r.user.id}`))}>
+                  Remove reviewer {r.user.displayName}
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {canComment && (
+      {canRequest && (
         <form
           className="inline"
-          onSubmit={(e: FormEvent) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            if (reply.trim()) postReply.mutate();
+            if (chosen) act.mutate(() => api.post(`${crPath}/requested-reviewers`, { users: [chosen] }));
           }}
         >
           <label>
-            <span className="visually-hidden">Reply to {comment.postedBy.displayName}</span>
-            <input value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply…" />
+            Reviewer to request
+            <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
+              <option value="">Choose a member</option>
+              {candidates.map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.displayName}
+                  {m.user.email ? ` (${m.user.email})` : ''}
+                </option>
+              ))}
+            </select>
           </label>
-          <button type="submit" className="btn small">
-            Reply
+          <button type="submit" className="btn small" disabled={!chosen || act.isPending}>
+            Request review
           </button>
         </form>
       )}
-    </li>
+      {act.isPending && <Progress label="Saving" />}
+      {act.error && (
+        <p role="alert" className="error-text">
+          {act.error.message}
+        </p>
+      )}
+    </section>
   );
 }

@@ -3,11 +3,12 @@ import { Link, useLocation } from 'wouter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
-import { PageTree } from '../components/PageTree.tsx';
+import { EditableTree } from '../components/EditableTree.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
 import { Editor } from '../editor/Editor.tsx';
 import { flatten, pageAt } from '../lib/pages.ts';
+import type { TreeMove } from '../lib/tree.ts';
 import { ensureDocumentStyles } from '../lib/render.ts';
 import { paths } from '../paths.ts';
 import type { ChangeRequest, RevisionFile, RevisionPage, Space } from '../types.ts';
@@ -29,6 +30,15 @@ export default function EditView({ space, number, path }: { space: Space; number
     mutationFn: (body: { changes: unknown[] }) => api.post<ChangeRequest>(`${crPath}/content`, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['pages', base] }),
   });
+
+  // The open page moved (its path is its place, so the address names it no more): follow it.
+  const open = useRef<{ id: string; path: string } | undefined>(undefined);
+  if (page) open.current = { id: page.id, path };
+  const moved = pages.data && !page && open.current?.path === path ? flatten(pages.data).find((p) => p.id === open.current!.id) : undefined;
+  useEffect(() => {
+    if (moved) navigate(edit(moved), { replace: true });
+  });
+  const updatePage = (change: { page: string; title?: string } & TreeMove) => changes.mutate({ changes: [{ operation: 'update_page', ...change }] });
 
   const newPage = async () => {
     const before = new Set(flatten(pages.data ?? []).map((p) => p.id));
@@ -55,7 +65,7 @@ export default function EditView({ space, number, path }: { space: Space; number
           <Link href={paths.changeRequest(space.organization, space.id, number)}>← #{number} {cr.data?.subject || 'Untitled change request'}</Link>
         </p>
         {pages.isPending && <Progress label="Loading pages" />}
-        {pages.data && <PageTree pages={pages.data} current={page?.id} href={edit} />}
+        {pages.data && <EditableTree pages={pages.data} current={page?.id} href={edit} update={updatePage} busy={changes.isPending || pages.isFetching} />}
         <button type="button" className="btn" onClick={() => void newPage()} disabled={changes.isPending}>
           New page
         </button>
@@ -67,7 +77,7 @@ export default function EditView({ space, number, path }: { space: Space; number
         )}
       </aside>
       <div>
-        {pages.data && !page && (
+        {pages.data && !page && !moved && (
           <EmptyState title={path ? `No page at “${path}”` : 'No pages yet'}>
             <p>Use New page to start writing.</p>
           </EmptyState>

@@ -1,16 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api.ts';
 import { useLibrary } from '../components/Sidebar.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import type { LibraryNode } from '../components/library.ts';
 import { paths } from '../paths.ts';
-import type { Collection, Space } from '../types.ts';
+import type { Collection, Organization, Space } from '../types.ts';
 
 /** The library (or one collection of it): create, rename, delete (with undo) collections and spaces. */
 export function OrgHome({ org, collection }: { org: string; collection?: string }) {
   const { tree, collections, spaces } = useLibrary(org);
+  // Only members who may create content see the forms (readers and commenters do not).
+  const canCreate = useQuery({ queryKey: ['org', org], queryFn: () => api.get<Organization>(`/orgs/${org}`) }).data?.permissions?.createContent === true;
   const client = useQueryClient();
   const [deleted, setDeleted] = useState<{ kind: LibraryNode['kind']; id: string; title: string }>();
   const refresh = () => client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'collections' || q.queryKey[0] === 'spaces' });
@@ -26,16 +28,18 @@ export function OrgHome({ org, collection }: { org: string; collection?: string 
   return (
     <div className="page">
       <h1>{here ? here.title : 'Library'}</h1>
-      <div className="row">
-        <CreateForm
-          label="New space"
-          onCreate={(title) => act.mutateAsync(() => api.post<Space>(`/orgs/${org}/spaces`, { title, ...(collection ? { parent: collection } : {}) }))}
-        />
-        <CreateForm
-          label="New collection"
-          onCreate={(title) => act.mutateAsync(() => api.post<Collection>(`/orgs/${org}/collections`, { title, ...(collection ? { parent: collection } : {}) }))}
-        />
-      </div>
+      {canCreate && (
+        <div className="row">
+          <CreateForm
+            label="New space"
+            onCreate={(title) => act.mutateAsync(() => api.post<Space>(`/orgs/${org}/spaces`, { title, ...(collection ? { parent: collection } : {}) }))}
+          />
+          <CreateForm
+            label="New collection"
+            onCreate={(title) => act.mutateAsync(() => api.post<Collection>(`/orgs/${org}/collections`, { title, ...(collection ? { parent: collection } : {}) }))}
+          />
+        </div>
+      )}
       {act.isPending && <Progress label="Saving" />}
       {act.error && (
         <p role="alert" className="error-text">

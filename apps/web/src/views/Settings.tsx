@@ -1,20 +1,29 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
+import { ActionState, RoleSelect, useAction } from '../components/actions.tsx';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { paths } from '../paths.ts';
 import { useSession } from '../session.tsx';
 import type { Member, Role, Team, Token } from '../types.ts';
 
-const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'read'];
 const TABS = [
   ['members', 'Members'],
   ['teams', 'Teams'],
   ['tokens', 'API tokens'],
+  ['sso', 'Single sign-on'],
+  ['translations', 'Translations'],
+  ['integrations', 'Integrations'],
+  ['audit', 'Audit log'],
 ] as const;
 
-/** Administration: members with roles and invites, teams, the caller's API tokens. */
+export type SettingsTab = (typeof TABS)[number][0];
+
+// The organization's administration past members, teams and tokens, loaded when opened.
+const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
+
+/** Administration: members with roles and invites, teams, the caller's API tokens, SSO, translations, integrations, the audit log. */
 export default function SettingsView({ org, tab }: { org: string; tab: string }) {
   return (
     <div className="page">
@@ -29,26 +38,13 @@ export default function SettingsView({ org, tab }: { org: string; tab: string })
       {tab === 'members' && <Members org={org} />}
       {tab === 'teams' && <Teams org={org} />}
       {tab === 'tokens' && <Tokens />}
+      {(tab === 'sso' || tab === 'translations' || tab === 'integrations' || tab === 'audit') && (
+        <Suspense fallback={<Progress label="Loading" />}>
+          <AdminSettings org={org} tab={tab} />
+        </Suspense>
+      )}
       {!TABS.some(([id]) => id === tab) && <ErrorState title="No such settings page" />}
     </div>
-  );
-}
-
-function useAction(keys: string[]) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }) });
-}
-
-function ActionState({ action }: { action: ReturnType<typeof useAction> }) {
-  return (
-    <>
-      {action.isPending && <Progress label="Saving" />}
-      {action.error && (
-        <p role="alert" className="error-text">
-          {action.error.message}
-        </p>
-      )}
-    </>
   );
 }
 
@@ -123,18 +119,6 @@ function Members({ org }: { org: string }) {
         </tbody>
       </table>
     </section>
-  );
-}
-
-function RoleSelect({ label, value, onChange }: { label: string; value: Role; onChange: (r: Role) => void }) {
-  return (
-    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as Role)}>
-      {ROLES.map((r) => (
-        <option key={r} value={r}>
-          {r}
-        </option>
-      ))}
-    </select>
   );
 }
 

@@ -70,6 +70,14 @@ export default function SpaceView({ space, path, revision }: { space: Space; pat
           <Link className="btn" href={paths.changeRequests(space.organization, space.id)}>
             Change requests
           </Link>
+          <Link className="btn" href={paths.history(space.organization, space.id)}>
+            History
+          </Link>
+          {space.permissions.admin && (
+            <Link className="btn" href={paths.spaceSettings(space.organization, space.id)}>
+              Space settings
+            </Link>
+          )}
           {canEdit && !revision && (
             <Link className="btn primary" href={paths.changeRequests(space.organization, space.id) + `?edit=${encodeURIComponent(page?.path ?? '')}`}>
               Edit

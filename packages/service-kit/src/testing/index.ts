@@ -103,7 +103,7 @@ export function callAs(client: Client, audience: ServiceName) {
  */
 export async function testEventSink(service: ServiceName, log: Logger, prefix = `test.events.none.${randomBytes(5).toString('hex')}`) {
   const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${service}-test`, log);
-  return { events: eventSink(nc, service, prefix, log), close: () => nc.drain() };
+  return { events: eventSink(nc, service, prefix, log), nc, close: () => nc.drain() };
 }
 
 /**

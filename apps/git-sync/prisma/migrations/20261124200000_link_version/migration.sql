@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SpaceGitSync" ADD COLUMN     "version" BIGINT NOT NULL DEFAULT 1;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { checkClaim, claimsOf, schemaWith, type Claim } from './adaptive.ts';
+
+describe('adaptive schema', () => {
+  const claims: Claim[] = [
+    { name: 'isPro', unsigned: false, description: 'Paying customer' },
+    { name: 'beta', unsigned: true },
+  ];
+  it('writes claims as the draft-07 shape sites accept, and reads them back', () => {
+    const schema = schemaWith(claims);
+    expect(schema).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        isPro: { type: 'boolean', description: 'Paying customer' },
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean' } }, additionalProperties: false },
+      },
+      additionalProperties: false,
+    });
+    expect(claimsOf(schema)).toEqual(claims);
+    expect(claimsOf({})).toEqual([]);
+  });
+  it('refuses bad, reserved and repeated names (naming the field)', () => {
+    expect(checkClaim({ name: 'plan', unsigned: false }, claims)).toBeUndefined();
+    expect(checkClaim({ name: 'isPro', unsigned: true }, claims)).toBeUndefined();
+    expect(checkClaim({ name: '1st', unsigned: false }, claims)).toMatch(/^Claim name: letters/);
+    expect(checkClaim({ name: 'a b', unsigned: false }, claims)).toMatch(/^Claim name: letters/);
+    expect(checkClaim({ name: 'x'.repeat(65), unsigned: false }, claims)).toMatch(/^Claim name: letters/);
+    expect(checkClaim({ name: 'unsigned', unsigned: false }, claims)).toMatch(/reserved/);
+    expect(checkClaim({ name: 'beta', unsigned: true }, claims)).toMatch(/already there/);
+  });
+});

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api.ts';
+import { ActionState, useAction } from '../../components/actions.tsx';
+import { QueryState } from '../../components/states.tsx';
+import { checkClaim, claimsOf, schemaWith, type Claim, type JsonSchema } from '../../lib/adaptive.ts';
+import type { SiteProps } from '../Site.tsx';
+
+/** Adaptive content: on or off, the visitor claims the site knows, and the conditions they give. */
+export function Adaptive({ org, site }: SiteProps) {
+  const base = `/orgs/${org}/sites/${site.id}`;
+  const schema = useQuery({ queryKey: ['adaptive-schema', site.id], queryFn: () => api.get<{ jsonSchema: JsonSchema; updatedAt: string }>(`${base}/adaptive-schema`) });
+  const conditions = useQuery({ queryKey: ['adaptive-conditions', site.id], queryFn: () => api.get<{ items: { description: string; condition: string }[] }>(`${base}/adaptive-schema/template-conditions`) });
+  const act = useAction(['adaptive-schema', 'adaptive-conditions', 'site']);
+  const [name, setName] = useState('');
+  const [unsigned, setUnsigned] = useState(false);
+  const [description, setDescription] = useState('');
+  const [invalid, setInvalid] = useState<string>();
+  const claims = schema.data ? claimsOf(schema.data.jsonSchema) : [];
+  const save = (next: Claim[]) => act.mutate(() => api.put(`${base}/adaptive-schema`, { jsonSchema: schemaWith(next) }));
+  const enabled = site.adaptiveContent?.enabled === true;
+  return (
+    <section aria-label="Adaptive content">
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={() => act.mutate(() => api.patch(base, { adaptiveContent: { enabled: !enabled } }))} /> Adapt the site to each visitor's claims
+      </label>
+      <h2>Visitor claims</h2>
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const claim = { name: name.trim(), unsigned, ...(description.trim() ? { description: description.trim() } : {}) };
+          const problem = checkClaim(claim, claims);
+          setInvalid(problem);
+          if (!problem) {
+            save([...claims, claim]);
+            setName('');
+            setDescription('');
+          }
+        }}
+      >
+        <label>
+          <span className="visually-hidden">Claim name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="isBetaUser" maxLength={64} required aria-invalid={invalid ? true : undefined} />
+        </label>
+        <label>
+          <span className="visually-hidden">Claim description</span>
+          <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means (optional)" maxLength={200} />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={unsigned} onChange={(e) => setUnsigned(e.target.checked)} /> Unsigned
+        </label>
+        <button type="submit" className="btn">
+          Add claim
+        </button>
+      </form>
+      {invalid && (
+        <p role="alert" className="error-text">
+          {invalid}
+        </p>
+      )}
+      <ActionState action={act} />
+      <QueryState query={schema} loading="Loading the schema" failed="Could not load the schema" empty={schema.data && claims.length === 0 && 'No claims yet'} />
+      <ul className="plain">
+        {claims.map((c) => (
+          <li key={`${c.unsigned}-${c.name}`} className="inline">
+            <code className="grow">{c.unsigned ? `unsigned.${c.name}` : c.name}</code>
+            <span className="muted small">{c.description}</span>
+            <button type="button" className="btn small danger" aria-label={`Remove claim ${c.name}`} onClick={() => save(claims.filter((x) => x !== c))}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {conditions.data && conditions.data.items.length > 0 && (
+        <>
+          <h2>Conditions for sections and spaces</h2>
+          <ul className="plain">
+            {conditions.data.items.map((c) => (
+              <li key={c.condition}>
+                {c.description}: <code>{c.condition}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

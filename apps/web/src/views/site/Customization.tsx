@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api.ts';
+import { ActionState, useAction } from '../../components/actions.tsx';
+import { ErrorState, Progress } from '../../components/states.tsx';
+import type { SiteCustomization } from '../../types-admin.ts';
+import type { SiteProps } from '../Site.tsx';
+
+const THEMES = ['clean', 'muted', 'bold', 'gradient'] as const;
+
+/** The site's look: its title, accent colour (light and dark), theme and default mode. */
+export function Customization({ org, site }: SiteProps) {
+  const path = `/orgs/${org}/sites/${site.id}/customization`;
+  const current = useQuery({ queryKey: ['customization', site.id], queryFn: () => api.get<SiteCustomization>(path) });
+  if (current.isPending) return <Progress label="Loading the customization" />;
+  if (current.error) return <ErrorState title="Could not load the customization" message={current.error.message} />;
+  return <CustomizationForm path={path} current={current.data} />;
+}
+
+function CustomizationForm({ path, current }: { path: string; current: SiteCustomization }) {
+  const act = useAction(['customization']);
+  const [title, setTitle] = useState(current.title ?? '');
+  const [light, setLight] = useState(current.styling.primaryColor.light);
+  const [dark, setDark] = useState(current.styling.primaryColor.dark);
+  const [theme, setTheme] = useState(current.styling.theme);
+  const [mode, setMode] = useState(current.themes.default);
+  const [toggeable, setToggeable] = useState(current.themes.toggeable);
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    // A setting given replaces that setting whole: styling goes back with its other fields as read.
+    act.mutate(() =>
+      api.patch(path, {
+        ...(title.trim() ? { title: title.trim() } : {}),
+        styling: { ...current.styling, theme, primaryColor: { light, dark } },
+        themes: { default: mode, toggeable },
+      }),
+    );
+  };
+  return (
+    <form className="stack" aria-label="Customization" onSubmit={save}>
+      <label className="field">
+        <span>Title shown on the site</span>
+        <input value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} />
+      </label>
+      <div className="inline">
+        <label className="field">
+          <span>Accent colour (light mode)</span>
+          <input type="color" value={light} onChange={(e) => setLight(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Accent colour (dark mode)</span>
+          <input type="color" value={dark} onChange={(e) => setDark(e.target.value)} />
+        </label>
+      </div>
+      <label className="field">
+        <span>Theme</span>
+        <select value={theme} onChange={(e) => setTheme(e.target.value as (typeof THEMES)[number])}>
+          {THEMES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Default mode</span>
+        <select value={mode} onChange={(e) => setMode(e.target.value as 'light' | 'dark')}>
+          <option value="light">light</option>
+          <option value="dark">dark</option>
+        </select>
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={toggeable} onChange={(e) => setToggeable(e.target.checked)} /> Visitors may switch between light and dark
+      </label>
+      <div>
+        <button type="submit" className="btn primary">
+          Save customization
+        </button>
+      </div>
+      <ActionState action={act} />
+      {act.isSuccess && <p role="status">Saved.</p>}
+    </form>
+  );
+}

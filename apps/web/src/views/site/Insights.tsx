@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api.ts';
+import { BarList, LineChart } from '../../components/charts.tsx';
+import { ErrorState, Progress } from '../../components/states.tsx';
+import { dailySeries, RANGES, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery, type Aggregate, type Range } from '../../lib/insights.ts';
+import type { SiteProps } from '../Site.tsx';
+
+/** Visits over time, the most viewed pages and the searches of a site, from the aggregate API. */
+export function Insights({ org, site }: SiteProps) {
+  const [range, setRange] = useState<Range>('last30Days');
+  const path = `/orgs/${org}/sites/${site.id}/insights/events/aggregate`;
+  const ask = (name: string, body: object) => ({ queryKey: ['insights', site.id, name, range], queryFn: () => api.post<Aggregate>(path, body) });
+  const visits = useQuery(ask('visits', visitsQuery(range)));
+  const pages = useQuery(ask('pages', topPagesQuery(range)));
+  const searches = useQuery(ask('searches', searchesQuery(range)));
+  const failed = visits.error ?? pages.error ?? searches.error;
+  return (
+    <section aria-label="Insights">
+      <label className="field">
+        <span>Period</span>
+        <select value={range} onChange={(e) => setRange(e.target.value as Range)}>
+          {RANGES.map(([r, label]) => (
+            <option key={r} value={r}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(visits.isPending || pages.isPending || searches.isPending) && <Progress label="Loading insights" />}
+      {failed && <ErrorState title="Could not load the insights" message={failed.message} />}
+      {visits.data && (
+        <>
+          <h2>Visitors per day</h2>
+          <LineChart label="Visitors per day" points={dailySeries(visits.data, range, new Date()).map((p) => ({ x: p.day, y: p.value }))} />
+        </>
+      )}
+      {pages.data && (
+        <>
+          <h2>Top pages</h2>
+          <BarList label="Page views per page" empty="No page views in this period." bars={rows(pages.data).map((r) => ({ label: urlLabel(r.url), value: Number(r.eventsCount) }))} />
+        </>
+      )}
+      {searches.data && (
+        <>
+          <h2>Searches</h2>
+          <BarList label="Searches per query" empty="No searches in this period." bars={rows(searches.data).map((r) => ({ label: String(r.eventSearchQuery), value: Number(r.eventsCount) }))} />
+        </>
+      )}
+    </section>
+  );
+}

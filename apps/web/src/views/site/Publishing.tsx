@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { useQuery } from '@tanstack/react-query';
+import { all, api } from '../../api.ts';
+import { ActionState, useAction } from '../../components/actions.tsx';
+import { QueryState } from '../../components/states.tsx';
+import { paths } from '../../paths.ts';
+import type { ShareLink, SiteVisibility } from '../../types-admin.ts';
+import type { SiteProps } from '../Site.tsx';
+
+const VISIBILITIES: [SiteVisibility, string][] = [
+  ['public', 'Public, indexed by search engines'],
+  ['unlisted', 'Public, not indexed'],
+  ['share-link', 'Anyone with a share link'],
+  ['visitor-auth', 'Visitors signed in by a JWT'],
+];
+
+/** Who can read the site (its visibility and share links), its title, and deleting it. */
+export function Publishing({ org, site }: SiteProps) {
+  const base = `/orgs/${org}/sites/${site.id}`;
+  const act = useAction(['site', 'sites', 'share-links']);
+  const [title, setTitle] = useState(site.title);
+  const [, navigate] = useLocation();
+  return (
+    <section aria-label="Publishing">
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (title.trim() !== site.title) act.mutate(() => api.patch(base, { title: title.trim() }));
+        }}
+      >
+        <label className="field">
+          <span>Site title</span>
+          <input value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} required />
+        </label>
+        <button type="submit" className="btn">
+          Rename
+        </button>
+      </form>
+      <label className="field">
+        <span>Audience</span>
+        <select value={site.visibility} onChange={(e) => act.mutate(() => api.patch(base, { visibility: e.target.value }))}>
+          {VISIBILITIES.map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ActionState action={act} />
+      <ShareLinks base={base} active={site.visibility === 'share-link'} />
+      <div className="danger-zone">
+        <h2>Delete this site</h2>
+        <button
+          type="button"
+          className="btn danger"
+          onClick={() => confirm(`Delete the site “${site.title}” with its sections and share links?`) && act.mutate(() => api.delete(base).then(() => navigate(paths.sites(org))))}
+        >
+          Delete site
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ShareLinks({ base, active }: { base: string; active: boolean }) {
+  const links = useQuery({ queryKey: ['share-links', base], queryFn: () => all<ShareLink>(`${base}/share-links`) });
+  const act = useAction(['share-links']);
+  const [name, setName] = useState('');
+  const [copied, setCopied] = useState<string>();
+  const copy = (l: ShareLink) =>
+    navigator.clipboard.writeText(l.urls.published).then(
+      () => setCopied(l.id),
+      () => setCopied(undefined),
+    );
+  return (
+    <section aria-labelledby="share-links">
+      <h2 id="share-links">Share links</h2>
+      {!active && <p className="muted small">Share links open the site only while its audience is “Anyone with a share link”.</p>}
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) act.mutate(() => api.post(`${base}/share-links`, { name: name.trim() }).then(() => setName('')));
+        }}
+      >
+        <label>
+          <span className="visually-hidden">Share link name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Who is it for?" maxLength={50} required />
+        </label>
+        <button type="submit" className="btn">
+          New share link
+        </button>
+      </form>
+      <ActionState action={act} />
+      <QueryState query={links} loading="Loading share links" failed="Could not load the share links" empty={links.data?.length === 0 && 'No share links'} />
+      <ul className="plain">
+        {links.data?.map((l) => (
+          <li key={l.id} className="inline">
+            <span className="grow">
+              {l.name} <span className="status">{l.active ? 'active' : 'inactive'}</span> <code className="small">{l.urls.published}</code>
+            </span>
+            <button type="button" className="btn small" aria-label={`Copy share link ${l.name}`} onClick={() => void copy(l)}>
+              {copied === l.id ? 'Copied' : 'Copy'}
+            </button>
+            <button type="button" className="btn small" aria-label={`${l.active ? 'Deactivate' : 'Activate'} share link ${l.name}`} onClick={() => act.mutate(() => api.patch(`${base}/share-links/${l.id}`, { active: !l.active }))}>
+              {l.active ? 'Deactivate' : 'Activate'}
+            </button>
+            <button type="button" className="btn small danger" aria-label={`Delete share link ${l.name}`} onClick={() => act.mutate(() => api.delete(`${base}/share-links/${l.id}`))}>
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      {copied && (
+        <p role="status" className="visually-hidden">
+          Copied to the clipboard
+        </p>
+      )}
+    </section>
+  );
+}

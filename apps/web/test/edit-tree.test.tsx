@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { App } from '../src/App.tsx';
+import type { RevisionPage } from '../src/types.ts';
+import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r1', permissions: { view: true, edit: true }, urls: {} };
+const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
+const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => ({ id, type: 'document', title, path, pages });
+
+/** A change request's content that applies the `update_page` changes it is sent (moves and renames). */
+function api() {
+  let pages = [doc('a', 'Alpha', 'alpha'), doc('b', 'Beta', 'beta'), doc('c', 'Gamma', 'gamma')];
+  const sent: unknown[] = [];
+  const calls = fakeApi((method, url, body) => {
+    const p = url.pathname;
+    if (p === '/auth/session') return { body: { user: USER, csrfToken: 'c' } };
+    if (p === '/v1/orgs') return { body: { items: [ORG] } };
+    if (p === '/v1/orgs/org1/collections' || p === '/v1/orgs/org1/spaces') return { body: { items: p.endsWith('spaces') ? [SPACE] : [] } };
+    if (p === '/v1/spaces/s1') return { body: SPACE };
+    if (p === '/v1/spaces/s1/change-requests/1') return { body: CR };
+    if (p === '/v1/spaces/s1/change-requests/1/content/pages') return { body: { pages } };
+    if (p.startsWith('/v1/spaces/s1/change-requests/1/content/page/')) return { body: { ...doc('a', 'Alpha', 'alpha'), document: { object: 'document', data: {}, nodes: [] } } };
+    if (p === '/v1/spaces/s1/change-requests/1/content' && method === 'POST') {
+      const { changes } = body as { changes: { page: string; title?: string; into?: string | null }[] };
+      sent.push(...changes);
+      for (const c of changes) {
+        if (c.title) pages = pages.map((x) => (x.id === c.page ? { ...x, title: c.title! } : x));
+        // Enough of the API for these tests: indent under the page above.
+        if (c.into) {
+          const moving = pages.find((x) => x.id === c.page)!;
+          pages = pages.filter((x) => x !== moving).map((x) => (x.id === c.into ? { ...x, pages: [{ ...moving, path: `${x.path}/${moving.path}` }] } : x));
+        }
+      }
+      return { body: CR };
+    }
+    return undefined;
+  });
+  return { calls, sent };
+}
+
+describe('editing the page tree of a change request', () => {
+  it('renames another page and indents the open one with buttons, following it to its new path', async () => {
+    const { sent } = api();
+    const { location } = renderAt('/o/org1/s/s1/~/changes/1/edit/beta', <App />);
+    const tree = await screen.findByRole('navigation', { name: 'Page tree' }, { timeout: 15_000 });
+    await within(tree).findByRole('link', { name: 'Beta', current: 'page' });
+    // The open page is renamed in its title field; the others in the tree.
+    expect(within(tree).queryByRole('button', { name: 'Rename Beta' })).toBeNull();
+    expect((within(tree).getByRole('button', { name: 'Move up: Alpha' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(tree).getByRole('button', { name: 'Rename Gamma' }));
+    fireEvent.change(within(tree).getByRole('textbox', { name: 'New title of Gamma' }), { target: { value: 'Delta' } });
+    fireEvent.click(within(tree).getByRole('button', { name: 'Save' }));
+    await within(tree).findByRole('link', { name: 'Delta' });
+    expect(sent).toEqual([{ operation: 'update_page', page: 'c', title: 'Delta' }]);
+
+    fireEvent.click(within(tree).getByRole('button', { name: 'Indent: Beta' }));
+    await waitFor(() => expect(location.history!.at(-1)).toBe('/o/org1/s/s1/~/changes/1/edit/alpha/beta'));
+    expect(sent.at(-1)).toEqual({ operation: 'update_page', page: 'b', into: 'a' });
+    expect(await within(tree).findByRole('link', { name: 'Beta', current: 'page' })).toBeTruthy();
+  });
+});

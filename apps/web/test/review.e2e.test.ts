@@ -1,0 +1,163 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { TestUser } from '@quire/orgs/testing';
+import { Role } from '@quire/service-kit';
+import { CHROMIUM, CHROMIUM_ARGS, signIn, startApp } from './app-server.ts';
+
+// Page tree editing, review requests, page comments, history and a refused merge, in Debian's
+// Chromium over the real gateway and services. The content they start from is made over the API.
+const present = existsSync(CHROMIUM);
+if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and merging in Chromium', () => {
+  let app: Awaited<ReturnType<typeof startApp>>;
+  let browser: Browser;
+  let writer: TestUser;
+  let reviewer: TestUser;
+  let orgId: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
+    mkdirSync(shots, { recursive: true });
+    app = await startApp();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    writer = await app.g.orgs.user('writer');
+    reviewer = await app.g.orgs.user('reviewer');
+    orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await app?.g.stop();
+  });
+
+  async function signedIn(user: TestUser, path: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    onTestFailed(() => page.screenshot({ path: `${shots}failed-review-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
+    await signIn(page, app.origin, user, path);
+    return page;
+  }
+
+  /** One API call as `user`; its JSON answer, failing on any status but `status`. */
+  async function call(user: TestUser, method: 'GET' | 'POST', url: string, body?: unknown, status = 200) {
+    const res = await app.g.call(user, method, url, body);
+    expect(res.statusCode, res.body).toBe(status);
+    return res.body ? res.json() : undefined;
+  }
+
+  /** A space whose content is the given pages, merged from a first change request. */
+  async function spaceWith(title: string, pages: { title: string; markdown: string }[]) {
+    const spaceId = (await call(writer, 'POST', `/v1/orgs/${orgId}/spaces`, { title }, 201)).id as string;
+    const cr = await changeRequest(spaceId, 'First pages', pages.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } })));
+    await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
+    const tree = (await call(writer, 'GET', `/v1/spaces/${spaceId}/content/pages`)).pages as { id: string; title: string }[];
+    return { spaceId, page: (t: string) => tree.find((p) => p.title === t)!.id };
+  }
+
+  async function changeRequest(spaceId: string, subject: string, changes: unknown[]): Promise<number> {
+    const { number } = await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject }, 201);
+    if (changes.length) await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${number}/content`, { changes });
+    return number as number;
+  }
+
+  async function axe(page: Page, view: string) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  }
+
+  it('pages moved in the tree of a change request (buttons, drag and drop) show at their new place after merge; reviewers and page comments on the way; the history shows the move', async () => {
+    const { spaceId } = await spaceWith('Manual', [
+      { title: 'Alpha', markdown: 'A.' },
+      { title: 'Beta', markdown: 'B.' },
+      { title: 'Gamma', markdown: 'G.' },
+    ]);
+    const number = await changeRequest(spaceId, 'Reorganize', []);
+    const crPath = `/o/${orgId}/s/${spaceId}/~/changes/${number}`;
+
+    const w = await signedIn(writer, `${crPath}/edit`);
+    const tree = w.getByRole('navigation', { name: 'Page tree' });
+    await tree.getByRole('link', { name: 'Alpha', exact: true }).waitFor();
+    // The keyboard way: Beta under Alpha.
+    await tree.getByRole('button', { name: 'Indent: Beta' }).click();
+    const alpha = tree.getByRole('listitem').filter({ has: w.getByRole('link', { name: 'Alpha', exact: true }) });
+    await alpha.getByRole('link', { name: 'Beta' }).waitFor();
+    // Drag and drop: Gamma onto the upper half of Alpha, before it.
+    await tree.locator('.item', { hasText: 'Gamma' }).dragTo(tree.locator('.item', { hasText: 'Alpha' }), { targetPosition: { x: 20, y: 2 } });
+    await expect.poll(async () => (await tree.getByRole('link').allTextContents()).join(' | ')).toBe('Gamma | Alpha | Beta');
+    await axe(w, 'tree editing');
+    await w.screenshot({ path: `${shots}tree-editing.png` });
+
+    // A review is requested of the reviewer, who comments on the moved page; the writer replies.
+    await w.goto(app.origin + crPath);
+    await w.getByLabel('Reviewer to request').selectOption({ label: `reviewer (${reviewer.email})` });
+    await w.getByRole('button', { name: 'Request review' }).click();
+    await w.getByRole('list', { name: 'Requested reviewers' }).getByText('reviewer').waitFor();
+    const r = await signedIn(reviewer, crPath);
+    const betaDiff = r.getByRole('article', { name: /^Beta/ });
+    await betaDiff.getByLabel('Comment on Beta').fill('Is Beta really part of Alpha?');
+    await betaDiff.getByRole('button', { name: 'Comment on page' }).click();
+    await betaDiff.getByText('Is Beta really part of Alpha?').waitFor();
+    await w.reload();
+    const thread = w.getByRole('article', { name: /^Beta/ }).getByRole('region', { name: 'Comments on Beta' });
+    await thread.getByLabel('Reply to reviewer').fill('Yes: it extends it.');
+    await thread.getByRole('button', { name: 'Reply' }).click();
+    await thread.getByRole('list', { name: 'Replies to reviewer' }).getByText('Yes: it extends it.').waitFor();
+    await thread.getByRole('button', { name: "React with thumbs up to reviewer's comment" }).click();
+    await thread.getByRole('button', { name: "React with thumbs up to reviewer's comment", pressed: true }).waitFor();
+    // The page comment stays with its page, out of the change request's own thread.
+    expect(await w.getByRole('region', { name: 'Comments', exact: true }).getByText('Is Beta really part of Alpha?').count()).toBe(0);
+    await axe(w, 'change request with reviewers and page comments');
+    await w.screenshot({ path: `${shots}change-request-review.png`, fullPage: true });
+
+    await w.getByRole('button', { name: 'Merge' }).click();
+    await w.getByText('merged', { exact: true }).waitFor();
+
+    // In the space, the pages are where the tree put them: Beta under Alpha, at its new path.
+    await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
+    const spaceTree = w.getByRole('navigation', { name: 'Page tree' });
+    await expect.poll(async () => (await spaceTree.getByRole('link').allTextContents()).join(' | ')).toBe('Gamma | Alpha | Beta');
+    await spaceTree.getByRole('listitem').filter({ has: w.getByRole('link', { name: 'Alpha', exact: true }) }).getByRole('link', { name: 'Beta' }).click();
+    await w.getByRole('heading', { level: 1, name: 'Beta' }).waitFor();
+    expect(new URL(w.url()).pathname).toBe(`/s/${spaceId}/alpha/beta`);
+
+    // The history lists the merge first, with the move, and opens that revision.
+    await w.getByRole('link', { name: 'History' }).click();
+    const revisions = w.getByRole('list', { name: 'Revisions' });
+    await revisions.getByText('Moved page “Beta” from the top to “Alpha”').waitFor();
+    await revisions.getByRole('link', { name: /#\d+ Reorganize/ }).waitFor();
+    await axe(w, 'history');
+    await w.screenshot({ path: `${shots}history.png`, fullPage: true });
+    await revisions.getByRole('link', { name: /#\d+ Reorganize/ }).click();
+    await w.getByText(/You are reading revision/).waitFor();
+    expect(new URL(w.url()).pathname).toMatch(new RegExp(`^/s/${spaceId}/~/revisions/\\w+$`));
+  });
+
+  it('a merge refused for conflicts shows the conflicting pages', async () => {
+    const { spaceId, page } = await spaceWith('Conflicts', [
+      { title: 'Guide', markdown: 'Run the installer.' },
+      { title: 'Notes', markdown: 'Nothing yet.' },
+    ]);
+    const edit = (markdown: string) => [{ operation: 'update_page', page: page('Guide'), document: { markdown } }];
+    const first = await changeRequest(spaceId, 'Installer wording', edit('Run the installer as root.'));
+    const second = await changeRequest(spaceId, 'Installer again', edit('Run the installer twice.'));
+    await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${first}/merge`);
+
+    const w = await signedIn(writer, `/o/${orgId}/s/${spaceId}/~/changes/${second}`);
+    await w.getByRole('button', { name: 'Merge' }).click();
+    const alert = w.getByRole('alert').filter({ hasText: 'Refused' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('"Guide"');
+    expect(await alert.textContent()).not.toContain('"Notes"');
+    await w.screenshot({ path: `${shots}merge-conflict.png`, fullPage: true });
+    // Nothing merged: the change request is still open.
+    expect((await call(writer, 'GET', `/v1/spaces/${spaceId}/change-requests/${second}`)).status).toBe('open');
+  });
+});
