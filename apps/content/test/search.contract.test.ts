@@ -196,11 +196,11 @@ describe('SearchSpace in every language', () => {
       expect(await titles('accueil')).toEqual([]);
       const indexed = await store.search.reindex(2);
       expect(indexed.sections).toBe(Number((await db.query('SELECT count(*) FROM "DocumentSection"')).rows[0].count));
-      expect(indexed.titles).toBe(Number((await db.query('SELECT count(*) FROM "SpacePage"')).rows[0].count));
+      expect(indexed.pages).toBe(Number((await db.query('SELECT count(*) FROM "SpacePage"')).rows[0].count));
       expect(await titles('копия')).toEqual(['Серверы']);
       expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
       expect(await titles('accueil')).toEqual(['Accueil']);
-      expect(await store.search.reindex()).toEqual({ sections: 0, titles: 0 });
+      expect(await store.search.reindex()).toEqual({ sections: 0, pages: 0 });
     } finally {
       await close();
       await db.end();

@@ -24,7 +24,7 @@ export interface IndexedDocument {
   markdown: string;
 }
 
-// A text's tsvector in its language (`quire_<language>`, see SEARCH_LANGUAGES), of weight w:
+// A text's tsvector in its language (`quire_<language>`, see SEARCH_LANGUAGES), of `weight`:
 // `language` and `text` are SQL expressions, `text` already as searchText makes it.
 const vector = (language: string, text: string, weight: 'A' | 'B') => `setweight(to_tsvector(('quire_' || ${language})::regconfig, ${text}), '${weight}')`;
 // A section's, in its language `l`: its title weighs more than its body.
@@ -137,18 +137,19 @@ export async function convertDocuments(sql: Sql, docs: IndexedDocument[]): Promi
   await sql(RELINK, links);
 }
 
-// Sections and page titles indexed before languages (language or search null), read again.
+// Sections indexed before languages (language null), indexed again.
 const REINDEX_SECTIONS = `
   UPDATE "DocumentSection" ds SET "language" = u.l, "search" = ${sectionVector('coalesce(st, ds.title)', 'coalesce(sb, ds.body)')}
   FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, l, st, sb)
   WHERE ds."documentId" = u.d AND ds.position = u.p`;
 
 /**
- * Indexes again, `batch` at a time, the sections and page titles indexed before languages (see
- * the migration 20261124200000_search_every_language); idempotent, so safe beside other replicas
- * doing the same. Answers how many sections and titles it indexed.
+ * Indexes again, `batch` at a time, the sections indexed before languages, then the pages not
+ * indexed (written before content indexed pages, or made of sections indexed again): see the
+ * migrations 20261124200000_search_every_language and 20261124210000_search_page_vectors.
+ * Idempotent, so safe beside other replicas doing the same. Answers how many of each it indexed.
  */
-export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; titles: number }> {
+export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; pages: number }> {
   let sections = 0;
   for (let after = { d: '', p: -1 }; ; ) {
     const rows = await sql<{ documentId: string; position: number; title: string; body: string }>(
@@ -164,7 +165,7 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
     sections += rows.length;
     after = { d: rows.at(-1)!.documentId, p: rows.at(-1)!.position };
   }
-  let titles = 0;
+  let pages = 0;
   for (;;) {
     const rows = await sql<{ spaceId: string; pageId: string; title: string }>(
       `SELECT "spaceId", "pageId", title FROM "SpacePage" WHERE search IS NULL OR content IS NULL LIMIT $1`,
@@ -178,9 +179,9 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
        WHERE sp."spaceId" = u.s AND sp."pageId" = u.p`,
       [rows.map((r) => r.spaceId), rows.map((r) => r.pageId), t.language, t.text],
     );
-    titles += rows.length;
+    pages += rows.length;
   }
-  return { sections, titles };
+  return { sections, pages };
 }
 
 export interface SpacePageEntry {
