@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGateway } from './harness.ts';
 
 // A Space is one call: content keeps review's counters and git-sync's link. Here with the real
@@ -48,6 +48,16 @@ describe('GET /v1/spaces/{id} from content alone', () => {
     const spaceId = await busySpace();
     const shown = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}`));
     expect(shown).toMatchObject({ ...expected, gitSync: { repoName: 'acme/handbook', integration: 'git-sync', url: 'https://github.com/acme/handbook.git' } });
+    // The state events went through the stream before the import's audit entry (published after them): none is audited.
+    const audited = await vi.waitFor(
+      async () => {
+        const rows = await g.orgs.audit(orgId, 1);
+        expect(rows.some((r) => r.action === 'git.import_started' && r.targetId === spaceId)).toBe(true);
+        return rows;
+      },
+      { timeout: 10_000 },
+    );
+    expect(audited.filter((r) => r.targetId === spaceId).map((r) => r.action)).toEqual(['git.import_started']);
 
     // The copy is gone (a space from before the copies, say): the next read asks review and git-sync.
     await contentDb.query('DELETE FROM "SpaceCopy" WHERE "spaceId" = $1', [spaceId]);

@@ -42,7 +42,7 @@ export function stopAll() {
   for (const c of children) c.kill('SIGTERM');
 }
 
-export async function waitForHttp(url: string, headers: Record<string, string> = {}, timeoutMs = 30_000) {
+export async function waitForHttp(url: string, headers: Record<string, string> = {}, timeoutMs = 90_000) {
   for (let i = 0; i < timeoutMs / 200; i++) {
     if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return;
     await new Promise((r) => setTimeout(r, 200));
