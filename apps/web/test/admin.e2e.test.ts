@@ -241,7 +241,8 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByRole('img', { name: /^Page views per page: / }).waitFor();
     await axe(a, 'insights');
     await a.screenshot({ path: `${shots}site-insights.png`, fullPage: true });
-  });
+    // The insights may take up to 90 s on a loaded machine.
+  }, 240_000);
 
   it('the organization settings: SSO providers, translations, integrations and the audit log', async () => {
     const a = await signedIn(admin, `/o/${orgId}/settings/sso`);
