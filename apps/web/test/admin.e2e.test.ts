@@ -153,7 +153,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     const runbook = await spaceWith(app.g, admin, orgId, 'Runbook', [pageContent('On call', 'Page the on-call engineer.')]);
     const a = await signedIn(admin, `/o/${orgId}`);
     await a.getByRole('link', { name: 'Sites' }).click();
-    await a.getByRole('heading', { name: 'Sites' }).waitFor();
+    await a.getByRole('heading', { name: 'Sites', exact: true }).waitFor();
     await axe(a, 'sites');
     await a.getByLabel('New site title').fill('Public docs');
     await a.getByRole('button', { name: 'New site' }).click();
