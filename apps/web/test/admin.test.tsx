@@ -3,8 +3,9 @@ import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing
 import { App } from '../src/App.tsx';
 import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
 
-// The views are loaded lazily, each its own module to transform on first use: slower than 1 s.
-configure({ asyncUtilTimeout: 5000 });
+// The views are loaded lazily, each its own module to transform on first use: slower than 1 s
+// (much slower on a loaded machine).
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

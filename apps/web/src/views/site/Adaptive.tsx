@@ -29,7 +29,7 @@ export function Adaptive({ org, site }: SiteProps) {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          const claim = { name: name.trim(), unsigned, ...(description.trim() ? { description: description.trim() } : {}) };
+          const claim = { name: name.trim(), unsigned, description: description.trim() };
           const problem = checkClaim(claim, claims);
           setInvalid(problem);
           if (!problem) {
@@ -45,7 +45,7 @@ export function Adaptive({ org, site }: SiteProps) {
         </label>
         <label>
           <span className="visually-hidden">Claim description</span>
-          <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means (optional)" maxLength={200} />
+          <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means" maxLength={200} required />
         </label>
         <label className="check">
           <input type="checkbox" checked={unsigned} onChange={(e) => setUnsigned(e.target.checked)} /> Unsigned

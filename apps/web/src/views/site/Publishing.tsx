@@ -102,7 +102,7 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
               {l.name} <span className="status">{l.active ? 'active' : 'inactive'}</span> <code className="small">{l.urls.published}</code>
             </span>
             <button type="button" className="btn small" aria-label={`Copy share link ${l.name}`} onClick={() => void copy(l)}>
-              {copied === l.id ? 'Copied' : 'Copy'}
+              Copy
             </button>
             <button type="button" className="btn small" aria-label={`${l.active ? 'Deactivate' : 'Activate'} share link ${l.name}`} onClick={() => act.mutate(() => api.patch(`${base}/share-links/${l.id}`, { active: !l.active }))}>
               {l.active ? 'Deactivate' : 'Activate'}
@@ -114,8 +114,8 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
         ))}
       </ul>
       {copied && (
-        <p role="status" className="visually-hidden">
-          Copied to the clipboard
+        <p role="status" className="muted small">
+          Copied the link “{links.data?.find((l) => l.id === copied)?.name}” to the clipboard.
         </p>
       )}
     </section>
