@@ -245,9 +245,11 @@ describe('comments, reviewers, reviews and counters', () => {
     await createCr(space.id, 'Draft');
     await call(R.prototype.updateChangeRequest, { spaceId: space.id, changeRequest: '2', status: 'draft' });
     const counters = await call<unknown, { counters: object[] }>(R.prototype.batchGetSpaceCounters, { spaceIds: [space.id, 'unknown'] });
+    // Four changes moved the space's counters, each raising their version: two change requests
+    // created, a review with a comment, a status change (an approval without comment counts nothing).
     expect(counters.counters).toEqual([
-      { spaceId: space.id, comments: 1, changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 },
-      { spaceId: 'unknown', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+      { spaceId: space.id, comments: 1, changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1, version: 4 },
+      { spaceId: 'unknown', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, version: 0 },
     ]);
   });
 });
