@@ -70,7 +70,7 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
     return { data: staticSiteZip({ title, tree: revision.pages, markdown, files }), filename: `${name}-html.zip`, contentType: 'application/zip' };
   }
   // GitBook's layout from the repository's root, as Git Sync writes a space into an empty repository.
-  const plan = planExport(revision.pages, revision.files, { projectDirectory: '', redirects: revision.redirects });
+  const plan = planExport(revision.pages, revision.files, { projectDirectory: '', redirects: revision.redirects, reusableContents: revision.reusableContents });
   const enc = new TextEncoder();
   const entries: Record<string, Uint8Array> = {};
   for (const [path, text] of plan.texts) entries[path] = enc.encode(text);
