@@ -26,12 +26,7 @@ export interface ToHtmlOptions {
   highlight?: boolean;
   /** Math as KaTeX's HTML (default), or as `<code class="math">` holding the TeX source. */
   math?: 'katex' | 'source';
-  /** The document of a reusable content by id, rendered in place of the blocks including it; none renders nothing. */
-  reusableContent?: (id: string) => JSONDocument | undefined;
 }
-
-/** How deep reusable contents may include one another before the rest is left out. */
-export const MAX_INCLUDE_DEPTH = 5;
 
 // The one HTML rendering of a document (reader, web preview, PDF): semantic elements with stable
 // class names. The tree is built from the document, never from raw HTML, then passed through
@@ -72,7 +67,7 @@ function cssLength(length: Length | undefined): string | undefined {
 
 /** GitBook JSONDocument → sanitized HTML. */
 export function toHtml(document: JSONDocument, options: ToHtmlOptions = {}): string {
-  const renderer = new Renderer(options, headingAnchors(document), [], []);
+  const renderer = new Renderer(options, headingAnchors(document));
   const root: Root = { type: 'root', children: renderer.blocks(document.nodes) };
   const clean = sanitize(root, schema) as Root;
   if (renderer.formulas.length) renderer.insertMath(clean);
@@ -80,25 +75,13 @@ export function toHtml(document: JSONDocument, options: ToHtmlOptions = {}): str
 }
 
 class Renderer {
+  /** KaTeX renderings, put in place of their placeholders after sanitizing. */
+  readonly formulas: string[] = [];
+
   constructor(
     private readonly options: ToHtmlOptions,
     private readonly anchors: Map<DocumentBlockHeading, string>,
-    /** KaTeX renderings, put in place of their placeholders after sanitizing (shared with included documents). */
-    readonly formulas: string[],
-    /** The reusable contents being rendered around this document, outermost first. */
-    private readonly including: readonly string[],
   ) {}
-
-  /**
-   * A reusable content's blocks in place: none for an unknown one, one already being rendered
-   * around it (an include of itself, directly or through others) or one nested too deep.
-   */
-  private include(id: string): Element | undefined {
-    const document = this.including.includes(id) || this.including.length >= MAX_INCLUDE_DEPTH ? undefined : this.options.reusableContent?.(id);
-    if (!document) return undefined;
-    const inner = new Renderer(this.options, headingAnchors(document), this.formulas, [...this.including, id]);
-    return el('div', { className: ['reusable-content'] }, inner.blocks(document.nodes));
-  }
 
   /** A ref's URL; undefined (no attribute) when it has none. */
   private url(ref: ContentRef, context: LinkContext): string | undefined {
@@ -176,8 +159,6 @@ class Renderer {
         ]);
       case 'table':
         return this.table(block);
-      case 'reusable-content':
-        return this.include(block.data.ref.reusableContent);
       default:
         return undefined;
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Element, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown, MAX_INCLUDE_DEPTH, toHtml, toMarkdown, type JSONDocument } from '../src/index.ts';
+import { fromMarkdown, toHtml, type JSONDocument } from '../src/index.ts';
 
 const read = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const html = (markdown: string, options?: Parameters<typeof toHtml>[1]) => toHtml(fromMarkdown(markdown), options);
@@ -123,43 +123,6 @@ function dangers(out: string): string[] {
   visit(fromHtml(out, { fragment: true }));
   return found;
 }
-
-describe('toHtml renders reusable contents in place', () => {
-  const docs: Record<string, string> = {
-    steps: '## Steps\n\n1. Download $$x^2$$\n\n{% include "footer" %}\n',
-    footer: 'Footer *text*.\n',
-    self: 'Self.\n\n{% include "self" %}\n',
-    a: 'In A.\n\n{% include "b" %}\n',
-    b: 'In B.\n\n{% include "a" %}\n',
-  };
-  const reusableContent = (id: string) => (docs[id] === undefined ? undefined : fromMarkdown(docs[id]));
-
-  it('nested ones too, with their anchors and math; unknown ones render nothing', () => {
-    const out = html('Before.\n\n{% include "steps" %}\n\n{% include "../.gitbook/includes/missing.md" %}\n\nAfter.', { reusableContent, math: 'source' });
-    expect(out).toBe(
-      '<p>Before.</p><div class="reusable-content"><h2 id="steps">Steps</h2><ol><li><p>Download <span class="math math-inline"><code>x^2</code></span></p></li></ol><div class="reusable-content"><p>Footer <em>text</em>.</p></div></div><p>After.</p>',
-    );
-    // Without a resolver, as before: nothing.
-    expect(html('{% include "steps" %}')).toBe('');
-  });
-
-  it('stops at an include of itself, directly or through others, and at the depth bound', () => {
-    expect(html('{% include "self" %}', { reusableContent })).toBe('<div class="reusable-content"><p>Self.</p></div>');
-    expect(html('{% include "a" %}', { reusableContent })).toBe('<div class="reusable-content"><p>In A.</p><div class="reusable-content"><p>In B.</p></div></div>');
-    // A chain deeper than the bound: each level a fresh id, cut after MAX_INCLUDE_DEPTH.
-    const chain = (id: string) => fromMarkdown(`L${id}\n\n{% include "${Number(id) + 1}" %}\n`);
-    const out = html('{% include "0" %}', { reusableContent: chain });
-    expect(out.match(/class="reusable-content"/g)).toHaveLength(MAX_INCLUDE_DEPTH);
-  });
-
-  it('markdown writes the include as refToUrl answers it, the ref as read otherwise', () => {
-    const document = fromMarkdown('{% include "rc1" %}\n');
-    expect(toMarkdown(document)).toBe('{% include "rc1" %}\n');
-    expect(toMarkdown(document, { refToUrl: (ref, context) => (ref.kind === 'reusable-content' && context === 'include' ? `../.gitbook/includes/${ref.reusableContent}.md` : undefined) })).toBe(
-      '{% include "../.gitbook/includes/rc1.md" %}\n',
-    );
-  });
-});
 
 describe('toHtml never lets script through', () => {
   const attacks: [string, string][] = [
