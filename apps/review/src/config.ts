@@ -28,6 +28,8 @@ export const ConfigSchema = Type.Object({
   /** Redelivery after a worker stops answering; a running job extends it while it works. */
   EXPORT_ACK_WAIT_MS: Type.Integer({ minimum: 100, default: 30_000 }),
   EXPORT_MAX_DELIVER: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  /** A PDF export job's print time limit: longer than PDF_TIMEOUT_MS, which bounds prints a request waits for. */
+  EXPORT_PDF_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
   /** Drops the durable consumer after this long with no worker (tests' own consumers); kept forever when unset. */
   EXPORT_CONSUMER_INACTIVE_MS: Type.Optional(Type.Integer({ minimum: 1000 })),
 });

@@ -254,6 +254,19 @@ describe('export jobs', () => {
     }
   }, 60_000);
 
+  it("fails a PDF job that takes longer than a job's print time limit, naming the limit, without retrying", async () => {
+    const { space } = await seeded();
+    review.deps.exportPdfTimeoutMs = 1;
+    try {
+      const job = await start(review, space.id, 'pdf', owner);
+      for (let i = 0; i < 100 && (await review.deps.store.getExportJob(job.id))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await review.deps.store.getExportJob(job.id)).toMatchObject({ state: 'failed', attempt: 1 });
+      await rejects(get(review, space.id, job.id, owner), status.INVALID_ARGUMENT, /^format: the pdf export could not be made: the PDF took longer than 1 ms to print$/);
+    } finally {
+      review.deps.exportPdfTimeoutMs = undefined;
+    }
+  }, 60_000);
+
   it('removes jobs past their time with their files', async () => {
     const { space } = await seeded();
     const job = await start(review, space.id, 'markdown');

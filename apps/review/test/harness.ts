@@ -49,8 +49,8 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
     inactiveMs: 10 * 60_000,
   };
   const nc = await connectNats(NATS_URL, 'review-test', log);
-  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`).
-  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams } satisfies Deps;
+  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`, `deps.exportPdfTimeoutMs = 1`).
+  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, exportPdfTimeoutMs: undefined as number | undefined, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams } satisfies Deps;
   const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;

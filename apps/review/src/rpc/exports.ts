@@ -32,11 +32,14 @@ export function flatten(pages: Page[], depth = 0): (Page & { depth: number })[] 
 
 const readFile = async (deps: Deps, file: File, caller: Caller) => Buffer.from((await upstream(deps.spaceContent.readBlob({ blob: file.blob }, caller))).data);
 
-/** Counts a file read into an export (a job's progress). */
-export type OnFileRead = () => void;
+/** What a job's export adds: a count of the files read (its progress), a PDF's own time limit. */
+export interface JobHooks {
+  onRead?: () => void;
+  pdfTimeoutMs?: number;
+}
 
 /** Every file of the revision with its bytes, a few read at a time. */
-async function readFiles(deps: Deps, files: readonly File[], caller: Caller, onRead?: OnFileRead): Promise<{ file: File; data: Uint8Array }[]> {
+async function readFiles(deps: Deps, files: readonly File[], caller: Caller, onRead?: () => void): Promise<{ file: File; data: Uint8Array }[]> {
   const out: { file: File; data: Uint8Array }[] = new Array(files.length);
   let next = 0;
   const worker = async () => {
@@ -50,7 +53,7 @@ async function readFiles(deps: Deps, files: readonly File[], caller: Caller, onR
 }
 
 /** The pages printed as one PDF in Chromium; the page loads the revision's own files and nothing else (the printer refuses the rest). */
-export async function printPages(deps: Deps, revision: Revision, pages: (Page & { depth: number })[], title: string, caller: Caller, onRead?: OnFileRead): Promise<Buffer> {
+export async function printPages(deps: Deps, revision: Revision, pages: (Page & { depth: number })[], title: string, caller: Caller, job: JobHooks = {}): Promise<Buffer> {
   const html = bookHtml({
     title,
     pages: pages.map(({ depth, ...page }) => ({ page, depth, markdown: page.markdown ?? '' })),
@@ -63,20 +66,20 @@ export async function printPages(deps: Deps, revision: Revision, pages: (Page & 
     const file = files.get(FILE_PATH.exec(path)?.[1] ?? '');
     if (!file) return undefined;
     const body = await readFile(deps, file, caller);
-    onRead?.();
+    job.onRead?.();
     return { body, contentType: file.contentType || 'application/octet-stream' };
-  });
+  }, job.pdfTimeoutMs);
 }
 
 /** The pages an export holds (links are entries of the tree, not pages). */
 export const exportedPages = (revision: Revision) => flatten(revision.pages).filter((p) => p.type !== 'link');
 
 /** The revision (with its markdown) as a file in `format`, named after `name`; read as `caller`. */
-export async function exportRevision(deps: Deps, revision: Revision, format: ExportFormat, title: string, name: string, caller: Caller, onRead?: OnFileRead): Promise<ExportFile> {
+export async function exportRevision(deps: Deps, revision: Revision, format: ExportFormat, title: string, name: string, caller: Caller, job: JobHooks = {}): Promise<ExportFile> {
   if (format === 'pdf') {
-    return { data: await printPages(deps, revision, exportedPages(revision), title, caller, onRead), filename: `${name}.pdf`, contentType: 'application/pdf' };
+    return { data: await printPages(deps, revision, exportedPages(revision), title, caller, job), filename: `${name}.pdf`, contentType: 'application/pdf' };
   }
-  const files = await readFiles(deps, revision.files, caller, onRead);
+  const files = await readFiles(deps, revision.files, caller, job.onRead);
   if (format === 'html') {
     const markdown = new Map(flatten(revision.pages).map((p) => [p.id, p.markdown ?? '']));
     return { data: staticSiteZip({ title, tree: revision.pages, markdown, files }), filename: `${name}-html.zip`, contentType: 'application/zip' };

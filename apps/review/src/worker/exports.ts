@@ -62,7 +62,7 @@ export async function runExportJob(deps: Deps, msg: ExportJobMessage, lastDelive
     const pages = exportedPages(revision).length;
     await deps.store.exportProgress(job, { pagesTotal: pages, filesTotal: revision.files.length, pagesDone: 0, filesDone: 0 });
     const progress = filesProgress(deps, job, jobLog);
-    const file = fitAnswer(await exportRevision(deps, revision, format, title, name, caller, progress.read), format);
+    const file = fitAnswer(await exportRevision(deps, revision, format, title, name, caller, { onRead: progress.read, pdfTimeoutMs: deps.exportPdfTimeoutMs }), format);
     await progress.flush();
     const completed = await deps.store.completeExportJob(job, { ...file, pages, files: progress.count() });
     jobLog.info({ ms: Math.round(performance.now() - started), pages, bytes: file.data.length, queuedMs: job.startedAt!.getTime() - job.createdAt.getTime() }, 'export job done');
