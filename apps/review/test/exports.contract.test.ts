@@ -254,6 +254,30 @@ describe('export jobs', () => {
     }
   }, 60_000);
 
+  it('hands a job whose worker died mid-run to another worker once its ack wait passes, which finishes it', async () => {
+    const { space } = await seeded();
+    const a = await startReview(orgs.address, content.address, undefined, { workers: 1, ackWaitMs: 1000 });
+    let b: ReviewHarness | undefined;
+    // A's Chromium never answers: its worker is stuck mid-job when it dies.
+    let release = () => {};
+    const stuck = vi.spyOn(a.deps.printer, 'print').mockImplementation(() => new Promise((_, reject) => (release = () => reject(new Error('released')))));
+    try {
+      const job = await start(a, space.id, 'pdf');
+      for (let i = 0; i < 100 && (await a.deps.store.getExportJob(job.id))?.state !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stuck).toHaveBeenCalled();
+      a.workers.kill();
+      b = await startReview(orgs.address, content.address, { databaseUrl: a.databaseUrl }, { queue: a.queue, workers: 1, ackWaitMs: 1000 });
+      const { got } = await settle(a, space.id, job.id);
+      expect(pdfText(got.data)).toContain(LINES.Install);
+      expect(await a.deps.store.getExportJob(job.id)).toMatchObject({ state: 'done', attempt: 2 });
+    } finally {
+      release();
+      stuck.mockRestore();
+      await b?.stop();
+      await a.stop();
+    }
+  }, 60_000);
+
   it("fails a PDF job that takes longer than a job's print time limit, naming the limit, without retrying", async () => {
     const { space } = await seeded();
     review.deps.exportPdfTimeoutMs = 1;
