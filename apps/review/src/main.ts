@@ -1,10 +1,13 @@
-import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
+import { createLogger, loadServiceIdentity, runGrpcService, watchConsumer } from '@quire/service-kit';
+import { publishJob } from '@quire/service-kit/job-queue';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
-import { connectNats, eventSink } from '@quire/service-kit/nats';
-import { exportLimits, loadReviewConfig } from './config.ts';
+import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { exportLimits, exportQueue, loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
+import type { Deps } from './rpc/deps.ts';
 import { reviewService } from './server.ts';
 import { openStore } from './store/index.ts';
+import { startExportWorkers } from './worker/exports.ts';
 
 await runGrpcService('review', async () => {
   const config = loadReviewConfig();
@@ -15,14 +18,18 @@ await runGrpcService('review', async () => {
   const printer = new PdfPrinter(pdfOptions(config));
   const nc = await connectNats(config.NATS_URL, 'review', log);
   const events = eventSink(nc, 'review', config.EVENTS_SUBJECT_PREFIX, log);
+  const queue = exportQueue(config);
+  const deps: Deps = { store, printer, events, exportLimits: exportLimits(config), exportPdfTimeoutMs: config.EXPORT_PDF_TIMEOUT_MS, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams };
+  const workers = await startExportWorkers(nc, queue, config.EXPORT_WORKERS, deps, log);
+  const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
   return {
     log,
     host: config.GRPC_HOST,
     port: config.REVIEW_PORT,
     identity,
     metricsPort: config.METRICS_PORT,
-    checks,
-    services: [reviewService({ store, printer, events, exportLimits: exportLimits(config), ...upstreams }, log)],
-    close: [() => upstreams.close(), () => printer.close(), () => nc.drain(), close],
+    checks: { ...checks, nats: natsCheck(nc) },
+    services: [reviewService(deps, log)],
+    close: [forgetConsumer, () => workers.stop(), () => upstreams.close(), () => printer.close(), () => nc.drain(), close],
   };
 });
