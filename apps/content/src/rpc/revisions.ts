@@ -209,12 +209,13 @@ export function contentWriter(deps: RevisionDeps) {
 
   return async function writeContent(space: SpaceRow, req: Omit<CreateRevisionRequest, 'spaceId'>): Promise<RevisionRow> {
     if (req.setActive) requireLive(space);
+    // Checked (bounds first) before any blob is read.
+    const reusable = req.reusableContents && checkReusableContents(req.reusableContents.items, newId);
     const parent = await revisionOf(deps, space, req.parentRevisionId, 'parentRevisionId');
     const described = await describeBlobs(req.files, parent.tree);
     const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
     const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
     const redirects = req.redirects ? checkRedirects(req.redirects.items, tree.pages) : parent.redirects;
-    const reusable = req.reusableContents && checkReusableContents(req.reusableContents.items, newId);
     for (const [id, markdown] of reusable?.documents ?? []) documents.set(id, markdown);
     return deps.store.revisions.writeRevision(
       { spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects, reusableContents: reusable?.contents ?? parent.reusableContents },
