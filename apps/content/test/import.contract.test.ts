@@ -187,7 +187,8 @@ describe('ImportContent from a file', () => {
       'handbook/README.md': '---\ndescription: All we know\n---\n\n# Handbook\n\nStart with [Linux](setup/linux.md#install).\n',
       'handbook/setup/README.md': '# Setup\n',
       'handbook/setup/linux.md': '---\nemoji: 🐧\n---\n\n# Linux\n\n## Install\n\n![shot](../.gitbook/assets/shot.png)\n',
-      'handbook/api.md': '# API\n\nThe [handbook](README.md).\n',
+      'handbook/api.md': '# API\n\nThe [handbook](README.md).\n\n{% include ".gitbook/includes/note.md" %}\n',
+      'handbook/.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nSee the [handbook](../../README.md).\n',
       'handbook/.gitbook/assets/shot.png': PNG,
     }),
     '/folders.zip': zip({ 'README.md': '# Home\n', 'guide/README.md': '# Guide\n', 'guide/start.md': '# Start\n' }),
@@ -258,8 +259,8 @@ describe('ImportContent from a file', () => {
   it('imports a ZIP of a GitBook folder: SUMMARY.md’s tree, front matter, links and assets as files', async () => {
     const space = await newSpace();
     const res = await importFile(space.id, 'zip', '/gitbook.zip');
-    // 4 pages, the "Reference" group and the asset, of the archive's 6 files.
-    expect(res).toEqual({ revisionId: expect.any(String), importedResources: 6, totalResources: 6 });
+    // 4 pages, the "Reference" group, the asset and the included file, of the archive's 7 files.
+    expect(res).toEqual({ revisionId: expect.any(String), importedResources: 7, totalResources: 7 });
     const revision = await getRevision(space.id);
     expect(revision.id).toBe(res.revisionId);
     expect(titles(revision.pages)).toEqual(['Handbook', ['Setup', ['Linux']], ['Reference', ['API']]]);
@@ -272,7 +273,9 @@ describe('ImportContent from a file', () => {
     expect(Buffer.from(blob.data).equals(PNG)).toBe(true);
     expect((await getPage(space.id, handbook.id)).markdown).toBe(`Start with [Linux](/pages/${linux.id}#install).\n`);
     expect((await getPage(space.id, linux.id)).markdown).toBe(`## Install\n\n![shot](/files/${shot.id})\n`);
-    expect((await getPage(space.id, reference.pages[0]!.id)).markdown).toBe(`The [handbook](/pages/${handbook.id}).\n`);
+    const [note] = revision.reusableContents;
+    expect(revision.reusableContents).toEqual([{ id: note!.id, title: 'Note', documentId: expect.any(String), markdown: `See the [handbook](/pages/${handbook.id}).\n` }]);
+    expect((await getPage(space.id, reference.pages[0]!.id)).markdown).toBe(`The [handbook](/pages/${handbook.id}).\n\n{% include "${note!.id}" %}\n`);
     const links = await h.callContent<ListLinksRequest, ListLinksResponse>(h.spaceContent.listLinks, { spaceId: space.id, revisionId: '', pageId: '', status: 'broken' }, owner.id);
     expect(links.stats?.broken).toBe(0);
 

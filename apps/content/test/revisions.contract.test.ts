@@ -13,6 +13,8 @@ import type {
   MergeRevisionsResponse,
   Page,
   Revision,
+  ReusableContent,
+  GetReusableContentRequest,
 } from '@quire/proto/space-content';
 import { MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
@@ -21,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMarkdown } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
 import { MAX_REDIRECTS } from '../src/domain/redirects.ts';
+import { MAX_REUSABLE_CONTENTS } from '../src/domain/reusable.ts';
 import { openStore } from '../src/store/index.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
@@ -459,6 +462,54 @@ describe('SetSpaceRevision and CreateRevision', () => {
     );
     const many = Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => ({ path: `old/${i}`, pageId: 'p1', anchor: '' }));
     await rejects(h.callContent(sc().createRevision, { ...req, setActive: false, redirects: { items: many } }, editor.id), status.INVALID_ARGUMENT, /redirects: at most/);
+  });
+
+  it("keeps a Git import's reusable contents (title, document, Git file) with its revision and every revision made on it; reads one by id", async () => {
+    const s = await createSpace();
+    const req: CreateRevisionRequest = {
+      spaceId: s.id,
+      parentRevisionId: '',
+      pages: [{ id: 'p1', type: '', fields: { title: 'Start' }, markdown: 'Intro.\n\n{% include "rc1" %}\n', href: '', pages: [] }],
+      files: [],
+      setActive: true,
+      type: '',
+      reusableContents: { items: [{ id: 'rc1', title: 'Setup steps', documentId: '', markdown: '1. Download\n\n{% include "rc2" %}\n', git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' } }, { id: 'rc2', title: 'Footer', documentId: '', markdown: 'Footer.\n' }] },
+    };
+    const imported = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, req, editor.id);
+    const rc1 = { id: 'rc1', title: 'Setup steps', documentId: documentId('1. Download\n\n{% include "rc2" %}\n'), markdown: '', git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' } };
+    expect(imported.reusableContents).toEqual([rc1, { id: 'rc2', title: 'Footer', documentId: documentId('Footer.\n'), markdown: '' }]);
+    // With markdown when asked; git metadata only with metadata.
+    const read = (extra: Record<string, unknown>, as: TestUser = reader) =>
+      h.callContent<GetReusableContentRequest, ReusableContent>(sc().getReusableContent, { spaceId: s.id, revisionId: '', reusableContentId: 'rc1', metadata: true, ...extra }, as.id);
+    expect(await read({})).toEqual({ ...rc1, markdown: '1. Download\n\n{% include "rc2" %}\n' });
+    expect((await read({ metadata: false })).git).toBeUndefined();
+    expect((await getRevision(s.id, '', reader, { withMarkdown: true })).reusableContents.map((c: ReusableContent) => c.markdown)).toEqual(['1. Download\n\n{% include "rc2" %}\n', 'Footer.\n']);
+    // Its document is the space's: GetDocument reads it.
+    expect(await h.callContent(sc().getDocument, { spaceId: s.id, documentId: rc1.documentId }, reader.id)).toMatchObject({ markdown: '1. Download\n\n{% include "rc2" %}\n' });
+    // Unknown ids and another organization's space answer NOT_FOUND.
+    await rejects(read({ reusableContentId: 'nope' }), status.NOT_FOUND, /Reusable content "nope" not found/);
+    await rejects(read({}, outsider), status.NOT_FOUND, /Space/);
+    const foreign = await createSpace(otherOrgId, outsider);
+    await rejects(read({ spaceId: foreign.id }), status.NOT_FOUND, /Space/);
+    // An edit, a merge and an import without them carry them; an import's list replaces them.
+    const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false } }])).revision!;
+    expect((await getRevision(s.id, edited.id)).reusableContents).toEqual(imported.reusableContents);
+    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(sc().mergeRevisions, { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' }, editor.id);
+    expect(merged.revision!.reusableContents).toEqual(imported.reusableContents);
+    const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, reusableContents: undefined }, editor.id);
+    expect(again.reusableContents).toEqual(imported.reusableContents);
+    const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, reusableContents: { items: [] } }, editor.id);
+    expect(cleared.reusableContents).toEqual([]);
+    // Bad ones are refused, naming the one; the bound is checked before anything is written.
+    const bad = (items: ReusableContent[]) => h.callContent(sc().createRevision, { ...req, setActive: false, reusableContents: { items } }, editor.id);
+    const one = { id: 'x', title: 'X', documentId: '', markdown: '' };
+    await rejects(bad([one, { ...one }]), status.INVALID_ARGUMENT, /reusableContents\.items\[1\]\.id: "x" is used twice/);
+    await rejects(bad([{ ...one, id: '../x' }]), status.INVALID_ARGUMENT, /reusableContents\.items\[0\]\.id/);
+    await rejects(bad([{ ...one, title: '' }]), status.INVALID_ARGUMENT, /reusableContents\.items\[0\]\.title/);
+    await rejects(bad([{ ...one, markdown: 'x'.repeat(1_000_001) }]), status.INVALID_ARGUMENT, /reusableContents\.items\[0\]\.markdown/);
+    const revisions = await count('Revision');
+    await rejects(bad(Array.from({ length: MAX_REUSABLE_CONTENTS + 1 }, (_, i) => ({ ...one, id: `r${i}` }))), status.INVALID_ARGUMENT, /reusableContents: at most/);
+    expect(await count('Revision')).toBe(revisions);
   });
 });
 

@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
-import type { ApplyChangesRequest, ApplyChangesResponse, Change } from '@quire/proto/space-content';
+import type { ApplyChangesRequest, ApplyChangesResponse, Change, CreateRevisionRequest, Revision } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
-import { expectError, startGateway } from './harness.ts';
+import { schemaErrors } from './gitbook-spec.ts';
+import { expectError, ok, startGateway } from './harness.ts';
 
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
@@ -169,5 +170,45 @@ describe('space content', () => {
     expect(page).toMatchObject({ id: ids.intro, title: 'Intro', markdown: expect.stringContaining('Welcome') });
     const { data: byPath } = await api.spaces.getPageByPath(spaceId, 'intro/setup');
     expect(byPath.id).toBe(ids.setup);
+  });
+});
+
+describe('reusable contents', () => {
+  it('answers one by id in the active content, a revision and a change request, as GitBook does; 404 for unknown ids and for spaces the caller cannot see', async () => {
+    const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Included' }), 201)).id as string;
+    const git = { oid: 'b'.repeat(40), path: '.gitbook/includes/steps.md' };
+    const r = await g.content.callContent<CreateRevisionRequest, Revision>(
+      g.content.spaceContent.createRevision,
+      {
+        spaceId: id,
+        parentRevisionId: '',
+        pages: [{ id: 'start', type: '', fields: { title: 'Start' }, markdown: 'Intro.\n\n{% include "steps" %}\n', href: '', pages: [] }],
+        files: [],
+        setActive: true,
+        type: '',
+        reusableContents: { items: [{ id: 'steps', title: 'Setup steps', documentId: '', markdown: '1. Download\n', git }] },
+      },
+      owner.id,
+    );
+    const expected = { id: 'steps', title: 'Setup steps', document: r.reusableContents[0]!.documentId, git };
+    const active = await json(`/v1/spaces/${id}/content/reusable-contents/steps`);
+    expect(active).toEqual(expected);
+    expect(schemaErrors('RevisionReusableContent', active)).toEqual([]);
+    expect(await json(`/v1/spaces/${id}/content/reusable-contents/steps?metadata=false`)).toEqual({ ...expected, git: undefined });
+    expect(await json(`/v1/spaces/${id}/revisions/${r.id}/reusable-contents/steps`)).toEqual(expected);
+    expect((await json(`/v1/spaces/${id}/content`)).reusableContents).toEqual([expected]);
+    // Its document is readable where GitBook's id says.
+    expect(await json(`/v1/spaces/${id}/documents/${expected.document}`)).toMatchObject({ object: 'document', markdown: '1. Download\n' });
+    // A change request's content carries them.
+    const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${id}/change-requests`, { subject: 'Edit' }), 201);
+    expect(await json(`/v1/spaces/${id}/change-requests/${cr.number}/content/reusable-contents/steps`)).toEqual(expected);
+    // Unknown ids, bad ids, other organizations.
+    expectError(await get(`/v1/spaces/${id}/content/reusable-contents/nope`), 404, /Reusable content "nope" not found/);
+    expectError(await get(`/v1/spaces/${id}/revisions/${firstRevisionId}/reusable-contents/steps`), 404);
+    expectError(await get(`/v1/spaces/${id}/change-requests/${cr.number}/content/reusable-contents/nope`), 404);
+    expectError(await get(`/v1/spaces/${id}/content/reusable-contents/a.b`), 400, /reusableContentId/);
+    expectError(await get(`/v1/spaces/${id}/content/reusable-contents/steps`, outsider), 404);
+    expectError(await get(`/v1/spaces/${id}/change-requests/${cr.number}/content/reusable-contents/steps`, outsider), 404);
+    expectError(await get(`/v1/spaces/${id}/revisions/${r.id}/reusable-contents/steps`, outsider), 404);
   });
 });

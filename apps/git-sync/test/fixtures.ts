@@ -53,7 +53,8 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
   ].join('\n'),
   'manual/docs/guide/README.md': '---\ndescription: >-\n  如何安装\n  这个项目\nlayout:\n  cover:\n    visible: true\ncoverY: 0\n---\n\n# 安装指南\n\n先读[安装步骤](install_steps.md#zhun-bei)，再看[计时](pg\\_test\\_timing.md)。\n\n![架构图](../images/arch.png)\n',
   'manual/docs/guide/install_steps.md': '# 安装所有组件\n\n## 准备\n\n需要 Node 20。\n\n{% hint style="warning" %}\n先备份。\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/截图 1.png" alt=""><figcaption><p>截图</p></figcaption></figure>\n',
-  'manual/docs/guide/pg_test_timing.md': '# 计时\n\n回到[指南](./)。\n',
+  // Includes above the docs root (the repository's readme, and `..` beyond the repository): never read.
+  'manual/docs/guide/pg_test_timing.md': '# 计时\n\n回到[指南](./)。\n\n{% include "../../../README.md" %}\n\n{% include "../../../../etc/passwd.md" %}\n',
   'manual/docs/reference/api_v2.1.md': '没有标题的页面。\n\n{% content-ref url="../guide/install_steps.md" %}\n[install_steps.md](../guide/install_steps.md)\n{% endcontent-ref %}\n\n{% file src="../.gitbook/assets/spec.pdf" %}\n',
   ...blocks,
   'manual/docs/appendix/notes.md': '# 附录（未列出）\n',
@@ -63,5 +64,7 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
   'manual/docs/.gitbook/assets/spec.pdf': '%PDF-1.4 spec\n',
   'manual/docs/.gitbook/includes/tags.yaml': 'tags:\n  - 安装\n',
   // What blocks/include.md includes: reusable content, no page of the space.
-  'manual/docs/.gitbook/includes/setup-steps.md': '---\ntitle: Setup steps\n---\n\n1. 下载\n2. 安装\n',
+  'manual/docs/.gitbook/includes/setup-steps.md': '---\ntitle: Setup steps\n---\n\n1. 下载\n2. 安装\n\n{% include "note.md" %}\n',
+  // Included by setup-steps.md.
+  'manual/docs/.gitbook/includes/note.md': '---\ntitle: 注意\n---\n\n先[备份](../../guide/install_steps.md)。\n',
 };

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, ExportRepositoryRequest, GetGitInfoRequest, GitInfo, GitJob, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
-import type { ApplyChangesRequest, ApplyChangesResponse, GetRevisionRequest, Page, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
+import type { ApplyChangesRequest, ApplyChangesResponse, CreateRevisionRequest, GetRevisionRequest, Page, PageContent, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { createLogger, Role } from '@quire/service-kit';
@@ -362,6 +362,18 @@ describe('export', () => {
       ]);
     });
 
+    it('reads the included files under the docs root as reusable contents, nested ones too; includes above it are left as written, never read', () => {
+      const [setup, note] = imported.reusableContents;
+      expect(imported.reusableContents.map((r) => [r.title, r.git?.path])).toEqual([
+        ['Setup steps', 'manual/docs/.gitbook/includes/setup-steps.md'],
+        ['注意', 'manual/docs/.gitbook/includes/note.md'],
+      ]);
+      expect(setup!.markdown).toBe(`1. 下载\n2. 安装\n\n{% include "${note!.id}" %}\n`);
+      expect(note!.markdown).toBe(`先[备份](/pages/${byTitle(imported, '安装步骤').id})。\n`);
+      expect(byTitle(imported, 'include').markdown).toBe(`Shared steps follow.\n\n{% include "${setup!.id}" %}\n\nAnd the footer every page shares:\n\n{% include ".gitbook/includes/footer.md" %}\n`);
+      expect(byTitle(imported, '计时').markdown).toContain('{% include "../../../README.md" %}\n\n{% include "../../../../etc/passwd.md" %}');
+    });
+
     it('records progress: files processed of total', () => {
       const pages = flat(imported.pages).filter((p) => p.git).length;
       expect(importJob).toMatchObject({ state: 'done', filesTotal: pages + imported.files.length, filesDone: pages + imported.files.length });
@@ -374,6 +386,41 @@ describe('export', () => {
       const after = await readRepo(bare);
       expect(after).toMatchObject({ commits: 1, head: first });
       expect(await diffStat(bare, first, after.head)).toBe('');
+    });
+
+    it('exports an edit of a reusable content as a commit touching its file alone; imported again, ids and pages stay', async () => {
+      const r = await revision(spaceId);
+      const note = r.reusableContents.find((c) => c.title === '注意')!;
+      const content_ = (p: Page): PageContent => ({
+        id: p.id,
+        type: p.type,
+        fields: { title: p.title, slug: p.slug, description: p.description, emoji: p.emoji, icon: p.icon, hidden: p.hidden },
+        markdown: p.markdown ?? '',
+        href: p.href,
+        git: p.git,
+        pages: p.pages.map(content_),
+      });
+      await content.callContent<CreateRevisionRequest, Revision>(
+        content.spaceContent.createRevision,
+        {
+          spaceId,
+          parentRevisionId: r.id,
+          pages: r.pages.map(content_),
+          files: r.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: f.blob, git: f.git })),
+          setActive: true,
+          type: '',
+          reusableContents: { items: r.reusableContents.map((c) => (c.id === note.id ? { ...c, markdown: '先备份，再安装。\n' } : c)) },
+        },
+        owner.id,
+      );
+      const job = await run(spaceId, exportRepo(spaceId, o(), 'Edit an include'));
+      expect(job.state).toBe('done');
+      expect(await changedPaths(bare, job.commitOid)).toEqual(['manual/docs/.gitbook/includes/note.md']);
+      expect((await readRepo(bare)).files['manual/docs/.gitbook/includes/note.md']).toBe('---\ntitle: 注意\n---\n\n先备份，再安装。\n');
+      await run(spaceId, importRepo(spaceId, o()));
+      const back = await revision(spaceId);
+      expect(back.reusableContents.map((c) => [c.id, c.title, c.markdown])).toEqual(r.reusableContents.map((c) => [c.id, c.title, c.id === note.id ? '先备份，再安装。\n' : c.markdown]));
+      expect(flat(back.pages).map((p) => p.documentId)).toEqual(flat(r.pages).map((p) => p.documentId));
     });
 
     it('exports an edit of one page as a commit touching that page alone', async () => {
@@ -406,12 +453,17 @@ describe('export', () => {
       const back = await revision(copy);
       const ids = new Map([...flat(source.pages).map((p, i) => [p.id, `p${i}`] as const), ...source.files.map((f) => [f.id, f.name] as const)]);
       const backIds = new Map([...flat(back.pages).map((p, i) => [p.id, `p${i}`] as const), ...back.files.map((f) => [f.id, f.name] as const)]);
-      const norm = (r: Revision, map: Map<string, string>) =>
-        flat(r.pages).map((p) => {
-          const ids = (text: string) => text.replace(/\/(pages|files)\/([\w-]+)/g, (_, k: string, id: string) => `/${k}/${map.get(id)}`);
-          return { type: p.type, title: p.title, description: p.description, href: ids(p.href), markdown: ids(p.markdown ?? '') };
-        });
+      const norm = (r: Revision, map: Map<string, string>) => {
+        const included = new Map(r.reusableContents.map((c) => [c.id, c.title]));
+        const ids = (text: string) =>
+          text.replace(/\/(pages|files)\/([\w-]+)/g, (_, k: string, id: string) => `/${k}/${map.get(id)}`).replace(/\{% include "([\w-]+)" %\}/g, (all, id: string) => (included.has(id) ? `{% include "${included.get(id)}" %}` : all));
+        return [
+          ...flat(r.pages).map((p) => ({ type: p.type, title: p.title, description: p.description, href: ids(p.href), markdown: ids(p.markdown ?? '') })),
+          ...r.reusableContents.map((c) => ({ title: c.title, markdown: ids(c.markdown) })),
+        ];
+      };
       expect(norm(back, backIds)).toEqual(norm(source, ids));
+      expect(back.reusableContents).toHaveLength(2);
       expect(back.files.map((f) => f.blob).sort()).toEqual(source.files.map((f) => f.blob).sort());
       // The redirects went into the new `.gitbook.yaml` and lead to the same pages.
       expect(back.redirects.map((r) => ({ ...r, pageId: backIds.get(r.pageId) }))).toEqual(source.redirects.map((r) => ({ ...r, pageId: ids.get(r.pageId) })));

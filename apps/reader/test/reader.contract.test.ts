@@ -248,7 +248,7 @@ describe('structure: sections, groups and variants', () => {
   });
 });
 
-describe('redirects of a Git repository', () => {
+describe('a space imported from a Git repository', () => {
   let repos: Awaited<ReturnType<typeof startGitServer>>;
   beforeAll(async () => {
     repos = await startGitServer();
@@ -297,6 +297,44 @@ describe('redirects of a Git repository', () => {
     }
     // Another space of the site does not take them.
     expect((await get(`/${orgId}/${site.id}/old/install`)).statusCode).toBe(404);
+  });
+
+  it('renders included files in place, nested ones too, stopping at an include of itself; page markdown and llms-full.txt carry the included text', async () => {
+    await repos.create('included', {
+      '.gitbook.yaml': 'root: ./docs/\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Loop](loop.md)\n',
+      'docs/README.md': '# Welcome\n\nBefore.\n\n{% include ".gitbook/includes/steps.md" %}\n\n{% include "../secret.md" %}\n\nAfter.\n',
+      'docs/loop.md': '# Loop\n\n{% include ".gitbook/includes/a.md" %}\n\n{% include ".gitbook/includes/self.md" %}\n',
+      'docs/.gitbook/includes/steps.md': '---\ntitle: Steps\n---\n\n## Setup steps\n\nRun the installer.\n\n{% include "note.md" %}\n',
+      'docs/.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nKeep a *backup*.\n',
+      'docs/.gitbook/includes/a.md': 'Alpha text.\n\n{% include "b.md" %}\n',
+      'docs/.gitbook/includes/b.md': 'Beta text.\n\n{% include "a.md" %}\n',
+      'docs/.gitbook/includes/self.md': 'Self text.\n\n{% include "self.md" %}\n',
+      'secret.md': 'Above the docs root.\n',
+    });
+    const spaceId = (await api('POST', '/spaces', { title: 'Included' }, 201)).id as string;
+    await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('included'), ref: 'refs/heads/main' }), 204);
+    expect(await imported(spaceId)).toBe('done');
+    const base = `/${orgId}/${(await publishedSite([spaceId])).id}`;
+
+    const welcome = await get(`${base}/`);
+    expect(welcome.statusCode).toBe(200);
+    expect(welcome.body).toMatch(/<p>Before\.<\/p><h2 id="setup-steps">Setup steps<\/h2><p>Run the installer\.<\/p><p>Keep a <em>backup<\/em>\.<\/p><p>After\.<\/p>/);
+    // Its heading is the page's: in the outline.
+    expect(welcome.body).toContain('href="#setup-steps"');
+    expect(welcome.body).not.toContain('Above the docs root');
+    // A cycle and an include of itself: each text once, the page answered.
+    const loop = await get(`${base}/loop`);
+    expect(loop.statusCode).toBe(200);
+    expect(loop.body.match(/Alpha text\./g)).toHaveLength(1);
+    expect(loop.body.match(/Beta text\./g)).toHaveLength(1);
+    expect(loop.body.match(/Self text\./g)).toHaveLength(1);
+    // Markdown for machines has the included text written in place.
+    const md = (await get(`${base}/welcome.md`)).body;
+    expect(md).toBe('# Welcome\n\nBefore.\n\n## Setup steps\n\nRun the installer.\n\nKeep a _backup_.\n\n{% include "../secret.md" %}\n\nAfter.\n');
+    const full = (await get(`${base}/llms-full.txt`)).body;
+    expect(full).toContain('Run the installer.');
+    expect(full).toContain('Alpha text.\n\nBeta text.\n\n{% include');
   });
 });
 

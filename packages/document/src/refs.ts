@@ -1,7 +1,7 @@
 import type { ContentRef } from './types.ts';
 
 /** Where a destination written in markdown appears: the caller may resolve each kind differently. */
-export type LinkContext = 'link' | 'mention' | 'image' | 'file' | 'content-ref';
+export type LinkContext = 'link' | 'mention' | 'image' | 'file' | 'content-ref' | 'include';
 
 /**
  * Maps a destination as written in markdown (a relative path, a URL, `#anchor`) to a ContentRef,

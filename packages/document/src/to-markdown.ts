@@ -209,7 +209,8 @@ class Writer {
       case 'image':
         return [this.images({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] })];
       case 'reusable-content':
-        return [{ type: 'gitbookTag', value: `{% include "${block.data.ref.reusableContent}" %}` }];
+        // The caller may write the reusable content's file path; the ref as read otherwise.
+        return [{ type: 'gitbookTag', value: `{% include "${this.url(block.data.ref, 'include') || block.data.ref.reusableContent}" %}` }];
       // Integration blocks have no markdown of their own in Git Sync.
       default:
         return [];

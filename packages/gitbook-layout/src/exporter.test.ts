@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { knownIds, planExport, type SpaceFile, type SpacePage } from './exporter.ts';
+import { knownIds, planExport, type SpaceFile, type SpacePage, type SpaceReusableContent } from './exporter.ts';
 import { planImport, type PlannedPage, type RepoSnapshot } from './importer.ts';
 
 // A repository as Git Sync reads it: every file's oid (git's, so equal bytes have equal oids), the
@@ -38,16 +38,18 @@ const toSpace = (pages: PlannedPage[]): SpacePage[] =>
     pages: toSpace(p.pages),
   }));
 
-function importSpace(files: Record<string, string>, projectDirectory = '', space?: { pages: SpacePage[]; files: SpaceFile[] }) {
+type Space = { pages: SpacePage[]; files: SpaceFile[]; reusableContents?: SpaceReusableContent[] };
+
+function importSpace(files: Record<string, string>, projectDirectory = '', space?: Space) {
   const snap = snapshot(files);
-  const known = space ? knownIds(space.pages, space.files, projectDirectory) : { pages: new Map<string, string>(), files: new Map<string, string>() };
+  const known = space ? knownIds(space.pages, space.files, projectDirectory, space.reusableContents) : { pages: new Map<string, string>(), files: new Map<string, string>() };
   const plan = planImport(snap, { projectDirectory, known, newId: counter() });
-  return { pages: toSpace(plan.pages), files: plan.files.map((f) => ({ id: f.id, name: f.name, git: f.git })) };
+  return { pages: toSpace(plan.pages), files: plan.files.map((f) => ({ id: f.id, name: f.name, git: f.git })), reusableContents: plan.reusableContents };
 }
 
 /** The repository after the export: written files (file bytes stand for their id), removed ones gone. */
-function applyExport(files: Record<string, string>, space: { pages: SpacePage[]; files: SpaceFile[] }, projectDirectory = '') {
-  const plan = planExport(space.pages, space.files, { projectDirectory, existing: Object.keys(files).length ? snapshot(files) : undefined });
+function applyExport(files: Record<string, string>, space: Space, projectDirectory = '') {
+  const plan = planExport(space.pages, space.files, { projectDirectory, existing: Object.keys(files).length ? snapshot(files) : undefined, reusableContents: space.reusableContents });
   const out = { ...files };
   for (const path of plan.remove) delete out[path];
   for (const [path, text] of plan.texts) out[path] = text;
@@ -192,5 +194,41 @@ describe('planExport to a new repository', () => {
       { from: 'old/page', page: find(space, 'Install steps').id, anchor: '' },
       { from: 'old: first', page: find(space, 'First').id, anchor: 'top' },
     ]);
+  });
+});
+
+describe('planExport of reusable contents', () => {
+  const repo: Record<string, string> = {
+    ...REPO,
+    'docs/first.md': '# First\n\n![logo](.gitbook/assets/logo.png)\n\n{% include ".gitbook/includes/steps.md" %}\n',
+    'docs/guide/install_steps.md': '# Installing everything\n\n## Before\n\n{% include "../.gitbook/includes/steps.md" %}\n\n{% include "../../outside.md" %}\n',
+    'docs/.gitbook/includes/steps.md': '---\ntitle: Setup steps\n---\n\n1. Read [first](../../first.md).\n\n{% include "footer.md" %}\n',
+    'docs/.gitbook/includes/footer.md': '---\ntitle: Footer\n---\n\nFooter.\n',
+    'outside.md': '# Outside\n',
+  };
+
+  it('changes nothing when nothing changed; an edited one is its file alone', () => {
+    const space = importSpace(repo);
+    expect(space.reusableContents.map((r) => r.title)).toEqual(['Setup steps', 'Footer']);
+    expect(applyExport(repo, space).plan).toMatchObject({ texts: new Map(), remove: [] });
+    const footer = space.reusableContents[1]!;
+    const edited = { ...space, reusableContents: [space.reusableContents[0]!, { ...footer, markdown: 'Footer, *edited*.\n' }] };
+    const { plan, files } = applyExport(repo, edited);
+    expect(plan.texts).toEqual(new Map([['docs/.gitbook/includes/footer.md', '---\ntitle: Footer\n---\n\nFooter, _edited_.\n']]));
+    expect(plan.remove).toEqual([]);
+    // Which imports as it is now, with the same ids.
+    expect(importSpace(files, '', edited).reusableContents).toEqual([space.reusableContents[0], { ...footer, markdown: 'Footer, _edited_.\n', git: { ...footer.git, oid: expect.any(String) } }]);
+  });
+
+  it('writes them to .gitbook/includes in a new repository, pages including them by path, and reimports them with their ids', () => {
+    const space = importSpace(repo);
+    const { plan, files } = applyExport({}, space);
+    expect(plan.texts.get('.gitbook/includes/setup-steps.md')).toBe('---\ntitle: Setup steps\n---\n\n1. Read [first](../../get-started/first.md).\n\n{% include "footer.md" %}\n');
+    expect(plan.texts.get('get-started/first.md')).toContain('{% include "../.gitbook/includes/setup-steps.md" %}');
+    // An include the import left as written stays so.
+    expect(plan.texts.get('guide/install_steps.md')).toContain('{% include "../.gitbook/includes/setup-steps.md" %}\n\n{% include "../../outside.md" %}');
+    const back = importSpace(files, '', space);
+    expect(back.reusableContents.map((r) => [r.id, r.title, r.markdown])).toEqual(space.reusableContents.map((r) => [r.id, r.title, r.markdown]));
+    expect(applyExport(files, back).plan.texts).toEqual(new Map());
   });
 });

@@ -2,8 +2,8 @@ import { posix } from 'node:path';
 import YAML from 'yaml';
 import { parseMarkdown, toMarkdown } from '@quire/document';
 import { safeFileName, slugify } from '@quire/service-kit';
-import { planImport, readConfig, RepositoryError, type PlannedFile, type PlannedPage, type RepoSnapshot } from './importer.ts';
-import { joinPageFile, splitPageFile, takeMatter } from './markdown.ts';
+import { planImport, readConfig, RepositoryError, type ImportPlan, type PlannedPage, type RepoSnapshot } from './importer.ts';
+import { joinIncludeFile, joinPageFile, splitPageFile, takeMatter } from './markdown.ts';
 import { dirOf, isInside, isMarkdown, isWritablePath, joinPath, relativePath, splitTarget } from './paths.ts';
 import { titleSlug } from './slug.ts';
 import { writeSummary, type SummaryLine } from './summary.ts';
@@ -30,12 +30,25 @@ export interface SpaceFile {
   git?: { oid: string; path: string };
 }
 
+/** A reusable content of the revision (the content service's ReusableContent has these). */
+export interface SpaceReusableContent {
+  id: string;
+  title: string;
+  markdown: string;
+  git?: { oid: string; path: string };
+}
+
+/** Where a new reusable content goes, from the docs root: GitBook's `.gitbook/includes/<slug>.md`. */
+const includePath = (root: string, title: string) => joinPath(root, '.gitbook/includes', `${titleSlug(title) || 'include'}.md`);
+
 /** Where each page and file goes in the repository (paths from the repository root). */
 export interface ExportLayout {
   pages: Map<string, string>;
   /** The folder of each page that has children, and of each group. */
   folders: Map<string, string>;
   files: Map<string, string>;
+  /** Each reusable content's file. */
+  includes: Map<string, string>;
 }
 
 const unique = (path: string, taken: Set<string>) => {
@@ -53,7 +66,7 @@ const unique = (path: string, taken: Set<string>) => {
  * to `.gitbook/assets/<name>`.
  */
 export function exportLayout(pages: SpacePage[], files: SpaceFile[], docsRoot: string): ExportLayout {
-  const layout: ExportLayout = { pages: new Map(), folders: new Map(), files: new Map() };
+  const layout: ExportLayout = { pages: new Map(), folders: new Map(), files: new Map(), includes: new Map() };
   const taken = new Set<string>([joinPath(docsRoot, 'SUMMARY.md').toLowerCase()]);
   const place = (list: SpacePage[], dir: string, top: boolean) => {
     list.forEach((p, i) => {
@@ -101,6 +114,8 @@ export interface ExportOptions {
   repoTreeUrl?: string;
   /** The space's redirects (old path -> page id and anchor): written in a new `.gitbook.yaml`. */
   redirects?: readonly { path: string; pageId: string; anchor: string }[];
+  /** The space's reusable contents: each written to its file, pages' includes as paths to it. */
+  reusableContents?: readonly SpaceReusableContent[];
 }
 
 const flatten = <T extends { pages: T[] }>(list: T[]): T[] => list.flatMap((p) => [p, ...flatten(p.pages)]);
@@ -116,11 +131,12 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
   const { projectDirectory, existing } = options;
   const config = readConfig(existing ?? { blobs: new Map(), texts: new Map() }, projectDirectory);
   const root = config.root;
-  let previous: { pages: PlannedPage[]; files: PlannedFile[] } | undefined;
+  const reusableContents = options.reusableContents ?? [];
+  let previous: ImportPlan | undefined;
   if (existing) {
     let n = 0;
     try {
-      previous = planImport(existing, { projectDirectory, repoTreeUrl: options.repoTreeUrl, known: knownIds(pages, files, root), newId: () => `\0new${n++}` });
+      previous = planImport(existing, { projectDirectory, repoTreeUrl: options.repoTreeUrl, known: knownIds(pages, files, root, reusableContents), newId: () => `\0new${n++}` });
     } catch (err) {
       if (!(err instanceof RepositoryError)) throw err;
     }
@@ -129,12 +145,12 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
   const all = flatten(pages);
   // The space's recorded paths are this repository's when the repository has any of them (a
   // space imported elsewhere, exported to a new repository, takes GitBook's layout there).
-  const samePaths = !!existing && [...all, ...files].some((p) => p.git?.path && existing.blobs.has(p.git.path));
+  const samePaths = !!existing && [...all, ...files, ...reusableContents].some((p) => p.git?.path && existing.blobs.has(p.git.path));
   const writable = (path: string) => (isWritablePath(path, projectDirectory) && isInside(path, root)) || (path === config.readme && isWritablePath(path, ''));
   const own = (path: string | undefined, markdown: boolean) => (samePaths && path !== undefined && writable(path) && isMarkdown(path) === markdown ? path : undefined);
 
   const taken = new Set<string>([config.summary.toLowerCase()]);
-  const layout: ExportLayout = { pages: new Map(), folders: new Map(), files: new Map() };
+  const layout: ExportLayout = { pages: new Map(), folders: new Map(), files: new Map(), includes: new Map() };
   for (const p of all) {
     const path = p.type === 'document' ? own(p.git?.path, true) : undefined;
     if (path && !taken.has(path.toLowerCase())) {
@@ -173,18 +189,32 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
     const kept = own(f.git?.path, false);
     layout.files.set(f.id, kept && !taken.has(kept.toLowerCase()) ? (taken.add(kept.toLowerCase()), kept) : unique(joinPath(root, '.gitbook/assets', safeFileName(f.name)), taken));
   }
+  for (const r of reusableContents) {
+    const kept = own(r.git?.path, true);
+    layout.includes.set(r.id, kept && !taken.has(kept.toLowerCase()) ? (taken.add(kept.toLowerCase()), kept) : unique(includePath(root, r.title), taken));
+  }
 
   const texts = new Map<string, string>();
   const hrefs = new Map(all.filter((p) => p.type === 'link').map((p) => [p.id, p.href]));
+  const ctx: RenderContext = { layout, hrefs, repoTreeUrl: options.repoTreeUrl };
   for (const p of all) {
     const path = layout.pages.get(p.id);
     if (!path) continue;
     const b = before.get(p.id);
     if (b?.git?.path === path && samePage(b, p)) continue;
     const old = existing?.texts.get(path);
-    const text = renderPage(p, path, { layout, hrefs, old, repoTreeUrl: options.repoTreeUrl });
+    const text = renderPage(p, path, { ...ctx, old });
     // Written before in the writer's spelling (an export to a new repository): the same file again.
     if (text !== old) texts.set(path, text);
+  }
+  // A reusable content that imports as it is now stays byte for byte; the others are written.
+  const includedBefore = new Map((previous?.reusableContents ?? []).map((r) => [r.id, r]));
+  for (const r of reusableContents) {
+    const path = layout.includes.get(r.id)!;
+    const b = includedBefore.get(r.id);
+    if (b?.git.path === path && b.title === r.title && b.markdown === r.markdown) continue;
+    const text = joinIncludeFile(r.title, renderBody(r.markdown, dirOf(path), ctx));
+    if (text !== existing?.texts.get(path)) texts.set(path, text);
   }
 
   const shape = (list: { id: string; type: string; title: string; href: string; pages: unknown[] }[], pathOf: (id: string) => string | undefined): unknown =>
@@ -208,8 +238,12 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
     }
   }
 
-  const written = new Set([...layout.pages.values(), ...layout.files.values()]);
-  const owned = [...flatten(previous?.pages ?? []).flatMap((p) => (p.git ? [p.git.path] : [])), ...(previous?.files ?? []).map((f) => f.git.path)];
+  const written = new Set([...layout.pages.values(), ...layout.files.values(), ...layout.includes.values()]);
+  const owned = [
+    ...flatten(previous?.pages ?? []).flatMap((p) => (p.git ? [p.git.path] : [])),
+    ...(previous?.files ?? []).map((f) => f.git.path),
+    ...(previous?.reusableContents ?? []).map((r) => r.git.path),
+  ];
   const remove = [...new Set(owned)].filter((path) => !written.has(path) && !texts.has(path));
   return { texts, files: layout.files, remove, readme: config.readme, pageCount: layout.pages.size };
 }
@@ -240,13 +274,25 @@ interface RenderContext {
 }
 
 /**
- * A page's file, written with the document model's markdown writer: links to pages and files as
- * paths relative to the file, links the import made repository URLs as paths again, the front
- * matter the import kept with the page's fields in it, the title as `# heading` unless the page
- * already starts with its own heading or its file had none.
+ * A page's file: its body (see renderBody), the front matter the import kept with the page's
+ * fields in it, the title as `# heading` unless the page already starts with its own heading or
+ * its file had none.
  */
 function renderPage(p: SpacePage, path: string, ctx: RenderContext): string {
-  const dir = dirOf(path);
+  const { matter, body } = takeMatter(p.markdown ?? '');
+  const text = renderBody(body, dirOf(path), ctx);
+  const old = ctx.old !== undefined ? splitPageFile(ctx.old) : undefined;
+  const ownHeading = splitPageFile(body).heading !== undefined;
+  const heading = !ownHeading && (old === undefined || old.heading !== undefined);
+  return joinPageFile(p.title, { description: p.description, icon: p.icon, emoji: p.emoji, hidden: p.hidden }, text, { heading, ...(matter ? { matter } : {}) });
+}
+
+/**
+ * Markdown of a file in `dir`, written with the document model's markdown writer: links to pages
+ * and files as paths relative to the file, links the import made repository URLs as paths again,
+ * includes of reusable contents as paths to their files.
+ */
+function renderBody(markdown: string, dir: string, ctx: RenderContext): string {
   const tree = ctx.repoTreeUrl ? `${ctx.repoTreeUrl.replace(/(?<!\/)\/+$/, '')}/` : undefined;
   const rewrite = (url: string): string | undefined => {
     const { path: target, rest } = splitTarget(url);
@@ -263,15 +309,14 @@ function renderPage(p: SpacePage, path: string, ctx: RenderContext): string {
     if (tree && url.startsWith(tree)) return relativePath(dir, url.slice(tree.length));
     return undefined;
   };
-  const { matter, body } = takeMatter(p.markdown ?? '');
-  const { document } = parseMarkdown(body);
-  const text = toMarkdown(document, {
-    refToUrl: (ref) => (ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : undefined),
+  const included = (id: string) => {
+    const to = ctx.layout.includes.get(id);
+    return to && relativePath(dir, to);
+  };
+  const { document } = parseMarkdown(markdown);
+  return toMarkdown(document, {
+    refToUrl: (ref) => (ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : ref.kind === 'reusable-content' ? included(ref.reusableContent) : undefined),
   });
-  const old = ctx.old !== undefined ? splitPageFile(ctx.old) : undefined;
-  const ownHeading = splitPageFile(body).heading !== undefined;
-  const heading = !ownHeading && (old === undefined || old.heading !== undefined);
-  return joinPageFile(p.title, { description: p.description, icon: p.icon, emoji: p.emoji, hidden: p.hidden }, text, { heading, ...(matter ? { matter } : {}) });
 }
 
 function summaryOf(pages: SpacePage[], layout: ExportLayout, base: string): string {
@@ -300,9 +345,14 @@ function summaryOf(pages: SpacePage[], layout: ExportLayout, base: string): stri
  * the path an export of the current content would write (spaces made in the app, or pages moved
  * since the last import), groups by title and links by target.
  */
-export function knownIds(pages: SpacePage[], files: SpaceFile[], docsRoot: string): { pages: Map<string, string>; files: Map<string, string> } {
+export function knownIds(
+  pages: SpacePage[],
+  files: SpaceFile[],
+  docsRoot: string,
+  reusableContents: readonly SpaceReusableContent[] = [],
+): { pages: Map<string, string>; files: Map<string, string>; reusableContents: Map<string, string> } {
   const layout = exportLayout(pages, files, docsRoot);
-  const known = { pages: new Map<string, string>(), files: new Map<string, string>() };
+  const known = { pages: new Map<string, string>(), files: new Map<string, string>(), reusableContents: new Map<string, string>() };
   const walk = (list: SpacePage[]) =>
     list.forEach((p) => {
       if (p.git?.path) known.pages.set(p.git.path, p.id);
@@ -317,5 +367,7 @@ export function knownIds(pages: SpacePage[], files: SpaceFile[], docsRoot: strin
   for (const [id, folder] of layout.folders) if (!known.pages.has(folder)) known.pages.set(folder, id);
   for (const f of files) if (f.git?.path) known.files.set(f.git.path, f.id);
   for (const [id, path] of layout.files) if (!known.files.has(path)) known.files.set(path, id);
+  for (const r of reusableContents) if (r.git?.path) known.reusableContents.set(r.git.path, r.id);
+  for (const r of reusableContents) if (!known.reusableContents.has(includePath(docsRoot, r.title))) known.reusableContents.set(includePath(docsRoot, r.title), r.id);
   return known;
 }

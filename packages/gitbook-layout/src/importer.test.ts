@@ -33,6 +33,43 @@ const docs = {
   'src/main.c': 'int main;',
 };
 
+describe('planImport reads includes as reusable contents', () => {
+  const repo = {
+    '.gitbook.yaml': 'root: ./docs/\n',
+    'docs/README.md': '# Home\n\n{% include ".gitbook/includes/steps.md" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n',
+    'docs/guide/install.md': '# Install\n\nAgain: {% include "../.gitbook/includes/steps.md" %}\n',
+    'docs/.gitbook/includes/steps.md': '---\ntitle: Setup steps\n---\n\n1. See [install](../../guide/install.md).\n\n{% include "footer.md" %}\n',
+    'docs/.gitbook/includes/footer.md': 'Footer.\n\n{% include "steps.md" %}\n',
+    'secrets.md': '# Above the docs root\n',
+  };
+
+  it('each file once, nested ones and cycles too, links and includes rewritten to ids; targets outside the docs root never read', () => {
+    const plan = planImport(snapshot(repo), { projectDirectory: '', known: none, newId: counter() });
+    const all = (list: PlannedPage[]): PlannedPage[] => list.flatMap((p) => [p, ...all(p.pages)]);
+    const install = all(plan.pages).find((p) => p.title === 'Install')!;
+    const [steps, footer] = plan.reusableContents;
+    expect(plan.reusableContents).toEqual([
+      { id: steps!.id, title: 'Setup steps', markdown: `1. See [install](/pages/${install.id}).\n\n{% include "${footer!.id}" %}\n`, git: { oid: 'oid-docs/.gitbook/includes/steps.md', path: 'docs/.gitbook/includes/steps.md' } },
+      { id: footer!.id, title: 'Footer', markdown: `Footer.\n\n{% include "${steps!.id}" %}\n`, git: { oid: 'oid-docs/.gitbook/includes/footer.md', path: 'docs/.gitbook/includes/footer.md' } },
+    ]);
+    // Pages point at the reusable content; what was not read stays as written.
+    const home = plan.pages.find((p) => p.title === 'Home')!;
+    expect(home.markdown).toBe(`{% include "${steps!.id}" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n`);
+    expect(install.markdown).toBe(`Again: {% include "${steps!.id}" %}\n`);
+    expect(plan.ignoredIncludes).toEqual([
+      { from: 'docs/README.md', include: '../secrets.md', reason: 'outside the docs root (docs)' },
+      { from: 'docs/README.md', include: '../../etc/passwd.md', reason: 'outside the docs root (docs)' },
+      { from: 'docs/README.md', include: '/docs/x.md', reason: 'not a relative path' },
+      { from: 'docs/README.md', include: '.gitbook/includes/missing.md', reason: 'no such markdown file' },
+    ]);
+    // The includes folder holds no pages.
+    expect(all(plan.pages).map((p) => p.git?.path)).toEqual(['docs/README.md', undefined, 'docs/guide/install.md']);
+    // A reimport keeps the ids by path.
+    const again = planImport(snapshot(repo), { projectDirectory: '', known: { ...none, reusableContents: new Map([['docs/.gitbook/includes/footer.md', 'kept']]) }, newId: counter() });
+    expect(again.reusableContents[1]!.id).toBe('kept');
+  });
+});
+
 describe('planImport', () => {
   it("resolves .gitbook.yaml's redirects to pages: `/old` as `old`, folders to their README, anchors kept, the rest left out", () => {
     const plan = planImport(

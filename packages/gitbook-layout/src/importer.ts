@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import YAML from 'yaml';
-import { rewriteLinks, splitPageFile, type FrontMatter, type PageFile } from './markdown.ts';
+import { rewriteIncludes, rewriteLinks, splitIncludeFile, splitPageFile, type FrontMatter, type PageFile } from './markdown.ts';
 import { contentTypeOf, dirOf, isExternal, isInside, isMarkdown, joinPath, splitTarget } from './paths.ts';
 import { fileSlug, titleSlug } from './slug.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
@@ -54,12 +54,29 @@ export interface PlannedFile {
   git: { oid: string; path: string };
 }
 
+/** A reusable content: a markdown file pages include (`{% include "…" %}`), GitBook's `.gitbook/includes/<name>.md`. */
+export interface PlannedReusableContent {
+  id: string;
+  title: string;
+  /** Its body, links and includes rewritten to ids as a page's are. */
+  markdown: string;
+  git: { oid: string; path: string };
+}
+
+/** An include left as written (no reusable content), and why. */
+export interface IgnoredInclude {
+  /** The file (page or reusable content) that includes it. */
+  from: string;
+  include: string;
+  reason: string;
+}
+
 export interface ImportOptions {
   projectDirectory: string;
   /** Prefix of links to repository files that are neither pages nor assets. */
   repoTreeUrl?: string;
   /** Ids of the space's current pages and files by repository path (groups as `group:<title>`, links as `link:<href>`, entries without a link as `entry:<title>`): reimports keep them. */
-  known: { pages: Map<string, string>; files: Map<string, string> };
+  known: { pages: Map<string, string>; files: Map<string, string>; reusableContents?: Map<string, string> };
   newId: () => string;
 }
 
@@ -76,6 +93,14 @@ export interface PlannedRedirect {
   from: string;
   page: string;
   anchor: string;
+}
+
+export interface ImportPlan {
+  pages: PlannedPage[];
+  files: PlannedFile[];
+  redirects: PlannedRedirect[];
+  reusableContents: PlannedReusableContent[];
+  ignoredIncludes: IgnoredInclude[];
 }
 
 /** `.gitbook.yaml` of the project directory: where the docs, the readme and the summary are. */
@@ -141,7 +166,7 @@ type IdNode = Node & { id: string; kids: IdNode[] };
  * without one), markdown with relative links rewritten to page and file ids, and the files the
  * pages use or that sit in `.gitbook/assets`.
  */
-export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pages: PlannedPage[]; files: PlannedFile[]; redirects: PlannedRedirect[] } {
+export function planImport(snapshot: RepoSnapshot, options: ImportOptions): ImportPlan {
   const config = readConfig(snapshot, options.projectDirectory);
   const summary = snapshot.texts.get(config.summary);
   const nodes = summary !== undefined ? summaryNodes(summary, snapshot, config) : folderNodes(snapshot, config);
@@ -194,6 +219,27 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
     return options.repoTreeUrl ? `${options.repoTreeUrl.replace(/(?<!\/)\/+$/, '')}/${target}${rest}` : undefined;
   };
 
+  // Included files, each read once (by path) however many pages include it, nested ones too; an
+  // include of itself or a cycle is kept as data (the reader stops there). Only markdown files
+  // under the docs root are read: a target above it, absolute or a URL is left as written.
+  const reusable = new Map<string, PlannedReusableContent>();
+  const ignoredIncludes: IgnoredInclude[] = [];
+  const includeFrom = (from: string) => (include: string) => {
+    const ignore = (reason: string) => (ignoredIncludes.push({ from, include, reason }), undefined);
+    if (isExternal(include) || include.startsWith('/')) return ignore('not a relative path');
+    const path = joinPath(dirOf(from), splitTarget(include).path);
+    if (path === '' || path === '..' || path.startsWith('../') || !isInside(path, config.root)) return ignore(`outside the docs root (${config.root || 'the repository root'})`);
+    if (!isMarkdown(path) || !snapshot.texts.has(path)) return ignore('no such markdown file');
+    let content = reusable.get(path);
+    if (!content) {
+      const file = splitIncludeFile(snapshot.texts.get(path)!);
+      content = { id: idFor(path, options.known.reusableContents ?? new Map()), title: file.title ?? (titleFromPath(path) || 'Untitled'), markdown: '', git: { oid: snapshot.blobs.get(path)!, path } };
+      reusable.set(path, content);
+      content.markdown = rewriteIncludes(rewriteLinks(file.body, rewriteFrom(path)), includeFrom(path));
+    }
+    return content.id;
+  };
+
   const toPages = (list: IdNode[]): PlannedPage[] => {
     const slugs = new Set<string>();
     return list.map((n) => {
@@ -211,7 +257,7 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
         title,
         slug,
         front: file.front,
-        markdown: n.source && text !== undefined ? matter + rewriteLinks(body, rewriteFrom(n.source)) : '',
+        markdown: n.source && text !== undefined ? matter + rewriteIncludes(rewriteLinks(body, rewriteFrom(n.source)), includeFrom(n.source)) : '',
         href: n.href,
         ...(n.source && snapshot.blobs.has(n.source) ? { git: { oid: snapshot.blobs.get(n.source)!, path: n.source } } : {}),
         pages: toPages(n.kids),
@@ -225,7 +271,7 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): { pa
     const page = pageIds.get(path) ?? pageIds.get(joinPath(path, 'README.md'));
     return page ? [{ from, page, anchor: rest.startsWith('#') ? rest.slice(1) : '' }] : [];
   });
-  return { pages, files: [...files.values()], redirects };
+  return { pages, files: [...files.values()], redirects, reusableContents: [...reusable.values()], ignoredIncludes };
 }
 
 function summaryNodes(summary: string, snapshot: RepoSnapshot, config: DocsConfig): Node[] {

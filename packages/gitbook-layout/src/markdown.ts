@@ -121,6 +121,23 @@ function frontMatterOf(front: FrontMatter, matter: string | undefined): string {
   return Object.keys(fields).length > 0 ? `---\n${YAML.stringify(fields)}---\n` : '';
 }
 
+/** A reusable content's file as GitBook writes it: the title in the front matter, then the body. */
+export function splitIncludeFile(text: string): { title?: string; body: string } {
+  const fm = FRONT_MATTER.exec(text.replace(/^\uFEFF/, ''));
+  let data: unknown;
+  try {
+    data = fm && YAML.parse(fm[1]!);
+  } catch {
+    data = undefined;
+  }
+  if (!fm || !data || typeof data !== 'object' || Array.isArray(data)) return { body: text };
+  const title = (data as Record<string, unknown>).title;
+  return { ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}), body: text.replace(/^\uFEFF/, '').slice(fm[0].length).replace(/^\s*\n/, '') };
+}
+
+/** The file an export writes for a reusable content, as splitIncludeFile reads it. */
+export const joinIncludeFile = (title: string, body: string): string => `---\n${YAML.stringify({ title })}---\n\n${body.trim() ? `${body.trimEnd()}\n` : ''}`;
+
 /** A page's markdown as stored: the front matter block the import kept (see PageFile.matter), and the rest. */
 export function takeMatter(markdown: string): { matter?: string; body: string } {
   const m = FRONT_MATTER.exec(markdown);
@@ -140,6 +157,21 @@ const LINK_HINT = /\]\s*[(:[]|\b(?:src|href|url)\s*=/i;
 // GitBook's blocks that name a page or a file: `{% content-ref url="…" %}`, `{% file src="…" %}`.
 const TAG_URL = /(\{%[ \t]*(?:content-ref[ \t]+url|file[ \t]+src)[ \t]*=[ \t]*)"([^"\r\n]*)"/g;
 const HTML_URL = /(\b(?:src|href)\s*=\s*)(["'])([^"']*)\2/gi;
+
+// An include as the document model reads one (a line of its own in GitBook's spelling).
+const INCLUDE_TAG = /(\{% include ")([^"\r\n]+)(" %\})/g;
+
+/**
+ * Rewrites the targets of `{% include "…" %}` tags in place (the rest stays byte for byte);
+ * `rewrite` answers the new target or undefined to keep one.
+ */
+export function rewriteIncludes(markdown: string, rewrite: (target: string) => string | undefined): string {
+  if (!markdown.includes('{% include ')) return markdown;
+  return markdown.replace(INCLUDE_TAG, (all, head: string, target: string, tail: string) => {
+    const next = rewrite(target);
+    return next === undefined ? all : `${head}${next}${tail}`;
+  });
+}
 
 /** A target a link, image, definition or HTML attribute names, and where it is written in the text (when found). */
 interface LinkTarget {

@@ -22,6 +22,8 @@ export interface Book {
   files: readonly File[];
   /** The URL a file's bytes are served at while printing. */
   fileHref(file: File): string;
+  /** The revision's reusable contents' markdown, by id: printed where pages include them. */
+  reusableContents?: ReadonlyMap<string, string>;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -40,7 +42,7 @@ export function bookHtml(book: Book): string {
   // A link to a page in the book is an anchor to it; one to a page left out leads nowhere.
   const hrefOf = (page: Page) => (printed.has(page.id) ? `#page-${page.id}` : '#');
   const sections = book.pages.map(({ page, depth, markdown }) => {
-    const { html } = renderMarkdown(markdown, { page, pages: book.tree, files: book.files, hrefOf, fileHref: book.fileHref });
+    const { html } = renderMarkdown(markdown, { page, pages: book.tree, files: book.files, hrefOf, fileHref: book.fileHref, reusableContents: book.reusableContents });
     return `<section class="book-page" id="page-${esc(page.id)}" data-depth="${depth}"><article><h1>${esc(page.title || 'Untitled')}</h1>${page.description ? `<p class="lead">${esc(page.description)}</p>` : ''}${html}</article></section>`;
   });
   return htmlDocument(book.title, `<main>${sections.join('')}</main>`, PRINT_CSS);

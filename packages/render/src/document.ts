@@ -1,4 +1,4 @@
-import { fromMarkdown, sections, toHtml, type ContentRef, type LinkContext } from '@quire/document';
+import { fromMarkdown, inlineReusableContents, parseMarkdown, sections, toHtml, toMarkdown, type ContentRef, type JSONDocument, type LinkContext, type ResolveLink } from '@quire/document';
 import type { File, Page } from '@quire/proto/space-content';
 
 // A page's markdown as the reader, exports and PDFs show it, through @quire/document (the one
@@ -12,6 +12,8 @@ export interface RenderContext {
   files: readonly File[];
   hrefOf(page: Page): string;
   fileHref(file: File): string;
+  /** The markdown of the revision's reusable contents the page may include, by id: rendered in place. */
+  reusableContents?: ReadonlyMap<string, string>;
 }
 
 export interface Rendered {
@@ -40,6 +42,31 @@ export function linkedPath(from: Page, href: string): string | undefined {
   return path === 'README' ? '' : path.replace(/\/README$/, '');
 }
 
+/** `{% include "…" %}` tags as written (a cheap scan, fenced code too): which reusable contents a text may need. */
+export const includeTargets = (markdown: string): string[] => [...markdown.matchAll(/\{% include "([^"\r\n]+)" %\}/g)].map((m) => m[1]!);
+
+/** The page's document with its reusable contents in place, each parsed once. */
+function withIncludes(document: JSONDocument, reusable: ReadonlyMap<string, string> | undefined, resolveLink?: ResolveLink): JSONDocument {
+  if (!reusable?.size) return document;
+  const parsed = new Map<string, JSONDocument>();
+  return inlineReusableContents(document, (id) => {
+    const markdown = reusable.get(id);
+    if (markdown === undefined) return undefined;
+    if (!parsed.has(id)) parsed.set(id, fromMarkdown(markdown, { resolveLink }));
+    return parsed.get(id);
+  });
+}
+
+/**
+ * A page's markdown as its `.md` and llms outputs give it: with the reusable contents it includes
+ * written in place (the document model's spelling then); as stored when it includes none.
+ */
+export function inlineMarkdown(markdown: string, reusable: ReadonlyMap<string, string> | undefined): string {
+  if (!reusable?.size || !includeTargets(markdown).some((id) => reusable.has(id))) return markdown;
+  const { document, frontmatter } = parseMarkdown(markdown);
+  return toMarkdown(withIncludes(document, reusable), { frontmatter });
+}
+
 export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
   const nodes = allPages(ctx.pages);
   const byPath = new Map(nodes.map((p) => [p.path, p]));
@@ -62,7 +89,7 @@ export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
     return page ? { kind: 'page', page: page.id } : undefined;
   };
 
-  const document = fromMarkdown(markdown, { resolveLink });
+  const document = withIncludes(fromMarkdown(markdown, { resolveLink }), ctx.reusableContents, resolveLink);
   const html = toHtml(document, {
     highlight: true,
     refToUrl: (ref) => {

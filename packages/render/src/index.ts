@@ -1,4 +1,4 @@
 export { READER_CSS } from './styles.ts';
-export { allPages, linkedPath, renderMarkdown, type RenderContext, type Rendered } from './document.ts';
+export { allPages, includeTargets, inlineMarkdown, linkedPath, renderMarkdown, type RenderContext, type Rendered } from './document.ts';
 export { bookHtml, esc, htmlDocument, type Book, type BookPage } from './book.ts';
 export { staticSiteZip, type StaticSite } from './static-site.ts';

@@ -16,6 +16,8 @@ export interface StaticSite {
   markdown: ReadonlyMap<string, string>;
   /** The revision's files with their bytes. */
   files: readonly { file: File; data: Uint8Array }[];
+  /** The revision's reusable contents' markdown, by id: rendered where pages include them. */
+  reusableContents?: ReadonlyMap<string, string>;
 }
 
 const htmlPath = (page: Page) => `${page.path || page.id}.html`;
@@ -44,6 +46,7 @@ function pageHtml(site: StaticSite, page: Page): string {
     files: site.files.map((f) => f.file),
     hrefOf: (p) => href(root, htmlPath(p)),
     fileHref: (f) => href(root, fileArchivePath(f)),
+    reusableContents: site.reusableContents,
   });
   const body = `<header class="top"><a class="brand" href="${esc(href(root, 'index.html'))}">${esc(site.title)}</a></header><div class="shell"><aside class="sidebar"><nav aria-label="Pages">${nav(site.tree, root, page.id)}</nav></aside><main id="content"><article><h1>${esc(page.title)}</h1>${page.description ? `<p class="lead">${esc(page.description)}</p>` : ''}${html}</article></main></div>`;
   return `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(page.title === site.title ? page.title : `${page.title} | ${site.title}`)}</title><link rel="stylesheet" href="${esc(href(root, 'reader.css'))}"></head><body>${body}</body></html>`;

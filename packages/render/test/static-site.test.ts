@@ -18,9 +18,10 @@ describe('static HTML site', () => {
     markdown: new Map([
       ['p1', 'Start with [installing](install.md), then the [FAQ](../faq.md).\n\n![logo](.gitbook/assets/logo.png)\n'],
       ['p2', 'Run `pnpm add quire`. Back to the [guide](../README.md) or [faq](/pages/p3).\n'],
-      ['p3', 'Answers. <script>alert(1)</script>\n'],
+      ['p3', 'Answers. <script>alert(1)</script>\n\n{% include "rc1" %}\n'],
     ]),
     files: [{ file: logo, data: PNG }],
+    reusableContents: new Map([['rc1', 'Shared *answer*.\n']]),
   });
   const entries = unzipSync(zip);
   const text = (path: string) => new TextDecoder().decode(entries[path]);
@@ -32,6 +33,8 @@ describe('static HTML site', () => {
     expect(text('index.html')).toContain('url=guide.html');
     expect(text('guide/install.html')).toContain('<h1>Install &lt;fast&gt;</h1>');
     expect(text('faq.html')).not.toContain('<script>');
+    // What a page includes, in place.
+    expect(text('faq.html')).toContain('<p>Shared <em>answer</em>.</p>');
   });
 
   it('links pages, files and the stylesheet relatively, every link to a file in the archive', () => {

@@ -23,6 +23,7 @@ import {
 export const MAX_CHANGES = 50;
 export const MAX_MARKDOWN = 1_000_000;
 export const DEFAULT_PAGE_TITLE = 'Untitled';
+export const PAGE_TITLE_MAX = 255;
 
 export interface PageFieldsInput {
   title?: string;
@@ -127,7 +128,7 @@ export function resolveRefs(markdown: string, target: (ref: string) => string | 
 
 function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
   if (!f) return {};
-  if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, 255);
+  if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, PAGE_TITLE_MAX);
   if (f.slug !== undefined && !SLUG.test(f.slug)) throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-", "_" or "." (not first or last)`);
   if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, 0, 50);
   if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, 0, 50);
@@ -135,7 +136,7 @@ function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInpu
   return f;
 }
 
-function checkMarkdown(at: string, markdown: string): string {
+export function checkMarkdown(at: string, markdown: string): string {
   if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.markdown: must be at most ${MAX_MARKDOWN} characters`);
   return markdown;
 }
@@ -336,7 +337,7 @@ export interface FileContentInput {
   git?: GitRef;
 }
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The tree of whole content. Ids given are kept (a reimport keeps its pages); pages the previous

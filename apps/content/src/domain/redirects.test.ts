@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRedirects, mergeRedirects } from './redirects.ts';
+import { checkRedirects, mergeWhole } from './redirects.ts';
 import type { TreePage } from './tree.ts';
 
 const page = (id: string, pages: TreePage[] = []): TreePage => ({ id, type: 'document', title: id, slug: id, createdAt: '', updatedAt: '', pages });
@@ -13,8 +13,8 @@ describe('redirects', () => {
     const base = [{ path: 'a', pageId: 'p', anchor: '' }];
     const changed = [{ path: 'b', pageId: 'p', anchor: '' }];
     const other = [{ path: 'c', pageId: 'p', anchor: '' }];
-    expect(mergeRedirects(base, base, changed)).toBe(changed);
-    expect(mergeRedirects(base, changed, base)).toBe(changed);
-    expect(mergeRedirects(base, changed, other)).toBe(changed);
+    expect(mergeWhole(base, base, changed)).toBe(changed);
+    expect(mergeWhole(base, changed, base)).toBe(changed);
+    expect(mergeWhole(base, changed, other)).toBe(changed);
   });
 });

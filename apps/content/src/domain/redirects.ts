@@ -37,7 +37,10 @@ export function checkRedirects(items: readonly Redirect[], pages: readonly TreeP
   });
 }
 
-const same = (a: readonly Redirect[], b: readonly Redirect[]) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** A merge's redirects: the side that changed them from the base (ours when both did). */
-export const mergeRedirects = (base: readonly Redirect[], ours: readonly Redirect[], theirs: readonly Redirect[]): readonly Redirect[] => (same(ours, base) ? theirs : ours);
+/**
+ * A merge's list kept whole with each revision (redirects, reusable contents): the side that
+ * changed it from the base (ours when both did).
+ */
+export const mergeWhole = <T>(base: readonly T[], ours: readonly T[], theirs: readonly T[]): readonly T[] => (same(ours, base) ? theirs : ours);

@@ -13,6 +13,7 @@ import mammoth from 'mammoth';
 import mime from 'mime-types';
 import { pageKey, parsePage, toMarkdown } from './convert.ts';
 import { readArchive, type ArchiveEntry, type ArchiveLimits } from './archive.ts';
+import type { ReusableContentInput } from '../domain/reusable.ts';
 
 export const FILE_SOURCES = ['markdown', 'html', 'docx', 'zip', 'notion', 'confluence'] as const;
 export type FileSource = (typeof FILE_SOURCES)[number];
@@ -36,7 +37,9 @@ export interface Imported {
   /** The revision's pages, as content's CreateRevision takes them. */
   pages: PlannedContent[];
   files: ImportedFile[];
-  /** Pages and files imported. */
+  /** The reusable contents pages include (a Markdown folder's `.gitbook/includes`), as CreateRevision takes them. */
+  reusableContents?: ReusableContentInput[];
+  /** Pages, files and reusable contents imported. */
   imported: number;
   /** Entries looked at, the ones left out (styles, scripts, unreferenced files) included. */
   total: number;
@@ -219,7 +222,9 @@ function folderArchive(entries: ArchiveEntry[], limits: FileImportLimits): Impor
   for (const f of imported) checkSize(f, limits);
   const count = (list: PlannedContent[]): number => list.reduce((n, p) => n + 1 + count(p.pages), 0);
   const pages = plan.pages.map(plannedContent);
-  return { pages, files: imported, imported: count(pages) + imported.length, total: entries.length };
+  // No Git file: an archive is no repository.
+  const reusableContents = plan.reusableContents.map((r) => ({ id: r.id, title: r.title, markdown: r.markdown }));
+  return { pages, files: imported, reusableContents, imported: count(pages) + imported.length + reusableContents.length, total: entries.length };
 }
 
 /** Confluence titles pages "<space> : <page>". */

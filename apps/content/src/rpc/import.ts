@@ -74,7 +74,8 @@ export function importHandlers(deps: ImportDeps): H {
         // Files go to the blob store before the revision names them (content-addressed: a failed import leaves no reference).
         const files = await Promise.all(imported.files.map(async (f) => ({ id: f.id ?? '', name: f.name, contentType: f.contentType, blob: (await deps.blobs.put(f.data)).blob })));
         if (Date.now() > deadline) throw new InvalidArgumentError(`url: the import took longer than ${limits.timeoutMs} ms (the limit)`);
-        const revision = await writeContent(space, { parentRevisionId: req.revisionId, pages: imported.pages, files, setActive: !req.revisionId, type: 'edits' });
+        const reusableContents = imported.reusableContents && { items: imported.reusableContents.map((r) => ({ ...r, documentId: '' })) };
+        const revision = await writeContent(space, { parentRevisionId: req.revisionId, pages: imported.pages, files, reusableContents, setActive: !req.revisionId, type: 'edits' });
         return { revisionId: revision.id, importedResources: imported.imported, totalResources: imported.total };
       }
       const site = await crawl(url, limits);

@@ -6,6 +6,7 @@ import type {
   NewFile,
   Page as PageMessage,
   Revision as RevisionMessage,
+  ReusableContent as ReusableContentMessage,
   SemanticChange as SemanticChangeMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
@@ -19,7 +20,8 @@ import { applyChanges, revertTargets, treeFromContent, type Change, type StoredF
 import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
-import { checkRedirects, mergeRedirects } from '../domain/redirects.ts';
+import { checkRedirects, mergeWhole } from '../domain/redirects.ts';
+import { checkReusableContents, type ReusableContent } from '../domain/reusable.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
@@ -35,6 +37,7 @@ type H = Pick<
   | 'getRevision'
   | 'getPage'
   | 'getDocument'
+  | 'getReusableContent'
   | 'listFiles'
   | 'getFile'
   | 'readBlob'
@@ -156,14 +159,23 @@ export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
     variables: r.tree.variables,
     git: shown.metadata && r.git ? r.git : undefined,
     redirects: r.redirects.map((x) => ({ ...x })),
+    reusableContents: r.reusableContents.map((c) => presentReusableContent(c, shown)),
   };
 }
+
+const presentReusableContent = (c: ReusableContent, shown: Shown): ReusableContentMessage => ({
+  id: c.id,
+  title: c.title,
+  documentId: c.documentId,
+  markdown: shown.markdown?.get(c.documentId) ?? '',
+  git: shown.metadata ? c.git : undefined,
+});
 
 /**
  * A revision without its content, as an edit answers it: the caller has the changes it sent, and
  * the whole tree of a large space costs more to encode and decode than the edit (GetRevision reads it).
  */
-const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [] }, { metadata: true });
+const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [], reusableContents: [] }, { metadata: true });
 
 const dimensionsOf = (data: Uint8Array, contentType: string) => {
   if (!contentType.startsWith('image/')) return undefined;
@@ -197,12 +209,19 @@ export function contentWriter(deps: RevisionDeps) {
 
   return async function writeContent(space: SpaceRow, req: Omit<CreateRevisionRequest, 'spaceId'>): Promise<RevisionRow> {
     if (req.setActive) requireLive(space);
+    // Checked (bounds first) before any blob is read.
+    const reusable = req.reusableContents && checkReusableContents(req.reusableContents.items, newId);
     const parent = await revisionOf(deps, space, req.parentRevisionId, 'parentRevisionId');
     const described = await describeBlobs(req.files, parent.tree);
     const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
     const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
     const redirects = req.redirects ? checkRedirects(req.redirects.items, tree.pages) : parent.redirects;
-    return deps.store.revisions.writeRevision({ spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects }, documents, req.setActive ? { expected: parent.id } : undefined);
+    for (const [id, markdown] of reusable?.documents ?? []) documents.set(id, markdown);
+    return deps.store.revisions.writeRevision(
+      { spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects, reusableContents: reusable?.contents ?? parent.reusableContents },
+      documents,
+      req.setActive ? { expected: parent.id } : undefined,
+    );
   };
 }
 
@@ -301,7 +320,9 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
 
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
-      const markdown = req.withMarkdown ? await revisions.getDocuments(flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? [])) : undefined;
+      const markdown = req.withMarkdown
+        ? await revisions.getDocuments([...flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? []), ...revision.reusableContents.map((c) => c.documentId)])
+        : undefined;
       return presentRevision(revision, { metadata: req.metadata, markdown });
     },
 
@@ -331,6 +352,13 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       // A document may sit at several paths: only links that name their target resolve.
       const revision = await revisionOf(deps, space, '');
       return { id: req.documentId, markdown: stored.markdown, documentJson: JSON.stringify(documentOf(stored, revision.tree)) };
+    },
+
+    async getReusableContent(req, ctx) {
+      const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
+      const content = revision.reusableContents.find((c) => c.id === req.reusableContentId);
+      if (!content) throw new NotFoundError(`Reusable content "${req.reusableContentId}" not found`);
+      return presentReusableContent(content, { metadata: req.metadata, markdown: await revisions.getDocuments([content.documentId]) });
     },
 
     async listFiles(req, ctx) {
@@ -370,7 +398,7 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
-      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects }, applied.documents);
+      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects, reusableContents: base.reusableContents }, applied.documents);
       return { revision: revisionHeader(revision), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
     },
 
@@ -395,7 +423,17 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
       const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
       if (!merged.tree) return { conflicts: merged.conflicts };
-      const row = await revisions.writeRevision({ spaceId: space.id, parents: [ours.id, theirs.id], type, tree: merged.tree, redirects: mergeRedirects(base.redirects, ours.redirects, theirs.redirects) }, merged.documents);
+      const row = await revisions.writeRevision(
+        {
+          spaceId: space.id,
+          parents: [ours.id, theirs.id],
+          type,
+          tree: merged.tree,
+          redirects: mergeWhole(base.redirects, ours.redirects, theirs.redirects),
+          reusableContents: mergeWhole(base.reusableContents, ours.reusableContents, theirs.reusableContents),
+        },
+        merged.documents,
+      );
       return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
     },
 

@@ -6,6 +6,7 @@ import { newId } from '@quire/service-kit/ids';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Redirect } from '../domain/redirects.ts';
+import type { ReusableContent } from '../domain/reusable.ts';
 import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
 import { convertDocuments, writeDocuments, syncSpacePages, type Sql } from './search.ts';
@@ -27,6 +28,7 @@ export interface RevisionRow {
   tree: Tree;
   git: GitCommitInfo | null;
   redirects: readonly Redirect[];
+  reusableContents: readonly ReusableContent[];
   createdAt: Date;
 }
 
@@ -37,6 +39,7 @@ export interface NewRevision {
   tree: Tree;
   git?: GitCommitInfo;
   redirects: readonly Redirect[];
+  reusableContents: readonly ReusableContent[];
 }
 
 // Prisma keeps DateTime as UTC in `timestamp(3)` columns, whatever the session's time zone.
@@ -134,7 +137,7 @@ export function createRevisionStore(database: Db) {
     async getRevision(id: string): Promise<RevisionRow | undefined> {
       const cached = cache.get(id);
       if (cached) return cached;
-      const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, redirects, "createdAt" FROM "Revision" WHERE id = $1', [id]);
+      const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "createdAt" FROM "Revision" WHERE id = $1', [id]);
       const r = rows[0];
       return r && cache.add({ ...r, tree: readTree(r.tree) });
     },
@@ -191,12 +194,13 @@ export function createRevisionStore(database: Db) {
       }
     },
 
-    /** Whether the document belongs to one of the space's revisions (the active one is checked first, by index). */
+    /** Whether the document belongs to one of the space's revisions, a page's or a reusable content's (the active one's pages are checked first, by index). */
     async spaceHasDocument(spaceId: string, activeRevisionId: string, documentId: string): Promise<boolean> {
       const { rows } = await pool.query(
         `SELECT EXISTS (SELECT 1 FROM "SpacePage" WHERE "spaceId" = $1 AND "documentId" = $3)
              OR EXISTS (SELECT 1 FROM "Revision" WHERE ("spaceId" = $1 OR id = $2)
-                          AND jsonb_path_exists(tree, '$.**.documentId ? (@ == $d)', jsonb_build_object('d', $3::text))) AS found`,
+                          AND (jsonb_path_exists(tree, '$.**.documentId ? (@ == $d)', jsonb_build_object('d', $3::text))
+                            OR jsonb_path_exists("reusableContents", '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text)))) AS found`,
         [spaceId, activeRevisionId, documentId],
       );
       return rows[0].found as boolean;
@@ -217,12 +221,12 @@ export function createRevisionStore(database: Db) {
         // A concurrent writer of the same document waits here for the other's commit, then skips it.
         if (fresh.length) await writeDocuments(sql, fresh);
         const rows = await sql<{ createdAt: Date }>(
-          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "createdAt")
-           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
-          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects)],
+          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "createdAt")
+           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
+          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects), JSON.stringify(r.reusableContents)],
         );
         if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-        return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, redirects: r.redirects, createdAt: rows[0]!.createdAt };
+        return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, redirects: r.redirects, reusableContents: r.reusableContents, createdAt: rows[0]!.createdAt };
       });
       return cache.add(written);
     },

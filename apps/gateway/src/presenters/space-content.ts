@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { Document, File as FileMsg, GetSemanticChangesResponse, Page as PageMsg, Revision as RevisionMsg, SemanticChange } from '@quire/proto/space-content';
+import type { Document, File as FileMsg, GetSemanticChangesResponse, Page as PageMsg, Revision as RevisionMsg, ReusableContent as ReusableContentMsg, SemanticChange } from '@quire/proto/space-content';
 import type { LinkSigner } from '../signing.ts';
-import type { DocumentJson, File, PageJson, Revision, SemanticChanges } from '../schemas/space-content.ts';
+import type { DocumentJson, File, PageJson, ReusableContent, Revision, SemanticChanges } from '../schemas/space-content.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -68,7 +68,7 @@ export function presentRevision(r: RevisionMsg, spaceId: string, l: ContentLinks
     parents: r.parents,
     pages: r.pages.map((p) => presentPage(p, spaceId, l)),
     files: r.files.map((f) => presentFile(f, l)),
-    reusableContents: [],
+    reusableContents: r.reusableContents.map(presentReusableContent),
     variables: r.variables,
     createdAt: iso(r.createdAt),
     type: r.type,
@@ -76,6 +76,8 @@ export function presentRevision(r: RevisionMsg, spaceId: string, l: ContentLinks
     urls: { app: l.urls.app(`/s/${spaceId}/~/revisions/${r.id}`) },
   };
 }
+
+export const presentReusableContent = (c: ReusableContentMsg): Static<typeof ReusableContent> => ({ id: c.id, title: c.title, document: c.documentId, ...(c.git ? { git: c.git } : {}) });
 
 export function presentDocument(d: Document): Static<typeof DocumentJson> {
   const { data, nodes } = JSON.parse(d.documentJson) as { data: Record<string, unknown>; nodes: unknown[] };

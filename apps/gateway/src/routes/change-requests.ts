@@ -165,6 +165,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       file: 'getFileInChangeRequestById',
       page: 'getPageInChangeRequestById',
       path: 'getPageInChangeRequestByPath',
+      reusableContent: 'getReusableContentInChangeRequestById',
     },
   });
 

@@ -4,10 +4,25 @@ import { Type, type TObject } from '@sinclair/typebox';
 import type { Revision as RevisionMessage } from '@quire/proto/space-content';
 import type { Caller } from '@quire/service-kit';
 import { presentChangeRequest } from '../presenters/change-requests.ts';
-import { presentDocument, presentFile, presentPage, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
+import { presentDocument, presentFile, presentPage, presentReusableContent, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
 import { errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
-import { ContentQuery, DocumentJson, DocumentParams, File, FileIdParam, Page, PageIdParam, PageQuery, Revision, SemanticChanges, SemanticChangesQuery, SpaceRevisionParams } from '../schemas/space-content.ts';
+import {
+  ContentQuery,
+  DocumentJson,
+  DocumentParams,
+  File,
+  FileIdParam,
+  Page,
+  PageIdParam,
+  PageQuery,
+  ReusableContent,
+  ReusableContentIdParam,
+  Revision,
+  SemanticChanges,
+  SemanticChangesQuery,
+  SpaceRevisionParams,
+} from '../schemas/space-content.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['space-content'];
@@ -23,7 +38,7 @@ export interface ContentScope {
   /** The space and revision to read, from the request's path parameters (as validated by `params`). */
   resolve(params: Record<string, string>, caller: Caller): Promise<{ spaceId: string; revisionId: string }>;
   /** Operation ids: GitBook's for each read of this scope. */
-  operations: { revision: string; pages: string; files: string; file: string; page: string; path: string };
+  operations: { revision: string; pages: string; files: string; file: string; page: string; path: string; reusableContent: string };
 }
 
 // The routes are built for any scope, so their schemas are not known statically: the values are
@@ -46,6 +61,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   const QuerySchema = Type.Object(ContentQuery);
   const FileParams = Type.Composite([params, Type.Object(FileIdParam)]);
   const PageParams = Type.Composite([params, Type.Object(PageIdParam)]);
+  const ReusableContentParams = Type.Composite([params, Type.Object(ReusableContentIdParam)]);
   const PathParams = Type.Composite([params, Type.Object({ '*': Type.String({ maxLength: 2048, description: 'The page path: slugs joined by "/"' }) })]);
 
   app.get(prefix, { schema: { operationId: op.revision, tags, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision, ...errorResponses } } }, async (req) => {
@@ -84,6 +100,24 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
     },
   );
 
+  app.get(
+    `${prefix}/reusable-contents/:reusableContentId`,
+    {
+      schema: {
+        operationId: op.reusableContent,
+        tags,
+        summary: 'Get a reusable content (what pages include) by id: its title, document and Git file',
+        params: ReusableContentParams,
+        querystring: QuerySchema,
+        response: { 200: ReusableContent, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const at = await scope.resolve(paramsOf(req), req.caller);
+      return presentReusableContent(await spaceContent.getReusableContent({ ...at, reusableContentId: paramsOf(req).reusableContentId!, metadata: queryOf<Query>(req).metadata }, req.caller));
+    },
+  );
+
   const getPage = async (at: { spaceId: string; revisionId: string }, page: { pageId: string } | { path: string }, q: { format?: string; metadata: boolean }, caller: Caller) =>
     presentPage(await spaceContent.getPage({ ...at, ...page, format: q.format ?? '', metadata: q.metadata }, caller), at.spaceId, l);
 
@@ -118,7 +152,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
     prefix: '/spaces/:spaceId/content',
     params: SpaceParams,
     resolve: async ({ spaceId }) => ({ spaceId: spaceId!, revisionId: '' }),
-    operations: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', path: 'getPageByPath' },
+    operations: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', path: 'getPageByPath', reusableContent: 'getReusableContentById' },
   });
   contentReadRoutes(app as unknown as FastifyInstance, deps, {
     prefix: '/spaces/:spaceId/revisions/:revisionId',
@@ -131,6 +165,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       file: 'getFileInRevisionById',
       page: 'getPageInRevisionById',
       path: 'getPageInRevisionByPath',
+      reusableContent: 'getReusableContentInRevisionById',
     },
   });
 

@@ -66,6 +66,12 @@ export const File = Type.Object(
   { title: 'RevisionFile' },
 );
 
+/** GitBook's RevisionReusableContent: content pages include (`reusable-content` blocks), its body the document `document`. */
+export const ReusableContent = Type.Object(
+  { id: Type.String(), title: Type.String(), document: Type.String({ description: 'Id of the document holding its body' }), git: Type.Optional(GitBlob) },
+  { title: 'RevisionReusableContent' },
+);
+
 export const Revision = Type.Object(
   {
     object: Type.Literal('revision'),
@@ -73,7 +79,7 @@ export const Revision = Type.Object(
     parents: Type.Array(Type.String()),
     pages: Type.Array(Page),
     files: Type.Array(File),
-    reusableContents: Type.Array(Type.Unknown()),
+    reusableContents: Type.Array(ReusableContent),
     variables: Type.Record(Type.String(), Type.String()),
     createdAt: Timestamp,
     type: Type.String(),
@@ -104,6 +110,7 @@ export const PageQuery = Type.Object({
 export const SpaceRevisionParams = Type.Object({ spaceId: Id('Space id'), revisionId: Id('Revision id') });
 export const FileIdParam = { fileId: Id('File id') };
 export const PageIdParam = { pageId: Id('Page id') };
+export const ReusableContentIdParam = { reusableContentId: Id('Reusable content id') };
 export const DocumentParams = Type.Object({ spaceId: Id('Space id'), documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }) });
 export const BlobParams = Type.Object({ blob: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 export const BlobQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), exp: Type.Integer(), sig: Type.String({ maxLength: 128 }) });

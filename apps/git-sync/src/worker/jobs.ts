@@ -252,10 +252,12 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     const plan = planImport(snapshot, {
       projectDirectory,
       repoTreeUrl: job.repoTreeUrl ?? undefined,
-      known: knownIds(current.pages, current.files, config.root),
+      known: knownIds(current.pages, current.files, config.root, current.reusableContents),
       newId: deps.newId,
     });
     mark('plan');
+    // Never read (above the docs root, absolute, missing): the include stays in the page as written.
+    for (const ignored of plan.ignoredIncludes) deps.log.info({ jobId: job.id, spaceId: job.spaceId, ...ignored }, 'include left as written');
     if (!hashes) {
       const oids = [...new Set(plan.files.map((f) => f.git.oid))];
       const pages = countPages(plan.pages);
@@ -285,6 +287,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
           type: '',
           // The repository's redirects replace the space's (none left when `.gitbook.yaml` has none).
           redirects: { items: plan.redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })) },
+          // So do its reusable contents (`{% include %}` files).
+          reusableContents: { items: plan.reusableContents.map((r) => ({ ...r, documentId: '' })) },
         },
         caller,
       );
@@ -323,7 +327,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
   mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
-  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined, redirects: revision.redirects });
+  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined, redirects: revision.redirects, reusableContents: revision.reusableContents });
   const out = new Map<string, string | Buffer>(plan.texts);
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);

@@ -16,7 +16,7 @@ import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
 import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
 import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from '../domain/pages.ts';
-import { renderMarkdown } from '@quire/render';
+import { inlineMarkdown, renderMarkdown } from '@quire/render';
 import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
 import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
 import { messagePage } from '../presenters/views/layout.ts';
@@ -241,10 +241,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     if (page.type === 'link') return v.reply.redirect(/^(https?:|mailto:)/i.test(page.href) ? page.href : chrome.hrefOf(page).replace(/\/[^/]*$/, '/') + page.href, 302);
     track(v, 'page_view', { ...location, page: page.id });
 
-    if (markdownWanted) {
-      const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
-      return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${md}`);
-    }
+    if (markdownWanted) return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
 
     const etag = `"${createHash('sha256').update([v.view.digest, revision.id, page.id, ASSETS.css.path, ASSETS.js.path, v.at.base, v.origin].join('|')).digest('base64url').slice(0, 27)}"`;
     v.reply.header('etag', etag);
@@ -253,7 +250,14 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     if (!kept) {
       const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
       const files = revision.files;
-      const out = renderMarkdown(md, { page, pages: revision.pages, files, hrefOf: chrome.hrefOf, fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}` });
+      const out = renderMarkdown(md, {
+        page,
+        pages: revision.pages,
+        files,
+        hrefOf: chrome.hrefOf,
+        fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}`,
+        reusableContents: await data.includes(placement.siteSpace.spaceId, revision, md, v.req.id),
+      });
       const { previous, next } = neighbours(revision.pages, page.id);
       const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;
       const crumbs = [...(tab ? [{ title: tab.title, href: tab.href }] : []), ...node.parents.map((p) => ({ title: p.title, href: p.type === 'document' ? chrome.hrefOf(p) : undefined }))];
@@ -275,13 +279,19 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     return html(v.reply, 200, kept.gzip);
   }
 
+  /** A page's markdown for its `.md` and llms-full.txt: what it includes written in place, for readers that cannot follow an include. */
+  async function pageMarkdown(spaceId: string, revision: Revision, pageId: string, requestId: string): Promise<string> {
+    const md = await data.markdown(spaceId, revision.id, pageId, requestId);
+    return inlineMarkdown(md, await data.includes(spaceId, revision, md, requestId));
+  }
+
   /** Every readable page of the site (default section and site-space first), with its URL. */
   async function everyPage(v: Visit) {
-    const out: { url: string; page: Page; spaceId: string; revisionId: string; siteSpace: string }[] = [];
+    const out: { url: string; page: Page; spaceId: string; revision: Revision; siteSpace: string }[] = [];
     for (const { section, siteSpace } of allSiteSpaces(v.view.structure!)) {
       const revision = await data.revision(siteSpace.spaceId, v.req.id);
       const prefix = siteSpacePrefix(section, siteSpace);
-      for (const n of readingOrder(revision.pages)) out.push({ url: `${v.origin}${pathIn(v.at.base, [...prefix, ...n.page.path.split('/')])}`, page: n.page, spaceId: siteSpace.spaceId, revisionId: revision.id, siteSpace: section ? `${section.title} / ${siteSpace.title}` : siteSpace.title });
+      for (const n of readingOrder(revision.pages)) out.push({ url: `${v.origin}${pathIn(v.at.base, [...prefix, ...n.page.path.split('/')])}`, page: n.page, spaceId: siteSpace.spaceId, revision, siteSpace: section ? `${section.title} / ${siteSpace.title}` : siteSpace.title });
     }
     return out;
   }
@@ -329,7 +339,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     'llms-full.txt': async (v) => {
       const pages = await everyPage(v);
       const parts: string[] = [];
-      for (const p of pages) parts.push(`# ${p.page.title}\n\nSource: ${p.url}\n\n${await data.markdown(p.spaceId, p.revisionId, p.page.id, v.req.id)}`);
+      for (const p of pages) parts.push(`# ${p.page.title}\n\nSource: ${p.url}\n\n${await pageMarkdown(p.spaceId, p.revision, p.page.id, v.req.id)}`);
       return v.reply.type('text/plain; charset=utf-8').send(parts.join('\n\n---\n\n') + '\n');
     },
     '~search': async (v) => {

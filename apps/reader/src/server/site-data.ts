@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { PublishedSiteView } from '@quire/proto/sites';
-import type { Revision } from '@quire/proto/space-content';
+import { MAX_INCLUDE_DEPTH } from '@quire/document';
+import type { Revision, ReusableContent } from '@quire/proto/space-content';
+import { includeTargets } from '@quire/render';
 import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
@@ -50,6 +52,17 @@ export function siteData(services: Services, freshnessMs: number) {
   const askView = singleFlight<PublishedSiteView>();
   const askHead = singleFlight<string>();
   const askRevision = singleFlight<Revision>();
+  // Reusable contents' markdown by document id: content-addressed, so kept as long as there is room.
+  const included = new LRUCache<string, string>({ max: 2_000 });
+  const askIncluded = singleFlight<string>();
+
+  async function reusableMarkdown(spaceId: string, revisionId: string, content: ReusableContent, requestId: string): Promise<string> {
+    const kept = included.get(content.documentId);
+    if (kept !== undefined) return kept;
+    const markdown = await askIncluded(content.documentId, async () => (await services.spaceContent.getReusableContent({ spaceId, revisionId, reusableContentId: content.id, metadata: false }, caller(requestId))).markdown);
+    included.set(content.documentId, markdown);
+    return markdown;
+  }
 
   /** The organization id of a path's first segment (an id or a hostname); undefined when none matches. */
   async function organization(idOrHostname: string, requestId: string): Promise<string | undefined> {
@@ -114,6 +127,22 @@ export function siteData(services: Services, freshnessMs: number) {
     async markdown(spaceId: string, revisionId: string, pageId: string, requestId: string): Promise<string> {
       const page = await services.spaceContent.getPage({ spaceId, revisionId, pageId, format: 'markdown', metadata: false }, caller(requestId));
       return page.markdown ?? '';
+    },
+
+    /**
+     * The markdown of the revision's reusable contents a page's markdown includes, by id, nested
+     * ones too as deep as they are rendered; each level read at once.
+     */
+    async includes(spaceId: string, revision: Revision, markdown: string, requestId: string): Promise<Map<string, string>> {
+      const byId = new Map(revision.reusableContents.map((c) => [c.id, c]));
+      const out = new Map<string, string>();
+      let texts = byId.size ? [markdown] : [];
+      for (let depth = 0; depth < MAX_INCLUDE_DEPTH && texts.length; depth++) {
+        const wanted = [...new Set(texts.flatMap(includeTargets))].filter((id) => byId.has(id) && !out.has(id));
+        texts = await Promise.all(wanted.map((id) => reusableMarkdown(spaceId, revision.id, byId.get(id)!, requestId)));
+        wanted.forEach((id, i) => out.set(id, texts[i]!));
+      }
+      return out;
     },
 
     async search(spaceId: string, query: string, requestId: string) {

@@ -52,6 +52,9 @@ async function readFiles(deps: Deps, files: readonly File[], caller: Caller, onR
   return out;
 }
 
+/** The revision's reusable contents' markdown by id (a revision read with its markdown). */
+const includedOf = (revision: Revision) => new Map(revision.reusableContents.map((c) => [c.id, c.markdown]));
+
 /** The pages printed as one PDF in Chromium; the page loads the revision's own files and nothing else (the printer refuses the rest). */
 export async function printPages(deps: Deps, revision: Revision, pages: (Page & { depth: number })[], title: string, caller: Caller, job: JobHooks = {}): Promise<Buffer> {
   const html = bookHtml({
@@ -60,6 +63,7 @@ export async function printPages(deps: Deps, revision: Revision, pages: (Page & 
     tree: revision.pages,
     files: revision.files,
     fileHref: (f) => `/files/${f.id}`,
+    reusableContents: includedOf(revision),
   });
   const files = new Map(revision.files.map((f) => [f.id, f]));
   return deps.printer.print(html, async (path) => {
@@ -82,10 +86,10 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
   const files = await readFiles(deps, revision.files, caller, job.onRead);
   if (format === 'html') {
     const markdown = new Map(flatten(revision.pages).map((p) => [p.id, p.markdown ?? '']));
-    return { data: staticSiteZip({ title, tree: revision.pages, markdown, files }), filename: `${name}-html.zip`, contentType: 'application/zip' };
+    return { data: staticSiteZip({ title, tree: revision.pages, markdown, files, reusableContents: includedOf(revision) }), filename: `${name}-html.zip`, contentType: 'application/zip' };
   }
   // GitBook's layout from the repository's root, as Git Sync writes a space into an empty repository.
-  const plan = planExport(revision.pages, revision.files, { projectDirectory: '', redirects: revision.redirects });
+  const plan = planExport(revision.pages, revision.files, { projectDirectory: '', redirects: revision.redirects, reusableContents: revision.reusableContents });
   const enc = new TextEncoder();
   const entries: Record<string, Uint8Array> = {};
   for (const [path, text] of plan.texts) entries[path] = enc.encode(text);
