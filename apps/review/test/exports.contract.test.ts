@@ -263,8 +263,10 @@ describe('export jobs', () => {
     const stuck = vi.spyOn(a.deps.printer, 'print').mockImplementation(() => new Promise((_, reject) => (release = () => reject(new Error('released')))));
     try {
       const job = await start(a, space.id, 'pdf');
-      for (let i = 0; i < 100 && (await a.deps.store.getExportJob(job.id))?.state !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+      // The job shows "running" before its content is read; the print starts after that.
+      for (let i = 0; i < 300 && stuck.mock.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(stuck).toHaveBeenCalled();
+      expect(await a.deps.store.getExportJob(job.id)).toMatchObject({ state: 'running', attempt: 1 });
       a.workers.kill();
       b = await startReview(orgs.address, content.address, { databaseUrl: a.databaseUrl }, { queue: a.queue, workers: 1, ackWaitMs: 1000 });
       const { got } = await settle(a, space.id, job.id);
