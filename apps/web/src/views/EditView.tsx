@@ -7,6 +7,7 @@ import { EditableTree } from '../components/EditableTree.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
 import { Editor } from '../editor/Editor.tsx';
+import type { PageChoice } from '../editor/blocks.ts';
 import { flatten, pageAt } from '../lib/pages.ts';
 import type { TreeMove } from '../lib/tree.ts';
 import { ensureDocumentStyles } from '../lib/render.ts';
@@ -88,6 +89,7 @@ export default function EditView({ space, number, path }: { space: Space; number
             crPath={crPath}
             base={base}
             page={page}
+            pages={flatten(pages.data!).filter((p) => p.type === 'document').map((p) => ({ id: p.id, title: p.title }))}
             onDeleted={() => {
               void client.invalidateQueries({ queryKey: ['pages', base] });
               navigate(paths.edit(space.organization, space.id, number));
@@ -99,7 +101,7 @@ export default function EditView({ space, number, path }: { space: Space; number
   );
 }
 
-function PageEditor({ crPath, base, page, onDeleted }: { crPath: string; base: string; page: RevisionPage; onDeleted: () => void }) {
+function PageEditor({ crPath, base, page, pages, onDeleted }: { crPath: string; base: string; page: RevisionPage; pages: PageChoice[]; onDeleted: () => void }) {
   const client = useQueryClient();
   const body = useQuery({
     queryKey: ['page', base, page.id, 'edit'],
@@ -185,7 +187,8 @@ function PageEditor({ crPath, base, page, onDeleted }: { crPath: string; base: s
           readDoc.current = read;
           saver.change(() => ({ title: titleRef.current || 'Untitled', document: read() }));
         }}
-        uploadImage={async (file) => uploadFile(crPath, base, file)}
+        uploadFile={async (file) => uploadFile(crPath, base, file)}
+        pages={pages}
       />
     </article>
   );
