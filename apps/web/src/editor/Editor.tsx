@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import 'katex/dist/katex.min.css';
 import { EditorContent, useEditor, useEditorState, type Editor as TiptapEditor } from '@tiptap/react';
 import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode } from './convert.ts';

@@ -5,7 +5,7 @@ import { Editor } from '@tiptap/react';
 import { fromMarkdown, parseMarkdown, toMarkdown, type DocumentBlockTable, type JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode } from './convert.ts';
 import { extensions } from './extensions.ts';
-import { filterItems } from './slash.ts';
+import { filePicker, filterItems } from './slash.ts';
 
 // The document model through a real editor (the schema checks and fills what convert.ts writes):
 // every block of packages/document's fixtures comes back as the same model, and the blocks a
@@ -101,6 +101,15 @@ describe('slash commands insert editable blocks', () => {
     expect(toMarkdown(saved(e))).toMatch(/\{% tab title="Tab 1" %\}[\s\S]*\{% tab title="Linux" %\}/);
     e.commands.removeTab(posOf(e, 'tab'));
     expect(saved(e).nodes[1]).toMatchObject({ type: 'tabs', nodes: [{ data: { title: 'Tab 2' } }, { data: { title: 'Linux' } }] });
+  });
+
+  it('File and Image ask the page for a file of their kind', () => {
+    const asked: string[] = [];
+    filePicker.pick = (_e, kind) => asked.push(kind);
+    run('File');
+    run('Image');
+    filePicker.pick = undefined;
+    expect(asked).toEqual(['file', 'image']);
   });
 
   it.each([

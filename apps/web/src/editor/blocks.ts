@@ -4,7 +4,7 @@ import { TextSelection } from '@tiptap/pm/state';
 
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
 // (content refs) and the keyboard, superscript and subscript marks. Their look follows the
-// document renderer's markup (packages/document's toHtml): `div.tabs > section.tabs-item`,
+// document renderer's markup (packages/document's toHtml): `section.tabs-item` (in a `div.tabs-block`),
 // `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`.
 
 /** A page a content ref can point at. */
@@ -207,13 +207,14 @@ export const Tabs = Node.create({
   defining: true,
   isolating: true,
   addAttributes: () => extraAttribute,
-  parseHTML: () => [{ tag: 'div.tabs' }],
-  renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { class: 'tabs' }), 0],
+  parseHTML: () => [{ tag: 'div.tabs-block' }],
+  renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { class: 'tabs-block' }), 0],
   addNodeView:
     () =>
     ({ editor, getPos }) => {
       const dom = document.createElement('div');
-      dom.className = 'tabs';
+      // Not `.tabs`: the app's tab bars have that class.
+      dom.className = 'tabs-block';
       const content = document.createElement('div');
       dom.append(
         content,
