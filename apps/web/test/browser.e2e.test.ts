@@ -124,7 +124,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.keyboard.type('Typed just before a reload.');
     await w.waitForTimeout(400);
     await w.reload();
-    await w.getByRole('textbox', { name: /Content of/ }).getByText('Typed just before a reload.').waitFor();
+    await w
+      .getByRole('textbox', { name: /Content of/ })
+      .getByText('Typed just before a reload.')
+      .waitFor();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
     const crUrl = new URL(w.url()).pathname.replace(/\/edit\/.*$/, '');
 
@@ -137,7 +140,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await r.getByRole('button', { name: 'Comment', exact: true }).click();
     await r.getByText('Please add a second step.').waitFor();
     await r.getByRole('button', { name: 'Request changes' }).click();
-    await r.getByRole('list', { name: 'Reviews' }).getByText(/requested changes/).waitFor();
+    await r
+      .getByRole('list', { name: 'Reviews' })
+      .getByText(/requested changes/)
+      .waitFor();
     await axe(r, 'change request');
     await r.screenshot({ path: `${shots}change-request.png`, fullPage: true });
 
@@ -148,7 +154,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.getByRole('list', { name: 'Replies' }).getByText('Done: the archive step is there.').waitFor();
     await r.reload();
     await r.getByRole('button', { name: 'Approve' }).click();
-    await r.getByRole('list', { name: 'Reviews' }).getByText(/approved/).waitFor();
+    await r
+      .getByRole('list', { name: 'Reviews' })
+      .getByText(/approved/)
+      .waitFor();
 
     // The writer merges; the page is in the space, rendered as the reader renders it.
     await w.reload();

@@ -41,8 +41,7 @@ export function Editor({ document, onChange, uploadFile, pages = [], label }: Ed
         const text = event.clipboardData?.getData('text/plain');
         if (html || !text || !LOOKS_LIKE_MARKDOWN.test(text)) return false;
         const nodes = toEditor(fromMarkdown(text)).content ?? [];
-        editorRef.current
-          ?.chain().focus().insertContent(nodes).run();
+        editorRef.current?.chain().focus().insertContent(nodes).run();
         return true;
       },
     },
@@ -125,7 +124,11 @@ export function Editor({ document, onChange, uploadFile, pages = [], label }: Ed
         </div>
       )}
       {source !== undefined ? (
-        <textarea className="source" aria-label={`${label} (markdown source)`} value={source} onChange={(e) => {
+        <textarea
+          className="source"
+          aria-label={`${label} (markdown source)`}
+          value={source}
+          onChange={(e) => {
             const text = e.target.value;
             setSource(text);
             changed.current(() => fromMarkdown(text));

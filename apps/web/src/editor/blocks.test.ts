@@ -53,7 +53,10 @@ describe('every block through the editor', () => {
   it('keeps ids and attributes the editor does not show through an edit of a table cell', () => {
     const doc = fromMarkdown('<table data-header-hidden><thead><tr><th width="120"></th><th></th></tr></thead><tbody><tr><td>a</td><td>b</td></tr></tbody></table>\n');
     const e = open(doc);
-    e.chain().setTextSelection(posOf(e, 'tableCell') + 2).insertContent('x').run();
+    e.chain()
+      .setTextSelection(posOf(e, 'tableCell') + 2)
+      .insertContent('x')
+      .run();
     const table = saved(e).nodes[0] as DocumentBlockTable;
     const original = doc.nodes[0] as DocumentBlockTable;
     expect(table.data.view).toEqual(original.data.view);
@@ -77,8 +80,14 @@ describe('slash commands insert editable blocks', () => {
   it('Table: a header row and cells that save as a GitBook table', () => {
     const e = run('Table');
     expect(types(e)).toEqual(['paragraph', 'table', 'paragraph']);
-    e.chain().setTextSelection(posOf(e, 'tableHeader') + 2).insertContent('Name').run();
-    e.chain().setTextSelection(posOf(e, 'tableCell') + 2).insertContent('alpha').run();
+    e.chain()
+      .setTextSelection(posOf(e, 'tableHeader') + 2)
+      .insertContent('Name')
+      .run();
+    e.chain()
+      .setTextSelection(posOf(e, 'tableCell') + 2)
+      .insertContent('alpha')
+      .run();
     e.commands.addRowAfter();
     e.commands.addColumnAfter();
     const table = saved(e).nodes[1] as DocumentBlockTable;
@@ -119,5 +128,30 @@ describe('slash commands insert editable blocks', () => {
     ['Divider', 'divider'],
   ])('%s', (title, type) => {
     expect(saved(run(title)).nodes.map((n) => n.type)).toEqual(['paragraph', type, 'paragraph']);
+  });
+});
+
+describe('markdown shortcuts', () => {
+  /** Types `text` one character at a time, as the view's input rules see typing. */
+  const type = (e: Editor, text: string) => {
+    for (const ch of text) {
+      const { from, to } = e.state.selection;
+      const handled = e.view.someProp('handleTextInput', (f) => f(e.view, from, to, ch, () => e.state.tr.insertText(ch, from, to)));
+      if (!handled) e.view.dispatch(e.state.tr.insertText(ch, from, to));
+    }
+  };
+
+  it('$$a^2$$ in a sentence is inline math; $$$E=mc^2$$$ alone on a line is a math block', () => {
+    const e = open(fromMarkdown('x\n'));
+    e.commands.setTextSelection(e.state.doc.content.size - 1);
+    type(e, ' and $$a^2$$');
+    e.commands.splitBlock();
+    type(e, '$$$E=mc^2$$$');
+    expect(saved(e).nodes).toMatchObject([
+      { type: 'paragraph', nodes: [{ object: 'text' }, { type: 'inline-math', data: { formula: 'a^2' } }] },
+      { type: 'math', data: { formula: 'E=mc^2' } },
+      // An empty paragraph holds one empty text, as the document model writes it.
+      { type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: '' }] }] },
+    ]);
   });
 });

@@ -38,7 +38,15 @@ export interface PMNode {
 }
 
 type SimpleMark = Exclude<DocumentTextMark['type'], 'color'>;
-const SIMPLE_MARKS: Record<string, string> = { bold: 'bold', italic: 'italic', code: 'code', strikethrough: 'strike', keyboard: 'keyboard', superscript: 'superscript', subscript: 'subscript' };
+const SIMPLE_MARKS: Record<string, string> = {
+  bold: 'bold',
+  italic: 'italic',
+  code: 'code',
+  strikethrough: 'strike',
+  keyboard: 'keyboard',
+  superscript: 'superscript',
+  subscript: 'subscript',
+};
 const MARKS_BACK = Object.fromEntries(Object.entries(SIMPLE_MARKS).map(([model, editor]) => [editor, model])) as Record<string, SimpleMark>;
 
 /** A URL to show for a ref in the editor (the ref itself is kept beside it). */
@@ -162,7 +170,9 @@ function editableTable(b: DocumentBlockTable): boolean {
   const { view, records, definition } = b.data;
   if (view.type !== 'grid' || view.columns.some((c) => definition[c]?.type !== 'text')) return false;
   const fragments = new Set(b.fragments.map((f) => f.fragment));
-  const cellsAreFragments = Object.values(records).every((r) => view.columns.every((c) => r.values[c] === undefined || (typeof r.values[c] === 'string' && fragments.has(r.values[c]))));
+  const cellsAreFragments = Object.values(records).every((r) =>
+    view.columns.every((c) => r.values[c] === undefined || (typeof r.values[c] === 'string' && fragments.has(r.values[c]))),
+  );
   return cellsAreFragments && (!view.hideHeader || Object.keys(records).length > 0);
 }
 
@@ -181,7 +191,11 @@ function table(b: DocumentBlockTable, href: RefHref): PMNode {
   if (!hideHeader) {
     rows.push({
       type: 'tableRow',
-      content: columns.map((c) => ({ type: 'tableHeader', attrs: { column: c, align: align(c) }, content: [withContent({ type: 'paragraph' }, definition[c]!.title ? [{ type: 'text', text: definition[c]!.title }] : [])] })),
+      content: columns.map((c) => ({
+        type: 'tableHeader',
+        attrs: { column: c, align: align(c) },
+        content: [withContent({ type: 'paragraph' }, definition[c]!.title ? [{ type: 'text', text: definition[c]!.title }] : [])],
+      })),
     });
   }
   const ordered = Object.entries(records).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
@@ -255,7 +269,12 @@ export function fromEditor(doc: PMNode): JSONDocument {
 function blockBack(n: PMNode): DocumentBlock[] {
   const kids = () => (n.content ?? []).flatMap(blockBack);
   const items = (checked?: boolean) =>
-    (n.content ?? []).map((i) => ({ object: 'block', type: 'list-item', ...(checked !== undefined || i.type === 'taskItem' ? { data: { checked: i.attrs?.checked === true } } : {}), nodes: (i.content ?? []).flatMap(blockBack) }));
+    (n.content ?? []).map((i) => ({
+      object: 'block',
+      type: 'list-item',
+      ...(checked !== undefined || i.type === 'taskItem' ? { data: { checked: i.attrs?.checked === true } } : {}),
+      nodes: (i.content ?? []).flatMap(blockBack),
+    }));
   switch (n.type) {
     case 'paragraph':
       return [{ object: 'block', type: 'paragraph', ...(n.attrs?.align ? { data: { align: n.attrs.align } } : {}), nodes: inlinesBack(n.content) } as DocumentBlock];
@@ -285,7 +304,9 @@ function blockBack(n: PMNode): DocumentBlock[] {
           object: 'block',
           type: 'code',
           data: { ...(syntax ? { syntax } : {}), ...extra },
-          nodes: text.split('\n').map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] }] })),
+          nodes: text
+            .split('\n')
+            .map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] }] })),
         } as DocumentBlock,
       ];
     }
@@ -338,7 +359,9 @@ function blockBack(n: PMNode): DocumentBlock[] {
       return [{ object: 'block', type: 'math', isVoid: true, data: { formula: String(n.attrs?.latex ?? '') } }];
     case 'embed': {
       const caption = String(n.attrs?.caption ?? '');
-      return [{ object: 'block', type: 'embed', isVoid: true, data: { url: String(n.attrs?.url ?? ''), ...parse(n.attrs?.extra), ...(caption ? { caption } : {}) } } as DocumentBlock];
+      return [
+        { object: 'block', type: 'embed', isVoid: true, data: { url: String(n.attrs?.url ?? ''), ...parse(n.attrs?.extra), ...(caption ? { caption } : {}) } } as DocumentBlock,
+      ];
     }
     case 'file': {
       const caption = String(n.attrs?.caption ?? '');
@@ -365,7 +388,14 @@ function freshId(used: Set<string>, preferred: unknown, prefix: string): string 
 const cellText = (cell: PMNode | undefined): string => (cell?.content ?? []).map((p) => textOf(inlinesBack(p.content))).join(' ');
 
 function tableBack(n: PMNode): DocumentBlock {
-  const { data, view, definition, columns: before, order, orphans } = parse(n.attrs?.extra) as {
+  const {
+    data,
+    view,
+    definition,
+    columns: before,
+    order,
+    orphans,
+  } = parse(n.attrs?.extra) as {
     data?: Record<string, unknown>;
     view?: Partial<DocumentTableViewGrid>;
     definition?: Record<string, DocumentTableDefinition>;
@@ -457,7 +487,8 @@ function inlinesBack(content: PMNode[] = []): InlineContent[] {
     } else out.push(...leavesOf([n]));
   }
   flush();
-  return mergeTexts(out);
+  const merged = mergeTexts(out);
+  return merged.length ? merged : [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }];
 }
 
 function leavesOf(nodes: PMNode[]): InlineContent[] {

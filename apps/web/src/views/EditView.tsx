@@ -63,7 +63,9 @@ export default function EditView({ space, number, path }: { space: Space; number
     <div className="space">
       <aside aria-label="Pages">
         <p className="small">
-          <Link href={paths.changeRequest(space.organization, space.id, number)}>← #{number} {cr.data?.subject || 'Untitled change request'}</Link>
+          <Link href={paths.changeRequest(space.organization, space.id, number)}>
+            ← #{number} {cr.data?.subject || 'Untitled change request'}
+          </Link>
         </p>
         {pages.isPending && <Progress label="Loading pages" />}
         {pages.data && <EditableTree pages={pages.data} current={page?.id} href={edit} update={updatePage} busy={changes.isPending} />}
@@ -89,7 +91,9 @@ export default function EditView({ space, number, path }: { space: Space; number
             crPath={crPath}
             base={base}
             page={page}
-            pages={flatten(pages.data!).filter((p) => p.type === 'document').map((p) => ({ id: p.id, title: p.title }))}
+            pages={flatten(pages.data!)
+              .filter((p) => p.type === 'document')
+              .map((p) => ({ id: p.id, title: p.title }))}
             onDeleted={() => {
               void client.invalidateQueries({ queryKey: ['pages', base] });
               navigate(paths.edit(space.organization, space.id, number));
