@@ -155,3 +155,50 @@ describe('markdown shortcuts', () => {
     ]);
   });
 });
+
+describe('the fields of atom blocks', () => {
+  const mounted = (markdown: string) => {
+    editor = new Editor({ element: document.createElement('div'), extensions: extensions(), content: toEditor(fromMarkdown(markdown)) });
+    return editor;
+  };
+  const change = (control: HTMLInputElement | HTMLSelectElement, value: string) => {
+    control.value = value;
+    control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+  };
+
+  it('a page link points at the page chosen from the space', () => {
+    const e = mounted('{% content-ref url="old.md" %}\n[old.md](old.md)\n{% endcontent-ref %}\n');
+    e.storage.contentRef.pages = [
+      { id: 'p1', title: 'Quickstart' },
+      { id: 'p2', title: 'API' },
+    ];
+    e.commands.insertContentAt(e.state.doc.content.size, { type: 'contentRef' });
+    const [kept, added] = [...e.view.dom.querySelectorAll('select')];
+    expect([...added!.options].map((o) => o.textContent)).toEqual(['Choose…', 'Quickstart', 'API']);
+    change(added!, 'p2');
+    expect(
+      saved(e)
+        .nodes.filter((n) => n.type === 'content-ref')
+        .map((n) => n.data),
+    ).toEqual([{ ref: { kind: 'url', url: 'old.md' } }, { ref: { kind: 'page', page: 'p2' } }]);
+    expect(kept!.value).toBe('old.md');
+  });
+
+  it("an embed's URL and caption, a file's caption", () => {
+    const e = mounted('{% embed url="https://a.test/v" %}\n\n{% file src="f1" %}\n');
+    const [url, caption, fileCaption] = [...e.view.dom.querySelectorAll('input')];
+    change(url!, 'https://b.test/w');
+    change(caption!, 'A talk');
+    change(fileCaption!, 'The guide');
+    expect(toMarkdown(saved(e)).trim()).toBe('{% embed url="https://b.test/w" %}\nA talk\n{% endembed %}\n\n{% file src="f1" %}\nThe guide\n{% endfile %}');
+  });
+
+  it('a click on a formula asks for its TeX', () => {
+    const e = mounted('$$\nE = mc^2\n$$\n');
+    const prompt = window.prompt;
+    window.prompt = () => 'a^2 + b^2';
+    (e.view.dom.querySelector('[data-type="block-math"]') as HTMLElement).click();
+    window.prompt = prompt;
+    expect(saved(e).nodes[0]).toMatchObject({ type: 'math', data: { formula: 'a^2 + b^2' } });
+  });
+});
