@@ -88,8 +88,16 @@ export const OpaqueMark = Mark.create({
   name: 'gbMark',
   excludes: '',
   addAttributes: () => ({ mark: { default: '{}' } }),
-  parseHTML: () => [{ tag: 'span[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
-  renderHTML: ({ HTMLAttributes }) => ['span', { 'data-gb-mark': HTMLAttributes.mark, class: 'marked' }, 0],
+  parseHTML: () => [{ tag: '[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
+  // A colour as the document renderer writes it: `<mark class="color-red bg-yellow">`.
+  renderHTML({ HTMLAttributes }) {
+    const mark = JSON.parse(HTMLAttributes.mark as string) as { type?: string; data?: { text?: string; background?: string } };
+    const classes =
+      mark.type === 'color'
+        ? [mark.data?.text && `color-${mark.data.text}`, mark.data?.background && `bg-${mark.data.background}`].filter((c) => c && !c.endsWith('-default'))
+        : [];
+    return ['mark', { 'data-gb-mark': HTMLAttributes.mark, class: ['marked', ...classes].join(' ').replaceAll('$', '') }, 0];
+  },
 });
 
 /** Math rendered by KaTeX (as the document renderer does); a click asks for the TeX formula. */
