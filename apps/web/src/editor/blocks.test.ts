@@ -121,6 +121,16 @@ describe('slash commands insert editable blocks', () => {
     expect(asked).toEqual(['file', 'image']);
   });
 
+  it("nests only what the model allows: a table typed in a tab lands after the tabs, a tab's text stays", () => {
+    const e = open(fromMarkdown('{% tabs %}\n{% tab title="A" %}\nText\n{% endtab %}\n{% endtabs %}\n'));
+    e.commands.setTextSelection(posOf(e, 'paragraph') + 2);
+    e.commands.insertTable({ rows: 2, cols: 2 });
+    const doc = saved(e);
+    expect(doc.nodes.map((n) => n.type)).toContain('table');
+    expect(doc.nodes[0]).toMatchObject({ type: 'tabs', nodes: [{ nodes: [{ type: 'paragraph' }] }] });
+    expect(JSON.stringify(doc.nodes[0])).not.toContain('"table"');
+  });
+
   it.each([
     ['Math block', 'math'],
     ['Embed', 'embed'],

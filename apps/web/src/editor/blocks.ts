@@ -7,6 +7,15 @@ import { TextSelection } from '@tiptap/pm/state';
 // document renderer's markup (packages/document's toHtml): `section.tabs-item` (in a `div.tabs-block`),
 // `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`.
 
+// Where a block may sit, as GitBook's schema says (packages/document's fit.ts): the editor's
+// content expressions, so a writer cannot nest what the model does not allow.
+const ESSENTIALS = 'paragraph | heading | bulletList | orderedList | taskList | horizontalRule';
+export const CONTENT = {
+  hint: `(${ESSENTIALS})+`,
+  tab: `tabTitle (${ESSENTIALS} | contentRef | codeBlock | embed | file | image | hint | blockquote | blockMath | gbBlock)+`,
+  expandableBody: `(${ESSENTIALS} | image | codeBlock | table | hint | blockquote | gbBlock)+`,
+};
+
 /** A page a content ref can point at. */
 export interface PageChoice {
   id: string;
@@ -177,7 +186,7 @@ export const TabTitle = Node.create({
 
 export const Tab = Node.create({
   name: 'tab',
-  content: 'tabTitle block+',
+  content: CONTENT.tab,
   defining: true,
   isolating: true,
   addAttributes: () => extraAttribute,

@@ -5,7 +5,7 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Details, DetailsContent, DetailsSummary } from '@tiptap/extension-details';
 import { BlockMath, InlineMath } from '@tiptap/extension-mathematics';
-import { ContentRef, Embed, extraAttribute, FileBlock, Keyboard, Subscript, Superscript, Tab, Tabs, TabTitle } from './blocks.ts';
+import { CONTENT, ContentRef, Embed, extraAttribute, FileBlock, Keyboard, Subscript, Superscript, Tab, Tabs, TabTitle } from './blocks.ts';
 import type { HintStyle } from '@quire/document';
 import { SlashCommands } from './slash.ts';
 
@@ -25,7 +25,7 @@ declare module '@tiptap/react' {
 export const Hint = Node.create({
   name: 'hint',
   group: 'block',
-  content: 'block+',
+  content: CONTENT.hint,
   defining: true,
   addAttributes: () => ({ style: { default: 'info', parseHTML: (el) => el.getAttribute('data-style') ?? 'info', renderHTML: (a) => ({ 'data-style': a.style }) } }),
   parseHTML: () => [{ tag: 'div[data-hint]' }],
@@ -163,7 +163,7 @@ export function extensions() {
     }),
     // The title holds inline content (marks, math), as the model's title paragraph does.
     DetailsSummary.extend({ content: 'inline*' }),
-    DetailsContent,
+    DetailsContent.extend({ content: CONTENT.expandableBody }),
     editableMath(BlockMath.configure({ katexOptions: { displayMode: true, throwOnError: false } }), 'updateBlockMath'),
     editableMath(InlineMath.configure({ katexOptions: { throwOnError: false } }), 'updateInlineMath'),
     Tabs,
