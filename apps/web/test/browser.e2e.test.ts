@@ -192,8 +192,17 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
       await w.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: option, exact: true }).waitFor();
       await w.keyboard.press('Enter');
     };
+    // The caret to the end of a paragraph: clicked until the editor's selection is in it (a click
+    // right after typing elsewhere can be taken before the editor has caught up).
     const after = async (text: string) => {
-      await editor.getByText(text, { exact: true }).click();
+      for (let tries = 0; ; tries++) {
+        await editor.getByText(text, { exact: true }).click();
+        const moved = await w
+          .waitForFunction((t) => window.getSelection()?.anchorNode?.textContent === t, text, { timeout: 2_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (moved || tries === 3) break;
+      }
       await w.keyboard.press('End');
       await w.keyboard.press('Enter');
     };
