@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor } from '@tiptap/react';
-import { fromMarkdown, parseMarkdown, toMarkdown, type DocumentBlockTable, type JSONDocument } from '@quire/document';
+import { fromMarkdown, parseMarkdown, toHtml, toMarkdown, type DocumentBlockTable, type JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode } from './convert.ts';
 import { extensions } from './extensions.ts';
 import { filePicker, filterItems } from './slash.ts';
@@ -163,6 +163,21 @@ describe('markdown shortcuts', () => {
       // An empty paragraph holds one empty text, as the document model writes it.
       { type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: '' }] }] },
     ]);
+  });
+});
+
+describe('pasted HTML', () => {
+  it("a published page's markup comes back as the blocks it shows", () => {
+    const source = ['embed.md', 'refs.md', 'math.md', 'tabs.md', 'expandable.md', 'table.md'].map((n) => readFileSync(new URL(n, fixtures), 'utf8')).join('\n\n');
+    const e = open(fromMarkdown(''));
+    // (jsdom has no ClipboardEvent.)
+    e.view.pasteHTML(toHtml(fromMarkdown(source), { math: 'source' }), new Event('paste') as ClipboardEvent);
+    const doc = saved(e);
+    expect(new Set(doc.nodes.map((n) => n.type))).toEqual(new Set(['embed', 'content-ref', 'math', 'paragraph', 'tabs', 'expandable', 'table']));
+    expect(doc.nodes.find((n) => n.type === 'math')).toMatchObject({ data: { formula: 'E = mc^2' } });
+    expect(JSON.stringify(doc)).toContain('"formula":"a^2 + b^2 = c^2"');
+    expect(doc.nodes.find((n) => n.type === 'embed')).toMatchObject({ data: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } });
+    expect(doc.nodes.find((n) => n.type === 'tabs')).toMatchObject({ nodes: [{ data: { title: 'macOS' } }, { data: { title: 'Linux' } }] });
   });
 });
 

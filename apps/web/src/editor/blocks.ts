@@ -5,7 +5,8 @@ import { TextSelection } from '@tiptap/pm/state';
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
 // (content refs) and the keyboard, superscript and subscript marks. Their look follows the
 // document renderer's markup (packages/document's toHtml): `section.tabs-item` (in a `div.tabs-block`),
-// `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`.
+// `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`; pasted HTML in that markup (a
+// published page's) parses back into these nodes.
 
 // Where a block may sit, as GitBook's schema says (packages/document's fit.ts): the editor's
 // content expressions, so a writer cannot nest what the model does not allow.
@@ -127,7 +128,17 @@ export const Embed = Node.create({
   name: 'embed',
   ...atomBlock,
   addAttributes: () => ({ url: { default: '' }, caption: { default: '' }, ...extraAttribute }),
-  parseHTML: () => [{ tag: 'div[data-embed]' }],
+  parseHTML: () => [
+    { tag: 'div[data-embed]' },
+    {
+      tag: 'div.embed',
+      getAttrs: (el) => {
+        const a = el.querySelector('a');
+        const url = a?.getAttribute('href');
+        return url ? { url, caption: a!.textContent === url ? '' : a!.textContent } : false;
+      },
+    },
+  ],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-embed': '', class: 'embed' })],
   addNodeView: () =>
     cardView('embed', () => 'Embed', [
@@ -152,7 +163,16 @@ export const ContentRef = Node.create({
   ...atomBlock,
   addStorage: () => ({ pages: [] as PageChoice[] }),
   addAttributes: () => ({ ref: { default: null } }),
-  parseHTML: () => [{ tag: 'div[data-content-ref]' }],
+  parseHTML: () => [
+    { tag: 'div[data-content-ref]' },
+    {
+      tag: 'div.content-ref',
+      getAttrs: (el) => {
+        const url = el.querySelector('a')?.getAttribute('href');
+        return url ? { ref: JSON.stringify({ kind: 'url', url }) } : false;
+      },
+    },
+  ],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-content-ref': '', class: 'content-ref' })],
   addNodeView: () =>
     cardView('content-ref', () => 'Page link', [
@@ -216,7 +236,7 @@ export const Tabs = Node.create({
   defining: true,
   isolating: true,
   addAttributes: () => extraAttribute,
-  parseHTML: () => [{ tag: 'div.tabs-block' }],
+  parseHTML: () => [{ tag: 'div.tabs-block' }, { tag: 'div.tabs' }],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { class: 'tabs-block' }), 0],
   addNodeView:
     () =>

@@ -101,8 +101,14 @@ export const OpaqueMark = Mark.create({
 });
 
 /** Math rendered by KaTeX (as the document renderer does); a click asks for the TeX formula. */
-function editableMath(math: typeof BlockMath | typeof InlineMath, update: 'updateBlockMath' | 'updateInlineMath') {
+function editableMath(math: typeof BlockMath | typeof InlineMath, update: 'updateBlockMath' | 'updateInlineMath', rendered: string) {
   return math.extend({
+    // Also the renderer's math where it holds the TeX (`math: 'source'`, or KaTeX's MathML annotation);
+    // KaTeX's HTML alone does not, and pastes as its text.
+    parseHTML() {
+      const tex = (el: HTMLElement) => (el.querySelector('annotation[encoding="application/x-tex"]') ?? el.querySelector('code'))?.textContent;
+      return [...(this.parent?.() ?? []), { tag: rendered, getAttrs: (el) => (tex(el) ? { latex: tex(el) } : false) }];
+    },
     addNodeView() {
       const render = this.parent!()!;
       return (props) => {
@@ -164,8 +170,8 @@ export function extensions() {
     // The title holds inline content (marks, math), as the model's title paragraph does.
     DetailsSummary.extend({ content: 'inline*' }),
     DetailsContent.extend({ content: CONTENT.expandableBody }),
-    editableMath(BlockMath.configure({ katexOptions: { displayMode: true, throwOnError: false } }), 'updateBlockMath'),
-    editableMath(InlineMath.configure({ katexOptions: { throwOnError: false } }), 'updateInlineMath'),
+    editableMath(BlockMath.configure({ katexOptions: { displayMode: true, throwOnError: false } }), 'updateBlockMath', 'div.math-display'),
+    editableMath(InlineMath.configure({ katexOptions: { throwOnError: false } }), 'updateInlineMath', 'span.math-inline'),
     Tabs,
     Tab,
     TabTitle,
