@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { DocumentBlockTable, DocumentBlockTabs } from '@quire/document';
+import type { Editor } from '@tiptap/react';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { CHROMIUM, CHROMIUM_ARGS, signIn, startApp } from './app-server.ts';
@@ -123,7 +125,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.keyboard.type('Typed just before a reload.');
     await w.waitForTimeout(400);
     await w.reload();
-    await w.getByRole('textbox', { name: /Content of/ }).getByText('Typed just before a reload.').waitFor();
+    await w
+      .getByRole('textbox', { name: /Content of/ })
+      .getByText('Typed just before a reload.')
+      .waitFor();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
     const crUrl = new URL(w.url()).pathname.replace(/\/edit\/.*$/, '');
 
@@ -136,7 +141,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await r.getByRole('button', { name: 'Comment', exact: true }).click();
     await r.getByText('Please add a second step.').waitFor();
     await r.getByRole('button', { name: 'Request changes' }).click();
-    await r.getByRole('list', { name: 'Reviews' }).getByText(/requested changes/).waitFor();
+    await r
+      .getByRole('list', { name: 'Reviews' })
+      .getByText(/requested changes/)
+      .waitFor();
     await axe(r, 'change request');
     await r.screenshot({ path: `${shots}change-request.png`, fullPage: true });
 
@@ -147,7 +155,10 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.getByRole('list', { name: 'Replies' }).getByText('Done: the archive step is there.').waitFor();
     await r.reload();
     await r.getByRole('button', { name: 'Approve' }).click();
-    await r.getByRole('list', { name: 'Reviews' }).getByText(/approved/).waitFor();
+    await r
+      .getByRole('list', { name: 'Reviews' })
+      .getByText(/approved/)
+      .waitFor();
 
     // The writer merges; the page is in the space, rendered as the reader renders it.
     await w.reload();
@@ -163,5 +174,110 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     expect(await doc.locator('img').count()).toBe(1);
     await axe(w, 'space');
     await w.screenshot({ path: `${shots}space.png`, fullPage: true });
+  });
+
+  it('a writer inserts a table, an expandable and tabs with slash commands, and they are saved as GitBook blocks', async () => {
+    const w = await signedIn(writer);
+    await w.getByLabel('New space title').fill('Blocks');
+    await w.getByRole('button', { name: 'New space' }).click();
+    await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Blocks' }).click();
+    await w.getByRole('link', { name: 'Edit' }).click();
+    await w.getByLabel('Subject of the new change request').fill('Reference tables');
+    await w.getByRole('button', { name: 'New change request' }).click();
+    await w.getByRole('button', { name: 'New page' }).click();
+    await w.getByLabel('Page title').fill('Reference');
+
+    const editor = w.getByRole('textbox', { name: /Content of/ });
+    const slash = async (query: string, option: string) => {
+      await w.keyboard.type(`/${query}`);
+      await w.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: option, exact: true }).waitFor();
+      await w.keyboard.press('Enter');
+    };
+    // The caret to the end of a paragraph: clicked until the editor's own selection is in it (a click
+    // right after typing elsewhere is now and then not taken up by the editor's state in time).
+    const after = async (text: string) => {
+      for (let tries = 0; ; tries++) {
+        await editor.getByText(text, { exact: true }).click();
+        const moved = await w
+          .waitForFunction((t) => (document.querySelector('.ProseMirror') as unknown as { editor: Editor }).editor.state.selection.$from.parent.textContent === t, text, {
+            timeout: 2_000,
+          })
+          .then(() => true)
+          .catch(() => false);
+        if (moved || tries === 3) break;
+      }
+      await w.keyboard.press('End');
+      await w.keyboard.press('Enter');
+    };
+    await editor.click();
+    for (const line of ['Options:', 'Details:', 'Platforms:']) {
+      await w.keyboard.type(line);
+      await w.keyboard.press('Enter');
+    }
+
+    // Tabs: the first tab renamed and written in; a third tab added.
+    await after('Platforms:');
+    await slash('tabs', 'Tabs');
+    const tabs = editor.locator('.tabs-block');
+    await tabs.locator('.tabs-item-title').first().click();
+    await w.keyboard.press('End');
+    await w.keyboard.press('Shift+Home');
+    await w.keyboard.type('macOS');
+    await tabs.locator('.tabs-item').first().locator('p').click();
+    await w.keyboard.type('brew install quire');
+    await tabs.getByRole('button', { name: 'Add tab' }).click();
+    await w.keyboard.type('Linux');
+    await tabs.locator('.tabs-item').nth(2).locator('p').click();
+    await w.keyboard.type('apt-get install quire');
+
+    // An expandable: its title, then its body.
+    await after('Details:');
+    await slash('expand', 'Expandable');
+    await w.keyboard.type('Advanced setup');
+    await editor.locator('[data-type="detailsContent"] p').click();
+    await w.keyboard.type('Set QUIRE_HOME first.');
+
+    // A table: header cells and a body cell by Tab, then a row from the table toolbar.
+    await after('Options:');
+    await slash('table', 'Table');
+    await w.keyboard.type('Name');
+    await w.keyboard.press('Tab');
+    await w.keyboard.type('Default');
+    await w.keyboard.press('Tab');
+    await w.keyboard.press('Tab');
+    await w.keyboard.type('port');
+    await w.keyboard.press('Tab');
+    await w.keyboard.type('8080');
+    await w.getByRole('toolbar', { name: 'Table' }).getByRole('button', { name: 'Add row' }).click();
+    await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
+    await axe(w, 'editor with blocks');
+    await w.screenshot({ path: `${shots}editor-blocks.png`, fullPage: true });
+
+    // A reload shows them as they were written.
+    await w.reload();
+    const reloaded = w.getByRole('textbox', { name: /Content of/ });
+    for (const text of ['8080', 'Advanced setup', 'Set QUIRE_HOME first.', 'macOS', 'apt-get install quire']) await reloaded.getByText(text, { exact: true }).waitFor();
+    expect(await reloaded.locator('table tr').count()).toBe(4);
+
+    // The API holds GitBook's blocks.
+    // /o/:org/s/:space/~/changes/:number/edit/…
+    const [, , , , spaceId, , , number] = new URL(w.url()).pathname.split('/');
+    const content = `${app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
+    const model = await w.evaluate(async (base) => {
+      const { pages } = (await (await fetch(`${base}/pages`)).json()) as { pages: { id: string; title: string }[] };
+      const page = pages.find((p) => p.title === 'Reference')!;
+      return ((await (await fetch(`${base}/page/${page.id}?format=document`)).json()) as { document: { nodes: { type: string }[] } }).document;
+    }, content);
+    const byType: Record<string, unknown> = Object.fromEntries(model.nodes.map((n) => [n.type, n]));
+    expect(model.nodes.map((n) => n.type).filter((t) => t !== 'paragraph')).toEqual(['table', 'expandable', 'tabs']);
+    const table = byType.table as DocumentBlockTable;
+    expect(table.data.view.columns.map((c) => table.data.definition[c]!.title)).toEqual(['Name', 'Default', '']);
+    expect(Object.keys(table.data.records)).toHaveLength(3);
+    expect(JSON.stringify(table.fragments)).toContain('8080');
+    expect(JSON.stringify(byType.expandable)).toContain('Advanced setup');
+    expect(JSON.stringify(byType.expandable)).toContain('Set QUIRE_HOME first.');
+    const tabsBlock = byType.tabs as DocumentBlockTabs;
+    expect(tabsBlock.nodes.map((t) => t.data.title)).toEqual(['macOS', 'Tab 2', 'Linux']);
+    expect(JSON.stringify(tabsBlock.nodes[0])).toContain('brew install quire');
   });
 });

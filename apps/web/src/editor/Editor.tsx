@@ -1,16 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
-import { EditorContent, useEditor, type Editor as TiptapEditor } from '@tiptap/react';
+import 'katex/dist/katex.min.css';
+import { EditorContent, useEditor, useEditorState, type Editor as TiptapEditor } from '@tiptap/react';
 import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode } from './convert.ts';
 import { extensions, HINT_STYLES } from './extensions.ts';
-import { imagePicker } from './slash.ts';
+import { filePicker } from './slash.ts';
+import type { PageChoice } from './blocks.ts';
 
 export interface EditorProps {
   document: JSONDocument;
   /** Called after each change with a function giving the document (serializing is left until needed). */
   onChange(read: () => JSONDocument): void;
-  /** Uploads an image file, answering its URL and content ref. */
-  uploadImage(file: File): Promise<{ src: string; ref: unknown }>;
+  /** Uploads an image or other file, answering its URL and content ref. */
+  uploadFile(file: File): Promise<{ src: string; ref: unknown }>;
+  /** The pages a page link can point at. */
+  pages?: PageChoice[];
   label: string;
 }
 
@@ -18,8 +22,9 @@ export interface EditorProps {
 const LOOKS_LIKE_MARKDOWN = /^(?:#{1,6} |[-*+] |\d{1,9}\. |> |```|\{% )/m;
 
 /** The block editor (Tiptap on ProseMirror) with a toolbar, slash commands and a markdown source mode. */
-export function Editor({ document, onChange, uploadImage, label }: EditorProps) {
+export function Editor({ document, onChange, uploadFile, pages = [], label }: EditorProps) {
   const [source, setSource] = useState<string>();
+  const imageInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
@@ -36,8 +41,7 @@ export function Editor({ document, onChange, uploadImage, label }: EditorProps) 
         const text = event.clipboardData?.getData('text/plain');
         if (html || !text || !LOOKS_LIKE_MARKDOWN.test(text)) return false;
         const nodes = toEditor(fromMarkdown(text)).content ?? [];
-        editorRef.current
-          ?.chain().focus().insertContent(nodes).run();
+        editorRef.current?.chain().focus().insertContent(nodes).run();
         return true;
       },
     },
@@ -46,22 +50,35 @@ export function Editor({ document, onChange, uploadImage, label }: EditorProps) 
   const editorRef = useRef<TiptapEditor | null>(null);
   editorRef.current = editor;
 
+  editor.storage.contentRef.pages = pages;
+  const inTable = useEditorState({ editor, selector: ({ editor: e }) => e.isActive('table') });
+
   useEffect(() => {
-    imagePicker.pick = () => fileInput.current?.click();
+    filePicker.pick = (_e, kind) => (kind === 'image' ? imageInput : fileInput).current?.click();
     return () => {
-      imagePicker.pick = undefined;
+      filePicker.pick = undefined;
     };
   }, []);
 
-  const onFile = async (file: File | undefined) => {
-    if (!file || !editor) return;
-    const { src, ref } = await uploadImage(file);
-    editor
-      .chain()
-      .focus()
-      .insertContent({ type: 'image', attrs: { src, alt: file.name, ref: JSON.stringify(ref) } })
-      .run();
+  const onFile = async (file: File | undefined, kind: 'image' | 'file') => {
+    if (!file) return;
+    const { src, ref } = await uploadFile(file);
+    const node =
+      kind === 'image'
+        ? { type: 'image', attrs: { src, alt: file.name, ref: JSON.stringify(ref) } }
+        : { type: 'file', attrs: { ref: JSON.stringify(ref), name: file.name, caption: '' } };
+    editor.chain().focus().insertContent(node).run();
   };
+  const picker = (kind: 'image' | 'file') => (
+    <input
+      ref={kind === 'image' ? imageInput : fileInput}
+      type="file"
+      accept={kind === 'image' ? 'image/*' : undefined}
+      hidden
+      aria-label={kind === 'image' ? 'Upload an image' : 'Upload a file'}
+      onChange={(e) => void onFile(e.target.files?.[0], kind).finally(() => (e.target.value = ''))}
+    />
+  );
 
   const toggleSource = () => {
     if (!editor) return;
@@ -89,14 +106,29 @@ export function Editor({ document, onChange, uploadImage, label }: EditorProps) 
         {run('Numbered list', (e) => e.chain().focus().toggleOrderedList().run())}
         {run('Code block', (e) => e.chain().focus().toggleCodeBlock().run())}
         {run('Hint', (e) => e.chain().focus().setHint(HINT_STYLES[0]!).run())}
-        {run('Image', () => fileInput.current?.click())}
+        {run('Image', () => imageInput.current?.click())}
         <button type="button" className="btn small" aria-pressed={source !== undefined} onClick={toggleSource}>
           Markdown source
         </button>
-        <input ref={fileInput} type="file" accept="image/*" hidden aria-label="Upload an image" onChange={(e) => void onFile(e.target.files?.[0]).finally(() => (e.target.value = ''))} />
+        {picker('image')}
+        {picker('file')}
       </div>
+      {inTable && source === undefined && (
+        <div className="toolbar" role="toolbar" aria-label="Table">
+          {run('Add row', (e) => e.chain().focus().addRowAfter().run())}
+          {run('Remove row', (e) => e.chain().focus().deleteRow().run())}
+          {run('Add column', (e) => e.chain().focus().addColumnAfter().run())}
+          {run('Remove column', (e) => e.chain().focus().deleteColumn().run())}
+          {run('Header row', (e) => e.chain().focus().toggleHeaderRow().run())}
+          {run('Remove table', (e) => e.chain().focus().deleteTable().run())}
+        </div>
+      )}
       {source !== undefined ? (
-        <textarea className="source" aria-label={`${label} (markdown source)`} value={source} onChange={(e) => {
+        <textarea
+          className="source"
+          aria-label={`${label} (markdown source)`}
+          value={source}
+          onChange={(e) => {
             const text = e.target.value;
             setSource(text);
             changed.current(() => fromMarkdown(text));

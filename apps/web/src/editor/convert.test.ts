@@ -16,10 +16,12 @@ describe('document ⇄ editor', () => {
     expect(toMarkdown(fromEditor(toEditor(document)))).toBe(toMarkdown(document));
   });
 
-  it('maps the everyday blocks to editable nodes, the others to opaque ones', () => {
-    const doc = fromMarkdown('# Title\n\n- a\n- b\n\n1. one\n\n- [x] done\n\n```ts\nx\n```\n\n{% hint style="danger" %}\nHot\n{% endhint %}\n\n> q\n\n---\n\n![logo](https://x.test/a.png)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n');
+  it('maps the blocks to editable nodes', () => {
+    const doc = fromMarkdown(
+      '# Title\n\n- a\n- b\n\n1. one\n\n- [x] done\n\n```ts\nx\n```\n\n{% hint style="danger" %}\nHot\n{% endhint %}\n\n> q\n\n---\n\n![logo](https://x.test/a.png)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
+    );
     const types = toEditor(doc).content!.map((n) => n.type);
-    expect(types).toEqual(['heading', 'bulletList', 'orderedList', 'taskList', 'codeBlock', 'hint', 'blockquote', 'horizontalRule', 'image', 'gbBlock']);
+    expect(types).toEqual(['heading', 'bulletList', 'orderedList', 'taskList', 'codeBlock', 'hint', 'blockquote', 'horizontalRule', 'image', 'table']);
   });
 
   it('writes what is typed: marks, links and code lines', () => {
@@ -40,6 +42,8 @@ describe('document ⇄ editor', () => {
         { type: 'hint', attrs: { style: 'warning' }, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Careful' }] }] },
       ],
     };
-    expect(toMarkdown(fromEditor(edited))).toBe('## Setup\n\nRun `pnpm` then read [**the docs**](https://example.com)\n\n```sh\na\nb\n```\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n');
+    expect(toMarkdown(fromEditor(edited))).toBe(
+      '## Setup\n\nRun `pnpm` then read [**the docs**](https://example.com)\n\n```sh\na\nb\n```\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n',
+    );
   });
 });

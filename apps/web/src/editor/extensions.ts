@@ -2,11 +2,16 @@ import { Extension, InputRule, Mark, Node, mergeAttributes } from '@tiptap/react
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
+import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
+import { Details, DetailsContent, DetailsSummary } from '@tiptap/extension-details';
+import { BlockMath, InlineMath } from '@tiptap/extension-mathematics';
+import { CONTENT, ContentRef, Embed, extraAttribute, FileBlock, Keyboard, Subscript, Superscript, Tab, Tabs, TabTitle } from './blocks.ts';
 import type { HintStyle } from '@quire/document';
 import { SlashCommands } from './slash.ts';
 
 // The editor's schema: the document model's blocks (see convert.ts), with markdown shortcuts from
-// the extensions' input rules (`# `, `- `, `1. `, `[ ] `, `> `, "```", `---`, `**b**`, `` `c` ``).
+// the extensions' input rules (`# `, `- `, `1. `, `[ ] `, `> `, "```", `---`, `**b**`, `` `c` ``,
+// `!!! ` for a hint, `$$a^2$$` for inline math, `$$$a^2$$$` alone on a line for a math block).
 
 export const HINT_STYLES: HintStyle[] = ['info', 'warning', 'danger', 'success'];
 
@@ -20,7 +25,7 @@ declare module '@tiptap/react' {
 export const Hint = Node.create({
   name: 'hint',
   group: 'block',
-  content: 'block+',
+  content: CONTENT.hint,
   defining: true,
   addAttributes: () => ({ style: { default: 'info', parseHTML: (el) => el.getAttribute('data-style') ?? 'info', renderHTML: (a) => ({ 'data-style': a.style }) } }),
   parseHTML: () => [{ tag: 'div[data-hint]' }],
@@ -50,7 +55,7 @@ export const Hint = Node.create({
   },
 });
 
-/** A block the editor does not edit (table, tabs, embed…): kept whole, shown as a labelled card. */
+/** A block the editor does not edit (card tables, OpenAPI, integrations…): kept whole, shown as a labelled card. */
 export const OpaqueBlock = Node.create({
   name: 'gbBlock',
   group: 'block',
@@ -64,7 +69,7 @@ export const OpaqueBlock = Node.create({
   },
 });
 
-/** An inline the editor does not edit (emoji, math, mention…), kept whole. */
+/** An inline the editor does not edit (emoji, mention, button, annotation…), kept whole. */
 export const OpaqueInline = Node.create({
   name: 'gbInline',
   group: 'inline',
@@ -78,14 +83,48 @@ export const OpaqueInline = Node.create({
   },
 });
 
-/** A mark the editor does not edit (colour, keyboard, super/subscript), kept on its text. */
+/** A mark the editor does not edit (colour), kept on its text. */
 export const OpaqueMark = Mark.create({
   name: 'gbMark',
   excludes: '',
   addAttributes: () => ({ mark: { default: '{}' } }),
-  parseHTML: () => [{ tag: 'span[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
-  renderHTML: ({ HTMLAttributes }) => ['span', { 'data-gb-mark': HTMLAttributes.mark, class: 'marked' }, 0],
+  parseHTML: () => [{ tag: '[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
+  // A colour as the document renderer writes it: `<mark class="color-red bg-yellow">`.
+  renderHTML({ HTMLAttributes }) {
+    const mark = JSON.parse(HTMLAttributes.mark as string) as { type?: string; data?: { text?: string; background?: string } };
+    const classes =
+      mark.type === 'color'
+        ? [mark.data?.text && `color-${mark.data.text}`, mark.data?.background && `bg-${mark.data.background}`].filter((c) => c && !c.endsWith('-default'))
+        : [];
+    return ['mark', { 'data-gb-mark': HTMLAttributes.mark, class: ['marked', ...classes].join(' ').replaceAll('$', '') }, 0];
+  },
 });
+
+/** Math rendered by KaTeX (as the document renderer does); a click asks for the TeX formula. */
+function editableMath(math: typeof BlockMath | typeof InlineMath, update: 'updateBlockMath' | 'updateInlineMath', rendered: string) {
+  return math.extend({
+    // Also the renderer's math where it holds the TeX (`math: 'source'`, or KaTeX's MathML annotation);
+    // KaTeX's HTML alone does not, and pastes as its text.
+    parseHTML() {
+      const tex = (el: HTMLElement) => (el.querySelector('annotation[encoding="application/x-tex"]') ?? el.querySelector('code'))?.textContent;
+      return [...(this.parent?.() ?? []), { tag: rendered, getAttrs: (el) => (tex(el) ? { latex: tex(el) } : false) }];
+    },
+    addNodeView() {
+      const render = this.parent!()!;
+      return (props) => {
+        const view = render(props);
+        const dom = view.dom as HTMLElement;
+        dom.title = 'Edit the formula';
+        dom.addEventListener('click', () => {
+          const latex = window.prompt('TeX formula', props.node.attrs.latex as string);
+          const pos = props.getPos();
+          if (latex !== null && pos !== undefined) props.editor.commands[update]({ latex, pos });
+        });
+        return view;
+      };
+    },
+  });
+}
 
 export function extensions() {
   return [
@@ -113,6 +152,35 @@ export function extensions() {
     }),
     TaskList,
     TaskItem.configure({ nested: true }),
+    Table.extend({ addAttributes: () => extraAttribute }),
+    TableRow.extend({ addAttributes: () => ({ record: { default: null, rendered: false }, orderIndex: { default: null, rendered: false }, ...extraAttribute }) }),
+    ...[TableHeader, TableCell].map((cell) =>
+      cell.extend({
+        addAttributes() {
+          return { ...this.parent?.(), column: { default: null, rendered: false }, fragment: { default: null, rendered: false } };
+        },
+      }),
+    ),
+    // Expandables stay open while editing (`open` is the editor's, not the document's).
+    Details.configure({ persist: true, HTMLAttributes: { class: 'expandable' } }).extend({
+      addAttributes() {
+        return { ...this.parent?.(), open: { default: true, rendered: false }, ...extraAttribute };
+      },
+    }),
+    // The title holds inline content (marks, math), as the model's title paragraph does.
+    DetailsSummary.extend({ content: 'inline*' }),
+    DetailsContent.extend({ content: CONTENT.expandableBody }),
+    editableMath(BlockMath.configure({ katexOptions: { displayMode: true, throwOnError: false } }), 'updateBlockMath', 'div.math-display'),
+    editableMath(InlineMath.configure({ katexOptions: { throwOnError: false } }), 'updateInlineMath', 'span.math-inline'),
+    Tabs,
+    Tab,
+    TabTitle,
+    Embed,
+    FileBlock,
+    ContentRef,
+    Keyboard,
+    Superscript,
+    Subscript,
     Hint,
     OpaqueBlock,
     OpaqueInline,

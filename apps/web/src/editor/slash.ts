@@ -12,8 +12,8 @@ export interface SlashItem {
 
 const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
 
-/** Asks the page for an image file; set by the editor view (it uploads to the change request). */
-export const imagePicker: { pick?: (editor: Editor) => void } = {};
+/** Asks the page for an image or any file; set by the editor view (it uploads to the change request). */
+export const filePicker: { pick?: (editor: Editor, kind: 'image' | 'file') => void } = {};
 
 export const SLASH_ITEMS: SlashItem[] = [
   { title: 'Text', keywords: 'paragraph plain', run: (e, r) => chain(e, r).setParagraph().run() },
@@ -36,14 +36,29 @@ export const SLASH_ITEMS: SlashItem[] = [
     keywords: 'picture upload photo',
     run: (e, r) => {
       chain(e, r).run();
-      imagePicker.pick?.(e);
+      filePicker.pick?.(e, 'image');
+    },
+  },
+  { title: 'Table', keywords: 'grid rows columns', run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
+  { title: 'Expandable', keywords: 'details collapse toggle accordion', run: (e, r) => chain(e, r).setDetails().run() },
+  { title: 'Tabs', keywords: 'tabbed switch', run: (e, r) => chain(e, r).insertTabs().run() },
+  { title: 'Math block', keywords: 'formula tex latex equation', run: (e, r) => chain(e, r).insertBlockMath({ latex: 'E = mc^2' }).run() },
+  { title: 'Inline math', keywords: 'formula tex latex equation', run: (e, r) => chain(e, r).insertInlineMath({ latex: 'x^2' }).run() },
+  { title: 'Embed', keywords: 'video url link iframe youtube', run: (e, r) => chain(e, r).insertContent({ type: 'embed' }).run() },
+  { title: 'Page link', keywords: 'content ref card page', run: (e, r) => chain(e, r).insertContent({ type: 'contentRef' }).run() },
+  {
+    title: 'File',
+    keywords: 'attachment upload download pdf',
+    run: (e, r) => {
+      chain(e, r).run();
+      filePicker.pick?.(e, 'file');
     },
   },
 ];
 
 export function filterItems(query: string): SlashItem[] {
   const q = query.toLowerCase().trim();
-  return SLASH_ITEMS.filter((i) => !q || i.title.toLowerCase().includes(q) || i.keywords.includes(q)).slice(0, 12);
+  return SLASH_ITEMS.filter((i) => !q || i.title.toLowerCase().includes(q) || i.keywords.includes(q)).slice(0, 24);
 }
 
 /** The menu, as plain DOM: it lives as long as one `/` query, outside React's tree. */

@@ -7,6 +7,7 @@ import { EditableTree } from '../components/EditableTree.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
 import { Editor } from '../editor/Editor.tsx';
+import type { PageChoice } from '../editor/blocks.ts';
 import { flatten, pageAt } from '../lib/pages.ts';
 import type { TreeMove } from '../lib/tree.ts';
 import { ensureDocumentStyles } from '../lib/render.ts';
@@ -62,7 +63,9 @@ export default function EditView({ space, number, path }: { space: Space; number
     <div className="space">
       <aside aria-label="Pages">
         <p className="small">
-          <Link href={paths.changeRequest(space.organization, space.id, number)}>← #{number} {cr.data?.subject || 'Untitled change request'}</Link>
+          <Link href={paths.changeRequest(space.organization, space.id, number)}>
+            ← #{number} {cr.data?.subject || 'Untitled change request'}
+          </Link>
         </p>
         {pages.isPending && <Progress label="Loading pages" />}
         {pages.data && <EditableTree pages={pages.data} current={page?.id} href={edit} update={updatePage} busy={changes.isPending} />}
@@ -88,6 +91,9 @@ export default function EditView({ space, number, path }: { space: Space; number
             crPath={crPath}
             base={base}
             page={page}
+            pages={flatten(pages.data!)
+              .filter((p) => p.type === 'document')
+              .map((p) => ({ id: p.id, title: p.title }))}
             onDeleted={() => {
               void client.invalidateQueries({ queryKey: ['pages', base] });
               navigate(paths.edit(space.organization, space.id, number));
@@ -99,7 +105,7 @@ export default function EditView({ space, number, path }: { space: Space; number
   );
 }
 
-function PageEditor({ crPath, base, page, onDeleted }: { crPath: string; base: string; page: RevisionPage; onDeleted: () => void }) {
+function PageEditor({ crPath, base, page, pages, onDeleted }: { crPath: string; base: string; page: RevisionPage; pages: PageChoice[]; onDeleted: () => void }) {
   const client = useQueryClient();
   const body = useQuery({
     queryKey: ['page', base, page.id, 'edit'],
@@ -185,7 +191,8 @@ function PageEditor({ crPath, base, page, onDeleted }: { crPath: string; base: s
           readDoc.current = read;
           saver.change(() => ({ title: titleRef.current || 'Untitled', document: read() }));
         }}
-        uploadImage={async (file) => uploadFile(crPath, base, file)}
+        uploadFile={async (file) => uploadFile(crPath, base, file)}
+        pages={pages}
       />
     </article>
   );
