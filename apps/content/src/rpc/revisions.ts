@@ -10,7 +10,7 @@ import type {
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { Revision as RevisionCodec } from '@quire/proto/space-content';
-import { checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { callsAsItself, checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
@@ -432,9 +432,10 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       return { revision: revisionHeader(row), conflicts: [] };
     },
 
+    // Review's, as itself (settling a merge it did not see end, with or without a caller): a revision id only.
     async getChangeRequestMerge(req, ctx) {
-      const { space } = await visibleSpace(deps, req.spaceId, ctx);
-      return { revisionId: (await revisions.changeRequestMerge(space.id, req.changeRequestId)) ?? '' };
+      if (!callsAsItself(ctx, 'review')) throw new PermissionDeniedError('Only the review service asks which revision a change request was merged as');
+      return { revisionId: (await revisions.changeRequestMerge(req.spaceId, req.changeRequestId)) ?? '' };
     },
 
     async setSpaceRevision(req, ctx) {
