@@ -4,6 +4,7 @@ import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/servi
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
+import { startMergeConsumer } from '../src/merges-consumer.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -11,8 +12,10 @@ import { openStore } from '../src/store/index.ts';
  * The real review gRPC server on a free port, over a fresh copy of the migrated template
  * database, calling the orgs and content services at the given addresses. Used by the contract
  * tests here and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
+ * `eventsPrefix` publishes its events where content's copies read them; with `eventsStream`, it
+ * also records the merges content announces there.
  */
-export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }, options: { eventsPrefix?: string } = {}) {
+export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }, options: { eventsPrefix?: string; eventsStream?: string } = {}) {
   // Another instance over an existing database (replicas) leaves that database in place.
   const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('review');
   const { store, close } = openStore(database.url, 5);
@@ -24,6 +27,8 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const sink = await testEventSink('review', log, options.eventsPrefix);
   // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`).
   const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, ...upstreams };
+  // Content's merge events record the merges this instance did not, when it reads where content publishes.
+  const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
@@ -40,6 +45,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
     async stop() {
       client.close();
       await server.shutdown(1000);
+      await stopMerges();
       upstreams.close();
       await printer.close();
       await sink.close();
