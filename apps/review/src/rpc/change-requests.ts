@@ -4,7 +4,7 @@ import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isService
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, MERGE_TIMEOUT_MS, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import { asDomainError, callerOf, countersChanged, isRefusal, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
-import { recordMerge, settleMerge } from './merges.ts';
+import { settleMerge } from './merges.ts';
 
 type CrHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -157,7 +157,9 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
         throw conflictError(cr.number, "the space's content", res.conflicts);
       }
       // The space has the content now: the change request is merged even if a PATCH raced this merge.
-      await recordMerge(deps, cr, res.revision.id, ctx);
+      await store.recordMerged(cr.id, space.id, res.revision.id);
+      // Counted before the answer, also when content's event recorded the merge first.
+      await countersChanged(deps, space, ctx);
       return { revision: res.revision.id, result: 'merge' };
     },
 
