@@ -1,4 +1,4 @@
-import { startContent, type ContentHarness } from '@quire/content/testing';
+import { startContent } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest, type GetChangeRequestRevisionResponse } from '@quire/proto/review';
@@ -9,7 +9,7 @@ import { rejects } from '@quire/service-kit/testing/expect';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMerges } from '../src/rpc/merges.ts';
-import { startReview, type ReviewHarness } from './harness.ts';
+import { startReview } from './harness.ts';
 
 // Merges through content's one call, and a merge review did not see end: review stops after
 // content merged and before recording it (simulated by its write failing once). The change
