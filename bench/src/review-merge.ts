@@ -1,3 +1,6 @@
+import { unaryCall } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
+import type { MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse } from '@quire/proto/space-content';
 import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 
 // MergeChangeRequest of a change request touching 10 pages of a 1,000-page space, over gRPC on
@@ -10,6 +13,7 @@ import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 45);
 const WARMUP = 3;
+const asReview = { identity: testIdentity('review'), audience: 'content' as const };
 const EDITED = 10;
 
 const stack = await startReviewStack();
@@ -54,10 +58,13 @@ try {
       const { revisionId: current } = await content.call(content.client.getSpace, { spaceId: space.id }, owner.id);
       const m0 = performance.now();
       if (run % 3 === 1) {
-        const merged = await content.callContent(
+        // As review calls it (only review may), for the user the gateway authenticated.
+        const merged = await unaryCall<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
+          content.spaceContent,
           content.spaceContent.mergeChangeRequestIntoSpace,
           { spaceId: space.id, baseRevisionId: edited.revisionInitial, headRevisionId: edited.revision, expectedRevisionId: current, changeRequestId: cr.id },
-          owner.id,
+          { userId: owner.id, requestId: 'bench', chain: ['gateway'] },
+          asReview,
         );
         if (!merged.revision) throw new Error('merge failed');
         if (timed) intoSpaceMs.push(performance.now() - m0);

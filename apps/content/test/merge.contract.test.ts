@@ -98,11 +98,14 @@ describe('MergeRevisions', () => {
 });
 
 describe('MergeChangeRequestIntoSpace', () => {
-  const mergeCr = (req: Partial<MergeChangeRequestIntoSpaceRequest>, as = owner) =>
-    h.callContent<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
+  /** As review calls it, for the user the gateway authenticated. */
+  const mergeCr = (req: Partial<MergeChangeRequestIntoSpaceRequest>, as = owner, through: ServiceName = 'review') =>
+    unaryCall<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
+      h.spaceContent,
       h.spaceContent.mergeChangeRequestIntoSpace,
       { spaceId: '', baseRevisionId: '', headRevisionId: '', expectedRevisionId: '', changeRequestId: 'cr1', ...req },
-      as.id,
+      { userId: as.id, requestId: 'test', chain: through === 'gateway' ? [] : ['gateway'] },
+      { identity: testIdentity(through), audience: 'content' },
     );
   const mergeOf = (spaceId: string, changeRequestId: string, service: ServiceName = 'review') =>
     unaryCall<GetChangeRequestMergeRequest, GetChangeRequestMergeResponse>(
@@ -165,6 +168,9 @@ describe('MergeChangeRequestIntoSpace', () => {
     const s = await live();
     const before = await revisions();
     await rejects(mergeCr(s.req, reader), status.PERMISSION_DENIED, /Only editors/);
+    // The gateway (or any other service) may not name a change request as merged, even for an editor.
+    await rejects(mergeCr(s.req, owner, 'gateway'), status.PERMISSION_DENIED, /Only the review service merges/);
+    await rejects(mergeCr(s.req, owner, 'sites'), status.PERMISSION_DENIED);
     // Another organization's space is not there for them.
     await rejects(mergeCr(s.req, outsider), status.NOT_FOUND, /Space ".+" not found/);
     await rejects(mergeCr({ ...s.req, changeRequestId: '' }), status.INVALID_ARGUMENT, /^changeRequestId/);

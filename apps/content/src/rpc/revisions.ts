@@ -405,6 +405,8 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
 
     async mergeChangeRequestIntoSpace(req, ctx) {
       callerOf(ctx);
+      // Review records the change request as merged from this revision: no one else may name one.
+      if (ctx.chain.at(-1) !== 'review') throw new PermissionDeniedError('Only the review service merges change requests');
       if (!req.changeRequestId) throw new InvalidArgumentError('changeRequestId: the change request being merged is needed');
       if (!req.expectedRevisionId) throw new InvalidArgumentError('expectedRevisionId: the revision the space is expected to be on is needed');
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);

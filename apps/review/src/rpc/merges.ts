@@ -20,7 +20,12 @@ export async function settleMerge(deps: Deps, cr: ChangeRequestRow, ctx: Reporte
   const startedAt = cr.mergeStartedAt;
   if (!startedAt || cr.status === 'merged') return cr;
   // As review itself: the caller reading the change request may not be one who may merge.
-  const { revisionId } = await deps.spaceContent.getChangeRequestMerge({ spaceId: cr.spaceId, changeRequestId: cr.id }, {});
+  const asked = await deps.spaceContent.getChangeRequestMerge({ spaceId: cr.spaceId, changeRequestId: cr.id }, {}).catch((err: unknown) => {
+    // Content away: the change request shows as recorded, and is settled on a later read or start.
+    ctx.log.warn({ err, changeRequestId: cr.id }, 'merge under way not settled: content did not answer');
+  });
+  if (!asked) return cr;
+  const { revisionId } = asked;
   if (revisionId) await recordMerge(deps, cr, revisionId, ctx);
   else if (startedAt.getTime() < Date.now() - MERGE_TIMEOUT_MS) await deps.store.endMerge(cr.id, startedAt);
   else return cr;
