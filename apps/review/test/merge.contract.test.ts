@@ -18,6 +18,7 @@ import { startReview } from './harness.ts';
 let orgs: OrgsHarness;
 let owner: TestUser;
 let reader: TestUser;
+let outsider: TestUser;
 let orgId: string;
 
 /** Content and review, with or without content's events reaching review. */
@@ -90,8 +91,9 @@ let withoutEvents: Awaited<ReturnType<typeof stack>>;
 
 beforeAll(async () => {
   orgs = await startOrgs();
-  [owner, reader] = await Promise.all([orgs.user('owner'), orgs.user('reader')]);
+  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
   orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await orgs.organization(outsider, [], 'Elsewhere');
   [withEvents, withoutEvents] = await Promise.all([stack(true), stack(false)]);
 });
 afterAll(async () => {
@@ -199,5 +201,7 @@ describe('reading a change request for its content', () => {
       baseRevision: edited.revisionInitial,
     });
     await rejects(s.call(R.prototype.getChangeRequestRevision, { spaceId: space.id, changeRequest: '999' }), status.NOT_FOUND, /Change request "999" not found/);
+    // Another organization's change request is not there for them.
+    await rejects(s.call(R.prototype.getChangeRequestRevision, { spaceId: space.id, changeRequest: cr.id }, outsider), status.NOT_FOUND, /not found/);
   });
 });
