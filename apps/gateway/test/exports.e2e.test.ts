@@ -3,7 +3,7 @@ import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_EXPORT_LIMITS } from '@quire/review/testing';
+import { DEFAULT_EXPORT_LIMITS, startReview } from '@quire/review/testing';
 import { makeLinkSigner } from '../src/signing.ts';
 import { expectError, ok, startGateway } from './harness.ts';
 
@@ -46,10 +46,23 @@ afterAll(() => g?.stop());
 /** Fetches a signed URL through the gateway (its path and query, without the public address). */
 const fetchSigned = (url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
 
+/** Fetches a download link until its job is over (202 meanwhile, with Retry-After and the job's progress); every 202's body, and the last answer. */
+async function poll(url: string) {
+  const pending: { state: string; pagesDone: number; pagesTotal: number }[] = [];
+  for (let i = 0; i < 300; i++) {
+    const res = await fetchSigned(url);
+    if (res.statusCode !== 202) return { res, pending };
+    expect(res.headers['retry-after']).toBe('2');
+    pending.push(res.json());
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} still 202`);
+}
+
 async function download(as: TestUser, path: string, format: string) {
   const link = await ok(g.call(as, 'GET', `${path}?format=${format}`));
   expect(link.format).toBe(format);
-  const res = await fetchSigned(link.url);
+  const { res } = await poll(link.url);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+"$/);
   return { url: link.url as string, res };
@@ -121,8 +134,7 @@ describe('export links', () => {
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=epub`), 400, /format/);
   });
 
-  it('are refused (400 naming the bound) for content too big to export, before anything is rendered; a link made before is refused too', async () => {
-    const earlier = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`))).url as string;
+  it('are refused (400 naming the bound) for content too big to export, before anything is rendered', async () => {
     // The space has 2 pages, the change request 3.
     g.review.deps.exportLimits.maxPdfPages = 2;
     try {
@@ -131,7 +143,6 @@ describe('export links', () => {
       expect((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).format).toBe('markdown');
       g.review.deps.exportLimits.maxPdfPages = 1;
       expectError(await g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`), 400, /the content has 2 pages, more than the 1 of a pdf export/);
-      expectError(await fetchSigned(earlier), 400, /the content has 2 pages, more than the 1 of a pdf export/);
     } finally {
       g.review.deps.exportLimits.maxPdfPages = DEFAULT_EXPORT_LIMITS.maxPdfPages;
     }
@@ -143,7 +154,7 @@ describe('export links', () => {
   });
 
   it('download nothing when tampered with, or expired', async () => {
-    const { url } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
+    const { url, job } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
     expectError(await fetchSigned(url.replace(/sig=[0-9a-f]+/, `sig=${'0'.repeat(64)}`)), 404, /expired/);
     // Another user, another format, another space: each breaks the signature.
     expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
@@ -152,16 +163,60 @@ describe('export links', () => {
     expectError(await fetchSigned(crLink.replace(`/change-requests/${crId}/`, '/change-requests/1/')), 404, /expired/);
     // Signed with the gateway's own secret, but two hours ago: past its hour.
     const old = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET, () => Date.now() - 2 * 3600_000);
-    const stale = old.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id }, 3600);
+    const stale = old.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id, job: job.id }, 3600);
     expectError(await fetchSigned(stale), 404, /expired/);
+    // Another job in the link: the signature breaks too.
+    expectError(await fetchSigned(url.replace(/job=[^&]+/, 'job=other')), 404, /expired/);
     // The same link made now downloads: the refusal above is the expiry's, not a slip of the test.
-    const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id }, 3600);
-    expect((await fetchSigned(fresh)).statusCode).toBe(200);
+    const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id, job: job.id }, 3600);
+    expect((await poll(fresh)).res.statusCode).toBe(200);
   });
 
-  it('download as the user they were made for: one who lost access gets nothing', async () => {
-    const outsiderLink = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: outsider.id }, 3600);
-    expectError(await fetchSigned(outsiderLink), 404);
+  it("download only the job of the user they were made for: a link validly signed for B naming A's job gets nothing", async () => {
+    const { job } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
+    const signer = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET);
+    // Another organization's member, and a member of the same one: neither gets the reader's job.
+    for (const user of [outsider, owner]) {
+      expectError(await fetchSigned(signer.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: user.id, job: job.id }, 3600)), 404, /^Export not found/);
+    }
+  });
+
+  it("download nothing for another organization's member who alters the link to name themself", async () => {
+    const { url } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`));
+    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
+    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`).replace(/sig=[0-9a-f]+/, `sig=${'f'.repeat(64)}`)), 404, /expired/);
+  });
+});
+
+describe('exports as jobs', () => {
+  it('answer 202 with the progress while queued, then the file once a worker (restarted) made it; a second ask reuses the job', async () => {
+    // Every worker down: the job waits on the stream.
+    await g.review.workers.stop();
+    const link = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`));
+    expect(link.job).toMatchObject({ state: 'queued', pagesDone: 0 });
+    const queued = await fetchSigned(link.url);
+    expect(queued.statusCode).toBe(202);
+    expect(queued.headers['retry-after']).toBe('2');
+    expect(queued.json()).toMatchObject({ id: link.job.id, state: 'queued' });
+    // A worker process comes up over the same database and queue, and finishes it.
+    const worker = await startReview(g.orgs.address, g.content.address, { databaseUrl: g.review.databaseUrl }, { queue: g.review.queue, workers: 1 });
+    try {
+      const started = Date.now();
+      const { res, pending } = await poll(link.url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdfText(res.rawPayload)).toContain('Coming soon.');
+      for (const p of pending) expect(['queued', 'running']).toContain(p.state);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // Asked again: the same job, done, its file at once.
+      const again = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`));
+      expect(again.job).toMatchObject({ id: link.job.id, state: 'done', pagesDone: 3, pagesTotal: 3 });
+      expect((await fetchSigned(again.url)).statusCode).toBe(200);
+    } finally {
+      await worker.stop();
+    }
   });
 });
 
@@ -186,7 +241,7 @@ describe('the OpenAPI document', () => {
       const o = op(path);
       expect(o.operationId).toBe(id);
       expect(o.security).toEqual([]);
-      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(['200', '202', '400', '404', '409']));
     }
   });
 });

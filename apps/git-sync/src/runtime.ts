@@ -2,14 +2,14 @@ import { ContentServiceClient, ContentServiceService } from '@quire/proto/conten
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { createClient, promiseClient, watchConsumer, type HealthChecks, type Logger, type ServiceBinding, type ServiceIdentity } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
+import { ensureQueue, publishJob, startWorkers, type Workers } from '@quire/service-kit/job-queue';
 import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKey } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
-import { ensureQueue, publishJob, startWorkers, type Workers } from './worker/consumer.ts';
-import type { RunnerDeps } from './worker/jobs.ts';
+import { runJob, type RunnerDeps } from './worker/jobs.ts';
 
 // Content calls of a job move whole revisions (a thousand pages): longer than a request's deadline.
 const CONTENT_TIMEOUT_MS = 120_000;
@@ -48,13 +48,8 @@ export async function startRuntime(
   };
   await ensureQueue(nc, queue);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
-  const workers = await startWorkers(
-    nc,
-    queue,
-    config.GIT_SYNC_WORKERS,
-    { store, content: spaceContent, secretsKey, newId, workDir: config.GIT_SYNC_WORK_DIR, jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS, allowPrivateNetwork, allowFileRemotes, log, beforeApply: options.beforeApply },
-    log,
-  );
+  const runner: RunnerDeps = { store, content: spaceContent, secretsKey, newId, workDir: config.GIT_SYNC_WORK_DIR, jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS, allowPrivateNetwork, allowFileRemotes, log, beforeApply: options.beforeApply };
+  const workers = await startWorkers(nc, queue, config.GIT_SYNC_WORKERS, 'git-sync', (msg, last) => runJob(runner, msg, last), log);
   const service = gitSyncService(
     {
       store,

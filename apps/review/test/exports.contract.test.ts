@@ -163,3 +163,141 @@ describe('the ExportSpace call', () => {
     }
   });
 });
+
+type Job = { id: string; state: string; pagesDone: number; pagesTotal: number; filesDone: number; filesTotal: number; expiresAt: Date };
+type Got = { job: Job; data: Buffer; filename: string; contentType: string };
+
+describe('export jobs', () => {
+  const start = (on: ReviewHarness, spaceId: string, format: string, user = reader, changeRequest = '') => on.call<unknown, Job>(R.prototype.startExport as never, { spaceId, changeRequest, format }, user.id);
+  const get = (on: ReviewHarness, spaceId: string, jobId: string, user = reader, changeRequest = '') => on.call<unknown, Got>(R.prototype.getExport as never, { spaceId, changeRequest, jobId }, user.id);
+  /** Polls the job until it is no longer queued or running; every state seen, in order, and the last answer (or error). */
+  async function settle(on: ReviewHarness, spaceId: string, jobId: string, user = reader, changeRequest = '') {
+    const seen: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const got = await get(on, spaceId, jobId, user, changeRequest);
+      if (seen.at(-1) !== got.job.state) seen.push(got.job.state);
+      if (got.job.state === 'done') return { seen, got };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`job ${jobId} still ${seen.at(-1)}`);
+  }
+
+  it('runs queued -> running -> done with its progress counted, and a second ask of the same content reuses the job', async () => {
+    const { space } = await seeded();
+    const job = await start(review, space.id, 'pdf');
+    expect(job).toMatchObject({ state: 'queued', pagesDone: 0 });
+    // Kept, with its links, an hour from the ask.
+    expect(Math.abs(job.expiresAt.getTime() - Date.now() - 3600_000)).toBeLessThan(60_000);
+    const { seen, got } = await settle(review, space.id, job.id);
+    expect(seen.filter((s) => s !== 'queued')).toEqual(expect.arrayContaining(['done']));
+    expect(['queued', 'running', 'done']).toEqual(expect.arrayContaining(seen));
+    expect(got.job).toMatchObject({ state: 'done', pagesDone: 3, pagesTotal: 3, filesTotal: 1 });
+    expect(got).toMatchObject({ filename: 'product-docs.pdf', contentType: 'application/pdf' });
+    expect(pdfText(got.data)).toContain(LINES.Usage);
+    // The same content, format and user: the same job, its file ready at once.
+    const again = await start(review, space.id, 'pdf');
+    expect(again).toMatchObject({ id: job.id, state: 'done' });
+    expect(again.expiresAt.getTime()).toBeGreaterThanOrEqual(job.expiresAt.getTime());
+    // Another user, or another format, is another job.
+    expect((await start(review, space.id, 'pdf', owner)).id).not.toBe(job.id);
+    expect((await start(review, space.id, 'markdown')).id).not.toBe(job.id);
+  }, 60_000);
+
+  it("exports the change request's revision as it was when asked", async () => {
+    const { space, cr } = await seeded();
+    const job = await start(review, space.id, 'markdown', reader, String(cr.number));
+    // The download names the change request by id, as the gateway's link does.
+    const { got } = await settle(review, space.id, job.id, reader, cr.id);
+    expect(strFromU8(unzipSync(got.data)['faq.md']!)).toContain('Frequently asked questions');
+    expect(got.job).toMatchObject({ pagesDone: 4, pagesTotal: 4, filesDone: 1, filesTotal: 1 });
+    await rejects(get(review, space.id, job.id, reader, ''), status.NOT_FOUND, /^Export not found/);
+  }, 60_000);
+
+  it("gives a job to its user only, for its space, while they may still read it: others' are not found", async () => {
+    const { space } = await seeded();
+    const job = await start(review, space.id, 'markdown');
+    await settle(review, space.id, job.id);
+    await rejects(get(review, space.id, job.id, owner), status.NOT_FOUND, /^Export not found/);
+    await rejects(get(review, space.id, job.id, outsider), status.NOT_FOUND, /^Export not found/);
+    const other = await seeded();
+    await rejects(get(review, other.space.id, job.id), status.NOT_FOUND, /^Export not found/);
+    await rejects(start(review, space.id, 'markdown', outsider), status.NOT_FOUND);
+    await rejects(start(review, space.id, 'docx'), status.INVALID_ARGUMENT, /^format: "docx" is none of/);
+  }, 60_000);
+
+  it('finishes a job queued while no worker ran once one starts (a restart), and a failed job keeps its reason', async () => {
+    const { space } = await seeded();
+    // An instance with no workers (as when every worker is down) over its own queue.
+    const api = await startReview(orgs.address, content.address, undefined, { workers: 0 });
+    try {
+      const job = await start(api, space.id, 'html');
+      const doomed = await start(api, space.id, 'pdf');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await get(api, space.id, job.id)).job.state).toBe('queued');
+      // The worker that comes up finds both on the stream; the content grew past its PDF bound meanwhile.
+      const worker = await startReview(orgs.address, content.address, { databaseUrl: api.databaseUrl }, { queue: api.queue, workers: 1 });
+      worker.deps.exportLimits.maxPdfPages = 2;
+      try {
+        const { got } = await settle(api, space.id, job.id);
+        expect(Object.keys(unzipSync(got.data))).toContain('usage.html');
+        for (let i = 0; i < 100 && (await api.deps.store.getExportJob(doomed.id))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+        const reason = /^format: the pdf export is refused before it is made: the content has 3 pages, more than the 2 of a pdf export$/;
+        await rejects(get(api, space.id, doomed.id), status.INVALID_ARGUMENT, reason);
+        // Still its reason later; a new ask starts a new job rather than reusing the failed one.
+        await rejects(get(api, space.id, doomed.id), status.INVALID_ARGUMENT, reason);
+        expect((await start(api, space.id, 'pdf')).id).not.toBe(doomed.id);
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await api.stop();
+    }
+  }, 60_000);
+
+  it('hands a job whose worker died mid-run to another worker once its ack wait passes, which finishes it', async () => {
+    const { space } = await seeded();
+    const a = await startReview(orgs.address, content.address, undefined, { workers: 1, ackWaitMs: 1000 });
+    let b: ReviewHarness | undefined;
+    // A's Chromium never answers: its worker is stuck mid-job when it dies.
+    let release = () => {};
+    const stuck = vi.spyOn(a.deps.printer, 'print').mockImplementation(() => new Promise((_, reject) => (release = () => reject(new Error('released')))));
+    try {
+      const job = await start(a, space.id, 'pdf');
+      for (let i = 0; i < 100 && (await a.deps.store.getExportJob(job.id))?.state !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stuck).toHaveBeenCalled();
+      a.workers.kill();
+      b = await startReview(orgs.address, content.address, { databaseUrl: a.databaseUrl }, { queue: a.queue, workers: 1, ackWaitMs: 1000 });
+      const { got } = await settle(a, space.id, job.id);
+      expect(pdfText(got.data)).toContain(LINES.Install);
+      expect(await a.deps.store.getExportJob(job.id)).toMatchObject({ state: 'done', attempt: 2 });
+    } finally {
+      release();
+      stuck.mockRestore();
+      await b?.stop();
+      await a.stop();
+    }
+  }, 60_000);
+
+  it("fails a PDF job that takes longer than a job's print time limit, naming the limit, without retrying", async () => {
+    const { space } = await seeded();
+    review.deps.exportPdfTimeoutMs = 1;
+    try {
+      const job = await start(review, space.id, 'pdf', owner);
+      for (let i = 0; i < 100 && (await review.deps.store.getExportJob(job.id))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await review.deps.store.getExportJob(job.id)).toMatchObject({ state: 'failed', attempt: 1 });
+      await rejects(get(review, space.id, job.id, owner), status.INVALID_ARGUMENT, /^format: the pdf export could not be made: the PDF took longer than 1 ms to print$/);
+    } finally {
+      review.deps.exportPdfTimeoutMs = undefined;
+    }
+  }, 60_000);
+
+  it('removes jobs past their time with their files', async () => {
+    const { space } = await seeded();
+    const job = await start(review, space.id, 'markdown');
+    await settle(review, space.id, job.id);
+    await review.deps.store.removeExpiredExports(new Date(job.expiresAt.getTime() - 1));
+    expect((await get(review, space.id, job.id)).job.state).toBe('done');
+    expect(await review.deps.store.removeExpiredExports(new Date(job.expiresAt.getTime() + 1))).toBeGreaterThanOrEqual(1);
+    await rejects(get(review, space.id, job.id), status.NOT_FOUND, /^Export not found/);
+  }, 60_000);
+});

@@ -1,21 +1,39 @@
+import { randomBytes } from 'node:crypto';
 import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
+import { publishJob, type QueueConfig } from '@quire/service-kit/job-queue';
+import { connectNats } from '@quire/service-kit/nats';
 import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
 import { startMergeConsumer } from '../src/merges-consumer.ts';
+import type { Deps } from '../src/rpc/deps.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
+import { startExportWorkers } from '../src/worker/exports.ts';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export interface ReviewOptions {
+  /** Where its domain events go (the gateway's tests), or nowhere. */
+  eventsPrefix?: string;
+  /** With `eventsPrefix`: the stream content's merge events are read from, to record the merges this instance did not. */
+  eventsStream?: string;
+  /** Export worker loops of this instance (0: API only); 1 by default. */
+  workers?: number;
+  ackWaitMs?: number;
+  /** Another instance's export queue: replicas share its subject and consumer. */
+  queue?: Pick<QueueConfig, 'subject' | 'consumer'>;
+}
 
 /**
- * The real review gRPC server on a free port, over a fresh copy of the migrated template
- * database, calling the orgs and content services at the given addresses. Used by the contract
- * tests here and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
- * `eventsPrefix` publishes its events where content's copies read them; with `eventsStream`, it
- * also records the merges content announces there.
+ * The real review gRPC server and export workers on a free port, over a fresh copy of the
+ * migrated template database, calling the orgs and content services at the given addresses, its
+ * export jobs on a subject and consumer of the JOBS stream of its own. Used by the contract tests
+ * here and by the gateway's end-to-end tests; `existing` makes another instance over the same database.
  */
-export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }, options: { eventsPrefix?: string; eventsStream?: string } = {}) {
+export async function startReview(orgsAddress: string, contentAddress: string, existing?: { databaseUrl: string }, options: ReviewOptions = {}) {
   // Another instance over an existing database (replicas) leaves that database in place.
   const database = existing ? { url: existing.databaseUrl, drop: async () => {} } : await cloneTemplate('review');
   const { store, close } = openStore(database.url, 5);
@@ -25,19 +43,31 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
   // The counters' state events go where content's copies read them (the gateway's tests), or nowhere.
   const sink = await testEventSink('review', log, options.eventsPrefix);
-  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`).
-  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, ...upstreams };
-  // Content's merge events record the merges this instance did not, when it reads where content publishes.
+  const suffix = randomBytes(5).toString('hex');
+  const queue: QueueConfig = {
+    ...(options.queue ?? { subject: `jobs.export.test.${suffix}`, consumer: `review-export-test-${suffix}` }),
+    ackWaitMs: options.ackWaitMs ?? 30_000,
+    maxDeliver: 3,
+    // A run killed before its teardown leaves no consumer behind for long.
+    inactiveMs: 10 * 60_000,
+  };
+  const nc = await connectNats(NATS_URL, 'review-test', log);
+  // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`, `deps.exportPdfTimeoutMs = 1`).
+  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, exportPdfTimeoutMs: undefined as number | undefined, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams } satisfies Deps;
+  const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
   const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
+  const owned = !options.queue;
   return {
     address,
     client,
     databaseUrl: database.url,
     /** What the server's handlers run on, for tests of the domain functions behind an RPC. */
     deps,
+    queue,
+    workers,
     /** Calls an RPC as `userId`. */
     call: callAs(client, 'review'),
     /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
@@ -45,7 +75,14 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
     async stop() {
       client.close();
       await server.shutdown(1000);
+      await workers.stop();
       await stopMerges();
+      if (owned) {
+        const jsm = await nc.jetstreamManager();
+        await jsm.consumers.delete('JOBS', queue.consumer).catch(() => undefined);
+        await jsm.streams.purge('JOBS', { filter: queue.subject });
+      }
+      await nc.drain();
       upstreams.close();
       await printer.close();
       await sink.close();

@@ -70,14 +70,14 @@ export class PdfPrinter {
     else this.running--;
   }
 
-  /** The HTML printed to an A4 PDF, with its title in the PDF's metadata. */
-  async print(html: string, assets: AssetLoader = async () => undefined): Promise<Buffer> {
+  /** The HTML printed to an A4 PDF, with its title in the PDF's metadata, within `timeoutMs` (the printer's by default). */
+  async print(html: string, assets: AssetLoader = async () => undefined, timeoutMs = this.options.timeoutMs): Promise<Buffer> {
     await this.turn();
     try {
       const browser = await this.launch();
       const context = await browser.newContext({ javaScriptEnabled: false, offline: false });
       try {
-        context.setDefaultTimeout(this.options.timeoutMs);
+        context.setDefaultTimeout(timeoutMs);
         await context.route('**/*', async (route) => {
           const url = new URL(route.request().url());
           if (url.origin !== PRINT_ORIGIN) return route.abort('blockedbyclient');
@@ -88,7 +88,7 @@ export class PdfPrinter {
         const page = await context.newPage();
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new PdfTimeoutError(this.options.timeoutMs)), this.options.timeoutMs);
+          timer = setTimeout(() => reject(new PdfTimeoutError(timeoutMs)), timeoutMs);
         });
         try {
           return await Promise.race([

@@ -31,7 +31,7 @@ const httpSeconds = new Histogram({
 
 const jobSeconds = new Histogram({
   name: 'quire_job_duration_seconds',
-  help: 'Background jobs (Git import/export, insights batch writes), by kind and outcome, and their duration',
+  help: 'Background jobs (Git import/export, space exports, insights batch writes), by kind and outcome, and their duration',
   labelNames: ['kind', 'outcome'] as const,
   buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 600],
   registers: [metrics],

@@ -1,28 +1,50 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '@quire/service-kit';
+import type { ExportJob } from '@quire/proto/review';
 import type { FastifyReply } from 'fastify';
 import { ChangeRequestParams } from '../schemas/change-requests.ts';
-import { downloadResponses, errorResponses } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
-import { ExportDownloadQuery, ExportLink, ExportQuery } from '../schemas/exports.ts';
+import { ExportDownloadQuery, ExportLink, ExportQuery, exportDownloadResponses } from '../schemas/exports.ts';
 import type { RouteDeps } from './context.ts';
 
 // Quire's exports (beyond GitBook's API): a space's content, or a change request's, as a Markdown
-// ZIP, a static HTML ZIP or a PDF. The link is made for the caller (who must read the content now)
-// and downloads as that same user: a holder gets what they may read, and nothing once it expires.
-// Content past the bounds of an export is refused when the link is asked for (400 naming the
-// bound), before anything is rendered; the download checks again, the content may have grown.
+// ZIP, a static HTML ZIP or a PDF. Asking for one checks that the caller may read the content and
+// that it is within the bounds of an export (400 naming the bound, before anything is rendered),
+// then starts (or reuses) review's export job for that content, format and user; the link names
+// the job and lives as long as review keeps it (an hour from the last ask). Every export is a job:
+// one path, a PDF of hundreds of pages never holds a request, and a second ask reuses the file.
+// The download answers 202 with the job's progress while it runs, the file once done, the
+// job's reason when it failed; it reads as the link's user, whose read access is checked again.
 
 const tags = ['exports'];
-/** How long a link lives. */
-const LINK_SECONDS = 60 * 60;
+/** When a client polling a download link should come back. */
+const RETRY_SECONDS = 2;
 const spacePath = (spaceId: string) => `/v1/spaces/${spaceId}/export/download`;
 const changeRequestPath = (spaceId: string, changeRequestId: string) => `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/export/download`;
 
+const presentJob = (job: ExportJob) => ({
+  id: job.id,
+  state: job.state as 'queued' | 'running' | 'done' | 'failed',
+  pagesDone: job.pagesDone,
+  pagesTotal: job.pagesTotal,
+  filesDone: job.filesDone,
+  filesTotal: job.filesTotal,
+  expiresAt: job.expiresAt!.toISOString(),
+});
+
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { review }, links }) => {
-  /** Reads the file as the link's user and answers it as an attachment. */
-  const download = async (reply: FastifyReply, req: { spaceId: string; changeRequest: string; format: string; user: string; requestId: string }) => {
-    const res = await review.exportSpace({ spaceId: req.spaceId, changeRequest: req.changeRequest, format: req.format, checkOnly: false }, { userId: req.user, requestId: req.requestId });
+  /** The link to the job's download, for the job's user, dying with the job. */
+  const linkTo = <F extends string>(path: string, format: F, user: string, job: ExportJob) => ({
+    format,
+    url: links.sign(path, { format, user, job: job.id }, Math.floor(job.expiresAt!.getTime() / 1000) - Math.floor(Date.now() / 1000)),
+    job: presentJob(job),
+  });
+
+  /** The job as the link's user: 202 with its progress while it runs, the file as an attachment once done. */
+  const download = async (reply: FastifyReply, req: { spaceId: string; changeRequest: string; job: string; user: string; requestId: string }) => {
+    const res = await review.getExport({ spaceId: req.spaceId, changeRequest: req.changeRequest, jobId: req.job }, { userId: req.user, requestId: req.requestId });
+    if (res.job!.state !== 'done') return reply.code(202).header('retry-after', String(RETRY_SECONDS)).header('cache-control', 'no-store').send(presentJob(res.job!));
     return reply
       .header('content-type', res.contentType)
       .header('content-disposition', `attachment; filename="${res.filename}"`)
@@ -38,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'exportSpace',
         tags,
-        summary: "A signed link (1 hour) to the space's content as a Markdown ZIP, a static HTML ZIP or a PDF; 400 naming the bound when the content is too big to export",
+        summary: "Starts (or reuses) the export of the space's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
         params: SpaceParams,
         querystring: ExportQuery,
         response: { 200: ExportLink, ...errorResponses },
@@ -47,8 +69,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     async (req) => {
       const { spaceId } = req.params;
       const { format } = req.query;
-      await review.exportSpace({ spaceId, changeRequest: '', format, checkOnly: true }, req.caller);
-      return { format, url: links.sign(spacePath(spaceId), { format, user: req.caller.userId ?? '' }, LINK_SECONDS) };
+      const job = await review.startExport({ spaceId, changeRequest: '', format }, req.caller);
+      return linkTo(spacePath(spaceId), format, req.caller.userId ?? '', job);
     },
   );
 
@@ -59,18 +81,18 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'downloadSpaceExport',
         tags,
-        summary: 'The file a signed export link names, as an attachment (the signature is the permission)',
+        summary: 'The file a signed export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason (400, 404, 409) when it failed',
         params: SpaceParams,
         querystring: ExportDownloadQuery,
         security: [],
-        response: downloadResponses,
+        response: exportDownloadResponses,
       },
     },
     async (req, reply) => {
       const { spaceId } = req.params;
-      const { format, user, exp, sig } = req.query;
-      if (!links.verify(spacePath(spaceId), { format, user }, exp, sig)) throw expired();
-      return download(reply, { spaceId, changeRequest: '', format, user, requestId: req.id });
+      const { format, user, job, exp, sig } = req.query;
+      if (!links.verify(spacePath(spaceId), { format, user, job }, exp, sig)) throw expired();
+      return download(reply, { spaceId, changeRequest: '', job, user, requestId: req.id });
     },
   );
 
@@ -80,7 +102,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'exportChangeRequest',
         tags,
-        summary: "A signed link (1 hour) to the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF; 400 naming the bound when the content is too big to export",
+        summary: "Starts (or reuses) the export of the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
         params: ChangeRequestParams,
         querystring: ExportQuery,
         response: { 200: ExportLink, ...errorResponses },
@@ -89,8 +111,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     async (req) => {
       const cr = await review.getChangeRequest({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
       const { format } = req.query;
-      await review.exportSpace({ spaceId: cr.spaceId, changeRequest: cr.id, format, checkOnly: true }, req.caller);
-      return { format, url: links.sign(changeRequestPath(cr.spaceId, cr.id), { format, user: req.caller.userId ?? '' }, LINK_SECONDS) };
+      const job = await review.startExport({ spaceId: cr.spaceId, changeRequest: cr.id, format }, req.caller);
+      return linkTo(changeRequestPath(cr.spaceId, cr.id), format, req.caller.userId ?? '', job);
     },
   );
 
@@ -101,18 +123,18 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'downloadChangeRequestExport',
         tags,
-        summary: 'The file a signed change-request export link names, as an attachment (the signature is the permission)',
+        summary: 'The file a signed change-request export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason when it failed',
         params: ChangeRequestParams,
         querystring: ExportDownloadQuery,
         security: [],
-        response: downloadResponses,
+        response: exportDownloadResponses,
       },
     },
     async (req, reply) => {
       const { spaceId, changeRequestId } = req.params;
-      const { format, user, exp, sig } = req.query;
-      if (!links.verify(changeRequestPath(spaceId, changeRequestId), { format, user }, exp, sig)) throw expired();
-      return download(reply, { spaceId, changeRequest: changeRequestId, format, user, requestId: req.id });
+      const { format, user, job, exp, sig } = req.query;
+      if (!links.verify(changeRequestPath(spaceId, changeRequestId), { format, user, job }, exp, sig)) throw expired();
+      return download(reply, { spaceId, changeRequest: changeRequestId, job, user, requestId: req.id });
     },
   );
 };

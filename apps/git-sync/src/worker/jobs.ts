@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
+import type { JobOutcome } from '@quire/service-kit/job-queue';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import { gitBlobOid, isInside, isLayoutText, isWritablePath, joinPath, knownIds, planExport, planImport, plannedContent, readConfig, RepositoryError, type RepoSnapshot } from '@quire/gitbook-layout';
 import { openCredentials } from '../domain/sealed.ts';
@@ -16,9 +17,6 @@ export interface JobMessage {
   jobId: string;
   credentials?: string;
 }
-
-/** What the consumer does with the message: ack it, let it be redelivered later, or drop it (another delivery has the job). */
-export type Outcome = 'ack' | 'retry' | 'abandon';
 
 export interface RunnerDeps {
   store: Store;
@@ -50,7 +48,7 @@ function reasonOf(err: unknown): string | undefined {
 }
 
 /** Runs one delivery of a job; every outcome is recorded on the job before the message is acked. */
-export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: boolean): Promise<Outcome> {
+export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: boolean): Promise<JobOutcome> {
   const claimedAt = Date.now();
   const job = await deps.store.claim(msg.jobId);
   // Over already (done, failed) or unknown: this delivery is a duplicate.
@@ -200,7 +198,7 @@ function progressOf(store: Store, job: JobRow, log: Logger) {
 
 type Progress = ReturnType<typeof progressOf>;
 
-async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<Outcome> {
+async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
   const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
   // Read while git fetches: the revision the import builds on may be older than the commit read
   // (CreateRevision refuses a parent that is no longer active, and the import runs again).
@@ -318,7 +316,7 @@ async function readReadme(dir: string, snapshot: RepoSnapshot, projectDirectory:
 }
 
 
-async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<Outcome> {
+async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
   const fetched = await fetchRef(dir, target, job.ref, deadline);
   mark('fetch');
   const projectDirectory = job.repoProjectDirectory ?? '';

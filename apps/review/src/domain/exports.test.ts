@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, exportProblem } from './exports.ts';
+import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, exportProblem, exportReuseKey } from './exports.ts';
 
 const LIMITS = { maxPages: 10, maxPdfPages: 3, maxFileBytes: 2 * 1024 * 1024 };
 
@@ -22,5 +22,13 @@ describe('the bounds of an export', () => {
   it('by default, lets the files fill one answer and no more', () => {
     expect(DEFAULT_EXPORT_LIMITS.maxFileBytes).toBe(ANSWER_ROOM);
     expect(exportProblem('markdown', { pages: 1, fileBytes: ANSWER_ROOM + 1 }, DEFAULT_EXPORT_LIMITS)).toMatch(new RegExp(`more than the ${ANSWER_ROOM} of an export`));
+  });
+});
+
+describe("an export job's reuse key", () => {
+  const job = { spaceId: 's1', changeRequestId: '', revision: 'r1', format: 'pdf', userId: 'u1' };
+  it('is the same for the same content revision, format and user, and differs when any of them does', () => {
+    expect(exportReuseKey({ ...job })).toBe(exportReuseKey(job));
+    for (const change of [{ revision: 'r2' }, { format: 'html' }, { userId: 'u2' }, { changeRequestId: 'cr1' }, { spaceId: 's2' }]) expect(exportReuseKey({ ...job, ...change })).not.toBe(exportReuseKey(job));
   });
 });

@@ -28,3 +28,13 @@ export function exportProblem(format: ExportFormat, content: { pages: number; fi
   if (content.fileBytes > limits.maxFileBytes) return `the content's files are ${content.fileBytes} bytes, more than the ${limits.maxFileBytes} of an export`;
   return undefined;
 }
+
+/** How long an export job and its file are kept after the last ask for it: the life of the links to it. */
+export const EXPORT_KEEP_SECONDS = 60 * 60;
+
+/** A job is live (reusable) until it fails or is removed. */
+export type ExportState = 'queued' | 'running' | 'done' | 'failed';
+
+/** What makes two asks the same export: the content revision (of the space, or of the change request), the format and the user. */
+export const exportReuseKey = (job: { spaceId: string; changeRequestId: string; revision: string; format: string; userId: string }) =>
+  [job.spaceId, job.changeRequestId, job.revision, job.format, job.userId].join('\n');

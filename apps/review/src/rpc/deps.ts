@@ -20,6 +20,15 @@ export interface Deps {
   printer: PdfPrinter;
   /** Bounds of an export (DEFAULT_EXPORT_LIMITS when unset). */
   exportLimits?: ExportLimits;
+  /** A PDF export job's print time limit (a job holds no request); the printer's own when unset. */
+  exportPdfTimeoutMs?: number;
+  /** Export jobs: queued here, run by the export workers. */
+  exports: { publish: (msg: ExportJobMessage) => Promise<void> };
+}
+
+/** An export job's message: only its id (the job's row says the rest). */
+export interface ExportJobMessage {
+  jobId: string;
 }
 
 export { callerOf } from '@quire/service-kit';

@@ -4,6 +4,7 @@ import type { Page } from '@quire/service-kit';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import type { ReactionRow } from '../domain/comments.ts';
 import type { Status } from '../domain/change-requests.ts';
+import { exportStore } from './exports.ts';
 
 export type Db = Database<PrismaClient>;
 
@@ -68,6 +69,7 @@ export function createStore(database: Db) {
   }
 
   return {
+    ...exportStore(database),
     /**
      * A new change request with the space's next number: the sequence row is bumped in the same
      * transaction (the row lock orders concurrent creations), so numbers are never given twice.
@@ -331,3 +333,4 @@ export function createStore(database: Db) {
 }
 
 export type Store = ReturnType<typeof createStore>;
+export type { ExportJobRow } from './exports.ts';

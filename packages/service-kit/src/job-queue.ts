@@ -1,7 +1,10 @@
-import { timeJob, type Logger } from '@quire/service-kit';
-import { ensurePullConsumer, ensureStream, STREAMS, traceHeaders, traceMessage, type NatsConnection } from '@quire/service-kit/nats';
-import { AckPolicy, JSONCodec, type JsMsg } from 'nats';
-import { runJob, type JobMessage, type RunnerDeps } from './jobs.ts';
+import { AckPolicy, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
+import type { Logger } from './logger.js';
+import { timeJob } from './metrics.js';
+import { ensurePullConsumer, ensureStream, STREAMS, traceHeaders, traceMessage } from './nats.js';
+
+// A service's jobs on the JOBS work-queue stream: a durable pull consumer shared by every replica,
+// each message a job whose state the service keeps in its own database (the message only names it).
 
 export interface QueueConfig {
   subject: string;
@@ -12,10 +15,15 @@ export interface QueueConfig {
   inactiveMs?: number;
 }
 
-const codec = JSONCodec<JobMessage>();
+/** What the worker does with a message: ack it, let it be redelivered later, or drop it (another delivery has the job). */
+export type JobOutcome = 'ack' | 'retry' | 'abandon';
+
+/** Runs one delivery of a job; `lastDelivery` when no redelivery will follow a retry. */
+export type JobRunner<M> = (msg: M, lastDelivery: boolean) => Promise<JobOutcome>;
+
 const ms = (n: number) => n * 1_000_000;
 
-/** The JOBS stream and this service's durable consumer on its subject, created or brought up to date. */
+/** The JOBS stream and the durable consumer on the queue's subject, created or brought up to date. */
 export async function ensureQueue(nc: NatsConnection, q: QueueConfig): Promise<void> {
   await ensureStream(nc, STREAMS.jobs);
   await ensurePullConsumer(nc, STREAMS.jobs.name, {
@@ -29,8 +37,8 @@ export async function ensureQueue(nc: NatsConnection, q: QueueConfig): Promise<v
 }
 
 /** Puts a job on the stream and waits for JetStream to have stored it. The job id is the message id: a retried publish is one message. */
-export async function publishJob(nc: NatsConnection, subject: string, msg: JobMessage): Promise<void> {
-  await nc.jetstream().publish(subject, codec.encode(msg), { msgID: msg.jobId, headers: traceHeaders() });
+export async function publishJob<M extends { jobId: string }>(nc: NatsConnection, subject: string, msg: M): Promise<void> {
+  await nc.jetstream().publish(subject, JSONCodec<M>().encode(msg), { msgID: msg.jobId, headers: traceHeaders() });
 }
 
 export interface Workers {
@@ -43,28 +51,30 @@ export interface Workers {
 /**
  * `count` loops, each taking one message at a time from the shared durable consumer (so any number
  * of replicas share the jobs), extending the ack deadline while the job runs and acking only
- * once its outcome is recorded. A message not acked is redelivered after the ack wait.
+ * once `run` says its outcome is recorded. A message not acked is redelivered after the ack wait.
+ * `kind` names the jobs in metrics, traces and logs.
  */
-export async function startWorkers(nc: NatsConnection, q: QueueConfig, count: number, deps: RunnerDeps, log: Logger): Promise<Workers> {
+export async function startWorkers<M extends { jobId: string }>(nc: NatsConnection, q: QueueConfig, count: number, kind: string, run: JobRunner<M>, log: Logger): Promise<Workers> {
   const consumer = await nc.jetstream().consumers.get(STREAMS.jobs.name, q.consumer);
+  const codec = JSONCodec<M>();
   let stopped = false;
   let killed = false;
   const beats = new Set<NodeJS.Timeout>();
 
   const handle = async (m: JsMsg) => {
-    let msg: JobMessage;
+    let msg: M;
     try {
       msg = codec.decode(m.data);
     } catch {
-      log.warn({ seq: m.seq }, 'unreadable job message dropped');
+      log.warn({ seq: m.seq }, `unreadable ${kind} job message dropped`);
       m.term();
       return;
     }
     const beat = setInterval(() => m.working(), Math.max(100, q.ackWaitMs / 3));
     beats.add(beat);
-    const timed = timeJob('git-sync');
+    const timed = timeJob(kind);
     try {
-      const outcome = await traceMessage('git-sync job', m.headers, () => runJob(deps, msg, m.info.redeliveryCount >= q.maxDeliver));
+      const outcome = await traceMessage(`${kind} job`, m.headers, () => run(msg, m.info.redeliveryCount >= q.maxDeliver));
       timed(outcome);
       if (killed) return;
       if (outcome === 'ack') await m.ackAck();
@@ -73,7 +83,7 @@ export async function startWorkers(nc: NatsConnection, q: QueueConfig, count: nu
     } catch (err) {
       // The job's state could not be read or written (database down): try again later.
       timed('error');
-      log.error({ err, jobId: msg.jobId }, 'git job delivery failed');
+      log.error({ err, jobId: msg.jobId }, `${kind} job delivery failed`);
       if (!killed) m.nak(5000);
     } finally {
       clearInterval(beat);
@@ -88,7 +98,7 @@ export async function startWorkers(nc: NatsConnection, q: QueueConfig, count: nu
         m = await consumer.next({ expires: 2000 });
       } catch (err) {
         if (stopped) return;
-        log.warn({ err }, 'fetching a git job failed');
+        log.warn({ err }, `fetching a ${kind} job failed`);
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
@@ -98,7 +108,7 @@ export async function startWorkers(nc: NatsConnection, q: QueueConfig, count: nu
     }
   };
   const loops = Array.from({ length: count }, loop);
-  log.info({ workers: count, subject: q.subject, consumer: q.consumer }, 'git-sync workers started');
+  log.info({ workers: count, subject: q.subject, consumer: q.consumer }, `${kind} workers started`);
   return {
     async stop() {
       stopped = true;
