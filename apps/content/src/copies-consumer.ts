@@ -1,19 +1,10 @@
 import type { Logger } from '@quire/service-kit';
-import { ensurePullConsumer, isStateEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { ensurePullConsumer, isStateEvent, parseDomainEvent, type NatsConnection } from '@quire/service-kit/nats';
 import { copyUpdateOf } from './domain/copies.ts';
 import { applyCopyUpdate } from './rpc/copies.ts';
 import type { Store } from './store/index.ts';
 
 const NS_PER_MS = 1_000_000;
-
-function parse(data: string): DomainEvent | null {
-  try {
-    const value: unknown = JSON.parse(data);
-    return value !== null && typeof value === 'object' ? (value as DomainEvent) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Keeps the copies of what a Space shows from the owners' state events on the EVENTS stream
@@ -28,7 +19,7 @@ export async function startCopyConsumer(nc: NatsConnection, stream: string, subj
   const messages = await consumer.consume({ max_messages: 100 });
   const done = (async () => {
     for await (const m of messages) {
-      const event = parse(m.string());
+      const event = parseDomainEvent(m.string());
       const update = event && copyUpdateOf(event);
       if (!update) {
         if (!event || isStateEvent(event)) log.warn({ subject: m.subject, seq: m.seq }, 'not a well-formed event; dropped');

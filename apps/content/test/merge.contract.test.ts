@@ -1,7 +1,18 @@
 import { status } from '@grpc/grpc-js';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type { ApplyChangesRequest, ApplyChangesResponse, Change, MergeRevisionsRequest, MergeRevisionsResponse } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import type {
+  ApplyChangesRequest,
+  ApplyChangesResponse,
+  Change,
+  GetChangeRequestMergeRequest,
+  GetChangeRequestMergeResponse,
+  MergeChangeRequestIntoSpaceRequest,
+  MergeChangeRequestIntoSpaceResponse,
+  MergeRevisionsRequest,
+  MergeRevisionsResponse,
+} from '@quire/proto/space-content';
+import { Role, unaryCall, type ServiceName } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import pg from 'pg';
@@ -13,6 +24,7 @@ let h: ContentHarness;
 let db: pg.Client;
 let owner: TestUser;
 let reader: TestUser;
+let outsider: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
@@ -20,8 +32,9 @@ beforeAll(async () => {
   h = await startContent(orgs.address);
   db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
-  [owner, reader] = await Promise.all([orgs.user('owner'), orgs.user('reader')]);
+  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
   orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  await orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(async () => {
   await db?.end();
@@ -81,5 +94,98 @@ describe('MergeRevisions', () => {
     await rejects(merge(req), status.NOT_FOUND, /theirsRevisionId: revision "nope"/);
     await rejects(merge({ ...req, theirsRevisionId: s.base }, owner, 'edits'), status.INVALID_ARGUMENT, /^type: must be one of merge, update/);
     await rejects(merge({ ...req, theirsRevisionId: s.base }, reader), status.PERMISSION_DENIED);
+  });
+});
+
+describe('MergeChangeRequestIntoSpace', () => {
+  /** As review calls it, for the user the gateway authenticated. */
+  const mergeCr = (req: Partial<MergeChangeRequestIntoSpaceRequest>, as = owner, through: ServiceName = 'review') =>
+    unaryCall<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
+      h.spaceContent,
+      h.spaceContent.mergeChangeRequestIntoSpace,
+      { spaceId: '', baseRevisionId: '', headRevisionId: '', expectedRevisionId: '', changeRequestId: 'cr1', ...req },
+      { userId: as.id, requestId: 'test', chain: through === 'gateway' ? [] : ['gateway'] },
+      { identity: testIdentity(through), audience: 'content' },
+    );
+  const mergeOf = (spaceId: string, changeRequestId: string, service: ServiceName = 'review') =>
+    unaryCall<GetChangeRequestMergeRequest, GetChangeRequestMergeResponse>(
+      h.spaceContent,
+      h.spaceContent.getChangeRequestMerge,
+      { spaceId, changeRequestId },
+      { requestId: 'test' },
+      { identity: testIdentity(service), audience: 'content' },
+    );
+  const spaceRevision = async (spaceId: string) => (await db.query('SELECT "revisionId" FROM "Space" WHERE id = $1', [spaceId])).rows[0].revisionId as string;
+
+  /** `setup` with the space on the base revision and a change request's head editing page A. */
+  async function live() {
+    const s = await setup();
+    await h.callContent(h.spaceContent.setSpaceRevision, { spaceId: s.spaceId, revisionId: s.base, expectedRevisionId: await spaceRevision(s.spaceId) }, owner.id);
+    const head = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('five', 'FIVE'), move: false } }]);
+    return { ...s, head, req: { spaceId: s.spaceId, baseRevisionId: s.base, headRevisionId: head, expectedRevisionId: s.base } };
+  }
+
+  it('writes the merge revision and moves the space onto it together, once per change request', async () => {
+    const s = await live();
+    const res = await mergeCr({ ...s.req, changeRequestId: 'cr-happy' });
+    expect(res.conflicts).toEqual([]);
+    expect(res.revision).toMatchObject({ spaceId: s.spaceId, parents: [s.base, s.head], type: 'merge' });
+    const id = res.revision!.id;
+    expect(await spaceRevision(s.spaceId)).toBe(id);
+    const page = await h.callContent(h.spaceContent.getPage, { spaceId: s.spaceId, revisionId: '', pageId: s.a, format: 'markdown', metadata: false }, owner.id);
+    expect(page.markdown).toBe(BODY.replace('five', 'FIVE'));
+    // Review finds it by the change request; a retry answers the same revision and writes nothing.
+    expect(await mergeOf(s.spaceId, 'cr-happy')).toEqual({ revisionId: id });
+    expect(await mergeOf(s.spaceId, 'cr-other')).toEqual({ revisionId: '' });
+    const before = await revisions();
+    expect((await mergeCr({ ...s.req, expectedRevisionId: id, changeRequestId: 'cr-happy' })).revision!.id).toBe(id);
+    expect(await revisions()).toBe(before);
+  });
+
+  it('answers a conflict writing nothing and leaving the space where it was', async () => {
+    const s = await live();
+    const ours = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('five', 'cinq'), move: false } }]);
+    await h.callContent(h.spaceContent.setSpaceRevision, { spaceId: s.spaceId, revisionId: ours, expectedRevisionId: s.base }, owner.id);
+    const before = await revisions();
+    const res = await mergeCr({ ...s.req, expectedRevisionId: ours, changeRequestId: 'cr-conflict' });
+    expect(res).toEqual({ conflicts: [{ pageId: s.a, title: 'A', reason: 'document' }] });
+    expect(await revisions()).toBe(before);
+    expect(await spaceRevision(s.spaceId)).toBe(ours);
+    expect(await mergeOf(s.spaceId, 'cr-conflict')).toEqual({ revisionId: '' });
+  });
+
+  it('refuses a space no longer on the expected revision, writing nothing', async () => {
+    const s = await live();
+    const moved = await s.branch([{ updatePage: { page: s.b, fields: { title: 'Bee' }, move: false } }]);
+    await h.callContent(h.spaceContent.setSpaceRevision, { spaceId: s.spaceId, revisionId: moved, expectedRevisionId: s.base }, owner.id);
+    const before = await revisions();
+    await rejects(mergeCr({ ...s.req, changeRequestId: 'cr-stale' }), status.ABORTED, /moved on to another revision/);
+    expect(await revisions()).toBe(before);
+    expect(await spaceRevision(s.spaceId)).toBe(moved);
+  });
+
+  it('refuses callers who may not write the space, a locked space and bad input, writing nothing', async () => {
+    const s = await live();
+    const before = await revisions();
+    await rejects(mergeCr(s.req, reader), status.PERMISSION_DENIED, /Only editors/);
+    // The gateway (or any other service) may not name a change request as merged, even for an editor.
+    await rejects(mergeCr(s.req, owner, 'gateway'), status.PERMISSION_DENIED, /Only the review service merges/);
+    await rejects(mergeCr(s.req, owner, 'sites'), status.PERMISSION_DENIED);
+    // Another organization's space is not there for them.
+    await rejects(mergeCr(s.req, outsider), status.NOT_FOUND, /Space ".+" not found/);
+    await rejects(mergeCr({ ...s.req, changeRequestId: '' }), status.INVALID_ARGUMENT, /^changeRequestId/);
+    await rejects(mergeCr({ ...s.req, expectedRevisionId: '' }), status.INVALID_ARGUMENT, /^expectedRevisionId/);
+    await rejects(mergeCr({ ...s.req, headRevisionId: 'nope' }), status.NOT_FOUND, /headRevisionId: revision "nope"/);
+    await db.query(`UPDATE "Space" SET "editMode" = 'locked' WHERE id = $1`, [s.spaceId]);
+    await rejects(mergeCr(s.req), status.FAILED_PRECONDITION, /locked/);
+    expect(await revisions()).toBe(before);
+    expect(await spaceRevision(s.spaceId)).toBe(s.base);
+  });
+
+  it('tells only review which revision a change request was merged as', async () => {
+    const s = await live();
+    await mergeCr({ ...s.req, changeRequestId: 'cr-asked' });
+    await rejects(mergeOf(s.spaceId, 'cr-asked', 'gateway'), status.PERMISSION_DENIED, /Only the review service/);
+    await rejects(mergeOf(s.spaceId, 'cr-asked', 'sites'), status.PERMISSION_DENIED);
   });
 });

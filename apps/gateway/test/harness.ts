@@ -32,7 +32,7 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
   const eventsStream = orgs.config.EVENTS_STREAM;
   const [content, integrations, insights] = await Promise.all([startContent(orgs.address, { eventsPrefix, eventsStream }), startIntegrations(orgs.address), startInsights(orgs.address)]);
   const [review, sites, gitSync] = await Promise.all([
-    startReview(orgs.address, content.address, undefined, { eventsPrefix }),
+    startReview(orgs.address, content.address, undefined, { eventsPrefix, eventsStream }),
     startSites(orgs.address, content.address, { eventsPrefix }),
     startGitSync(content.address, { eventsPrefix }),
   ]);

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { pdfConfigFields } from '@quire/render/pdf';
-import { eventsPrefixField } from '@quire/service-kit/nats';
+import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './domain/exports.ts';
 
@@ -12,8 +12,9 @@ export const ConfigSchema = Type.Object({
   ORGS_URL: grpcAddress(50051),
   /** The content service: spaces with the caller's permissions, revisions, merges. */
   CONTENT_URL: grpcAddress(50052),
-  /** Where the counters of spaces go as state events (content's copies read them). */
+  /** Where the counters of spaces go as state events (content's copies read them), and content's merges come from. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),
   EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   ...pdfConfigFields,
   /** Pages of a Markdown or HTML export, refused above before anything is rendered. */

@@ -1,9 +1,11 @@
 import { createLogger, loadServiceIdentity, runGrpcService, watchConsumer } from '@quire/service-kit';
 import { publishJob } from '@quire/service-kit/job-queue';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
-import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { connectNats, ensureStream, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { exportLimits, exportQueue, loadReviewConfig } from './config.ts';
 import { connectUpstreams } from './deps-clients.ts';
+import { startMergeConsumer } from './merges-consumer.ts';
+import { settleMerges } from './rpc/merges.ts';
 import type { Deps } from './rpc/deps.ts';
 import { reviewService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -22,6 +24,12 @@ await runGrpcService('review', async () => {
   const deps: Deps = { store, printer, events, exportLimits: exportLimits(config), exportPdfTimeoutMs: config.EXPORT_PDF_TIMEOUT_MS, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams };
   const workers = await startExportWorkers(nc, queue, config.EXPORT_WORKERS, deps, log);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
+  await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });
+  const stopMerges = await startMergeConsumer(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, deps, log);
+  // Merges this process (or another) left under way when it stopped are settled in the background; reads settle them too.
+  settleMerges(deps, log)
+    .then((n) => n && log.info({ merged: n }, 'change requests merged by content before a stop recorded as merged'))
+    .catch((err: unknown) => log.error({ err }, 'settling merges left under way failed; reads settle them instead'));
   return {
     log,
     host: config.GRPC_HOST,
@@ -30,6 +38,6 @@ await runGrpcService('review', async () => {
     metricsPort: config.METRICS_PORT,
     checks: { ...checks, nats: natsCheck(nc) },
     services: [reviewService(deps, log)],
-    close: [forgetConsumer, () => workers.stop(), () => upstreams.close(), () => printer.close(), () => nc.drain(), close],
+    close: [forgetConsumer, stopMerges, () => workers.stop(), () => upstreams.close(), () => printer.close(), () => nc.drain(), close],
   };
 });

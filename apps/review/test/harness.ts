@@ -7,6 +7,7 @@ import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/servi
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
+import { startMergeConsumer } from '../src/merges-consumer.ts';
 import type { Deps } from '../src/rpc/deps.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -17,6 +18,8 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export interface ReviewOptions {
   /** Where its domain events go (the gateway's tests), or nowhere. */
   eventsPrefix?: string;
+  /** With `eventsPrefix`: the stream content's merge events are read from, to record the merges this instance did not. */
+  eventsStream?: string;
   /** Export worker loops of this instance (0: API only); 1 by default. */
   workers?: number;
   ackWaitMs?: number;
@@ -52,6 +55,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`, `deps.exportPdfTimeoutMs = 1`).
   const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, exportPdfTimeoutMs: undefined as number | undefined, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams } satisfies Deps;
   const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
+  const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ReviewServiceClient, address);
@@ -72,6 +76,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
       client.close();
       await server.shutdown(1000);
       await workers.stop();
+      await stopMerges();
       if (owned) {
         const jsm = await nc.jetstreamManager();
         await jsm.consumers.delete('JOBS', queue.consumer).catch(() => undefined);

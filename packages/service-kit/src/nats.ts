@@ -121,6 +121,16 @@ export const STATE_EVENTS = {
 export const isStateEvent = (e: Pick<DomainEvent, 'service' | 'entity' | 'verb'>) =>
   Object.values(STATE_EVENTS).some((s) => s.service === e.service && s.entity === e.entity && s.verb === e.verb);
 
+/** A message of the EVENTS stream as an event; null when it is not JSON of an object. */
+export function parseDomainEvent(data: string): DomainEvent | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    return value !== null && typeof value === 'object' ? (value as DomainEvent) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Publishes a domain event once its change is committed; the stream drops a retried duplicate by id. */
 export async function publishEvent(js: JetStreamClient, event: DomainEvent, prefix = 'events'): Promise<void> {
   await js.publish(`${prefix}.${event.service}.${event.entity}.${event.verb}`, JSON.stringify(event), { msgID: event.id });

@@ -11,7 +11,7 @@ import type {
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { Revision as RevisionCodec } from '@quire/proto/space-content';
-import { checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import { callsAsItself, checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
@@ -25,7 +25,7 @@ import { checkReusableContents, type ReusableContent } from '../domain/reusable.
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
-import type { GitCommitInfo, RevisionRow } from '../store/revisions.ts';
+import { spaceMovedOn, type GitCommitInfo, type RevisionRow } from '../store/revisions.ts';
 import { callerOf, visibleSpace, type Deps } from './deps.ts';
 
 export interface RevisionDeps extends Deps {
@@ -46,6 +46,8 @@ type H = Pick<
   | 'createRevision'
   | 'mergeRevisions'
   | 'setSpaceRevision'
+  | 'mergeChangeRequestIntoSpace'
+  | 'getChangeRequestMerge'
   | 'getSemanticChanges'
   | 'listRevisions'
 >;
@@ -285,6 +287,14 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
     );
   }
 
+  /** The 3-way merge of `theirs` into `ours` from `base`, revisions of `space` (`fields` name them in errors). */
+  async function merge3(space: SpaceRow, ids: { base: string; ours: string; theirs: string }, fields: [string, string, string]) {
+    const [base, ours, theirs] = await Promise.all([revisionOf(deps, space, ids.base, fields[0]), revisionOf(deps, space, ids.ours, fields[1]), revisionOf(deps, space, ids.theirs, fields[2])]);
+    const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
+    const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
+    return { ...merged, parents: [ours.id, theirs.id], redirects: mergeWhole(base.redirects, ours.redirects, theirs.redirects), reusableContents: mergeWhole(base.reusableContents, ours.reusableContents, theirs.reusableContents) };
+  }
+
   return {
     async getSemanticChanges(req, ctx) {
       if (req.limit < 0 || req.limit > MAX_SEMANTIC_LIMIT) throw new InvalidArgumentError(`limit: must be between 1 and ${MAX_SEMANTIC_LIMIT}`);
@@ -415,26 +425,47 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const type = checkOneOf('type', req.type || 'merge', ['merge', 'update'] as const);
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
-      const [base, ours, theirs] = await Promise.all([
-        revisionOf(deps, space, req.baseRevisionId, 'baseRevisionId'),
-        revisionOf(deps, space, req.oursRevisionId, 'oursRevisionId'),
-        revisionOf(deps, space, req.theirsRevisionId, 'theirsRevisionId'),
-      ]);
-      const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
-      const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
+      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.oursRevisionId, theirs: req.theirsRevisionId }, ['baseRevisionId', 'oursRevisionId', 'theirsRevisionId']);
+      if (!merged.tree) return { conflicts: merged.conflicts };
+      const row = await revisions.writeRevision({ spaceId: space.id, parents: merged.parents, type, tree: merged.tree, redirects: merged.redirects, reusableContents: merged.reusableContents }, merged.documents);
+      return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
+    },
+
+    async mergeChangeRequestIntoSpace(req, ctx) {
+      callerOf(ctx);
+      // Review records the change request as merged from this revision: no one else may name one.
+      if (ctx.chain.at(-1) !== 'review') throw new PermissionDeniedError('Only the review service merges change requests');
+      if (!req.changeRequestId) throw new InvalidArgumentError('changeRequestId: the change request being merged is needed');
+      if (!req.expectedRevisionId) throw new InvalidArgumentError('expectedRevisionId: the revision the space is expected to be on is needed');
+      const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
+      requireEdit(space, role);
+      requireLive(space);
+      // Merged already (a retry after the answer was lost): the same answer, nothing written again.
+      const done = await revisions.changeRequestMerge(space.id, req.changeRequestId);
+      if (done) return { revision: revisionHeader((await revisions.getRevision(done))!), conflicts: [] };
+      if (space.revisionId !== req.expectedRevisionId) throw spaceMovedOn(space.id);
+      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.expectedRevisionId, theirs: req.headRevisionId }, ['baseRevisionId', 'expectedRevisionId', 'headRevisionId']);
       if (!merged.tree) return { conflicts: merged.conflicts };
       const row = await revisions.writeRevision(
-        {
-          spaceId: space.id,
-          parents: [ours.id, theirs.id],
-          type,
-          tree: merged.tree,
-          redirects: mergeWhole(base.redirects, ours.redirects, theirs.redirects),
-          reusableContents: mergeWhole(base.reusableContents, ours.reusableContents, theirs.reusableContents),
-        },
+        { spaceId: space.id, parents: merged.parents, type: 'merge', tree: merged.tree, redirects: merged.redirects, reusableContents: merged.reusableContents, changeRequestId: req.changeRequestId },
         merged.documents,
+        { expected: req.expectedRevisionId },
       );
-      return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
+      // Review records the merge from this event when its own write after this call did not happen.
+      await deps.events.emit(ctx, {
+        entity: 'change_request',
+        verb: 'merged',
+        organizationId: space.organizationId,
+        target: { type: 'change_request', id: req.changeRequestId },
+        details: { spaceId: space.id, revisionId: row.id },
+      });
+      return { revision: revisionHeader(row), conflicts: [] };
+    },
+
+    // Review's, as itself (settling a merge it did not see end, with or without a caller): a revision id only.
+    async getChangeRequestMerge(req, ctx) {
+      if (!callsAsItself(ctx, 'review')) throw new PermissionDeniedError('Only the review service asks which revision a change request was merged as');
+      return { revisionId: (await revisions.changeRequestMerge(req.spaceId, req.changeRequestId)) ?? '' };
     },
 
     async setSpaceRevision(req, ctx) {

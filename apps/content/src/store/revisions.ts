@@ -40,12 +40,16 @@ export interface NewRevision {
   git?: GitCommitInfo;
   redirects: readonly Redirect[];
   reusableContents: readonly ReusableContent[];
+  /** The change request a merge revision merged: at most one revision per change request and space. */
+  changeRequestId?: string;
 }
 
 // Prisma keeps DateTime as UTC in `timestamp(3)` columns, whatever the session's time zone.
 const UTC_NOW = `(now() AT TIME ZONE 'UTC')`;
 
-const spaceMovedOn = (spaceId: string) => new ConflictError(`Space "${spaceId}" moved on to another revision; read it again and retry`, 'space_revision_changed');
+export const spaceMovedOn = (spaceId: string) => new ConflictError(`Space "${spaceId}" moved on to another revision; read it again and retry`, 'space_revision_changed');
+
+const UNIQUE_VIOLATION = '23505';
 
 /** Statements in a Prisma transaction, for the writes shared with Prisma's (a duplicated space). */
 const prismaSql =
@@ -221,14 +225,23 @@ export function createRevisionStore(database: Db) {
         // A concurrent writer of the same document waits here for the other's commit, then skips it.
         if (fresh.length) await writeDocuments(sql, fresh);
         const rows = await sql<{ createdAt: Date }>(
-          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "createdAt")
-           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, ${UTC_NOW}) RETURNING "createdAt"`,
-          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects), JSON.stringify(r.reusableContents)],
-        );
+          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "changeRequestId", "createdAt")
+           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9, ${UTC_NOW}) RETURNING "createdAt"`,
+          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects), JSON.stringify(r.reusableContents), r.changeRequestId ?? null],
+        ).catch((err: { code?: string }) => {
+          // Two merges of one change request racing: the other one committed its merge first.
+          throw err.code === UNIQUE_VIOLATION && r.changeRequestId ? spaceMovedOn(r.spaceId) : err;
+        });
         if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
         return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, redirects: r.redirects, reusableContents: r.reusableContents, createdAt: rows[0]!.createdAt };
       });
       return cache.add(written);
+    },
+
+    /** The revision the change request was merged as in the space, if it was. */
+    async changeRequestMerge(spaceId: string, changeRequestId: string): Promise<string | undefined> {
+      const { rows } = await pool.query<{ id: string }>('SELECT id FROM "Revision" WHERE "spaceId" = $1 AND "changeRequestId" = $2', [spaceId, changeRequestId]);
+      return rows[0]?.id;
     },
 
     /** Compare-and-set of the space's revision; ABORTED when it is no longer on `expected`. */

@@ -128,8 +128,9 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   }
 
   /** The space and revision of the change request the caller names (404 when it cannot see it). */
+  // Only where its content is: presenting the whole change request (authors, comments) is not needed to read it.
   const resolve = async (params: Record<string, string>, caller: Caller) => {
-    const cr = await review.getChangeRequest({ spaceId: params.spaceId!, changeRequest: params.changeRequestId! }, caller);
+    const cr = await review.getChangeRequestRevision({ spaceId: params.spaceId!, changeRequest: params.changeRequestId! }, caller);
     return { spaceId: cr.spaceId, revisionId: cr.revision };
   };
 
@@ -146,9 +147,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       },
     },
     async (req) => {
-      const cr = await review.getChangeRequest({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
-      const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
-      const changes = await spaceContent.getSemanticChanges({ spaceId: cr.spaceId, revisionId: cr.revision, baseRevisionId: base, limit: req.query.limit }, req.caller);
+      const cr = await review.getChangeRequestRevision({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
+      const changes = await spaceContent.getSemanticChanges({ spaceId: cr.spaceId, revisionId: cr.revision, baseRevisionId: cr.baseRevision, limit: req.query.limit }, req.caller);
       return presentSemanticChanges(changes, { urls, links });
     },
   );

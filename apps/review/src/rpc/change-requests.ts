@@ -1,13 +1,14 @@
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
-import type { MergeConflict } from '@quire/proto/space-content';
+import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
 import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, MAX_PAGE_LIMIT, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
-import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
+import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, MERGE_TIMEOUT_MS, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
-import { asDomainError, callerOf, countersChanged, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { asDomainError, callerOf, countersChanged, isRefusal, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { settleMerge } from './merges.ts';
 
 type CrHandlers = Pick<
   Handlers<ReviewServiceServer>,
-  'createChangeRequest' | 'importChangeRequestContent' | 'listChangeRequests' | 'getChangeRequest' | 'updateChangeRequest' | 'updateChangeRequestContent' | 'mergeChangeRequest' | 'updateChangeRequestFromSpace'
+  'createChangeRequest' | 'importChangeRequestContent' | 'listChangeRequests' | 'getChangeRequest' | 'updateChangeRequest' | 'updateChangeRequestContent' | 'mergeChangeRequest' | 'updateChangeRequestFromSpace' | 'getChangeRequestRevision'
 >;
 
 /** Change requests as the API shows them: their authors and open comments fetched once for the whole list. */
@@ -42,12 +43,12 @@ function conflictError(number: number, into: string, conflicts: MergeConflict[])
   return new ConflictError(`Change request #${number} conflicts with ${into} on ${conflicts.length} page(s): ${pages}`, 'merge_conflict');
 }
 
-/** The 3-way merge by content; a conflict leaves everything as it was. */
-async function mergeRevisions(deps: Deps, cr: ChangeRequestRow, revisions: { base: string; ours: string; theirs: string }, type: 'merge' | 'update', ctx: CallContext) {
+/** The space's newer content brought into the change request by content's 3-way merge; a conflict leaves everything as it was. */
+async function updateFromSpace(deps: Deps, cr: ChangeRequestRow, revisions: { base: string; ours: string; theirs: string }, ctx: CallContext) {
   const res = await upstream(
-    deps.spaceContent.mergeRevisions({ spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type }, ctx),
+    deps.spaceContent.mergeRevisions({ spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type: 'update' }, ctx),
   );
-  if (res.conflicts.length || !res.revision) throw conflictError(cr.number, type === 'merge' ? "the space's content" : "the space's newer content", res.conflicts);
+  if (res.conflicts.length || !res.revision) throw conflictError(cr.number, "the space's newer content", res.conflicts);
   return res.revision.id;
 }
 
@@ -85,7 +86,12 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
 
     async getChangeRequest(req, ctx) {
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx);
-      return presentOne(deps, cr, space.revisionId, ctx);
+      return presentOne(deps, await settleMerge(deps, cr, ctx), space.revisionId, ctx);
+    },
+
+    async getChangeRequestRevision(req, ctx) {
+      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx);
+      return { spaceId: space.id, revision: cr.revision, baseRevision: baseOf(cr) };
     },
 
     async updateChangeRequest(req, ctx) {
@@ -129,21 +135,32 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
 
     async mergeChangeRequest(req, ctx) {
       callerOf(ctx);
-      const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['merge', 'merge a change request']);
+      const found = await spaceAndChangeRequest(deps, req, ctx, ['merge', 'merge a change request']);
+      const { space } = found;
+      const cr = await settleMerge(deps, found.cr, ctx);
       checkOpen(cr.number, cr.status, 'merged');
-      const ours = space.revisionId;
-      const merged = await mergeRevisions(deps, cr, { base: baseOf(cr), ours, theirs: cr.revision }, 'merge', ctx);
+      const startedAt = await store.startMerge(cr.id, new Date(Date.now() - MERGE_TIMEOUT_MS));
+      if (!startedAt) throw new ConflictError(`Change request #${cr.number} is being merged, or was changed, by another request meanwhile; read it again and retry`, 'merge_in_progress');
+      let res: MergeChangeRequestIntoSpaceResponse;
       try {
-        await deps.spaceContent.setSpaceRevision({ spaceId: space.id, revisionId: merged, expectedRevisionId: ours }, ctx);
+        // One call: content merges, writes the merge revision and moves the space in one transaction.
+        res = await deps.spaceContent.mergeChangeRequestIntoSpace({ spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: space.revisionId, changeRequestId: cr.id }, ctx);
       } catch (err) {
+        // Refused, content changed nothing; any other failure (lost answer) leaves the mark for settleMerge.
+        if (isRefusal(err)) await store.endMerge(cr.id, startedAt);
         if (isServiceError(err) && err.code === GrpcStatus.ABORTED)
           throw new ConflictError(`The content of space "${space.id}" changed while change request #${cr.number} was being merged (another merge or edit won); merge again`, 'space_moved');
         throw asDomainError(err);
       }
+      if (!res.revision) {
+        await store.endMerge(cr.id, startedAt);
+        throw conflictError(cr.number, "the space's content", res.conflicts);
+      }
       // The space has the content now: the change request is merged even if a PATCH raced this merge.
-      await store.updateChangeRequest(cr.id, {}, { status: 'merged', revisionMerged: merged });
+      await store.recordMerged(cr.id, space.id, res.revision.id);
+      // Counted before the answer, also when content's event recorded the merge first.
       await countersChanged(deps, space, ctx);
-      return { revision: merged, result: 'merge' };
+      return { revision: res.revision.id, result: 'merge' };
     },
 
     async updateChangeRequestFromSpace(req, ctx) {
@@ -153,7 +170,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const theirs = space.revisionId;
       // Already on the space's content: nothing to bring in.
       if (baseOf(cr) === theirs) return { revision: cr.revision, result: 'update' };
-      const updated = await mergeRevisions(deps, cr, { base: baseOf(cr), ours: cr.revision, theirs }, 'update', ctx);
+      const updated = await updateFromSpace(deps, cr, { base: baseOf(cr), ours: cr.revision, theirs }, ctx);
       if (!(await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: updated, revisionMergedAncestor: theirs }))) throw changedMeanwhile(cr.number);
       return { revision: updated, result: 'update' };
     },

@@ -4,6 +4,7 @@ import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PdfPrinter } from '@quire/render/pdf';
 import { STATE_EVENTS, type EventSink } from '@quire/service-kit/nats';
 import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
+import type { ServiceError } from '@grpc/grpc-js';
 import { parseReference } from '../domain/change-requests.ts';
 import type { ExportLimits } from '../domain/exports.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
@@ -45,8 +46,11 @@ const PASSED = new Set([
   GrpcStatus.UNAUTHENTICATED,
 ]);
 
+/** An error another service answered on purpose (it refused): the call changed nothing there. */
+export const isRefusal = (err: unknown): err is ServiceError => isServiceError(err) && PASSED.has(err.code);
+
 /** Another service's error as ours when it says something to the caller; as it is otherwise. */
-export const asDomainError = (err: unknown): unknown => (isServiceError(err) && PASSED.has(err.code) ? new DomainError(err.code, 'upstream', err.details) : err);
+export const asDomainError = (err: unknown): unknown => (isRefusal(err) ? new DomainError(err.code, 'upstream', err.details) : err);
 
 /** Awaits a call to another service, turning its meaningful errors into ours. */
 export async function upstream<T>(call: Promise<T>): Promise<T> {
@@ -100,7 +104,7 @@ const { entity, verb } = STATE_EVENTS.spaceCounters;
  * content at once (the next Space shown counts the change) and as a state event on EVENTS (which
  * feeds content's copy whatever that call missed). The change is made: neither failing fails it.
  */
-export async function countersChanged({ store, content, events }: Deps, space: Pick<Space, 'id' | 'organizationId'>, ctx: CallContext): Promise<void> {
+export async function countersChanged({ store, content, events }: Deps, space: Pick<Space, 'id' | 'organizationId'>, ctx: Pick<CallContext, 'log' | 'userId' | 'ip' | 'userAgent'>): Promise<void> {
   let counters: Awaited<ReturnType<Store['bumpCounters']>>;
   try {
     counters = await store.bumpCounters(space.id);

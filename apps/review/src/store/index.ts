@@ -118,6 +118,38 @@ export function createStore(database: Db) {
       return count ? db.changeRequest.findUnique({ where: { id } }) : null;
     },
 
+    /**
+     * Marks a merge of the open change request as under way, unless another one is (started after
+     * `since`): when it started, or null when it is not open or another merge is under way.
+     */
+    async startMerge(id: string, since: Date): Promise<Date | null> {
+      const startedAt = new Date();
+      const { count } = await db.changeRequest.updateMany({
+        where: { id, status: 'open', OR: [{ mergeStartedAt: null }, { mergeStartedAt: { lt: since } }] },
+        data: { mergeStartedAt: startedAt },
+      });
+      return count ? startedAt : null;
+    },
+
+    /** The merge started at `startedAt` did not happen: the mark goes (not one a later merge set). */
+    async endMerge(id: string, startedAt: Date): Promise<void> {
+      await db.changeRequest.updateMany({ where: { id, mergeStartedAt: startedAt, status: { not: 'merged' } }, data: { mergeStartedAt: null } });
+    },
+
+    /**
+     * Records the change request as merged as `revision` (once: false when it already was). Whatever
+     * its status meanwhile: the space has its content.
+     */
+    async recordMerged(id: string, spaceId: string, revision: string): Promise<boolean> {
+      const { count } = await db.changeRequest.updateMany({ where: { id, spaceId, status: { not: 'merged' } }, data: { status: 'merged', revisionMerged: revision, mergeStartedAt: null } });
+      return count > 0;
+    },
+
+    /** Change requests whose merge started and was not recorded as ended. */
+    mergesUnderWay(): Promise<ChangeRequestRow[]> {
+      return db.changeRequest.findMany({ where: { mergeStartedAt: { not: null }, status: { not: 'merged' } }, orderBy: { mergeStartedAt: 'asc' } });
+    },
+
     /** Open comments per change request. */
     async openComments(changeRequestIds: string[]): Promise<Map<string, number>> {
       if (!changeRequestIds.length) return new Map();
