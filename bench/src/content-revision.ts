@@ -16,7 +16,6 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const WARMUP = 5;
 
-
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const dropTemplates = await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
 const orgs = await startOrgs();
@@ -35,7 +34,13 @@ try {
     type: 'document',
     markdown: `# Section ${s}\n\nSection ${s}: ${paragraph}`,
     href: '',
-    pages: Array.from({ length: 49 }, (_, i) => ({ id: '', type: 'document', markdown: `# Page ${s}.${i}\n\nPage ${s}.${i}: ${paragraph}\n\n## Details\n\n${paragraph}`, href: '', pages: [] })),
+    pages: Array.from({ length: 49 }, (_, i) => ({
+      id: '',
+      type: 'document',
+      markdown: `# Page ${s}.${i}\n\nPage ${s}.${i}: ${paragraph}\n\n## Details\n\n${paragraph}`,
+      href: '',
+      pages: [],
+    })),
   }));
   const t0 = performance.now();
   const seeded = await content.callContent(
@@ -49,7 +54,11 @@ try {
   const other = await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big 2', emoji: '', editMode: '', visibility: '' }, owner.id);
   const renamed = (pages: PageContent[]): PageContent[] => pages.map((p) => ({ ...p, markdown: `${p.markdown}\n\nAgain.\n`, pages: renamed(p.pages) }));
   const t1 = performance.now();
-  await content.callContent(content.spaceContent.createRevision, { spaceId: other.id, parentRevisionId: '', pages: renamed(sections), files: [], setActive: true, type: '' }, owner.id);
+  await content.callContent(
+    content.spaceContent.createRevision,
+    { spaceId: other.id, parentRevisionId: '', pages: renamed(sections), files: [], setActive: true, type: '' },
+    owner.id,
+  );
   const warmMs = performance.now() - t1;
   const target = seeded.pages[3]!.pages[7]!.id;
 
@@ -74,9 +83,20 @@ try {
   const leaf = (text: string) => ({ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] });
   const documentTimes: number[] = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'heading-1', data: {}, nodes: [leaf(`Edited ${i}`)] }, { object: 'block', type: 'paragraph', data: {}, nodes: [leaf(paragraph.trim())] }] };
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'heading-1', data: {}, nodes: [leaf(`Edited ${i}`)] },
+        { object: 'block', type: 'paragraph', data: {}, nodes: [leaf(paragraph.trim())] },
+      ],
+    };
     const start = performance.now();
-    await content.callContent(content.spaceContent.applyChanges, { spaceId: space.id, revisionId: seeded.id, changes: [{ updatePage: { page: target, documentJson: JSON.stringify(document), move: false } }] }, owner.id);
+    await content.callContent(
+      content.spaceContent.applyChanges,
+      { spaceId: space.id, revisionId: seeded.id, changes: [{ updatePage: { page: target, documentJson: JSON.stringify(document), move: false } }] },
+      owner.id,
+    );
     if (i >= WARMUP) documentTimes.push(performance.now() - start);
   }
   const { rows } = await db.query('SELECT pg_column_size(tree) AS stored, octet_length(tree::text) AS text FROM "Revision" WHERE id = $1', [last!.revision!.id]);
@@ -95,7 +115,9 @@ try {
     bytesWrittenPerEdit: { treeStored: Number(rows[0].stored), treeJson: Number(rows[0].text), document: Number(doc.rows[0].size) },
   };
   console.log(`CreateRevision (${PAGES} pages): first ${result.seedCreateRevisionMs} ms, warm ${result.createRevisionWarmMs} ms`);
-  console.log(`ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 50 ms), ${cpuPerEditMs} ms CPU per edit`);
+  console.log(
+    `ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 50 ms), ${cpuPerEditMs} ms CPU per edit`,
+  );
   console.log(`ApplyChanges (1 page of ${PAGES}, body as a JSONDocument): p50 ${result.applyChangesOnePageDocumentMs.p50} ms, p99 ${result.applyChangesOnePageDocumentMs.p99} ms`);
   writeResult('content-revision', result);
 } finally {

@@ -90,14 +90,17 @@ function sentence() {
 }
 const prose = (words: number) => {
   const out: string[] = [];
-  for (let count = 0; count < words; ) {
+  for (let count = 0; count < words;) {
     const s = sentence();
     out.push(s);
     count += s.split(' ').length;
   }
   return out.join(' ');
 };
-const titleOf = (n: number) => Array.from({ length: n }, () => zipf()).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+const titleOf = (n: number) =>
+  Array.from({ length: n }, () => zipf())
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
 
 // The other languages: words in several inflections (or accented), function words, and a tail of
 // made-up words from the language's syllables, each in a few sections. CJK is written without
@@ -116,7 +119,9 @@ const LANGUAGES: Language[] = [
   {
     name: 'russian',
     words: `сервер сервера серверу сервером сервере серверы серверов файл файла файлу файлом файлы файлов пользователь пользователя пользователю пользователи пользователей
-      настройка настройки настройке настройку настроек ошибка ошибки ошибку ошибок запрос запроса запросы запросов доступ доступа доступом проект проекта проекты`.split(/\s+/).filter(Boolean),
+      настройка настройки настройке настройку настроек ошибка ошибки ошибку ошибок запрос запроса запросы запросов доступ доступа доступом проект проекта проекты`
+      .split(/\s+/)
+      .filter(Boolean),
     filler: 'и в на с для по не это как при'.split(' '),
     syllables: ['ка', 'ло', 'ми', 'рен', 'тос', 'вел', 'дра', 'кви', 'сор', 'пел', 'зан', 'бри', 'тум', 'гор', 'фек', 'хал', 'ник', 'ост', 'ура', 'вик'],
     spaced: true,
@@ -126,7 +131,9 @@ const LANGUAGES: Language[] = [
   {
     name: 'greek',
     words: `διακομιστής διακομιστή διακομιστές διακομιστών χρήστης χρήστη χρήστες χρηστών αρχείο αρχείου αρχεία αρχείων ρύθμιση ρύθμισης ρυθμίσεις ρυθμίσεων
-      δεδομένα δεδομένων σφάλμα σφάλματος σφάλματα αίτημα αιτήματος αιτήματα`.split(/\s+/).filter(Boolean),
+      δεδομένα δεδομένων σφάλμα σφάλματος σφάλματα αίτημα αιτήματος αιτήματα`
+      .split(/\s+/)
+      .filter(Boolean),
     filler: 'και το η ο του της για με σε από'.split(' '),
     syllables: ['κα', 'λο', 'μι', 'ρεν', 'τος', 'βελ', 'δρα', 'κιν', 'σορ', 'πελ', 'ζαν', 'βρι', 'τυμ', 'γορ', 'φεξ', 'χαλ', 'νιξ', 'οστ', 'ουρ', 'βικ'],
     spaced: true,
@@ -136,7 +143,9 @@ const LANGUAGES: Language[] = [
   {
     name: 'french',
     words: `café cafés équipe équipes données réseau réseaux sécurité serveur serveurs utilisateur utilisateurs fichier fichiers paramètre paramètres
-      créé créer déployé déploiement mise jour élevé accès requête requêtes erreur erreurs`.split(/\s+/).filter(Boolean),
+      créé créer déployé déploiement mise jour élevé accès requête requêtes erreur erreurs`
+      .split(/\s+/)
+      .filter(Boolean),
     filler: 'le la les et des est une du pour dans que avec sur'.split(' '),
     syllables: ['ka', 'lo', 'mé', 'ren', 'tôs', 'vel', 'dra', 'quin', 'sor', 'pél', 'zan', 'bri', 'tum', 'gor', 'fex', 'hal', 'nix', 'ost', 'ura', 'wik'],
     spaced: true,
@@ -178,7 +187,7 @@ function languageProse(l: Language, words: number) {
     return tail[Math.floor(random() * tail.length)]!;
   };
   const out: string[] = [];
-  for (let count = 0; count < words; ) {
+  for (let count = 0; count < words;) {
     const n = 8 + Math.floor(random() * 12);
     const sentence = Array.from({ length: n }, pick);
     out.push(sentence.join(l.spaced ? ' ' : '') + l.stop);
@@ -208,7 +217,7 @@ await db.connect();
 
 /** Seeds `pages` pages into the space as content stores and indexes them, 500 documents a batch. */
 async function seedSpace(spaceId: string, pages: number, prefix: string, languages: boolean) {
-  const sql = async <R,>(text: string, values: unknown[]) => (await db.query(text, values)).rows as R[];
+  const sql = async <R>(text: string, values: unknown[]) => (await db.query(text, values)).rows as R[];
   const entries: { pageId: string; documentId: string; title: string; path: string }[] = [];
   for (let start = 0; start < pages; start += 500) {
     const docs: { id: string; markdown: string }[] = [];
@@ -223,11 +232,11 @@ async function seedSpace(spaceId: string, pages: number, prefix: string, languag
   await syncSpacePages(sql, spaceId, entries);
 }
 
-
 try {
   const owner = await orgs.user('owner');
   const org = await orgs.organization(owner, [], 'Bench');
-  const createSpace = (title: string) => content.call(content.client.createSpace, { organizationId: org.id, title, emoji: '', editMode: '', visibility: '' }, owner.id) as Promise<{ id: string }>;
+  const createSpace = (title: string) =>
+    content.call(content.client.createSpace, { organizationId: org.id, title, emoji: '', editMode: '', visibility: '' }, owner.id) as Promise<{ id: string }>;
   const big = await createSpace('Big');
   const others = await Promise.all([1, 2, 3, 4].map((n) => createSpace(`Other ${n}`)));
   const t0 = performance.now();
@@ -239,8 +248,7 @@ try {
   const sections = Number((await db.query('SELECT count(*) FROM "DocumentSection"')).rows[0].count);
 
   // Matches per query, to show what "few" and "many" mean here.
-  const matches = async (q: string) =>
-    Number((await db.query(`SELECT count(*) FROM "DocumentSection" WHERE search @@ websearch_to_tsquery('english', $1)`, [q])).rows[0].count);
+  const matches = async (q: string) => Number((await db.query(`SELECT count(*) FROM "DocumentSection" WHERE search @@ websearch_to_tsquery('english', $1)`, [q])).rows[0].count);
   // Few: a made-up word (in a few dozen sections) and a common word of one of those sections.
   const { rows: samples } = await db.query<{ body: string }>(`SELECT body FROM "DocumentSection" TABLESAMPLE BERNOULLI (1) REPEATABLE (7) LIMIT 200`);
   const tail = new Set(TAIL);
@@ -333,10 +341,7 @@ try {
     ['SearchOrganization, common words everywhere', result.searchOrganizationMs.all],
     ['GET /v1/spaces/{id}/search, many matches', result.gatewaySpaceSearchMs.many],
     ['GET /v1/orgs/{id}/search, many matches', result.gatewayOrganizationSearchMs.many],
-    ...Object.entries(languageSpaceMs).flatMap(([name, r]) => [
-      [`SearchSpace, ${name}, common words`, r.common] as const,
-      [`SearchSpace, ${name}, rare words`, r.rare] as const,
-    ]),
+    ...Object.entries(languageSpaceMs).flatMap(([name, r]) => [[`SearchSpace, ${name}, common words`, r.common] as const, [`SearchSpace, ${name}, rare words`, r.rare] as const]),
     ['GetSpace (no search), for comparison', result.baselineGetSpaceMs],
   ] as const)
     console.log(`${name}: p50 ${r.p50} ms, p99 ${r.p99} ms (target p99 < 50 ms)`);

@@ -20,7 +20,7 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const WORDS = `the a to of and in is for that with on as your you can this be from space page team access setting token
   install configure deploy release change search index content document section link image table list field event

@@ -60,7 +60,8 @@ const repos = await startGitServer();
 try {
   const owner = await orgs.user('owner');
   const org = await orgs.organization(owner, [], 'Bench');
-  const newSpace = async () => (await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)).id as string;
+  const newSpace = async () =>
+    (await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)).id as string;
   await repos.create('big', docsRepository(PAGES));
   const url = repos.url('big');
   const options = (u: string) => ({ url: u, ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false });
@@ -76,8 +77,7 @@ try {
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  const importInto = (spaceId: string) =>
-    timed(spaceId, () => gs.call(gs.client.importRepository, { spaceId, repository: options(url), standalone: false }, owner.id));
+  const importInto = (spaceId: string) => timed(spaceId, () => gs.call(gs.client.importRepository, { spaceId, repository: options(url), standalone: false }, owner.id));
 
   const clone: number[] = [];
   const firstImport: number[] = [];
@@ -104,7 +104,8 @@ try {
     if (after !== before) throw new Error(`the unchanged export onto its own repository made commit ${after}`);
 
     await repos.create(`export-${r}`);
-    const exportTo = () => timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(repos.url(`export-${r}`)), commitMessage: 'Bench export' }, owner.id));
+    const exportTo = () =>
+      timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(repos.url(`export-${r}`)), commitMessage: 'Bench export' }, owner.id));
     exportNew.push(await exportTo());
     exportUnchanged.push(await exportTo());
 
@@ -113,12 +114,26 @@ try {
     const imported = await content.callContent(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true }, owner.id);
     type P = (typeof imported.pages)[number];
     const asContent = (pages: P[]): PageContent[] =>
-      pages.map((p) => ({ id: '', type: p.type, fields: { title: p.title, slug: p.slug }, markdown: `${p.markdown ?? ''}\n\nRun ${r}.\n`, href: p.href, pages: asContent(p.pages) }));
+      pages.map((p) => ({
+        id: '',
+        type: p.type,
+        fields: { title: p.title, slug: p.slug },
+        markdown: `${p.markdown ?? ''}\n\nRun ${r}.\n`,
+        href: p.href,
+        pages: asContent(p.pages),
+      }));
     const fresh = await newSpace();
     const t1 = performance.now();
     await content.callContent(
       content.spaceContent.createRevision,
-      { spaceId: fresh, parentRevisionId: '', pages: asContent(imported.pages), files: imported.files.map((f) => ({ id: '', name: f.name, contentType: f.contentType, blob: f.blob })), setActive: true, type: '' },
+      {
+        spaceId: fresh,
+        parentRevisionId: '',
+        pages: asContent(imported.pages),
+        files: imported.files.map((f) => ({ id: '', name: f.name, contentType: f.contentType, blob: f.blob })),
+        setActive: true,
+        type: '',
+      },
       owner.id,
     );
     contentOnly.push(performance.now() - t1);

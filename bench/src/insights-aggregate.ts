@@ -18,7 +18,12 @@ const CHUNK = 1_000_000;
 const scope = { organizationId: 'bench-org', siteId: `bench-site-${Date.now().toString(36)}` };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-insights-bench-'));
-const store = await openStore({ clickhouseUrl: process.env.CLICKHOUSE_URL, clickhouseDatabase: process.env.CLICKHOUSE_DATABASE ?? 'default', chdbPath: dataDir, retentionDays: 400 });
+const store = await openStore({
+  clickhouseUrl: process.env.CLICKHOUSE_URL,
+  clickhouseDatabase: process.env.CLICKHOUSE_DATABASE ?? 'default',
+  chdbPath: dataDir,
+  retentionDays: 400,
+});
 
 try {
   const started = Date.now();
@@ -46,7 +51,12 @@ try {
   const queries: Record<string, Aggregation> = {
     'count by hour, 30 days': q({ select: [hour, { column: 'eventsCount' }], groupBy: [hour], order: { by: hour, direction: 'asc' } }),
     'unique visitors by day': q({ select: [day, { column: 'visitorsCount' }], groupBy: [day], order: { by: day, direction: 'asc' } }),
-    'top pages': q({ select: [{ column: 'page' }, { column: 'eventsCount' }], groupBy: [{ column: 'page' }], order: { by: { column: 'eventsCount' }, direction: 'desc' }, limit: 10 }),
+    'top pages': q({
+      select: [{ column: 'page' }, { column: 'eventsCount' }],
+      groupBy: [{ column: 'page' }],
+      order: { by: { column: 'eventsCount' }, direction: 'desc' },
+      limit: 10,
+    }),
     // What no projection answers: a column outside them over a custom range reads the events.
     'visitors by browser, custom range (no projection)': q({
       select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }],
@@ -73,7 +83,14 @@ try {
   console.table(results);
   const file = fileURLToPath(new URL('../results/insights-aggregate.json', import.meta.url));
   mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), engine: process.env.CLICKHOUSE_URL ? 'server' : 'chdb', events: stored, generatedSeconds: generated, runs: RUNS, resultsMs: results }, null, 2) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { date: new Date().toISOString(), engine: process.env.CLICKHOUSE_URL ? 'server' : 'chdb', events: stored, generatedSeconds: generated, runs: RUNS, resultsMs: results },
+      null,
+      2,
+    ) + '\n',
+  );
 } finally {
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -147,7 +147,17 @@ try {
       const total = r.accepted * size;
       const visibleSeconds = await visibleAfter(site, total);
       const stored = await count(site);
-      results.push({ via, batch: size, requests: r.accepted, eventsPerSecond: Math.round(total / seconds), p50ms: r.p50, p99ms: r.p99, failed: r.errors, stored, visibleAfterSeconds: visibleSeconds });
+      results.push({
+        via,
+        batch: size,
+        requests: r.accepted,
+        eventsPerSecond: Math.round(total / seconds),
+        p50ms: r.p50,
+        p99ms: r.p99,
+        failed: r.errors,
+        stored,
+        visibleAfterSeconds: visibleSeconds,
+      });
       console.table([results.at(-1)]);
     }
   }

@@ -24,7 +24,11 @@ const markdown = (n: number) =>
     'Closing paragraph with a [link](https://example.com) and more text to make about a kilobyte of content in all.',
   ].join('\n\n');
 
-const pages = Array.from({ length: PAGES }, (_, i) => ({ page: { id: `p${i}`, title: `Page ${i + 1}`, path: `p${i}`, pages: [], type: 'document' } as unknown as Page, depth: 0, markdown: markdown(i) }));
+const pages = Array.from({ length: PAGES }, (_, i) => ({
+  page: { id: `p${i}`, title: `Page ${i + 1}`, path: `p${i}`, pages: [], type: 'document' } as unknown as Page,
+  depth: 0,
+  markdown: markdown(i),
+}));
 const book = bookHtml({ title: 'Bench', pages, tree: pages.map((p) => p.page), files: [], fileHref: () => '' });
 const floor = '<p>One line.</p>';
 
@@ -44,7 +48,12 @@ async function run(printer: PdfPrinter, html: string, concurrency: number) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { pdfsPerSecond: Math.round((PDFS / seconds) * 100) / 100, pagesPerSecond: Math.round(((PDFS * (html === floor ? 1 : PAGES)) / seconds) * 10) / 10, ...percentiles(times), pdfBytes: bytes };
+  return {
+    pdfsPerSecond: Math.round((PDFS / seconds) * 100) / 100,
+    pagesPerSecond: Math.round(((PDFS * (html === floor ? 1 : PAGES)) / seconds) * 10) / 10,
+    ...percentiles(times),
+    pdfBytes: bytes,
+  };
 }
 
 const printer = new PdfPrinter({ ...DEFAULT_PDF_OPTIONS, concurrency: 2 });

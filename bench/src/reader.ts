@@ -45,15 +45,35 @@ const tree = (version: string): PageContent[] =>
     fields: { title: `Chapter ${t + 1}` },
     markdown: body(t * 20, version),
     href: '',
-    pages: Array.from({ length: 19 }, (_, c) => ({ id: '', type: 'document', fields: { title: `Topic ${t + 1}.${c + 1}` }, markdown: body(t * 20 + c + 1, version), href: '', pages: [] })),
+    pages: Array.from({ length: 19 }, (_, c) => ({
+      id: '',
+      type: 'document',
+      fields: { title: `Topic ${t + 1}.${c + 1}` },
+      markdown: body(t * 20 + c + 1, version),
+      href: '',
+      pages: [],
+    })),
   }));
 
-const spaceId = (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Handbook', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+const spaceId = (
+  await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Handbook', emoji: '', editMode: '', visibility: '' }, owner.id)
+).id;
 const setTree = (version: string) =>
   // 1,000 documents in one revision: longer than a read's deadline on a busy machine.
-  unaryCall<CreateRevisionRequest, Revision>(content.spaceContent, content.spaceContent.createRevision, { spaceId, parentRevisionId: '', pages: tree(version), files: [], setActive: true, type: '' }, { userId: owner.id, requestId: 'bench' }, { identity: testIdentity('gateway'), audience: 'content' }, 300_000);
+  unaryCall<CreateRevisionRequest, Revision>(
+    content.spaceContent,
+    content.spaceContent.createRevision,
+    { spaceId, parentRevisionId: '', pages: tree(version), files: [], setActive: true, type: '' },
+    { userId: owner.id, requestId: 'bench' },
+    { identity: testIdentity('gateway'), audience: 'content' },
+    300_000,
+  );
 await setTree('v1');
-const site = await sites.call<CreateSiteRequest, Site>(sites.client.createSite, { organizationId: orgId, type: '', visibility: '', title: 'Handbook', spaceIds: [spaceId] }, owner.id);
+const site = await sites.call<CreateSiteRequest, Site>(
+  sites.client.createSite,
+  { organizationId: orgId, type: '', visibility: '', title: 'Handbook', spaceIds: [spaceId] },
+  owner.id,
+);
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
 const readerUrl = `http://127.0.0.1:${READER_PORT}`;
@@ -131,7 +151,16 @@ if (!check.includes('(v2)')) throw new Error('the reader still shows the old rev
 const staticRps = results[1]!.rps;
 const table = results.map((r) => ({ ...r, vsStatic: `${Math.round((r.rps / staticRps) * 100)}%` }));
 console.table(table);
-writeResult('reader', { date: new Date().toISOString(), pages: PAGES, connections, seconds, cpus: os.cpus().length, loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100), results: table, firstView });
+writeResult('reader', {
+  date: new Date().toISOString(),
+  pages: PAGES,
+  connections,
+  seconds,
+  cpus: os.cpus().length,
+  loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  results: table,
+  firstView,
+});
 
 stopAll();
 rmSync(root, { recursive: true, force: true });

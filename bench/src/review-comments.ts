@@ -21,7 +21,11 @@ try {
   for (let i = 0; i < COMMENTS; i += 20) {
     await Promise.all(
       Array.from({ length: Math.min(20, COMMENTS - i) }, (_, k) =>
-        review.call(review.client.postComment, { spaceId: space.id, changeRequest: cr.id, markdown: `Comment ${i + k}: please look at this paragraph again.`, nodeId: '', pageId: '' }, authors[(i + k) % authors.length]!.id),
+        review.call(
+          review.client.postComment,
+          { spaceId: space.id, changeRequest: cr.id, markdown: `Comment ${i + k}: please look at this paragraph again.`, nodeId: '', pageId: '' },
+          authors[(i + k) % authors.length]!.id,
+        ),
       ),
     );
   }

@@ -28,7 +28,11 @@ try {
     href: '',
     pages: Array.from({ length: 49 }, (_, i) => ({ id: '', type: 'document', markdown: `# Page ${s}.${i}\n\n${paragraph}\n\n## Details\n\n${paragraph}`, href: '', pages: [] })),
   }));
-  const seeded = await content.callContent(content.spaceContent.createRevision, { spaceId: space.id, parentRevisionId: '', pages: sections, files: [], setActive: true, type: '' }, owner.id);
+  const seeded = await content.callContent(
+    content.spaceContent.createRevision,
+    { spaceId: space.id, parentRevisionId: '', pages: sections, files: [], setActive: true, type: '' },
+    owner.id,
+  );
   const pageIds = seeded.pages.flatMap((s) => s.pages.map((p) => p.id));
 
   const mergeMs: number[] = [];
@@ -105,7 +109,9 @@ try {
     updateContent10PagesMs: percentiles(editMs),
   });
   console.log(`merge of a change request touching ${EDITED} of ${PAGES} pages: p50 ${merge.p50} ms, p99 ${merge.p99} ms (target < 100 ms)`);
-  console.log(`content: MergeChangeRequestIntoSpace p50 ${intoSpace.p50} ms, p99 ${intoSpace.p99} ms; MergeRevisions + SetSpaceRevision p50 ${twoCalls.p50} ms, p99 ${twoCalls.p99} ms`);
+  console.log(
+    `content: MergeChangeRequestIntoSpace p50 ${intoSpace.p50} ms, p99 ${intoSpace.p99} ms; MergeRevisions + SetSpaceRevision p50 ${twoCalls.p50} ms, p99 ${twoCalls.p99} ms`,
+  );
 } finally {
   await stack.stop();
 }

@@ -35,7 +35,13 @@ const log = createLogger('bench', 'silent');
 const server = await startGrpcServer({
   host: '127.0.0.1',
   port: 0,
-  services: [{ definition: OrgsServiceService, implementation: implement({ authenticate: async (_req: unknown, ctx: { userId?: string }) => ({ userId: ctx.userId ?? '' }) } as never, log), name: 'bench' }],
+  services: [
+    {
+      definition: OrgsServiceService,
+      implementation: implement({ authenticate: async (_req: unknown, ctx: { userId?: string }) => ({ userId: ctx.userId ?? '' }) } as never, log),
+      name: 'bench',
+    },
+  ],
   identity: content,
   log,
 });

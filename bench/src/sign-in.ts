@@ -61,7 +61,12 @@ try {
   for (let round = 0; round < 2; round++) for (const t of targets) runs.push(await load(t.name, `${base}/v1/user`, t.headers, seconds));
   const avg = (name: string) => {
     const rs = runs.filter((r) => r.name === name);
-    return { rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length, p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length, p99: Math.max(...rs.map((r) => r.p99)), errors: rs.reduce((a, r) => a + r.errors + r.non2xx, 0) };
+    return {
+      rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
+      p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length,
+      p99: Math.max(...rs.map((r) => r.p99)),
+      errors: rs.reduce((a, r) => a + r.errors + r.non2xx, 0),
+    };
   };
   const [bearer, byCookie] = [avg('bearer'), avg('cookie')];
   const result = {

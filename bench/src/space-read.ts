@@ -26,12 +26,32 @@ try {
   start(serverScript('space-direct'), { PORT: '18182', ORGS_DATABASE_URL: orgsUrl, CONTENT_DATABASE_URL: contentUrl, BENCH_USER_ID: reader.id });
   startApp('orgs', { ORGS_PORT: '51151', DATABASE_URL: orgsUrl, LOG_LEVEL: 'warn' });
   startApp('content', {
-    CONTENT_PORT: '51152', ORGS_URL: '127.0.0.1:51151', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', DATABASE_URL: contentUrl, LOG_LEVEL: 'warn', CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs',
+    CONTENT_PORT: '51152',
+    ORGS_URL: '127.0.0.1:51151',
+    REVIEW_URL: '127.0.0.1:51153',
+    GIT_SYNC_URL: '127.0.0.1:51156',
+    DATABASE_URL: contentUrl,
+    LOG_LEVEL: 'warn',
+    CONTENT_BLOB_DIR: '/tmp/quire-bench-blobs',
   });
   startApp('review', { REVIEW_PORT: '51153', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: reviewUrl, LOG_LEVEL: 'warn' });
-  startApp('git-sync', { GIT_SYNC_PORT: '51156', CONTENT_URL: '127.0.0.1:51152', DATABASE_URL: gitSyncUrl, GIT_SYNC_SUBJECT: 'jobs.bench', GIT_SYNC_CONSUMER: 'git-sync-bench', GIT_SYNC_CONSUMER_INACTIVE_MS: '60000', LOG_LEVEL: 'warn' });
+  startApp('git-sync', {
+    GIT_SYNC_PORT: '51156',
+    CONTENT_URL: '127.0.0.1:51152',
+    DATABASE_URL: gitSyncUrl,
+    GIT_SYNC_SUBJECT: 'jobs.bench',
+    GIT_SYNC_CONSUMER: 'git-sync-bench',
+    GIT_SYNC_CONSUMER_INACTIVE_MS: '60000',
+    LOG_LEVEL: 'warn',
+  });
   startApp('gateway', {
-    PORT: '18180', ORGS_URL: '127.0.0.1:51151', CONTENT_URL: '127.0.0.1:51152', REVIEW_URL: '127.0.0.1:51153', GIT_SYNC_URL: '127.0.0.1:51156', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000',
+    PORT: '18180',
+    ORGS_URL: '127.0.0.1:51151',
+    CONTENT_URL: '127.0.0.1:51152',
+    REVIEW_URL: '127.0.0.1:51153',
+    GIT_SYNC_URL: '127.0.0.1:51156',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
   });
   await waitForHttp(`http://127.0.0.1:18180/v1/orgs/${org.id}`, { authorization: `Bearer ${ownerToken}` });
   const created = await fetch(`http://127.0.0.1:18180/v1/orgs/${org.id}/spaces`, {

@@ -41,7 +41,11 @@ interface Manifest {
   insights: 'chdb' | 'clickhouse' | 'none';
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Writes a backup to `out`: each database as a pg_dump custom archive (all dumped at once, each a
@@ -51,7 +55,9 @@ const exists = (path: string) => stat(path).then(() => true, () => false);
  */
 export async function backup(out: string, sources: BackupSources): Promise<Manifest> {
   await mkdir(out, { recursive: true });
-  await Promise.all(Object.entries(sources.databases).map(([service, url]) => run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(out, `${service}.dump`)}`, url])));
+  await Promise.all(
+    Object.entries(sources.databases).map(([service, url]) => run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(out, `${service}.dump`)}`, url])),
+  );
   const blobs = !!sources.blobDir && (await exists(sources.blobDir));
   if (blobs) await cp(sources.blobDir!, join(out, 'blobs'), { recursive: true });
   let insights: Manifest['insights'] = 'none';

@@ -92,7 +92,11 @@ async function ensureNats() {
   } finally {
     await nc.close();
   }
-  say(`NATS JetStream at ${natsUrl}: streams ${Object.values(STREAMS).map((s) => s.name).join(', ')}`);
+  say(
+    `NATS JetStream at ${natsUrl}: streams ${Object.values(STREAMS)
+      .map((s) => s.name)
+      .join(', ')}`,
+  );
 }
 
 /** Every app with a Prisma schema gets its database and its migrations. */

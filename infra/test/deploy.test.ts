@@ -134,7 +134,9 @@ function fromK8s(name: string): Deployed | undefined {
   return {
     env,
     mounts: (container.volumeMounts ?? [])
-      .filter((m: { name: string }) => pod.volumes.some((v: { name: string; persistentVolumeClaim?: unknown; secret?: unknown }) => v.name === m.name && (v.persistentVolumeClaim || v.secret)))
+      .filter((m: { name: string }) =>
+        pod.volumes.some((v: { name: string; persistentVolumeClaim?: unknown; secret?: unknown }) => v.name === m.name && (v.persistentVolumeClaim || v.secret)),
+      )
       .map((m: { mountPath: string }) => m.mountPath),
     migration: init ? { command: init.command.join(' '), databaseUrl: dbRef(init) === dbRef(container) ? 'same secret' : undefined } : undefined,
     readiness: container.readinessProbe?.grpc?.port,
@@ -165,7 +167,11 @@ describe.each([
     for (const key of SECRETS.filter((k) => k in app.schema.properties)) {
       const file = env.get(`${key}_FILE`);
       // Kubernetes mounts the secret's folder, compose the file itself.
-      if (file) expect(d!.mounts.some((m) => file === m || file.startsWith(`${m}/`)), `${name}: ${key}_FILE (${file}) is not mounted`).toBe(true);
+      if (file)
+        expect(
+          d!.mounts.some((m) => file === m || file.startsWith(`${m}/`)),
+          `${name}: ${key}_FILE (${file}) is not mounted`,
+        ).toBe(true);
     }
     for (const [key, prop] of Object.entries(app.schema.properties as Record<string, TSchema>)) {
       const target = addressTarget(key, prop);

@@ -15,7 +15,15 @@ export function connectOwners(reviewUrl: string, gitSyncUrl: string, identity: S
     },
     async gitLinks(spaceIds) {
       const { items } = await gitSync.batchGetGitInfo({ spaceIds }, {});
-      return items.map((i) => ({ spaceId: i.spaceId, version: i.version, repoName: i.repoName, installationProvider: i.installationProvider, integration: i.integration, url: i.url, updatedAt: i.updatedAt }));
+      return items.map((i) => ({
+        spaceId: i.spaceId,
+        version: i.version,
+        repoName: i.repoName,
+        installationProvider: i.installationProvider,
+        integration: i.integration,
+        url: i.url,
+        updatedAt: i.updatedAt,
+      }));
     },
     close() {
       reviewClient.close();

@@ -13,10 +13,18 @@ import { searchHandlers } from './rpc/search.ts';
 import { spaceHandlers } from './rpc/spaces.ts';
 
 export function contentService(deps: Deps, log: Logger): ServiceBinding {
-  return { definition: ContentServiceService, implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps), ...copyHandlers(deps) }, log), name: SERVICE_NAMES.content };
+  return {
+    definition: ContentServiceService,
+    implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps), ...copyHandlers(deps) }, log),
+    name: SERVICE_NAMES.content,
+  };
 }
 
 /** A space's content: revisions, pages, files, blobs, edits and merges; search, links and imports. */
 export function spaceContentService(deps: RevisionDeps & LinkDeps & ImportDeps, log: Logger): ServiceBinding {
-  return { definition: SpaceContentServiceService, implementation: implement({ ...revisionHandlers(deps), ...searchHandlers(deps), ...linkHandlers(deps), ...importHandlers(deps) }, log), name: SERVICE_NAMES.spaceContent };
+  return {
+    definition: SpaceContentServiceService,
+    implementation: implement({ ...revisionHandlers(deps), ...searchHandlers(deps), ...linkHandlers(deps), ...importHandlers(deps) }, log),
+    name: SERVICE_NAMES.spaceContent,
+  };
 }

@@ -42,7 +42,14 @@ beforeAll(async () => {
     orgs.user('guest'),
     orgs.user('outsider'),
   ]);
-  orgId = (await orgs.organization(owner, [[creator, Role.ROLE_CREATE], [editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ], [guest, Role.ROLE_GUEST]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [creator, Role.ROLE_CREATE],
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+      [guest, Role.ROLE_GUEST],
+    ])
+  ).id;
   targetOrgId = (await orgs.organization(owner, [[editor, Role.ROLE_ADMIN]], 'Target Org')).id;
   otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
 });
@@ -51,7 +58,6 @@ afterAll(async () => {
   await h?.stop();
   await orgs?.stop();
 });
-
 
 const c = () => h.client;
 const createCollection = (req: Partial<CreateCollectionRequest> = {}, as: TestUser = owner) =>
@@ -68,7 +74,12 @@ const inCollection = async (collectionId: string, as: TestUser = owner) =>
 const listCollections = (req: Partial<ListCollectionsRequest> = {}, as: TestUser = owner) =>
   h.call<ListCollectionsRequest, { items: Collection[]; page?: { next?: string } }>(c().listCollections, { organizationId: orgId, ...req }, as.id);
 const grant = (kind: 'space' | 'collection', id: string, principalType: 'user' | 'team', principalId: string, role: string) =>
-  db.query(`INSERT INTO "${kind === 'space' ? 'SpaceGrant' : 'CollectionGrant'}" ("${kind}Id", "principalType", "principalId", role) VALUES ($1, $2, $3, $4)`, [id, principalType, principalId, role]);
+  db.query(`INSERT INTO "${kind === 'space' ? 'SpaceGrant' : 'CollectionGrant'}" ("${kind}Id", "principalType", "principalId", role) VALUES ($1, $2, $3, $4)`, [
+    id,
+    principalType,
+    principalId,
+    role,
+  ]);
 const spaceCount = async () => Number((await db.query('SELECT count(*) FROM "Space"')).rows[0].count);
 
 describe('spaces', () => {
@@ -113,7 +124,15 @@ describe('spaces', () => {
   it('gets a space as each caller sees it, and hides it from outsiders and other organizations', async () => {
     const s = await createSpace();
     expect((await getSpace(s.id, reader)).permissions).toEqual({
-      view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false,
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
     });
     expect((await getSpace(s.id, editor)).permissions).toMatchObject({ edit: true, comment: true, review: false, admin: false });
     await rejects(getSpace(s.id, outsider), status.NOT_FOUND, new RegExp(`Space "${s.id}" not found`));
@@ -137,7 +156,10 @@ describe('spaces', () => {
     await grant('collection', col.id, 'user', editor.id, 'comment');
     expect((await getSpace(s.id, editor)).permissions).toMatchObject({ view: true, comment: true, edit: false });
     const team = await orgs.call<{ organizationId: string; title: string; members: string[] }, { id: string }>(
-      orgs.client.createTeam, { organizationId: orgId, title: 'Writers', members: [editor.id] }, owner.id);
+      orgs.client.createTeam,
+      { organizationId: orgId, title: 'Writers', members: [editor.id] },
+      owner.id,
+    );
     await grant('space', s.id, 'team', team.id, 'admin');
     expect((await getSpace(s.id, editor)).permissions).toMatchObject({ admin: true, edit: true });
     await grant('space', s.id, 'user', guest.id, 'read');
@@ -236,7 +258,7 @@ describe('spaces', () => {
     await rejects(getSpace(s.id, reader), status.NOT_FOUND);
   });
 
-  it('lists the organization\'s spaces the caller sees, in pages', async () => {
+  it("lists the organization's spaces the caller sees, in pages", async () => {
     const fresh = (await orgs.organization(owner, [[guest, Role.ROLE_GUEST]], 'Paged')).id;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createSpace({ organizationId: fresh, title: `S${i}` })).id);
@@ -304,7 +326,11 @@ describe('collections', () => {
     const a = await createCollection({ title: 'A' });
     const b = await createCollection({ title: 'B', parentId: a.id });
     const s = await createSpace({ parentId: a.id });
-    await rejects(h.call(c().moveCollection, { collectionId: a.id, setParent: true, parentId: b.id }, owner.id), status.INVALID_ARGUMENT, /^parent: a collection cannot move into itself/);
+    await rejects(
+      h.call(c().moveCollection, { collectionId: a.id, setParent: true, parentId: b.id }, owner.id),
+      status.INVALID_ARGUMENT,
+      /^parent: a collection cannot move into itself/,
+    );
     await rejects(h.call(c().moveCollection, { collectionId: a.id, setParent: true, parentId: a.id }, owner.id), status.INVALID_ARGUMENT);
     const moved = (await h.call(c().moveCollection, { collectionId: b.id, setParent: false, position: { before: { type: 'space', id: s.id } } }, owner.id)) as Collection;
     expect(moved.parentId).toBe(a.id);

@@ -3,7 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type { Space } from '@quire/proto/content';
 import type { CreateSpaceRequest } from '@quire/proto/content';
-import type { GetPageRequest, GetRevisionRequest, ReadBlobRequest, ReadBlobResponse, ImportContentRequest, ImportContentResponse, ListLinksRequest, ListLinksResponse, Page, Revision, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
+import type {
+  GetPageRequest,
+  GetRevisionRequest,
+  ReadBlobRequest,
+  ReadBlobResponse,
+  ImportContentRequest,
+  ImportContentResponse,
+  ListLinksRequest,
+  ListLinksResponse,
+  Page,
+  Revision,
+  SearchResponse,
+  SearchSpaceRequest,
+} from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
@@ -17,9 +30,18 @@ import { docx, lyingBomb, para, startContent, zip, type ContentHarness } from '.
 const layout = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title} | Acme Docs</title><style>p{}</style></head><body><nav><a href="/">Home</a><a href="/nav-only">Nav</a></nav><main>${body}</main><footer>© Acme</footer></body></html>`;
 const SITE: Record<string, string> = {
-  '/': layout('Home', '<h1>Acme Docs</h1><p>Welcome. Read <a href="/guide">the guide</a>, the <a href="/api#auth">API auth section</a> and <a href="/old-faq">the FAQ</a>.</p><p>See also <a href="https://example.com/elsewhere">elsewhere</a>.</p>'),
-  '/guide': layout('Guide', '<h1>The guide</h1><h2>Steps</h2><ol><li>Install</li><li>Run</li></ol><p>Back to <a href="/">home</a> or on to <a href="/guide#steps">the steps</a>.</p><script>alert(1)</script>'),
-  '/api': layout('API', '<h1>API</h1><h2 id="auth">Auth</h2><table><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody><tr><td>Authorization</td><td>Bearer token</td></tr></tbody></table><img src="/img/logo.png" alt="Logo"><pre><code>curl /v1</code></pre>'),
+  '/': layout(
+    'Home',
+    '<h1>Acme Docs</h1><p>Welcome. Read <a href="/guide">the guide</a>, the <a href="/api#auth">API auth section</a> and <a href="/old-faq">the FAQ</a>.</p><p>See also <a href="https://example.com/elsewhere">elsewhere</a>.</p>',
+  ),
+  '/guide': layout(
+    'Guide',
+    '<h1>The guide</h1><h2>Steps</h2><ol><li>Install</li><li>Run</li></ol><p>Back to <a href="/">home</a> or on to <a href="/guide#steps">the steps</a>.</p><script>alert(1)</script>',
+  ),
+  '/api': layout(
+    'API',
+    '<h1>API</h1><h2 id="auth">Auth</h2><table><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody><tr><td>Authorization</td><td>Bearer token</td></tr></tbody></table><img src="/img/logo.png" alt="Logo"><pre><code>curl /v1</code></pre>',
+  ),
   '/faq': layout('FAQ', '<h1>FAQ</h1><p><strong>Is it free?</strong> Yes. Also see <a href="/report.pdf">the report</a>.</p>'),
   '/nav-only': layout('Nav only', '<p>Reached from the navigation.</p>'),
 };
@@ -59,8 +81,10 @@ afterAll(async () => {
 const newSpace = () => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Imported', emoji: '', editMode: '', visibility: '' }, owner.id);
 const importSite = (spaceId: string, req: { url?: string; source?: string; revisionId?: string } = {}, as: TestUser = owner) =>
   h.callContent<ImportContentRequest, ImportContentResponse>(h.spaceContent.importContent, { spaceId, url: `${base}/`, source: 'website', revisionId: '', ...req }, as.id);
-const getRevision = (spaceId: string, revisionId = '') => h.callContent<GetRevisionRequest, Revision>(h.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown: true }, owner.id);
-const getPage = (spaceId: string, pageId: string) => h.callContent<GetPageRequest, Page>(h.spaceContent.getPage, { spaceId, revisionId: '', pageId, format: 'markdown', metadata: false }, owner.id);
+const getRevision = (spaceId: string, revisionId = '') =>
+  h.callContent<GetRevisionRequest, Revision>(h.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown: true }, owner.id);
+const getPage = (spaceId: string, pageId: string) =>
+  h.callContent<GetPageRequest, Page>(h.spaceContent.getPage, { spaceId, revisionId: '', pageId, format: 'markdown', metadata: false }, owner.id);
 
 describe('ImportContent from a website', () => {
   beforeEach(() => {
@@ -219,7 +243,8 @@ describe('ImportContent from a file', () => {
     delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
     Object.assign(h.importLimits, DEFAULT_IMPORT_LIMITS);
   });
-  const importFile = (spaceId: string, source: string, path: string, req: { revisionId?: string } = {}, as: TestUser = owner) => importSite(spaceId, { url: `${filesBase}${path}`, source, ...req }, as);
+  const importFile = (spaceId: string, source: string, path: string, req: { revisionId?: string } = {}, as: TestUser = owner) =>
+    importSite(spaceId, { url: `${filesBase}${path}`, source, ...req }, as);
   const titles = (pages: Page[]): unknown[] => pages.map((p) => (p.pages.length ? [p.title, titles(p.pages)] : p.title));
 
   it('imports a markdown file, an HTML page and a .docx document as one page each', async () => {
@@ -288,10 +313,22 @@ describe('ImportContent from a file', () => {
   // Attacks on the zip source: nothing is written, and the answer names what was refused.
   it('refuses a ZIP compressed past the ratio, a lying bomb, and entries out of the folder or in .git', async () => {
     const space = await newSpace();
-    await rejects(importFile(space.id, 'zip', '/zip-ratio.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "zeros\.md" is compressed more than 100 to 1 \(the limit\)/);
-    await rejects(importFile(space.id, 'zip', '/bomb.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "bomb\.md" cannot be read \(too many bytes in the stream/);
+    await rejects(
+      importFile(space.id, 'zip', '/zip-ratio.zip'),
+      status.INVALID_ARGUMENT,
+      /^url: the archive is refused: entry "zeros\.md" is compressed more than 100 to 1 \(the limit\)/,
+    );
+    await rejects(
+      importFile(space.id, 'zip', '/bomb.zip'),
+      status.INVALID_ARGUMENT,
+      /^url: the archive is refused: entry "bomb\.md" cannot be read \(too many bytes in the stream/,
+    );
     await rejects(importFile(space.id, 'zip', '/zip-traversal.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: .*\.\.\/\.\.\/\.github\/workflows\/x\.yml/);
-    await rejects(importFile(space.id, 'zip', '/zip-git.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: entry "\.git\/hooks\/post-checkout" is inside a \.git folder/);
+    await rejects(
+      importFile(space.id, 'zip', '/zip-git.zip'),
+      status.INVALID_ARGUMENT,
+      /^url: the archive is refused: entry "\.git\/hooks\/post-checkout" is inside a \.git folder/,
+    );
     h.importLimits.maxTotalBytes = 100;
     await rejects(importFile(space.id, 'zip', '/gitbook.zip'), status.INVALID_ARGUMENT, /^url: the archive is refused: it inflates to more than 100 bytes \(the limit\)/);
     await rejects(importFile(space.id, 'zip', '/guide.md'), status.INVALID_ARGUMENT, /^url: not a readable ZIP archive/);
@@ -319,7 +356,11 @@ describe('ImportContent from a file', () => {
   // Attacks: nothing is written, and the answer names the limit.
   it('refuses a lying ZIP bomb, a ../ entry, too many entries, a file too large, a missing file and bytes of the wrong kind', async () => {
     const space = await newSpace();
-    await rejects(importFile(space.id, 'notion', '/bomb.zip'), status.INVALID_ARGUMENT, /url: the archive is refused: entry "bomb.md" cannot be read \(too many bytes in the stream/);
+    await rejects(
+      importFile(space.id, 'notion', '/bomb.zip'),
+      status.INVALID_ARGUMENT,
+      /url: the archive is refused: entry "bomb.md" cannot be read \(too many bytes in the stream/,
+    );
     await rejects(importFile(space.id, 'notion', '/evil.zip'), status.INVALID_ARGUMENT, /url: the archive is refused: .*\.\.\/\.\.\/etc\/evil\.md/);
     h.importLimits.maxEntries = 2;
     await rejects(importFile(space.id, 'notion', '/notion.zip'), status.INVALID_ARGUMENT, /3 entries, more than 2 \(the limit\)/);

@@ -1,6 +1,16 @@
 import { status } from '@grpc/grpc-js';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type { CreateRevisionRequest, ListFileBacklinksRequest, ListFileBacklinksResponse, ListLinksRequest, ListLinksResponse, PageContent, PutBlobRequest, PutBlobResponse, Revision } from '@quire/proto/space-content';
+import type {
+  CreateRevisionRequest,
+  ListFileBacklinksRequest,
+  ListFileBacklinksResponse,
+  ListLinksRequest,
+  ListLinksResponse,
+  PageContent,
+  PutBlobRequest,
+  PutBlobResponse,
+  Revision,
+} from '@quire/proto/space-content';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,13 +52,23 @@ beforeAll(async () => {
   const create = (pages: PageContent[], files: { id: string; blob: string }[]) =>
     h.callContent<CreateRevisionRequest, Revision>(
       h.spaceContent.createRevision,
-      { spaceId: space.id, parentRevisionId: '', pages, files: files.map((f) => ({ ...f, name: `${f.id}.bin`, contentType: 'application/octet-stream' })), setActive: true, type: '' },
+      {
+        spaceId: space.id,
+        parentRevisionId: '',
+        pages,
+        files: files.map((f) => ({ ...f, name: `${f.id}.bin`, contentType: 'application/octet-stream' })),
+        setActive: true,
+        type: '',
+      },
       owner.id,
     );
   // The first revision: the manual is still there, and nothing links to the logo yet.
   first = await create([page('guide', 'Guide', 'Read [the manual](/files/manual).\n')], [{ id: 'manual', blob: manual!.blob }]);
   await create(
-    [page('guide', 'Guide', guide, [page('faq', 'FAQ', 'Back to the [guide](../guide/README.md) or [setup](../setup.md#install).\n')]), page('setup', 'Setup', '# Install\n\n![Logo again](/files/logo)\n')],
+    [
+      page('guide', 'Guide', guide, [page('faq', 'FAQ', 'Back to the [guide](../guide/README.md) or [setup](../setup.md#install).\n')]),
+      page('setup', 'Setup', '# Install\n\n![Logo again](/files/logo)\n'),
+    ],
     [{ id: 'logo', blob: logo!.blob }],
   );
 });

@@ -21,10 +21,14 @@ beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
   [owner, reader, guest, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('guest'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ], [guest, Role.ROLE_GUEST]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [reader, Role.ROLE_READ],
+      [guest, Role.ROLE_GUEST],
+    ])
+  ).id;
   await orgs.organization(outsider, [], 'Elsewhere');
-  const create = (title: string) =>
-    h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id);
+  const create = (title: string) => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id);
   open = await create('Open');
   closed = await create('Closed');
   // Nothing passes down to members from the org role: only admins reach it.

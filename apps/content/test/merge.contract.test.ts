@@ -45,7 +45,8 @@ afterAll(async () => {
 const BODY = 'one\ntwo\nthree\nfour\nfive';
 const apply = (spaceId: string, revisionId: string, changes: Change[]) =>
   h.callContent<ApplyChangesRequest, ApplyChangesResponse>(h.spaceContent.applyChanges, { spaceId, revisionId, changes }, owner.id);
-const merge = (req: Omit<MergeRevisionsRequest, 'type'>, as = owner, type = '') => h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(h.spaceContent.mergeRevisions, { ...req, type }, as.id);
+const merge = (req: Omit<MergeRevisionsRequest, 'type'>, as = owner, type = '') =>
+  h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(h.spaceContent.mergeRevisions, { ...req, type }, as.id);
 const revisions = async () => Number((await db.query('SELECT count(*) FROM "Revision"')).rows[0].count);
 
 /** A space whose base revision has page A (BODY) and B; `branch` edits it. */
@@ -65,7 +66,10 @@ describe('MergeRevisions', () => {
   it('merges edits of both sides into a new revision whose parents are ours and theirs', async () => {
     const s = await setup();
     const ours = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('one', 'ONE'), move: false } }, { updatePage: { page: s.b, move: true, into: s.a } }]);
-    const theirs = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('five', 'FIVE'), move: false } }, { updatePage: { page: s.b, fields: { title: 'Bee' }, move: false } }]);
+    const theirs = await s.branch([
+      { updatePage: { page: s.a, markdown: BODY.replace('five', 'FIVE'), move: false } },
+      { updatePage: { page: s.b, fields: { title: 'Bee' }, move: false } },
+    ]);
     const m = await merge({ spaceId: s.spaceId, baseRevisionId: s.base, oursRevisionId: ours, theirsRevisionId: theirs }, owner, 'update');
     expect(m.conflicts).toEqual([]);
     expect(m.revision).toMatchObject({ parents: [ours, theirs], type: 'update' });
@@ -77,7 +81,10 @@ describe('MergeRevisions', () => {
   it('answers the conflicts and writes nothing', async () => {
     const s = await setup();
     const ours = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('one', 'uno'), move: false } }, { deletePage: { page: s.b } }]);
-    const theirs = await s.branch([{ updatePage: { page: s.a, markdown: BODY.replace('one', 'eins'), move: false } }, { updatePage: { page: s.b, fields: { emoji: '🐝' }, move: false } }]);
+    const theirs = await s.branch([
+      { updatePage: { page: s.a, markdown: BODY.replace('one', 'eins'), move: false } },
+      { updatePage: { page: s.b, fields: { emoji: '🐝' }, move: false } },
+    ]);
     const before = await revisions();
     const m = await merge({ spaceId: s.spaceId, baseRevisionId: s.base, oursRevisionId: ours, theirsRevisionId: theirs });
     expect(m.revision).toBeUndefined();

@@ -36,7 +36,13 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   [owner, creator, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('creator'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[creator, Role.ROLE_CREATE], [editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [creator, Role.ROLE_CREATE],
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
   const createTeam = (organizationId: string, as: TestUser, members: string[]) =>
     orgs.call<{ organizationId: string; title: string; members: string[] }, { id: string }>(orgs.client.createTeam, { organizationId, title: 'Writers', members }, as.id);
@@ -48,7 +54,6 @@ afterAll(async () => {
   await h?.stop();
   await orgs?.stop();
 });
-
 
 const c = () => h.client;
 const createSpace = (req: Partial<CreateSpaceRequest> = {}, as: TestUser = owner) =>
@@ -65,7 +70,8 @@ const update = (spaceId: string, userId: string, role: Role, as: TestUser = owne
 const remove = (spaceId: string, userId: string, as: TestUser = owner) =>
   h.call<{ spaceId: string; userId: string }, RemoveSpaceUserPermissionResponse>(c().removeSpaceUserPermission, { spaceId, userId }, as.id);
 const grants = async (table: 'SpaceGrant' | 'CollectionGrant', id: string) =>
-  (await db.query(`SELECT "principalType", "principalId", role FROM "${table}" WHERE "${table === 'SpaceGrant' ? 'spaceId' : 'collectionId'}" = $1 ORDER BY "principalId"`, [id])).rows;
+  (await db.query(`SELECT "principalType", "principalId", role FROM "${table}" WHERE "${table === 'SpaceGrant' ? 'spaceId' : 'collectionId'}" = $1 ORDER BY "principalId"`, [id]))
+    .rows;
 
 describe('space permissions', () => {
   it('grants users and teams a role, replacing earlier grants, and the role counts', async () => {
@@ -93,7 +99,11 @@ describe('space permissions', () => {
     const before = await grants('SpaceGrant', s.id);
     await rejects(grantSpace(s.id, { role: Role.ROLE_UNSPECIFIED, userIds: [editor.id] }), status.INVALID_ARGUMENT, /^role: must be one of/);
     await rejects(grantSpace(s.id, {}), status.INVALID_ARGUMENT, /^users, teams: at least one/);
-    await rejects(grantSpace(s.id, { userIds: [editor.id, outsider.id] }), status.INVALID_ARGUMENT, new RegExp(`^users\\[1\\]: "${outsider.id}" is not a member of the organization$`));
+    await rejects(
+      grantSpace(s.id, { userIds: [editor.id, outsider.id] }),
+      status.INVALID_ARGUMENT,
+      new RegExp(`^users\\[1\\]: "${outsider.id}" is not a member of the organization$`),
+    );
     await rejects(grantSpace(s.id, { userIds: ['nobody'] }), status.INVALID_ARGUMENT, /^users\[0\]: "nobody" is not a member/);
     await rejects(grantSpace(s.id, { teamIds: [teamId, otherTeamId] }), status.INVALID_ARGUMENT, new RegExp(`^teams\\[1\\]: "${otherTeamId}" is not a team of the organization$`));
     expect(await grants('SpaceGrant', s.id)).toEqual(before);

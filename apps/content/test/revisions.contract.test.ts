@@ -43,7 +43,12 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
 });
 afterAll(async () => {
@@ -70,7 +75,11 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR
 /** A space with pages Intro (markdown "hello", child Setup) and FAQ, made active. */
 async function seeded() {
   const space = await createSpace();
-  const r = await apply(space.id, space.revisionId, [insert('Intro', { ref: 'intro', markdown: 'hello [faq](./faq)' }), insert('Setup', { into: 'intro', ref: 'setup' }), insert('FAQ', { ref: 'faq' })]);
+  const r = await apply(space.id, space.revisionId, [
+    insert('Intro', { ref: 'intro', markdown: 'hello [faq](./faq)' }),
+    insert('Setup', { into: 'intro', ref: 'setup' }),
+    insert('FAQ', { ref: 'faq' }),
+  ]);
   await setRevision(space.id, r.revision!.id, space.revisionId, owner);
   const id = (ref: string) => r.changes.find((c) => c.ref === ref)!.pageId;
   return { space, revision: r.revision!, intro: id('intro'), setup: id('setup'), faq: id('faq') };
@@ -145,7 +154,15 @@ describe('ApplyChanges', () => {
     const s = await seeded();
     const before = await count('Revision');
     await rejects(apply(s.space.id, s.revision.id, [insert('ok'), { deletePage: { page: 'nope' } }]), status.NOT_FOUND, /^changes\[1\]: page "nope" not found/);
-    await rejects(apply(s.space.id, s.revision.id, Array.from({ length: 51 }, () => insert('x'))), status.INVALID_ARGUMENT, /at most 50/);
+    await rejects(
+      apply(
+        s.space.id,
+        s.revision.id,
+        Array.from({ length: 51 }, () => insert('x')),
+      ),
+      status.INVALID_ARGUMENT,
+      /at most 50/,
+    );
     await rejects(apply(s.space.id, s.revision.id, [{ updatePage: { page: s.intro, move: true, into: s.setup } }]), status.INVALID_ARGUMENT, /under itself/);
     await rejects(apply(s.space.id, s.revision.id, [{}]), status.INVALID_ARGUMENT, /changes\[0\]: one of/);
     await rejects(apply(s.space.id, 'nope', [insert('x')]), status.NOT_FOUND, /revision "nope"/);
@@ -164,7 +181,11 @@ describe('ApplyChanges', () => {
     const s = await createSpace(orgId, owner, { editMode: 'locked' });
     const r = await apply(s.id, s.revisionId, [insert('x')]);
     await rejects(setRevision(s.id, r.revision!.id, s.revisionId, owner), status.FAILED_PRECONDITION, /locked/);
-    await rejects(h.callContent(sc().createRevision, { spaceId: s.id, parentRevisionId: '', pages: [], files: [], setActive: true, type: '' }, owner.id), status.FAILED_PRECONDITION, /locked/);
+    await rejects(
+      h.callContent(sc().createRevision, { spaceId: s.id, parentRevisionId: '', pages: [], files: [], setActive: true, type: '' }, owner.id),
+      status.FAILED_PRECONDITION,
+      /locked/,
+    );
   });
 
   it('inserts files: bytes in the blob store, image dimensions, and files served back', async () => {
@@ -211,7 +232,7 @@ function refsOf(node: unknown): unknown[] {
 }
 
 describe('ApplyChanges with documents', () => {
-  it("stores a JSONDocument as its markdown, refs as links, and reads it back the same", async () => {
+  it('stores a JSONDocument as its markdown, refs as links, and reads it back the same', async () => {
     const s = await seeded();
     const document = {
       object: 'document',
@@ -243,7 +264,9 @@ describe('ApplyChanges with documents', () => {
     const read = await getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: id, format: 'document' });
     expect(JSON.parse(read.documentJson!)).toEqual(document);
     // update_page takes one too.
-    const u = await apply(s.space.id, r.revision!.id, [{ updatePage: { page: id, move: false, documentJson: JSON.stringify({ ...document, nodes: document.nodes.slice(0, 1) }) } }]);
+    const u = await apply(s.space.id, r.revision!.id, [
+      { updatePage: { page: id, move: false, documentJson: JSON.stringify({ ...document, nodes: document.nodes.slice(0, 1) }) } },
+    ]);
     expect((await getPage({ spaceId: s.space.id, revisionId: u.revision!.id, pageId: id, format: 'markdown' })).markdown).toBe('## Ask\n');
   });
 
@@ -251,7 +274,11 @@ describe('ApplyChanges with documents', () => {
     const s = await seeded();
     const before = await count('Revision');
     await rejects(apply(s.space.id, s.revision.id, [insert('ok'), insert('x', { documentJson: '{nope' })]), status.INVALID_ARGUMENT, /^changes\[1\]\.document: not JSON/);
-    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: '{"object":"page","nodes":[]}' })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be a JSONDocument/);
+    await rejects(
+      apply(s.space.id, s.revision.id, [insert('x', { documentJson: '{"object":"page","nodes":[]}' })]),
+      status.INVALID_ARGUMENT,
+      /^changes\[0\]\.document: must be a JSONDocument/,
+    );
     await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: 'null' })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be a JSONDocument/);
     await rejects(
       apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, markdown: 'a', documentJson: '{"object":"document","data":{},"nodes":[]}' } }]),
@@ -260,10 +287,22 @@ describe('ApplyChanges with documents', () => {
     );
     await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: ' '.repeat(5_000_001) })]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: must be at most/);
     // Attack: a document nested past MAX_JSON_DEPTH sent to content directly (no gateway in front), as an insert and as an update.
-    const quote = (depth: number): unknown => ({ object: 'block', type: 'blockquote', nodes: [depth === 0 ? { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] } : quote(depth - 1)] });
+    const quote = (depth: number): unknown => ({
+      object: 'block',
+      type: 'blockquote',
+      nodes: [depth === 0 ? { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] } : quote(depth - 1)],
+    });
     const deep = JSON.stringify({ object: 'document', data: {}, nodes: [quote(MAX_JSON_DEPTH)] });
-    await rejects(apply(s.space.id, s.revision.id, [insert('x', { documentJson: deep })]), status.INVALID_ARGUMENT, new RegExp(`^changes\\[0\\]\\.document: nested deeper than ${MAX_JSON_DEPTH} levels`));
-    await rejects(apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, documentJson: deep } }]), status.INVALID_ARGUMENT, /^changes\[0\]\.document: nested deeper than/);
+    await rejects(
+      apply(s.space.id, s.revision.id, [insert('x', { documentJson: deep })]),
+      status.INVALID_ARGUMENT,
+      new RegExp(`^changes\\[0\\]\\.document: nested deeper than ${MAX_JSON_DEPTH} levels`),
+    );
+    await rejects(
+      apply(s.space.id, s.revision.id, [{ updatePage: { page: s.faq, move: false, documentJson: deep } }]),
+      status.INVALID_ARGUMENT,
+      /^changes\[0\]\.document: nested deeper than/,
+    );
     expect(await count('Revision')).toBe(before);
   });
 });
@@ -313,7 +352,10 @@ describe('pages, documents and blobs', () => {
     expect(stored).toEqual(fromMarkdown(markdown));
     const read = () => getPage({ spaceId: s.space.id, revisionId: r.revision!.id, pageId: s.setup, format: 'document' }).then((p) => JSON.parse(p.documentJson!));
     const answer = await read();
-    expect(refsOf(answer)).toEqual([{ kind: 'page', page: s.faq }, { kind: 'page', page: s.faq }]);
+    expect(refsOf(answer)).toEqual([
+      { kind: 'page', page: s.faq },
+      { kind: 'page', page: s.faq },
+    ]);
     const links = () => db.query('SELECT kind, target FROM "DocumentLink" WHERE "documentId" = $1 ORDER BY position', [id]).then((q) => q.rows);
     const indexed = await links();
     expect(indexed).toEqual([
@@ -415,7 +457,11 @@ describe('SetSpaceRevision and CreateRevision', () => {
     expect((await getRevision(s.id)).id).toBe(r.id);
     // The space moved on: the same parent again loses.
     await rejects(h.callContent(sc().createRevision, { ...req, parentRevisionId: s.revisionId }, editor.id), status.ABORTED);
-    await rejects(h.callContent(sc().createRevision, { ...req, files: [{ id: 'f1', name: 'a', contentType: '', blob: 'f'.repeat(64) }] }, editor.id), status.INVALID_ARGUMENT, /files\[0\]\.blob/);
+    await rejects(
+      h.callContent(sc().createRevision, { ...req, files: [{ id: 'f1', name: 'a', contentType: '', blob: 'f'.repeat(64) }] }, editor.id),
+      status.INVALID_ARGUMENT,
+      /files\[0\]\.blob/,
+    );
     await rejects(h.callContent(sc().createRevision, { ...req, type: 'weird' }, editor.id), status.INVALID_ARGUMENT, /^type:/);
     await rejects(h.callContent(sc().createRevision, req, reader.id), status.PERMISSION_DENIED);
   });
@@ -430,7 +476,12 @@ describe('SetSpaceRevision and CreateRevision', () => {
       files: [],
       setActive: true,
       type: '',
-      redirects: { items: [{ path: '/old/setup/', pageId: 'p2', anchor: '#linux' }, { path: 'help', pageId: 'p1', anchor: '' }] },
+      redirects: {
+        items: [
+          { path: '/old/setup/', pageId: 'p2', anchor: '#linux' },
+          { path: 'help', pageId: 'p1', anchor: '' },
+        ],
+      },
     };
     const imported = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, req, editor.id);
     const kept = [
@@ -442,7 +493,11 @@ describe('SetSpaceRevision and CreateRevision', () => {
     // An edit and a merge of it carry them; a revision made without them (another import kind) too.
     const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false, markdown: '# Begin' } }])).revision!;
     expect((await getRevision(s.id, edited.id)).redirects).toEqual(kept);
-    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(sc().mergeRevisions, { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' }, editor.id);
+    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(
+      sc().mergeRevisions,
+      { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' },
+      editor.id,
+    );
     expect(merged.revision!.redirects).toEqual(kept);
     const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, redirects: undefined }, editor.id);
     expect(again.redirects).toEqual(kept);
@@ -450,13 +505,27 @@ describe('SetSpaceRevision and CreateRevision', () => {
     const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, redirects: { items: [] } }, editor.id);
     expect(cleared.redirects).toEqual([]);
     // Bad redirects are refused, naming the one.
-    const bad = (item: { path: string; pageId: string; anchor: string }) => h.callContent(sc().createRevision, { ...req, parentRevisionId: '', setActive: false, redirects: { items: [item] } }, editor.id);
+    const bad = (item: { path: string; pageId: string; anchor: string }) =>
+      h.callContent(sc().createRevision, { ...req, parentRevisionId: '', setActive: false, redirects: { items: [item] } }, editor.id);
     await rejects(bad({ path: 'x', pageId: 'nope', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.pageId: no page "nope"/);
     await rejects(bad({ path: '../x', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
     await rejects(bad({ path: '/', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
     await rejects(bad({ path: 'a\nb', pageId: 'p1', anchor: '' }), status.INVALID_ARGUMENT, /redirects\.items\[0\]\.path/);
     await rejects(
-      h.callContent(sc().createRevision, { ...req, setActive: false, redirects: { items: [{ path: 'a', pageId: 'p1', anchor: '' }, { path: '/a', pageId: 'p2', anchor: '' }] } }, editor.id),
+      h.callContent(
+        sc().createRevision,
+        {
+          ...req,
+          setActive: false,
+          redirects: {
+            items: [
+              { path: 'a', pageId: 'p1', anchor: '' },
+              { path: '/a', pageId: 'p2', anchor: '' },
+            ],
+          },
+        },
+        editor.id,
+      ),
       status.INVALID_ARGUMENT,
       /redirects\.items\[1\]\.path: "a" is redirected twice/,
     );
@@ -473,17 +542,41 @@ describe('SetSpaceRevision and CreateRevision', () => {
       files: [],
       setActive: true,
       type: '',
-      reusableContents: { items: [{ id: 'rc1', title: 'Setup steps', documentId: '', markdown: '1. Download\n\n{% include "rc2" %}\n', git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' } }, { id: 'rc2', title: 'Footer', documentId: '', markdown: 'Footer.\n' }] },
+      reusableContents: {
+        items: [
+          {
+            id: 'rc1',
+            title: 'Setup steps',
+            documentId: '',
+            markdown: '1. Download\n\n{% include "rc2" %}\n',
+            git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' },
+          },
+          { id: 'rc2', title: 'Footer', documentId: '', markdown: 'Footer.\n' },
+        ],
+      },
     };
     const imported = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, req, editor.id);
-    const rc1 = { id: 'rc1', title: 'Setup steps', documentId: documentId('1. Download\n\n{% include "rc2" %}\n'), markdown: '', git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' } };
+    const rc1 = {
+      id: 'rc1',
+      title: 'Setup steps',
+      documentId: documentId('1. Download\n\n{% include "rc2" %}\n'),
+      markdown: '',
+      git: { oid: 'a'.repeat(40), path: 'docs/.gitbook/includes/setup.md' },
+    };
     expect(imported.reusableContents).toEqual([rc1, { id: 'rc2', title: 'Footer', documentId: documentId('Footer.\n'), markdown: '' }]);
     // With markdown when asked; git metadata only with metadata.
     const read = (extra: Record<string, unknown>, as: TestUser = reader) =>
-      h.callContent<GetReusableContentRequest, ReusableContent>(sc().getReusableContent, { spaceId: s.id, revisionId: '', reusableContentId: 'rc1', metadata: true, ...extra }, as.id);
+      h.callContent<GetReusableContentRequest, ReusableContent>(
+        sc().getReusableContent,
+        { spaceId: s.id, revisionId: '', reusableContentId: 'rc1', metadata: true, ...extra },
+        as.id,
+      );
     expect(await read({})).toEqual({ ...rc1, markdown: '1. Download\n\n{% include "rc2" %}\n' });
     expect((await read({ metadata: false })).git).toBeUndefined();
-    expect((await getRevision(s.id, '', reader, { withMarkdown: true })).reusableContents.map((c: ReusableContent) => c.markdown)).toEqual(['1. Download\n\n{% include "rc2" %}\n', 'Footer.\n']);
+    expect((await getRevision(s.id, '', reader, { withMarkdown: true })).reusableContents.map((c: ReusableContent) => c.markdown)).toEqual([
+      '1. Download\n\n{% include "rc2" %}\n',
+      'Footer.\n',
+    ]);
     // Its document is the space's: GetDocument reads it.
     expect(await h.callContent(sc().getDocument, { spaceId: s.id, documentId: rc1.documentId }, reader.id)).toMatchObject({ markdown: '1. Download\n\n{% include "rc2" %}\n' });
     // Unknown ids and another organization's space answer NOT_FOUND.
@@ -494,7 +587,11 @@ describe('SetSpaceRevision and CreateRevision', () => {
     // An edit, a merge and an import without them carry them; an import's list replaces them.
     const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false } }])).revision!;
     expect((await getRevision(s.id, edited.id)).reusableContents).toEqual(imported.reusableContents);
-    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(sc().mergeRevisions, { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' }, editor.id);
+    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(
+      sc().mergeRevisions,
+      { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' },
+      editor.id,
+    );
     expect(merged.revision!.reusableContents).toEqual(imported.reusableContents);
     const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, reusableContents: undefined }, editor.id);
     expect(again.reusableContents).toEqual(imported.reusableContents);

@@ -80,7 +80,12 @@ describe('SearchSpace', () => {
 
   it("indexes GitBook's blocks by their text, never their tags", async () => {
     const space = await createSpace('Blocks');
-    await publish(space.id, [page('Tips', '## Careful\n\n{% hint style="danger" %}\nNever skip the backups.\n{% endhint %}\n\n{% tabs %}\n{% tab title="Linux" %}\nRun the script.\n{% endtab %}\n{% endtabs %}\n')]);
+    await publish(space.id, [
+      page(
+        'Tips',
+        '## Careful\n\n{% hint style="danger" %}\nNever skip the backups.\n{% endhint %}\n\n{% tabs %}\n{% tab title="Linux" %}\nRun the script.\n{% endtab %}\n{% endtabs %}\n',
+      ),
+    ]);
     for (const tag of ['endhint', 'hint', 'danger', 'endtabs', 'endtab', 'style']) expect((await searchSpace(space.id, tag)).items, tag).toEqual([]);
     const found = await searchSpace(space.id, 'backups');
     expect(found.items.map((p) => p.title)).toEqual(['Tips']);
@@ -216,7 +221,12 @@ describe('SearchOrganization', () => {
     await publish(open.id, [page('Kitchen', 'Marmalade on toast.\n')]);
     await h.call(h.client.updateSpace, { spaceId: secret.id, defaultLevel: Role.ROLE_GUEST }, owner.id);
 
-    expect((await searchOrg('marmalade')).items.map((p) => [p.spaceId, p.title]).sort()).toEqual([[open.id, 'Kitchen'], [secret.id, 'Vault']].sort());
+    expect((await searchOrg('marmalade')).items.map((p) => [p.spaceId, p.title]).sort()).toEqual(
+      [
+        [open.id, 'Kitchen'],
+        [secret.id, 'Vault'],
+      ].sort(),
+    );
     expect((await searchOrg('marmalade', reader)).items.map((p) => p.title)).toEqual(['Kitchen']);
 
     await h.call(h.client.deleteSpace, { spaceId: open.id }, owner.id);

@@ -1,6 +1,15 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
-import type { CreateSpaceRequest, GetSpaceRequest, RecordSpaceCopiesResponse, RecordSpaceCountersRequest, RecordSpaceGitLinksRequest, Space, SpaceCounters, SpaceGitLink } from '@quire/proto/content';
+import type {
+  CreateSpaceRequest,
+  GetSpaceRequest,
+  RecordSpaceCopiesResponse,
+  RecordSpaceCountersRequest,
+  RecordSpaceGitLinksRequest,
+  Space,
+  SpaceCounters,
+  SpaceGitLink,
+} from '@quire/proto/content';
 import { unaryCall, type ServiceName } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { connectNats, publishEvent, STATE_EVENTS, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
@@ -46,7 +55,14 @@ const recordCounters = (counters: SpaceCounters[], service: ServiceName = 'revie
 const recordLinks = (links: SpaceGitLink[], service: ServiceName = 'git-sync') =>
   unaryCall<RecordSpaceGitLinksRequest, RecordSpaceCopiesResponse>(h.client, h.client.recordSpaceGitLinks, { links }, { requestId: 'test' }, asService(service));
 
-const counts = (spaceId: string, version: number, n: number): SpaceCounters => ({ spaceId, version, comments: n, changeRequests: n + 1, changeRequestsOpen: n, changeRequestsDraft: 1 });
+const counts = (spaceId: string, version: number, n: number): SpaceCounters => ({
+  spaceId,
+  version,
+  comments: n,
+  changeRequests: n + 1,
+  changeRequestsOpen: n,
+  changeRequestsDraft: 1,
+});
 const link = (spaceId: string, version: number, repoName: string): SpaceGitLink => ({
   spaceId,
   version,
@@ -59,7 +75,14 @@ const link = (spaceId: string, version: number, repoName: string): SpaceGitLink 
 
 /** Publishes a state event as its owner does (a new event id each time). */
 async function publish(kind: keyof typeof STATE_EVENTS, details: Record<string, unknown>) {
-  const event: DomainEvent = { id: newId(), occurredAt: new Date().toISOString(), ...STATE_EVENTS[kind], organizationId: orgId, target: { type: 'space', id: String(details.spaceId) }, details };
+  const event: DomainEvent = {
+    id: newId(),
+    occurredAt: new Date().toISOString(),
+    ...STATE_EVENTS[kind],
+    organizationId: orgId,
+    target: { type: 'space', id: String(details.spaceId) },
+    details,
+  };
   await publishEvent(nc.jetstream(), event, orgs.config.EVENTS_SUBJECT_PREFIX);
 }
 const countersEvent = (c: SpaceCounters) => publish('spaceCounters', { ...c });

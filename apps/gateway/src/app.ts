@@ -108,7 +108,8 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
     for (const [name, value] of Object.entries(securityHeaders(req.protocol === 'https', 'DENY'))) if (!reply.hasHeader(name)) void reply.header(name, value);
     // An answer made for a caller (a token, a session) is theirs: no shared or browser cache keeps it.
     const personal = req.caller?.userId !== undefined || req.headers.authorization !== undefined || req.headers.cookie !== undefined;
-    if (personal && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) void reply.header('cache-control', 'no-store');
+    if (personal && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+      void reply.header('cache-control', 'no-store');
     return payload;
   });
 
@@ -149,7 +150,33 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
       // Every /v1 route needs a bearer token or a session, but for the OpenAPI document.
       await v1.register(auth, { authenticator, sessions });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const group of [users, organizations, audit, members, teams, invites, sso, translations, integrations, collections, spaces, spaceContent, spaceSearch, spaceLinks, spaceImport, insights, changeRequests, exportsRoutes, comments, reviewers, sites, siteStructure, shareLinks, git]) await v1.register(group, deps);
+      for (const group of [
+        users,
+        organizations,
+        audit,
+        members,
+        teams,
+        invites,
+        sso,
+        translations,
+        integrations,
+        collections,
+        spaces,
+        spaceContent,
+        spaceSearch,
+        spaceLinks,
+        spaceImport,
+        insights,
+        changeRequests,
+        exportsRoutes,
+        comments,
+        reviewers,
+        sites,
+        siteStructure,
+        shareLinks,
+        git,
+      ])
+        await v1.register(group, deps);
     },
     { prefix: '/v1' },
   );
@@ -164,12 +191,18 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
 const readerProxy: FastifyPluginAsync<{ publicUrl: string; readerUrl: string; upstream: string }> = async (app, { publicUrl, readerUrl, upstream }) => {
   const reader = new URL(readerUrl);
   if (reader.origin !== new URL(publicUrl).origin || reader.pathname === '/') {
-    throw new ConfigError('READER_UPSTREAM_URL: QUIRE_READER_URL must then be this gateway\'s origin with a path (like http://127.0.0.1:8080/read)');
+    throw new ConfigError("READER_UPSTREAM_URL: QUIRE_READER_URL must then be this gateway's origin with a path (like http://127.0.0.1:8080/read)");
   }
   const mount = reader.pathname.endsWith('/') ? reader.pathname.slice(0, -1) : reader.pathname;
   // Bodies pass through untouched: the proxy brings its own parsers, in this scope only.
   app.removeAllContentTypeParsers();
-  for (const prefix of [mount, '/_reader']) await app.register(httpProxy, { upstream, prefix, rewritePrefix: prefix, replyOptions: { rewriteRequestHeaders: (req, headers) => ({ ...headers, host: req.headers.host ?? headers.host }) } });
+  for (const prefix of [mount, '/_reader'])
+    await app.register(httpProxy, {
+      upstream,
+      prefix,
+      rewritePrefix: prefix,
+      replyOptions: { rewriteRequestHeaders: (req, headers) => ({ ...headers, host: req.headers.host ?? headers.host }) },
+    });
 };
 
 /** TRUST_PROXY as Fastify's trustProxy: `true`/`false`, or a list of addresses. */

@@ -28,7 +28,10 @@ export interface Services {
   identity: ServiceIdentity;
 }
 
-export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>, identity: ServiceIdentity): Services {
+export function connectServices(
+  config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>,
+  identity: ServiceIdentity,
+): Services {
   const orgs = createClient(OrgsServiceClient, config.ORGS_URL);
   const content = createClient(ContentServiceClient, config.CONTENT_URL);
   const spaceContent = createClient(SpaceContentServiceClient, config.CONTENT_URL);
@@ -41,7 +44,9 @@ export function connectServices(config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTEN
     orgs: promiseClient(orgs, OrgsServiceService, { identity, audience: 'orgs' }, config.GRPC_TIMEOUT_MS),
     content: promiseClient(content, ContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS),
     // An import fetches a website within the content service's own time bound (30 s by default).
-    spaceContent: promiseClient(spaceContent, SpaceContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS, { importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000) }),
+    spaceContent: promiseClient(spaceContent, SpaceContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS, {
+      importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000),
+    }),
     integrations: promiseClient(integrations, IntegrationsServiceService, { identity, audience: 'integrations' }, config.GRPC_TIMEOUT_MS),
     // Merges of large spaces take longer than a read.
     review: promiseClient(review, ReviewServiceService, { identity, audience: 'review' }, Math.max(config.GRPC_TIMEOUT_MS, 60_000)),

@@ -45,7 +45,9 @@ export interface ValueSigner {
  * link secret's, derived per purpose so that a link's signature never passes for a value's.
  */
 export function makeValueSigner(secret: string | undefined, purpose: string, now: () => number = Date.now): ValueSigner {
-  const key = createHmac('sha256', secret ? Buffer.from(secret, 'utf8') : randomBytes(32)).update(purpose).digest();
+  const key = createHmac('sha256', secret ? Buffer.from(secret, 'utf8') : randomBytes(32))
+    .update(purpose)
+    .digest();
   const mac = (body: string, exp: number) => createHmac('sha256', key).update(`${body}.${exp}`).digest('hex');
   return {
     sign(value, ttlSeconds) {

@@ -19,7 +19,10 @@ let teamId: string;
 beforeAll(async () => {
   g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' });
   for (const c of CALLERS) if (c !== 'anonymous') users.set(c, await g.orgs.user(c));
-  const members: [TestUser, Role][] = [...API_ROLES.filter((r) => r !== 'admin').map((r) => [users.get(r)!, roleFromApi(r)] as [TestUser, Role]), [users.get('guest')!, Role.ROLE_GUEST]];
+  const members: [TestUser, Role][] = [
+    ...API_ROLES.filter((r) => r !== 'admin').map((r) => [users.get(r)!, roleFromApi(r)] as [TestUser, Role]),
+    [users.get('guest')!, Role.ROLE_GUEST],
+  ];
   orgId = (await g.orgs.organization(users.get('admin')!, members)).id;
   await g.orgs.organization(users.get('outsider')!, [], 'Elsewhere');
   teamId = (await g.app.inject({ method: 'PUT', url: `/v1/orgs/${orgId}/teams`, headers: bearer(users.get('admin')!.token), payload: { title: 'Fixed' } })).json().id;

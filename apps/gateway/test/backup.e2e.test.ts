@@ -57,7 +57,14 @@ it('restores every database and the blobs so that the services read back what wa
   const spaceList = await ok(g.call(owner, 'GET', `/v1/orgs/${org.id}/spaces`));
 
   const sources: BackupSources = {
-    databases: { orgs: g.orgs.databaseUrl, content: g.content.databaseUrl, review: g.review.databaseUrl, sites: g.sites.databaseUrl, integrations: g.integrations.databaseUrl, 'git-sync': g.gitSync.databaseUrl },
+    databases: {
+      orgs: g.orgs.databaseUrl,
+      content: g.content.databaseUrl,
+      review: g.review.databaseUrl,
+      sites: g.sites.databaseUrl,
+      integrations: g.integrations.databaseUrl,
+      'git-sync': g.gitSync.databaseUrl,
+    },
     blobDir: g.content.blobDir,
   };
   const dir = await mkdtemp(join(tmpdir(), 'quire-backup-'));
@@ -90,7 +97,13 @@ it('restores every database and the blobs so that the services read back what wa
   cleanup.push(() => orgs.stop());
   const content = await startContent(orgs.address, { databaseUrl: targets.databases.content!, blobDir: targets.blobDir! });
   cleanup.push(() => content.stop());
-  const config = loadGatewayConfig({ ...g.config, ORGS_URL: orgs.address, CONTENT_URL: content.address, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test' } as unknown as NodeJS.ProcessEnv);
+  const config = loadGatewayConfig({
+    ...g.config,
+    ORGS_URL: orgs.address,
+    CONTENT_URL: content.address,
+    LOG_LEVEL: 'silent',
+    QUIRE_PUBLIC_URL: 'http://quire.test',
+  } as unknown as NodeJS.ProcessEnv);
   const services = connectServices(config, testIdentity('gateway'));
   const app = await buildApp(config, services);
   cleanup.push(async () => {

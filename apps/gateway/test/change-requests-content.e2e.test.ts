@@ -37,7 +37,6 @@ afterEach(() => {
   delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
 });
 
-
 /** A change request with two pages (one with a table, code and an embedded image) and a file. */
 async function changeRequest() {
   const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
@@ -47,7 +46,12 @@ async function changeRequest() {
     g.call(owner, 'POST', `${base}/content`, {
       changes: [
         { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG }] },
-        { operation: 'insert_page', title: 'Getting started', ref: 'start', document: { markdown: '# Getting started\n\n| Step | Do |\n| --- | --- |\n| 1 | Install |\n\n![logo](./logo)\n\n```sh\nnpm i\n```\n' } },
+        {
+          operation: 'insert_page',
+          title: 'Getting started',
+          ref: 'start',
+          document: { markdown: '# Getting started\n\n| Step | Do |\n| --- | --- |\n| 1 | Install |\n\n![logo](./logo)\n\n```sh\nnpm i\n```\n' },
+        },
         { operation: 'insert_page', title: 'Reference', document: { markdown: 'See [start](./start.md) and [gone](https://example.invalid/x).' } },
       ],
     }),
@@ -67,7 +71,13 @@ const hintDocument = (page: string) => ({
       object: 'block',
       type: 'hint',
       data: { style: 'warning' },
-      nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Never skip the '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page } }, nodes: [text('backups')] }, text('.')] }],
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          nodes: [text('Never skip the '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page } }, nodes: [text('backups')] }, text('.')],
+        },
+      ],
     },
   ],
 });
@@ -96,7 +106,13 @@ describe("a change request's content as GitBook's JSONDocument", () => {
   it('answers 400 naming the field for a document GitBook would refuse, writing nothing', async () => {
     const { base } = await changeRequest();
     const before = (await ok(g.call(owner, 'GET', base))).revision;
-    const bad = (document: unknown, operation = 'insert_page') => g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: 'Fine', document: { markdown: 'ok' } }, { operation, title: 'Bad', page: 'x', document }] });
+    const bad = (document: unknown, operation = 'insert_page') =>
+      g.call(owner, 'POST', `${base}/content`, {
+        changes: [
+          { operation: 'insert_page', title: 'Fine', document: { markdown: 'ok' } },
+          { operation, title: 'Bad', page: 'x', document },
+        ],
+      });
     expectError(await bad({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'no-such-block', nodes: [] }] }), 400, /body\.changes\[1\]\.document\.nodes\.0/);
     expectError(await bad({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'hint', data: { style: 'loud' }, nodes: [] }] }), 400, /body\.changes\[1\]\.document/);
     expectError(await bad({ object: 'document', nodes: [] }), 400, /body\.changes\[1\]\.document/);
@@ -126,7 +142,9 @@ describe("a change request's content over HTTP", () => {
     expect(files.items.map((f: { name: string }) => f.name)).toEqual(['logo.png']);
     const fileId = files.items[0].id;
     expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}`))).name).toBe('logo.png');
-    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}/backlinks`))).items).toEqual([expect.objectContaining({ kind: 'page', page: expect.objectContaining({ id: page('Getting started') }) })]);
+    expect((await ok(g.call(owner, 'GET', `${base}/content/files/${fileId}/backlinks`))).items).toEqual([
+      expect.objectContaining({ kind: 'page', page: expect.objectContaining({ id: page('Getting started') }) }),
+    ]);
     expect((await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}?format=markdown`))).markdown).toContain(`/pages/${page('Getting started')}`);
     const links = await ok(g.call(owner, 'GET', `${base}/content/page/${page('Reference')}/links`));
     expect(links.stats.total).toBeGreaterThan(0);
@@ -178,7 +196,12 @@ describe("a change request's content over HTTP", () => {
 });
 
 describe('semantic changes', () => {
-  type Change = { type: string; page?: { id: string; title: string; path?: string }; file?: { name: string; downloadURL: string }; attributes?: Record<string, { before?: unknown; after?: unknown }> };
+  type Change = {
+    type: string;
+    page?: { id: string; title: string; path?: string };
+    file?: { name: string; downloadURL: string };
+    attributes?: Record<string, { before?: unknown; after?: unknown }>;
+  };
   const kinds = (changes: Change[]) => changes.map((c) => `${c.type} ${c.page?.title ?? c.file?.name}`).sort();
 
   it("answers what a change request and a revision change, as GitBook's RevisionSemanticChanges", async () => {
@@ -270,7 +293,11 @@ describe("a space's revisions", () => {
     const theirOrg = (await ok(g.call(outsider, 'GET', '/v1/orgs'))).items[0].id;
     const theirs = (await ok(g.call(outsider, 'POST', `/v1/orgs/${theirOrg}/spaces`, { title: 'Theirs' }), 201)).id;
     const theirCr = await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests`, {}), 201);
-    await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests/${theirCr.number}/content`, { changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'x' } }] }));
+    await ok(
+      g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests/${theirCr.number}/content`, {
+        changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'x' } }],
+      }),
+    );
     const { revision: secret } = await ok(g.call(outsider, 'POST', `/v1/spaces/${theirs}/change-requests/${theirCr.number}/merge`));
     const forged = Buffer.from(`c1.${secret}`).toString('base64url');
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/revisions?page=${forged}`), 400, /page/);

@@ -16,12 +16,16 @@ let otherSpaceId: string;
 beforeAll(async () => {
   g = await startGateway();
   [owner, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await g.orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   const otherOrg = (await g.orgs.organization(outsider, [], 'Elsewhere')).id;
   otherSpaceId = (await ok(g.call(outsider, 'POST', `/v1/orgs/${otherOrg}/spaces`, { title: 'Theirs' }), 201)).id;
 });
 afterAll(() => g?.stop());
-
 
 const as = (user: TestUser, method: Method, url: string, body?: unknown) => g.call(user, method, url, body);
 const newSpace = async () => (await ok(as(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id as string;
@@ -37,7 +41,13 @@ const pagesOf = async (spaceId: string) => (await ok(as(owner, 'GET', `/v1/space
 async function spaceWith(...titles: string[]) {
   const spaceId = await newSpace();
   const cr = await createCr(spaceId, 'Seed');
-  await ok(change(spaceId, cr, titles.map((t) => insert(t, `# ${t}\n\nline one\n\nline two\n\nline three\n`))));
+  await ok(
+    change(
+      spaceId,
+      cr,
+      titles.map((t) => insert(t, `# ${t}\n\nline one\n\nline two\n\nline three\n`)),
+    ),
+  );
   await ok(merge(spaceId, cr));
   const pages = await pagesOf(spaceId);
   return { spaceId, page: (title: string) => pages.find((p) => p.title === title)!.id };
@@ -126,7 +136,15 @@ describe('change requests over HTTP', () => {
     expectError(await change(spaceId, cr, [insert('Ok', 'x'), { operation: 'delete_page', page: 'missing' }]), 400, /changes\[1\]/);
     expectError(await change(spaceId, cr, [insert('Ok', 'x'), { operation: 'update_page' }]), 400, /^body\.changes\[1\]\.page/);
     expectError(await change(spaceId, cr, [{ operation: 'rename_page', page: guide }]), 400, /changes\.0\.operation/);
-    expectError(await change(spaceId, cr, Array.from({ length: 51 }, (_, i) => insert(`P${i}`, 'x'))), 400, /changes: must NOT have more than 50 items/);
+    expectError(
+      await change(
+        spaceId,
+        cr,
+        Array.from({ length: 51 }, (_, i) => insert(`P${i}`, 'x')),
+      ),
+      400,
+      /changes: must NOT have more than 50 items/,
+    );
     expectError(await change(spaceId, cr, []), 400, /changes/);
     expectError(await change(spaceId, cr, [insert('No', 'x')], reader), 403);
     const reordered = (await ok(as(owner, 'GET', `${crs(spaceId)}/1`))).revision;
@@ -145,7 +163,11 @@ describe('change requests over HTTP', () => {
     expect(merged).toEqual({ revision: expect.any(String), result: 'merge' });
     expect((await ok(as(owner, 'GET', `/v1/spaces/${spaceId}`))).revision).toBe(merged.revision);
     // The merge revision names the change request it came from (GitBook's Revision of type merge).
-    expect(await ok(as(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${merged.revision}`))).toMatchObject({ id: merged.revision, type: 'merge', mergedFrom: { object: 'change-request', id: a.id, number: a.number } });
+    expect(await ok(as(owner, 'GET', `/v1/spaces/${spaceId}/revisions/${merged.revision}`))).toMatchObject({
+      id: merged.revision,
+      type: 'merge',
+      mergedFrom: { object: 'change-request', id: a.id, number: a.number },
+    });
     expect(await ok(as(owner, 'GET', `${crs(spaceId)}/${a.id}`))).toMatchObject({ status: 'merged', revisionMerged: merged.revision });
     expectError(await merge(spaceId, a), 412, /is merged: only an open change request can be merged/);
 
@@ -192,7 +214,10 @@ describe('change requests over HTTP', () => {
     await ok(change(spaceId, b, [update(page('Intro'), '# Intro\n\nB\n')]));
     const results = await Promise.all([merge(spaceId, a), merge(spaceId, b)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    expectError(results.find((r) => r.statusCode === 409)!, 409);
+    expectError(
+      results.find((r) => r.statusCode === 409)!,
+      409,
+    );
   });
 });
 

@@ -13,18 +13,33 @@ let orgId: string;
 
 beforeAll(async () => {
   g = await startGateway();
-  [owner, editor, commenter, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('commenter'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT], [commenter, Role.ROLE_COMMENT], [reader, Role.ROLE_READ]])).id;
+  [owner, editor, commenter, reader, outsider] = await Promise.all([
+    g.orgs.user('owner'),
+    g.orgs.user('editor'),
+    g.orgs.user('commenter'),
+    g.orgs.user('reader'),
+    g.orgs.user('outsider'),
+  ]);
+  orgId = (
+    await g.orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [commenter, Role.ROLE_COMMENT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   await g.orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(() => g?.stop());
-
 
 /** A space with one page and a change request on it: the comments' place. */
 async function setup() {
   const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
   const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }] }));
+  await ok(
+    g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }],
+    }),
+  );
   const pageId = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`))).pages[0].id;
   return { spaceId, cr, pageId, base: `/v1/spaces/${spaceId}/change-requests/${cr.number}/comments` };
 }

@@ -18,19 +18,32 @@ let otherTeamId: string;
 
 beforeAll(async () => {
   g = await startGateway();
-  [owner, creator, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('creator'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[creator, Role.ROLE_CREATE], [editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  [owner, creator, editor, reader, outsider] = await Promise.all([
+    g.orgs.user('owner'),
+    g.orgs.user('creator'),
+    g.orgs.user('editor'),
+    g.orgs.user('reader'),
+    g.orgs.user('outsider'),
+  ]);
+  orgId = (
+    await g.orgs.organization(owner, [
+      [creator, Role.ROLE_CREATE],
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
   teamId = (await ok(g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id] }), 201)).id;
   otherTeamId = (await ok(g.call(outsider, 'PUT', `/v1/orgs/${otherOrgId}/teams`, { title: 'Outsiders', members: [] }), 201)).id;
 });
 afterAll(() => g?.stop());
 
-
-const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
+const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) =>
+  ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
 const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
 /** The users granted a role on the space, as its owner lists them. */
-const granted = async (spaceId: string) => (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/permissions/users?limit=1000`))).items as { permission: string; user: { id: string } }[];
+const granted = async (spaceId: string) =>
+  (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/permissions/users?limit=1000`))).items as { permission: string; user: { id: string } }[];
 const roles = async (spaceId: string) => Object.fromEntries((await granted(spaceId)).map((p) => [p.user.id, p.permission]));
 
 describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
@@ -51,7 +64,11 @@ describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
     await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'read', users: [reader.id] }), 204);
     const before = await roles(space.id);
     const url = `/v1/spaces/${space.id}/permissions`;
-    expectError(await g.call(owner, 'POST', url, { role: 'edit', users: [creator.id, outsider.id] }), 400, new RegExp(`^users\\[1\\]: "${outsider.id}" is not a member of the organization$`));
+    expectError(
+      await g.call(owner, 'POST', url, { role: 'edit', users: [creator.id, outsider.id] }),
+      400,
+      new RegExp(`^users\\[1\\]: "${outsider.id}" is not a member of the organization$`),
+    );
     expectError(await g.call(owner, 'POST', url, { role: 'edit', users: ['nobody'] }), 400, /^users\[0\]: "nobody" is not a member of the organization$/);
     expectError(await g.call(owner, 'POST', url, { role: 'edit', teams: [otherTeamId] }), 400, new RegExp(`^teams\\[0\\]: "${otherTeamId}" is not a team of the organization$`));
     expectError(await g.call(owner, 'POST', url, { role: 'owner', users: [creator.id] }), 400, /^body\.role: /);
@@ -137,7 +154,11 @@ describe('PATCH and DELETE /v1/spaces/{spaceId}/permissions/users/{userId}', () 
     const url = `/v1/spaces/${space.id}/permissions/users/${reader.id}`;
     expectError(await g.call(owner, 'PATCH', url, { role: 'owner' }), 400, /^body\.role: /);
     expectError(await g.call(owner, 'PATCH', url, {}), 400, /role/);
-    expectError(await g.call(owner, 'PATCH', `/v1/spaces/${space.id}/permissions/users/${editor.id}`, { role: 'edit' }), 404, new RegExp(`^user: "${editor.id}" has no permission on space`));
+    expectError(
+      await g.call(owner, 'PATCH', `/v1/spaces/${space.id}/permissions/users/${editor.id}`, { role: 'edit' }),
+      404,
+      new RegExp(`^user: "${editor.id}" has no permission on space`),
+    );
     expectError(await g.call(reader, 'PATCH', url, { role: 'admin' }), 403, /^Only admins of space/);
     expectError(await g.call(creator, 'PATCH', url, { role: 'edit' }), 403);
     expectError(await g.call(reader, 'DELETE', url), 403, /^Only admins of space/);
@@ -179,7 +200,11 @@ describe('POST /v1/collections/{collectionId}/permissions (inviteToCollection)',
     const col = await createCollection();
     const url = `/v1/collections/${col.id}/permissions`;
     expectError(await g.call(owner, 'POST', url, { role: 'edit', users: [outsider.id] }), 400, new RegExp(`^users\\[0\\]: "${outsider.id}" is not a member of the organization$`));
-    expectError(await g.call(owner, 'POST', url, { role: 'edit', teams: [teamId, otherTeamId] }), 400, new RegExp(`^teams\\[1\\]: "${otherTeamId}" is not a team of the organization$`));
+    expectError(
+      await g.call(owner, 'POST', url, { role: 'edit', teams: [teamId, otherTeamId] }),
+      400,
+      new RegExp(`^teams\\[1\\]: "${otherTeamId}" is not a team of the organization$`),
+    );
     expectError(await g.call(owner, 'POST', url, { role: 'guest', users: [reader.id] }), 400, /^body\.role: /);
     expectError(await g.call(reader, 'POST', url, { role: 'admin', users: [reader.id] }), 403, new RegExp(`^Only admins of collection "${col.id}" can manage its permissions$`));
     expectError(await g.call(creator, 'POST', url, { role: 'admin', users: [creator.id] }), 403);

@@ -19,16 +19,19 @@ let otherOrgId: string;
 beforeAll(async () => {
   g = await startGateway();
   [owner, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await g.orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   targetOrgId = (await g.orgs.organization(owner, [], 'Target Org')).id;
   otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
 });
 afterAll(() => g?.stop());
 
-
-
-
-const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
+const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) =>
+  ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
 const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
 const snapshot = async (url: string) => (await g.call(owner, 'GET', url)).json();
 
@@ -119,7 +122,8 @@ describe('spaces over HTTP', () => {
       [{ parent: 'bad id!' }, /parent/],
       [{ parent: 'missing' }, /^parent: collection "missing" not found/],
     ];
-    for (const [body, message] of creates) expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'T', ...body }), body.parent === 'missing' ? 404 : 400, message);
+    for (const [body, message] of creates)
+      expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'T', ...body }), body.parent === 'missing' ? 404 : 400, message);
     const moves: [Record<string, unknown>, RegExp][] = [
       [{}, /body/],
       [{ parent: 12 }, /parent/],

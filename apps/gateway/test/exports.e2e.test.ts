@@ -39,7 +39,11 @@ beforeAll(async () => {
   await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/merge`));
   // An open change request adding a page the space does not have yet.
   crId = (await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Drafts' }), 201)).id;
-  await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { changes: [{ operation: 'insert_page', title: 'Roadmap', document: { markdown: 'Coming soon.' } }] }));
+  await ok(
+    g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Roadmap', document: { markdown: 'Coming soon.' } }],
+    }),
+  );
 }, 120_000);
 afterAll(() => g?.stop());
 
@@ -68,10 +72,13 @@ async function download(as: TestUser, path: string, format: string) {
   return { url: link.url as string, res };
 }
 
-const texts = (zip: Record<string, Uint8Array>) => Object.values(zip).map((b) => strFromU8(b)).join('\n');
+const texts = (zip: Record<string, Uint8Array>) =>
+  Object.values(zip)
+    .map((b) => strFromU8(b))
+    .join('\n');
 
 describe("a space's export", () => {
-  it('is a Markdown ZIP in GitBook\'s layout, with the files', async () => {
+  it("is a Markdown ZIP in GitBook's layout, with the files", async () => {
     const { res } = await download(reader, `/v1/spaces/${spaceId}/export`, 'markdown');
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('handbook-markdown.zip');
@@ -139,7 +146,11 @@ describe('export links', () => {
     g.review.deps.exportLimits.maxPdfPages = 2;
     try {
       expect((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`))).format).toBe('pdf');
-      expectError(await g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`), 400, /^format: the pdf export is refused before it is made: the content has 3 pages, more than the 2 of a pdf export$/);
+      expectError(
+        await g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`),
+        400,
+        /^format: the pdf export is refused before it is made: the content has 3 pages, more than the 2 of a pdf export$/,
+      );
       expect((await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).format).toBe('markdown');
       g.review.deps.exportLimits.maxPdfPages = 1;
       expectError(await g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`), 400, /the content has 2 pages, more than the 1 of a pdf export/);
@@ -223,7 +234,8 @@ describe('exports as jobs', () => {
 describe('the OpenAPI document', () => {
   it('documents the export links and their downloads, each status with its schema; the downloads take no credential', async () => {
     const doc = (await g.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const op = (path: string) => doc.paths[path].get as { operationId: string; security?: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+    const op = (path: string) =>
+      doc.paths[path].get as { operationId: string; security?: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
     for (const [path, id] of [
       ['/v1/spaces/{spaceId}/export', 'exportSpace'],
       ['/v1/spaces/{spaceId}/change-requests/{changeRequestId}/export', 'exportChangeRequest'],

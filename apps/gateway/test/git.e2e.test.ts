@@ -50,7 +50,11 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
     expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', gitInfo: { provider: 'bitbucket' } }), 400, /provider/);
     expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git', ref: 'refs/heads/main', extra: 1 }), 400);
     expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: 'https://example.com/r.git', ref: 'refs/heads/main' }), 400, /commitMessage/);
-    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: 'https://example.com/r.git', ref: 'refs/heads/main', commitMessage: '' }), 400, /commitMessage/);
+    expectError(
+      await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: 'https://example.com/r.git', ref: 'refs/heads/main', commitMessage: '' }),
+      400,
+      /commitMessage/,
+    );
     const body = { url: 'https://example.com/r.git', ref: 'refs/heads/main' };
     expectError(await g.call(null, 'POST', url, body), 401);
     expectError(await g.call(reader, 'POST', url, body), 403, /Git sync/);
@@ -86,7 +90,18 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
       integration: 'git-sync',
       url: 'https://github.com/acme/handbook',
       updatedAt: expect.any(String),
-      job: { id: expect.any(String), direction: 'import', state: 'done', revision: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), createdAt: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String), filesDone: 4, filesTotal: 4 },
+      job: {
+        id: expect.any(String),
+        direction: 'import',
+        state: 'done',
+        revision: expect.any(String),
+        commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        createdAt: expect.any(String),
+        startedAt: expect.any(String),
+        completedAt: expect.any(String),
+        filesDone: 4,
+        filesTotal: 4,
+      },
     });
     expect(JSON.stringify(info)).not.toContain(CREDS.password);
     // The audit log records who started it and where from, never the repository's credentials.
@@ -102,7 +117,13 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
     expect(JSON.stringify(started)).not.toContain(CREDS.password);
 
     const space = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json();
-    expect(space.gitSync).toEqual({ repoName: 'handbook', installationProvider: 'github', integration: 'git-sync', url: 'https://github.com/acme/handbook', updatedAt: info.updatedAt });
+    expect(space.gitSync).toEqual({
+      repoName: 'handbook',
+      installationProvider: 'github',
+      integration: 'git-sync',
+      url: 'https://github.com/acme/handbook',
+      updatedAt: info.updatedAt,
+    });
     expect(space.revision).toBe(info.job.revision);
     const listed = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces`)).json();
     expect(listed.items.find((s: { id: string }) => s.id === spaceId).gitSync.repoName).toBe('handbook');

@@ -23,7 +23,8 @@ function toJsonSchema(node: unknown, allOfMember = false): unknown {
     rest.required = (rest.required as string[]).filter((k) => k in (rest.properties as object));
   }
   if (nullable !== true) return nullable === undefined ? rest : { ...rest, nullable };
-  if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'], ...(Array.isArray(rest.enum) && !rest.enum.includes(null) ? { enum: [...rest.enum, null] } : {}) };
+  if (typeof rest.type === 'string')
+    return { ...rest, type: [rest.type, 'null'], ...(Array.isArray(rest.enum) && !rest.enum.includes(null) ? { enum: [...rest.enum, null] } : {}) };
   return { anyOf: [rest, { type: 'null' }] };
 }
 
@@ -85,7 +86,8 @@ const SHARE_KEY_VIEWS = new Set(['getPublishedContentSite', 'listSiteSpaces']);
 const operations = new Map<string, { id: string; path: string; method: string; responses: Record<string, SpecResponse> }>();
 for (const [path, item] of Object.entries(spec.paths)) {
   for (const [method, op] of Object.entries(item)) {
-    if (op.responses && op.operationId) operations.set(`${method.toUpperCase()} ${path.replace(/\{[^{}]+\}/g, '{}')}`, { id: op.operationId, path, method, responses: op.responses });
+    if (op.responses && op.operationId)
+      operations.set(`${method.toUpperCase()} ${path.replace(/\{[^{}]+\}/g, '{}')}`, { id: op.operationId, path, method, responses: op.responses });
   }
 }
 
@@ -112,7 +114,9 @@ export function checkAnswer(method: string, route: string, request: string, stat
     if (status >= 400) return validate('gitbook#/components/schemas/Error', body, fail);
     return fail([`status ${status} is none of ${Object.keys(op.responses).join(', ')}`]);
   }
-  const pointer = declared.$ref ? `gitbook${declared.$ref}` : `gitbook#/paths/${pointerEscape(op.path)}/${op.method}/responses/${String(status) in op.responses ? status : 'default'}`;
+  const pointer = declared.$ref
+    ? `gitbook${declared.$ref}`
+    : `gitbook#/paths/${pointerEscape(op.path)}/${op.method}/responses/${String(status) in op.responses ? status : 'default'}`;
   const { content } = declared.$ref ? resolve(declared.$ref) : declared;
   if (!content) {
     if (body !== '') return fail(['answers a body where GitBook answers none']);

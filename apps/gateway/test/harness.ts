@@ -30,14 +30,29 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
   const eventsPrefix = orgs.config.EVENTS_SUBJECT_PREFIX;
   // Content keeps copies of review's counters and git-sync's links from their state events on that stream.
   const eventsStream = orgs.config.EVENTS_STREAM;
-  const [content, integrations, insights] = await Promise.all([startContent(orgs.address, { eventsPrefix, eventsStream }), startIntegrations(orgs.address), startInsights(orgs.address)]);
+  const [content, integrations, insights] = await Promise.all([
+    startContent(orgs.address, { eventsPrefix, eventsStream }),
+    startIntegrations(orgs.address),
+    startInsights(orgs.address),
+  ]);
   const [review, sites, gitSync] = await Promise.all([
     startReview(orgs.address, content.address, undefined, { eventsPrefix, eventsStream }),
     startSites(orgs.address, content.address, { eventsPrefix }),
     startGitSync(content.address, { eventsPrefix }),
   ]);
   content.useOwners(review.address, gitSync.address);
-  const config = loadGatewayConfig({ ORGS_URL: orgs.address, CONTENT_URL: content.address, REVIEW_URL: review.address, INTEGRATIONS_URL: integrations.address, INSIGHTS_URL: insights.address, SITES_URL: sites.address, GIT_SYNC_URL: gitSync.address, LOG_LEVEL: 'silent', RATE_LIMIT_BUCKET: `test_${randomBytes(6).toString('hex')}`, ...env });
+  const config = loadGatewayConfig({
+    ORGS_URL: orgs.address,
+    CONTENT_URL: content.address,
+    REVIEW_URL: review.address,
+    INTEGRATIONS_URL: integrations.address,
+    INSIGHTS_URL: insights.address,
+    SITES_URL: sites.address,
+    GIT_SYNC_URL: gitSync.address,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_BUCKET: `test_${randomBytes(6).toString('hex')}`,
+    ...env,
+  });
   const services = connectServices(config, testIdentity('gateway'));
   const app = await buildApp(config, services, options);
   app.addHook('onSend', specHook(violations));

@@ -10,7 +10,8 @@ import { expectError, startGateway } from './harness.ts';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 /** A GitBook folder: SUMMARY.md with a group, front matter, links between pages, an asset, a link page. */
 const DOCS: Record<string, string | Buffer> = {
-  'SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n  * [Linux install](setup/linux.md#install)\n* [Status](https://status.example.com)\n\n## Reference\n\n* [API](reference/api.md)\n',
+  'SUMMARY.md':
+    '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n  * [Linux install](setup/linux.md#install)\n* [Status](https://status.example.com)\n\n## Reference\n\n* [API](reference/api.md)\n',
   'README.md': '---\ndescription: All we know\n---\n\n# Handbook\n\nStart with [Linux](setup/linux.md#install), then the [API](reference/api.md).\n',
   'setup/README.md': '# Setup\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n',
   'setup/linux.md': '---\nicon: linux\n---\n\n# Linux\n\n## Install\n\n![shot](../.gitbook/assets/shot.png)\n',
@@ -169,7 +170,13 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
       expect(zipped.files).toEqual(git.files);
       expect(zipped.pages).toMatchObject([
         { title: 'Handbook', description: 'All we know', markdown: 'Start with [Linux](<page:Linux>#install), then the [API](<page:API>).\n' },
-        { title: 'Setup', pages: [{ title: 'Linux', icon: 'linux', markdown: '## Install\n\n![shot](<file:shot.png>)\n' }, { type: 'link', title: 'Linux install' }] },
+        {
+          title: 'Setup',
+          pages: [
+            { title: 'Linux', icon: 'linux', markdown: '## Install\n\n![shot](<file:shot.png>)\n' },
+            { type: 'link', title: 'Linux install' },
+          ],
+        },
         { type: 'link', title: 'Status', href: 'https://status.example.com' },
         { type: 'group', title: 'Reference', pages: [{ title: 'API', slug: 'api' }] },
       ]);
@@ -182,7 +189,11 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   it('refuses a ZIP with an entry climbing out of its folder (400 naming it), writing nothing', async () => {
     process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const spaceId = await newSpace();
-    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/files/traversal.zip`, source: 'zip' }), 400, /^url: the archive is refused: .*x\/\.\.\/\.\.\/\.\.\/\.github\/workflows\/pwn\.yml/);
+    expectError(
+      await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/files/traversal.zip`, source: 'zip' }),
+      400,
+      /^url: the archive is refused: .*x\/\.\.\/\.\.\/\.\.\/\.github\/workflows\/pwn\.yml/,
+    );
     expect((await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`)).json().pages).toEqual([]);
   });
 
@@ -212,7 +223,11 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
     const body = { url: `${base}/files/guide.md`, source: 'markdown' };
     expectError(await g.call(reader, 'POST', `/v1/spaces/${spaceId}/content/import`, body), 403);
     expectError(await g.call(outsider, 'POST', `/v1/spaces/${spaceId}/content/import`, body), 404);
-    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/files/bomb.zip`, source: 'notion' }), 400, /^url: the archive is refused: entry "bomb\.md" cannot be read/);
+    expectError(
+      await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/files/bomb.zip`, source: 'notion' }),
+      400,
+      /^url: the archive is refused: entry "bomb\.md" cannot be read/,
+    );
     expect((await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`)).json().pages).toEqual([]);
   });
 });

@@ -102,20 +102,31 @@ describe('POST .../insights/events/aggregate', () => {
 
     const pages = await g.call(owner, 'POST', `${base()}/events/aggregate`, {
       select: [{ column: 'page' }, { column: 'eventsCount' }],
-      where: [{ column: 'eventType', values: ['page_view'] }, { column: 'visitorClaim', claim: 'plan', operator: 'notIn', values: ['enterprise'] }],
+      where: [
+        { column: 'eventType', values: ['page_view'] },
+        { column: 'visitorClaim', claim: 'plan', operator: 'notIn', values: ['enterprise'] },
+      ],
       groupBy: [{ column: 'page' }],
       order: { by: { column: 'eventsCount' }, direction: 'desc' },
       range: { from: new Date(Date.now() - 3600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() },
       limit: 5,
     });
-    expect(pages.json()).toEqual({ columns: [{ column: 'page', values: [{ page: 'page1', space: 'space1' }] }, { column: 'eventsCount', values: [3] }] });
+    expect(pages.json()).toEqual({
+      columns: [
+        { column: 'page', values: [{ page: 'page1', space: 'space1' }] },
+        { column: 'eventsCount', values: [3] },
+      ],
+    });
   });
 
   it('names what it does not know in a 400', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ select: [{ column: 'salary' }], range: 'last7Days' }, /select\[0\]\.column: unknown column "salary"/],
       [{ select: [{ column: 'datetime', interval: 'decade' }], groupBy: [{ column: 'datetime', interval: 'decade' }], range: 'last7Days' }, /unknown interval "decade"/],
-      [{ select: [{ column: 'eventsCount' }], where: [{ column: 'url', operator: 'matches', values: ['x'] }], range: 'last7Days' }, /where\[0\]\.operator: unknown operator "matches"/],
+      [
+        { select: [{ column: 'eventsCount' }], where: [{ column: 'url', operator: 'matches', values: ['x'] }], range: 'last7Days' },
+        /where\[0\]\.operator: unknown operator "matches"/,
+      ],
       [{ select: [{ column: 'eventsCount' }], range: 'lastCentury' }, /range: unknown range "lastCentury"/],
       [{ select: [{ column: 'eventsCount' }] }, /range/],
       [{ select: [{ column: 'eventsCount' }], range: 'last7Days', limit: 0 }, /limit/],

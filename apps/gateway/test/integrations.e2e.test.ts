@@ -24,8 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-
-
 const body = (over: Record<string, unknown> = {}) => ({
   organization: orgId,
   title: 'Video embeds',
@@ -156,7 +154,12 @@ describe('get', () => {
 
 describe('list', () => {
   beforeAll(async () => {
-    await publish('sourced', { title: 'Git sources', categories: ['gitsync'], target: 'site', contentSources: [{ id: 's', title: 'Source', configuration: { componentId: 'c' } }] });
+    await publish('sourced', {
+      title: 'Git sources',
+      categories: ['gitsync'],
+      target: 'site',
+      contentSources: [{ id: 's', title: 'Source', configuration: { componentId: 'c' } }],
+    });
     await publish('outside-public', { organization: otherOrgId, title: 'Outside', target: 'space', scopes: ['site:views:read'] }, outsider);
   });
 

@@ -23,7 +23,11 @@ beforeAll(async () => {
       spaceId,
       parentRevisionId: '',
       pages: [
-        page('home', 'Home', 'Go to [setup](/pages/setup#install), [nowhere](/pages/gone), [example](https://example.com) and [the app](https://app.quire.test/o/x).\n\n![Diagram](/files/diagram)\n'),
+        page(
+          'home',
+          'Home',
+          'Go to [setup](/pages/setup#install), [nowhere](/pages/gone), [example](https://example.com) and [the app](https://app.quire.test/o/x).\n\n![Diagram](/files/diagram)\n',
+        ),
         page('setup', 'Setup', '## Install\n\n![Diagram](/files/diagram)\n'),
       ],
       files: [{ id: 'diagram', name: 'diagram.png', contentType: 'image/png', blob }],
@@ -44,7 +48,11 @@ const ids = ({ organization, space, page, file, ...rest }: Location) => ({
   ...(page ? { page: page.id } : {}),
   ...(file ? { file: file.id } : {}),
 });
-const usageIds = (u: { targetReference: Location; locationReferences: Location[] }) => ({ ...u, targetReference: ids(u.targetReference), locationReferences: u.locationReferences.map(ids) });
+const usageIds = (u: { targetReference: Location; locationReferences: Location[] }) => ({
+  ...u,
+  targetReference: ids(u.targetReference),
+  locationReferences: u.locationReferences.map(ids),
+});
 
 describe('GET /v1/spaces/{spaceId}/links', () => {
   it('lists each target with its status, where it is linked from, and the stats', async () => {
@@ -53,16 +61,30 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
     const here = { organization: orgId, space: spaceId };
     const body = res.json();
     // The objects themselves, as GitBook answers them (their whole shape is checked by the harness).
-    expect(body.items[0].targetReference).toMatchObject({ organization: { object: 'organization', id: orgId }, space: { object: 'space', id: spaceId }, page: { id: 'setup', title: 'Setup' } });
+    expect(body.items[0].targetReference).toMatchObject({
+      organization: { object: 'organization', id: orgId },
+      space: { object: 'space', id: spaceId },
+      page: { id: 'setup', title: 'Setup' },
+    });
     expect(body.items[4].targetReference.file).toMatchObject({ id: 'diagram', name: 'diagram.png', contentType: 'image/png' });
     expect({ ...body, items: body.items.map(usageIds) }).toEqual({
       count: 5,
       items: [
-        { status: 'ok', relation: 'reference', targetReference: { kind: 'page', ...here, page: 'setup', internalLocation: { type: 'anchor', anchor: 'install' } }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        {
+          status: 'ok',
+          relation: 'reference',
+          targetReference: { kind: 'page', ...here, page: 'setup', internalLocation: { type: 'anchor', anchor: 'install' } },
+          locationReferences: [{ kind: 'page', ...here, page: 'home' }],
+        },
         // No such page: the target is the link as written.
         { status: 'broken', relation: 'reference', targetReference: { kind: 'url', url: '/pages/gone' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
         { status: 'ok', relation: 'reference', targetReference: { kind: 'url', url: 'https://example.com' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
-        { status: 'in-app', relation: 'reference', targetReference: { kind: 'url', url: 'https://app.quire.test/o/x' }, locationReferences: [{ kind: 'page', ...here, page: 'home' }] },
+        {
+          status: 'in-app',
+          relation: 'reference',
+          targetReference: { kind: 'url', url: 'https://app.quire.test/o/x' },
+          locationReferences: [{ kind: 'page', ...here, page: 'home' }],
+        },
         {
           status: 'ok',
           relation: 'dependsOn',
@@ -92,7 +114,11 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
 describe('GET /v1/spaces/{spaceId}/content/page/{pageId}/links', () => {
   it("lists one page's links", async () => {
     const res = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/setup/links`)).json();
-    expect(res).toMatchObject({ count: 1, items: [{ status: 'ok', relation: 'dependsOn', targetReference: { kind: 'file', file: { id: 'diagram' } } }], stats: { total: 1, broken: { total: 0 } } });
+    expect(res).toMatchObject({
+      count: 1,
+      items: [{ status: 'ok', relation: 'dependsOn', targetReference: { kind: 'file', file: { id: 'diagram' } } }],
+      stats: { total: 1, broken: { total: 0 } },
+    });
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/nope/links`), 404, /Page "nope" not found/);
   });
 });

@@ -23,7 +23,13 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     const b = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Beta' })).json();
     const res = await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/${editor.id}/spaces?order=asc`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ count: 2, items: [{ permission: 'edit', space: { object: 'space', id: a.id } }, { permission: 'edit', space: { id: b.id } }] });
+    expect(res.json()).toMatchObject({
+      count: 2,
+      items: [
+        { permission: 'edit', space: { object: 'space', id: a.id } },
+        { permission: 'edit', space: { id: b.id } },
+      ],
+    });
     const newest = (await g.call(editor, 'GET', `/v1/orgs/${orgId}/members/${owner.id}/spaces?limit=1`)).json();
     expect(newest).toMatchObject({ count: 1, items: [{ permission: 'admin', space: { id: b.id } }], next: { page: expect.any(String) } });
   });

@@ -91,7 +91,7 @@ describe('traces through services and jobs', () => {
         if (state === 'failed' || Date.now() > until) throw new Error(`the import did not finish (${state})`);
       }
       // The job's span ends once the job's outcome is recorded, just after git/info shows it.
-      for (const until = Date.now() + 5000; !traceOf(traceId).mine.some((s) => s.name === 'git-sync job') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+      for (const until = Date.now() + 5000; !traceOf(traceId).mine.some((s) => s.name === 'git-sync job') && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
       const t = traceOf(traceId);
       const http = t.mine.find((s) => s.name === 'POST /v1/spaces/:spaceId/git/import');
       expect(http?.parentSpanContext?.spanId, t.tree()).toBe('00f067aa0ba902b7');
@@ -99,21 +99,36 @@ describe('traces through services and jobs', () => {
       const queueClient = t.mine.find((s) => s.name === '/quire.gitsync.v1.GitSyncService/ImportRepository' && t.parentOf(s) === http);
       const queueServer = queueClient && t.childrenOf(queueClient)[0];
       expect(queueServer?.attributes['rpc.system'], t.tree()).toBe('grpc');
-      expect(t.childrenOf(queueServer!).some((s) => s.name === 'pg.query' && s.attributes['db.namespace'] === new URL(g.gitSync.databaseUrl).pathname.slice(1)), t.tree()).toBe(true);
+      expect(
+        t.childrenOf(queueServer!).some((s) => s.name === 'pg.query' && s.attributes['db.namespace'] === new URL(g.gitSync.databaseUrl).pathname.slice(1)),
+        t.tree(),
+      ).toBe(true);
       // git-sync → content → orgs (the space's permission, the caller's membership), each to its database
       const contentClient = t.childrenOf(queueServer!).find((s) => s.name.startsWith('/quire.content.v1.ContentService/'));
       const contentServer = contentClient && t.childrenOf(contentClient)[0];
-      expect(t.childrenOf(contentServer!).some((s) => s.name === 'pg.query'), t.tree()).toBe(true);
-      const orgsServer = t.childrenOf(contentServer!).filter((s) => s.name.startsWith('/quire.orgs.v1.OrgsService/')).flatMap(t.childrenOf)[0];
+      expect(
+        t.childrenOf(contentServer!).some((s) => s.name === 'pg.query'),
+        t.tree(),
+      ).toBe(true);
+      const orgsServer = t
+        .childrenOf(contentServer!)
+        .filter((s) => s.name.startsWith('/quire.orgs.v1.OrgsService/'))
+        .flatMap(t.childrenOf)[0];
       expect(orgsServer?.attributes['rpc.system'], t.tree()).toBe('grpc');
-      expect(t.childrenOf(orgsServer!).some((s) => s.name === 'pg.query' && s.attributes['db.system'] === 'postgresql'), t.tree()).toBe(true);
+      expect(
+        t.childrenOf(orgsServer!).some((s) => s.name === 'pg.query' && s.attributes['db.system'] === 'postgresql'),
+        t.tree(),
+      ).toBe(true);
       // The job taken from NATS continues the trace of the call that queued it, and its content calls go on from there.
       const job = t.mine.find((s) => s.name === 'git-sync job');
       expect(job?.attributes['messaging.system'], t.tree()).toBe('nats');
       expect(t.parentOf(job!), t.tree()).toBe(queueServer);
       const create = t.childrenOf(job!).find((s) => s.name === '/quire.content.v1.SpaceContentService/CreateRevision');
       const createServer = create && t.childrenOf(create)[0];
-      expect(t.childrenOf(createServer!).some((s) => s.name === 'pg.query'), t.tree()).toBe(true);
+      expect(
+        t.childrenOf(createServer!).some((s) => s.name === 'pg.query'),
+        t.tree(),
+      ).toBe(true);
     } finally {
       await repos.stop();
     }

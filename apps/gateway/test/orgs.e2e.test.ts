@@ -17,20 +17,26 @@ let otherOrgId: string;
 beforeAll(async () => {
   g = await startGateway();
   [owner, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await g.orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
 });
 afterAll(() => g?.stop());
 
-
-
 describe('organizations', () => {
-  it('lists the caller\'s organizations in the list envelope, paging with next', async () => {
+  it("lists the caller's organizations in the list envelope, paging with next", async () => {
     const res = await g.call(owner, 'GET', '/v1/orgs');
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBeTruthy();
     const body = res.json();
-    expect(body).toMatchObject({ count: 1, items: [{ object: 'organization', id: orgId, title: 'Acme Docs', defaultRole: 'read', inviteLinks: true, permissions: { admin: true } }] });
+    expect(body).toMatchObject({
+      count: 1,
+      items: [{ object: 'organization', id: orgId, title: 'Acme Docs', defaultRole: 'read', inviteLinks: true, permissions: { admin: true } }],
+    });
     expect(body.next).toBeUndefined();
     expect(body.items[0].urls.location).toBe(`http://127.0.0.1:8080/v1/orgs/${orgId}`);
 
@@ -105,7 +111,16 @@ describe('members', () => {
     expect((await g.call(reader, 'POST', `/v1/orgs/${orgId}/ping`)).statusCode).toBe(200);
     const seen = await g.call(owner, 'GET', `/v1/orgs/${orgId}/members?sort=lastSeenAt`);
     expect(ids(seen)).toEqual([reader.id]);
-    expect(seen.json().items[0]).toMatchObject({ object: 'member', role: 'read', user: { object: 'user', id: reader.id, email: reader.email }, disabled: false, sso: false, spaces: 0, teams: 0, lastSeenAt: expect.any(String) });
+    expect(seen.json().items[0]).toMatchObject({
+      object: 'member',
+      role: 'read',
+      user: { object: 'user', id: reader.id, email: reader.email },
+      disabled: false,
+      sso: false,
+      spaces: 0,
+      teams: 0,
+      lastSeenAt: expect.any(String),
+    });
     const page = (await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc`)).json();
     expect(page.count).toBe(2);
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc&page=${page.next.page}`))).toEqual([reader.id]);
@@ -182,7 +197,12 @@ describe('teams and link invites', () => {
 
 describe('users', () => {
   it('answers the current user and users sharing an organization', async () => {
-    expect((await g.call(reader, 'GET', '/v1/user')).json()).toMatchObject({ object: 'user', id: reader.id, email: reader.email, urls: { location: expect.stringContaining(reader.id) } });
+    expect((await g.call(reader, 'GET', '/v1/user')).json()).toMatchObject({
+      object: 'user',
+      id: reader.id,
+      email: reader.email,
+      urls: { location: expect.stringContaining(reader.id) },
+    });
     expect((await g.call(reader, 'GET', `/v1/users/${owner.id}`)).statusCode).toBe(200);
     expectError(await g.call(reader, 'GET', `/v1/users/${outsider.id}`), 404);
   });
@@ -297,7 +317,12 @@ describe('bad input and access', () => {
   it('refuses malformed JSON and oversized bodies with the error body', async () => {
     const bad = await g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}`, headers: { ...bearer(owner.token), 'content-type': 'application/json' }, payload: '{"title":' });
     expectError(bad, 400);
-    const big = await g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}`, headers: { ...bearer(owner.token), 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) }) });
+    const big = await g.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${orgId}`,
+      headers: { ...bearer(owner.token), 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expectError(big, 413);
   });
 });

@@ -19,8 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-
-
 describe('invitations, team members and subdomains', () => {
   it('invites people by email with a role each or one for all', async () => {
     const res = await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: ['ada@example.com', { email: 'bob@example.com', role: 'edit' }], role: 'comment' });
@@ -28,7 +26,12 @@ describe('invitations, team members and subdomains', () => {
     const body = res.json();
     expect(body).toEqual({ users: [expect.any(String), expect.any(String)], invited: 2, failedSSOEmails: [] });
     const roles = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members?order=asc`)).json().items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]);
-    expect(roles).toEqual(expect.arrayContaining([['ada@example.com', 'comment'], ['bob@example.com', 'edit']]));
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        ['ada@example.com', 'comment'],
+        ['bob@example.com', 'edit'],
+      ]),
+    );
     const again = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: ['ada@example.com'] })).json();
     expect(again.invited).toBe(0);
   });

@@ -21,10 +21,44 @@ describe('gateway platform', () => {
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
     const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    for (const id of ['listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById', 'getOrganizationsForEmailDomain', 'listMembersInOrganizationById', 'getMemberInOrganizationById', 'updateMemberInOrganizationById', 'removeMemberFromOrganizationById', 'updateOrganizationMemberLastSeenAt', 'setUserAsSSOMemberForOrganization', 'listTeamsForOrganizationMember', 'listTeamsInOrganizationById', 'createOrganizationTeam', 'getTeamInOrganizationById', 'updateTeamInOrganizationById', 'removeTeamFromOrganizationById', 'getAuthenticatedUser', 'getUserById', 'createOrganization', 'listSAMLProvidersInOrganizationById', 'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById', 'updateOrganizationSAMLProvider', 'deleteOrganizationSAMLProvider', 'listSSOProviderLoginsInOrganization', 'listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation']) {
+    for (const id of [
+      'listOrganizationsForAuthenticatedUser',
+      'getOrganizationById',
+      'updateOrganizationById',
+      'deleteOrganizationInviteById',
+      'getOrganizationsForEmailDomain',
+      'listMembersInOrganizationById',
+      'getMemberInOrganizationById',
+      'updateMemberInOrganizationById',
+      'removeMemberFromOrganizationById',
+      'updateOrganizationMemberLastSeenAt',
+      'setUserAsSSOMemberForOrganization',
+      'listTeamsForOrganizationMember',
+      'listTeamsInOrganizationById',
+      'createOrganizationTeam',
+      'getTeamInOrganizationById',
+      'updateTeamInOrganizationById',
+      'removeTeamFromOrganizationById',
+      'getAuthenticatedUser',
+      'getUserById',
+      'createOrganization',
+      'listSAMLProvidersInOrganizationById',
+      'createOrganizationSAMLProvider',
+      'getOrganizationSAMLProviderById',
+      'updateOrganizationSAMLProvider',
+      'deleteOrganizationSAMLProvider',
+      'listSSOProviderLoginsInOrganization',
+      'listTranslations',
+      'createTranslation',
+      'getTranslation',
+      'updateTranslation',
+      'deleteTranslation',
+    ]) {
       expect(ops).toContain(id);
     }
-    expect(doc.paths['/v1/orgs/{organizationId}/members'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'order', 'role', 'search', 'sort']));
+    expect(doc.paths['/v1/orgs/{organizationId}/members'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'limit', 'order', 'role', 'search', 'sort']),
+    );
   });
 
   it('documents the sign-in family, the OIDC providers, API tokens and the audit log', async () => {

@@ -118,8 +118,14 @@ it('keeps answering every service while one instance of each is killed mid-run',
   expect(answers).toHaveLength(total);
   // Calls cut by the kill may answer 503 (an instance went away mid-call); nothing else, and every
   // call made after it answers as it should.
-  expect(answers.filter((a) => a.status !== a.expected && a.status !== 503), statuses).toEqual([]);
-  expect(answers.filter((a) => a.after && a.status !== a.expected), statuses).toEqual([]);
+  expect(
+    answers.filter((a) => a.status !== a.expected && a.status !== 503),
+    statuses,
+  ).toEqual([]);
+  expect(
+    answers.filter((a) => a.after && a.status !== a.expected),
+    statuses,
+  ).toEqual([]);
   expect(answers.filter((a) => a.after).length).toBeGreaterThan(total / 2);
   const created = answers.filter((a) => a.status === 201).length;
   const cut = answers.filter((a) => a.method === 'POST' && a.status === 503).length;

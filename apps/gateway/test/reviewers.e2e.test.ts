@@ -13,11 +13,15 @@ let orgId: string;
 beforeAll(async () => {
   g = await startGateway();
   [owner, editor, reviewer, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reviewer'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reviewer, Role.ROLE_REVIEW]])).id;
+  orgId = (
+    await g.orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reviewer, Role.ROLE_REVIEW],
+    ])
+  ).id;
   await g.orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(() => g?.stop());
-
 
 async function changeRequest() {
   const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;

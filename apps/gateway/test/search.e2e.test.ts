@@ -16,7 +16,11 @@ const page = (title: string, markdown: string): PageContent => ({ id: '', type: 
 
 async function space(title: string, pages: PageContent[]) {
   const id = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title })).json().id as string;
-  await g.content.callContent<CreateRevisionRequest, Revision>(g.content.spaceContent.createRevision, { spaceId: id, parentRevisionId: '', pages, files: [], setActive: true, type: '' }, owner.id);
+  await g.content.callContent<CreateRevisionRequest, Revision>(
+    g.content.spaceContent.createRevision,
+    { spaceId: id, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
+    owner.id,
+  );
   return id;
 }
 

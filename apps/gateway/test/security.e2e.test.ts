@@ -19,7 +19,11 @@ const logged: string[] = [];
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 beforeAll(async () => {
-  g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test', LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' }, {}, { logStream: { write: (line: string) => void logged.push(line) } });
+  g = await startGateway(
+    { QUIRE_PUBLIC_URL: 'http://quire.test', LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
+    {},
+    { logStream: { write: (line: string) => void logged.push(line) } },
+  );
   owner = await g.orgs.user('owner');
   orgId = (await g.orgs.organization(owner, [])).id;
   const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201);
@@ -126,8 +130,16 @@ describe('files fetched by URL in change-request content', () => {
       expect(most).toBeGreaterThan(1);
       expect(most).toBeLessThanOrEqual(4);
       // Four files of 14 MB: each under the file bound, together over the 50 MB a call may fetch.
-      expectError(await g.call(owner, 'POST', content, { changes: [{ operation: 'insert_files', files: files('big', 4) }] }), 400, /fetched by URL in one call must be at most 52428800 bytes in all/);
-      expectError(await g.call(owner, 'POST', content, { changes: [{ operation: 'insert_files', files: [{ name: 'x.png', url: 'not a url' }] }] }), 400, /body.changes\[0\].files.0.url: .*uri/);
+      expectError(
+        await g.call(owner, 'POST', content, { changes: [{ operation: 'insert_files', files: files('big', 4) }] }),
+        400,
+        /fetched by URL in one call must be at most 52428800 bytes in all/,
+      );
+      expectError(
+        await g.call(owner, 'POST', content, { changes: [{ operation: 'insert_files', files: [{ name: 'x.png', url: 'not a url' }] }] }),
+        400,
+        /body.changes\[0\].files.0.url: .*uri/,
+      );
     } finally {
       delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
       await new Promise((resolve) => server.close(resolve));

@@ -69,7 +69,10 @@ describe('POST /auth/sign-in', () => {
     // Alternating tries; medians of each. Both verify one argon2id hash, so they differ by noise only.
     const times: Record<'u' | 'w', number[]> = { u: [], w: [] };
     for (let i = 0; i < 7; i++) {
-      for (const [k, f] of [['u', unknown], ['w', wrong]] as const) {
+      for (const [k, f] of [
+        ['u', unknown],
+        ['w', wrong],
+      ] as const) {
         const t = performance.now();
         await f();
         times[k].push(performance.now() - t);
@@ -158,9 +161,13 @@ describe('sign out', () => {
     expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out' })).statusCode).toBe(204);
   });
 
-  it('everywhere ends every session of the user and no one else\'s; tokens keep working', async () => {
+  it("everywhere ends every session of the user and no one else's; tokens keep working", async () => {
     const bob = await g.orgs.user('bob');
-    const [a1, a2, b1] = [(await signIn(g.app, ada.email, ada.password)).session!, (await signIn(g.app, ada.email, ada.password)).session!, (await signIn(g.app, bob.email, bob.password)).session!];
+    const [a1, a2, b1] = [
+      (await signIn(g.app, ada.email, ada.password)).session!,
+      (await signIn(g.app, ada.email, ada.password)).session!,
+      (await signIn(g.app, bob.email, bob.password)).session!,
+    ];
     for (const s of [a1, a2, b1]) await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }));
     expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out-everywhere', headers: withSession(a1, { 'x-csrf-token': await csrfOf(g.app, a1) }) })).statusCode).toBe(204);
     for (const s of [a1, a2]) expectError(await g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) }), 401);
@@ -172,7 +179,7 @@ describe('sign out', () => {
 });
 
 describe('POST /auth/password', () => {
-  it('changes the password after checking the current one, and ends the user\'s other sessions', async () => {
+  it("changes the password after checking the current one, and ends the user's other sessions", async () => {
     const cy = await g.orgs.user('cy');
     const [here, elsewhere] = [(await signIn(g.app, cy.email, cy.password)).session!, (await signIn(g.app, cy.email, cy.password)).session!];
     const headers = withSession(here, { 'x-csrf-token': await csrfOf(g.app, here) });
@@ -181,7 +188,10 @@ describe('POST /auth/password', () => {
     expectError(await change({ currentPassword: cy.password, newPassword: 'short' }), 400, /newPassword/);
     expectError(await change({ currentPassword: cy.password }), 400, /newPassword/);
     expectError(await change({ currentPassword: cy.password, newPassword: 'a new long password' }, withSession(here)), 403, /x-csrf-token/);
-    expectError(await g.app.inject({ method: 'POST', url: '/auth/password', payload: { currentPassword: cy.password, newPassword: 'a new long password' }, headers: bearer(cy.token) }), 401);
+    expectError(
+      await g.app.inject({ method: 'POST', url: '/auth/password', payload: { currentPassword: cy.password, newPassword: 'a new long password' }, headers: bearer(cy.token) }),
+      401,
+    );
     expect((await change({ currentPassword: cy.password, newPassword: 'a new long password' })).statusCode).toBe(204);
     expect((await signIn(g.app, cy.email, cy.password)).res.statusCode).toBe(401);
     expect((await signIn(g.app, cy.email, 'a new long password')).res.statusCode).toBe(204);
@@ -229,7 +239,11 @@ describe('behind HTTPS', () => {
       const res: LightMyRequestResponse = await tls.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: u.email, password: u.password } });
       expect(res.statusCode).toBe(204);
       expect(res.cookies[0]).toMatchObject({ name: '__Host-quire_session', secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
-      expectError(await tls.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: u.email, password: u.password }, headers: { origin: 'http://docs.example.com' } }), 403, /CSRF/);
+      expectError(
+        await tls.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: u.email, password: u.password }, headers: { origin: 'http://docs.example.com' } }),
+        403,
+        /CSRF/,
+      );
     } finally {
       await tls.app.close();
     }

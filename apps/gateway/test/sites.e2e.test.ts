@@ -16,11 +16,15 @@ let otherOrgId: string;
 beforeAll(async () => {
   g = await startGateway();
   [owner, creator, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('creator'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[creator, Role.ROLE_CREATE], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await g.orgs.organization(owner, [
+      [creator, Role.ROLE_CREATE],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
 });
 afterAll(() => g?.stop());
-
 
 const sitesUrl = (org = orgId) => `/v1/orgs/${org}/sites`;
 const createSpace = (title = 'Handbook', org = orgId, as = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title }), 201);
@@ -47,7 +51,15 @@ describe('sites over HTTP', () => {
     const url = `${sitesUrl()}/${site.id}`;
     expect(await ok(g.call(reader, 'GET', url))).toEqual(site);
     const patched = await ok(
-      g.call(owner, 'PATCH', url, { title: 'Handbook site', visibility: 'unlisted', basename: 'handbook', adaptiveContent: { enabled: true }, agentsContext: 'included', proxy: 'example.com/docs', hostname: 'docs.example.com' }),
+      g.call(owner, 'PATCH', url, {
+        title: 'Handbook site',
+        visibility: 'unlisted',
+        basename: 'handbook',
+        adaptiveContent: { enabled: true },
+        agentsContext: 'included',
+        proxy: 'example.com/docs',
+        hostname: 'docs.example.com',
+      }),
     );
     expect(patched).toMatchObject({
       title: 'Handbook site',
@@ -71,7 +83,14 @@ describe('sites over HTTP', () => {
   it('creates a new space for the site with the `empty` keyword', async () => {
     const site = await createSite({ spaces: 'empty', title: 'Fresh docs' });
     const { items } = await ok(g.call(owner, 'GET', `${sitesUrl()}/${site.id}/site-spaces`));
-    expect(items).toEqual([expect.objectContaining({ object: 'site-space', default: true, title: 'Fresh docs', space: expect.objectContaining({ object: 'space', title: 'Fresh docs', organization: orgId }) })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        object: 'site-space',
+        default: true,
+        title: 'Fresh docs',
+        space: expect.objectContaining({ object: 'space', title: 'Fresh docs', organization: orgId }),
+      }),
+    ]);
   });
 
   it('pages the list', async () => {
@@ -154,12 +173,27 @@ describe('site structure over HTTP', () => {
     const site = await createSite({ spaces: [a.id] });
     const url = `${sitesUrl()}/${site.id}`;
     const added = await ok(g.call(owner, 'POST', `${url}/site-spaces`, { spaceId: b.id }), 201);
-    expect(added).toEqual({ object: 'site-space', id: expect.any(String), path: 'api', space: expect.objectContaining({ object: 'space', id: b.id }), title: 'API', default: false, urls: {} });
+    expect(added).toEqual({
+      object: 'site-space',
+      id: expect.any(String),
+      path: 'api',
+      space: expect.objectContaining({ object: 'space', id: b.id }),
+      title: 'API',
+      default: false,
+      urls: {},
+    });
     expect((await ok(g.call(owner, 'GET', `${url}/structure`))).type).toBe('siteSpaces');
     expect((await ok(g.call(owner, 'GET', `${url}/site-spaces?default=true`))).items.map((p: { path: string }) => p.path)).toEqual(['guide']);
 
     const section = await ok(g.call(owner, 'POST', `${url}/sections`, { spaceId: c.id, title: 'SDK docs', icon: 'code' }), 201);
-    expect(section).toMatchObject({ object: 'site-section', title: 'SDK docs', path: 'sdk-docs', icon: 'code', default: false, siteSpaces: [expect.objectContaining({ path: 'sdk', default: true })] });
+    expect(section).toMatchObject({
+      object: 'site-section',
+      title: 'SDK docs',
+      path: 'sdk-docs',
+      icon: 'code',
+      default: false,
+      siteSpaces: [expect.objectContaining({ path: 'sdk', default: true })],
+    });
     const structure = await ok(g.call(owner, 'GET', `${url}/structure`));
     expect(structure.type).toBe('sections');
     expect(structure.structure.map((s: { path: string; siteSpaces: { path: string }[] }) => [s.path, s.siteSpaces.map((p) => p.path)])).toEqual([
@@ -172,19 +206,28 @@ describe('site structure over HTTP', () => {
 
     const group = await ok(g.call(owner, 'POST', `${url}/section-groups`, { title: 'Developers', sections: [section.id] }), 201);
     expect(group).toMatchObject({ object: 'site-section-group', title: 'Developers', sections: [expect.objectContaining({ id: section.id, sectionGroup: expect.any(String) })] });
-    const sorted = await ok(g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-section-group', id: group.id }, position: { before: { type: 'site-section', id: first.id } } }));
+    const sorted = await ok(
+      g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-section-group', id: group.id }, position: { before: { type: 'site-section', id: first.id } } }),
+    );
     expect(sorted).toMatchObject({ object: 'site-section-group', id: group.id });
     expect((await ok(g.call(owner, 'GET', `${url}/structure`))).structure.map((x: { object: string }) => x.object)).toEqual(['site-section-group', 'site-section']);
-    expect(await ok(g.call(owner, 'POST', `${url}/sections/${first.id}/move`, { position: { before: { type: 'site-section', siteSection: section.id } } }))).toMatchObject({ id: first.id, sectionGroup: group.id });
+    expect(await ok(g.call(owner, 'POST', `${url}/sections/${first.id}/move`, { position: { before: { type: 'site-section', siteSection: section.id } } }))).toMatchObject({
+      id: first.id,
+      sectionGroup: group.id,
+    });
     expect(await ok(g.call(owner, 'POST', `${url}/section-groups/${group.id}/move`, {}))).toMatchObject({ id: group.id });
     const guide = first.siteSpaces[0];
-    expect(await ok(g.call(owner, 'POST', `${url}/site-spaces/${guide.id}/move`, { position: { after: { type: 'site-space', siteSpace: first.siteSpaces[1].id } } }))).toMatchObject({ id: guide.id });
+    expect(
+      await ok(g.call(owner, 'POST', `${url}/site-spaces/${guide.id}/move`, { position: { after: { type: 'site-space', siteSpace: first.siteSpaces[1].id } } })),
+    ).toMatchObject({ id: guide.id });
     const groups = await ok(g.call(reader, 'GET', `${url}/section-groups`));
     expect(groups.items[0].sections.map((s: { id: string }) => s.id)).toEqual([first.id, section.id]);
     expect(groups.items[0].sections[0].siteSpaces.map((p: { path: string }) => p.path)).toEqual(['api', 'guide', 'cli']);
 
     await ok(g.call(owner, 'DELETE', `${url}/section-groups/${group.id}/sections/${first.id}`), 205);
-    expect(await ok(g.call(owner, 'POST', `${url}/section-groups/${group.id}/sections`, { sectionId: first.id }), 201)).toMatchObject({ sections: [{ id: section.id }, { id: first.id }] });
+    expect(await ok(g.call(owner, 'POST', `${url}/section-groups/${group.id}/sections`, { sectionId: first.id }), 201)).toMatchObject({
+      sections: [{ id: section.id }, { id: first.id }],
+    });
     expect(await ok(g.call(owner, 'PATCH', `${url}/section-groups/${group.id}`, { title: 'Devs', icon: 'rocket' }))).toMatchObject({ title: 'Devs', icon: 'rocket' });
     expect(await ok(g.call(owner, 'PATCH', `${url}/section-groups/${group.id}`, { icon: null }))).not.toHaveProperty('icon');
     await ok(g.call(owner, 'DELETE', `${url}/section-groups/${group.id}`), 205);
@@ -200,7 +243,11 @@ describe('site structure over HTTP', () => {
     const s2 = await ok(g.call(owner, 'POST', `${url}/sections`, { spaceId: b.id, title: null, icon: null }), 201);
     expect([s1.default, s2.default, s2.title]).toEqual([true, false, 'Two']);
     const u1 = `${url}/sections/${s1.id}`;
-    expect(await ok(g.call(owner, 'PATCH', u1, { condition: 'visitor.claims.unsigned.beta', description: 'First', icon: 'book' }))).toMatchObject({ condition: 'visitor.claims.unsigned.beta', description: 'First', icon: 'book' });
+    expect(await ok(g.call(owner, 'PATCH', u1, { condition: 'visitor.claims.unsigned.beta', description: 'First', icon: 'book' }))).toMatchObject({
+      condition: 'visitor.claims.unsigned.beta',
+      description: 'First',
+      icon: 'book',
+    });
     expect(await ok(g.call(owner, 'PATCH', u1, { title: 'Section one' }))).toMatchObject({ title: 'Section one', condition: 'visitor.claims.unsigned.beta' });
     const cleared = await ok(g.call(owner, 'PATCH', u1, { condition: null, description: null, icon: null }));
     expect(Object.keys(cleared)).not.toEqual(expect.arrayContaining(['condition']));
@@ -208,7 +255,12 @@ describe('site structure over HTTP', () => {
     expectError(await g.call(owner, 'PATCH', u1, { path: s2.path }), 409, /path/);
     const p = s1.siteSpaces[0];
     const pu = `${url}/site-spaces/${p.id}`;
-    expect(await ok(g.call(owner, 'PATCH', pu, { path: 'first', condition: 'visitor.claims.paid', spaceId: b.id }))).toMatchObject({ path: 'first', condition: 'visitor.claims.paid', title: 'Two', space: { id: b.id } });
+    expect(await ok(g.call(owner, 'PATCH', pu, { path: 'first', condition: 'visitor.claims.paid', spaceId: b.id }))).toMatchObject({
+      path: 'first',
+      condition: 'visitor.claims.paid',
+      title: 'Two',
+      space: { id: b.id },
+    });
     expect(await ok(g.call(owner, 'PATCH', pu, { condition: null }))).not.toHaveProperty('condition');
     await ok(g.call(owner, 'PATCH', url, { defaultSiteSection: s2.id }));
     expect((await ok(g.call(owner, 'GET', `${url}/sections`))).items.map((s: { default: boolean }) => s.default)).toEqual([false, true]);
@@ -234,7 +286,11 @@ describe('site structure over HTTP', () => {
       ['POST', `${url}/sections/${s1.id}/move`, { position: { before: { type: 'site-space', siteSection: s2.id } } }, /body.position.before.type/],
     ];
     for (const [method, u, body, message] of bad) expectError(await g.call(owner, method, u, body), 400, message);
-    expectError(await g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-space', id: p.id }, position: { before: { type: 'site-section', id: s2.id } } }), 400, /site-space goes beside another site-space/);
+    expectError(
+      await g.call(owner, 'PATCH', `${url}/structure/sort`, { item: { type: 'site-space', id: p.id }, position: { before: { type: 'site-section', id: s2.id } } }),
+      400,
+      /site-space goes beside another site-space/,
+    );
     expectError(await g.call(owner, 'POST', `${url}/sections`, { spaceId: 'missing' }), 404, /spaceId/);
     expectError(await g.call(owner, 'POST', `${url}/site-spaces`, { spaceId: a.id, sectionId: 'missing' }), 404, /sectionId/);
     expectError(await g.call(owner, 'PATCH', `${url}/site-spaces/missing`, { path: 'x' }), 404, /Site-space/);
@@ -258,7 +314,14 @@ describe('share links, adaptive schema and the published site over HTTP', () => 
     const { items } = await ok(g.call(owner, 'GET', `${url}/site-spaces`));
     await ok(g.call(owner, 'PATCH', `${url}/site-spaces/${items[1].id}`, { condition: 'visitor.claims.unsigned.beta === true' }));
     const link = await ok(g.call(owner, 'POST', `${url}/share-links`, { name: 'Partners' }), 201);
-    expect(link).toEqual({ object: 'share-link', id: expect.any(String), createdAt: expect.any(String), name: 'Partners', active: true, urls: { published: expect.stringMatching(/\?shareKey=[A-Za-z0-9]{32}$/) } });
+    expect(link).toEqual({
+      object: 'share-link',
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      name: 'Partners',
+      active: true,
+      urls: { published: expect.stringMatching(/\?shareKey=[A-Za-z0-9]{32}$/) },
+    });
     const key = new URL(link.urls.published).searchParams.get('shareKey')!;
     const published = (as: TestUser, shareKey?: string) => g.call(as, 'GET', `${url}/published${shareKey ? `?shareKey=${shareKey}` : ''}`);
 
@@ -293,12 +356,21 @@ describe('share links, adaptive schema and the published site over HTTP', () => 
   it('validates and keeps the adaptive schema, and derives template conditions', async () => {
     const site = await createSite();
     const url = `${sitesUrl()}/${site.id}/adaptive-schema`;
-    expect(await ok(g.call(reader, 'GET', url))).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: { type: 'object', additionalProperties: false }, updatedAt: expect.any(String) });
+    expect(await ok(g.call(reader, 'GET', url))).toMatchObject({
+      object: 'site-adaptive-schema',
+      jsonSchema: { type: 'object', additionalProperties: false },
+      updatedAt: expect.any(String),
+    });
     const jsonSchema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: {
-        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta testers' } }, additionalProperties: false },
+        unsigned: {
+          type: 'object',
+          description: 'Unsigned claims of the site visitor.',
+          properties: { beta: { type: 'boolean', description: 'Beta testers' } },
+          additionalProperties: false,
+        },
         paid: { type: 'boolean', description: 'Paying customers' },
       },
       additionalProperties: false,
@@ -327,13 +399,19 @@ describe('site customization over HTTP', () => {
     const site = await createSite({ spaces: [(await createSpace('Styled')).id] });
     const url = `${sitesUrl()}/${site.id}/customization`;
     const defaults = await ok(g.call(reader, 'GET', url));
-    expect(defaults).toMatchObject({ styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' } }, themes: { default: 'light', toggeable: true }, header: { preset: 'default', links: [] } });
+    expect(defaults).toMatchObject({
+      styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' } },
+      themes: { default: 'light', toggeable: true },
+      header: { preset: 'default', links: [] },
+    });
     expect(defaults).not.toHaveProperty('title');
 
     const logo = { light: 'https://cdn.example.com/logo.png', dark: 'https://cdn.example.com/logo-dark.png' };
     const replaced = await ok(g.call(creator, 'PUT', url, { ...defaults, title: 'Styled docs', header: { preset: 'default', logo, links: [] }, favicon: { emoji: '📘' } }));
     expect(replaced).toMatchObject({ title: 'Styled docs', header: { logo }, favicon: { emoji: '📘' } });
-    const patched = await ok(g.call(owner, 'PATCH', url, { styling: { ...defaults.styling, primaryColor: { light: '#ff6600', dark: '#ffaa00' } }, themes: { default: 'dark', toggeable: false } }));
+    const patched = await ok(
+      g.call(owner, 'PATCH', url, { styling: { ...defaults.styling, primaryColor: { light: '#ff6600', dark: '#ffaa00' } }, themes: { default: 'dark', toggeable: false } }),
+    );
     expect(patched).toMatchObject({ title: 'Styled docs', header: { logo }, styling: { primaryColor: { light: '#ff6600' } }, themes: { default: 'dark' } });
     expect(await ok(g.call(reader, 'GET', url))).toEqual(patched);
 

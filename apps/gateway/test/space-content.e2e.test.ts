@@ -60,7 +60,15 @@ const json = async (url: string, as: TestUser | null = reader) => {
 describe('space content', () => {
   it('answers the active revision with nested pages, files and links', async () => {
     const r = await json(`/v1/spaces/${spaceId}/content`);
-    expect(r).toMatchObject({ object: 'revision', id: revisionId, parents: [firstRevisionId], type: 'edits', reusableContents: [], variables: {}, urls: { app: expect.stringContaining(spaceId) } });
+    expect(r).toMatchObject({
+      object: 'revision',
+      id: revisionId,
+      parents: [firstRevisionId],
+      type: 'edits',
+      reusableContents: [],
+      variables: {},
+      urls: { app: expect.stringContaining(spaceId) },
+    });
     expect(r.pages).toHaveLength(2);
     expect(r.pages[0]).toMatchObject({
       id: ids.intro,
@@ -132,7 +140,13 @@ describe('space content', () => {
   it("gets a document by id: GitBook's JSONDocument, with its markdown", async () => {
     const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
     const d = await json(`/v1/spaces/${spaceId}/documents/${pages[0].documentId}`);
-    expect(d).toMatchObject({ object: 'document', id: pages[0].documentId, markdown: expect.stringContaining('Welcome'), data: {}, nodes: [{ type: 'heading-1' }, { type: 'paragraph' }] });
+    expect(d).toMatchObject({
+      object: 'document',
+      id: pages[0].documentId,
+      markdown: expect.stringContaining('Welcome'),
+      data: {},
+      nodes: [{ type: 'heading-1' }, { type: 'paragraph' }],
+    });
     checkJsonDocument(d, 'document');
     expectError(await get(`/v1/spaces/${spaceId}/documents/${'0'.repeat(64)}`), 404, /Document/);
     expectError(await get(`/v1/spaces/${spaceId}/documents/not-a-hash`), 400, /documentId/);

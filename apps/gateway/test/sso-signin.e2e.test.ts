@@ -90,7 +90,10 @@ describe('OIDC sign-in', () => {
   let start: string;
   beforeAll(async () => {
     // The redirect URI names the provider, so it is made first and pointed at the OP after.
-    const p = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/oidc`, { label: 'Test OP', issuer: 'https://placeholder.example', clientId: 'x', clientSecret: 'x', defaultRole: 'comment' }), 201);
+    const p = await ok(
+      g.call(owner, 'POST', `/v1/orgs/${orgId}/oidc`, { label: 'Test OP', issuer: 'https://placeholder.example', clientId: 'x', clientSecret: 'x', defaultRole: 'comment' }),
+      201,
+    );
     op = await startOidcProvider(p.service.redirectURL);
     await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}/oidc/${p.id}`, { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret }));
     providerId = p.id;
@@ -145,7 +148,14 @@ describe('SAML sign-in', () => {
   beforeAll(async () => {
     const team = await ok(g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'SAML people' }), 201);
     provider = await ok(
-      g.call(owner, 'POST', `/v1/orgs/${orgId}/saml`, { label: 'Test IdP', entityID: idp.entityId, ssoURL: idp.ssoUrl, certificate: idp.certificate, defaultRole: 'review', defaultTeam: team.id }),
+      g.call(owner, 'POST', `/v1/orgs/${orgId}/saml`, {
+        label: 'Test IdP',
+        entityID: idp.entityId,
+        ssoURL: idp.ssoUrl,
+        certificate: idp.certificate,
+        defaultRole: 'review',
+        defaultTeam: team.id,
+      }),
       201,
     );
   });
@@ -156,7 +166,11 @@ describe('SAML sign-in', () => {
     return idp.requestIdOf(stoppedAt!.href);
   }
   const post = (b: ReturnType<typeof browser>, samlResponse: string) =>
-    b.request(provider.service.acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString() });
+    b.request(provider.service.acsURL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString(),
+    });
 
   it('serves the SP metadata at the entity id', async () => {
     const res = await fetch(provider.service.entityID);
@@ -184,7 +198,11 @@ describe('SAML sign-in', () => {
     const email = `mallory@${domain}`;
     const b = browser();
     const valid = async () => ({ email, inResponseTo: await startAt(b), audience: provider.service.entityID, recipient: provider.service.acsURL });
-    const tampered = Buffer.from(Buffer.from(idp.response(await valid()), 'base64').toString('utf8').replace(email, `admin@${domain}`)).toString('base64');
+    const tampered = Buffer.from(
+      Buffer.from(idp.response(await valid()), 'base64')
+        .toString('utf8')
+        .replace(email, `admin@${domain}`),
+    ).toString('base64');
     const refused = [
       tampered,
       idp.response({ ...(await valid()), notBefore: new Date(Date.now() - 7_200_000), notOnOrAfter: new Date(Date.now() - 3_600_000) }),
@@ -209,7 +227,12 @@ describe('SAML sign-in', () => {
   });
 
   it('answers 400 for a post without a SAMLResponse and 404 for an unknown provider', async () => {
-    const res = await g.app.inject({ method: 'POST', url: `/auth/saml/${provider.id}/acs`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'RelayState=x' });
+    const res = await g.app.inject({
+      method: 'POST',
+      url: `/auth/saml/${provider.id}/acs`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'RelayState=x',
+    });
     expectError(res, 400, /SAMLResponse/);
     expectError(await g.app.inject({ method: 'GET', url: '/auth/saml/missing/start' }), 404);
   });

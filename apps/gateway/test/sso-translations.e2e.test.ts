@@ -3,7 +3,6 @@ import { Role } from '@quire/service-kit';
 import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
 import { expectError, startGateway, type Method } from './harness.ts';
 
-
 let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
 let editor: TestUser;
@@ -17,8 +16,6 @@ beforeAll(async () => {
   await g.orgs.organization(outsider, [], 'Outside');
 });
 afterAll(() => g?.stop());
-
-
 
 describe('SAML providers', () => {
   it('creates (201), completes, lists, gets, patches and deletes (204); /sso lists active ones', async () => {

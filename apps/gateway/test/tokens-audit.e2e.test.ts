@@ -19,7 +19,12 @@ let orgId: string;
 
 beforeAll(async () => {
   // The default 30 s authentication cache: revocations must not wait for it.
-  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS) });
+  g = await startGateway({
+    RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_ADDRESS_PER_MINUTE: '100000',
+    SIGN_IN_FAILURES_PER_ACCOUNT: '3',
+    SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+  });
   replica = await g.replica();
   [ada, reader, outsider] = [await g.orgs.user('ada'), await g.orgs.user('reader'), await g.orgs.user('outsider')];
   orgId = (await g.orgs.organization(ada, [[reader, Role.ROLE_READ]])).id;
@@ -27,7 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => g?.stop());
 
-const create = (as: string, payload: unknown, app: FastifyInstance = g.app) => app.inject({ method: 'POST', url: '/v1/user/tokens', headers: bearer(as), payload: payload as object });
+const create = (as: string, payload: unknown, app: FastifyInstance = g.app) =>
+  app.inject({ method: 'POST', url: '/v1/user/tokens', headers: bearer(as), payload: payload as object });
 const me = (token: string, app: FastifyInstance) => app.inject({ method: 'GET', url: '/v1/user', headers: bearer(token) });
 
 /** Polls until `check` holds (or fails after `ms`), answering how long it took. */
@@ -43,7 +49,16 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 describe('/v1/user/tokens', () => {
   it('creates a token shown once, lists it without its secret, next to the CLI-made one', async () => {
     const made = await ok(create(ada.token, { label: 'CI' }), 201);
-    expect(made).toEqual({ object: 'api-token', id: expect.any(String), label: 'CI', scope: 'write', createdAt: expect.any(String), expiresAt: null, lastUsedAt: null, token: expect.stringMatching(/^qt_/) });
+    expect(made).toEqual({
+      object: 'api-token',
+      id: expect.any(String),
+      label: 'CI',
+      scope: 'write',
+      createdAt: expect.any(String),
+      expiresAt: null,
+      lastUsedAt: null,
+      token: expect.stringMatching(/^qt_/),
+    });
     await ok(me(made.token, g.app));
     const list = await ok(g.app.inject({ method: 'GET', url: '/v1/user/tokens', headers: bearer(ada.token) }));
     expect(list.items.map((t: { label: string }) => t.label)).toEqual(expect.arrayContaining(['CI', 'cli']));
@@ -81,7 +96,7 @@ describe('/v1/user/tokens', () => {
     expectError(await g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/whatever`, headers: bearer(token) }), 403, /read-only/);
   });
 
-  it('revokes only the caller\'s own tokens: another user\'s answers 404 and keeps working', async () => {
+  it("revokes only the caller's own tokens: another user's answers 404 and keeps working", async () => {
     const { id, token } = await ok(create(ada.token, { label: 'mine' }), 201);
     expectError(await g.app.inject({ method: 'DELETE', url: `/v1/user/tokens/${id}`, headers: bearer(outsider.token) }), 404);
     await ok(me(token, g.app));
@@ -167,11 +182,20 @@ describe('GET /v1/orgs/{organizationId}/audit-log', () => {
     const rows = await g.orgs.audit(orgId, 1);
     expect(rows.length).toBeGreaterThan(0);
     await within(10_000, async () => (await ok(log(ada.token, `?limit=1000&actor=${eve.id}`))).items.length >= 3);
-    const all = (await ok(log(ada.token, '?limit=1000'))).items.filter((e: { target: { id: string } | null; actor: string | null }) => e.target?.id === eve.id || e.actor === eve.id || e.target?.id === tokenId);
+    const all = (await ok(log(ada.token, '?limit=1000'))).items.filter(
+      (e: { target: { id: string } | null; actor: string | null }) => e.target?.id === eve.id || e.actor === eve.id || e.target?.id === tokenId,
+    );
     const actions = all.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['user.sign_in_failed', 'user.signed_in', 'token.created', 'token.revoked', 'member.role_changed']));
     const failed = all.find((e: { action: string }) => e.action === 'user.sign_in_failed');
-    expect(failed).toMatchObject({ object: 'audit-entry', actor: null, target: { type: 'user', id: eve.id }, ip: '127.0.0.1', userAgent: 'audit-test/1.0', details: { method: 'password' } });
+    expect(failed).toMatchObject({
+      object: 'audit-entry',
+      actor: null,
+      target: { type: 'user', id: eve.id },
+      ip: '127.0.0.1',
+      userAgent: 'audit-test/1.0',
+      details: { method: 'password' },
+    });
     const changed = all.find((e: { action: string }) => e.action === 'member.role_changed');
     expect(changed).toMatchObject({ actor: ada.id, details: { from: 'read', to: 'edit' } });
     const times = all.map((e: { createdAt: string }) => Date.parse(e.createdAt));
@@ -246,5 +270,4 @@ describe('GET /v1/orgs/{organizationId}/audit-log', () => {
     expectError(await log(ada.token, '?limit=5000'), 400, /limit/);
     expectError(await log(ada.token, '?page=bogus'), 400, /page/);
   });
-
 });

@@ -7,5 +7,14 @@ await runGrpcService('git-sync', async () => {
   const log = createLogger('git-sync', config.LOG_LEVEL);
   const identity = loadServiceIdentity('git-sync', config);
   const runtime = await startRuntime(config, identity, log);
-  return { log, host: config.GRPC_HOST, port: config.GIT_SYNC_PORT, metricsPort: config.METRICS_PORT, identity, services: runtime.services, checks: runtime.checks, close: runtime.close };
+  return {
+    log,
+    host: config.GRPC_HOST,
+    port: config.GIT_SYNC_PORT,
+    metricsPort: config.METRICS_PORT,
+    identity,
+    services: runtime.services,
+    checks: runtime.checks,
+    close: runtime.close,
+  };
 });

@@ -48,7 +48,18 @@ export async function startRuntime(
   };
   await ensureQueue(nc, queue);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
-  const runner: RunnerDeps = { store, content: spaceContent, secretsKey, newId, workDir: config.GIT_SYNC_WORK_DIR, jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS, allowPrivateNetwork, allowFileRemotes, log, beforeApply: options.beforeApply };
+  const runner: RunnerDeps = {
+    store,
+    content: spaceContent,
+    secretsKey,
+    newId,
+    workDir: config.GIT_SYNC_WORK_DIR,
+    jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS,
+    allowPrivateNetwork,
+    allowFileRemotes,
+    log,
+    beforeApply: options.beforeApply,
+  };
   const workers = await startWorkers(nc, queue, config.GIT_SYNC_WORKERS, 'git-sync', (msg, last) => runJob(runner, msg, last), log);
   const service = gitSyncService(
     {
@@ -68,13 +79,6 @@ export async function startRuntime(
     services: [service],
     workers,
     checks: { ...storeChecks, nats: natsCheck(nc) },
-    close: [
-      forgetConsumer,
-      () => workers.stop(),
-      () => nc.drain(),
-      () => contentClient.close(),
-      () => spaceContentClient.close(),
-      closeStore,
-    ],
+    close: [forgetConsumer, () => workers.stop(), () => nc.drain(), () => contentClient.close(), () => spaceContentClient.close(), closeStore],
   };
 }

@@ -36,7 +36,8 @@ afterAll(async () => {
   await orgs?.stop();
 });
 
-const createSpace = async () => (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+const createSpace = async () =>
+  (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
 const importRepo = (h: GitSyncHarness, spaceId: string, url: string) =>
   h.call<ImportRepositoryRequest, QueueJobResponse>(
     h.client.importRepository,
@@ -149,13 +150,27 @@ describe('a job outliving the assertion it was accepted with', () => {
       const spaceId = await createSpace();
       // The gateway's assertions of this request live one second.
       const gateway = testIdentity('gateway', { ttlSeconds: 1 });
-      const request = { spaceId, repository: { url: repos.url('late'), ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false }, standalone: false };
-      const { jobId } = await unaryCall<ImportRepositoryRequest, QueueJobResponse>(gs.client, gs.client.importRepository, request, { userId: owner.id }, { identity: gateway, audience: 'git-sync' });
+      const request = {
+        spaceId,
+        repository: { url: repos.url('late'), ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false },
+        standalone: false,
+      };
+      const { jobId } = await unaryCall<ImportRepositoryRequest, QueueJobResponse>(
+        gs.client,
+        gs.client.importRepository,
+        request,
+        { userId: owner.id },
+        { identity: gateway, audience: 'git-sync' },
+      );
       const original = await gateway.metadata('content', { userId: owner.id });
       await atGate;
       // Past its expiry and the verifiers' clock tolerance, the request's own assertion opens nothing.
       await new Promise((r) => setTimeout(r, 7000));
-      await rejects(new Promise((resolve, reject) => content.client.getSpace({ spaceId }, original, (err, res) => (err ? reject(err) : resolve(res)))), status.UNAUTHENTICATED, /ERR_JWT_EXPIRED/);
+      await rejects(
+        new Promise((resolve, reject) => content.client.getSpace({ spaceId }, original, (err, res) => (err ? reject(err) : resolve(res)))),
+        status.UNAUTHENTICATED,
+        /ERR_JWT_EXPIRED/,
+      );
       release();
       const job = await until('the job to finish', async () => {
         const latest = (await info(gs, spaceId)).latestJob;

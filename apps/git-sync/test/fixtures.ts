@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 /** A GitBook-shaped docs repository: config, summary with a group, nested folders, assets, relative links. */
 export const DOCS_REPO: Record<string, string | Buffer> = {
   '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
-  'docs/README.md': '---\ndescription: What this is\n---\n\n# Introduction\n\nStart with [the install guide](getting-started/install.md#requirements).\n\n![Logo](.gitbook/assets/logo.png)\n',
+  'docs/README.md':
+    '---\ndescription: What this is\n---\n\n# Introduction\n\nStart with [the install guide](getting-started/install.md#requirements).\n\n![Logo](.gitbook/assets/logo.png)\n',
   'docs/SUMMARY.md':
     '# Table of contents\n\n* [Introduction](README.md)\n* [Getting started](getting-started/README.md)\n  * [Install](getting-started/install.md)\n  * [Configure](getting-started/configure/README.md)\n    * [Advanced](getting-started/configure/advanced.md)\n* [Changelog](https://example.com/changelog)\n\n## Reference\n\n* [API](reference/api.md)\n',
   'docs/getting-started/README.md': '# Getting started\n\nRead [Install](install.md) then [Advanced](configure/advanced.md).\n',
-  'docs/getting-started/install.md': '# Install\n\n## Requirements\n\nNode 20.\n\n<figure><img src="../.gitbook/assets/screen shot.png" alt=""><figcaption></figcaption></figure>\n',
+  'docs/getting-started/install.md':
+    '# Install\n\n## Requirements\n\nNode 20.\n\n<figure><img src="../.gitbook/assets/screen shot.png" alt=""><figcaption></figcaption></figure>\n',
   'docs/getting-started/configure/README.md': '# Configure\n\nSettings. Back to [the start](../../README.md).\n',
   'docs/getting-started/configure/advanced.md': '# Advanced\n\nSee the [API](../../reference/api.md) and the [source](../../../src/index.ts).\n',
   'docs/reference/api.md': '# API\n\n![Diagram](diagram.svg)\n',
@@ -33,7 +35,8 @@ const blocks = Object.fromEntries(readdirSync(BLOCKS_DIR).map((name) => [`manual
 export const MANUAL_REPO: Record<string, string | Buffer> = {
   'README.md': '# 项目\n\n这个仓库包含手册。\n',
   'src/main.c': 'int main(void) { return 0; }\n',
-  'manual/.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n  /setup/prepare/: guide/install_steps.md#zhun-bei\n  notes: appendix/notes.md\n',
+  'manual/.gitbook.yaml':
+    'root: ./docs/\n\nstructure:\n  readme: ../../README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/install: guide/install_steps.md\n  faq: reference/api_v2.1.md\n  /setup/prepare/: guide/install_steps.md#zhun-bei\n  notes: appendix/notes.md\n',
   'manual/docs/SUMMARY.md': [
     '# Table of contents',
     '',
@@ -51,11 +54,14 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
       .map((p) => `- [${p.slice('manual/docs/blocks/'.length, -3)}](blocks/${p.slice('manual/docs/blocks/'.length)})`),
     '',
   ].join('\n'),
-  'manual/docs/guide/README.md': '---\ndescription: >-\n  如何安装\n  这个项目\nlayout:\n  cover:\n    visible: true\ncoverY: 0\n---\n\n# 安装指南\n\n先读[安装步骤](install_steps.md#zhun-bei)，再看[计时](pg\\_test\\_timing.md)。\n\n![架构图](../images/arch.png)\n',
-  'manual/docs/guide/install_steps.md': '# 安装所有组件\n\n## 准备\n\n需要 Node 20。\n\n{% hint style="warning" %}\n先备份。\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/截图 1.png" alt=""><figcaption><p>截图</p></figcaption></figure>\n',
+  'manual/docs/guide/README.md':
+    '---\ndescription: >-\n  如何安装\n  这个项目\nlayout:\n  cover:\n    visible: true\ncoverY: 0\n---\n\n# 安装指南\n\n先读[安装步骤](install_steps.md#zhun-bei)，再看[计时](pg\\_test\\_timing.md)。\n\n![架构图](../images/arch.png)\n',
+  'manual/docs/guide/install_steps.md':
+    '# 安装所有组件\n\n## 准备\n\n需要 Node 20。\n\n{% hint style="warning" %}\n先备份。\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/截图 1.png" alt=""><figcaption><p>截图</p></figcaption></figure>\n',
   // Includes above the docs root (the repository's readme, and `..` beyond the repository): never read.
   'manual/docs/guide/pg_test_timing.md': '# 计时\n\n回到[指南](./)。\n\n{% include "../../../README.md" %}\n\n{% include "../../../../etc/passwd.md" %}\n',
-  'manual/docs/reference/api_v2.1.md': '没有标题的页面。\n\n{% content-ref url="../guide/install_steps.md" %}\n[install_steps.md](../guide/install_steps.md)\n{% endcontent-ref %}\n\n{% file src="../.gitbook/assets/spec.pdf" %}\n',
+  'manual/docs/reference/api_v2.1.md':
+    '没有标题的页面。\n\n{% content-ref url="../guide/install_steps.md" %}\n[install_steps.md](../guide/install_steps.md)\n{% endcontent-ref %}\n\n{% file src="../.gitbook/assets/spec.pdf" %}\n',
   ...blocks,
   'manual/docs/appendix/notes.md': '# 附录（未列出）\n',
   'manual/docs/templates/page.md': '# Template {{ name }}\n',

@@ -1,8 +1,28 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, ExportRepositoryRequest, GetGitInfoRequest, GitInfo, GitJob, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
-import type { ApplyChangesRequest, ApplyChangesResponse, CreateRevisionRequest, GetRevisionRequest, Page, PageContent, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
+import type {
+  BatchGetGitInfoRequest,
+  BatchGetGitInfoResponse,
+  ExportRepositoryRequest,
+  GetGitInfoRequest,
+  GitInfo,
+  GitJob,
+  ImportRepositoryRequest,
+  QueueJobResponse,
+  RepositoryOptions,
+} from '@quire/proto/gitsync';
+import type {
+  ApplyChangesRequest,
+  ApplyChangesResponse,
+  CreateRevisionRequest,
+  GetRevisionRequest,
+  Page,
+  PageContent,
+  ReadBlobRequest,
+  ReadBlobResponse,
+  Revision,
+} from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { createLogger, Role } from '@quire/service-kit';
@@ -44,7 +64,8 @@ afterAll(async () => {
   await orgs?.stop();
 });
 
-const createSpace = async () => (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+const createSpace = async () =>
+  (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
 const revision = (spaceId: string, revisionId = '', withMarkdown = true) =>
   content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown }, owner.id);
 const options = (o: Partial<RepositoryOptions> & { url: string }): RepositoryOptions => ({
@@ -57,7 +78,11 @@ const options = (o: Partial<RepositoryOptions> & { url: string }): RepositoryOpt
   ...o,
 });
 const importRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, extra: { standalone?: boolean; as?: TestUser } = {}) =>
-  gs.call<ImportRepositoryRequest, QueueJobResponse>(gs.client.importRepository, { spaceId, repository: options(o), standalone: extra.standalone ?? false }, (extra.as ?? owner).id);
+  gs.call<ImportRepositoryRequest, QueueJobResponse>(
+    gs.client.importRepository,
+    { spaceId, repository: options(o), standalone: extra.standalone ?? false },
+    (extra.as ?? owner).id,
+  );
 const exportRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, commitMessage = 'Update docs') =>
   gs.call<ExportRepositoryRequest, QueueJobResponse>(gs.client.exportRepository, { spaceId, repository: options(o), commitMessage }, owner.id);
 const info = (spaceId: string, as: TestUser = owner) => gs.call<GetGitInfoRequest, GitInfo>(gs.client.getGitInfo, { spaceId }, as.id);
@@ -114,7 +139,13 @@ describe('queueing', () => {
       expect(text).not.toContain(CREDS.username);
       expect(stored.header?.get('Nats-Msg-Id')).toBe(jobId);
       const i = await info(spaceId);
-      expect(i).toMatchObject({ repoName: 'private', installationProvider: 'github', integration: 'git-sync', url: secured.url('private'), latestJob: { id: jobId, state: 'queued' } });
+      expect(i).toMatchObject({
+        repoName: 'private',
+        installationProvider: 'github',
+        integration: 'git-sync',
+        url: secured.url('private'),
+        latestJob: { id: jobId, state: 'queued' },
+      });
       expect(JSON.stringify(i)).not.toContain(CREDS.password);
     } finally {
       await api.stop();
@@ -128,12 +159,21 @@ describe('import', () => {
     const { head } = await readRepo(bare);
     const spaceId = await createSpace();
     const before = (await revision(spaceId)).id;
-    const job = await run(spaceId, importRepo(spaceId, { url: repos.url('docs'), repoTreeUrl: 'https://git.example.com/acme/docs/tree/main', repoCommitUrl: 'https://git.example.com/acme/docs/commit/' }));
+    const job = await run(
+      spaceId,
+      importRepo(spaceId, { url: repos.url('docs'), repoTreeUrl: 'https://git.example.com/acme/docs/tree/main', repoCommitUrl: 'https://git.example.com/acme/docs/commit/' }),
+    );
     expect(job).toMatchObject({ state: 'done', error: '', commitOid: head, direction: 'import' });
     const r = await revision(spaceId);
     expect(r.id).toBe(job.revisionId);
     expect(r.parents).toEqual([before]);
-    expect(r.git).toMatchObject({ oid: head, message: 'Initial content', ref: 'refs/heads/main', url: `https://git.example.com/acme/docs/commit/${head}`, createdByService: false });
+    expect(r.git).toMatchObject({
+      oid: head,
+      message: 'Initial content',
+      ref: 'refs/heads/main',
+      url: `https://git.example.com/acme/docs/commit/${head}`,
+      createdByService: false,
+    });
     expect(outline(r.pages)).toEqual([
       { title: 'Introduction', type: 'document', slug: 'introduction' },
       {
@@ -282,7 +322,7 @@ describe('export', () => {
 
   // Attack: file names that are paths (stored before content made them one segment) must not
   // reach the pushed tree outside the space's folder.
-  it('writes every file inside the space\'s folder, whatever its stored name', async () => {
+  it("writes every file inside the space's folder, whatever its stored name", async () => {
     await repos.create('traversal-source', DOCS_REPO);
     const spaceId = await createSpace();
     await run(spaceId, importRepo(spaceId, { url: repos.url('traversal-source') }));
@@ -300,7 +340,9 @@ describe('export', () => {
     const target = await repos.create('traversal-target');
     expect((await run(spaceId, exportRepo(spaceId, { url: repos.url('traversal-target') }))).state).toBe('done');
     const paths = Object.keys((await readRepo(target)).files);
-    expect(paths.filter((p) => p.startsWith('.gitbook/assets/')).sort()).toEqual(['.gitbook/assets/-.git-hooks-post-checkout', '.gitbook/assets/-..-.github-workflows-x.yml', '.gitbook/assets/-etc-cron.d-x'].sort());
+    expect(paths.filter((p) => p.startsWith('.gitbook/assets/')).sort()).toEqual(
+      ['.gitbook/assets/-.git-hooks-post-checkout', '.gitbook/assets/-..-.github-workflows-x.yml', '.gitbook/assets/-etc-cron.d-x'].sort(),
+    );
     expect(paths.filter((p) => /(^|\/)\.git(hub)?\/|^etc\//.test(p))).toEqual([]);
   });
 
@@ -350,7 +392,11 @@ describe('export', () => {
       const spec = imported.files.find((f) => f.name === 'spec.pdf')!;
       expect(api).toContain(`{% content-ref url="/pages/${steps.id}" %}`);
       expect(api).toContain(`{% file src="/files/${spec.id}" %}`);
-      expect(imported.files.map((f) => f.git?.path).sort()).toEqual(['manual/docs/.gitbook/assets/spec.pdf', 'manual/docs/.gitbook/assets/截图 1.png', 'manual/docs/images/arch.png']);
+      expect(imported.files.map((f) => f.git?.path).sort()).toEqual([
+        'manual/docs/.gitbook/assets/spec.pdf',
+        'manual/docs/.gitbook/assets/截图 1.png',
+        'manual/docs/images/arch.png',
+      ]);
     });
 
     it("keeps .gitbook.yaml's redirects with the revision: to pages, with anchors; one to an unlisted file leads nowhere", () => {
@@ -370,7 +416,9 @@ describe('export', () => {
       ]);
       expect(setup!.markdown).toBe(`1. 下载\n2. 安装\n\n{% include "${note!.id}" %}\n`);
       expect(note!.markdown).toBe(`先[备份](/pages/${byTitle(imported, '安装步骤').id})。\n`);
-      expect(byTitle(imported, 'include').markdown).toBe(`Shared steps follow.\n\n{% include "${setup!.id}" %}\n\nAnd the footer every page shares:\n\n{% include ".gitbook/includes/footer.md" %}\n`);
+      expect(byTitle(imported, 'include').markdown).toBe(
+        `Shared steps follow.\n\n{% include "${setup!.id}" %}\n\nAnd the footer every page shares:\n\n{% include ".gitbook/includes/footer.md" %}\n`,
+      );
       expect(byTitle(imported, '计时').markdown).toContain('{% include "../../../README.md" %}\n\n{% include "../../../../etc/passwd.md" %}');
     });
 
@@ -419,7 +467,9 @@ describe('export', () => {
       expect((await readRepo(bare)).files['manual/docs/.gitbook/includes/note.md']).toBe('---\ntitle: 注意\n---\n\n先备份，再安装。\n');
       await run(spaceId, importRepo(spaceId, o()));
       const back = await revision(spaceId);
-      expect(back.reusableContents.map((c) => [c.id, c.title, c.markdown])).toEqual(r.reusableContents.map((c) => [c.id, c.title, c.id === note.id ? '先备份，再安装。\n' : c.markdown]));
+      expect(back.reusableContents.map((c) => [c.id, c.title, c.markdown])).toEqual(
+        r.reusableContents.map((c) => [c.id, c.title, c.id === note.id ? '先备份，再安装。\n' : c.markdown]),
+      );
       expect(flat(back.pages).map((p) => p.documentId)).toEqual(flat(r.pages).map((p) => p.documentId));
     });
 
@@ -456,7 +506,9 @@ describe('export', () => {
       const norm = (r: Revision, map: Map<string, string>) => {
         const included = new Map(r.reusableContents.map((c) => [c.id, c.title]));
         const ids = (text: string) =>
-          text.replace(/\/(pages|files)\/([\w-]+)/g, (_, k: string, id: string) => `/${k}/${map.get(id)}`).replace(/\{% include "([\w-]+)" %\}/g, (all, id: string) => (included.has(id) ? `{% include "${included.get(id)}" %}` : all));
+          text
+            .replace(/\/(pages|files)\/([\w-]+)/g, (_, k: string, id: string) => `/${k}/${map.get(id)}`)
+            .replace(/\{% include "([\w-]+)" %\}/g, (all, id: string) => (included.has(id) ? `{% include "${included.get(id)}" %}` : all));
         return [
           ...flat(r.pages).map((p) => ({ type: p.type, title: p.title, description: p.description, href: ids(p.href), markdown: ids(p.markdown ?? '') })),
           ...r.reusableContents.map((c) => ({ title: c.title, markdown: ids(c.markdown) })),
@@ -482,7 +534,14 @@ describe('export', () => {
     const guide = byTitle(r1, 'Guide');
     const edited = await content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
       content.spaceContent.applyChanges,
-      { spaceId, revisionId: r1.id, changes: [{ updatePage: { page: guide.id, fields: {}, markdown: 'Edited in the space.\n', move: false, keepParent: false } }, { deletePage: { page: byTitle(r1, 'Old').id } }] },
+      {
+        spaceId,
+        revisionId: r1.id,
+        changes: [
+          { updatePage: { page: guide.id, fields: {}, markdown: 'Edited in the space.\n', move: false, keepParent: false } },
+          { deletePage: { page: byTitle(r1, 'Old').id } },
+        ],
+      },
       owner.id,
     );
     await content.callContent(content.spaceContent.setSpaceRevision, { spaceId, revisionId: edited.revision!.id, expectedRevisionId: r1.id }, owner.id);

@@ -7,5 +7,14 @@ await runGrpcService('insights', async () => {
   const log = createLogger('insights', config.LOG_LEVEL);
   const identity = loadServiceIdentity('insights', config);
   const insights = await startInsights(config, identity, log);
-  return { log, host: config.GRPC_HOST, port: config.INSIGHTS_PORT, metricsPort: config.METRICS_PORT, identity, services: [insights.service], checks: insights.checks, close: insights.close };
+  return {
+    log,
+    host: config.GRPC_HOST,
+    port: config.INSIGHTS_PORT,
+    metricsPort: config.METRICS_PORT,
+    identity,
+    services: [insights.service],
+    checks: insights.checks,
+    close: insights.close,
+  };
 });

@@ -65,12 +65,6 @@ export async function startInsights(config: InsightsConfig, identity: ServiceIde
       },
     },
     /** Closes in dependency order: the consumer first, so no insert runs on a closed store. */
-    close: [
-      forgetConsumer,
-      stopWriting,
-      () => nc.drain(),
-      () => orgsClient.close(),
-      () => store.close(),
-    ],
+    close: [forgetConsumer, stopWriting, () => nc.drain(), () => orgsClient.close(), () => store.close()],
   };
 }

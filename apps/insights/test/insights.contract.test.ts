@@ -141,7 +141,7 @@ function contract(env: Record<string, string>) {
       expect(notP1.columns[0]!.values).toEqual([3]);
     });
 
-    it('reads the visitor, its claims and the events\' own fields', async () => {
+    it("reads the visitor, its claims and the events' own fields", async () => {
       const devices = await aggregate({ select: [{ column: 'visitorDevice' }, { column: 'visitorsCount' }], groupBy: [{ column: 'visitorDevice' }] });
       expect(devices.columns).toEqual([
         { column: 'visitorDevice', values: ['desktop', 'mobile'] },
@@ -164,21 +164,34 @@ function contract(env: Record<string, string>) {
       expect(misc.columns).toEqual([
         { column: 'eventSearchQuery', values: ['', 'install'] },
         { column: 'utmSource', values: ['', ''] },
-        { column: 'pageFeedbackRating', values: [{ ok: 0, good: 1, bad: 0 }, { ok: 0, good: 0, bad: 0 }] },
+        {
+          column: 'pageFeedbackRating',
+          values: [
+            { ok: 0, good: 1, bad: 0 },
+            { ok: 0, good: 0, bad: 0 },
+          ],
+        },
       ]);
     });
 
     it('keeps each organization to its own events', async () => {
       const mine = await aggregate({ select: [{ column: 'eventsCount' }], range: { preset: 'last24Hours' } }, outsider.id).catch((e: unknown) => e);
       expect(mine).toMatchObject({ code: status.NOT_FOUND });
-      const theirs = await h.call(h.client.aggregateEvents, { organizationId: otherOrgId, siteId: site, select: [{ column: 'visitorsCount' }], where: [], groupBy: [], range: { preset: 'last24Hours' }, limit: 0 }, outsider.id);
+      const theirs = await h.call(
+        h.client.aggregateEvents,
+        { organizationId: otherOrgId, siteId: site, select: [{ column: 'visitorsCount' }], where: [], groupBy: [], range: { preset: 'last24Hours' }, limit: 0 },
+        outsider.id,
+      );
       expect(theirs.columns[0]!.values).toEqual([1]);
     });
 
     it('names the unknown column, interval, operator or range, and refuses what cannot be compiled', async () => {
       const cases: [Partial<AggregateEventsRequest>, RegExp][] = [
         [{ select: [{ column: 'salary' }] }, /select\[0\]\.column: unknown column "salary"/],
-        [{ select: [{ column: 'datetime', interval: 'fortnight' }], groupBy: [{ column: 'datetime', interval: 'fortnight' }] }, /select\[0\]\.interval: unknown interval "fortnight"/],
+        [
+          { select: [{ column: 'datetime', interval: 'fortnight' }], groupBy: [{ column: 'datetime', interval: 'fortnight' }] },
+          /select\[0\]\.interval: unknown interval "fortnight"/,
+        ],
         [{ select: [{ column: 'eventsCount' }], where: [{ column: { column: 'url' }, operator: 'like', values: ['x'] }] }, /where\[0\]\.operator: unknown operator "like"/],
         [{ select: [{ column: 'eventsCount' }], range: { preset: 'lastDecade' } }, /range: unknown range "lastDecade"/],
         [{ select: [{ column: 'eventsCount' }], range: { custom: { from: NOW, to: new Date(hoursAgo(NOW, 1)) } } }, /range: from must be before to/],

@@ -26,7 +26,12 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
   await orgs.call(
     orgs.client.updateOrganization,
@@ -39,7 +44,6 @@ afterAll(async () => {
   await h?.stop();
   await orgs?.stop();
 });
-
 
 const manifest = (name: string, over: Partial<PublishIntegrationRequest> = {}): PublishIntegrationRequest => ({
   name,
@@ -190,7 +194,7 @@ describe('ListIntegrations', () => {
     expect(space).not.toContain('list-source');
   });
 
-  it('lists public integrations, and all of an organization\'s own for its members', async () => {
+  it("lists public integrations, and all of an organization's own for its members", async () => {
     const all = await names({}, outsider);
     expect(all).toContain('first');
     expect(all).not.toContain('list-private');

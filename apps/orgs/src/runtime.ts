@@ -10,7 +10,12 @@ import type { Store } from './store/index.ts';
 type RuntimeConfig = Pick<OrgsConfig, 'QUIRE_SECRETS_KEY' | 'NATS_URL' | 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX' | 'SESSION_IDLE_TIMEOUT_MS' | 'SESSION_MAX_AGE_MS'>;
 
 /** The gRPC service with its NATS side: domain events out, the audit log's consumer in, revocations broadcast. */
-export async function startOrgsRuntime(config: RuntimeConfig, store: Store, visitorClaimsKey: Uint8Array, log: Logger): Promise<{ service: ServiceBinding; close: (() => Promise<unknown>)[] }> {
+export async function startOrgsRuntime(
+  config: RuntimeConfig,
+  store: Store,
+  visitorClaimsKey: Uint8Array,
+  log: Logger,
+): Promise<{ service: ServiceBinding; close: (() => Promise<unknown>)[] }> {
   const nc = await connectNats(config.NATS_URL, 'orgs', log);
   await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });
   const stopConsumer = await startAuditConsumer(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, store, log);

@@ -17,11 +17,15 @@ let orgId: string;
 beforeAll(async () => {
   h = await startOrgs();
   [owner, editor, reader, outsider] = await Promise.all([h.user('owner'), h.user('editor'), h.user('reader'), h.user('outsider')]);
-  orgId = (await h.organization(owner, [[editor, Role.ROLE_EDIT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await h.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   await h.organization(outsider, [], 'Other Org');
 });
 afterAll(() => h?.stop());
-
 
 describe('Authenticate', () => {
   it('resolves a token to its user and refuses anything else', async () => {
@@ -66,7 +70,7 @@ describe('organizations', () => {
     await rejects(h.call(h.client.updateOrganization, { ...base, hostname: 'acme-docs' }, owner.id), status.ALREADY_EXISTS, /hostname/);
   });
 
-  it('lists the caller\'s organizations page by page', async () => {
+  it("lists the caller's organizations page by page", async () => {
     const first = await h.call(h.client.listOrganizations, { page: { page: '', limit: 1 } }, owner.id);
     expect(first.items).toHaveLength(1);
     expect(first.page?.next).toBeTruthy();
@@ -99,16 +103,42 @@ describe('organizations', () => {
 
 describe('members', () => {
   it('lists with filters, search and sort', async () => {
-    const all = await h.call(h.client.listMembers, { organizationId: orgId, order: SortOrder.SORT_ORDER_ASC, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_UNSPECIFIED }, reader.id);
+    const all = await h.call(
+      h.client.listMembers,
+      { organizationId: orgId, order: SortOrder.SORT_ORDER_ASC, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_UNSPECIFIED },
+      reader.id,
+    );
     expect(all.items.map((m) => m.id)).toEqual([owner.id, editor.id, reader.id]);
-    const desc = await h.call(h.client.listMembers, { organizationId: orgId, order: SortOrder.SORT_ORDER_UNSPECIFIED, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_UNSPECIFIED }, reader.id);
+    const desc = await h.call(
+      h.client.listMembers,
+      { organizationId: orgId, order: SortOrder.SORT_ORDER_UNSPECIFIED, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_UNSPECIFIED },
+      reader.id,
+    );
     expect(desc.items.map((m) => m.id)).toEqual([reader.id, editor.id, owner.id]);
-    const editors = await h.call(h.client.listMembers, { organizationId: orgId, order: SortOrder.SORT_ORDER_ASC, role: Role.ROLE_EDIT, sort: MemberSort.MEMBER_SORT_UNSPECIFIED }, reader.id);
+    const editors = await h.call(
+      h.client.listMembers,
+      { organizationId: orgId, order: SortOrder.SORT_ORDER_ASC, role: Role.ROLE_EDIT, sort: MemberSort.MEMBER_SORT_UNSPECIFIED },
+      reader.id,
+    );
     expect(editors.items.map((m) => m.id)).toEqual([editor.id]);
-    const search = await h.call(h.client.listMembers, { organizationId: orgId, order: SortOrder.SORT_ORDER_ASC, role: Role.ROLE_UNSPECIFIED, search: reader.email.slice(0, 10).toUpperCase(), sort: MemberSort.MEMBER_SORT_UNSPECIFIED }, reader.id);
+    const search = await h.call(
+      h.client.listMembers,
+      {
+        organizationId: orgId,
+        order: SortOrder.SORT_ORDER_ASC,
+        role: Role.ROLE_UNSPECIFIED,
+        search: reader.email.slice(0, 10).toUpperCase(),
+        sort: MemberSort.MEMBER_SORT_UNSPECIFIED,
+      },
+      reader.id,
+    );
     expect(search.items.map((m) => m.id)).toEqual([reader.id]);
     await h.call(h.client.ping, { organizationId: orgId }, editor.id);
-    const seen = await h.call(h.client.listMembers, { organizationId: orgId, order: SortOrder.SORT_ORDER_DESC, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_LAST_SEEN_AT }, reader.id);
+    const seen = await h.call(
+      h.client.listMembers,
+      { organizationId: orgId, order: SortOrder.SORT_ORDER_DESC, role: Role.ROLE_UNSPECIFIED, sort: MemberSort.MEMBER_SORT_LAST_SEEN_AT },
+      reader.id,
+    );
     expect(seen.items.map((m) => m.id)).toEqual([editor.id]);
     expect(seen.items[0]!.lastSeenAt).toBeInstanceOf(Date);
   });
@@ -149,7 +179,11 @@ describe('teams', () => {
     await rejects(h.call(h.client.createTeam, { organizationId: orgId, title: 'Bad', members: [outsider.id] }, owner.id), status.INVALID_ARGUMENT, /members\[0\]/);
     const writers = await h.call(h.client.createTeam, { organizationId: orgId, title: 'Writers', members: [editor.id, reader.id] }, owner.id);
     expect(writers).toMatchObject({ title: 'Writers', members: 2, spaces: 0, permissions: { admin: true, view: true } });
-    await h.call(h.client.updateTeamMembers, { organizationId: orgId, teamId: writers.id, add: [], remove: [], memberships: [{ userId: editor.id, role: TeamMemberRole.TEAM_MEMBER_ROLE_OWNER }] }, owner.id);
+    await h.call(
+      h.client.updateTeamMembers,
+      { organizationId: orgId, teamId: writers.id, add: [], remove: [], memberships: [{ userId: editor.id, role: TeamMemberRole.TEAM_MEMBER_ROLE_OWNER }] },
+      owner.id,
+    );
 
     const byTitle = await h.call(h.client.listTeams, { organizationId: orgId, title: 'WRIT' }, reader.id);
     expect(byTitle.items.map((t) => t.id)).toEqual([writers.id]);
@@ -177,16 +211,40 @@ describe('people', () => {
   it('invites by email: existing users join, unknown emails get an account, all or none', async () => {
     const known = await h.user('known');
     await rejects(
-      h.call(h.client.inviteUsers, { organizationId: orgId, invitees: [{ email: known.email, role: Role.ROLE_UNSPECIFIED }, { email: 'not-an-email', role: Role.ROLE_UNSPECIFIED }], role: Role.ROLE_UNSPECIFIED, sso: false }, owner.id),
+      h.call(
+        h.client.inviteUsers,
+        {
+          organizationId: orgId,
+          invitees: [
+            { email: known.email, role: Role.ROLE_UNSPECIFIED },
+            { email: 'not-an-email', role: Role.ROLE_UNSPECIFIED },
+          ],
+          role: Role.ROLE_UNSPECIFIED,
+          sso: false,
+        },
+        owner.id,
+      ),
       status.INVALID_ARGUMENT,
       /emails\[1\]/,
     );
     await rejects(h.call(h.client.getMember, { organizationId: orgId, userId: known.id }, owner.id), status.NOT_FOUND);
-    await rejects(h.call(h.client.inviteUsers, { organizationId: orgId, invitees: [{ email: 'x@y.io', role: Role.ROLE_UNSPECIFIED }], role: Role.ROLE_UNSPECIFIED, sso: false }, editor.id), status.PERMISSION_DENIED);
+    await rejects(
+      h.call(h.client.inviteUsers, { organizationId: orgId, invitees: [{ email: 'x@y.io', role: Role.ROLE_UNSPECIFIED }], role: Role.ROLE_UNSPECIFIED, sso: false }, editor.id),
+      status.PERMISSION_DENIED,
+    );
 
     const res = await h.call(
       h.client.inviteUsers,
-      { organizationId: orgId, invitees: [{ email: known.email, role: Role.ROLE_EDIT }, { email: 'New.Person@Example.com', role: Role.ROLE_UNSPECIFIED }, { email: editor.email, role: Role.ROLE_ADMIN }], role: Role.ROLE_COMMENT, sso: false },
+      {
+        organizationId: orgId,
+        invitees: [
+          { email: known.email, role: Role.ROLE_EDIT },
+          { email: 'New.Person@Example.com', role: Role.ROLE_UNSPECIFIED },
+          { email: editor.email, role: Role.ROLE_ADMIN },
+        ],
+        role: Role.ROLE_COMMENT,
+        sso: false,
+      },
       owner.id,
     );
     expect(res.users).toHaveLength(3);
@@ -200,7 +258,7 @@ describe('people', () => {
     expect((await h.call(h.client.getMember, { organizationId: orgId, userId: editor.id }, owner.id)).role).toBe(Role.ROLE_EDIT);
   });
 
-  it('lists a team\'s members and answers subdomains', async () => {
+  it("lists a team's members and answers subdomains", async () => {
     const team = await h.call(h.client.createTeam, { organizationId: orgId, title: 'Listed', members: [editor.id, reader.id] }, owner.id);
     const first = await h.call(h.client.listTeamMembers, { organizationId: orgId, teamId: team.id, page: { page: '', limit: 1 } }, reader.id);
     expect(first.items).toHaveLength(1);

@@ -58,7 +58,11 @@ describe('OIDC providers', () => {
     const created = await h.call(h.client.createOidcProvider, { ...base, label: 'Google' }, owner.id);
     expect(created).toMatchObject({ label: 'Google', issuer: 'https://accounts.example', clientId: 'quire', defaultRole: Role.ROLE_READ });
     expect(JSON.stringify(created)).not.toContain('s3cret');
-    const updated = await h.call(h.client.updateOidcProvider, { organizationId: orgId, oidcProviderId: created.id, defaultTeam: teamId, defaultRole: Role.ROLE_EDIT, clientSecret: 'other' }, owner.id);
+    const updated = await h.call(
+      h.client.updateOidcProvider,
+      { organizationId: orgId, oidcProviderId: created.id, defaultTeam: teamId, defaultRole: Role.ROLE_EDIT, clientSecret: 'other' },
+      owner.id,
+    );
     expect(updated).toMatchObject({ defaultRole: Role.ROLE_EDIT, defaultTeam: { id: teamId } });
     expect((await h.call(h.client.listOidcProviders, { organizationId: orgId }, owner.id)).items.map((p) => p.id)).toEqual([created.id]);
 
@@ -147,7 +151,9 @@ describe('OIDC sign-in', () => {
 
     // Five: these four, and the reused code of the test before (the log is written asynchronously).
     const failures = await audited('user.sign_in_failed', 5, (e) => e.details.method === 'oidc');
-    expect(failures.map((e) => e.details.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/state/), expect.stringMatching(/nonce/), expect.stringMatching(/verify/)]));
+    expect(failures.map((e) => e.details.reason)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/state/), expect.stringMatching(/nonce/), expect.stringMatching(/verify/)]),
+    );
     expect(failures.every((e) => e.details.provider === providerId && e.actor === '')).toBe(true);
   });
 
@@ -228,7 +234,11 @@ describe('SAML sign-in', () => {
     const signed = Buffer.from(idp.response(await valid(email)), 'base64').toString('utf8');
     await rejects(post(Buffer.from(signed.replace(email, `admin@${domain}`)).toString('base64')), status.PERMISSION_DENIED, /signature/i);
     const past = Date.now() - 3_600_000;
-    await rejects(post(idp.response({ ...(await valid(email)), notBefore: new Date(past - 60_000), notOnOrAfter: new Date(past) })), status.PERMISSION_DENIED, /no valid subject confirmation/i);
+    await rejects(
+      post(idp.response({ ...(await valid(email)), notBefore: new Date(past - 60_000), notOnOrAfter: new Date(past) })),
+      status.PERMISSION_DENIED,
+      /no valid subject confirmation/i,
+    );
     await rejects(post(idp.response({ ...(await valid(email)), audience: 'https://other-sp.example' })), status.PERMISSION_DENIED, /audience/i);
     await rejects(post(idp.response({ ...(await valid(email)), recipient: 'https://other-sp.example/acs' })), status.PERMISSION_DENIED, /recipient/);
     await rejects(post(idp.response({ ...(await valid(email)), sign: false })), status.PERMISSION_DENIED, /signature/i);
@@ -237,7 +247,9 @@ describe('SAML sign-in', () => {
     expect(await h.store.findUserByEmail(email)).toBeNull();
     const failures = await audited('user.sign_in_failed', 7, (e) => e.details.method === 'saml');
     expect(failures.length).toBeGreaterThanOrEqual(7);
-    expect(failures.map((e) => e.details.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/audience/i), expect.stringMatching(/recipient/), expect.stringMatching(/signature/i)]));
+    expect(failures.map((e) => e.details.reason)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/audience/i), expect.stringMatching(/recipient/), expect.stringMatching(/signature/i)]),
+    );
 
     // Replayed: the same response twice, then the same assertion id under a fresh request.
     const assertionId = `_replay${Date.now()}`;
@@ -259,10 +271,12 @@ describe('SAML sign-in', () => {
 describe('sign-in providers for an email', () => {
   it('lists the active SSO providers of the organizations with that email domain, and nothing else', async () => {
     const { items } = await h.call(h.client.listSignInProviders, { email: `someone@${domain.toUpperCase()}` });
-    expect(items.map((p) => [p.kind, p.label]).sort()).toEqual([
-      [SignInProviderKind.SIGN_IN_PROVIDER_KIND_SAML, 'Test IdP'],
-      [SignInProviderKind.SIGN_IN_PROVIDER_KIND_OIDC, 'Test OP'],
-    ].sort());
+    expect(items.map((p) => [p.kind, p.label]).sort()).toEqual(
+      [
+        [SignInProviderKind.SIGN_IN_PROVIDER_KIND_SAML, 'Test IdP'],
+        [SignInProviderKind.SIGN_IN_PROVIDER_KIND_OIDC, 'Test OP'],
+      ].sort(),
+    );
     expect((await h.call(h.client.listSignInProviders, { email: 'someone@elsewhere.example' })).items).toEqual([]);
     await rejects(h.call(h.client.listSignInProviders, { email: 'not-an-email' }), status.INVALID_ARGUMENT, /email/);
   });

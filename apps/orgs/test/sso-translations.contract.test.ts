@@ -19,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-
 describe('SAML providers', () => {
   it('creates pending, completes to active, lists, updates and deletes, as an admin', async () => {
     const base = { organizationId: orgId, defaultRole: Role.ROLE_UNSPECIFIED };
@@ -30,12 +29,22 @@ describe('SAML providers', () => {
     const team = await h.call(h.client.createTeam, { organizationId: orgId, title: 'SSO people', members: [] }, owner.id);
     const updated = await h.call(
       h.client.updateSamlProvider,
-      { organizationId: orgId, samlProviderId: created.id, ssoUrl: 'https://idp.example/sso', entityId: 'https://idp.example', certificate: TEST_CERTIFICATE, defaultTeam: team.id, defaultRole: Role.ROLE_EDIT },
+      {
+        organizationId: orgId,
+        samlProviderId: created.id,
+        ssoUrl: 'https://idp.example/sso',
+        entityId: 'https://idp.example',
+        certificate: TEST_CERTIFICATE,
+        defaultTeam: team.id,
+        defaultRole: Role.ROLE_EDIT,
+      },
       owner.id,
     );
     expect(updated).toMatchObject({ active: true, defaultRole: Role.ROLE_EDIT, defaultTeam: { id: team.id, title: 'SSO people' } });
     expect(updated.certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
-    expect((await h.call(h.client.listSsoLogins, { organizationId: orgId }, outsider.id)).items).toEqual([{ id: created.id, label: 'Okta', kind: SignInProviderKind.SIGN_IN_PROVIDER_KIND_SAML }]);
+    expect((await h.call(h.client.listSsoLogins, { organizationId: orgId }, outsider.id)).items).toEqual([
+      { id: created.id, label: 'Okta', kind: SignInProviderKind.SIGN_IN_PROVIDER_KIND_SAML },
+    ]);
 
     const list = await h.call(h.client.listSamlProviders, { organizationId: orgId }, owner.id);
     expect(list.items.map((p) => p.id)).toEqual([created.id]);
@@ -69,7 +78,10 @@ describe('translation settings', () => {
     expect((await h.call(h.client.listTranslations, { organizationId: orgId }, editor.id)).items.map((x) => x.id)).toEqual([t.id]);
     const renamed = await h.call(h.client.updateTranslation, { organizationId: orgId, translationSettingsId: t.id, title: 'French', setLanguages: false, languages: [] }, owner.id);
     expect(renamed).toMatchObject({ title: 'French', languages: ['fr', 'pt-BR'] });
-    await rejects(h.call(h.client.updateTranslation, { organizationId: orgId, translationSettingsId: t.id, title: 'Mine', setLanguages: false, languages: [] }, editor.id), status.PERMISSION_DENIED);
+    await rejects(
+      h.call(h.client.updateTranslation, { organizationId: orgId, translationSettingsId: t.id, title: 'Mine', setLanguages: false, languages: [] }, editor.id),
+      status.PERMISSION_DENIED,
+    );
     await rejects(h.call(h.client.createTranslation, { organizationId: orgId, title: '', languages: [] }, owner.id), status.INVALID_ARGUMENT, /title/);
     await rejects(h.call(h.client.createTranslation, { organizationId: orgId, title: 'x'.repeat(101), languages: [] }, owner.id), status.INVALID_ARGUMENT, /title/);
     await rejects(h.call(h.client.createTranslation, { organizationId: orgId, title: 'Ok', languages: ['??'] }, owner.id), status.INVALID_ARGUMENT, /languages\[0\]/);

@@ -157,7 +157,9 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
     for (const t of ['light', 'dark']) {
       await p.evaluate((theme) => (document.documentElement.dataset.theme = theme), t);
       const { violations } = await new AxeBuilder({ page: p }).analyze();
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${t}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${t}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     }
     await p.close();
   }, 60_000);
@@ -207,7 +209,7 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
     await withClaim.close();
   }, 90_000);
 
-  it('counts the pages a visitor reads (two page views, one visitor, one session) in the site\'s insights', async () => {
+  it("counts the pages a visitor reads (two page views, one visitor, one session) in the site's insights", async () => {
     const space = await spaceWith(h.g, owner, orgId, 'Counted', [page('First', 'One.'), page('Second', 'Two.')]);
     const site = await api('POST', '/sites', { title: 'Counted site', spaces: [space] }, 201);
     await api('POST', `/sites/${site.id}/publish`);
@@ -217,9 +219,12 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
     await p.close();
     await h.reader.flushInsights();
     const aggregate = async () =>
-      (await api('POST', `/sites/${site.id}/insights/events/aggregate`, { select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last24Hours' })).columns.map(
-        (c: { values: number[] }) => c.values[0],
-      );
+      (
+        await api('POST', `/sites/${site.id}/insights/events/aggregate`, {
+          select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }],
+          range: 'last24Hours',
+        })
+      ).columns.map((c: { values: number[] }) => c.values[0]);
     let seen: number[] = [];
     for (let i = 0; i < 100 && !(seen[0]! >= 2); i++) {
       seen = await aggregate();

@@ -68,5 +68,9 @@ export async function spaceWith(g: Awaited<ReturnType<typeof startGateway>>, own
 }
 
 export async function setPages(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, spaceId: string, pages: PageContent[]) {
-  await g.content.callContent<CreateRevisionRequest, Revision>(g.content.spaceContent.createRevision, { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' }, owner.id);
+  await g.content.callContent<CreateRevisionRequest, Revision>(
+    g.content.spaceContent.createRevision,
+    { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
+    owner.id,
+  );
 }

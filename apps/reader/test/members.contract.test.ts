@@ -26,7 +26,16 @@ let siteId: string;
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
 /** A request to the gateway's origin, as a browser with these cookies sends it. */
 const viaGateway = (url: string, cookies: Record<string, string> = {}, host = '127.0.0.1:8080') =>
-  h.g.app.inject({ method: 'GET', url, headers: { host, cookie: Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; ') } });
+  h.g.app.inject({
+    method: 'GET',
+    url,
+    headers: {
+      host,
+      cookie: Object.entries(cookies)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; '),
+    },
+  });
 const direct = (url: string, headers: Record<string, string>) => h.reader.app.inject({ method: 'GET', url, headers });
 
 async function sessionOf(user: TestUser): Promise<string> {
@@ -44,7 +53,10 @@ async function signOut(session: string) {
 
 beforeAll(async () => {
   const port = await reservedPort();
-  h = await startReader({ QUIRE_READER_URL: `${PUBLIC}/read`, QUIRE_PUBLIC_URL: PUBLIC }, { gatewayEnv: { QUIRE_PUBLIC_URL: PUBLIC, QUIRE_READER_URL: `${PUBLIC}/read`, READER_UPSTREAM_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000' } });
+  h = await startReader(
+    { QUIRE_READER_URL: `${PUBLIC}/read`, QUIRE_PUBLIC_URL: PUBLIC },
+    { gatewayEnv: { QUIRE_PUBLIC_URL: PUBLIC, QUIRE_READER_URL: `${PUBLIC}/read`, READER_UPSTREAM_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000' } },
+  );
   await h.reader.app.listen({ host: '127.0.0.1', port });
   owner = await h.g.orgs.user('owner');
   reader = await h.g.orgs.user('reader');
@@ -59,8 +71,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => h?.stop());
 
-describe('members on the gateway\'s origin (pnpm dev)', () => {
-  it('serves the site and the reader\'s assets on the gateway\'s origin', async () => {
+describe("members on the gateway's origin (pnpm dev)", () => {
+  it("serves the site and the reader's assets on the gateway's origin", async () => {
     const shown = await ok(h.g.call(owner, 'GET', `/v1/orgs/${orgId}/sites/${siteId}`), 200);
     // The custom hostname wins for urls.published; the path form stays on the gateway's origin.
     expect(shown.urls.published).toBe('https://internal.acme.test');
@@ -127,7 +139,14 @@ describe('members on a custom hostname', () => {
     expect((await viaGateway(query(`http://${host}/`))).statusCode).toBe(401);
     expect((await viaGateway(query(`http://${host}/`), { quire_session: await sessionOf(outsider) })).statusCode).toBe(404);
     const session = await sessionOf(reader);
-    for (const elsewhere of ['https://evil.test/steal', `https://${host}.evil.test/`, `https://user:pw@evil.test/`, 'javascript:alert(1)', `${PUBLIC}/v1/user`, `${PUBLIC}/read/${orgId}/other-site/`]) {
+    for (const elsewhere of [
+      'https://evil.test/steal',
+      `https://${host}.evil.test/`,
+      `https://user:pw@evil.test/`,
+      'javascript:alert(1)',
+      `${PUBLIC}/v1/user`,
+      `${PUBLIC}/read/${orgId}/other-site/`,
+    ]) {
       const res = await viaGateway(query(elsewhere), { quire_session: session });
       expect(res.statusCode, elsewhere).toBe(400);
       expect(res.json().error.message).toMatch(/location: must be a page of the site/);
@@ -198,7 +217,13 @@ describe('members on a visitor-auth site', () => {
     const expected = `${backend}?location=${encodeURIComponent(`${PUBLIC}${base}/beta/beta-notes`)}`;
     const session = await sessionOf(reader);
     await signOut(session);
-    const tries: Record<string, string>[] = [{}, { quire_session: await sessionOf(outsider) }, { quire_session: 'forged-session-value' }, { quire_session: session }, { quire_visitor: await sign({ beta: true }, 'f'.repeat(64)) }];
+    const tries: Record<string, string>[] = [
+      {},
+      { quire_session: await sessionOf(outsider) },
+      { quire_session: 'forged-session-value' },
+      { quire_session: session },
+      { quire_visitor: await sign({ beta: true }, 'f'.repeat(64)) },
+    ];
     for (const cookies of tries) {
       const res = await viaGateway(`${base}/beta/beta-notes`, cookies);
       expect(res.statusCode, JSON.stringify(cookies)).toBe(302);

@@ -195,7 +195,7 @@ describe('serving a public site', () => {
 });
 
 describe('customization', () => {
-  it('shows the site\'s title, logo, accent colour and default theme, with a new ETag when they change, as the published view answers them', async () => {
+  it("shows the site's title, logo, accent colour and default theme, with a new ETag when they change, as the published view answers them", async () => {
     const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'Styled', [page('Styled page', 'Hello.')])]);
     const url = `/${orgId}/${site.id}/styled-page`;
     const before = await get(url);
@@ -213,7 +213,9 @@ describe('customization', () => {
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
     expect(after.body).toContain('<title>Styled page | Acme Handbook</title>');
-    expect(after.body).toContain('<img class="logo-light" src="https://cdn.example.com/logo.png" alt=""><img class="logo-dark" src="https://cdn.example.com/logo-dark.png" alt="">Acme Handbook</a>');
+    expect(after.body).toContain(
+      '<img class="logo-light" src="https://cdn.example.com/logo.png" alt=""><img class="logo-dark" src="https://cdn.example.com/logo-dark.png" alt="">Acme Handbook</a>',
+    );
     expect(after.body).toContain(':root{--accent:#0a7d32}');
     expect(after.body).toContain('data-theme="dark" data-theme-fixed');
     expect(after.body).not.toContain('data-theme-toggle');
@@ -408,7 +410,9 @@ describe('access by visibility', () => {
     const token = await sign({});
     await api('POST', `/sites/${site.id}/publishing/auth/regenerate`);
     expect((await get(`${base}/`, { cookie: `quire_visitor=${token}` })).statusCode).toBe(403);
-    expect(await api('PATCH', `/sites/${site.id}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://login.acme.test/start' })).toMatchObject({ fallbackURL: 'https://login.acme.test/start' });
+    expect(await api('PATCH', `/sites/${site.id}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://login.acme.test/start' })).toMatchObject({
+      fallbackURL: 'https://login.acme.test/start',
+    });
     const redirect = await get(`${base}/open-page`);
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe(`https://login.acme.test/start?location=${encodeURIComponent(`http://127.0.0.1:8090${base}/open-page`)}`);
@@ -429,7 +433,9 @@ describe('insights', () => {
     await get(`/${orgId}/${site.id}/counted-page`, { cookie: cookies.join('; ') });
     await h.reader.flushInsights();
     const count = async () =>
-      (await api('POST', `/sites/${site.id}/insights/events/aggregate`, { select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }], range: 'last24Hours' })).columns.map((c: { values: number[] }) => c.values[0]);
+      (await api('POST', `/sites/${site.id}/insights/events/aggregate`, { select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }], range: 'last24Hours' })).columns.map(
+        (c: { values: number[] }) => c.values[0],
+      );
     let seen: number[] = [];
     for (let i = 0; i < 100; i++) {
       seen = await count();

@@ -58,7 +58,10 @@ describe('traces of the reader', () => {
       const server = childrenOf(client!)[0];
       expect(server?.kind, method).toBe(SpanKind.SERVER);
       expect(server?.attributes['rpc.system'], method).toBe('grpc');
-      expect(childrenOf(server!).some((s) => s.name === 'pg.query' && s.attributes['db.system'] === 'postgresql'), method).toBe(true);
+      expect(
+        childrenOf(server!).some((s) => s.name === 'pg.query' && s.attributes['db.system'] === 'postgresql'),
+        method,
+      ).toBe(true);
     }
   });
 
@@ -68,7 +71,11 @@ describe('traces of the reader', () => {
     const session = signIn.cookies.find((c) => c.name === 'quire_session')!.value;
     const traceId = '0e8f2a3b4c5d6e7f8091a2b3c4d5e6f7';
     spans.reset();
-    const res = await h.reader.app.inject({ method: 'GET', url: `${privateBase}/introduction`, headers: { traceparent: `00-${traceId}-1a2b3c4d5e6f7081-01`, cookie: `quire_session=${session}` } });
+    const res = await h.reader.app.inject({
+      method: 'GET',
+      url: `${privateBase}/introduction`,
+      headers: { traceparent: `00-${traceId}-1a2b3c4d5e6f7081-01`, cookie: `quire_session=${session}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { mine, childrenOf } = traceOf(traceId);
     const http = mine.find((s) => s.parentSpanContext?.spanId === '1a2b3c4d5e6f7081');

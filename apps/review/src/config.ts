@@ -45,4 +45,8 @@ export const exportQueue = (config: Static<typeof ConfigSchema>) => ({
   inactiveMs: config.EXPORT_CONSUMER_INACTIVE_MS,
 });
 
-export const exportLimits = (config: Static<typeof ConfigSchema>): ExportLimits => ({ maxPages: config.EXPORT_MAX_PAGES, maxPdfPages: config.EXPORT_MAX_PDF_PAGES, maxFileBytes: ANSWER_ROOM });
+export const exportLimits = (config: Static<typeof ConfigSchema>): ExportLimits => ({
+  maxPages: config.EXPORT_MAX_PAGES,
+  maxPdfPages: config.EXPORT_MAX_PDF_PAGES,
+  maxFileBytes: ANSWER_ROOM,
+});

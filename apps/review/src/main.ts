@@ -21,7 +21,15 @@ await runGrpcService('review', async () => {
   const nc = await connectNats(config.NATS_URL, 'review', log);
   const events = eventSink(nc, 'review', config.EVENTS_SUBJECT_PREFIX, log);
   const queue = exportQueue(config);
-  const deps: Deps = { store, printer, events, exportLimits: exportLimits(config), exportPdfTimeoutMs: config.EXPORT_PDF_TIMEOUT_MS, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams };
+  const deps: Deps = {
+    store,
+    printer,
+    events,
+    exportLimits: exportLimits(config),
+    exportPdfTimeoutMs: config.EXPORT_PDF_TIMEOUT_MS,
+    exports: { publish: (msg) => publishJob(nc, queue.subject, msg) },
+    ...upstreams,
+  };
   const workers = await startExportWorkers(nc, queue, config.EXPORT_WORKERS, deps, log);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
   await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });

@@ -43,16 +43,29 @@ afterAll(async () => {
 // The export runs for a user behind the gateway, as an API call does.
 const as = (user: TestUser): Caller => ({ userId: user.id, chain: ['gateway'], requestId: 'test' });
 const call = <Res>(m: (...a: never[]) => unknown, req: unknown) => review.call<unknown, Res>(m as never, req, owner.id);
-const insert = (title: string, markdown: string, parent = ''): Change => ({ insertPage: { fields: { title }, type: '', markdown, href: '', ref: '', ...(parent ? { parent } : {}) } });
+const insert = (title: string, markdown: string, parent = ''): Change => ({
+  insertPage: { fields: { title }, type: '', markdown, href: '', ref: '', ...(parent ? { parent } : {}) },
+});
 
 const NOTES = Buffer.from('release notes, byte for byte\n');
 const LINES = { Guide: 'Getting started with Quire', Install: 'Начало работы с Quire', Usage: '快速入门指南' } as const;
 
 /** A space whose content is a Guide page with Install and Usage pages and a file, merged, and an open change request adding a page. */
 async function seeded() {
-  const space = (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Product Docs', emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
+  const space = (await content.call(
+    ContentServiceClient.prototype.createSpace,
+    { organizationId: orgId, title: 'Product Docs', emoji: '', editMode: '', visibility: '' },
+    owner.id,
+  )) as Space;
   const seed = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Seed', agentTaskId: '' });
-  await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: seed.id, changes: [...Object.entries(LINES).map(([title, line]) => insert(title, `${line}\n`)), { insertFiles: { files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', data: NOTES }] } }] });
+  await call(R.prototype.updateChangeRequestContent, {
+    spaceId: space.id,
+    changeRequest: seed.id,
+    changes: [
+      ...Object.entries(LINES).map(([title, line]) => insert(title, `${line}\n`)),
+      { insertFiles: { files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', data: NOTES }] } },
+    ],
+  });
   await call(R.prototype.mergeChangeRequest, { spaceId: space.id, changeRequest: seed.id });
   const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Add FAQ', agentTaskId: '' });
   await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: cr.id, changes: [insert('FAQ', 'Frequently asked questions\n')] });
@@ -96,7 +109,12 @@ describe('exports of a space or change request', () => {
     expect(strFromU8(zip['README.md']!)).toContain(LINES.Guide);
     expect(strFromU8(zip['install.md']!)).toContain(LINES.Install);
     const summary = strFromU8(zip['SUMMARY.md']!);
-    for (const [title, path] of [['Guide', 'README.md'], ['Install', 'install.md'], ['Usage', 'usage.md']]) expect(summary).toContain(`[${title}](${path})`);
+    for (const [title, path] of [
+      ['Guide', 'README.md'],
+      ['Install', 'install.md'],
+      ['Usage', 'usage.md'],
+    ])
+      expect(summary).toContain(`[${title}](${path})`);
   });
 
   it("refuses another organization's user as a read would: not found", async () => {
@@ -110,7 +128,8 @@ describe('exports of a space or change request', () => {
 describe('the ExportSpace call', () => {
   it('answers the file for a space or a change request, as the caller may read it', async () => {
     const { space, cr } = await seeded();
-    const exp = (changeRequest: string, format: string, user = reader) => review.call<unknown, { data: Buffer; filename: string; contentType: string }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest, format }, user.id);
+    const exp = (changeRequest: string, format: string, user = reader) =>
+      review.call<unknown, { data: Buffer; filename: string; contentType: string }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest, format }, user.id);
     const zip = await exp(String(cr.number), 'markdown');
     expect(zip).toMatchObject({ filename: `change-request-${cr.number}-markdown.zip`, contentType: 'application/zip' });
     expect(strFromU8(unzipSync(zip.data)['faq.md']!)).toContain('Frequently asked questions');
@@ -119,19 +138,38 @@ describe('the ExportSpace call', () => {
   });
 
   it('refuses a file over the 16 MiB message limit by name, rather than failing in the client', async () => {
-    const space = (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
+    const space = (await content.call(
+      ContentServiceClient.prototype.createSpace,
+      { organizationId: orgId, title: 'Big', emoji: '', editMode: '', visibility: '' },
+      owner.id,
+    )) as Space;
     const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Big files', agentTaskId: '' });
     // Two files of 9 MiB that do not compress: each call fits a message, their export does not.
     for (const name of ['a.bin', 'b.bin']) {
-      await call(R.prototype.updateChangeRequestContent, { spaceId: space.id, changeRequest: cr.id, changes: [{ insertFiles: { files: [{ ref: name, name, contentType: 'application/octet-stream', data: randomBytes(9 * 1024 * 1024) }] } }] });
+      await call(R.prototype.updateChangeRequestContent, {
+        spaceId: space.id,
+        changeRequest: cr.id,
+        changes: [{ insertFiles: { files: [{ ref: name, name, contentType: 'application/octet-stream', data: randomBytes(9 * 1024 * 1024) }] } }],
+      });
     }
     // Refused from the files' sizes, before a byte of them is read.
-    await rejects(review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id), status.INVALID_ARGUMENT, new RegExp(`^format: the markdown export is refused before it is made: the content's files are ${18 * 1024 * 1024} bytes, more than the ${ANSWER_ROOM} of an export$`));
+    await rejects(
+      review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id),
+      status.INVALID_ARGUMENT,
+      new RegExp(`^format: the markdown export is refused before it is made: the content's files are ${18 * 1024 * 1024} bytes, more than the ${ANSWER_ROOM} of an export$`),
+    );
     // Past that bound, the file made is still checked against what one answer can carry (reading
     // and zipping 18 MiB: the gateway's deadline of an export, 60 s, not a test call's 10 s).
     review.deps.exportLimits.maxFileBytes = Infinity;
     try {
-      const made = unaryCall(review.client, R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, { userId: owner.id, requestId: 'test' }, { identity: testIdentity('gateway'), audience: 'review' }, 60_000);
+      const made = unaryCall(
+        review.client,
+        R.prototype.exportSpace as never,
+        { spaceId: space.id, changeRequest: cr.id, format: 'markdown' },
+        { userId: owner.id, requestId: 'test' },
+        { identity: testIdentity('gateway'), audience: 'review' },
+        60_000,
+      );
       await rejects(made, status.INVALID_ARGUMENT, /^format: the markdown export is 18\.\d MiB, over the 16 MiB limit of an export$/);
     } finally {
       review.deps.exportLimits.maxFileBytes = ANSWER_ROOM;
@@ -140,20 +178,33 @@ describe('the ExportSpace call', () => {
 
   it('refuses content past the pages bound of its format before rendering anything, and says so when only asked to check', async () => {
     const { space, cr } = await seeded();
-    const exp = (format: string, checkOnly = false) => review.call<unknown, { data: Buffer; filename: string }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: String(cr.number), format, checkOnly }, reader.id);
+    const exp = (format: string, checkOnly = false) =>
+      review.call<unknown, { data: Buffer; filename: string }>(
+        R.prototype.exportSpace as never,
+        { spaceId: space.id, changeRequest: String(cr.number), format, checkOnly },
+        reader.id,
+      );
     review.deps.exportLimits.maxPdfPages = 3;
     const print = vi.spyOn(review.deps.printer, 'print');
     try {
       // The change request has 4 pages: Guide, Install, Usage and FAQ.
       for (const checkOnly of [true, false]) {
-        await rejects(exp('pdf', checkOnly), status.INVALID_ARGUMENT, /^format: the pdf export is refused before it is made: the content has 4 pages, more than the 3 of a pdf export$/);
+        await rejects(
+          exp('pdf', checkOnly),
+          status.INVALID_ARGUMENT,
+          /^format: the pdf export is refused before it is made: the content has 4 pages, more than the 3 of a pdf export$/,
+        );
       }
       expect(print).not.toHaveBeenCalled();
       // Other formats have their own bound; a check answers no file.
       expect(await exp('markdown', true)).toMatchObject({ data: Buffer.alloc(0), filename: '' });
       expect((await exp('markdown')).filename).toBe(`change-request-${cr.number}-markdown.zip`);
       // The space itself has 3 pages: within.
-      const pdf = await review.call<unknown, { data: Buffer }>(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: '', format: 'pdf', checkOnly: true }, reader.id);
+      const pdf = await review.call<unknown, { data: Buffer }>(
+        R.prototype.exportSpace as never,
+        { spaceId: space.id, changeRequest: '', format: 'pdf', checkOnly: true },
+        reader.id,
+      );
       expect(pdf.data.length).toBe(0);
       // A check still needs read access.
       await rejects(review.call(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: '', format: 'markdown', checkOnly: true }, outsider.id), status.NOT_FOUND);
@@ -168,8 +219,10 @@ type Job = { id: string; state: string; pagesDone: number; pagesTotal: number; f
 type Got = { job: Job; data: Buffer; filename: string; contentType: string };
 
 describe('export jobs', () => {
-  const start = (on: ReviewHarness, spaceId: string, format: string, user = reader, changeRequest = '') => on.call<unknown, Job>(R.prototype.startExport as never, { spaceId, changeRequest, format }, user.id);
-  const get = (on: ReviewHarness, spaceId: string, jobId: string, user = reader, changeRequest = '') => on.call<unknown, Got>(R.prototype.getExport as never, { spaceId, changeRequest, jobId }, user.id);
+  const start = (on: ReviewHarness, spaceId: string, format: string, user = reader, changeRequest = '') =>
+    on.call<unknown, Job>(R.prototype.startExport as never, { spaceId, changeRequest, format }, user.id);
+  const get = (on: ReviewHarness, spaceId: string, jobId: string, user = reader, changeRequest = '') =>
+    on.call<unknown, Got>(R.prototype.getExport as never, { spaceId, changeRequest, jobId }, user.id);
   /** Polls the job until it is no longer queued or running; every state seen, in order, and the last answer (or error). */
   async function settle(on: ReviewHarness, spaceId: string, jobId: string, user = reader, changeRequest = '') {
     const seen: string[] = [];

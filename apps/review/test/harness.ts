@@ -53,7 +53,15 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   };
   const nc = await connectNats(NATS_URL, 'review-test', log);
   // Bounds a test may lower (`deps.exportLimits.maxPdfPages = 1`, `deps.exportPdfTimeoutMs = 1`).
-  const deps = { store, printer, events: sink.events, exportLimits: { ...DEFAULT_EXPORT_LIMITS }, exportPdfTimeoutMs: undefined as number | undefined, exports: { publish: (msg) => publishJob(nc, queue.subject, msg) }, ...upstreams } satisfies Deps;
+  const deps = {
+    store,
+    printer,
+    events: sink.events,
+    exportLimits: { ...DEFAULT_EXPORT_LIMITS },
+    exportPdfTimeoutMs: undefined as number | undefined,
+    exports: { publish: (msg) => publishJob(nc, queue.subject, msg) },
+    ...upstreams,
+  } satisfies Deps;
   const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
   const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });

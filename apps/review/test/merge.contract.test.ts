@@ -28,19 +28,30 @@ async function stack(events: boolean) {
   const review = await startReview(orgs.address, content.address, undefined, wiring);
   const db = new pg.Client({ connectionString: review.databaseUrl });
   await db.connect();
-  const call = <Res,>(m: (...a: never[]) => unknown, req: object, as: TestUser = owner) => review.call<object, Res>(m as never, req, as.id);
+  const call = <Res>(m: (...a: never[]) => unknown, req: object, as: TestUser = owner) => review.call<object, Res>(m as never, req, as.id);
   const getSpace = async (spaceId: string) => (await content.call(ContentServiceClient.prototype.getSpace, { spaceId }, owner.id)) as Space;
   const createCr = (spaceId: string) => call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId, subject: 'Edit', agentTaskId: '' });
   const edit = (spaceId: string, cr: ChangeRequest, changes: Change[]) => call<ChangeRequest>(R.prototype.updateChangeRequestContent, { spaceId, changeRequest: cr.id, changes });
-  const merge = (spaceId: string, cr: ChangeRequest, as = owner) => call<{ revision: string; result: string }>(R.prototype.mergeChangeRequest, { spaceId, changeRequest: String(cr.number) }, as);
+  const merge = (spaceId: string, cr: ChangeRequest, as = owner) =>
+    call<{ revision: string; result: string }>(R.prototype.mergeChangeRequest, { spaceId, changeRequest: String(cr.number) }, as);
   const get = (spaceId: string, cr: ChangeRequest) => call<ChangeRequest>(R.prototype.getChangeRequest, { spaceId, changeRequest: cr.id });
   const row = async (cr: ChangeRequest) =>
-    (await db.query<{ status: string; revision_merged: string | null; merge_started_at: Date | null }>('SELECT status, revision_merged, merge_started_at FROM change_request WHERE id = $1', [cr.id])).rows[0]!;
-  const pages = async (spaceId: string) => ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId: '', metadata: false, withMarkdown: true }, owner.id)) as { pages: Page[] }).pages;
+    (
+      await db.query<{ status: string; revision_merged: string | null; merge_started_at: Date | null }>(
+        'SELECT status, revision_merged, merge_started_at FROM change_request WHERE id = $1',
+        [cr.id],
+      )
+    ).rows[0]!;
+  const pages = async (spaceId: string) =>
+    ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId: '', metadata: false, withMarkdown: true }, owner.id)) as { pages: Page[] }).pages;
 
   /** A space with page "Intro" and an open change request editing it. */
   async function editedSpace() {
-    const space: Space = await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id);
+    const space: Space = await content.call(
+      ContentServiceClient.prototype.createSpace,
+      { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' },
+      owner.id,
+    );
     const seed = await createCr(space.id);
     await edit(space.id, seed, [{ insertPage: { fields: { title: 'Intro' }, type: '', markdown: '# Intro\n\none\n', href: '', ref: '' } }]);
     await merge(space.id, seed);
@@ -103,7 +114,7 @@ afterAll(async () => {
 });
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  for (const until = Date.now() + ms; ; ) {
+  for (const until = Date.now() + ms; ;) {
     const value = await read();
     if (done(value) || Date.now() > until) return value;
     await new Promise((r) => setTimeout(r, 100));
@@ -119,7 +130,11 @@ describe('merging a change request', () => {
     expect(after.revisionId).toBe(res.revision);
     expect(await s.row(cr)).toEqual({ status: 'merged', revision_merged: res.revision, merge_started_at: null });
     expect(after.counters?.changeRequestsOpen).toBe(0);
-    const revision: { pages: Page[] } = await s.content.callContent(SC.prototype.getRevision, { spaceId: space.id, revisionId: res.revision, metadata: false, withMarkdown: true }, owner.id);
+    const revision: { pages: Page[] } = await s.content.callContent(
+      SC.prototype.getRevision,
+      { spaceId: space.id, revisionId: res.revision, metadata: false, withMarkdown: true },
+      owner.id,
+    );
     expect(revision).toMatchObject({ type: 'merge', parents: [space.revisionId, cr.revision] });
     expect(revision.pages[0]!.markdown).toContain('one, edited');
   });

@@ -26,7 +26,13 @@ beforeAll(async () => {
   content = await startContent(orgs.address);
   review = await startReview(orgs.address, content.address);
   [owner, editor, commenter, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('commenter'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[editor, Role.ROLE_EDIT], [commenter, Role.ROLE_COMMENT], [reader, Role.ROLE_READ]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [editor, Role.ROLE_EDIT],
+      [commenter, Role.ROLE_COMMENT],
+      [reader, Role.ROLE_READ],
+    ])
+  ).id;
   await orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(async () => {
@@ -36,12 +42,15 @@ afterAll(async () => {
 });
 
 const call = <Req, Res>(m: (...a: never[]) => unknown, req: Req, as: TestUser = owner) => review.call<Req, Res>(m as never, req, as.id);
-const createSpace = () => content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id) as Promise<Space>;
+const createSpace = () =>
+  content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id) as Promise<Space>;
 const getSpace = (spaceId: string) => content.call(ContentServiceClient.prototype.getSpace, { spaceId }, owner.id) as Promise<Space>;
-const createCr = (spaceId: string, subject = 'Edit', as: TestUser = owner) => call<unknown, ChangeRequest>(R.prototype.createChangeRequest, { spaceId, subject, agentTaskId: '' }, as);
+const createCr = (spaceId: string, subject = 'Edit', as: TestUser = owner) =>
+  call<unknown, ChangeRequest>(R.prototype.createChangeRequest, { spaceId, subject, agentTaskId: '' }, as);
 const edit = (spaceId: string, cr: ChangeRequest, changes: Change[], as: TestUser = owner) =>
   call<unknown, ChangeRequest>(R.prototype.updateChangeRequestContent, { spaceId, changeRequest: cr.id, changes }, as);
-const merge = (spaceId: string, cr: ChangeRequest, as: TestUser = owner) => call<unknown, { revision: string; result: string }>(R.prototype.mergeChangeRequest, { spaceId, changeRequest: String(cr.number) }, as);
+const merge = (spaceId: string, cr: ChangeRequest, as: TestUser = owner) =>
+  call<unknown, { revision: string; result: string }>(R.prototype.mergeChangeRequest, { spaceId, changeRequest: String(cr.number) }, as);
 const get = (spaceId: string, ref: string) => call<unknown, ChangeRequest>(R.prototype.getChangeRequest, { spaceId, changeRequest: ref });
 const insert = (title: string, markdown: string): Change => ({ insertPage: { fields: { title }, type: '', markdown, href: '', ref: '' } });
 const update = (page: string, markdown: string): Change => ({ updatePage: { page, markdown, move: false } });
@@ -52,7 +61,11 @@ const pages = async (spaceId: string, revisionId = '') =>
 async function spaceWith(...titles: string[]) {
   const space = await createSpace();
   const cr = await createCr(space.id, 'Seed');
-  await edit(space.id, cr, titles.map((t) => insert(t, `# ${t}\n\nline one\n\nline two\n\nline three\n`)));
+  await edit(
+    space.id,
+    cr,
+    titles.map((t) => insert(t, `# ${t}\n\nline one\n\nline two\n\nline three\n`)),
+  );
   await merge(space.id, cr);
   const tree = await pages(space.id);
   return { space: await getSpace(space.id), pageId: (title: string) => tree.find((p) => p.title === title)!.id };
@@ -78,7 +91,14 @@ describe('change requests', () => {
     const space = await createSpace();
     const [a, b] = [await createCr(space.id, 'A'), await createCr(space.id, 'B', editor)];
     await call(R.prototype.updateChangeRequest, { spaceId: space.id, changeRequest: a.id, status: 'draft' });
-    const list = (q: object) => call<unknown, { items: ChangeRequest[]; page?: { next?: string } }>(R.prototype.listChangeRequests, { spaceId: space.id, status: '', contributor: '', mergedRevisions: [], ...q });
+    const list = (q: object) =>
+      call<unknown, { items: ChangeRequest[]; page?: { next?: string } }>(R.prototype.listChangeRequests, {
+        spaceId: space.id,
+        status: '',
+        contributor: '',
+        mergedRevisions: [],
+        ...q,
+      });
     expect((await list({})).items.map((c) => c.id)).toEqual([b.id]);
     expect((await list({ status: 'draft' })).items.map((c) => c.id)).toEqual([a.id]);
     expect((await list({ status: 'all', contributor: editor.id })).items.map((c) => c.id)).toEqual([b.id]);
@@ -112,7 +132,15 @@ describe('authoring, merge and update', () => {
     expect((await pages(space.id, edited.revision)).map((p) => p.title)).toEqual(['Intro', 'Guide', 'FAQ']);
     await rejects(edit(space.id, edited, [insert('Ok', 'fine'), { deletePage: { page: 'missing' } }]), status.INVALID_ARGUMENT, /changes\[1\]/);
     expect((await get(space.id, cr.id)).revision).toBe(edited.revision);
-    await rejects(edit(space.id, edited, Array.from({ length: 51 }, (_, i) => insert(`P${i}`, 'x'))), status.INVALID_ARGUMENT, /changes: at most 50/);
+    await rejects(
+      edit(
+        space.id,
+        edited,
+        Array.from({ length: 51 }, (_, i) => insert(`P${i}`, 'x')),
+      ),
+      status.INVALID_ARGUMENT,
+      /changes: at most 50/,
+    );
     await rejects(edit(space.id, edited, [insert('No', 'x')], reader), status.PERMISSION_DENIED);
   });
 
@@ -190,21 +218,42 @@ describe('comments, reviewers, reviews and counters', () => {
     const { space, pageId } = await spaceWith('Intro');
     const cr = await createCr(space.id);
     const post = (markdown: string, as: TestUser, extra: object = {}) =>
-      call<unknown, { id: string; status: string; replies: number; page?: { title: string; outdated: boolean } }>(R.prototype.postComment, { spaceId: space.id, changeRequest: cr.id, markdown, nodeId: '', pageId: '', ...extra }, as);
+      call<unknown, { id: string; status: string; replies: number; page?: { title: string; outdated: boolean } }>(
+        R.prototype.postComment,
+        { spaceId: space.id, changeRequest: cr.id, markdown, nodeId: '', pageId: '', ...extra },
+        as,
+      );
     const first = await post('Looks good', commenter, { pageId: pageId('Intro') });
     expect(first.page).toMatchObject({ title: 'Intro', outdated: false });
     const second = await post('Typo here', editor);
     await rejects(post('No', reader), status.PERMISSION_DENIED, /comment permission/);
     await rejects(post('x', commenter, { pageId: 'nope' }), status.INVALID_ARGUMENT, /page: "nope"/);
-    const put = (id: string, q: object, as: TestUser) => call<unknown, { status: string; resolvedBy?: { id: string }; reactions: { emoji: string; users: unknown[] }[]; markdown: string }>(R.prototype.updateComment, { spaceId: space.id, changeRequest: cr.id, commentId: id, addedReactions: [], removedReactions: [], ...q }, as);
+    const put = (id: string, q: object, as: TestUser) =>
+      call<unknown, { status: string; resolvedBy?: { id: string }; reactions: { emoji: string; users: unknown[] }[]; markdown: string }>(
+        R.prototype.updateComment,
+        { spaceId: space.id, changeRequest: cr.id, commentId: id, addedReactions: [], removedReactions: [], ...q },
+        as,
+      );
     expect(await put(first.id, { resolved: true }, editor)).toMatchObject({ status: 'resolved', resolvedBy: { id: editor.id } });
     await put(second.id, { addedReactions: ['👍'] }, owner);
     const reacted = await put(second.id, { addedReactions: ['👍', '🎉'] }, owner);
-    expect(reacted.reactions.map((r) => [r.emoji, r.users.length])).toEqual([['👍', 1], ['🎉', 1]]);
+    expect(reacted.reactions.map((r) => [r.emoji, r.users.length])).toEqual([
+      ['👍', 1],
+      ['🎉', 1],
+    ]);
     await rejects(put(second.id, { markdown: 'edited by someone else' }, owner), status.PERMISSION_DENIED, /author/);
     expect((await put(second.id, { markdown: 'Typo fixed?' }, editor)).markdown).toBe('Typo fixed?');
 
-    const list = (q: object) => call<unknown, { items: { id: string }[] }>(R.prototype.listComments, { spaceId: space.id, changeRequest: cr.id, status: '', targetPage: '', authors: [], order: SortOrder.SORT_ORDER_UNSPECIFIED, ...q });
+    const list = (q: object) =>
+      call<unknown, { items: { id: string }[] }>(R.prototype.listComments, {
+        spaceId: space.id,
+        changeRequest: cr.id,
+        status: '',
+        targetPage: '',
+        authors: [],
+        order: SortOrder.SORT_ORDER_UNSPECIFIED,
+        ...q,
+      });
     expect((await list({})).items.map((c) => c.id)).toEqual([second.id, first.id]);
     expect((await list({ order: SortOrder.SORT_ORDER_ASC })).items.map((c) => c.id)).toEqual([first.id, second.id]);
     expect((await list({ status: 'open' })).items.map((c) => c.id)).toEqual([second.id]);
@@ -224,10 +273,12 @@ describe('comments, reviewers, reviews and counters', () => {
   it('requests reviewers among members, takes reviews and counts per space in one call', async () => {
     const space = await createSpace();
     const cr = await createCr(space.id);
-    const requested = await call<unknown, { users: { user: { id: string }; requestedBy: { id: string } }[] }>(
-      R.prototype.requestReviewers,
-      { spaceId: space.id, changeRequest: cr.id, userIds: [editor.id, owner.id], subject: 'Please review' },
-    );
+    const requested = await call<unknown, { users: { user: { id: string }; requestedBy: { id: string } }[] }>(R.prototype.requestReviewers, {
+      spaceId: space.id,
+      changeRequest: cr.id,
+      userIds: [editor.id, owner.id],
+      subject: 'Please review',
+    });
     expect(requested.users.map((u) => u.user.id).sort()).toEqual([editor.id, owner.id].sort());
     expect((await get(space.id, cr.id)).subject).toBe('Please review');
     await rejects(call(R.prototype.requestReviewers, { spaceId: space.id, changeRequest: cr.id, userIds: [outsider.id] }), status.INVALID_ARGUMENT, /not a member/);
@@ -235,11 +286,19 @@ describe('comments, reviewers, reviews and counters', () => {
     await rejects(call(R.prototype.removeRequestedReviewer, { spaceId: space.id, changeRequest: cr.id, userId: owner.id }), status.NOT_FOUND);
 
     await rejects(call(R.prototype.submitReview, { spaceId: space.id, changeRequest: cr.id, status: 'approved' }, editor), status.PERMISSION_DENIED, /review permission/);
-    const first = await call<unknown, { status: string; comment?: { markdown: string } }>(R.prototype.submitReview, { spaceId: space.id, changeRequest: cr.id, status: 'changes-requested', comment: 'Fix the intro' });
+    const first = await call<unknown, { status: string; comment?: { markdown: string } }>(R.prototype.submitReview, {
+      spaceId: space.id,
+      changeRequest: cr.id,
+      status: 'changes-requested',
+      comment: 'Fix the intro',
+    });
     expect(first).toMatchObject({ status: 'changes-requested', comment: { markdown: 'Fix the intro' } });
     await call(R.prototype.submitReview, { spaceId: space.id, changeRequest: cr.id, status: 'approved' });
     const reviews = await call<unknown, { items: { status: string; outdated: boolean }[] }>(R.prototype.listReviews, { spaceId: space.id, changeRequest: cr.id });
-    expect(reviews.items.map((r) => [r.status, r.outdated])).toEqual([['changes-requested', true], ['approved', false]]);
+    expect(reviews.items.map((r) => [r.status, r.outdated])).toEqual([
+      ['changes-requested', true],
+      ['approved', false],
+    ]);
     await rejects(call(R.prototype.submitReview, { spaceId: space.id, changeRequest: cr.id, status: 'meh' }), status.INVALID_ARGUMENT, /status/);
 
     await createCr(space.id, 'Draft');
@@ -259,7 +318,12 @@ describe('PDF of a change request', () => {
     const space = await createSpace();
     const cr = await createCr(space.id, 'Translations');
     const lines = ['Getting started with Quire', 'Начало работы с Quire', '快速入门指南', 'البدء مع كوير'];
-    await edit(space.id, cr, [insert('Latin', `${lines[0]}\n\n| a | b |\n| --- | --- |\n| ${lines[1]} | ${lines[2]} |\n`), insert('Кириллица', lines[1]!), insert('中文', lines[2]!), insert('العربية', lines[3]!)]);
+    await edit(space.id, cr, [
+      insert('Latin', `${lines[0]}\n\n| a | b |\n| --- | --- |\n| ${lines[1]} | ${lines[2]} |\n`),
+      insert('Кириллица', lines[1]!),
+      insert('中文', lines[2]!),
+      insert('العربية', lines[3]!),
+    ]);
     const pdf = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: '' }, reader);
     expect(pdf.filename).toBe(`change-request-${cr.number}.pdf`);
     const text = pdfText(pdf.pdf);
@@ -267,7 +331,11 @@ describe('PDF of a change request', () => {
     for (const line of lines) expect(text).toContain(line);
 
     const tree = await pages(space.id, (await get(space.id, cr.id)).revision);
-    const one = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: tree.find((p) => p.title === '中文')!.id });
+    const one = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, {
+      spaceId: space.id,
+      changeRequest: cr.id,
+      pageId: tree.find((p) => p.title === '中文')!.id,
+    });
     expect(pdfText(one.pdf)).toContain(lines[2]);
     expect(pdfText(one.pdf)).not.toContain(lines[0]);
     await rejects(call(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: 'missing' }), status.NOT_FOUND, /page/);

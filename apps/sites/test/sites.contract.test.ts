@@ -24,7 +24,13 @@ beforeAll(async () => {
   content = await startContent(orgs.address);
   h = await startSites(orgs.address, content.address);
   [owner, creator, reader, guest, outsider] = await Promise.all([orgs.user('owner'), orgs.user('creator'), orgs.user('reader'), orgs.user('guest'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[creator, Role.ROLE_CREATE], [reader, Role.ROLE_READ], [guest, Role.ROLE_GUEST]])).id;
+  orgId = (
+    await orgs.organization(owner, [
+      [creator, Role.ROLE_CREATE],
+      [reader, Role.ROLE_READ],
+      [guest, Role.ROLE_GUEST],
+    ])
+  ).id;
   otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
 });
 afterAll(async () => {
@@ -40,7 +46,8 @@ const contentCall = <Res = unknown>(method: unknown, req: object, userId?: strin
 const ref = (siteId: string, organizationId = orgId) => ({ organizationId, siteId });
 const space = (title = 'Handbook', org = orgId, as = owner) =>
   contentCall<Space>(content.client.createSpace, { organizationId: org, title, emoji: '', editMode: '', visibility: '' }, as.id);
-const createSite = (req: object = {}, as: TestUser = owner) => call<Site>(c().createSite, { organizationId: orgId, type: '', visibility: '', spaceIds: [], title: 'Docs site', ...req }, as.id);
+const createSite = (req: object = {}, as: TestUser = owner) =>
+  call<Site>(c().createSite, { organizationId: orgId, type: '', visibility: '', spaceIds: [], title: 'Docs site', ...req }, as.id);
 const structure = (siteId: string, as: TestUser = owner) => call<SiteStructure>(c().getSiteStructure, { site: ref(siteId) }, as.id);
 const addSpace = (siteId: string, spaceId: string, sectionId?: string) => call<SiteSpace>(c().addSiteSpace, { site: ref(siteId), spaceId, sectionId }, owner.id);
 const addSection = (siteId: string, spaceId: string, title?: string) => call<SiteSection>(c().createSection, { site: ref(siteId), spaceId, title }, owner.id);
@@ -96,7 +103,20 @@ describe('sites', () => {
   it('updates, filters, publishes and deletes', async () => {
     const sp = await space('Filtered');
     const site = await createSite({ title: 'Zebra manual', spaceIds: [sp.id] });
-    const updated = await call<Site>(c().updateSite, { site: ref(site.id), basename: 'zebra', setProxy: true, proxy: 'example.com/docs', setHostname: true, hostname: 'docs.example.com', adaptiveContent: true, agentsContext: 'included' }, owner.id);
+    const updated = await call<Site>(
+      c().updateSite,
+      {
+        site: ref(site.id),
+        basename: 'zebra',
+        setProxy: true,
+        proxy: 'example.com/docs',
+        setHostname: true,
+        hostname: 'docs.example.com',
+        adaptiveContent: true,
+        agentsContext: 'included',
+      },
+      owner.id,
+    );
     expect(updated).toMatchObject({ basename: 'zebra', proxy: 'example.com/docs', hostname: 'docs.example.com', adaptiveContent: true, agentsContext: 'included' });
     await rejects(call(c().updateSite, { site: ref(site.id), setProxy: true, proxy: 'example.com' }, owner.id), status.INVALID_ARGUMENT, /proxy/);
     const other = await createSite();
@@ -215,7 +235,9 @@ describe('share links and the published view', () => {
     await call(c().updateAdaptiveSchema, { site: ref(site.id), jsonSchema: JSON.stringify(jsonSchema) }, owner.id);
     const got = await call<{ jsonSchema: string }>(c().getAdaptiveSchema, { site: ref(site.id) }, reader.id);
     expect(JSON.parse(got.jsonSchema)).toEqual(jsonSchema);
-    expect(await call(c().listTemplateConditions, { site: ref(site.id) }, reader.id)).toEqual({ items: [{ description: 'Beta', condition: 'visitor.claims.unsigned.beta === true' }] });
+    expect(await call(c().listTemplateConditions, { site: ref(site.id) }, reader.id)).toEqual({
+      items: [{ description: 'Beta', condition: 'visitor.claims.unsigned.beta === true' }],
+    });
   });
 });
 
@@ -223,7 +245,10 @@ describe('customization and features', () => {
   it('answers the defaults, merges or replaces settings, and keeps them per site', async () => {
     const site = await createSite();
     const get = (as: TestUser = reader, id = site.id) => call<{ settingsJson: string }>(c().getSiteCustomization, { site: ref(id) }, as.id).then((r) => JSON.parse(r.settingsJson));
-    const set = (settings: object, replace = false, as: TestUser = creator) => call<{ settingsJson: string }>(c().updateSiteCustomization, { site: ref(site.id), settingsJson: JSON.stringify(settings), replace }, as.id).then((r) => JSON.parse(r.settingsJson));
+    const set = (settings: object, replace = false, as: TestUser = creator) =>
+      call<{ settingsJson: string }>(c().updateSiteCustomization, { site: ref(site.id), settingsJson: JSON.stringify(settings), replace }, as.id).then((r) =>
+        JSON.parse(r.settingsJson),
+      );
     const defaults = await get();
     expect(defaults).toMatchObject({ styling: { theme: 'clean', primaryColor: { light: '#346DDB' } }, themes: { default: 'light', toggeable: true }, favicon: {} });
     expect((await call<Site>(c().getSite, { site: ref(site.id) }, owner.id)).features.map((f) => f.id)).toEqual(['sites-public-visibility']);
@@ -242,7 +267,8 @@ describe('customization and features', () => {
 
   it('refuses readers, outsiders and bad settings, writing nothing', async () => {
     const site = await createSite();
-    const update = (settingsJson: string, as: TestUser = owner, siteRef = ref(site.id)) => call(c().updateSiteCustomization, { site: siteRef, settingsJson, replace: false }, as.id);
+    const update = (settingsJson: string, as: TestUser = owner, siteRef = ref(site.id)) =>
+      call(c().updateSiteCustomization, { site: siteRef, settingsJson, replace: false }, as.id);
     await rejects(update('{"title":"Mine"}', reader), status.PERMISSION_DENIED, /create or admin/);
     await rejects(update('{"title":"Mine"}', outsider, ref(site.id, otherOrgId)), status.NOT_FOUND);
     await rejects(call(c().getSiteCustomization, { site: ref(site.id) }, guest.id), status.NOT_FOUND);

@@ -110,7 +110,9 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByRole('heading', { name: 'Settings of Handbook' }).waitFor();
     await a.getByLabel('Visibility').selectOption('unlisted');
     await a.getByLabel("Default level of the organization's members").selectOption('comment');
-    await expect.poll(async () => (await app.g.call(admin, 'GET', `/v1/spaces/${spaceId}`)).json(), { timeout: 15_000 }).toMatchObject({ visibility: 'unlisted', defaultLevel: 'comment' });
+    await expect
+      .poll(async () => (await app.g.call(admin, 'GET', `/v1/spaces/${spaceId}`)).json(), { timeout: 15_000 })
+      .toMatchObject({ visibility: 'unlisted', defaultLevel: 'comment' });
     await axe(a, 'space settings');
 
     await a.getByRole('link', { name: 'Permissions' }).click();
@@ -121,13 +123,23 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await expect.poll(() => spaceRole.inputValue(), { timeout: 15_000 }).toBe('review');
     await spaceRole.selectOption('edit');
     await expect
-      .poll(async () => (await app.g.call(admin, 'GET', `/v1/spaces/${spaceId}/permissions/users`)).json().items.map((p: { permission: string; user: { id: string } }) => [p.user.id, p.permission]), { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await app.g.call(admin, 'GET', `/v1/spaces/${spaceId}/permissions/users`))
+            .json()
+            .items.map((p: { permission: string; user: { id: string } }) => [p.user.id, p.permission]),
+        { timeout: 15_000 },
+      )
       .toEqual([[invitee.id, 'edit']]);
     await axe(a, 'space permissions');
     await a.screenshot({ path: `${shots}space-permissions.png` });
 
     // Git sync: a wrong token fails with its reason; the right one imports, the token never shown.
-    await git.create('guides', { 'README.md': '# Guides\n\nImported from Git.\n', 'SUMMARY.md': '# Table of contents\n\n* [Guides](README.md)\n* [Setup](setup.md)\n', 'setup.md': '# Setup\n' });
+    await git.create('guides', {
+      'README.md': '# Guides\n\nImported from Git.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Guides](README.md)\n* [Setup](setup.md)\n',
+      'setup.md': '# Setup\n',
+    });
     const gitSpace = await spaceWith(app.g, admin, orgId, 'Guides', []);
     await a.goto(`${app.origin}/o/${orgId}/s/${gitSpace}/~/settings/git`);
     await a.getByText('This space is not linked to a repository yet.').waitFor();
@@ -136,11 +148,17 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('User name (optional)').fill(CREDS.username);
     await a.getByLabel(/Access token or password/).fill('wrong-token');
     await a.getByRole('button', { name: 'Start import' }).click();
-    await a.getByRole('status').filter({ hasText: /Import failed: / }).waitFor({ timeout: 60_000 });
+    await a
+      .getByRole('status')
+      .filter({ hasText: /Import failed: / })
+      .waitFor({ timeout: 60_000 });
     expect(await a.getByLabel(/Access token or password/).inputValue()).toBe('');
     await a.getByLabel(/Access token or password/).fill(CREDS.password);
     await a.getByRole('button', { name: 'Start import' }).click();
-    await a.getByRole('status').filter({ hasText: /Import done \(\d+ of \d+ files\)/ }).waitFor({ timeout: 60_000 });
+    await a
+      .getByRole('status')
+      .filter({ hasText: /Import done \(\d+ of \d+ files\)/ })
+      .waitFor({ timeout: 60_000 });
     expect(await a.content()).not.toContain(CREDS.password);
     expect(await a.getByLabel(/Access token or password/).inputValue()).toBe('');
     await axe(a, 'git sync');
@@ -271,7 +289,11 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await axe(a, 'translations');
 
     await a.getByRole('link', { name: 'Integrations' }).click();
-    await a.getByRole('heading', { name: 'No integrations' }).or(a.getByRole('list').filter({ has: a.locator('.card') })).first().waitFor();
+    await a
+      .getByRole('heading', { name: 'No integrations' })
+      .or(a.getByRole('list').filter({ has: a.locator('.card') }))
+      .first()
+      .waitFor();
     await axe(a, 'integrations');
 
     await a.getByRole('link', { name: 'Audit log' }).click();

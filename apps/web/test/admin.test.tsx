@@ -46,7 +46,13 @@ describe('git sync', () => {
     const calls = api((method, url) => {
       if (url.pathname === '/v1/spaces/s1/git/info') return info ? { body: info } : undefined;
       if (url.pathname === '/v1/spaces/s1/git/import' && method === 'POST') {
-        info = { repoName: 'docs', integration: 'git-sync', url: 'https://git.example.com/docs.git', updatedAt: '2026-11-24T10:00:00Z', job: { id: 'j1', direction: 'import', state: 'running', createdAt: '2026-11-24T10:00:00Z', filesDone: 1, filesTotal: 3 } };
+        info = {
+          repoName: 'docs',
+          integration: 'git-sync',
+          url: 'https://git.example.com/docs.git',
+          updatedAt: '2026-11-24T10:00:00Z',
+          job: { id: 'j1', direction: 'import', state: 'running', createdAt: '2026-11-24T10:00:00Z', filesDone: 1, filesTotal: 3 },
+        };
         return { status: 204 };
       }
       return undefined;
@@ -58,13 +64,18 @@ describe('git sync', () => {
     fireEvent.change(screen.getByLabelText('User name (optional)'), { target: { value: 'bob' } });
     fireEvent.change(screen.getByLabelText(/Access token or password/), { target: { value: 'tok/en' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start import' }));
-    await waitFor(() => expect(calls.find((c) => c.path === '/v1/spaces/s1/git/import')?.body).toEqual({ url: 'https://bob:tok%2Fen@git.example.com/docs.git', ref: 'refs/heads/docs' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/v1/spaces/s1/git/import')?.body).toEqual({ url: 'https://bob:tok%2Fen@git.example.com/docs.git', ref: 'refs/heads/docs' }),
+    );
     expect(await screen.findByText('Import running (1 of 3 files)')).toBeTruthy();
     expect((screen.getByLabelText(/Access token or password/) as HTMLInputElement).value).toBe('');
     expect((screen.getByRole('button', { name: 'Start import' }) as HTMLButtonElement).disabled).toBe(true);
     // The job ends: the view asks again by itself and shows it.
     const asked = calls.filter((c) => c.path === '/v1/spaces/s1/git/info').length;
-    info = { ...(info as object), job: { id: 'j1', direction: 'import', state: 'failed', error: 'Authentication failed', createdAt: '2026-11-24T10:00:00Z', filesDone: 0, filesTotal: 0 } };
+    info = {
+      ...(info as object),
+      job: { id: 'j1', direction: 'import', state: 'failed', error: 'Authentication failed', createdAt: '2026-11-24T10:00:00Z', filesDone: 0, filesTotal: 0 },
+    };
     expect(await screen.findByText('Import failed: Authentication failed')).toBeTruthy();
     expect(calls.filter((c) => c.path === '/v1/spaces/s1/git/info').length).toBeGreaterThan(asked);
     expect(document.body.textContent).not.toContain('tok/en');
@@ -136,7 +147,15 @@ describe('the library', () => {
 });
 
 describe('sites', () => {
-  const site = { object: 'site', id: 'site1', title: 'Docs', visibility: 'public', published: false, siteSpaces: 2, urls: { app: '', location: '', published: 'http://reader.test/org1/site1' } };
+  const site = {
+    object: 'site',
+    id: 'site1',
+    title: 'Docs',
+    visibility: 'public',
+    published: false,
+    siteSpaces: 2,
+    urls: { app: '', location: '', published: 'http://reader.test/org1/site1' },
+  };
   const ss = (id: string, title: string) => ({ object: 'site-space', id, title, path: id, default: false, urls: {} });
   const section = (id: string, title: string) => ({ object: 'site-section', id, title, path: id, default: false, siteSpaces: [ss(`${id}-ss`, title)] });
 
@@ -153,7 +172,12 @@ describe('sites', () => {
     const list = await screen.findByRole('list', { name: 'Sections and groups' });
     expect((within(list).getByRole('button', { name: 'Move section Guides up' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(within(list).getByRole('button', { name: 'Move section API up' }));
-    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/structure/sort'))?.body).toEqual({ item: { type: 'site-section', id: 'b' }, position: { before: { type: 'site-section', id: 'a' } } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path.endsWith('/structure/sort'))?.body).toEqual({
+        item: { type: 'site-section', id: 'b' },
+        position: { before: { type: 'site-section', id: 'a' } },
+      }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/v1/orgs/org1/sites/site1/publish')).toBe(true));
   });
@@ -164,9 +188,33 @@ describe('sites', () => {
       if (url.pathname === '/v1/orgs/org1/sites/site1') return { body: site };
       if (url.pathname !== '/v1/orgs/org1/sites/site1/insights/events/aggregate' || method !== 'POST') return undefined;
       const first = (body as { select: { column: string }[] }).select[0]!.column;
-      if (first === 'datetime') return { body: { columns: [{ column: 'datetime', values: [`${today}T00:00:00.000Z`] }, { column: 'visitorsCount', values: [4] }, { column: 'eventsCount', values: [9] }] } };
-      if (first === 'url') return { body: { columns: [{ column: 'url', values: ['http://reader.test/org1/site1/install'] }, { column: 'eventsCount', values: [7] }] } };
-      return { body: { columns: [{ column: 'eventSearchQuery', values: [] }, { column: 'eventsCount', values: [] }] } };
+      if (first === 'datetime')
+        return {
+          body: {
+            columns: [
+              { column: 'datetime', values: [`${today}T00:00:00.000Z`] },
+              { column: 'visitorsCount', values: [4] },
+              { column: 'eventsCount', values: [9] },
+            ],
+          },
+        };
+      if (first === 'url')
+        return {
+          body: {
+            columns: [
+              { column: 'url', values: ['http://reader.test/org1/site1/install'] },
+              { column: 'eventsCount', values: [7] },
+            ],
+          },
+        };
+      return {
+        body: {
+          columns: [
+            { column: 'eventSearchQuery', values: [] },
+            { column: 'eventsCount', values: [] },
+          ],
+        },
+      };
     });
     renderAt('/o/org1/sites/site1/insights', <App />);
     expect((await screen.findByRole('img', { name: /^Visitors per day/ })).getAttribute('aria-label')).toBe('Visitors per day: 4 in all, at most 4 a day');

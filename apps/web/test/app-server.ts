@@ -6,13 +6,22 @@ import { startGateway } from '@quire/gateway/testing';
 import { reservedPort } from '@quire/service-kit/testing';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const dist = fileURLToPath(new URL('../dist-e2e/', import.meta.url));
 
 /** Builds the app (once per run) and serves it from a real gateway over the real services. */
 export async function startApp(env: Record<string, string> = {}) {
-  if (!existsSync(`${dist}/index.html`) || process.env.QUIRE_WEB_REBUILD !== 'off') await build({ root, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
+  if (!existsSync(`${dist}/index.html`) || process.env.QUIRE_WEB_REBUILD !== 'off')
+    await build({ root, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
   // The session cookie's origin must be known before the gateway starts.
   const port = await reservedPort();
   const origin = `http://127.0.0.1:${port}`;

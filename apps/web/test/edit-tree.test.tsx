@@ -10,7 +10,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r1', permissions: { view: true, edit: true }, urls: {} };
+const SPACE = {
+  object: 'space',
+  id: 's1',
+  title: 'Guides',
+  emoji: '',
+  organization: 'org1',
+  visibility: 'private',
+  revision: 'r1',
+  permissions: { view: true, edit: true },
+  urls: {},
+};
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => ({ id, type: 'document', title, path, pages });
 

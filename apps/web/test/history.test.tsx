@@ -10,10 +10,23 @@ afterEach(() => {
 });
 
 const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r3', permissions: { view: true }, urls: {} };
-const revision = (id: string, type: string, extra: object = {}) => ({ object: 'revision', id, type, parents: [], pages: [], files: [], createdAt: '2026-11-24T10:00:00.000Z', urls: { app: `http://app.test/s/s1/~/revisions/${id}` }, ...extra });
+const revision = (id: string, type: string, extra: object = {}) => ({
+  object: 'revision',
+  id,
+  type,
+  parents: [],
+  pages: [],
+  files: [],
+  createdAt: '2026-11-24T10:00:00.000Z',
+  urls: { app: `http://app.test/s/s1/~/revisions/${id}` },
+  ...extra,
+});
 const CR = { id: 'cr1', number: 4, subject: 'Install guide', status: 'merged', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const CHANGES: Record<string, object[]> = {
-  r3: [{ type: 'page_created', page: { id: 'p1', title: 'Install' } }, { type: 'page_moved', page: { id: 'p2', title: 'Linux' }, parent: { after: { title: 'Install' } } }],
+  r3: [
+    { type: 'page_created', page: { id: 'p1', title: 'Install' } },
+    { type: 'page_moved', page: { id: 'p2', title: 'Linux' }, parent: { after: { title: 'Install' } } },
+  ],
   r2: [{ type: 'page_edited', page: { id: 'p0', title: 'Welcome' }, attributes: { title: {} } }],
   r1: [],
 };
@@ -48,7 +61,11 @@ describe('the history of a space', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Older revisions' }));
     expect(await within(list).findByText('No changes')).toBeTruthy();
-    expect(within(list).getAllByRole('listitem').filter((li) => li.className === 'revision')).toHaveLength(3);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .filter((li) => li.className === 'revision'),
+    ).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Older revisions' })).toBeNull();
 
     fireEvent.click(first);

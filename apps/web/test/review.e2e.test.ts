@@ -55,7 +55,11 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
   /** A space whose content is the given pages, merged from a first change request. */
   async function spaceWith(title: string, pages: { title: string; markdown: string }[]) {
     const spaceId = (await call(writer, 'POST', `/v1/orgs/${orgId}/spaces`, { title }, 201)).id as string;
-    const cr = await changeRequest(spaceId, 'First pages', pages.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } })));
+    const cr = await changeRequest(
+      spaceId,
+      'First pages',
+      pages.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } })),
+    );
     await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
     const tree = (await call(writer, 'GET', `/v1/spaces/${spaceId}/content/pages`)).pages as { id: string; title: string }[];
     return { spaceId, page: (t: string) => tree.find((p) => p.title === t)!.id };
@@ -124,7 +128,11 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
     const spaceTree = w.getByRole('navigation', { name: 'Page tree' });
     await expect.poll(async () => (await spaceTree.getByRole('link').allTextContents()).join(' | '), { timeout: 15_000 }).toBe('Gamma | Alpha | Beta');
-    await spaceTree.getByRole('listitem').filter({ has: w.getByRole('link', { name: 'Alpha', exact: true }) }).getByRole('link', { name: 'Beta' }).click();
+    await spaceTree
+      .getByRole('listitem')
+      .filter({ has: w.getByRole('link', { name: 'Alpha', exact: true }) })
+      .getByRole('link', { name: 'Beta' })
+      .click();
     await w.getByRole('heading', { level: 1, name: 'Beta' }).waitFor();
     expect(new URL(w.url()).pathname).toBe(`/s/${spaceId}/alpha/beta`);
 

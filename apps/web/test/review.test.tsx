@@ -10,11 +10,29 @@ afterEach(() => {
 
 const BOB = { object: 'user', id: 'u2', displayName: 'Bob', email: 'bob@example.com' };
 const EVE = { object: 'user', id: 'u3', displayName: 'Eve', email: 'eve@example.com' };
-const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r1', permissions: { view: true, edit: true, comment: true }, urls: {} };
+const SPACE = {
+  object: 'space',
+  id: 's1',
+  title: 'Guides',
+  emoji: '',
+  organization: 'org1',
+  visibility: 'private',
+  revision: 'r1',
+  permissions: { view: true, edit: true, comment: true },
+  urls: {},
+};
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', revisionInitial: 'r1', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const PAGE = { id: 'p1', type: 'document', title: 'Install', path: 'install', documentId: 'd2', pages: [] };
 const CR_PATH = '/v1/spaces/s1/change-requests/1';
-const comment = (id: string, markdown: string, extra: object = {}) => ({ id, body: { markdown }, postedBy: BOB, postedAt: '2026-11-24T10:00:00.000Z', replies: 0, reactions: [], ...extra });
+const comment = (id: string, markdown: string, extra: object = {}) => ({
+  id,
+  body: { markdown },
+  postedBy: BOB,
+  postedAt: '2026-11-24T10:00:00.000Z',
+  replies: 0,
+  reactions: [],
+  ...extra,
+});
 
 function api() {
   return fakeApi((method, url) => {
@@ -49,7 +67,13 @@ describe('reviewing a change request', () => {
     expect(list.textContent).toContain('Bob');
     const select = await screen.findByRole('combobox', { name: 'Reviewer to request' });
     // Those already asked are not offered again.
-    await waitFor(() => expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose a member', 'Ada (ada@example.com)', 'Eve (eve@example.com)']));
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Choose a member', 'Ada (ada@example.com)', 'Eve (eve@example.com)']),
+    );
     fireEvent.change(select, { target: { value: 'u3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.path === `${CR_PATH}/requested-reviewers`)?.body).toEqual({ users: ['u3'] }));

@@ -11,7 +11,18 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const space = (id: string, title: string, parent?: string) => ({ object: 'space', id, title, emoji: '', organization: 'org1', parent, visibility: 'private', revision: 'r1', permissions: {}, urls: {} });
+const space = (id: string, title: string, parent?: string) => ({
+  object: 'space',
+  id,
+  title,
+  emoji: '',
+  organization: 'org1',
+  parent,
+  visibility: 'private',
+  revision: 'r1',
+  permissions: {},
+  urls: {},
+});
 const collection = (id: string, title: string, parent?: string) => ({ object: 'collection', id, title, organization: 'org1', parent, urls: {} });
 
 const signedIn = (extra: (method: string, url: URL, body: unknown) => { status?: number; body?: unknown } | undefined = () => undefined) =>
@@ -26,13 +37,10 @@ const signedIn = (extra: (method: string, url: URL, body: unknown) => { status?:
 
 describe('the library tree', () => {
   it('nests spaces and collections by parent, collections first, by title; orphans at the top', () => {
-    const tree = buildLibrary([collection('c2', 'Zeta'), collection('c1', 'Alpha'), collection('c3', 'Inner', 'c1')] as never, [
-      space('s1', 'b', 'c1'),
-      space('s2', 'a', 'c1'),
-      space('s3', 'Top'),
-      space('s4', 'Lost', 'gone'),
-      { ...space('s5', 'Deleted'), deletedAt: '2026-01-01T00:00:00Z' },
-    ] as never);
+    const tree = buildLibrary(
+      [collection('c2', 'Zeta'), collection('c1', 'Alpha'), collection('c3', 'Inner', 'c1')] as never,
+      [space('s1', 'b', 'c1'), space('s2', 'a', 'c1'), space('s3', 'Top'), space('s4', 'Lost', 'gone'), { ...space('s5', 'Deleted'), deletedAt: '2026-01-01T00:00:00Z' }] as never,
+    );
     expect(tree.map((n) => n.title)).toEqual(['Alpha', 'Zeta', 'Lost', 'Top']);
     expect(tree[0]!.children.map((n) => n.title)).toEqual(['Inner', 'a', 'b']);
   });

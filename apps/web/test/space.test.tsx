@@ -9,7 +9,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r1', permissions: { edit: false, view: true }, urls: {} };
+const SPACE = {
+  object: 'space',
+  id: 's1',
+  title: 'Guides',
+  emoji: '',
+  organization: 'org1',
+  visibility: 'private',
+  revision: 'r1',
+  permissions: { edit: false, view: true },
+  urls: {},
+};
 const PAGES = [
   { id: 'p1', type: 'document', title: 'Welcome', path: 'welcome', pages: [] },
   { id: 'p2', type: 'document', title: 'Install', path: 'install', pages: [{ id: 'p3', type: 'document', title: 'Linux', path: 'install/linux', pages: [] }] },
@@ -31,7 +41,15 @@ function api(space = SPACE) {
       const page = PAGES.flatMap((x) => [x, ...x.pages]).find((x) => p.endsWith(x.id))!;
       return { body: { ...page, document: url.searchParams.get('format') === 'document' ? DOC : undefined } };
     }
-    if (p === '/v1/spaces/s1/links') return { body: { items: [{ targetReference: { kind: 'url', url: 'https://gone.example' }, status: 'broken', relation: 'reference', locationReferences: [{ kind: 'page', page: PAGES[1] }] }], stats: { total: 1, broken: { total: 1 } } } };
+    if (p === '/v1/spaces/s1/links')
+      return {
+        body: {
+          items: [
+            { targetReference: { kind: 'url', url: 'https://gone.example' }, status: 'broken', relation: 'reference', locationReferences: [{ kind: 'page', page: PAGES[1] }] },
+          ],
+          stats: { total: 1, broken: { total: 1 } },
+        },
+      };
     return undefined;
   });
 }

@@ -44,7 +44,13 @@ export function stopAll() {
 
 export async function waitForHttp(url: string, headers: Record<string, string> = {}, timeoutMs = 90_000) {
   for (let i = 0; i < timeoutMs / 200; i++) {
-    if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url, { headers }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer`);

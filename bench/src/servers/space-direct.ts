@@ -14,8 +14,18 @@ app.get('/v1/spaces/:spaceId', async (req, reply) => {
   const member = s && (await orgs.query(`SELECT role FROM "Member" WHERE "organizationId" = $1 AND "userId" = $2`, [s.organizationId, userId])).rows[0];
   if (!member) return reply.code(404).send({ error: { code: 404, message: 'Space not found' } });
   return {
-    object: 'space', id: s.id, title: s.title, emoji: s.emoji, visibility: s.visibility, editMode: s.editMode, organization: s.organizationId,
-    revision: s.revisionId, defaultLevel: null, createdAt: s.createdAt, updatedAt: s.updatedAt, permissions: { view: true, edit: member.role !== 'read' },
+    object: 'space',
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji,
+    visibility: s.visibility,
+    editMode: s.editMode,
+    organization: s.organizationId,
+    revision: s.revisionId,
+    defaultLevel: null,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    permissions: { view: true, edit: member.role !== 'read' },
   };
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

@@ -236,7 +236,13 @@ class Reader {
         if (url === undefined) return literal();
         // A caption, when there is one, sits between the tag and its (then required) closing tag.
         const end = this.tagCloser(children, i, name, false);
-        const caption = end === -1 ? '' : children.slice(i + 1, end).map((n) => toString(n)).join('\n\n');
+        const caption =
+          end === -1
+            ? ''
+            : children
+                .slice(i + 1, end)
+                .map((n) => toString(n))
+                .join('\n\n');
         if (name === 'embed') out.push({ object: 'block', type: 'embed', isVoid: true, data: caption ? { url, caption } : { url } });
         else {
           const ref = resolveRef(url, 'file', this.options.resolveLink) as { kind: 'file'; file: string };
@@ -404,9 +410,7 @@ class Reader {
       const attrs = attributesOf(img[0]);
       if (attrs.src === undefined) return '\0';
       const caption = FIGCAPTION.exec(inner);
-      const fragments = caption
-        ? [fragment('caption', [paragraph([text(htmlText(caption[1]!.replace(/^<p>|<\/p>$/g, '')))])])]
-        : [];
+      const fragments = caption ? [fragment('caption', [paragraph([text(htmlText(caption[1]!.replace(/^<p>|<\/p>$/g, '')))])])] : [];
       images.push(this.image(attrs.src, attrs.alt ?? '', fragments, lengthOf(attrs.width)));
       return '';
     });

@@ -1,12 +1,4 @@
-import type {
-  DocumentTextLeaf,
-  DocumentBlock,
-  DocumentBlockParagraph,
-  DocumentText,
-  DocumentTextMark,
-  InlineContent,
-  DocumentFragment,
-} from './types.ts';
+import type { DocumentTextLeaf, DocumentBlock, DocumentBlockParagraph, DocumentText, DocumentTextMark, InlineContent, DocumentFragment } from './types.ts';
 
 // Small constructors and the one walk every converter shares.
 
@@ -71,11 +63,7 @@ export function sameMark(a: DocumentTextMark, b: DocumentTextMark): boolean {
  * Leaves as nested markup, the mark running over the most leaves outermost, so `**a _b_**` comes
  * back as written rather than as one element per leaf. `code` is always innermost: it holds text.
  */
-export function nestLeaves<T>(
-  leaves: readonly DocumentTextLeaf[],
-  wrap: (mark: DocumentTextMark, children: T[], text: string) => T[],
-  plain: (text: string) => T[],
-): T[] {
+export function nestLeaves<T>(leaves: readonly DocumentTextLeaf[], wrap: (mark: DocumentTextMark, children: T[], text: string) => T[], plain: (text: string) => T[]): T[] {
   const out: T[] = [];
   let i = 0;
   while (i < leaves.length) {

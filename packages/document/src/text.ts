@@ -32,8 +32,7 @@ export function anchorSlug(value: string): string {
 /** GitBook's pattern for a heading's explicit id. */
 const EXPLICIT_ID = /^[-a-z0-9.+_]+$/;
 
-const isHeading = (block: DocumentBlock): block is DocumentBlockHeading =>
-  block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3';
+const isHeading = (block: DocumentBlock): block is DocumentBlockHeading => block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3';
 
 /** Every heading's anchor, in document order: its explicit id, else its slug made unique (`-1`, `-2`). */
 export function headingAnchors(document: JSONDocument): Map<DocumentBlockHeading, string> {

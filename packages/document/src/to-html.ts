@@ -153,10 +153,7 @@ class Renderer {
       case 'tabs':
         return el('div', { className: ['tabs'] }, this.blocks(block.nodes));
       case 'tabs-item':
-        return el('section', { className: ['tabs-item'] }, [
-          el('div', { className: ['tabs-item-title'] }, [txt(block.data.title ?? '')]),
-          ...this.blocks(block.nodes),
-        ]);
+        return el('section', { className: ['tabs-item'] }, [el('div', { className: ['tabs-item-title'] }, [txt(block.data.title ?? '')]), ...this.blocks(block.nodes)]);
       case 'table':
         return this.table(block);
       default:
@@ -219,7 +216,14 @@ class Renderer {
         if (height) props.height = height;
         const caption = image.fragments.find((f) => f.fragment === 'caption');
         const children: ElementContent[] = [el('img', props)];
-        if (caption && caption.nodes.some((p) => inlineText(p.nodes) !== '')) children.push(el('figcaption', {}, caption.nodes.flatMap((p) => this.inlines(p.nodes))));
+        if (caption && caption.nodes.some((p) => inlineText(p.nodes) !== ''))
+          children.push(
+            el(
+              'figcaption',
+              {},
+              caption.nodes.flatMap((p) => this.inlines(p.nodes)),
+            ),
+          );
         return el('figure', { className: ['image'] }, children);
       }),
     );
@@ -249,11 +253,37 @@ class Renderer {
       return el(
         'div',
         { className: ['cards'] },
-        ordered.map((record) => el('div', { className: ['card'] }, columns.map((c) => el('div', { className: ['card-field'] }, cell(c, record.values[c]))))),
+        ordered.map((record) =>
+          el(
+            'div',
+            { className: ['card'] },
+            columns.map((c) => el('div', { className: ['card-field'] }, cell(c, record.values[c]))),
+          ),
+        ),
       );
     }
-    const head = view.hideHeader ? [] : [el('thead', {}, [el('tr', {}, columns.map((c) => el('th', alignOf(c), [txt(definition[c]!.title)])))])];
-    const body = el('tbody', {}, ordered.map((record) => el('tr', {}, columns.map((c) => el('td', alignOf(c), cell(c, record.values[c]))))));
+    const head = view.hideHeader
+      ? []
+      : [
+          el('thead', {}, [
+            el(
+              'tr',
+              {},
+              columns.map((c) => el('th', alignOf(c), [txt(definition[c]!.title)])),
+            ),
+          ]),
+        ];
+    const body = el(
+      'tbody',
+      {},
+      ordered.map((record) =>
+        el(
+          'tr',
+          {},
+          columns.map((c) => el('td', alignOf(c), cell(c, record.values[c]))),
+        ),
+      ),
+    );
     return el('div', { className: ['table'] }, [el('table', {}, [...head, body])]);
   }
 

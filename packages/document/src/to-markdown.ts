@@ -172,11 +172,7 @@ class Writer {
         return block.data.ref ? [{ type: 'paragraph', children: [{ type: 'image', url: this.url(block.data.ref, 'image'), alt: '' }] }] : [];
       case 'content-ref': {
         const url = this.url(block.data.ref, 'content-ref');
-        return [
-          open(formatTag('content-ref', { url })),
-          { type: 'paragraph', children: [{ type: 'link', url, children: [label(url)] }] },
-          close('content-ref'),
-        ];
+        return [open(formatTag('content-ref', { url })), { type: 'paragraph', children: [{ type: 'link', url, children: [label(url)] }] }, close('content-ref')];
       }
       case 'swagger': {
         const src = this.url(block.data.ref, 'file');
@@ -247,17 +243,15 @@ class Writer {
     const head: TableRow = { type: 'tableRow', children: columns.map((c) => cell([{ type: 'text', value: definition[c]!.title }])) };
     const rows = Object.values(records)
       .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
-      .map(
-        (record): TableRow => ({
-          type: 'tableRow',
-          children: columns.map((c) => {
-            const value = record.values[c];
-            const f = typeof value === 'string' ? fragments.get(value) : undefined;
-            if (f) return cell(this.cellPhrasing(f));
-            return cell(value === undefined || typeof value === 'object' ? [] : [{ type: 'text', value: String(value) }]);
-          }),
+      .map((record): TableRow => ({
+        type: 'tableRow',
+        children: columns.map((c) => {
+          const value = record.values[c];
+          const f = typeof value === 'string' ? fragments.get(value) : undefined;
+          if (f) return cell(this.cellPhrasing(f));
+          return cell(value === undefined || typeof value === 'object' ? [] : [{ type: 'text', value: String(value) }]);
         }),
-      );
+      }));
     const align = columns.map((c) => {
       const d = definition[c]!;
       return d.type === 'text' && d.textAlignment !== 'left' ? d.textAlignment : null;

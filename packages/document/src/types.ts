@@ -12,33 +12,13 @@ export type ContentRefSpace = { kind: 'space'; space: string };
 export type ContentRefReusableContent = { kind: 'reusable-content'; reusableContent: string; space?: string };
 export type ContentRefOpenAPI = { kind: 'openapi'; spec: string };
 export type ContentRef =
-  | ContentRefFile
-  | ContentRefURL
-  | ContentRefPage
-  | ContentRefAnchor
-  | ContentRefUser
-  | ContentRefCollection
-  | ContentRefSpace
-  | ContentRefReusableContent
-  | ContentRefOpenAPI;
+  ContentRefFile | ContentRefURL | ContentRefPage | ContentRefAnchor | ContentRefUser | ContentRefCollection | ContentRefSpace | ContentRefReusableContent | ContentRefOpenAPI;
 
 export type Length = number | { unit: string; value: number };
 export type TextAlignment = 'start' | 'center' | 'end';
 
 // Marks
-export type MarkColorName =
-  | 'default'
-  | 'green'
-  | 'blue'
-  | 'red'
-  | 'orange'
-  | 'yellow'
-  | 'purple'
-  | '$primary'
-  | '$info'
-  | '$success'
-  | '$warning'
-  | '$danger';
+export type MarkColorName = 'default' | 'green' | 'blue' | 'red' | 'orange' | 'yellow' | 'purple' | '$primary' | '$info' | '$success' | '$warning' | '$danger';
 export type DocumentMarkSimple = {
   object: 'mark';
   type: 'bold' | 'italic' | 'code' | 'keyboard' | 'strikethrough' | 'superscript' | 'subscript';
@@ -69,10 +49,7 @@ export type DocumentInlineImage = VoidInline<
   { ref: ContentRefURL | ContentRefFile; refDark?: ContentRefURL | ContentRefFile; caption?: string; size?: 'original' | 'line' }
 >;
 export type DocumentInlineMention = VoidInline<'mention', { ref: ContentRef }>;
-export type DocumentInlineButton = VoidInline<
-  'button',
-  { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef }
->;
+export type DocumentInlineButton = VoidInline<'button', { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef }>;
 export type DocumentInlineAnnotation = InlineBase<'annotation'> & {
   isVoid: false;
   data: Record<string, never>;
@@ -138,13 +115,7 @@ export type DocumentBlockListTasks = BlockBase<'list-tasks'> & {
   nodes: DocumentBlockListItem[];
 };
 export type DocumentBlockDivider = BlockBase<'divider'> & { isVoid: true; data: Record<string, never> };
-export type BlockEssential =
-  | DocumentBlockParagraph
-  | DocumentBlockHeading
-  | DocumentBlockListOrdered
-  | DocumentBlockListUnordered
-  | DocumentBlockListTasks
-  | DocumentBlockDivider;
+export type BlockEssential = DocumentBlockParagraph | DocumentBlockHeading | DocumentBlockListOrdered | DocumentBlockListUnordered | DocumentBlockListTasks | DocumentBlockDivider;
 
 export type DocumentBlockQuote = BlockBase<'blockquote'> & {
   isVoid?: false;
@@ -187,13 +158,7 @@ export type DocumentBlockDrawing = BlockBase<'drawing'> & { isVoid: true; data: 
 /** `data.caption` is Quire's, as for files: `{% embed url="…" %}caption{% endembed %}`. */
 export type DocumentBlockEmbed = BlockBase<'embed'> & { isVoid: true; data: { url: string; fullWidth?: boolean; caption?: string } };
 export type ExpandableBodyBlock =
-  | BlockEssential
-  | DocumentBlockImages
-  | DocumentBlockCode
-  | DocumentBlockTable
-  | DocumentBlockHint
-  | DocumentBlockQuote
-  | DocumentBlockReusableContent;
+  BlockEssential | DocumentBlockImages | DocumentBlockCode | DocumentBlockTable | DocumentBlockHint | DocumentBlockQuote | DocumentBlockReusableContent;
 export type DocumentBlockExpandable = BlockBase<'expandable'> & {
   isVoid: true;
   data: Record<string, never>;

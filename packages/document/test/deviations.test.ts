@@ -18,7 +18,15 @@ describe('known deviations from micromark', () => {
     const block = only('~one~ and ~~two~~\n');
     expect(block).toMatchObject({
       type: 'paragraph',
-      nodes: [{ object: 'text', leaves: [{ text: '~one~ and ', marks: [] }, { text: 'two', marks: [{ type: 'strikethrough' }] }] }],
+      nodes: [
+        {
+          object: 'text',
+          leaves: [
+            { text: '~one~ and ', marks: [] },
+            { text: 'two', marks: [{ type: 'strikethrough' }] },
+          ],
+        },
+      ],
     });
   });
 
@@ -61,17 +69,23 @@ describe('readings kept as micromark gave them', () => {
   it('code spans and inline formulas keep their line endings, so wrapped text comes back as written', () => {
     const markdown = 'Run `npm\ninstall` and $$a +\nb$$ here.\n';
     const block = only(markdown);
-    expect(block).toMatchObject({ nodes: [{ leaves: [{ text: 'Run ' }, { text: 'npm\ninstall', marks: [{ type: 'code' }] }, { text: ' and ' }] }, { type: 'inline-math', data: { formula: 'a +\nb' } }, {}] });
+    expect(block).toMatchObject({
+      nodes: [{ leaves: [{ text: 'Run ' }, { text: 'npm\ninstall', marks: [{ type: 'code' }] }, { text: ' and ' }] }, { type: 'inline-math', data: { formula: 'a +\nb' } }, {}],
+    });
     expect(toMarkdown(fromMarkdown(markdown))).toBe(markdown);
   });
 
   it('one space of padding each side of a code span or an inline formula goes', () => {
-    expect(only('` a ` $$ b $$\n')).toMatchObject({ nodes: [{ leaves: [{ text: 'a', marks: [{ type: 'code' }] }, { text: ' ' }] }, { type: 'inline-math', data: { formula: 'b' } }] });
+    expect(only('` a ` $$ b $$\n')).toMatchObject({
+      nodes: [{ leaves: [{ text: 'a', marks: [{ type: 'code' }] }, { text: ' ' }] }, { type: 'inline-math', data: { formula: 'b' } }],
+    });
   });
 
   it('destinations stay as written (no percent-encoding, no punycode, no scheme filter)', () => {
     const links = fromMarkdown('[a](https://例え.jp/naïve[1]) <https://例え.jp> [b](javascript:alert(1))\n').nodes[0]!;
-    const urls = (links as Extract<Block, { type: 'paragraph' }>).nodes.flatMap((n) => (n.object === 'inline' && n.type === 'link' && n.data.ref.kind === 'url' ? [n.data.ref.url] : []));
+    const urls = (links as Extract<Block, { type: 'paragraph' }>).nodes.flatMap((n) =>
+      n.object === 'inline' && n.type === 'link' && n.data.ref.kind === 'url' ? [n.data.ref.url] : [],
+    );
     expect(urls).toEqual(['https://例え.jp/naïve[1]', 'https://例え.jp', 'javascript:alert(1)']);
   });
 

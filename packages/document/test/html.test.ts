@@ -19,7 +19,9 @@ describe('toHtml renders every block', () => {
   });
 
   it('headings with GitBook anchors, unique within the page', () => {
-    expect(html(read('headings.md'))).toBe('<h1 id="title">Title</h1><h2 id="section">Section</h2><h3 id="sub-section">Sub-section</h3><h2 id="custom-anchor">Explicit anchor</h2>');
+    expect(html(read('headings.md'))).toBe(
+      '<h1 id="title">Title</h1><h2 id="section">Section</h2><h3 id="sub-section">Sub-section</h3><h2 id="custom-anchor">Explicit anchor</h2>',
+    );
     expect(html('## Café Crème\n\n## Café Crème\n\n## Привет мир\n\n## 你好')).toBe(
       '<h2 id="cafe-creme">Café Crème</h2><h2 id="cafe-creme-1">Café Crème</h2><h2 id="privet-mir">Привет мир</h2><h2 id="ni-hao">你好</h2>',
     );
@@ -52,7 +54,9 @@ describe('toHtml renders every block', () => {
   });
 
   it('tabs, expandables, images, files, embeds, content references', () => {
-    expect(html(read('tabs.md'))).toContain('<div class="tabs"><section class="tabs-item"><div class="tabs-item-title">macOS</div><p>Run <code>brew install quire</code>.</p></section>');
+    expect(html(read('tabs.md'))).toContain(
+      '<div class="tabs"><section class="tabs-item"><div class="tabs-item-title">macOS</div><p>Run <code>brew install quire</code>.</p></section>',
+    );
     expect(html(read('expandable.md'))).toBe(
       '<details class="expandable"><summary>Click to <strong>expand</strong> me</summary><p>Hidden text.</p><figure class="code-block" data-syntax="json"><pre><code class="language-json">{"a": 1}</code></pre></figure></details>',
     );
@@ -96,7 +100,15 @@ describe('toHtml renders every block', () => {
     const document: JSONDocument = {
       object: 'document',
       data: {},
-      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'p1' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Page', marks: [] }] }] }] }],
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          nodes: [
+            { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'p1' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Page', marks: [] }] }] },
+          ],
+        },
+      ],
     };
     expect(toHtml(document, { refToUrl: (ref) => (ref.kind === 'page' ? `/s/docs/${ref.page}` : undefined) })).toBe('<p><a href="/s/docs/p1">Page</a></p>');
     expect(toHtml(document)).toBe('<p><a>Page</a></p>');
@@ -115,7 +127,8 @@ function dangers(out: string): string[] {
       for (const [name, value] of Object.entries(child.properties)) {
         if (/^on/i.test(name)) found.push(`${child.tagName}[${name}]`);
         if (name === 'style' && !katex) found.push(`${child.tagName}[style]`);
-        if (['href', 'src', 'action', 'formAction', 'srcSet'].includes(name) && /^\s*(javascript|data|vbscript):/i.test(String(value))) found.push(`${child.tagName}[${name}=${value}]`);
+        if (['href', 'src', 'action', 'formAction', 'srcSet'].includes(name) && /^\s*(javascript|data|vbscript):/i.test(String(value)))
+          found.push(`${child.tagName}[${name}=${value}]`);
       }
       visit(child, katex);
     }
@@ -135,8 +148,14 @@ describe('toHtml never lets script through', () => {
     ['html in a tab title', '{% tabs %}\n{% tab title="<script>alert(1)</script>" %}\nx\n{% endtab %}\n{% endtabs %}'],
     ['html in a summary', '<details>\n\n<summary><img src=x onerror=alert(1)><script>alert(1)</script>t</summary>\n\nb\n\n</details>'],
     ['html in a caption', '<figure><img src="a.png" alt="&#x22; onload=&#x22;alert(1)"><figcaption><p>&#x3C;script>alert(1)&#x3C;/script></p></figcaption></figure>'],
-    ['html in a table cell', '<table><thead><tr><th onclick="alert(1)">a</th></tr></thead><tbody><tr><td><a href="javascript:alert(1)">x</a><iframe src="https://evil"></iframe></td></tr></tbody></table>'],
-    ['javascript: embed and content-ref', '{% embed url="javascript:alert(1)" %}\n\n{% content-ref url="javascript:alert(1)" %}\n[x](javascript:alert(1))\n{% endcontent-ref %}\n\n{% file src="javascript:alert(1)" %}'],
+    [
+      'html in a table cell',
+      '<table><thead><tr><th onclick="alert(1)">a</th></tr></thead><tbody><tr><td><a href="javascript:alert(1)">x</a><iframe src="https://evil"></iframe></td></tr></tbody></table>',
+    ],
+    [
+      'javascript: embed and content-ref',
+      '{% embed url="javascript:alert(1)" %}\n\n{% content-ref url="javascript:alert(1)" %}\n[x](javascript:alert(1))\n{% endcontent-ref %}\n\n{% file src="javascript:alert(1)" %}',
+    ],
     ['katex commands needing trust', '$$\n\\href{javascript:alert(1)}{x} \\htmlId{a}{b} \\url{javascript:alert(1)}\n$$'],
     ['style and mark injection', '<mark style="color:red;background:url(javascript:alert(1))">x</mark> <span style="x" onmouseover="alert(1)">y</span>'],
     ['heading anchor injection', '## T <a href="#x" id="x&#x22; onclick=&#x22;alert(1)"></a>'],
@@ -154,7 +173,13 @@ describe('toHtml never lets script through', () => {
       data: {},
       nodes: [
         { object: 'block', type: 'heading-2', data: { id: '"><script>alert(1)</script>' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '<b>t</b>', marks: [] }] }] },
-        { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'javascript:alert(1)' }, alt: '"onerror="alert(1)' }, fragments: [] }] },
+        {
+          object: 'block',
+          type: 'images',
+          isVoid: false,
+          data: {},
+          nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'javascript:alert(1)' }, alt: '"onerror="alert(1)' }, fragments: [] }],
+        },
         { object: 'block', type: 'code', data: { syntax: '"><script>alert(1)</script>', title: '<script>' }, nodes: [] },
         { object: 'block', type: 'embed', isVoid: true, data: { url: 'javascript:alert(1)' } },
       ],

@@ -13,12 +13,16 @@ const inline = (markdown: string, by = lookup) => inlineReusableContents(fromMar
 
 describe('inlineReusableContents', () => {
   it('puts the included blocks in place, nested ones too, in expandables as well; unknown ones stay includes', () => {
-    const page = inline('## Steps\n\nBefore.\n\n{% include "steps" %}\n\n<details>\n\n<summary>More</summary>\n\n{% include "footer" %}\n\n</details>\n\n{% include "../.gitbook/includes/missing.md" %}\n');
+    const page = inline(
+      '## Steps\n\nBefore.\n\n{% include "steps" %}\n\n<details>\n\n<summary>More</summary>\n\n{% include "footer" %}\n\n</details>\n\n{% include "../.gitbook/includes/missing.md" %}\n',
+    );
     expect(toMarkdown(page)).toBe(
       '## Steps\n\nBefore.\n\n## Steps\n\n1. Download $$x^2$$\n\nFooter _text_.\n\n<details>\n\n<summary>More</summary>\n\nFooter _text_.\n\n</details>\n\n{% include "../.gitbook/includes/missing.md" %}\n',
     );
     // Rendered as the page's own: anchors stay unique across the page and what it includes.
-    expect(toHtml(page, { math: 'source' })).toContain('<h2 id="steps">Steps</h2><p>Before.</p><h2 id="steps-1">Steps</h2><ol><li><p>Download <span class="math math-inline"><code>x^2</code></span></p></li></ol><p>Footer <em>text</em>.</p>');
+    expect(toHtml(page, { math: 'source' })).toContain(
+      '<h2 id="steps">Steps</h2><p>Before.</p><h2 id="steps-1">Steps</h2><ol><li><p>Download <span class="math math-inline"><code>x^2</code></span></p></li></ol><p>Footer <em>text</em>.</p>',
+    );
     expect(sections(page).map((s) => s.anchor)).toEqual(['steps', 'steps-1']);
     // The unknown include renders nothing.
     expect(toHtml(fromMarkdown('{% include "nope" %}'))).toBe('');
@@ -38,8 +42,10 @@ describe('inlineReusableContents', () => {
   it('markdown writes an include as refToUrl answers it, the ref as read otherwise', () => {
     const document = fromMarkdown('{% include "rc1" %}\n');
     expect(toMarkdown(document)).toBe('{% include "rc1" %}\n');
-    expect(toMarkdown(document, { refToUrl: (ref, context) => (ref.kind === 'reusable-content' && context === 'include' ? `../.gitbook/includes/${ref.reusableContent}.md` : undefined) })).toBe(
-      '{% include "../.gitbook/includes/rc1.md" %}\n',
-    );
+    expect(
+      toMarkdown(document, {
+        refToUrl: (ref, context) => (ref.kind === 'reusable-content' && context === 'include' ? `../.gitbook/includes/${ref.reusableContent}.md` : undefined),
+      }),
+    ).toBe('{% include "../.gitbook/includes/rc1.md" %}\n');
   });
 });

@@ -69,7 +69,9 @@ describe('the document model', () => {
     expect(types).toEqual(['code', 'code', 'code', 'hint', 'hint', 'hint', 'hint', 'images', 'images', 'images', 'images', 'paragraph', 'content-ref', 'content-ref', 'paragraph']);
     const titled = doc.nodes[1] as Extract<JSONDocument['nodes'][number], { type: 'code' }>;
     expect(titled.data).toEqual({ syntax: 'bash', title: 'install.sh', overflow: 'wrap', lineNumbers: true });
-    expect(titled.nodes).toEqual([{ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'npm install quire', marks: [] }] }] }]);
+    expect(titled.nodes).toEqual([
+      { object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'npm install quire', marks: [] }] }] },
+    ]);
     const figure = doc.nodes[8] as Extract<JSONDocument['nodes'][number], { type: 'images' }>;
     expect(figure.nodes[0]!.data).toEqual({ ref: { kind: 'url', url: '.gitbook/assets/diagram.png' }, alt: 'Diagram' });
     expect(figure.nodes[0]!.fragments[0]!.nodes[0]!.nodes).toEqual([{ object: 'text', leaves: [{ object: 'leaf', text: 'The architecture & its parts', marks: [] }] }]);

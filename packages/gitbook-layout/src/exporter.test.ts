@@ -5,7 +5,11 @@ import { planImport, type PlannedPage, type RepoSnapshot } from './importer.ts';
 
 // A repository as Git Sync reads it: every file's oid (git's, so equal bytes have equal oids), the
 // text of the markdown and YAML ones.
-const oid = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
+const oid = (text: string) =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0`)
+    .update(text)
+    .digest('hex');
 function snapshot(files: Record<string, string>): RepoSnapshot {
   const blobs = new Map<string, string>();
   const texts = new Map<string, string>();
@@ -49,7 +53,11 @@ function importSpace(files: Record<string, string>, projectDirectory = '', space
 
 /** The repository after the export: written files (file bytes stand for their id), removed ones gone. */
 function applyExport(files: Record<string, string>, space: Space, projectDirectory = '') {
-  const plan = planExport(space.pages, space.files, { projectDirectory, existing: Object.keys(files).length ? snapshot(files) : undefined, reusableContents: space.reusableContents });
+  const plan = planExport(space.pages, space.files, {
+    projectDirectory,
+    existing: Object.keys(files).length ? snapshot(files) : undefined,
+    reusableContents: space.reusableContents,
+  });
   const out = { ...files };
   for (const path of plan.remove) delete out[path];
   for (const [path, text] of plan.texts) out[path] = text;
@@ -93,7 +101,9 @@ describe('planExport onto the repository the space came from', () => {
     expect(find(space, 'Before you start')).toMatchObject({ type: 'link', href: `/pages/${steps.id}#before` });
     expect(find(space, 'Overview').markdown).toContain(`(/pages/${steps.id}#before)`);
     // `.gitbook.yaml`'s redirects lead to the page of their file.
-    expect(planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects).toEqual([{ from: 'old/page', page: steps.id, anchor: '' }]);
+    expect(planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects).toEqual([
+      { from: 'old/page', page: steps.id, anchor: '' },
+    ]);
     const { plan, files } = applyExport(REPO, space);
     expect(plan.texts).toEqual(new Map());
     expect(plan.remove).toEqual([]);
@@ -117,7 +127,7 @@ describe('planExport onto the repository the space came from', () => {
     expect(files).toEqual(repo);
   });
 
-  it('writes an edited page alone, in the document model\'s spelling, keeping its front matter and heading', () => {
+  it("writes an edited page alone, in the document model's spelling, keeping its front matter and heading", () => {
     const space = importSpace(REPO);
     const readme = find(space, 'Overview');
     readme.markdown = readme.markdown!.replace('Read', 'Now read');
@@ -143,11 +153,23 @@ describe('planExport onto the repository the space came from', () => {
     expect(files['docs/SUMMARY.md']).toContain('* [API version 2.1](reference/api_v2.1.md)');
   });
 
-  it('removes only the files of deleted pages and files; new pages get GitBook\'s paths', () => {
+  it("removes only the files of deleted pages and files; new pages get GitBook's paths", () => {
     const space = importSpace(REPO);
     const guide = find(space, 'Guide');
     guide.pages = guide.pages.filter((p) => p.title !== 'Install steps');
-    guide.pages.push({ id: 'new1', type: 'document', title: 'Установка', slug: 'ustanovka', emoji: '', icon: '', description: '', hidden: false, href: '', markdown: 'Новая страница.\n', pages: [] });
+    guide.pages.push({
+      id: 'new1',
+      type: 'document',
+      title: 'Установка',
+      slug: 'ustanovka',
+      emoji: '',
+      icon: '',
+      description: '',
+      hidden: false,
+      href: '',
+      markdown: 'Новая страница.\n',
+      pages: [],
+    });
     space.files = [];
     const { plan, files } = applyExport(REPO, space);
     expect(plan.remove.sort()).toEqual(['docs/.gitbook/assets/logo.png', 'docs/guide/install_steps.md', 'docs/images/shot.png']);
@@ -181,10 +203,14 @@ describe('planExport to a new repository', () => {
     expect(applyExport(files, back).plan).toMatchObject({ texts: new Map(), remove: [], pageCount: 5 });
   });
 
-  it('writes the space\'s redirects into the new .gitbook.yaml, leading to the same pages', () => {
+  it("writes the space's redirects into the new .gitbook.yaml, leading to the same pages", () => {
     const space = importSpace(REPO);
     const redirects = planImport(snapshot(REPO), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() }).redirects;
-    const withAnchor = [...redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })), { path: 'old: first', pageId: find(space, 'First').id, anchor: 'top' }, { path: 'gone', pageId: 'deleted', anchor: '' }];
+    const withAnchor = [
+      ...redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })),
+      { path: 'old: first', pageId: find(space, 'First').id, anchor: 'top' },
+      { path: 'gone', pageId: 'deleted', anchor: '' },
+    ];
     const plan = planExport(space.pages, space.files, { projectDirectory: '', redirects: withAnchor });
     const yaml = plan.texts.get('.gitbook.yaml')!;
     expect(yaml).toContain('redirects:\n  old/page: guide/install_steps.md\n  "old: first": get-started/first.md#top\n');
@@ -217,7 +243,10 @@ describe('planExport of reusable contents', () => {
     expect(plan.texts).toEqual(new Map([['docs/.gitbook/includes/footer.md', '---\ntitle: Footer\n---\n\nFooter, _edited_.\n']]));
     expect(plan.remove).toEqual([]);
     // Which imports as it is now, with the same ids.
-    expect(importSpace(files, '', edited).reusableContents).toEqual([space.reusableContents[0], { ...footer, markdown: 'Footer, _edited_.\n', git: { ...footer.git, oid: expect.any(String) } }]);
+    expect(importSpace(files, '', edited).reusableContents).toEqual([
+      space.reusableContents[0],
+      { ...footer, markdown: 'Footer, _edited_.\n', git: { ...footer.git, oid: expect.any(String) } },
+    ]);
   });
 
   it('writes them to .gitbook/includes in a new repository, pages including them by path, and reimports them with their ids', () => {

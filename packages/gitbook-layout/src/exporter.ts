@@ -221,8 +221,7 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
     list.map((p) => [p.id, p.type, p.title, p.type === 'link' ? p.href : pathOf(p.id), shape(p.pages as typeof list, pathOf)]);
   // Unchanged structure: the summary (or the folders, when the repository has none) as it is.
   const summaryKept =
-    previous !== undefined &&
-    JSON.stringify(shape(pages, (id) => layout.pages.get(id))) === JSON.stringify(shape(previous.pages, (id) => before.get(id)?.git?.path));
+    previous !== undefined && JSON.stringify(shape(pages, (id) => layout.pages.get(id))) === JSON.stringify(shape(previous.pages, (id) => before.get(id)?.git?.path));
   if (!summaryKept) {
     texts.set(config.summary, summaryOf(pages, layout, dirOf(config.summary)));
     const yaml = joinPath(projectDirectory, '.gitbook.yaml');
@@ -234,7 +233,10 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
         return to ? [[r.path, `${relativePath(root, to)}${r.anchor ? `#${r.anchor}` : ''}`] as const] : [];
       });
       const written = redirects.length ? `\n${YAML.stringify({ redirects: Object.fromEntries(redirects) })}` : '';
-      texts.set(yaml, `root: ./${rel}\n\nstructure:\n  readme: ${relativePath(root, layout.pages.get(pages.find((p) => p.type === 'document')?.id ?? '') ?? config.readme)}\n  summary: ${relativePath(root, config.summary)}\n${written}`);
+      texts.set(
+        yaml,
+        `root: ./${rel}\n\nstructure:\n  readme: ${relativePath(root, layout.pages.get(pages.find((p) => p.type === 'document')?.id ?? '') ?? config.readme)}\n  summary: ${relativePath(root, config.summary)}\n${written}`,
+      );
     }
   }
 
@@ -315,7 +317,8 @@ function renderBody(markdown: string, dir: string, ctx: RenderContext): string {
   };
   const { document } = parseMarkdown(markdown);
   return toMarkdown(document, {
-    refToUrl: (ref) => (ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : ref.kind === 'reusable-content' ? included(ref.reusableContent) : undefined),
+    refToUrl: (ref) =>
+      ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : ref.kind === 'reusable-content' ? included(ref.reusableContent) : undefined,
   });
 }
 
@@ -326,7 +329,11 @@ function summaryOf(pages: SpacePage[], layout: ExportLayout, base: string): stri
         // A link to a page of the space is the page's file again, with its anchor.
         const { path: target, rest } = splitTarget(p.href);
         const to = layout.pages.get(PAGE_LINK.exec(target)?.[1] ?? '');
-        return [to ? { title: p.title, href: relativePath(base, to), anchor: rest, children: lines(p.pages) } : { title: p.title, href: p.href, external: true, children: lines(p.pages) }];
+        return [
+          to
+            ? { title: p.title, href: relativePath(base, to), anchor: rest, children: lines(p.pages) }
+            : { title: p.title, href: p.href, external: true, children: lines(p.pages) },
+        ];
       }
       const path = layout.pages.get(p.id);
       return path ? [{ title: p.title, href: relativePath(base, path), children: lines(p.pages) }] : lines(p.pages);

@@ -22,7 +22,8 @@ const outline = (pages: PlannedPage[]): unknown[] => pages.map((p) => ({ t: p.ti
 const docs = {
   'docs/.gitbook.yaml': 'root: ./content\nstructure:\n  readme: intro.md\n  summary: TOC.md\n',
   'docs/content/intro.md': '---\ndescription: Start here\n---\n# Welcome\n\nSee [install](guide/install.md#steps) and ![logo](.gitbook/assets/logo.png).\n',
-  'docs/content/TOC.md': '# Table of contents\n\n* [Welcome](intro.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n  * [Upgrade](guide/upgrade.md)\n* [Website](https://example.com)\n\n## Reference\n\n* [API](reference/api.md)\n',
+  'docs/content/TOC.md':
+    '# Table of contents\n\n* [Welcome](intro.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n  * [Upgrade](guide/upgrade.md)\n* [Website](https://example.com)\n\n## Reference\n\n* [API](reference/api.md)\n',
   'docs/content/guide/README.md': '# Guide\n\nThe guide. Back to [start](../intro.md).\n',
   'docs/content/guide/install.md': '# Installing\n\n<img src="../.gitbook/assets/logo.png" alt="x">\n\n[Source](../../../src/main.c)\n',
   'docs/content/guide/upgrade.md': 'No heading here.\n',
@@ -36,7 +37,8 @@ const docs = {
 describe('planImport reads includes as reusable contents', () => {
   const repo = {
     '.gitbook.yaml': 'root: ./docs/\n',
-    'docs/README.md': '# Home\n\n{% include ".gitbook/includes/steps.md" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n',
+    'docs/README.md':
+      '# Home\n\n{% include ".gitbook/includes/steps.md" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n',
     'docs/guide/install.md': '# Install\n\nAgain: {% include "../.gitbook/includes/steps.md" %}\n',
     'docs/.gitbook/includes/steps.md': '---\ntitle: Setup steps\n---\n\n1. See [install](../../guide/install.md).\n\n{% include "footer.md" %}\n',
     'docs/.gitbook/includes/footer.md': 'Footer.\n\n{% include "steps.md" %}\n',
@@ -49,12 +51,24 @@ describe('planImport reads includes as reusable contents', () => {
     const install = all(plan.pages).find((p) => p.title === 'Install')!;
     const [steps, footer] = plan.reusableContents;
     expect(plan.reusableContents).toEqual([
-      { id: steps!.id, title: 'Setup steps', markdown: `1. See [install](/pages/${install.id}).\n\n{% include "${footer!.id}" %}\n`, git: { oid: 'oid-docs/.gitbook/includes/steps.md', path: 'docs/.gitbook/includes/steps.md' } },
-      { id: footer!.id, title: 'Footer', markdown: `Footer.\n\n{% include "${steps!.id}" %}\n`, git: { oid: 'oid-docs/.gitbook/includes/footer.md', path: 'docs/.gitbook/includes/footer.md' } },
+      {
+        id: steps!.id,
+        title: 'Setup steps',
+        markdown: `1. See [install](/pages/${install.id}).\n\n{% include "${footer!.id}" %}\n`,
+        git: { oid: 'oid-docs/.gitbook/includes/steps.md', path: 'docs/.gitbook/includes/steps.md' },
+      },
+      {
+        id: footer!.id,
+        title: 'Footer',
+        markdown: `Footer.\n\n{% include "${steps!.id}" %}\n`,
+        git: { oid: 'oid-docs/.gitbook/includes/footer.md', path: 'docs/.gitbook/includes/footer.md' },
+      },
     ]);
     // Pages point at the reusable content; what was not read stays as written.
     const home = plan.pages.find((p) => p.title === 'Home')!;
-    expect(home.markdown).toBe(`{% include "${steps!.id}" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n`);
+    expect(home.markdown).toBe(
+      `{% include "${steps!.id}" %}\n\n{% include "../secrets.md" %}\n\n{% include "../../etc/passwd.md" %}\n\n{% include "/docs/x.md" %}\n\n{% include ".gitbook/includes/missing.md" %}\n`,
+    );
     expect(install.markdown).toBe(`Again: {% include "${steps!.id}" %}\n`);
     expect(plan.ignoredIncludes).toEqual([
       { from: 'docs/README.md', include: '../secrets.md', reason: 'outside the docs root (docs)' },
@@ -65,7 +79,11 @@ describe('planImport reads includes as reusable contents', () => {
     // The includes folder holds no pages.
     expect(all(plan.pages).map((p) => p.git?.path)).toEqual(['docs/README.md', undefined, 'docs/guide/install.md']);
     // A reimport keeps the ids by path.
-    const again = planImport(snapshot(repo), { projectDirectory: '', known: { ...none, reusableContents: new Map([['docs/.gitbook/includes/footer.md', 'kept']]) }, newId: counter() });
+    const again = planImport(snapshot(repo), {
+      projectDirectory: '',
+      known: { ...none, reusableContents: new Map([['docs/.gitbook/includes/footer.md', 'kept']]) },
+      newId: counter(),
+    });
     expect(again.reusableContents[1]!.id).toBe('kept');
   });
 });
@@ -121,7 +139,14 @@ describe('planImport', () => {
     const plan = planImport(snapshot(docs), { projectDirectory: 'docs', repoTreeUrl: 'https://git.example.com/tree/main/', known: none, newId: counter() });
     expect(outline(plan.pages)).toEqual([
       { t: 'Welcome', s: 'welcome' },
-      { t: 'Guide', s: 'guide', c: [{ t: 'Install', s: 'install' }, { t: 'Upgrade', s: 'upgrade' }] },
+      {
+        t: 'Guide',
+        s: 'guide',
+        c: [
+          { t: 'Install', s: 'install' },
+          { t: 'Upgrade', s: 'upgrade' },
+        ],
+      },
       { t: 'Website', s: 'website' },
       { t: 'Reference', s: 'reference', c: [{ t: 'API', s: 'api' }] },
     ]);
@@ -154,7 +179,7 @@ describe('planImport', () => {
         'a.md': 'no title',
         'sub/README.md': '# Sub section\n',
         'sub/deep/x.md': '# X\n',
-        'LICENSE': 'MIT',
+        LICENSE: 'MIT',
       }),
       { projectDirectory: '', known: none, newId: counter() },
     );
@@ -177,8 +202,14 @@ describe('planImport', () => {
 
   it('fails clearly on an empty repository or a bad config', () => {
     expect(() => planImport(snapshot({ 'x.txt': 'x' }), { projectDirectory: '', known: none, newId: counter() })).toThrow(RepositoryError);
-    expect(() => planImport(snapshot({ '.gitbook.yaml': 'root: [1', 'README.md': '# A' }), { projectDirectory: '', known: none, newId: counter() })).toThrow(/\.gitbook\.yaml is not valid YAML/);
-    expect(() => planImport(snapshot({ '.gitbook.yaml': 'root: ../..', 'README.md': '# A' }), { projectDirectory: '', known: none, newId: counter() })).toThrow(/root must stay inside/);
-    expect(() => planImport(snapshot({ 'd/.gitbook.yaml': 'structure:\n  readme: ../../x.md', 'd/a.md': '# A' }), { projectDirectory: 'd', known: none, newId: counter() })).toThrow(/readme must be a file of the repository/);
+    expect(() => planImport(snapshot({ '.gitbook.yaml': 'root: [1', 'README.md': '# A' }), { projectDirectory: '', known: none, newId: counter() })).toThrow(
+      /\.gitbook\.yaml is not valid YAML/,
+    );
+    expect(() => planImport(snapshot({ '.gitbook.yaml': 'root: ../..', 'README.md': '# A' }), { projectDirectory: '', known: none, newId: counter() })).toThrow(
+      /root must stay inside/,
+    );
+    expect(() =>
+      planImport(snapshot({ 'd/.gitbook.yaml': 'structure:\n  readme: ../../x.md', 'd/a.md': '# A' }), { projectDirectory: 'd', known: none, newId: counter() }),
+    ).toThrow(/readme must be a file of the repository/);
   });
 });

@@ -233,7 +233,12 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): Impo
     let content = reusable.get(path);
     if (!content) {
       const file = splitIncludeFile(snapshot.texts.get(path)!);
-      content = { id: idFor(path, options.known.reusableContents ?? new Map()), title: file.title ?? (titleFromPath(path) || 'Untitled'), markdown: '', git: { oid: snapshot.blobs.get(path)!, path } };
+      content = {
+        id: idFor(path, options.known.reusableContents ?? new Map()),
+        title: file.title ?? (titleFromPath(path) || 'Untitled'),
+        markdown: '',
+        git: { oid: snapshot.blobs.get(path)!, path },
+      };
       reusable.set(path, content);
       content.markdown = rewriteIncludes(rewriteLinks(file.body, rewriteFrom(path)), includeFrom(path));
     }

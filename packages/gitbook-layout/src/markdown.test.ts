@@ -30,8 +30,13 @@ describe('splitPageFile', () => {
   });
 
   // Attack: Git import's title patterns backtracked in quadratic to cubic time on runs of spaces.
-  it('reads an attacker\'s first lines in linear time', () => {
-    const attacks = ['# a' + ' '.repeat(100_000) + 'x', 'a' + ' '.repeat(100_000) + 'x\n===', 'Title' + ' \t'.repeat(50_000) + '\r', '\n'.repeat(50_000) + '# ' + '#'.repeat(50_000) + 'x'];
+  it("reads an attacker's first lines in linear time", () => {
+    const attacks = [
+      '# a' + ' '.repeat(100_000) + 'x',
+      'a' + ' '.repeat(100_000) + 'x\n===',
+      'Title' + ' \t'.repeat(50_000) + '\r',
+      '\n'.repeat(50_000) + '# ' + '#'.repeat(50_000) + 'x',
+    ];
     for (const text of attacks) {
       const started = performance.now();
       split(text);
@@ -53,7 +58,9 @@ describe('splitPageFile', () => {
   it('writes the front matter the import kept, changing only the fields that changed', () => {
     const matter = '---\ndescription: >-\n  Folded\n  text\nlayout:\n  width: wide\n---\n';
     expect(joinPageFile('T', { description: 'Folded text' }, 'Body\n', { matter })).toBe(`${matter}\n# T\n\nBody\n`);
-    expect(joinPageFile('T', { description: 'New', hidden: true }, 'Body\n', { matter, heading: false })).toBe('---\ndescription: >-\n  New\nlayout:\n  width: wide\nhidden: true\n---\n\nBody\n');
+    expect(joinPageFile('T', { description: 'New', hidden: true }, 'Body\n', { matter, heading: false })).toBe(
+      '---\ndescription: >-\n  New\nlayout:\n  width: wide\nhidden: true\n---\n\nBody\n',
+    );
   });
 });
 

@@ -9,7 +9,6 @@ import { memoByText } from './memo.ts';
 // autolink literals are absolute URLs, never rewritten.
 const linkParser = unified().use(remarkParse);
 
-
 /** Page fields a markdown file may carry in its front matter (GitBook writes these). */
 export interface FrontMatter {
   description?: string;
@@ -132,7 +131,13 @@ export function splitIncludeFile(text: string): { title?: string; body: string }
   }
   if (!fm || !data || typeof data !== 'object' || Array.isArray(data)) return { body: text };
   const title = (data as Record<string, unknown>).title;
-  return { ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}), body: text.replace(/^\uFEFF/, '').slice(fm[0].length).replace(/^\s*\n/, '') };
+  return {
+    ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}),
+    body: text
+      .replace(/^\uFEFF/, '')
+      .slice(fm[0].length)
+      .replace(/^\s*\n/, ''),
+  };
 }
 
 /** The file an export writes for a reusable content, as splitIncludeFile reads it. */
@@ -265,4 +270,3 @@ export function rewriteLinks(markdown: string, rewrite: (url: string) => string 
   }
   return out + markdown.slice(done);
 }
-

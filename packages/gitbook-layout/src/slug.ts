@@ -8,7 +8,13 @@ import { slugify } from '@quire/service-kit';
  */
 export function titleSlug(title: string): string {
   // Accents go first: transliteration would spell `Ü` as `Ue`.
-  return slugify(transliterate(romanizeEastAsian(title).normalize('NFKD').replace(/[\u0300-\u036f]/g, '')));
+  return slugify(
+    transliterate(
+      romanizeEastAsian(title)
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, ''),
+    ),
+  );
 }
 
 // What a slug may be (content's rule): a file's own name that fits is the page's slug as it is.

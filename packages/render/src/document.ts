@@ -1,4 +1,15 @@
-import { fromMarkdown, inlineReusableContents, parseMarkdown, sections, toHtml, toMarkdown, type ContentRef, type JSONDocument, type LinkContext, type ResolveLink } from '@quire/document';
+import {
+  fromMarkdown,
+  inlineReusableContents,
+  parseMarkdown,
+  sections,
+  toHtml,
+  toMarkdown,
+  type ContentRef,
+  type JSONDocument,
+  type LinkContext,
+  type ResolveLink,
+} from '@quire/document';
 import type { File, Page } from '@quire/proto/space-content';
 
 // A page's markdown as the reader, exports and PDFs show it, through @quire/document (the one

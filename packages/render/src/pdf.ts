@@ -24,7 +24,11 @@ export const pdfConfigFields = {
   PDF_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
 };
 
-export const pdfOptions = (config: Static<TObject<typeof pdfConfigFields>>): PdfOptions => ({ executablePath: config.CHROMIUM_PATH, concurrency: config.PDF_CONCURRENCY, timeoutMs: config.PDF_TIMEOUT_MS });
+export const pdfOptions = (config: Static<TObject<typeof pdfConfigFields>>): PdfOptions => ({
+  executablePath: config.CHROMIUM_PATH,
+  concurrency: config.PDF_CONCURRENCY,
+  timeoutMs: config.PDF_TIMEOUT_MS,
+});
 
 export const DEFAULT_PDF_OPTIONS: PdfOptions = { executablePath: '/usr/bin/chromium', concurrency: 2, timeoutMs: 60_000 };
 
@@ -34,7 +38,16 @@ export type AssetLoader = (path: string) => Promise<{ body: Buffer; contentType:
 /** Where the printed page lives: never resolved, every request to it is answered here. */
 export const PRINT_ORIGIN = 'https://print.quire.invalid';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export class PdfPrinter {
   private browser: Promise<Browser> | undefined;

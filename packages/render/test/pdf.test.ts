@@ -9,7 +9,6 @@ import { pdfText } from '../src/testing.ts';
 const present = existsSync(DEFAULT_PDF_OPTIONS.executablePath) && existsSync('/usr/bin/pdftotext');
 if (!present && !process.env.CI) console.warn('PDF tests skipped: chromium or pdftotext is missing (apt-get install chromium poppler-utils)');
 
-
 const page = (id: string, title: string, pages: Page[] = [], path = id): Page => ({ id, title, pages, path, type: 'document' }) as Page;
 
 // The smallest PNG there is: 1x1 transparent.
@@ -60,7 +59,11 @@ describe.runIf(present || process.env.CI)('PDF printing in Chromium', () => {
     const html = bookHtml({
       title: 'Guide',
       pages: [
-        { page: root, depth: 0, markdown: `![logo](/files/f1)\n\n![internal](http://127.0.0.1:${(server.address() as { port: number }).port}/x.png)\n\nSee [the child](child.md).\n` },
+        {
+          page: root,
+          depth: 0,
+          markdown: `![logo](/files/f1)\n\n![internal](http://127.0.0.1:${(server.address() as { port: number }).port}/x.png)\n\nSee [the child](child.md).\n`,
+        },
         { page: child, depth: 1, markdown: 'Child text.\n' },
       ],
       tree: [root],

@@ -71,7 +71,12 @@ export class ServiceIdentity {
     if (chain.length > MAX_CHAIN) return Promise.reject(new Error(`call chain too long: ${chain.join(' → ')}`));
     const iat = Math.floor(now / 1000);
     const act = chain.reduce<Act | undefined>((inner, sub) => (inner ? { sub, act: inner } : { sub }), undefined);
-    const jwt = new SignJWT({ act }).setProtectedHeader({ alg: 'EdDSA', kid: this.name }).setIssuer(this.name).setAudience(audience).setIssuedAt(iat).setExpirationTime(iat + this.#ttl);
+    const jwt = new SignJWT({ act })
+      .setProtectedHeader({ alg: 'EdDSA', kid: this.name })
+      .setIssuer(this.name)
+      .setAudience(audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.#ttl);
     if (caller.userId) jwt.setSubject(caller.userId);
     const token = this.#signingKey.then((key) => jwt.sign(key));
     this.#signed.set(key, { token, renewAt: now + (this.#ttl * 1000) / 2 });
@@ -137,7 +142,10 @@ export class ServiceIdentity {
     let payload: JWTPayload;
     let kid: string | undefined;
     try {
-      ({ payload, protectedHeader: { kid } } = await jwtVerify(
+      ({
+        payload,
+        protectedHeader: { kid },
+      } = await jwtVerify(
         token,
         (header) => {
           const key = isServiceName(header.kid) ? this.#trusted.get(header.kid) : undefined;

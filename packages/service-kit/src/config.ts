@@ -33,7 +33,8 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
       }
     }
     if (value !== undefined && value !== '') raw[key] = value;
-    else if (field.requiredInProduction && env.NODE_ENV === 'production') missing.push(`  ${key}: must be set in production (a key drawn per process breaks across replicas and restarts) (not set)`);
+    else if (field.requiredInProduction && env.NODE_ENV === 'production')
+      missing.push(`  ${key}: must be set in production (a key drawn per process breaks across replicas and restarts) (not set)`);
   }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const withDefaults = Value.Default(schema, raw);
@@ -73,8 +74,7 @@ export const serviceConfigFields = {
 };
 
 export const port = (defaultPort: number) => Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort });
-export const url = (defaultUrl?: string) =>
-  Type.String({ pattern: '^[a-z][a-z0-9+.-]*://', ...(defaultUrl ? { default: defaultUrl } : {}) });
+export const url = (defaultUrl?: string) => Type.String({ pattern: '^[a-z][a-z0-9+.-]*://', ...(defaultUrl ? { default: defaultUrl } : {}) });
 
 /** The database fields of a service's config: its own `quire_<service>` database by default. */
 export const databaseConfigFields = (service: string) => ({

@@ -12,7 +12,12 @@ describe('errors across the wire', () => {
   });
 
   it('passes on an upstream service that is gone or too slow as such (503/504 at the gateway), its details hidden', () => {
-    const upstream = (code: status) => Object.assign(new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051'), { code, details: 'connect ECONNREFUSED 10.0.0.7:50051', metadata: new Metadata() });
+    const upstream = (code: status) =>
+      Object.assign(new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051'), {
+        code,
+        details: 'connect ECONNREFUSED 10.0.0.7:50051',
+        metadata: new Metadata(),
+      });
     expect(toServiceError(upstream(status.UNAVAILABLE))).toEqual({ code: status.UNAVAILABLE, details: 'A service this call needs is unavailable' });
     expect(toServiceError(upstream(status.DEADLINE_EXCEEDED))).toEqual({ code: status.DEADLINE_EXCEEDED, details: 'A service this call needs did not answer in time' });
     // Any other failure of an upstream is this service's problem to report, not to relay.
@@ -44,10 +49,12 @@ describe('roles', () => {
 
   it('orders roles strongest first: admin, create, review, edit, comment, read', () => {
     const ordered = API_ROLES.map(roleFromApi);
-    ordered.forEach((stronger, i) => ordered.slice(i + 1).forEach((weaker) => {
-      expect(roleAtLeast(stronger, weaker)).toBe(true);
-      expect(roleAtLeast(weaker, stronger)).toBe(false);
-    }));
+    ordered.forEach((stronger, i) =>
+      ordered.slice(i + 1).forEach((weaker) => {
+        expect(roleAtLeast(stronger, weaker)).toBe(true);
+        expect(roleAtLeast(weaker, stronger)).toBe(false);
+      }),
+    );
     expect(roleAtLeast(Role.ROLE_GUEST, Role.ROLE_READ)).toBe(false);
   });
 });

@@ -30,9 +30,7 @@ export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise
 /** The typed implementation of a generated service: every RPC as a `UnaryHandler`. */
 export type Handlers<S> = {
   // Generated server interfaces carry grpc-js's string index signature: keep only the named RPCs.
-  [K in keyof S as string extends K ? never : K]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
-    ? UnaryHandler<Req, Res>
-    : never;
+  [K in keyof S as string extends K ? never : K]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void ? UnaryHandler<Req, Res> : never;
 };
 
 /**
@@ -176,12 +174,7 @@ export function createClient<C extends Client>(
 
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
-type UnaryMethod<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: Res) => void,
-) => ClientUnaryCall;
+type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: (error: ServiceError | null, response: Res) => void) => ClientUnaryCall;
 
 /** Whom a client calls and as whom: the calling service's identity signs for the `audience` service. */
 export interface Callee {
@@ -190,14 +183,7 @@ export interface Callee {
 }
 
 /** Calls a unary RPC as a promise, carrying the caller's signed assertion and a deadline. */
-export async function unaryCall<Req, Res>(
-  client: Client,
-  method: UnaryMethod<Req, Res>,
-  request: Req,
-  caller: Caller,
-  callee: Callee,
-  timeoutMs = 10_000,
-): Promise<Res> {
+export async function unaryCall<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, caller: Caller, callee: Callee, timeoutMs = 10_000): Promise<Res> {
   const metadata = await callee.identity.metadata(callee.audience, caller);
   return new Promise((resolve, reject) => {
     const traced = traceClientCall((method as { path?: string }).path ?? method.name, metadata);

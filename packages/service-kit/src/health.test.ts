@@ -48,7 +48,15 @@ describe('health follows the dependencies', () => {
     const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
     pool.on('error', () => {});
     cleanup.push(() => pool.end());
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [], identity: testIdentity('orgs'), log, checks: { database: () => pool.query('SELECT 1') }, checkIntervalMs: 60_000 });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [],
+      identity: testIdentity('orgs'),
+      log,
+      checks: { database: () => pool.query('SELECT 1') },
+      checkIntervalMs: 60_000,
+    });
     cleanup.push(() => server.shutdown(100));
     const side = await startMetricsServer('127.0.0.1', 0, server.ready);
     cleanup.push(() => side.close());
@@ -70,7 +78,15 @@ describe('health follows the dependencies', () => {
 
   it('is NOT_SERVING once NATS is gone', async () => {
     const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'health-test', log);
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [], identity: testIdentity('orgs'), log, checks: { nats: natsCheck(nc) }, checkIntervalMs: 60_000 });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [],
+      identity: testIdentity('orgs'),
+      log,
+      checks: { nats: natsCheck(nc) },
+      checkIntervalMs: 60_000,
+    });
     cleanup.push(() => server.shutdown(100));
     expect(await server.checkHealth()).toBe(true);
     await nc.close();

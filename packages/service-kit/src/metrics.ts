@@ -51,7 +51,11 @@ function cachedChildren<L extends string>(h: Histogram<L>) {
 const rpcChild = cachedChildren(rpcSeconds);
 const httpChild = cachedChildren(httpSeconds);
 
-const CODE_NAMES = Object.fromEntries(Object.entries(GrpcStatus).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
+const CODE_NAMES = Object.fromEntries(
+  Object.entries(GrpcStatus)
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => [v, k]),
+) as Record<number, string>;
 
 /** Records one served RPC that started at `startMs` (performance.now()). */
 export function observeRpc(method: string, code: number, startMs: number): void {

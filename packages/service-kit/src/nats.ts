@@ -45,7 +45,14 @@ export const STREAMS: Record<'jobs' | 'insights' | 'events', Partial<StreamConfi
   // Work queue: a job message is removed once a worker acks it.
   jobs: { name: 'JOBS', subjects: ['jobs.>'], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: 10 * 60 * 1_000_000_000 },
   // Visitor events wait here until ClickHouse has them; a week of backlog at most.
-  insights: { name: 'INSIGHTS', subjects: ['insights.>'], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: 7 * DAY_NS, duplicate_window: 10 * 60 * 1_000_000_000 },
+  insights: {
+    name: 'INSIGHTS',
+    subjects: ['insights.>'],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: 7 * DAY_NS,
+    duplicate_window: 10 * 60 * 1_000_000_000,
+  },
   // Domain events for cleanup and copies kept by other services.
   events: { name: 'EVENTS', subjects: ['events.>'], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: 7 * DAY_NS },
 };
@@ -63,11 +70,7 @@ export async function ensureStream(nc: NatsConnection, config: Partial<StreamCon
 }
 
 /** Creates or updates a durable pull consumer with explicit acks. */
-export async function ensurePullConsumer(
-  nc: NatsConnection,
-  stream: string,
-  config: Partial<ConsumerConfig> & { durable_name: string },
-): Promise<void> {
+export async function ensurePullConsumer(nc: NatsConnection, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const full: Partial<ConsumerConfig> = { ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...config };
   try {

@@ -106,7 +106,11 @@ function get(url: URL, allowPrivate: boolean, deadline: number, field: string): 
   const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: allowPrivate, keepAlive: false });
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method: 'GET', timeout: Math.max(1, deadline - Date.now()), headers: { 'user-agent': 'Quire/1.0 (+content import)', accept: '*/*' } }, resolve);
+    const req = request(
+      url,
+      { agent, method: 'GET', timeout: Math.max(1, deadline - Date.now()), headers: { 'user-agent': 'Quire/1.0 (+content import)', accept: '*/*' } },
+      resolve,
+    );
     req.on('timeout', () => req.destroy(new InvalidArgumentError(`${field}: ${url.href} did not answer in time`)));
     req.on('error', (err) => reject(err instanceof InvalidArgumentError ? err : new InvalidArgumentError(`${field}: cannot fetch ${url.href}: ${err.message}`)));
     req.end();

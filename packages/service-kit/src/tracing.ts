@@ -125,6 +125,12 @@ function traceQueries(target: pg.Pool | pg.PoolClient, database: string): void {
     if (typeof args[args.length - 1] === 'function') return query(...args);
     const first = args[0] as string | { text?: string; name?: string };
     const statement = typeof first === 'string' ? first : (first?.name ?? first?.text ?? '');
-    return inSpan('pg.query', SpanKind.CLIENT, context.active(), { 'db.system': 'postgresql', 'db.namespace': database, 'db.query.text': statement.slice(0, 500) }, () => query(...args) as Promise<unknown>);
+    return inSpan(
+      'pg.query',
+      SpanKind.CLIENT,
+      context.active(),
+      { 'db.system': 'postgresql', 'db.namespace': database, 'db.query.text': statement.slice(0, 500) },
+      () => query(...args) as Promise<unknown>,
+    );
   };
 }

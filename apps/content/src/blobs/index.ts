@@ -58,7 +58,8 @@ export interface S3Settings {
   prefix: string;
 }
 
-const missing = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as { name?: string }).name ?? '') || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+const missing = (err: unknown) =>
+  ['NoSuchKey', 'NotFound'].includes((err as { name?: string }).name ?? '') || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 /** Blobs as objects `<prefix><hash>` of an S3-compatible bucket (AWS, MinIO, R2...). */
 export function s3BlobStore(s: S3Settings): BlobStore {

@@ -62,7 +62,15 @@ describe('collectionRole and subtree', () => {
 describe('permissions', () => {
   it('follow the role, and a locked space takes no edits', () => {
     expect(spacePermissions(Role.ROLE_READ, 'live')).toEqual({
-      view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false,
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
     });
     expect(spacePermissions(Role.ROLE_ADMIN, 'live')).toMatchObject({ admin: true, edit: true, merge: true, review: true });
     expect(spacePermissions(Role.ROLE_ADMIN, 'locked')).toMatchObject({ admin: true, edit: false, merge: false });

@@ -51,7 +51,7 @@ export const strongest = (a: Role, b: Role): Role => (roleAtLeast(a, b) ? a : b)
 /** Ancestor collections from `parentId` up, stopping at a missing one (and at a cycle, which moves refuse). */
 export function ancestors(collections: Map<string, CollectionNode>, parentId: string | null): CollectionNode[] {
   const chain: CollectionNode[] = [];
-  for (let id = parentId; id !== null && chain.length <= collections.size; ) {
+  for (let id = parentId; id !== null && chain.length <= collections.size;) {
     const c = collections.get(id);
     if (!c) break;
     chain.push(c);
@@ -71,10 +71,7 @@ function inherited(access: Access, level: Level, parentId: string | null): Role 
 function granted(access: Access, own: Role | undefined, parentId: string | null): Role {
   // A grant counts only while its user belongs to the organization (it may have been transferred).
   if (access.orgRole === Role.ROLE_UNSPECIFIED) return Role.ROLE_UNSPECIFIED;
-  return ancestors(access.collections, parentId).reduce(
-    (best, c) => strongest(best, access.collectionGrants.get(c.id) ?? Role.ROLE_UNSPECIFIED),
-    own ?? Role.ROLE_UNSPECIFIED,
-  );
+  return ancestors(access.collections, parentId).reduce((best, c) => strongest(best, access.collectionGrants.get(c.id) ?? Role.ROLE_UNSPECIFIED), own ?? Role.ROLE_UNSPECIFIED);
 }
 
 export function collectionRole(access: Access, c: CollectionNode): Role {

@@ -10,7 +10,11 @@ const insert = (title: string, extra: Partial<Extract<Change, { insertPage: unkn
 const paths = (t: Tree) => flatten(t.pages).map((l) => l.path);
 
 function base() {
-  const r = applyChanges(emptyTree(), [insert('Intro', { ref: 'intro', markdown: 'hello' }), insert('Setup', { into: 'intro', ref: 'setup' }), insert('FAQ', { ref: 'faq' })], ctx());
+  const r = applyChanges(
+    emptyTree(),
+    [insert('Intro', { ref: 'intro', markdown: 'hello' }), insert('Setup', { into: 'intro', ref: 'setup' }), insert('FAQ', { ref: 'faq' })],
+    ctx(),
+  );
   const id = (ref: string) => r.changes.find((c) => c.ref === ref)!.pageId;
   return { tree: r.tree, intro: id('intro'), setup: id('setup'), faq: id('faq'), applied: r };
 }
@@ -50,7 +54,15 @@ describe('applyChanges', () => {
   it('makes inserted file names one harmless path segment', () => {
     const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '..\\..\\evil.png', '.git', '/etc/passwd', 'a\u0000b.png', 'screen shot.png'];
     const r = applyChanges(emptyTree(), [{ insertFiles: { files: names.map((name, i) => ({ ref: `f${i}`, name, contentType: '', blob: 'f'.repeat(64), size: 1 })) } }], ctx());
-    expect(r.tree.files.map((f) => f.name)).toEqual(['-..-.github-workflows-x.yml', '-.git-hooks-post-checkout', '-..-evil.png', 'git', '-etc-passwd', 'a-b.png', 'screen shot.png']);
+    expect(r.tree.files.map((f) => f.name)).toEqual([
+      '-..-.github-workflows-x.yml',
+      '-.git-hooks-post-checkout',
+      '-..-evil.png',
+      'git',
+      '-etc-passwd',
+      'a-b.png',
+      'screen shot.png',
+    ]);
   });
 
   it('updates fields and markdown, and moves pages among siblings and parents', () => {
@@ -86,9 +98,17 @@ describe('applyChanges', () => {
 
   it('reverts a page to the base: fields and document back, a deleted page restored, a new one removed', () => {
     const { tree, intro, faq } = base();
-    const edited = applyChanges(tree, [{ updatePage: { page: intro, fields: { title: 'Changed' }, markdown: 'x', move: false } }, { deletePage: { page: faq } }, insert('New', { ref: 'new' })], ctx()).tree;
+    const edited = applyChanges(
+      tree,
+      [{ updatePage: { page: intro, fields: { title: 'Changed' }, markdown: 'x', move: false } }, { deletePage: { page: faq } }, insert('New', { ref: 'new' })],
+      ctx(),
+    ).tree;
     const added = flatten(edited.pages).find((l) => l.page.title === 'New')!.page.id;
-    const r = applyChanges(edited, [{ revertPage: { page: intro, revision: 'r1' } }, { revertPage: { page: faq, revision: 'r1' } }, { revertPage: { page: added, revision: 'r1' } }], ctx(new Map([['r1', tree]])));
+    const r = applyChanges(
+      edited,
+      [{ revertPage: { page: intro, revision: 'r1' } }, { revertPage: { page: faq, revision: 'r1' } }, { revertPage: { page: added, revision: 'r1' } }],
+      ctx(new Map([['r1', tree]])),
+    );
     expect(paths(r.tree)).toEqual(['intro', 'intro/setup', 'faq']);
     expect(findPage(r.tree.pages, intro)!.page).toMatchObject({ title: 'Intro', documentId: documentId('hello') });
   });
@@ -96,7 +116,13 @@ describe('applyChanges', () => {
   it('names the bad change and rejects the batch', () => {
     const { tree } = base();
     expect(() => applyChanges(tree, [insert('ok'), { deletePage: { page: 'nope' } }], ctx())).toThrow('changes[1]: page "nope" not found');
-    expect(() => applyChanges(tree, Array.from({ length: 51 }, () => insert('x')), ctx())).toThrow(/at most 50/);
+    expect(() =>
+      applyChanges(
+        tree,
+        Array.from({ length: 51 }, () => insert('x')),
+        ctx(),
+      ),
+    ).toThrow(/at most 50/);
     expect(() => applyChanges(tree, [insert('g', { type: 'group', into: tree.pages[0]!.id })], ctx())).toThrow(/changes\[0\]\.into: groups are top-level/);
     expect(() => applyChanges(tree, [insert('x', { ref: 'r' }), insert('y', { ref: 'r' })], ctx())).toThrow(/changes\[1\]\.ref/);
   });
@@ -106,13 +132,17 @@ describe('applyChanges', () => {
     const { tree } = base();
     const r = applyChanges(tree, [insert('API', { fields: { title: 'API', slug: 'api_v2.1' } })], ctx());
     expect(r.tree.pages.at(-1)!.slug).toBe('api_v2.1');
-    for (const slug of ['.hidden', 'end.', 'a/b', 'Upper', 'a b']) expect(() => applyChanges(tree, [insert('x', { fields: { title: 'x', slug } })], ctx())).toThrow(/slug: must be/);
+    for (const slug of ['.hidden', 'end.', 'a/b', 'Upper', 'a b'])
+      expect(() => applyChanges(tree, [insert('x', { fields: { title: 'x', slug } })], ctx())).toThrow(/slug: must be/);
   });
 });
 
 describe('fieldsFromMarkdown', () => {
   it('reads title, description and icon from front matter, keeping given fields', () => {
-    expect(fieldsFromMarkdown('---\ndescription: About\nicon: book\n---\nText', { title: 'T' })).toEqual({ fields: { title: 'T', description: 'About', icon: 'book' }, markdown: 'Text' });
+    expect(fieldsFromMarkdown('---\ndescription: About\nicon: book\n---\nText', { title: 'T' })).toEqual({
+      fields: { title: 'T', description: 'About', icon: 'book' },
+      markdown: 'Text',
+    });
   });
 
   it('takes the leading heading without its closing hashes, keeping a "#" that ends a word', () => {
@@ -123,7 +153,7 @@ describe('fieldsFromMarkdown', () => {
 
   // Attack: spaces then a non-space after a heading's start made the pattern backtrack in cubic
   // time (2 KB blocked the content service for about 6 s).
-  it('reads an attacker\'s heading in linear time', () => {
+  it("reads an attacker's heading in linear time", () => {
     const attacks: [string, string | undefined][] = [
       ['# a' + ' '.repeat(2000) + 'x', 'a' + ' '.repeat(2000) + 'x'],
       ['# a' + ' '.repeat(200_000) + 'x', undefined],
@@ -140,7 +170,9 @@ describe('fieldsFromMarkdown', () => {
 
 describe('resolveRefs', () => {
   it('leaves unknown refs and other links alone', () => {
-    expect(resolveRefs('[a](./x) [b](https://e.org) [c](./y.md#s)\n[d]: ./y', (r) => (r === 'y' ? '/pages/Y' : undefined))).toBe('[a](./x) [b](https://e.org) [c](/pages/Y#s)\n[d]: /pages/Y');
+    expect(resolveRefs('[a](./x) [b](https://e.org) [c](./y.md#s)\n[d]: ./y', (r) => (r === 'y' ? '/pages/Y' : undefined))).toBe(
+      '[a](./x) [b](https://e.org) [c](/pages/Y#s)\n[d]: /pages/Y',
+    );
   });
 });
 
@@ -150,8 +182,8 @@ describe('treeFromContent', () => {
     const later = { ...ctx(), now: new Date('2027-01-01T00:00:00Z') };
     const again = treeFromContent([{ id: 'p1', type: '', markdown: '# One\nbody', href: '', pages: [] }], [], first.tree, later);
     expect(again.tree.pages[0]).toMatchObject({ id: 'p1', title: 'One', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
-    expect(() => treeFromContent([{ id: 'p1', type: '', markdown: '', href: '', pages: [{ id: 'p1', type: '', markdown: '', href: '', pages: [] }] }], [], emptyTree(), ctx())).toThrow(
-      /pages\[0\]\.pages\[0\]\.id: "p1" is used twice/,
-    );
+    expect(() =>
+      treeFromContent([{ id: 'p1', type: '', markdown: '', href: '', pages: [{ id: 'p1', type: '', markdown: '', href: '', pages: [] }] }], [], emptyTree(), ctx()),
+    ).toThrow(/pages\[0\]\.pages\[0\]\.id: "p1" is used twice/);
   });
 });

@@ -5,20 +5,7 @@ import { createHash } from 'node:crypto';
 import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { parse as parseYaml } from 'yaml';
-import {
-  clonePages,
-  findPage,
-  flatten,
-  PAGE_TYPES,
-  SLUG,
-  subtreeIds,
-  uniqueSlug,
-  type GitRef,
-  type PageType,
-  type Tree,
-  type TreeFile,
-  type TreePage,
-} from './tree.ts';
+import { clonePages, findPage, flatten, PAGE_TYPES, SLUG, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
 export const MAX_CHANGES = 50;
 export const MAX_MARKDOWN = 1_000_000;
@@ -221,7 +208,8 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const parent = container(at, c.into, type);
       const index = position(at, c.at, parent.pages);
       const title = fields.title ?? DEFAULT_PAGE_TITLE;
-      if (fields.slug !== undefined && parent.pages.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
+      if (fields.slug !== undefined && parent.pages.some((s) => s.slug === fields.slug))
+        throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
       const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugify(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
       setFields(page, fields);
       if (type === 'link') page.href = c.href;
@@ -247,7 +235,8 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
         siblings.splice(position(at, c.at, siblings), 0, page);
         if (fields.slug === undefined) page.slug = uniqueSlug(page.slug, siblings, page.id);
       }
-      if (fields.slug !== undefined && siblings.some((s) => s.id !== page.id && s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
+      if (fields.slug !== undefined && siblings.some((s) => s.id !== page.id && s.slug === fields.slug))
+        throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
       if (fields.slug !== undefined) page.slug = fields.slug;
       setFields(page, fields);
       page.updatedAt = now;

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { checkCounters, checkGitLinks, copyUpdateOf, newest } from './copies.ts';
 
 const counters = { spaceId: 's1', version: 2, comments: 1, changeRequests: 3, changeRequestsOpen: 2, changeRequestsDraft: 1 };
-const link = { spaceId: 's1', version: 4, repoName: 'acme/docs', installationProvider: 'github', integration: 'git-sync', url: 'https://github.com/acme/docs', updatedAt: '2026-11-24T12:00:00.000Z' };
+const link = {
+  spaceId: 's1',
+  version: 4,
+  repoName: 'acme/docs',
+  installationProvider: 'github',
+  integration: 'git-sync',
+  url: 'https://github.com/acme/docs',
+  updatedAt: '2026-11-24T12:00:00.000Z',
+};
 
 describe('copyUpdateOf', () => {
   it("reads review's counters and git-sync's link from their state events", () => {
@@ -19,10 +27,21 @@ describe('copyUpdateOf', () => {
     expect(copyUpdateOf({ service: 'content', entity: 'space', verb: 'permissions_changed', details: counters })).toBeNull();
     // The right verb from the wrong service is not the owner's state.
     expect(copyUpdateOf({ service: 'sites', entity: 'space', verb: 'counters_changed', details: counters })).toBeNull();
-    for (const details of [undefined, { ...counters, version: 0 }, { ...counters, version: 1.5 }, { ...counters, comments: -1 }, { ...counters, spaceId: '' }, { ...counters, changeRequests: '3' }]) {
+    for (const details of [
+      undefined,
+      { ...counters, version: 0 },
+      { ...counters, version: 1.5 },
+      { ...counters, comments: -1 },
+      { ...counters, spaceId: '' },
+      { ...counters, changeRequests: '3' },
+    ]) {
       expect(copyUpdateOf({ ...STATE_EVENTS.spaceCounters, details: details as Record<string, unknown> })).toBeNull();
     }
-    for (const details of [{ ...link, updatedAt: 'yesterday' }, { ...link, url: 'u'.repeat(2049) }, { ...link, repoName: undefined }]) {
+    for (const details of [
+      { ...link, updatedAt: 'yesterday' },
+      { ...link, url: 'u'.repeat(2049) },
+      { ...link, repoName: undefined },
+    ]) {
       expect(copyUpdateOf({ ...STATE_EVENTS.spaceGitLink, details })).toBeNull();
     }
   });

@@ -43,7 +43,8 @@ export interface StoredGitLink {
 
 export type CopyUpdate = { kind: 'counters'; counters: SpaceCounters } | { kind: 'gitLink'; link: SpaceGitLink };
 
-const is = (e: Pick<DomainEvent, 'service' | 'entity' | 'verb'>, s: { service: string; entity: string; verb: string }) => e.service === s.service && e.entity === s.entity && e.verb === s.verb;
+const is = (e: Pick<DomainEvent, 'service' | 'entity' | 'verb'>, s: { service: string; entity: string; verb: string }) =>
+  e.service === s.service && e.entity === s.entity && e.verb === s.verb;
 
 /**
  * The copy a domain event updates, or null when the event feeds no copy here (other events share

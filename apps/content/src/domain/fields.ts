@@ -14,7 +14,6 @@ export const DEFAULT_TITLE = 'Untitled';
 const COPY_SUFFIX = ' (copy)';
 const TITLE_MAX = 50;
 
-
 export const checkTitle = (value: string) => checkLength('title', value, 1, TITLE_MAX);
 export const checkDescription = (value: string) => checkLength('description', value, 0, 100);
 

@@ -53,7 +53,9 @@ describe('checkKnown', () => {
 
 describe('accessChanges', () => {
   it('names each changed access setting with its old and new value', () => {
-    expect(accessChanges({ defaultLevel: 'inherit', visibility: 'public' }, { defaultLevel: 'read', visibility: 'public' })).toEqual({ defaultLevel: { from: 'inherit', to: 'read' } });
+    expect(accessChanges({ defaultLevel: 'inherit', visibility: 'public' }, { defaultLevel: 'read', visibility: 'public' })).toEqual({
+      defaultLevel: { from: 'inherit', to: 'read' },
+    });
     expect(accessChanges({ defaultLevel: 'read', visibility: 'public' }, { defaultLevel: 'edit', visibility: 'private' })).toEqual({
       defaultLevel: { from: 'read', to: 'edit' },
       visibility: { from: 'public', to: 'private' },

@@ -25,7 +25,12 @@ describe('checkReusableContents', () => {
 
   it('refuses more than the bound before reading any, bad ids, twice the same id and empty titles', () => {
     const one = { id: 'a', title: 'A', markdown: '' };
-    expect(() => checkReusableContents(Array.from({ length: MAX_REUSABLE_CONTENTS + 1 }, () => ({ ...one, id: '../bad' })), counter())).toThrow(/reusableContents: at most/);
+    expect(() =>
+      checkReusableContents(
+        Array.from({ length: MAX_REUSABLE_CONTENTS + 1 }, () => ({ ...one, id: '../bad' })),
+        counter(),
+      ),
+    ).toThrow(/reusableContents: at most/);
     expect(() => checkReusableContents([{ ...one, id: 'a/b' }], counter())).toThrow(/items\[0\]\.id/);
     expect(() => checkReusableContents([one, one], counter())).toThrow(/items\[1\]\.id: "a" is used twice/);
     expect(() => checkReusableContents([{ ...one, title: '' }], counter())).toThrow(/items\[0\]\.title/);

@@ -112,7 +112,11 @@ export function queryTerms(query: string): string[] {
 const SNIPPET_CHARS = 200;
 const CJK_WORD = new RegExp(`^${CJK.source}$`, 'u');
 /** Lower case without accents, as search compares words. */
-const fold = (word: string) => word.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const fold = (word: string) =>
+  word
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 
 /**
  * The part of a section's text around the first word matching the query, about 200 characters,
@@ -135,7 +139,10 @@ export function snippet(body: string, terms: string[], max = SNIPPET_CHARS): str
   }
   if (hit === -1) {
     const lower = text.toLowerCase();
-    const at = terms.filter((t) => CJK_WORD.test(t)).map((t) => lower.indexOf(t)).filter((i) => i >= 0);
+    const at = terms
+      .filter((t) => CJK_WORD.test(t))
+      .map((t) => lower.indexOf(t))
+      .filter((i) => i >= 0);
     hit = at.length ? Math.min(...at) : 0;
   }
   // Some context before the match, never more than a third of the snippet.

@@ -103,9 +103,7 @@ export function semanticChanges(base: Tree, head: Tree, limit = DEFAULT_SEMANTIC
   }
   for (const file of base.files) if (!newFileIds.has(file.id)) all.push({ type: 'file_deleted', file });
 
-  const variables = diffFields<Record<string, string>, string>(base.variables, head.variables, [
-    ...new Set([...Object.keys(base.variables), ...Object.keys(head.variables)]),
-  ]);
+  const variables = diffFields<Record<string, string>, string>(base.variables, head.variables, [...new Set([...Object.keys(base.variables), ...Object.keys(head.variables)])]);
   if (Object.keys(variables).length > 0) all.push({ type: 'variables_edited', variables });
 
   return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };

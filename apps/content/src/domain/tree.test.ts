@@ -20,8 +20,7 @@ describe('tree', () => {
     expect(findPageByPath(pages, 'intro/linux')).toBeUndefined();
   });
 
-  it('makes URL-safe slugs from titles', () => {
-  });
+  it('makes URL-safe slugs from titles', () => {});
 
   it('makes slugs unique among siblings, ignoring the page itself', () => {
     const siblings = [page('x', 'intro'), page('y', 'intro-2')];

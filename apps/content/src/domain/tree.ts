@@ -90,7 +90,6 @@ export function subtreeIds(page: TreePage): string[] {
   return [page.id, ...page.pages.flatMap(subtreeIds)];
 }
 
-
 /** `slug`, or `slug-2`, `slug-3`... the first one no sibling (other than `self`) uses. */
 export function uniqueSlug(slug: string, siblings: TreePage[], self?: string): string {
   const taken = new Set(siblings.filter((s) => s.id !== self).map((s) => s.slug));

@@ -11,7 +11,7 @@ describe('parsePage', () => {
   });
 
   // Attack: an imported site's <title> of spaces then no separator took 20 s for 100 KB.
-  it('splits an attacker\'s <title> in linear time', () => {
+  it("splits an attacker's <title> in linear time", () => {
     const started = performance.now();
     expect(parsePage(`<title>a${' '.repeat(100_000)}x</title>`, url).title).toBe('a x');
     expect(performance.now() - started).toBeLessThan(100);

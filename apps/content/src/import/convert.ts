@@ -39,7 +39,10 @@ export function parsePage(html: string, url: URL): ParsedPage {
   const root = parse(html, { comment: false });
   const h1 = root.querySelector('h1')?.textContent.trim();
   // A <title> usually ends with the site's name ("Install | Acme Docs"): the page's own part is first.
-  const documentTitle = root.querySelector('title')?.textContent.split(/(?<!\s)\s+[|–—·]\s+/)[0]?.trim();
+  const documentTitle = root
+    .querySelector('title')
+    ?.textContent.split(/(?<!\s)\s+[|–—·]\s+/)[0]
+    ?.trim();
   const title = h1 || documentTitle || decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? url.hostname);
   const links: string[] = [];
   for (const a of root.querySelectorAll('a[href]')) {

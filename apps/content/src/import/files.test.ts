@@ -17,7 +17,12 @@ describe('file imports', () => {
   });
 
   it('html: the page through the website converter', async () => {
-    const { pages } = await importFile('html', Buffer.from('<html><head><title>Guide | Acme</title><script>x()</script></head><body><h1>Guide</h1><p>Read <b>this</b>.</p><ul><li>one</li></ul></body></html>'), 'guide.html', LIMITS);
+    const { pages } = await importFile(
+      'html',
+      Buffer.from('<html><head><title>Guide | Acme</title><script>x()</script></head><body><h1>Guide</h1><p>Read <b>this</b>.</p><ul><li>one</li></ul></body></html>'),
+      'guide.html',
+      LIMITS,
+    );
     expect(pages[0]).toMatchObject({ fields: { title: 'Guide' }, markdown: 'Read **this**.\n\n-   one\n' });
   });
 
@@ -59,7 +64,11 @@ describe('file imports', () => {
     const archive = zip({
       'TEAM/index.html': '<html><body><h1>Team</h1><ul><li><a href="Overview_1.html">Overview</a></li></ul></body></html>',
       'TEAM/Overview_1.html': page('Overview', '<li><a href="index.html">Team</a></li>', '<p>Welcome. See <a href="Setup_2.html">Setup</a>.</p>'),
-      'TEAM/Setup_2.html': page('Setup', '<li><a href="index.html">Team</a></li><li><a href="Overview_1.html">Overview</a></li>', '<p>Install.</p><p><img src="attachments/2/3.png"></p>'),
+      'TEAM/Setup_2.html': page(
+        'Setup',
+        '<li><a href="index.html">Team</a></li><li><a href="Overview_1.html">Overview</a></li>',
+        '<p>Install.</p><p><img src="attachments/2/3.png"></p>',
+      ),
       'TEAM/attachments/2/3.png': PNG,
       'TEAM/styles/site.css': 'body{}',
     });
@@ -75,7 +84,8 @@ describe('file imports', () => {
   it('zip: a GitBook folder (SUMMARY.md, front matter, assets) read as Git import reads it, from inside its one top folder', async () => {
     const archive = zip({
       'docs/': new Uint8Array(),
-      'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
+      'docs/SUMMARY.md':
+        '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
       'docs/README.md': '---\ndescription: Start here\n---\n\n# Welcome\n\nRead the [install steps](guide/install.md#steps).\n',
       'docs/guide/README.md': '# Guide\n\n![logo](../.gitbook/assets/logo.png)\n',
       'docs/guide/install.md': '# Install\n\n## Steps\n\nBack to [the guide](./).\n',
@@ -125,8 +135,12 @@ describe('file imports', () => {
   // Attacks: names that would climb out of the folder or into a repository's internals.
   it('zip: refuses ../, absolute and .git entries before reading anything', async () => {
     await expect(importFile('zip', zip({ 'README.md': '# A', 'docs/../../x.md': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: .*\.\.\/\.\.\/x\.md/);
-    await expect(importFile('zip', zip({ 'README.md': '# A', '/etc/cron.d/x.md': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: .*(absolute path|unsafe path)/);
-    await expect(importFile('zip', zip({ 'README.md': '# A', 'docs/.git/hooks/post-checkout': '#!/bin/sh' }), 'x.zip', LIMITS)).rejects.toThrow(/url: the archive is refused: entry "docs\/\.git\/hooks\/post-checkout" is inside a \.git folder/);
+    await expect(importFile('zip', zip({ 'README.md': '# A', '/etc/cron.d/x.md': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(
+      /url: the archive is refused: .*(absolute path|unsafe path)/,
+    );
+    await expect(importFile('zip', zip({ 'README.md': '# A', 'docs/.git/hooks/post-checkout': '#!/bin/sh' }), 'x.zip', LIMITS)).rejects.toThrow(
+      /url: the archive is refused: entry "docs\/\.git\/hooks\/post-checkout" is inside a \.git folder/,
+    );
     await expect(importFile('zip', zip({ 'README.md': '# A', '.GIT/config': 'x' }), 'x.zip', LIMITS)).rejects.toThrow(/inside a \.git folder/);
   });
 

@@ -89,7 +89,14 @@ export async function importFile(source: FileSource, body: Buffer, name: string,
 }
 
 /** A converted page as content takes it (titles cut to what a page may have). */
-const contentOf = (p: ImportedPage): PlannedContent => ({ id: p.id, type: 'document', fields: { title: p.title.slice(0, 100) }, markdown: p.markdown, href: '', pages: p.pages.map(contentOf) });
+const contentOf = (p: ImportedPage): PlannedContent => ({
+  id: p.id,
+  type: 'document',
+  fields: { title: p.title.slice(0, 100) },
+  markdown: p.markdown,
+  href: '',
+  pages: p.pages.map(contentOf),
+});
 
 const one = (page: ImportedPage): Imported => ({ pages: [contentOf(page)], files: [], imported: 1, total: 1 });
 
@@ -124,11 +131,17 @@ async function docx(body: Buffer, name: string, limits: FileImportLimits): Promi
   const url = new URL('document.html', ORIGIN);
   const page = parsePage(`<body>${html}</body>`, url);
   const title = page.root.querySelector('h1') ? page.title : stem(name) || 'Imported document';
-  return { pages: [contentOf({ id: newId(), title, markdown: toMarkdown(page, url, new Map(), (href) => names.get(href)), pages: [] })], files, imported: 1 + files.length, total: 1 + files.length };
+  return {
+    pages: [contentOf({ id: newId(), title, markdown: toMarkdown(page, url, new Map(), (href) => names.get(href)), pages: [] })],
+    files,
+    imported: 1 + files.length,
+    total: 1 + files.length,
+  };
 }
 
 function checkSize(file: { name: string; data: Buffer }, limits: FileImportLimits): void {
-  if (file.data.byteLength > limits.maxFileBytes) throw new InvalidArgumentError(`url: the file "${file.name}" is larger than ${limits.maxFileBytes} bytes (the limit for one file)`);
+  if (file.data.byteLength > limits.maxFileBytes)
+    throw new InvalidArgumentError(`url: the file "${file.name}" is larger than ${limits.maxFileBytes} bytes (the limit for one file)`);
 }
 
 interface ArchivePage {

@@ -11,14 +11,7 @@ import { callerOf, collectionNotFound, memberAccessIn, visibleCollection, visibl
 
 type H = Pick<
   Handlers<ContentServiceServer>,
-  | 'createCollection'
-  | 'listCollections'
-  | 'getCollection'
-  | 'updateCollection'
-  | 'deleteCollection'
-  | 'listSpacesInCollection'
-  | 'moveCollection'
-  | 'transferCollection'
+  'createCollection' | 'listCollections' | 'getCollection' | 'updateCollection' | 'deleteCollection' | 'listSpacesInCollection' | 'moveCollection' | 'transferCollection'
 >;
 
 /** Where a new or moved item may go: the root to org members at `create` and above, a collection to those who may create in it. */
@@ -67,7 +60,11 @@ export function collectionHandlers(deps: Deps): H {
     async listCollections(req, ctx) {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
       const role = (c: CollectionRow) => collectionRole(access, c);
-      const { items, next } = await visiblePage(req.page, (page) => store.listCollections(req.organizationId, req.nested ?? true, page), (c) => canView(role(c)));
+      const { items, next } = await visiblePage(
+        req.page,
+        (page) => store.listCollections(req.organizationId, req.nested ?? true, page),
+        (c) => canView(role(c)),
+      );
       return { items: items.map((c) => presentCollection(c, role(c))), page: { next } };
     },
 
@@ -83,7 +80,14 @@ export function collectionHandlers(deps: Deps): H {
       const { access, collection: before } = await administered(req.collectionId, ctx);
       const row = await store.updateCollection(req.collectionId, { title, description, defaultLevel });
       const changes = accessChanges(before, row);
-      if (changes) await deps.events.emit(ctx, { entity: 'collection', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'collection', id: row.id }, details: changes });
+      if (changes)
+        await deps.events.emit(ctx, {
+          entity: 'collection',
+          verb: 'permissions_changed',
+          organizationId: row.organizationId,
+          target: { type: 'collection', id: row.id },
+          details: changes,
+        });
       return presentCollection(row, collectionRole(access, row));
     },
 
@@ -95,7 +99,11 @@ export function collectionHandlers(deps: Deps): H {
 
     async listSpacesInCollection(req, ctx) {
       const { access } = await visibleCollection(deps, req.collectionId, ctx);
-      const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInCollection(req.collectionId, page), (s) => canView(spaceRole(access, s)));
+      const { items, next } = await visiblePage(
+        req.page,
+        (page) => store.listSpacesInCollection(req.collectionId, page),
+        (s) => canView(spaceRole(access, s)),
+      );
       return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },
 

@@ -21,7 +21,10 @@ export interface CopyDeps {
 
 /** Keeps an update from an owner's event or call when it is newer than the copy; answers whether it was. */
 export async function applyCopyUpdate(store: Store, u: CopyUpdate): Promise<boolean> {
-  const n = u.kind === 'counters' ? await store.copies.recordCounters([u.counters]) : await store.copies.recordGitLinks([{ spaceId: u.link.spaceId, version: u.link.version, link: u.link }]);
+  const n =
+    u.kind === 'counters'
+      ? await store.copies.recordCounters([u.counters])
+      : await store.copies.recordGitLinks([{ spaceId: u.link.spaceId, version: u.link.version, link: u.link }]);
   return n > 0;
 }
 
@@ -32,10 +35,7 @@ export async function applyCopyUpdate(store: Store, u: CopyUpdate): Promise<bool
  */
 export async function rebuildCopies({ store, owners }: CopyDeps, need: { counters: string[]; gitLinks: string[] }, log: Pick<Logger, 'warn'>): Promise<void> {
   if (!owners) return;
-  const [counters, links] = await Promise.allSettled([
-    need.counters.length ? owners.counters(need.counters) : [],
-    need.gitLinks.length ? owners.gitLinks(need.gitLinks) : [],
-  ]);
+  const [counters, links] = await Promise.allSettled([need.counters.length ? owners.counters(need.counters) : [], need.gitLinks.length ? owners.gitLinks(need.gitLinks) : []]);
   const writes: Promise<number>[] = [];
   if (counters.status === 'fulfilled') writes.push(store.copies.recordCounters(newest(counters.value)));
   else log.warn({ err: counters.reason, spaces: need.counters.length }, 'review did not answer for missing space counters');
@@ -81,7 +81,7 @@ export async function presentOne(deps: CopyDeps, row: SpaceRow, role: Role, log:
 /** Asks the owners for every copy missing (spaces made before the copies, or whose owner was away), a page at a time. */
 export async function rebuildMissingCopies(deps: CopyDeps, log: Pick<Logger, 'warn'>): Promise<number> {
   let total = 0;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const ids = await deps.store.copies.missing(after, MAX_PAGE_LIMIT);
     if (!ids.length) return total;
     await rebuildCopies(deps, { counters: ids, gitLinks: ids }, log);

@@ -52,7 +52,7 @@ export async function memberAccessIn(deps: Deps, organizationId: string, ctx: Ca
 export async function visiblePage<T extends { id: string }>(req: PageRequest | undefined, fetch: (page: Page) => Promise<T[]>, keep: (row: T) => boolean) {
   const { limit, page } = pageArgs(req);
   const kept: T[] = [];
-  for (let after = page.after; ; ) {
+  for (let after = page.after; ;) {
     const rows = await fetch({ after, take: page.take });
     kept.push(...rows.filter(keep));
     if (kept.length > limit || rows.length < page.take) break;

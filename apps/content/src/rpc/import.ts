@@ -56,7 +56,8 @@ export function importHandlers(deps: ImportDeps): H {
       const url = checkUri('url', req.url, 2048);
       if (!req.source) throw new InvalidArgumentError('source: required');
       checkOneOf('source', req.source, IMPORT_SOURCES);
-      if (req.source !== 'website' && !isFileSource(req.source)) throw new InvalidArgumentError(`source: "${req.source}" imports are not supported; supported: "website", "${FILE_SOURCES.join('", "')}"`);
+      if (req.source !== 'website' && !isFileSource(req.source))
+        throw new InvalidArgumentError(`source: "${req.source}" imports are not supported; supported: "website", "${FILE_SOURCES.join('", "')}"`);
       // Permission first, so that nothing is fetched for a caller who could not write the result.
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
@@ -65,12 +66,15 @@ export function importHandlers(deps: ImportDeps): H {
       if (isFileSource(req.source)) {
         const source = req.source;
         const deadline = Date.now() + limits.timeoutMs;
-        const imported = await within(limits.timeoutMs, (async () => {
-          const res = await fetchPublic(url, { maxBytes: limits.maxDownloadBytes, timeoutMs: limits.timeoutMs }, { field: 'url' });
-          if (res.status < 200 || res.status >= 300) throw new InvalidArgumentError(`url: ${url} answered ${res.status}`);
-          const name = decodeURIComponent(new URL(res.url).pathname.split('/').pop() ?? '');
-          return importFile(source, res.body, name, limits);
-        })());
+        const imported = await within(
+          limits.timeoutMs,
+          (async () => {
+            const res = await fetchPublic(url, { maxBytes: limits.maxDownloadBytes, timeoutMs: limits.timeoutMs }, { field: 'url' });
+            if (res.status < 200 || res.status >= 300) throw new InvalidArgumentError(`url: ${url} answered ${res.status}`);
+            const name = decodeURIComponent(new URL(res.url).pathname.split('/').pop() ?? '');
+            return importFile(source, res.body, name, limits);
+          })(),
+        );
         // Files go to the blob store before the revision names them (content-addressed: a failed import leaves no reference).
         const files = await Promise.all(imported.files.map(async (f) => ({ id: f.id ?? '', name: f.name, contentType: f.contentType, blob: (await deps.blobs.put(f.data)).blob })));
         if (Date.now() > deadline) throw new InvalidArgumentError(`url: the import took longer than ${limits.timeoutMs} ms (the limit)`);

@@ -22,9 +22,13 @@ const pageLocation = (space: SpaceRow, pageId: string): ContentLocation => ({ ki
 async function linkPages(deps: Deps, revision: RevisionRow) {
   const located = flatten(revision.tree.pages).filter((l) => l.page.documentId);
   const anchors = await deps.store.search.documentAnchors([...new Set(located.map((l) => l.page.documentId!))]);
-  return located.map(
-    (l): LinkPage & { documentId: string } => ({ id: l.page.id, path: l.path, hasChildren: l.page.pages.length > 0, anchors: pageAnchors(anchors.get(l.page.documentId!) ?? []), documentId: l.page.documentId! }),
-  );
+  return located.map((l): LinkPage & { documentId: string } => ({
+    id: l.page.id,
+    path: l.path,
+    hasChildren: l.page.pages.length > 0,
+    anchors: pageAnchors(anchors.get(l.page.documentId!) ?? []),
+    documentId: l.page.documentId!,
+  }));
 }
 
 export function linkHandlers(deps: LinkDeps): H {
@@ -48,8 +52,15 @@ export function linkHandlers(deps: LinkDeps): H {
         if (!list) byDocument.set(r.documentId, (list = []));
         list.push(r);
       }
-      const view = revisionView(pages, revision.tree.files.map((f) => f.id), deps.appUrl);
-      const usages = linkUsages(linking.map((page) => ({ page, links: byDocument.get(page.documentId) ?? [] })), view);
+      const view = revisionView(
+        pages,
+        revision.tree.files.map((f) => f.id),
+        deps.appUrl,
+      );
+      const usages = linkUsages(
+        linking.map((page) => ({ page, links: byDocument.get(page.documentId) ?? [] })),
+        view,
+      );
       const shown = req.status ? usages.filter((u) => u.status === req.status) : usages;
       const { items, next } = offsetPageOf(shown.slice(offset, offset + limit + 1), offset, limit);
       return {

@@ -11,7 +11,22 @@ import type {
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
 import { Revision as RevisionCodec } from '@quire/proto/space-content';
-import { callsAsItself, checkOneOf, encodeCursor, FailedPreconditionError, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, pageArgs, pageOf, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  callsAsItself,
+  checkOneOf,
+  encodeCursor,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  MAX_MESSAGE_BYTES,
+  NotFoundError,
+  pageArgs,
+  pageOf,
+  PermissionDeniedError,
+  Role,
+  roleAtLeast,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
@@ -66,7 +81,6 @@ export const MAX_FETCHED_BYTES_PER_CALL = 50 * 1024 * 1024;
 const HISTORY_PAGE_BYTES = MAX_MESSAGE_BYTES / 2;
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
-
 
 /** Writes need `edit` on the space (change requests too, so a locked space still takes them). */
 export function requireEdit(space: SpaceRow, role: Role) {
@@ -234,37 +248,37 @@ export function revisionHandlers(deps: RevisionDeps): H {
   const writeContent = contentWriter(deps);
   const fetches = pLimit(FILE_FETCHES_IN_FLIGHT);
 
-/**
- * A new file's bytes: given, or fetched from its public URL (through the outbound filter), within
- * what is left of the call's `budget` of fetched bytes.
- */
-async function fileSource(f: NewFile, at: string, budget: { left: number }): Promise<{ data: Uint8Array; contentType: string }> {
-  if (f.data) {
-    if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
-    return { data: f.data, contentType: f.contentType || 'application/octet-stream' };
+  /**
+   * A new file's bytes: given, or fetched from its public URL (through the outbound filter), within
+   * what is left of the call's `budget` of fetched bytes.
+   */
+  async function fileSource(f: NewFile, at: string, budget: { left: number }): Promise<{ data: Uint8Array; contentType: string }> {
+    if (f.data) {
+      if (f.data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`${at}.data: must be at most ${MAX_BLOB_BYTES} bytes`);
+      return { data: f.data, contentType: f.contentType || 'application/octet-stream' };
+    }
+    if (!f.url) throw new InvalidArgumentError(`${at}: one of data or url is needed`);
+    const overBudget = () => new InvalidArgumentError(`${at}.url: the files fetched by URL in one call must be at most ${MAX_FETCHED_BYTES_PER_CALL} bytes in all`);
+    if (budget.left <= 0) throw overBudget();
+    const maxBytes = Math.min(MAX_BLOB_BYTES, budget.left);
+    const got = await fetchPublic(f.url, { maxBytes, timeoutMs: FILE_FETCH_TIMEOUT_MS }, { field: `${at}.url` }).catch((err: unknown) => {
+      // Cut at the call's remaining budget rather than the file's own bound: say which.
+      throw maxBytes < MAX_BLOB_BYTES && err instanceof InvalidArgumentError && err.message.includes(' is larger than ') ? overBudget() : err;
+    });
+    budget.left -= got.body.byteLength;
+    if (budget.left < 0) throw overBudget();
+    if (got.status < 200 || got.status >= 300) throw new InvalidArgumentError(`${at}.url: ${f.url} answered ${got.status}`);
+    return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
   }
-  if (!f.url) throw new InvalidArgumentError(`${at}: one of data or url is needed`);
-  const overBudget = () => new InvalidArgumentError(`${at}.url: the files fetched by URL in one call must be at most ${MAX_FETCHED_BYTES_PER_CALL} bytes in all`);
-  if (budget.left <= 0) throw overBudget();
-  const maxBytes = Math.min(MAX_BLOB_BYTES, budget.left);
-  const got = await fetchPublic(f.url, { maxBytes, timeoutMs: FILE_FETCH_TIMEOUT_MS }, { field: `${at}.url` }).catch((err: unknown) => {
-    // Cut at the call's remaining budget rather than the file's own bound: say which.
-    throw maxBytes < MAX_BLOB_BYTES && err instanceof InvalidArgumentError && err.message.includes(" is larger than ") ? overBudget() : err;
-  });
-  budget.left -= got.body.byteLength;
-  if (budget.left < 0) throw overBudget();
-  if (got.status < 200 || got.status >= 300) throw new InvalidArgumentError(`${at}.url: ${f.url} answered ${got.status}`);
-  return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
-}
 
-/** A page change with its body given as a JSONDocument made a markdown one, as the domain takes it. */
-function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C {
-  if (c.documentJson === undefined) return c;
-  if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}: give one of markdown and document`);
-  return { ...c, markdown: markdownOfDocument(at, c.documentJson, base), documentJson: undefined };
-}
+  /** A page change with its body given as a JSONDocument made a markdown one, as the domain takes it. */
+  function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C {
+    if (c.documentJson === undefined) return c;
+    if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}: give one of markdown and document`);
+    return { ...c, markdown: markdownOfDocument(at, c.documentJson, base), documentJson: undefined };
+  }
 
-/** The bytes of an insert_files change into the blob store, as the domain takes them. */
+  /** The bytes of an insert_files change into the blob store, as the domain takes them. */
   async function storeFiles(changes: ChangeMessage[], base: Tree): Promise<Change[]> {
     const budget = { left: MAX_FETCHED_BYTES_PER_CALL };
     return Promise.all(
@@ -289,10 +303,19 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
 
   /** The 3-way merge of `theirs` into `ours` from `base`, revisions of `space` (`fields` name them in errors). */
   async function merge3(space: SpaceRow, ids: { base: string; ours: string; theirs: string }, fields: [string, string, string]) {
-    const [base, ours, theirs] = await Promise.all([revisionOf(deps, space, ids.base, fields[0]), revisionOf(deps, space, ids.ours, fields[1]), revisionOf(deps, space, ids.theirs, fields[2])]);
+    const [base, ours, theirs] = await Promise.all([
+      revisionOf(deps, space, ids.base, fields[0]),
+      revisionOf(deps, space, ids.ours, fields[1]),
+      revisionOf(deps, space, ids.theirs, fields[2]),
+    ]);
     const markdown = await revisions.getDocuments(documentsToMerge(base.tree, ours.tree, theirs.tree));
     const merged = mergeTrees({ base: base.tree, ours: ours.tree, theirs: theirs.tree, markdown });
-    return { ...merged, parents: [ours.id, theirs.id], redirects: mergeWhole(base.redirects, ours.redirects, theirs.redirects), reusableContents: mergeWhole(base.reusableContents, ours.reusableContents, theirs.reusableContents) };
+    return {
+      ...merged,
+      parents: [ours.id, theirs.id],
+      redirects: mergeWhole(base.redirects, ours.redirects, theirs.redirects),
+      reusableContents: mergeWhole(base.reusableContents, ours.reusableContents, theirs.reusableContents),
+    };
   }
 
   return {
@@ -408,7 +431,10 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
       const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
-      const revision = await revisions.writeRevision({ spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects, reusableContents: base.reusableContents }, applied.documents);
+      const revision = await revisions.writeRevision(
+        { spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects, reusableContents: base.reusableContents },
+        applied.documents,
+      );
       return { revision: revisionHeader(revision), changes: applied.changes, insertedFiles: applied.insertedFiles.map((f) => presentFile(f, true)) };
     },
 
@@ -425,9 +451,16 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const type = checkOneOf('type', req.type || 'merge', ['merge', 'update'] as const);
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
-      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.oursRevisionId, theirs: req.theirsRevisionId }, ['baseRevisionId', 'oursRevisionId', 'theirsRevisionId']);
+      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.oursRevisionId, theirs: req.theirsRevisionId }, [
+        'baseRevisionId',
+        'oursRevisionId',
+        'theirsRevisionId',
+      ]);
       if (!merged.tree) return { conflicts: merged.conflicts };
-      const row = await revisions.writeRevision({ spaceId: space.id, parents: merged.parents, type, tree: merged.tree, redirects: merged.redirects, reusableContents: merged.reusableContents }, merged.documents);
+      const row = await revisions.writeRevision(
+        { spaceId: space.id, parents: merged.parents, type, tree: merged.tree, redirects: merged.redirects, reusableContents: merged.reusableContents },
+        merged.documents,
+      );
       return { revision: presentRevision(row, { metadata: true }), conflicts: [] };
     },
 
@@ -444,10 +477,22 @@ function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at
       const done = await revisions.changeRequestMerge(space.id, req.changeRequestId);
       if (done) return { revision: revisionHeader((await revisions.getRevision(done))!), conflicts: [] };
       if (space.revisionId !== req.expectedRevisionId) throw spaceMovedOn(space.id);
-      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.expectedRevisionId, theirs: req.headRevisionId }, ['baseRevisionId', 'expectedRevisionId', 'headRevisionId']);
+      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.expectedRevisionId, theirs: req.headRevisionId }, [
+        'baseRevisionId',
+        'expectedRevisionId',
+        'headRevisionId',
+      ]);
       if (!merged.tree) return { conflicts: merged.conflicts };
       const row = await revisions.writeRevision(
-        { spaceId: space.id, parents: merged.parents, type: 'merge', tree: merged.tree, redirects: merged.redirects, reusableContents: merged.reusableContents, changeRequestId: req.changeRequestId },
+        {
+          spaceId: space.id,
+          parents: merged.parents,
+          type: 'merge',
+          tree: merged.tree,
+          redirects: merged.redirects,
+          reusableContents: merged.reusableContents,
+          changeRequestId: req.changeRequestId,
+        },
         merged.documents,
         { expected: req.expectedRevisionId },
       );

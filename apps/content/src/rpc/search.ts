@@ -4,7 +4,6 @@ import { canView, spaceRole } from '../domain/access.ts';
 import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet } from '../domain/search.ts';
 import { memberAccessIn, visibleSpace, type Deps } from './deps.ts';
 
-
 type H = Pick<Handlers<SpaceContentServiceServer>, 'searchSpace' | 'searchOrganization'>;
 
 export function searchHandlers(deps: Deps): H {

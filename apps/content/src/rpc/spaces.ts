@@ -1,6 +1,17 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { SortOrder } from '@quire/proto/common';
-import { checkOneOf, ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  checkOneOf,
+  ConflictError,
+  InvalidArgumentError,
+  MAX_PAGE_LIMIT,
+  NotFoundError,
+  PermissionDeniedError,
+  Role,
+  roleAtLeast,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
@@ -55,7 +66,11 @@ export function spaceHandlers(deps: Deps): H {
 
     async listSpacesInOrganization(req, ctx) {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
-      const { items, next } = await visiblePage(req.page, (page) => store.listSpacesInOrganization(req.organizationId, page), (s) => canView(spaceRole(access, s)));
+      const { items, next } = await visiblePage(
+        req.page,
+        (page) => store.listSpacesInOrganization(req.organizationId, page),
+        (s) => canView(spaceRole(access, s)),
+      );
       return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },
 
@@ -89,12 +104,14 @@ export function spaceHandlers(deps: Deps): H {
       const visibility = req.visibility !== undefined ? checkVisibility(req.visibility, row.parentId) : undefined;
       // Who may see the space and how it is edited are the admins' to set; its title and emoji, editors'.
       const settings = editMode ?? defaultLevel ?? visibility;
-      if (settings !== undefined && role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of space "${row.id}" can change its editMode, defaultLevel or visibility`);
+      if (settings !== undefined && role !== Role.ROLE_ADMIN)
+        throw new PermissionDeniedError(`Only admins of space "${row.id}" can change its editMode, defaultLevel or visibility`);
       if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${row.id}" can change it`);
       if (row.editMode === 'locked' && role !== Role.ROLE_ADMIN) throw new ConflictError(`editMode: space "${row.id}" is locked; only its admins can change it`);
       const updated = await store.updateSpace(row.id, { title, emoji, editMode, defaultLevel, visibility });
       const changes = accessChanges(row, updated);
-      if (changes) await deps.events.emit(ctx, { entity: 'space', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'space', id: row.id }, details: changes });
+      if (changes)
+        await deps.events.emit(ctx, { entity: 'space', verb: 'permissions_changed', organizationId: row.organizationId, target: { type: 'space', id: row.id }, details: changes });
       return presentOne(deps, updated, spaceRole(access, updated), ctx.log);
     },
 

@@ -52,7 +52,14 @@ export function createCopyStore(database: Database<unknown>) {
     async recordCounters(counters: SpaceCounters[]): Promise<number> {
       if (!counters.length) return 0;
       const column = <K extends keyof SpaceCounters>(k: K) => counters.map((c) => c[k]);
-      return hot.changed(database, 'counters', [column('spaceId'), column('version'), column('comments'), column('changeRequests'), column('changeRequestsOpen'), column('changeRequestsDraft')]);
+      return hot.changed(database, 'counters', [
+        column('spaceId'),
+        column('version'),
+        column('comments'),
+        column('changeRequests'),
+        column('changeRequestsOpen'),
+        column('changeRequestsDraft'),
+      ]);
     },
 
     /** Keeps the links newer than the copy's; `null` for a space the owner has no link of (version 0). */

@@ -13,7 +13,6 @@ import { createSearchStore } from './search.ts';
 
 export type Db = Database<PrismaClient>;
 
-
 // The database enum cannot hold "-"; the API's spelling is used everywhere else.
 const toDb = (v: Visibility) => v.replace('-', '_') as DbVisibility;
 const fromDb = (v: DbVisibility) => v.replace('_', '-') as Visibility;

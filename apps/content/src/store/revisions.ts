@@ -175,7 +175,10 @@ export function createRevisionStore(database: Db) {
     /** Markdown and its document (null if not converted yet, see convertStoredDocuments) by document id, for the ids that exist. */
     async getStoredDocuments(ids: string[]): Promise<Map<string, { markdown: string; document: JSONDocument | null }>> {
       if (ids.length === 0) return new Map();
-      const { rows } = await pool.query<{ id: string; markdown: string; document: JSONDocument | null }>('SELECT id, markdown, document FROM "Document" WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+      const { rows } = await pool.query<{ id: string; markdown: string; document: JSONDocument | null }>(
+        'SELECT id, markdown, document FROM "Document" WHERE id = ANY($1::text[])',
+        [[...new Set(ids)]],
+      );
       return new Map(rows.map((r) => [r.id, { markdown: r.markdown, document: r.document }]));
     },
 
@@ -187,10 +190,10 @@ export function createRevisionStore(database: Db) {
       let converted = 0;
       let after = '';
       for (;;) {
-        const { rows } = await pool.query<{ id: string; markdown: string }>(
-          'SELECT id, markdown FROM "Document" WHERE document IS NULL AND id > $1 ORDER BY id LIMIT $2',
-          [after, batch],
-        );
+        const { rows } = await pool.query<{ id: string; markdown: string }>('SELECT id, markdown FROM "Document" WHERE document IS NULL AND id > $1 ORDER BY id LIMIT $2', [
+          after,
+          batch,
+        ]);
         if (rows.length === 0) return converted;
         await inTransaction(pool, (sql) => convertDocuments(sql, rows));
         converted += rows.length;
@@ -227,13 +230,33 @@ export function createRevisionStore(database: Db) {
         const rows = await sql<{ createdAt: Date }>(
           `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "changeRequestId", "createdAt")
            VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9, ${UTC_NOW}) RETURNING "createdAt"`,
-          [id, r.spaceId, r.parents, r.type, JSON.stringify(r.tree), r.git ? JSON.stringify(r.git) : null, JSON.stringify(r.redirects), JSON.stringify(r.reusableContents), r.changeRequestId ?? null],
+          [
+            id,
+            r.spaceId,
+            r.parents,
+            r.type,
+            JSON.stringify(r.tree),
+            r.git ? JSON.stringify(r.git) : null,
+            JSON.stringify(r.redirects),
+            JSON.stringify(r.reusableContents),
+            r.changeRequestId ?? null,
+          ],
         ).catch((err: { code?: string }) => {
           // Two merges of one change request racing: the other one committed its merge first.
           throw err.code === UNIQUE_VIOLATION && r.changeRequestId ? spaceMovedOn(r.spaceId) : err;
         });
         if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-        return { id, spaceId: r.spaceId, parents: r.parents, type: r.type, tree: r.tree, git: r.git ?? null, redirects: r.redirects, reusableContents: r.reusableContents, createdAt: rows[0]!.createdAt };
+        return {
+          id,
+          spaceId: r.spaceId,
+          parents: r.parents,
+          type: r.type,
+          tree: r.tree,
+          git: r.git ?? null,
+          redirects: r.redirects,
+          reusableContents: r.reusableContents,
+          createdAt: rows[0]!.createdAt,
+        };
       });
       return cache.add(written);
     },

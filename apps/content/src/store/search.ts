@@ -151,7 +151,7 @@ const REINDEX_SECTIONS = `
  */
 export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; pages: number }> {
   let sections = 0;
-  for (let after = { d: '', p: -1 }; ; ) {
+  for (let after = { d: '', p: -1 }; ;) {
     const rows = await sql<{ documentId: string; position: number; title: string; body: string }>(
       `SELECT "documentId", position, title, body FROM "DocumentSection"
        WHERE "language" IS NULL AND ("documentId", position) > ($1, $2) ORDER BY "documentId", position LIMIT $3`,
@@ -159,7 +159,13 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
     );
     if (rows.length === 0) break;
     const indexed = rows.map((r) => sectionSearch(r.title, r.body));
-    await sql(REINDEX_SECTIONS, [rows.map((r) => r.documentId), rows.map((r) => r.position), indexed.map((i) => i.language), indexed.map((i) => i.title), indexed.map((i) => i.body)]);
+    await sql(REINDEX_SECTIONS, [
+      rows.map((r) => r.documentId),
+      rows.map((r) => r.position),
+      indexed.map((i) => i.language),
+      indexed.map((i) => i.title),
+      indexed.map((i) => i.body),
+    ]);
     // Their pages' vectors are made of them: indexed again below.
     await sql(`UPDATE "SpacePage" SET content = NULL WHERE "documentId" = ANY($1::text[])`, [[...new Set(rows.map((r) => r.documentId))]]);
     sections += rows.length;
@@ -263,10 +269,10 @@ export function createSearchStore({ pool }: Db) {
      * it was stemmed in, whichever that is). Undefined when no reading has a word (stop words).
      */
     async tsquery(query: string): Promise<string | undefined> {
-      const { rows } = await pool.query<{ q: string }>(
-        `SELECT DISTINCT websearch_to_tsquery(('quire_' || l)::regconfig, $1)::text AS q FROM unnest($2::text[]) AS l`,
-        [searchText(query, { query: true }), SEARCH_LANGUAGES],
-      );
+      const { rows } = await pool.query<{ q: string }>(`SELECT DISTINCT websearch_to_tsquery(('quire_' || l)::regconfig, $1)::text AS q FROM unnest($2::text[]) AS l`, [
+        searchText(query, { query: true }),
+        SEARCH_LANGUAGES,
+      ]);
       const readings = rows.map((r) => r.q).filter((q) => q !== '');
       return readings.length ? readings.map((q) => `(${q})`).join(' | ') : undefined;
     },

@@ -34,7 +34,10 @@ export default fp(async (app) => {
       message = INTERNAL_MESSAGE;
       req.log.error({ err }, 'request failed');
     }
-    void reply.code(statusCode).type('application/json').send({ error: { code: statusCode, message } });
+    void reply
+      .code(statusCode)
+      .type('application/json')
+      .send({ error: { code: statusCode, message } });
   });
 
   app.setNotFoundHandler((req, reply) => {

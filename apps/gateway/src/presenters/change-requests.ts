@@ -70,7 +70,15 @@ export function changesToProto(changes: { operation: keyof typeof CHANGE_SCHEMAS
       case 'update_page':
         // `into` omitted keeps the parent (`at` alone reorders), null is the root.
         return {
-          updatePage: { page: c.page, fields: fields(c), ...body(c.document, `body.changes[${i}].document`), move: c.into !== undefined || c.at !== undefined, into: c.into ?? undefined, at: c.at, keepParent: c.into === undefined },
+          updatePage: {
+            page: c.page,
+            fields: fields(c),
+            ...body(c.document, `body.changes[${i}].document`),
+            move: c.into !== undefined || c.at !== undefined,
+            into: c.into ?? undefined,
+            at: c.at,
+            keepParent: c.into === undefined,
+          },
         };
       case 'delete_page':
         return { deletePage: { page: c.page } };

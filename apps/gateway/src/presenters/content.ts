@@ -10,7 +10,6 @@ import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference, and request bodies to proto.
 
-
 /** The proto's default level: UNSPECIFIED is `inherit`, GUEST `null`. */
 export function defaultLevelToApi(role: Role): Static<typeof DefaultLevel> {
   return role === Role.ROLE_UNSPECIFIED ? 'inherit' : roleToApi(role);

@@ -17,7 +17,6 @@ import type { Urls } from './urls.ts';
 
 // Proto message to the exact JSON of the reference.
 
-
 export function presentUser(u: UserMsg | undefined, urls: Urls): Static<typeof User> {
   const user = u ?? { id: '', displayName: '', email: '' };
   return {

@@ -38,7 +38,12 @@ export function presentSite(s: SiteMsg, urls: Urls): Static<typeof Site> {
     createdAt: iso(s.createdAt),
     ...(s.adaptiveContent !== undefined ? { adaptiveContent: { enabled: s.adaptiveContent } } : {}),
     agentsContext: s.agentsContext as Static<typeof Site>['agentsContext'],
-    features: s.features.map((f) => ({ id: f.id, plan: f.plan as Static<typeof Site>['type'], frozen: f.frozen, ...(f.customizations.length ? { customizations: f.customizations } : {}) })),
+    features: s.features.map((f) => ({
+      id: f.id,
+      plan: f.plan as Static<typeof Site>['type'],
+      frozen: f.frozen,
+      ...(f.customizations.length ? { customizations: f.customizations } : {}),
+    })),
     urls: {
       location: urls.api(`/orgs/${s.organizationId}/sites/${s.id}`),
       app: urls.app(`/o/${s.organizationId}/sites/${s.id}`),

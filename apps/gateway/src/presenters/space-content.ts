@@ -1,5 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import type { Document, File as FileMsg, GetSemanticChangesResponse, Page as PageMsg, Revision as RevisionMsg, ReusableContent as ReusableContentMsg, SemanticChange } from '@quire/proto/space-content';
+import type {
+  Document,
+  File as FileMsg,
+  GetSemanticChangesResponse,
+  Page as PageMsg,
+  Revision as RevisionMsg,
+  ReusableContent as ReusableContentMsg,
+  SemanticChange,
+} from '@quire/proto/space-content';
 import type { LinkSigner } from '../signing.ts';
 import type { DocumentJson, File, PageJson, ReusableContent, Revision, SemanticChanges } from '../schemas/space-content.ts';
 import { iso } from './time.ts';
@@ -77,7 +85,12 @@ export function presentRevision(r: RevisionMsg, spaceId: string, l: ContentLinks
   };
 }
 
-export const presentReusableContent = (c: ReusableContentMsg): Static<typeof ReusableContent> => ({ id: c.id, title: c.title, document: c.documentId, ...(c.git ? { git: c.git } : {}) });
+export const presentReusableContent = (c: ReusableContentMsg): Static<typeof ReusableContent> => ({
+  id: c.id,
+  title: c.title,
+  document: c.documentId,
+  ...(c.git ? { git: c.git } : {}),
+});
 
 export function presentDocument(d: Document): Static<typeof DocumentJson> {
   const { data, nodes } = JSON.parse(d.documentJson) as { data: Record<string, unknown>; nodes: unknown[] };

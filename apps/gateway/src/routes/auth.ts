@@ -97,7 +97,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/sign-out-everywhere',
-    { schema: { operationId: 'signOutEverywhere', tags, security, summary: 'End every session of the signed-in user, on every device', response: { 204: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'signOutEverywhere',
+        tags,
+        security,
+        summary: 'End every session of the signed-in user, on every device',
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await requireSession(req);
       await orgs.endAllSessions({}, req.caller);
@@ -151,7 +159,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         operationId: 'changePassword',
         tags,
         security,
-        summary: 'Change the signed-in user\'s password; the user\'s other sessions end',
+        summary: "Change the signed-in user's password; the user's other sessions end",
         body: ChangePasswordBody,
         response: { 204: NoContent, ...errorResponses },
       },

@@ -53,8 +53,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
     },
     async (req) => {
       const { status, contributor } = req.query;
-      const res = await review.listChangeRequests({ spaceId: req.params.spaceId, status: status ?? '', contributor: contributor ?? '', page: pageRequest(req.query), mergedRevisions: [] }, req.caller);
-      return list(res.items.map((c) => presentChangeRequest(c, urls)), res.page?.next);
+      const res = await review.listChangeRequests(
+        { spaceId: req.params.spaceId, status: status ?? '', contributor: contributor ?? '', page: pageRequest(req.query), mergedRevisions: [] },
+        req.caller,
+      );
+      return list(
+        res.items.map((c) => presentChangeRequest(c, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -78,7 +84,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
-    { schema: { operationId: 'getChangeRequestById', tags, summary: 'Get a change request by id or number', params: ChangeRequestParams, response: { 200: ChangeRequest, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getChangeRequestById',
+        tags,
+        summary: 'Get a change request by id or number',
+        params: ChangeRequestParams,
+        response: { 200: ChangeRequest, ...errorResponses },
+      },
+    },
     async (req) => presentChangeRequest(await review.getChangeRequest(ref(req.params), req.caller), urls),
   );
 
@@ -110,7 +124,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       },
     },
     async (req) =>
-      presentChangeRequest(await review.updateChangeRequestContent({ ...ref(req.params), changes: changesToProto(req.body.changes as Parameters<typeof changesToProto>[0]) }, req.caller), urls),
+      presentChangeRequest(
+        await review.updateChangeRequestContent({ ...ref(req.params), changes: changesToProto(req.body.changes as Parameters<typeof changesToProto>[0]) }, req.caller),
+        urls,
+      ),
   );
 
   for (const [path, operationId, summary, rpc] of [

@@ -27,7 +27,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => {
       const { page, limit, nested } = req.query;
       const res = await content.listCollections({ organizationId: req.params.organizationId, page: pageRequest({ page, limit }), nested }, req.caller);
-      return list(res.items.map((c) => presentCollection(c, urls)), res.page?.next);
+      return list(
+        res.items.map((c) => presentCollection(c, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -108,7 +111,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((s) => presentSpace(s, urls)), res.page?.next);
+      return list(
+        res.items.map((s) => presentSpace(s, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -139,8 +145,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         response: { 200: Collection, ...errorResponses },
       },
     },
-    async (req) =>
-      presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
+    async (req) => presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
   );
 
   app.post(

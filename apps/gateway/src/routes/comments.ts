@@ -44,7 +44,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'listCommentsInSpace',
         tags,
-        summary: "List the comments of a space, those of its change requests included",
+        summary: 'List the comments of a space, those of its change requests included',
         params: SpaceParams,
         querystring: ListCommentsQuery,
         response: { 200: ListOf(Comment), ...errorResponses },
@@ -52,7 +52,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     },
     async (req) => {
       const res = await review.listComments({ spaceId: req.params.spaceId, changeRequest: '', ...filters(req.query) }, req.caller);
-      return list(res.items.map((c) => presentComment(c, urls)), res.page?.next);
+      return list(
+        res.items.map((c) => presentComment(c, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -70,7 +73,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     },
     async (req) => {
       const res = await review.listComments({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId, ...filters(req.query) }, req.caller);
-      return list(res.items.map((c) => presentComment(c, urls)), res.page?.next);
+      return list(
+        res.items.map((c) => presentComment(c, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -98,7 +104,16 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     `${PREFIX}/:commentId`,
-    { schema: { operationId: 'getCommentInChangeRequest', tags, summary: 'Get a comment', params: CommentParams, querystring: FormatQuery, response: { 200: Comment, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCommentInChangeRequest',
+        tags,
+        summary: 'Get a comment',
+        params: CommentParams,
+        querystring: FormatQuery,
+        response: { 200: Comment, ...errorResponses },
+      },
+    },
     async (req) => presentComment(await review.getComment(ids(req.params), req.caller), urls),
   );
 
@@ -117,7 +132,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     async (req) => {
       const b = req.body;
       const c = await review.updateComment(
-        { ...ids(req.params), resolved: b.resolved, markdown: b.body ? (b.body.markdown ?? '') : undefined, addedReactions: b.addedReactions ?? [], removedReactions: b.removedReactions ?? [] },
+        {
+          ...ids(req.params),
+          resolved: b.resolved,
+          markdown: b.body ? (b.body.markdown ?? '') : undefined,
+          addedReactions: b.addedReactions ?? [],
+          removedReactions: b.removedReactions ?? [],
+        },
         req.caller,
       );
       return presentComment(c, urls);
@@ -126,7 +147,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.delete(
     `${PREFIX}/:commentId`,
-    { schema: { operationId: 'deleteCommentInChangeRequest', tags, summary: 'Delete a comment and its replies (its author or a space admin)', params: CommentParams, response: { 205: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteCommentInChangeRequest',
+        tags,
+        summary: 'Delete a comment and its replies (its author or a space admin)',
+        params: CommentParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await review.deleteComment(ids(req.params), req.caller);
       return reply.code(205).send();
@@ -147,7 +176,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     },
     async (req) => {
       const res = await review.listReplies({ ...ids(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((r) => presentReply(r, at(req.params), urls)), res.page?.next);
+      return list(
+        res.items.map((r) => presentReply(r, at(req.params), urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -169,7 +201,16 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     `${PREFIX}/:commentId/replies/:commentReplyId`,
-    { schema: { operationId: 'getCommentReplyInChangeRequest', tags, summary: 'Get a reply', params: ReplyParams, querystring: FormatQuery, response: { 200: CommentReply, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getCommentReplyInChangeRequest',
+        tags,
+        summary: 'Get a reply',
+        params: ReplyParams,
+        querystring: FormatQuery,
+        response: { 200: CommentReply, ...errorResponses },
+      },
+    },
     async (req) => presentReply(await review.getReply(replyIds(req.params), req.caller), at(req.params), urls),
   );
 
@@ -197,7 +238,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.delete(
     `${PREFIX}/:commentId/replies/:commentReplyId`,
-    { schema: { operationId: 'deleteCommentReplyInChangeRequest', tags, summary: 'Delete a reply (its author or a space admin)', params: ReplyParams, response: { 205: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteCommentReplyInChangeRequest',
+        tags,
+        summary: 'Delete a reply (its author or a space admin)',
+        params: ReplyParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await review.deleteReply(replyIds(req.params), req.caller);
       return reply.code(205).send();

@@ -60,7 +60,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'exportSpace',
         tags,
-        summary: "Starts (or reuses) the export of the space's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
+        summary:
+          "Starts (or reuses) the export of the space's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
         params: SpaceParams,
         querystring: ExportQuery,
         response: { 200: ExportLink, ...errorResponses },
@@ -81,7 +82,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'downloadSpaceExport',
         tags,
-        summary: 'The file a signed export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason (400, 404, 409) when it failed',
+        summary:
+          'The file a signed export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason (400, 404, 409) when it failed',
         params: SpaceParams,
         querystring: ExportDownloadQuery,
         security: [],
@@ -102,7 +104,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'exportChangeRequest',
         tags,
-        summary: "Starts (or reuses) the export of the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
+        summary:
+          "Starts (or reuses) the export of the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
         params: ChangeRequestParams,
         querystring: ExportQuery,
         response: { 200: ExportLink, ...errorResponses },
@@ -123,7 +126,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       schema: {
         operationId: 'downloadChangeRequestExport',
         tags,
-        summary: 'The file a signed change-request export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason when it failed',
+        summary:
+          'The file a signed change-request export link names, as an attachment (the signature is the permission); 202 with the job and Retry-After while it is made; its reason when it failed',
         params: ChangeRequestParams,
         querystring: ExportDownloadQuery,
         security: [],

@@ -80,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
       schema: {
         operationId: 'listSiteVisitorSegments',
         tags,
-        summary: 'List a site\'s visitor segments: visitors grouped by their claims',
+        summary: "List a site's visitor segments: visitors grouped by their claims",
         params: SiteParams,
         response: { 200: ListOf(VisitorSegment), ...errorResponses },
       },
@@ -88,7 +88,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
     async (req) => {
       const { organizationId, siteId } = req.params;
       const { items } = await insights.listVisitorSegments({ organizationId, siteId }, req.caller);
-      return list(items.map((s) => ({ title: s.title, claims: s.claims ?? {}, events: s.events, visitors: s.visitors, sessions: s.sessions })), undefined);
+      return list(
+        items.map((s) => ({ title: s.title, claims: s.claims ?? {}, events: s.events, visitors: s.visitors, sessions: s.sessions })),
+        undefined,
+      );
     },
   );
 };

@@ -3,15 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Integration as IntegrationMsg } from '@quire/proto/integrations';
 import { NotFoundError, type Caller } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
-import {
-  BlockDomain,
-  Integration,
-  IntegrationCategory,
-  IntegrationName,
-  IntegrationScope,
-  IntegrationTarget,
-  PublishIntegrationBody,
-} from '../schemas/integrations.ts';
+import { BlockDomain, Integration, IntegrationCategory, IntegrationName, IntegrationScope, IntegrationTarget, PublishIntegrationBody } from '../schemas/integrations.ts';
 import { presentIntegration, publishRequest } from '../presenters/integrations.ts';
 import type { RouteDeps } from './context.ts';
 
@@ -43,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
       schema: {
         operationId: 'listIntegrations',
         tags,
-        summary: 'List public integrations, and all of an organization\'s own for its members (`owner`)',
+        summary: "List public integrations, and all of an organization's own for its members (`owner`)",
         querystring: Type.Object({
           ...ListQuery,
           search: Type.Optional(Type.String({ maxLength: 100, description: 'Name or title contains, case-insensitive' })),

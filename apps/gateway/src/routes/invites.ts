@@ -54,10 +54,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         summary: 'Add people by email (admins only): existing users join, unknown emails get an account',
         params: OrgParams,
         body: Type.Object({
-          emails: Type.Array(Type.Union([Type.String({ minLength: 3, maxLength: 320 }), Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }), role: RoleOrGuest })]), {
-            minItems: 1,
-            maxItems: 100,
-          }),
+          emails: Type.Array(
+            Type.Union([Type.String({ minLength: 3, maxLength: 320 }), Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }), role: RoleOrGuest })]),
+            {
+              minItems: 1,
+              maxItems: 100,
+            },
+          ),
           role: Type.Optional(RoleOrGuest),
           sso: Type.Optional(Type.Boolean()),
         }),

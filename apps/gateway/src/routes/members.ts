@@ -49,7 +49,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         },
         req.caller,
       );
-      return list(res.items.map((m) => presentMember(m, urls)), res.page?.next);
+      return list(
+        res.items.map((m) => presentMember(m, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -144,7 +147,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         { ...req.params, page: pageRequest(req.query), order: req.query.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC },
         req.caller,
       );
-      return list(res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })), res.page?.next);
+      return list(
+        res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })),
+        res.page?.next,
+      );
     },
   );
 

@@ -36,7 +36,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     },
     async (req) => {
       const res = await orgs.listOrganizations({ page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((o) => presentOrganization(o, urls)), res.page?.next);
+      return list(
+        res.items.map((o) => presentOrganization(o, urls)),
+        res.page?.next,
+      );
     },
   );
 

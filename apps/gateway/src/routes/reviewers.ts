@@ -29,7 +29,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     },
     async (req) => {
       const res = await review.listRequestedReviewers({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((r) => presentRequestedReviewer(r, urls)), res.page?.next);
+      return list(
+        res.items.map((r) => presentRequestedReviewer(r, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -82,7 +85,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
     },
     async (req) => {
       const res = await review.listReviews({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((r) => presentReview(r, at(req.params), urls)), res.page?.next);
+      return list(
+        res.items.map((r) => presentReview(r, at(req.params), urls)),
+        res.page?.next,
+      );
     },
   );
 

@@ -13,27 +13,58 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { s
   app.get(
     prefix,
     {
-      schema: { operationId: 'listSiteShareLinks', tags, summary: 'List the share links of a site', params: SiteParams, querystring: Type.Object(ListQuery), response: { 200: ListOf(ShareLink), ...errorResponses } },
+      schema: {
+        operationId: 'listSiteShareLinks',
+        tags,
+        summary: 'List the share links of a site',
+        params: SiteParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(ShareLink), ...errorResponses },
+      },
     },
     async (req) => {
       const res = await sites.listShareLinks({ site: siteRef(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((l) => presentShareLink(l, urls, req.params.organizationId)), res.page?.next);
+      return list(
+        res.items.map((l) => presentShareLink(l, urls, req.params.organizationId)),
+        res.page?.next,
+      );
     },
   );
 
   app.post(
     prefix,
-    { schema: { operationId: 'createSiteShareLink', tags, summary: 'Create an active share link', params: SiteParams, body: CreateShareLinkBody, response: { 201: ShareLink, ...errorResponses } } },
-    async (req, reply) => reply.code(201).send(presentShareLink(await sites.createShareLink({ site: siteRef(req.params), name: req.body.name }, req.caller), urls, req.params.organizationId)),
+    {
+      schema: {
+        operationId: 'createSiteShareLink',
+        tags,
+        summary: 'Create an active share link',
+        params: SiteParams,
+        body: CreateShareLinkBody,
+        response: { 201: ShareLink, ...errorResponses },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(presentShareLink(await sites.createShareLink({ site: siteRef(req.params), name: req.body.name }, req.caller), urls, req.params.organizationId)),
   );
 
   app.patch(
     `${prefix}/:shareLinkId`,
     {
-      schema: { operationId: 'updateSiteShareLinkById', tags, summary: 'Rename, deactivate or reactivate a share link', params: ShareLinkParams, body: UpdateShareLinkBody, response: { 200: ShareLink, ...errorResponses } },
+      schema: {
+        operationId: 'updateSiteShareLinkById',
+        tags,
+        summary: 'Rename, deactivate or reactivate a share link',
+        params: ShareLinkParams,
+        body: UpdateShareLinkBody,
+        response: { 200: ShareLink, ...errorResponses },
+      },
     },
     async (req) =>
-      presentShareLink(await sites.updateShareLink({ site: siteRef(req.params), shareLinkId: req.params.shareLinkId, active: req.body.active, name: req.body.name }, req.caller), urls, req.params.organizationId),
+      presentShareLink(
+        await sites.updateShareLink({ site: siteRef(req.params), shareLinkId: req.params.shareLinkId, active: req.body.active, name: req.body.name }, req.caller),
+        urls,
+        req.params.organizationId,
+      ),
   );
 
   app.delete(

@@ -67,7 +67,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => {
       const q = req.query;
       const res = await sites.listSiteSpaces({ site: siteRef(req.params), page: pageRequest(q), default: q.default, shareKey: q.shareKey }, req.caller);
-      const p = await present(req, res.items.map((siteSpace) => ({ siteSpace })));
+      const p = await present(
+        req,
+        res.items.map((siteSpace) => ({ siteSpace })),
+      );
       return list(res.items.map(p.siteSpace), res.page?.next);
     },
   );
@@ -114,7 +117,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     `${base}/site-spaces/:siteSpaceId`,
-    { schema: { operationId: 'deleteSiteSpaceById', tags: ['site-spaces'], summary: 'Remove a space from a site', params: SiteSpaceParams, response: { 205: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteSiteSpaceById',
+        tags: ['site-spaces'],
+        summary: 'Remove a space from a site',
+        params: SiteSpaceParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await sites.deleteSiteSpace({ site: siteRef(req.params), siteSpaceId: req.params.siteSpaceId }, req.caller);
       return reply.code(205).send();
@@ -145,11 +156,21 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   app.get(
     `${base}/sections`,
     {
-      schema: { operationId: 'listSiteSections', tags: ['site-sections'], summary: 'List the sections of a site', params: SiteParams, querystring: ListSectionsQuery, response: { 200: ListOf(SiteSection), ...errorResponses } },
+      schema: {
+        operationId: 'listSiteSections',
+        tags: ['site-sections'],
+        summary: 'List the sections of a site',
+        params: SiteParams,
+        querystring: ListSectionsQuery,
+        response: { 200: ListOf(SiteSection), ...errorResponses },
+      },
     },
     async (req) => {
       const res = await sites.listSections({ site: siteRef(req.params), page: pageRequest(req.query), shareKey: req.query.shareKey }, req.caller);
-      const p = await present(req, res.items.map((section) => ({ section })));
+      const p = await present(
+        req,
+        res.items.map((section) => ({ section })),
+      );
       return list(res.items.map(p.section), res.page?.next);
     },
   );
@@ -210,7 +231,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     `${base}/sections/:siteSectionId`,
-    { schema: { operationId: 'deleteSiteSectionById', tags: ['site-sections'], summary: 'Delete a section with its site-spaces', params: SectionParams, response: { 205: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteSiteSectionById',
+        tags: ['site-sections'],
+        summary: 'Delete a section with its site-spaces',
+        params: SectionParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await sites.deleteSection({ site: siteRef(req.params), sectionId: req.params.siteSectionId }, req.caller);
       return reply.code(205).send();
@@ -252,7 +281,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const res = await sites.listSectionGroups({ site: siteRef(req.params), page: pageRequest(req.query) }, req.caller);
-      const p = await present(req, res.items.map((group) => ({ group })));
+      const p = await present(
+        req,
+        res.items.map((group) => ({ group })),
+      );
       return list(res.items.map(p.group), res.page?.next);
     },
   );
@@ -279,11 +311,21 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   app.patch(
     `${base}/section-groups/:siteSectionGroupId`,
     {
-      schema: { operationId: 'updateSiteSectionGroupById', tags: ['site-section-groups'], summary: 'Update a section group; icon null removes it', params: GroupParams, body: UpdateGroupBody, response: { 200: SiteSectionGroup, ...errorResponses } },
+      schema: {
+        operationId: 'updateSiteSectionGroupById',
+        tags: ['site-section-groups'],
+        summary: 'Update a section group; icon null removes it',
+        params: GroupParams,
+        body: UpdateGroupBody,
+        response: { 200: SiteSectionGroup, ...errorResponses },
+      },
     },
     async (req) => {
       const icon = settable(req.body.icon);
-      const group = await sites.updateSectionGroup({ site: siteRef(req.params), groupId: req.params.siteSectionGroupId, title: req.body.title, setIcon: icon.set, icon: icon.value }, req.caller);
+      const group = await sites.updateSectionGroup(
+        { site: siteRef(req.params), groupId: req.params.siteSectionGroupId, title: req.body.title, setIcon: icon.set, icon: icon.value },
+        req.caller,
+      );
       return (await present(req, [{ group }])).group(group);
     },
   );
@@ -291,7 +333,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   app.delete(
     `${base}/section-groups/:siteSectionGroupId`,
     {
-      schema: { operationId: 'deleteSiteSectionGroupById', tags: ['site-section-groups'], summary: 'Delete a section group; its sections stay, in its place', params: GroupParams, response: { 205: NoContent, ...errorResponses } },
+      schema: {
+        operationId: 'deleteSiteSectionGroupById',
+        tags: ['site-section-groups'],
+        summary: 'Delete a section group; its sections stay, in its place',
+        params: GroupParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
     },
     async (req, reply) => {
       await sites.deleteSectionGroup({ site: siteRef(req.params), groupId: req.params.siteSectionGroupId }, req.caller);
@@ -302,7 +350,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   app.post(
     `${base}/section-groups/:siteSectionGroupId/sections`,
     {
-      schema: { operationId: 'addSectionToGroup', tags: ['site-section-groups'], summary: 'Put a section at the end of a group', params: GroupParams, body: AddSectionToGroupBody, response: { 201: SiteSectionGroup, ...errorResponses } },
+      schema: {
+        operationId: 'addSectionToGroup',
+        tags: ['site-section-groups'],
+        summary: 'Put a section at the end of a group',
+        params: GroupParams,
+        body: AddSectionToGroupBody,
+        response: { 201: SiteSectionGroup, ...errorResponses },
+      },
     },
     async (req, reply) => {
       const group = await sites.addSectionToGroup({ site: siteRef(req.params), groupId: req.params.siteSectionGroupId, sectionId: req.body.sectionId }, req.caller);

@@ -40,11 +40,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
     async (req) => {
       const q = req.query;
-      const res = await sites.listSites(
-        { organizationId: req.params.organizationId, page: pageRequest(q), spaceId: q.space, title: q.title, published: q.published },
-        req.caller,
+      const res = await sites.listSites({ organizationId: req.params.organizationId, page: pageRequest(q), spaceId: q.space, title: q.title, published: q.published }, req.caller);
+      return list(
+        res.items.map((s) => presentSite(s, urls)),
+        res.page?.next,
       );
-      return list(res.items.map((s) => presentSite(s, urls)), res.page?.next);
     },
   );
 
@@ -120,7 +120,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     '/orgs/:organizationId/sites/:siteId',
-    { schema: { operationId: 'deleteSiteById', tags, summary: 'Delete a site with its sections, site-spaces and share links', params: SiteParams, response: { 205: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteSiteById',
+        tags,
+        summary: 'Delete a site with its sections, site-spaces and share links',
+        params: SiteParams,
+        response: { 205: NoContent, ...errorResponses },
+      },
+    },
     async (req, reply) => {
       await sites.deleteSite({ site: siteRef(req.params) }, req.caller);
       return reply.code(205).send();
@@ -254,7 +262,9 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   );
 
   const update = (replace: boolean) => async (req: { params: { organizationId: string; siteId: string }; body: object; caller: Caller }) =>
-    JSON.parse((await sites.updateSiteCustomization({ site: siteRef(req.params), settingsJson: JSON.stringify(req.body), replace }, req.caller)).settingsJson) as SiteCustomizationJson;
+    JSON.parse(
+      (await sites.updateSiteCustomization({ site: siteRef(req.params), settingsJson: JSON.stringify(req.body), replace }, req.caller)).settingsJson,
+    ) as SiteCustomizationJson;
 
   app.put(
     '/orgs/:organizationId/sites/:siteId/customization',

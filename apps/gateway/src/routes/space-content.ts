@@ -64,15 +64,37 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   const ReusableContentParams = Type.Composite([params, Type.Object(ReusableContentIdParam)]);
   const PathParams = Type.Composite([params, Type.Object({ '*': Type.String({ maxLength: 2048, description: 'The page path: slugs joined by "/"' }) })]);
 
-  app.get(prefix, { schema: { operationId: op.revision, tags, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision, ...errorResponses } } }, async (req) => {
-    const at = await scope.resolve(paramsOf(req), req.caller);
-    const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
-    return (await presentRevisions(review, [r], at.spaceId, l, req.caller))[0]!;
-  });
+  app.get(
+    prefix,
+    {
+      schema: {
+        operationId: op.revision,
+        tags,
+        summary: 'Get the revision: pages, files, variables',
+        params,
+        querystring: QuerySchema,
+        response: { 200: Revision, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const at = await scope.resolve(paramsOf(req), req.caller);
+      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
+      return (await presentRevisions(review, [r], at.spaceId, l, req.caller))[0]!;
+    },
+  );
 
   app.get(
     `${prefix}/pages`,
-    { schema: { operationId: op.pages, tags, summary: 'List the pages, nested', params, querystring: QuerySchema, response: { 200: Type.Object({ pages: Type.Array(Page) }), ...errorResponses } } },
+    {
+      schema: {
+        operationId: op.pages,
+        tags,
+        summary: 'List the pages, nested',
+        params,
+        querystring: QuerySchema,
+        response: { 200: Type.Object({ pages: Type.Array(Page) }), ...errorResponses },
+      },
+    },
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
@@ -82,12 +104,24 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     `${prefix}/files`,
-    { schema: { operationId: op.files, tags, summary: 'List the files', params, querystring: Type.Object({ ...ListQuery, ...ContentQuery }), response: { 200: ListOf(File), ...errorResponses } } },
+    {
+      schema: {
+        operationId: op.files,
+        tags,
+        summary: 'List the files',
+        params,
+        querystring: Type.Object({ ...ListQuery, ...ContentQuery }),
+        response: { 200: ListOf(File), ...errorResponses },
+      },
+    },
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       const q = queryOf<ListQueryT>(req);
       const res = await spaceContent.listFiles({ ...at, page: pageRequest(q), metadata: q.metadata }, req.caller);
-      return list(res.items.map((f) => presentFile(f, l)), res.page?.next);
+      return list(
+        res.items.map((f) => presentFile(f, l)),
+        res.page?.next,
+      );
     },
   );
 
@@ -114,7 +148,9 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
     },
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
-      return presentReusableContent(await spaceContent.getReusableContent({ ...at, reusableContentId: paramsOf(req).reusableContentId!, metadata: queryOf<Query>(req).metadata }, req.caller));
+      return presentReusableContent(
+        await spaceContent.getReusableContent({ ...at, reusableContentId: paramsOf(req).reusableContentId!, metadata: queryOf<Query>(req).metadata }, req.caller),
+      );
     },
   );
 
@@ -123,13 +159,31 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     `${prefix}/page/:pageId`,
-    { schema: { operationId: op.page, tags, summary: 'Get a page by id, with its body when asked', params: PageParams, querystring: PageQuery, response: { 200: Page, ...errorResponses } } },
+    {
+      schema: {
+        operationId: op.page,
+        tags,
+        summary: 'Get a page by id, with its body when asked',
+        params: PageParams,
+        querystring: PageQuery,
+        response: { 200: Page, ...errorResponses },
+      },
+    },
     async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { pageId: paramsOf(req).pageId! }, queryOf<PageQueryT>(req), req.caller),
   );
 
   app.get(
     `${prefix}/path/*`,
-    { schema: { operationId: op.path, tags, summary: 'Get a page by its path, with its body when asked', params: PathParams, querystring: PageQuery, response: { 200: Page, ...errorResponses } } },
+    {
+      schema: {
+        operationId: op.path,
+        tags,
+        summary: 'Get a page by its path, with its body when asked',
+        params: PathParams,
+        querystring: PageQuery,
+        response: { 200: Page, ...errorResponses },
+      },
+    },
     async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { path: paramsOf(req)['*']! }, queryOf<PageQueryT>(req), req.caller),
   );
 }
@@ -152,7 +206,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
     prefix: '/spaces/:spaceId/content',
     params: SpaceParams,
     resolve: async ({ spaceId }) => ({ spaceId: spaceId!, revisionId: '' }),
-    operations: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', path: 'getPageByPath', reusableContent: 'getReusableContentById' },
+    operations: {
+      revision: 'getCurrentRevision',
+      pages: 'listPages',
+      files: 'listFiles',
+      file: 'getFileById',
+      page: 'getPageById',
+      path: 'getPageByPath',
+      reusableContent: 'getReusableContentById',
+    },
   });
   contentReadRoutes(app as unknown as FastifyInstance, deps, {
     prefix: '/spaces/:spaceId/revisions/:revisionId',
@@ -210,7 +272,15 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/documents/:documentId',
-    { schema: { operationId: 'getDocumentById', tags, summary: "Get a document of the space: GitBook's JSONDocument, with its markdown", params: DocumentParams, response: { 200: DocumentJson, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getDocumentById',
+        tags,
+        summary: "Get a document of the space: GitBook's JSONDocument, with its markdown",
+        params: DocumentParams,
+        response: { 200: DocumentJson, ...errorResponses },
+      },
+    },
     async (req) => presentDocument(await deps.services.spaceContent.getDocument({ spaceId: req.params.spaceId, documentId: req.params.documentId }, req.caller)),
   );
 };

@@ -23,7 +23,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       },
     },
     async (req) => {
-      const res = await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      const res = await spaceContent.listLinks(
+        { spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) },
+        req.caller,
+      );
       return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
     },
   );
@@ -41,7 +44,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       },
     },
     async (req) => {
-      const res = await spaceContent.listLinks({ spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
+      const res = await spaceContent.listLinks(
+        { spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) },
+        req.caller,
+      );
       return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
     },
   );

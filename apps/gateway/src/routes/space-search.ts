@@ -20,7 +20,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) => {
       const res = await spaceContent.searchSpace({ spaceId: req.params.spaceId, query: req.query.query, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((p) => presentSearchPage(p, urls)), res.page?.next);
+      return list(
+        res.items.map((p) => presentSearchPage(p, urls)),
+        res.page?.next,
+      );
     },
   );
 

@@ -43,7 +43,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     async (req) => {
       const { organizationId } = req.params;
       const res = await orgs.listSamlProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((p) => presentSamlProvider(p, organizationId, urls)), res.page?.next);
+      return list(
+        res.items.map((p) => presentSamlProvider(p, organizationId, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -155,7 +158,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     async (req) => {
       const { organizationId } = req.params;
       const res = await orgs.listOidcProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((p) => presentOidcProvider(p, organizationId, urls)), res.page?.next);
+      return list(
+        res.items.map((p) => presentOidcProvider(p, organizationId, urls)),
+        res.page?.next,
+      );
     },
   );
 

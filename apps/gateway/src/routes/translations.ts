@@ -28,7 +28,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     async (req) => {
       const { organizationId } = req.params;
       const res = await orgs.listTranslations({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map((t) => presentTranslation(t, organizationId, urls)), res.page?.next);
+      return list(
+        res.items.map((t) => presentTranslation(t, organizationId, urls)),
+        res.page?.next,
+      );
     },
   );
 
@@ -79,10 +82,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     },
     async (req) => {
       const { languages } = req.body;
-      const t = await orgs.updateTranslation(
-        { ...req.params, title: req.body.title, setLanguages: languages !== undefined, languages: languages ?? [] },
-        req.caller,
-      );
+      const t = await orgs.updateTranslation({ ...req.params, title: req.body.title, setLanguages: languages !== undefined, languages: languages ?? [] }, req.caller);
       return presentTranslation(t, req.params.organizationId, urls);
     },
   );

@@ -24,10 +24,8 @@ function presentToken(t: ApiTokenMsg | undefined) {
 }
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
-  app.get(
-    '/user',
-    { schema: { operationId: 'getAuthenticatedUser', tags, summary: 'The user the token belongs to', response: { 200: User, ...errorResponses } } },
-    async (req) => presentUser(await orgs.getCurrentUser({}, req.caller), urls),
+  app.get('/user', { schema: { operationId: 'getAuthenticatedUser', tags, summary: 'The user the token belongs to', response: { 200: User, ...errorResponses } } }, async (req) =>
+    presentUser(await orgs.getCurrentUser({}, req.caller), urls),
   );
 
   app.get(
@@ -50,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
       schema: {
         operationId: 'listUserApiTokens',
         tags,
-        summary: 'The caller\'s API tokens, newest first (never their secrets)',
+        summary: "The caller's API tokens, newest first (never their secrets)",
         querystring: Type.Object(ListQuery),
         response: { 200: ApiTokens, ...errorResponses },
       },

@@ -16,7 +16,8 @@ const RESERVED = /^\/(?:v1|auth|docs|healthz|readyz)(?:[/?]|$)/;
 
 // The web app must not be framed (clickjacking); scripts and styles come from this origin only
 // (KaTeX and the editor set inline style attributes, hence 'unsafe-inline' for styles).
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * The web app (apps/web's build) at the root of the origin: its files, hashed ones under

@@ -6,10 +6,7 @@ import { User } from './orgs.ts';
 /** A password as the sign-in service takes it; longer ones are refused here, before any hashing. */
 const Password = (description: string, minLength = 1) => Type.String({ minLength, maxLength: PASSWORD_MAX, description });
 
-export const SignInBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 320 }), password: Password('The account\'s password') },
-  { additionalProperties: false },
-);
+export const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password("The account's password") }, { additionalProperties: false });
 
 export const ChangePasswordBody = Type.Object(
   { currentPassword: Password('The password in use'), newPassword: Password(`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, PASSWORD_MIN) },
@@ -41,7 +38,9 @@ export const ApiToken = Type.Object(
 
 export const ApiTokens = ListOf(ApiToken);
 
-export const CreatedApiToken = Type.Composite([ApiToken, Type.Object({ token: Type.String({ description: 'The secret: shown this once, never again' }) })], { title: 'CreatedApiToken' });
+export const CreatedApiToken = Type.Composite([ApiToken, Type.Object({ token: Type.String({ description: 'The secret: shown this once, never again' }) })], {
+  title: 'CreatedApiToken',
+});
 
 export const CreateApiTokenBody = Type.Object(
   {
@@ -70,7 +69,7 @@ export const AuditEntry = Type.Object(
 export const AuditLog = ListOf(AuditEntry);
 
 export const SiteAccessQuery = Type.Object({
-  organization: Type.String({ minLength: 1, maxLength: 64, description: 'The site\'s organization id' }),
+  organization: Type.String({ minLength: 1, maxLength: 64, description: "The site's organization id" }),
   site: Type.String({ minLength: 1, maxLength: 64, description: 'The site id' }),
   location: Type.String({ minLength: 1, maxLength: 2048, description: 'The page of the site to return to: on its custom hostname or below its published URL' }),
 });

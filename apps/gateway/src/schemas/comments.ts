@@ -5,9 +5,7 @@ import { User } from './orgs.ts';
 export const CommentParams = Type.Object({ spaceId: Id('Space id'), changeRequestId: Id('Change request id or number'), commentId: Id('Comment id') });
 export const ReplyParams = Type.Object({ ...CommentParams.properties, commentReplyId: Id('Comment reply id') });
 
-const Reactions = Type.Array(
-  Type.Object({ emoji: Type.String(), count: Type.Integer(), users: Type.Array(Type.Object({ user: User, reactedAt: Timestamp })) }),
-);
+const Reactions = Type.Array(Type.Object({ emoji: Type.String(), count: Type.Integer(), users: Type.Array(Type.Object({ user: User, reactedAt: Timestamp })) }));
 
 const Body = Type.Object({ markdown: Type.String() });
 const Permissions = Type.Object({ view: Type.Boolean(), edit: Type.Boolean(), reply: Type.Boolean(), delete: Type.Boolean() });
@@ -26,9 +24,7 @@ export const Comment = Type.Object(
       node: Type.Optional(Type.Object({ id: Type.String(), preview: Type.Optional(Type.String()) })),
       changeRequest: Type.Optional(Type.String()),
       review: Type.Optional(Type.String()),
-      page: Type.Optional(
-        Type.Object({ id: Type.String(), title: Type.String(), emoji: Type.Optional(Type.String()), path: Type.String(), outdated: Type.Boolean() }),
-      ),
+      page: Type.Optional(Type.Object({ id: Type.String(), title: Type.String(), emoji: Type.Optional(Type.String()), path: Type.String(), outdated: Type.Boolean() })),
       space: Type.String(),
       revision: Type.String(),
     }),

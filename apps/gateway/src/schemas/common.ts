@@ -13,7 +13,7 @@ export const RoleName = Type.Union(API_ROLES.map((r) => Type.Literal(r)));
 export const RoleOrGuest = Type.Union([RoleName, Type.Null()]);
 
 export const ListQuery = {
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Cursor from a previous answer\'s `next.page`' })),
+  page: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "Cursor from a previous answer's `next.page`" })),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Items per page, at most 1000' })),
 };
 
@@ -65,4 +65,8 @@ export const downloadResponses = {
 };
 
 /** One of these strings, as a TypeBox union of literals (so the OpenAPI document lists them). */
-export const literals = <T extends string>(values: readonly T[], options: object = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+export const literals = <T extends string>(values: readonly T[], options: object = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );

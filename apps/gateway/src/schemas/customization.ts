@@ -21,7 +21,23 @@ const FontDefinition = Type.Object({
   fontFaces: Type.Array(FontFace, { minItems: 1, maxItems: 16 }),
 });
 const Font = Type.Union([
-  literals(['ABCFavorit', 'Inter', 'Roboto', 'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway', 'Merriweather', 'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins', 'FiraSans']),
+  literals([
+    'ABCFavorit',
+    'Inter',
+    'Roboto',
+    'RobotoSlab',
+    'OpenSans',
+    'SourceSansPro',
+    'Lato',
+    'Ubuntu',
+    'Raleway',
+    'Merriweather',
+    'Overpass',
+    'NotoSans',
+    'IBMPlexSerif',
+    'Poppins',
+    'FiraSans',
+  ]),
   FontDefinition,
 ]);
 const MonospaceFont = Type.Union([literals(['FiraCode', 'IBMPlexMono', 'JetBrainsMono', 'SourceCodePro', 'RobotoMono', 'SpaceMono', 'DMMono', 'Inconsolata']), FontDefinition]);

@@ -4,7 +4,7 @@ import { downloadResponses, ErrorBody, literals, Timestamp } from './common.ts';
 /** What a space or a change request exports to (review's ExportSpace names the same three). */
 export const EXPORT_FORMATS = ['markdown', 'html', 'pdf'] as const;
 const Format = literals(EXPORT_FORMATS, {
-  description: '`markdown`: a ZIP in GitBook\'s repository layout (SUMMARY.md, README.md, .gitbook/assets); `html`: a static site ZIP; `pdf`: every page in one PDF',
+  description: "`markdown`: a ZIP in GitBook's repository layout (SUMMARY.md, README.md, .gitbook/assets); `html`: a static site ZIP; `pdf`: every page in one PDF",
 });
 
 export const ExportQuery = Type.Object({ format: Format });

@@ -6,7 +6,6 @@ import { Timestamp } from './common.ts';
 // operators and ranges and the rules of each event type: it names the unknown one in a 400, so
 // those travel here as plain bounded strings.
 
-
 const NullableId = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
 
 const EventSession = Type.Object({
@@ -37,7 +36,11 @@ export const InsightsEvent = Type.Object(
     session: EventSession,
     location: EventLocation,
     timestamp: Type.Optional(Timestamp),
-    type: Type.String({ maxLength: 64, description: 'page_view, search_open, search_type_query, search_open_result, page_post_feedback, page_post_feedback_comment, ask_question, ask_rate_response, link_click, api_client_open, api_client_request, ad_click, ad_display, trademark_click' }),
+    type: Type.String({
+      maxLength: 64,
+      description:
+        'page_view, search_open, search_type_query, search_open_result, page_post_feedback, page_post_feedback_comment, ask_question, ask_rate_response, link_click, api_client_open, api_client_request, ad_click, ad_display, trademark_click',
+    }),
   },
   { additionalProperties: true },
 );
@@ -63,10 +66,7 @@ export const AggregateBody = Type.Object({
   where: Type.Optional(Type.Array(Filter, { maxItems: 50 })),
   groupBy: Type.Optional(Type.Array(Column, { maxItems: 10 })),
   order: Type.Optional(Type.Object({ by: Column, direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) })),
-  range: Type.Union([
-    Type.String({ maxLength: 32, description: 'lastYear, last3Months, last30Days, last7Days, last24Hours' }),
-    Type.Object({ from: Timestamp, to: Timestamp }),
-  ]),
+  range: Type.Union([Type.String({ maxLength: 32, description: 'lastYear, last3Months, last30Days, last7Days, last24Hours' }), Type.Object({ from: Timestamp, to: Timestamp })]),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000 })),
 });
 

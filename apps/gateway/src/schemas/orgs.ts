@@ -84,10 +84,7 @@ export const Team = Type.Object(
 
 export const TeamMemberRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
 
-export const LinkInvite = Type.Object(
-  { object: Type.Literal('invite'), id: Type.String(), role: RoleOrGuest, redundant: Type.Boolean() },
-  { title: 'LinkInvite' },
-);
+export const LinkInvite = Type.Object({ object: Type.Literal('invite'), id: Type.String(), role: RoleOrGuest, redundant: Type.Boolean() }, { title: 'LinkInvite' });
 
 export const SamlProvider = Type.Object(
   {
@@ -117,9 +114,7 @@ export const OidcProvider = Type.Object(
     defaultTeam: Type.Optional(Team),
     defaultRole: RoleOrGuest,
     createdAt: Timestamp,
-    service: Type.Object(
-      { redirectURL: Type.String({ description: 'The redirect URI to register with the provider' }), startURL: Type.String() },
-    ),
+    service: Type.Object({ redirectURL: Type.String({ description: 'The redirect URI to register with the provider' }), startURL: Type.String() }),
     urls: Type.Object({ location: Type.String() }),
   },
   { title: 'OidcProvider', description: 'An OpenID Connect provider; its client secret is write-only' },

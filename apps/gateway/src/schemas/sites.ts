@@ -19,7 +19,11 @@ const Condition = Type.String({ minLength: 1, maxLength: 1024, description: 'Exp
 const Icon = Type.String({ maxLength: 50, description: 'Icon name' });
 const ShareLinkName = Type.String({ maxLength: 50 });
 const Hostname = Type.String({ maxLength: 512, pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$' });
-const ProxyOrigin = Type.String({ maxLength: 512, pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$', description: 'A host followed by a path, such as example.com/docs' });
+const ProxyOrigin = Type.String({
+  maxLength: 512,
+  pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
+  description: 'A host followed by a path, such as example.com/docs',
+});
 const ShareKey = Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Key of an active share link, for sites shared by link' }));
 
 export const SiteParams = Type.Object({ organizationId: Id('Organization id'), siteId: Id('Site id') });
@@ -157,7 +161,9 @@ export const CreateSiteBody = Type.Object({
   title: Type.Optional(SiteTitle),
   visibility: Type.Optional(SiteVisibility),
   spaces: Type.Optional(
-    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), literals(['empty', 'sample'])], { description: 'Spaces to add, or a keyword that creates a new space for the site' }),
+    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), literals(['empty', 'sample'])], {
+      description: 'Spaces to add, or a keyword that creates a new space for the site',
+    }),
   ),
 });
 
@@ -189,7 +195,7 @@ export const UpdateSiteSpaceBody = Type.Object({
 
 export const ListSectionsQuery = Type.Object({ ...ListQuery, shareKey: ShareKey });
 export const CreateSectionBody = Type.Object({
-  spaceId: Id('Space added as the section\'s first site-space'),
+  spaceId: Id("Space added as the section's first site-space"),
   title: Type.Optional(nullable(SectionTitle, "null or unset: the space's title")),
   icon: Type.Optional(nullable(Icon, 'null: no icon')),
 });

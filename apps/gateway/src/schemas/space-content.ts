@@ -4,7 +4,14 @@ import { Id, Timestamp } from './common.ts';
 
 export const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
 // `createdByGitBook` is GitBook's name for the reference's `createdByService`: both answer the same.
-export const GitCommit = Type.Object({ oid: Type.String(), message: Type.String(), createdByService: Type.Boolean(), createdByGitBook: Type.Boolean(), url: Type.String(), ref: Type.String() });
+export const GitCommit = Type.Object({
+  oid: Type.String(),
+  message: Type.String(),
+  createdByService: Type.Boolean(),
+  createdByGitBook: Type.Boolean(),
+  url: Type.String(),
+  ref: Type.String(),
+});
 
 export const PageLayout = Type.Object({
   width: Type.String(),
@@ -111,7 +118,10 @@ export const SpaceRevisionParams = Type.Object({ spaceId: Id('Space id'), revisi
 export const FileIdParam = { fileId: Id('File id') };
 export const PageIdParam = { pageId: Id('Page id') };
 export const ReusableContentIdParam = { reusableContentId: Id('Reusable content id') };
-export const DocumentParams = Type.Object({ spaceId: Id('Space id'), documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }) });
+export const DocumentParams = Type.Object({
+  spaceId: Id('Space id'),
+  documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }),
+});
 export const BlobParams = Type.Object({ blob: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 export const BlobQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), exp: Type.Integer(), sig: Type.String({ maxLength: 128 }) });
 
@@ -122,7 +132,9 @@ const ChangedValue = Type.Object({ before: Type.Optional(Type.Unknown()), after:
 export const SemanticChanges = Type.Object({
   changes: Type.Array(
     Type.Object({
-      type: Type.Union(['page_created', 'page_edited', 'page_deleted', 'page_moved', 'file_created', 'file_edited', 'file_deleted', 'variables_edited'].map((t) => Type.Literal(t))),
+      type: Type.Union(
+        ['page_created', 'page_edited', 'page_deleted', 'page_moved', 'file_created', 'file_edited', 'file_deleted', 'variables_edited'].map((t) => Type.Literal(t)),
+      ),
       page: Type.Optional(ChangedPage),
       parent: Type.Optional(Type.Object({ before: Type.Optional(ChangedPage), after: Type.Optional(ChangedPage) })),
       file: Type.Optional(File),

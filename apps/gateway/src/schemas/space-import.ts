@@ -9,7 +9,7 @@ export const ImportContentBody = Type.Object(
       format: 'uri',
       maxLength: 2048,
       description:
-        'What to import, fetched by the server: `website`: the page, and the same-origin pages it links to; `markdown`: a .md file; `html`: an HTML page; `docx`: a Word document; `zip`: a ZIP of a Markdown folder, read as Git Sync reads a repository (SUMMARY.md, or the folders with each README.md as its folder\'s page; `.gitbook/assets` and the files pages use as files); `notion`, `confluence`: their export ZIP (pages, and the images they use as files)',
+        "What to import, fetched by the server: `website`: the page, and the same-origin pages it links to; `markdown`: a .md file; `html`: an HTML page; `docx`: a Word document; `zip`: a ZIP of a Markdown folder, read as Git Sync reads a repository (SUMMARY.md, or the folders with each README.md as its folder's page; `.gitbook/assets` and the files pages use as files); `notion`, `confluence`: their export ZIP (pages, and the images they use as files)",
     }),
     source: Type.Union(IMPORT_SOURCES.map((s) => Type.Literal(s))),
   },

@@ -25,9 +25,12 @@ export const ContentLocation = Type.Union(
 );
 
 export const LINK_STATUSES = ['ok', 'broken', 'in-app'] as const;
-export const LinkStatus = Type.Union(LINK_STATUSES.map((s) => Type.Literal(s)), {
-  description: '`ok`: no problem; `broken`: the target is missing in the revision; `in-app`: a URL to a place in the app',
-});
+export const LinkStatus = Type.Union(
+  LINK_STATUSES.map((s) => Type.Literal(s)),
+  {
+    description: '`ok`: no problem; `broken`: the target is missing in the revision; `in-app`: a URL to a place in the app',
+  },
+);
 
 export const ContentReferenceUsage = Type.Object(
   {

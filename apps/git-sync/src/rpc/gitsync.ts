@@ -1,7 +1,19 @@
 import { status } from '@grpc/grpc-js';
 import type { GitInfo, GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
 import { STATE_EVENTS } from '@quire/service-kit/nats';
-import { callerOf, checkLength, checkOneOf, checkUri, DomainError, InvalidArgumentError, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  callerOf,
+  checkLength,
+  checkOneOf,
+  checkUri,
+  DomainError,
+  InvalidArgumentError,
+  isServiceError,
+  NotFoundError,
+  PermissionDeniedError,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
 import { sealCredentials } from '../domain/sealed.ts';
 import { presentInfo } from '../presenters.ts';
@@ -50,7 +62,9 @@ const { entity, verb } = STATE_EVENTS.spaceGitLink;
 async function linkChanged(deps: Deps, info: GitInfo, organizationId: string, ctx: CallContext) {
   const { latestJob: _job, ...link } = info;
   await Promise.all([
-    deps.content.recordSpaceGitLinks({ links: [link] }, {}).catch((err: unknown) => ctx.log.warn({ err, spaceId: link.spaceId }, 'Git link not recorded by content; the event brings it')),
+    deps.content
+      .recordSpaceGitLinks({ links: [link] }, {})
+      .catch((err: unknown) => ctx.log.warn({ err, spaceId: link.spaceId }, 'Git link not recorded by content; the event brings it')),
     deps.events.emit(ctx, { entity, verb, organizationId, target: { type: 'space', id: link.spaceId }, details: { ...link, updatedAt: link.updatedAt?.toISOString() } }),
   ]);
 }

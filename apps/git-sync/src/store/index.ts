@@ -5,7 +5,6 @@ export type Db = Database<PrismaClient>;
 export type JobRow = Prisma.GitJobGetPayload<object>;
 export type GitSyncRow = Prisma.SpaceGitSyncGetPayload<object>;
 
-
 const hot = preparedStatements('git-sync', {
   links: 'SELECT * FROM "SpaceGitSync" WHERE "spaceId" = ANY($1)',
   latestJobs: 'SELECT DISTINCT ON ("spaceId") * FROM "GitJob" WHERE "spaceId" = ANY($1) ORDER BY "spaceId", "createdAt" DESC, id DESC',
@@ -78,7 +77,10 @@ export function createStore(database: Db) {
      * order check: refused when another delivery took the job, or when a newer operation already
      * ran on the space (unless forced). The space's newest timestamp moves to this job's.
      */
-    async beginApply(job: Pick<JobRow, 'id' | 'attempt' | 'spaceId' | 'timestamp' | 'force'>, marks: { parentRevisionId?: string; commitOid?: string }): Promise<{ gate: ApplyGate; newer?: Date }> {
+    async beginApply(
+      job: Pick<JobRow, 'id' | 'attempt' | 'spaceId' | 'timestamp' | 'force'>,
+      marks: { parentRevisionId?: string; commitOid?: string },
+    ): Promise<{ gate: ApplyGate; newer?: Date }> {
       return db.$transaction(async (tx) => {
         const link = await tx.$queryRaw<{ lastTimestamp: Date | null }[]>`SELECT "lastTimestamp" FROM "SpaceGitSync" WHERE "spaceId" = ${job.spaceId} FOR UPDATE`;
         const last = link[0]?.lastTimestamp ?? null;

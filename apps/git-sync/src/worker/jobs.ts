@@ -6,7 +6,20 @@ import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-con
 import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
-import { gitBlobOid, isInside, isLayoutText, isWritablePath, joinPath, knownIds, planExport, planImport, plannedContent, readConfig, RepositoryError, type RepoSnapshot } from '@quire/gitbook-layout';
+import {
+  gitBlobOid,
+  isInside,
+  isLayoutText,
+  isWritablePath,
+  joinPath,
+  knownIds,
+  planExport,
+  planImport,
+  plannedContent,
+  readConfig,
+  RepositoryError,
+  type RepoSnapshot,
+} from '@quire/gitbook-layout';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
@@ -64,7 +77,9 @@ export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: bo
     const phases = phaseTimer();
     const progress = progressOf(deps.store, job, log);
     const outcome =
-      job.direction === 'import' ? await importJob(deps, job, target, dir, caller, deadline, phases.mark, progress) : await exportJob(deps, job, target, dir, caller, deadline, phases.mark, progress);
+      job.direction === 'import'
+        ? await importJob(deps, job, target, dir, caller, deadline, phases.mark, progress)
+        : await exportJob(deps, job, target, dir, caller, deadline, phases.mark, progress);
     // queuedMs: from the job's creation to this delivery taking it (the queue's pickup latency).
     log.info({ outcome, queuedMs: claimedAt - job.createdAt.getTime(), ...phases.done() }, 'git job finished');
     return outcome;
@@ -214,7 +229,11 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
   // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
   const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
-  const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
+  const bytes = await readBlobs(
+    dir,
+    wanted.map(([, oid]) => oid),
+    deadline,
+  );
   const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => isLayoutText(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(dir, snapshot, projectDirectory, deadline);
   const config = readConfig(snapshot, projectDirectory);
@@ -243,7 +262,10 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     }
   };
   const assets = joinPath(config.root, '.gitbook/assets');
-  store(inProject.filter(([p]) => isInside(p, assets) && p !== assets).map(([, oid]) => oid), bytes);
+  store(
+    inProject.filter(([p]) => isInside(p, assets) && p !== assets).map(([, oid]) => oid),
+    bytes,
+  );
 
   let hashes: Map<string, string> | undefined;
   for (let i = 0; ; i++) {
@@ -306,7 +328,11 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
 async function snapshotOf(dir: string, projectDirectory: string, deadline: number): Promise<RepoSnapshot> {
   const blobs = await listBlobs(dir, deadline);
   const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && isLayoutText(p));
-  const bytes = await readBlobs(dir, wanted.map(([, oid]) => oid), deadline);
+  const bytes = await readBlobs(
+    dir,
+    wanted.map(([, oid]) => oid),
+    deadline,
+  );
   const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(dir, snapshot, projectDirectory, deadline);
   return snapshot;
@@ -319,7 +345,6 @@ async function readReadme(dir: string, snapshot: RepoSnapshot, projectDirectory:
   if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8'));
 }
 
-
 async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
   const fetched = await fetchRef(dir, target, job.ref, deadline);
   mark('fetch');
@@ -327,7 +352,13 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
   mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
-  const plan = planExport(revision.pages, revision.files, { projectDirectory, existing, repoTreeUrl: job.repoTreeUrl ?? undefined, redirects: revision.redirects, reusableContents: revision.reusableContents });
+  const plan = planExport(revision.pages, revision.files, {
+    projectDirectory,
+    existing,
+    repoTreeUrl: job.repoTreeUrl ?? undefined,
+    redirects: revision.redirects,
+    reusableContents: revision.reusableContents,
+  });
   const out = new Map<string, string | Buffer>(plan.texts);
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);

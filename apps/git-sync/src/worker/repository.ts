@@ -66,7 +66,7 @@ export function readBlobs(dir: string, oids: string[], deadline: number): Promis
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
-      if (i < wanted.length) reject(new GitError('reading the repository\'s files did not finish in time'));
+      if (i < wanted.length) reject(new GitError("reading the repository's files did not finish in time"));
       else resolve(result);
     });
     child.stdin.end(wanted.map((o) => `${o}\n`).join(''));

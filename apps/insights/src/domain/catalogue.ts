@@ -95,7 +95,7 @@ const datetime: ColumnDef = {
   expr: ({ interval }) => (interval ? INTERVALS[interval]! : 'timestamp'),
   decode: isoTime,
   filter: {
-    type: 'DateTime64(3, \'UTC\')',
+    type: "DateTime64(3, 'UTC')",
     encode(v) {
       if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw new BadValue('an ISO 8601 date-time');
       return clickhouseTime(new Date(v));
@@ -165,7 +165,7 @@ const dimensions: Record<string, ColumnDef> = {
   },
   visitorGeoCountry: plain('geo_country', nullableText, true),
   // No geolocation database: the column is known and answers nulls.
-  visitorGeoPoint: { kind: 'dimension', expr: () => 'CAST(NULL, \'Nullable(String)\')', decode: () => null },
+  visitorGeoPoint: { kind: 'dimension', expr: () => "CAST(NULL, 'Nullable(String)')", decode: () => null },
   visitorDevice: plain('device', enumFilter(DEVICES)),
   visitorBrowser: plain('browser', enumFilter(BROWSERS)),
   visitorOS: plain('os', enumFilter(OPERATING_SYSTEMS)),

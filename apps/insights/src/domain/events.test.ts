@@ -5,8 +5,23 @@ import { parseUserAgent } from './visitor.ts';
 const ctx: BatchContext = { organizationId: 'org1', siteId: 'site1', clientIp: '198.51.100.4', now: new Date('2026-11-22T12:00:00.000Z') };
 const base = {
   type: 'page_view',
-  session: { visitorId: 'v1', sessionId: 's1', cookies: {}, userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/128.0', language: null, referrer: 'https://www.google.com/search?q=x' },
-  location: { url: 'https://docs.example.com/a?utm_source=mail&utm_campaign=fall', siteSection: null, siteSpace: 'ss1', siteShareKey: null, space: 'sp1', revision: 'r1', page: 'pg1' },
+  session: {
+    visitorId: 'v1',
+    sessionId: 's1',
+    cookies: {},
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/128.0',
+    language: null,
+    referrer: 'https://www.google.com/search?q=x',
+  },
+  location: {
+    url: 'https://docs.example.com/a?utm_source=mail&utm_campaign=fall',
+    siteSection: null,
+    siteSpace: 'ss1',
+    siteShareKey: null,
+    space: 'sp1',
+    revision: 'r1',
+    page: 'pg1',
+  },
 };
 
 describe('eventRows', () => {
@@ -82,7 +97,10 @@ describe('eventRows', () => {
 
 describe('parseUserAgent', () => {
   it.each([
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1', { device: 'mobile', browser: 'safari', os: 'ios', bot: null }],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+      { device: 'mobile', browser: 'safari', os: 'ios', bot: null },
+    ],
     ['Mozilla/5.0 (Linux; Android 14; SM-X700) AppleWebKit/537.36 Chrome/126.0 Safari/537.36', { device: 'tablet', browser: 'chrome', os: 'android', bot: null }],
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36 Edg/126.0', { device: 'desktop', browser: 'edge', os: 'windows', bot: null }],
     ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', { device: 'unknown', browser: 'unknown', os: 'unknown', bot: 'googlebot' }],

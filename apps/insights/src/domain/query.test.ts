@@ -8,7 +8,11 @@ const q = (over: Partial<Aggregation>): Aggregation => ({ select: [{ column: 'ev
 describe('compileAggregation', () => {
   it('counts by hour within a preset range, scoped to the site, with every value a parameter', () => {
     const c = compileAggregation(
-      q({ select: [{ column: 'datetime', interval: 'hour' }, { column: 'eventsCount' }], groupBy: [{ column: 'datetime', interval: 'hour' }], order: { by: { column: 'datetime', interval: 'hour' }, direction: 'asc' } }),
+      q({
+        select: [{ column: 'datetime', interval: 'hour' }, { column: 'eventsCount' }],
+        groupBy: [{ column: 'datetime', interval: 'hour' }],
+        order: { by: { column: 'datetime', interval: 'hour' }, direction: 'asc' },
+      }),
       scope,
       NOW,
     );
@@ -71,7 +75,10 @@ describe('compileAggregation', () => {
 
   it('decodes pages, ratings and nullable columns to the API values', () => {
     const c = compileAggregation(
-      q({ select: [{ column: 'page' }, { column: 'siteSection' }, { column: 'pageFeedbackRating' }, { column: 'askResponseRating' }], groupBy: [{ column: 'page' }, { column: 'siteSection' }] }),
+      q({
+        select: [{ column: 'page' }, { column: 'siteSection' }, { column: 'pageFeedbackRating' }, { column: 'askResponseRating' }],
+        groupBy: [{ column: 'page' }, { column: 'siteSection' }],
+      }),
       scope,
       NOW,
     );

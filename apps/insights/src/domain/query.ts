@@ -43,7 +43,8 @@ function resolve(ref: ColumnRef, field: string): Resolved {
   if (!def) throw new InvalidArgumentError(`${field}.column: unknown column "${ref.column}"`);
   if (ref.interval !== undefined) {
     if (ref.column !== 'datetime') throw new InvalidArgumentError(`${field}.interval: only the datetime column takes an interval`);
-    if (!Object.hasOwn(INTERVALS, ref.interval)) throw new InvalidArgumentError(`${field}.interval: unknown interval "${ref.interval}" (one of ${Object.keys(INTERVALS).join(', ')})`);
+    if (!Object.hasOwn(INTERVALS, ref.interval))
+      throw new InvalidArgumentError(`${field}.interval: unknown interval "${ref.interval}" (one of ${Object.keys(INTERVALS).join(', ')})`);
   }
   if (ref.column === 'visitorClaim' && !ref.claim) throw new InvalidArgumentError(`${field}.claim: required for the visitorClaim column`);
   if (ref.claim !== undefined && ref.column !== 'visitorClaim') throw new InvalidArgumentError(`${field}.claim: only the visitorClaim column takes a claim`);

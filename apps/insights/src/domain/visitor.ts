@@ -49,6 +49,14 @@ const first = <T>(rules: Rule<T>[], ua: string): T | undefined => rules.find(([r
 
 export function parseUserAgent(ua: string): VisitorAgent {
   const bot = first(BOT_RULES, ua) ?? null;
-  const device = bot ? 'unknown' : /iPad|Tablet/.test(ua) || (/Android/.test(ua) && !/Mobile/.test(ua)) ? 'tablet' : /Mobi|iPhone|iPod/.test(ua) ? 'mobile' : first(OS_RULES, ua) ? 'desktop' : 'unknown';
+  const device = bot
+    ? 'unknown'
+    : /iPad|Tablet/.test(ua) || (/Android/.test(ua) && !/Mobile/.test(ua))
+      ? 'tablet'
+      : /Mobi|iPhone|iPod/.test(ua)
+        ? 'mobile'
+        : first(OS_RULES, ua)
+          ? 'desktop'
+          : 'unknown';
   return { device, browser: first(BROWSER_RULES, ua) ?? 'unknown', os: first(OS_RULES, ua) ?? 'unknown', bot };
 }

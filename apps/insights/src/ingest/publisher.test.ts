@@ -13,11 +13,21 @@ describe('toMessages', () => {
     expect(messages.map((m) => m.id)).toEqual(messages.map((_, i) => `b1.${i}`));
     for (const m of messages) {
       expect(m.body.length).toBeLessThanOrEqual(800);
-      const lines = m.body.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as string[]);
+      const lines = m.body
+        .toString()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[]);
       for (const l of lines) expect(l[0]).toBe(m.id);
     }
     const visitor = INSERT_COLUMNS.indexOf('visitor_id');
-    const all = messages.flatMap((m) => m.body.toString().trimEnd().split('\n').map((l) => (JSON.parse(l) as string[])[visitor]));
+    const all = messages.flatMap((m) =>
+      m.body
+        .toString()
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as string[])[visitor]),
+    );
     expect(all).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
   });
 

@@ -12,7 +12,9 @@ const idOf = (m: JsMsg) => m.headers?.get(MSG_ID) || `seq-${m.seq}`;
 
 /** A stable token for one insert: the same messages give the same token, in any order. */
 export function dedupeToken(ids: string[]): string {
-  return createHash('sha256').update([...ids].sort().join('\n')).digest('hex');
+  return createHash('sha256')
+    .update([...ids].sort().join('\n'))
+    .digest('hex');
 }
 
 /**

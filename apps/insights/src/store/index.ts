@@ -147,10 +147,11 @@ function storeOver(transport: Transport): Store {
       const [row] = await transport.query<{ n: number }>(`SELECT count() AS n FROM events WHERE ${scope}`, { org: organizationId, site: siteId });
       return Number(row?.n ?? 0);
     },
-    healthy: () => transport.query('SELECT 1', {}).then(
-      () => true,
-      () => false,
-    ),
+    healthy: () =>
+      transport.query('SELECT 1', {}).then(
+        () => true,
+        () => false,
+      ),
     close: () => transport.close(),
   };
 }

@@ -75,7 +75,10 @@ describe('checkManifest', () => {
 
   it('checks blocks, content sources, links, configurations and the content security policy', () => {
     invalid(() => checkManifest(request({ blocks: [{ id: 'b', title: 'B', urlUnfurl: [] }] })), /^blocks\[0\]\.title:/);
-    invalid(() => checkManifest(request({ contentSources: [{ id: 's', title: 'Source', configuration: { componentId: '' } }] })), /^contentSources\[0\]\.configuration\.componentId:/);
+    invalid(
+      () => checkManifest(request({ contentSources: [{ id: 's', title: 'Source', configuration: { componentId: '' } }] })),
+      /^contentSources\[0\]\.configuration\.componentId:/,
+    );
     const links = Array.from({ length: 6 }, () => ({ url: 'https://x.example', label: 'X' }));
     invalid(() => checkManifest(request({ externalLinks: links })), /^externalLinks: at most 5/);
     invalid(() => checkManifest(request({ externalLinks: [{ url: 'javascript:alert(1)', label: 'X' }] })), /^externalLinks\[0\]\.url:/);
@@ -104,11 +107,7 @@ describe('small rules', () => {
   });
 
   it('finds the domains a block unfurls, with their parents', () => {
-    expect(unfurlDomains([{ urlUnfurl: ['https://docs.google.com/document/*', 'figma.com/file/*', 'https://*/nothing'] }])).toEqual([
-      'docs.google.com',
-      'figma.com',
-      'google.com',
-    ]);
+    expect(unfurlDomains([{ urlUnfurl: ['https://docs.google.com/document/*', 'figma.com/file/*', 'https://*/nothing'] }])).toEqual(['docs.google.com', 'figma.com', 'google.com']);
   });
 
   it('bounds the secrets', () => {

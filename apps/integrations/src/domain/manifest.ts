@@ -26,7 +26,6 @@ export function checkName(field: string, value: string): string {
   return value;
 }
 
-
 /** Strict standard base64 (padded, no whitespace), decoded into bytes of their own (what Prisma stores). */
 export function decodeBase64(field: string, value: string): Uint8Array<ArrayBuffer> {
   if (value.length === 0 || !BASE64.test(value)) throw new InvalidArgumentError(`${field}: must be base64`);
@@ -42,7 +41,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function unfurlDomains(blocks: { urlUnfurl: string[] }[]): string[] {
   const out = new Set<string>();
   for (const pattern of blocks.flatMap((b) => b.urlUnfurl)) {
-    const host = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/?#]*@)?([^/?#:]+)/i.exec(pattern)?.[1]?.toLowerCase().replace(/^(\*\.)+/, '');
+    const host = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/?#]*@)?([^/?#:]+)/i
+      .exec(pattern)?.[1]
+      ?.toLowerCase()
+      .replace(/^(\*\.)+/, '');
     if (!host || host.includes('*')) continue;
     const labels = host.split('.');
     for (let i = 0; i < Math.max(labels.length - 1, 1); i++) out.add(labels.slice(i).join('.'));

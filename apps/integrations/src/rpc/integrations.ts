@@ -28,7 +28,11 @@ export function integrationHandlers({ store, orgs, secretsKey }: Deps): H {
       const ownerRole = filter.owner ? (await rolesIn(orgs, [filter.owner], ctx)).get(filter.owner)! : Role.ROLE_UNSPECIFIED;
       const rows = await store.list(filter, ownerRole !== Role.ROLE_UNSPECIFIED, page);
       const { items, next } = pageOf(rows, limit, (r) => r.name);
-      const roles = await rolesIn(orgs, items.map((r) => r.ownerOrganizationId), ctx);
+      const roles = await rolesIn(
+        orgs,
+        items.map((r) => r.ownerOrganizationId),
+        ctx,
+      );
       return { items: items.map((r) => presentIntegration(r, roles.get(r.ownerOrganizationId)!)), page: { next } };
     },
 

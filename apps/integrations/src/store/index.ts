@@ -9,7 +9,6 @@ export type Db = Database<PrismaClient>;
 const shown = { script: true, secrets: true } as const;
 export type IntegrationRow = Prisma.IntegrationGetPayload<{ omit: typeof shown }>;
 
-
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
   openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
@@ -32,9 +31,7 @@ export function createStore(database: Db) {
       const where: Prisma.IntegrationWhereInput = {
         ...(ownerMember ? {} : { visibility: 'public' }),
         ...(filter.owner ? { ownerOrganizationId: filter.owner } : {}),
-        ...(filter.search
-          ? { OR: [{ name: { contains: filter.search, mode: 'insensitive' } }, { title: { contains: filter.search, mode: 'insensitive' } }] }
-          : {}),
+        ...(filter.search ? { OR: [{ name: { contains: filter.search, mode: 'insensitive' } }, { title: { contains: filter.search, mode: 'insensitive' } }] } : {}),
         ...(filter.category ? { categories: { has: filter.category } } : {}),
         ...(filter.scope ? { scopes: { has: filter.scope } } : {}),
         ...(filter.blockDomain ? { blockDomains: { has: filter.blockDomain } } : {}),

@@ -7,9 +7,7 @@ import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit'
  */
 export function checkCertificate(input: string): string {
   checkLength('certificate', input, 1, 10_000);
-  const body = input
-    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
-    .replace(/\s+/g, '');
+  const body = input.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----\n`;
   try {
     new X509Certificate(pem);

@@ -21,5 +21,4 @@ describe('validation', () => {
     expect(normalizeEmailDomains([' Acme.Example ', 'acme.example', 'b.io'])).toEqual(['acme.example', 'b.io']);
     expect(() => normalizeEmailDomains(['ok.io', 'not a domain'])).toThrow(/emailDomains\[1\]/);
   });
-
 });

@@ -22,10 +22,11 @@ async function presentOne(store: Store, organizationId: string, member: Awaited<
   return presentMember(member, counts.get(member.userId) ?? 0);
 }
 
-export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
-  H,
-  'listMembers' | 'getMember' | 'updateMember' | 'removeMember' | 'setMemberSso' | 'ping' | 'listMemberTeams'
-> {
+export function memberHandlers({
+  store,
+  visitorClaimsKey,
+  events,
+}: Deps): Pick<H, 'listMembers' | 'getMember' | 'updateMember' | 'removeMember' | 'setMemberSso' | 'ping' | 'listMemberTeams'> {
   return {
     async listMembers(req, ctx) {
       const role = await roleIn(store, req.organizationId, callerOf(ctx));
@@ -42,7 +43,10 @@ export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
         page,
       );
       const { items, next } = pageOf(rows, limit, (m) => m.userId);
-      const counts = await store.teamCounts(req.organizationId, items.map((m) => m.userId));
+      const counts = await store.teamCounts(
+        req.organizationId,
+        items.map((m) => m.userId),
+      );
       return { items: items.map((m) => presentMember(m, counts.get(m.userId) ?? 0)), page: { next } };
     },
 
@@ -62,7 +66,13 @@ export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
       const next = roleToDb(newRole);
       const { before, member: updated } = await store.changeMember(organizationId, userId, { role: next }, (current, admins) => keepAnAdmin(current, next, admins));
       if (before !== next) {
-        await events.emit(ctx, { entity: 'member', verb: 'role_changed', organizationId, target: { type: 'user', id: userId }, details: { from: before ?? 'guest', to: next ?? 'guest' } });
+        await events.emit(ctx, {
+          entity: 'member',
+          verb: 'role_changed',
+          organizationId,
+          target: { type: 'user', id: userId },
+          details: { from: before ?? 'guest', to: next ?? 'guest' },
+        });
       }
       return presentOne(store, organizationId, updated!);
     },
@@ -110,7 +120,10 @@ export function memberHandlers({ store, visitorClaimsKey, events }: Deps): Pick<
       const { limit, page: p } = pageArgs(page);
       const rows = await store.listMemberTeams(organizationId, userId, { title: title?.trim() || undefined }, p);
       const { items, next } = pageOf(rows, limit, (r) => r.teamId);
-      const owned = await store.ownedTeamIds(caller, items.map((r) => r.teamId));
+      const owned = await store.ownedTeamIds(
+        caller,
+        items.map((r) => r.teamId),
+      );
       return {
         items: items.map((r) => ({ team: presentTeam(r.team, canManageTeam(role, owned.has(r.teamId))), role: teamRoleToProto(r.role) })),
         page: { next },

@@ -12,12 +12,12 @@ import { checkTeam, ssoSettingsAudit } from './sso.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
-export function oidcHandlers({ store, secretsKey, events }: Deps): Pick<
-  H,
-  'listOidcProviders' | 'createOidcProvider' | 'getOidcProvider' | 'updateOidcProvider' | 'deleteOidcProvider'
-> {
-  const admin = async (organizationId: string, ctx: Parameters<H['getOidcProvider']>[1]) =>
-    authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
+export function oidcHandlers({
+  store,
+  secretsKey,
+  events,
+}: Deps): Pick<H, 'listOidcProviders' | 'createOidcProvider' | 'getOidcProvider' | 'updateOidcProvider' | 'deleteOidcProvider'> {
+  const admin = async (organizationId: string, ctx: Parameters<H['getOidcProvider']>[1]) => authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
   const providerOf = async (organizationId: string, id: string) => {
     const provider = await store.getOidcProvider(organizationId, id);
     if (!provider) throw new NotFoundError('OIDC provider not found');

@@ -24,15 +24,11 @@ export async function roleIn(store: Store, organizationId: string, userId: strin
   return roleFromDb(m.role);
 }
 
-export function organizationHandlers({ store }: Deps): Pick<
+export function organizationHandlers({
+  store,
+}: Deps): Pick<
   H,
-  | 'listOrganizations'
-  | 'createOrganization'
-  | 'getOrganization'
-  | 'updateOrganization'
-  | 'listOrganizationsForEmailDomain'
-  | 'resolveOrganization'
-  | 'batchGetOrganizations'
+  'listOrganizations' | 'createOrganization' | 'getOrganization' | 'updateOrganization' | 'listOrganizationsForEmailDomain' | 'resolveOrganization' | 'batchGetOrganizations'
 > {
   return {
     async resolveOrganization({ idOrHostname }) {
@@ -110,9 +106,7 @@ export function organizationHandlers({ store }: Deps): Pick<
       // An organization's email domains are shown to its members and to people of that domain.
       const visible = rows.filter((o) => ownDomain || o.members.length > 0);
       return {
-        organizations: visible.map((o) =>
-          presentOrganization(o, o.members[0] ? roleFromDb(o.members[0].role) : Role.ROLE_UNSPECIFIED),
-        ),
+        organizations: visible.map((o) => presentOrganization(o, o.members[0] ? roleFromDb(o.members[0].role) : Role.ROLE_UNSPECIFIED)),
       };
     },
   };

@@ -21,7 +21,10 @@ export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMember
       const { limit, page: p } = pageArgs(page);
       const rows = await store.listTeamMembers(organizationId, teamId, p);
       const { items, next } = pageOf(rows, limit, (r) => r.member.userId);
-      const counts = await store.teamCounts(organizationId, items.map((r) => r.member.userId));
+      const counts = await store.teamCounts(
+        organizationId,
+        items.map((r) => r.member.userId),
+      );
       return {
         items: items.map((r) => ({ member: presentMember(r.member, counts.get(r.member.userId) ?? 0), role: teamRoleToProto(r.role) })),
         page: { next },
@@ -41,7 +44,8 @@ export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMember
         return { email, displayName, id: newId(), role: own === undefined ? fallback : roleToDb(own) };
       });
       const { users, joined } = await store.invite(organizationId, checked, sso);
-      for (const j of joined) await events.emit(ctx, { entity: 'member', verb: 'added', organizationId, target: { type: 'user', id: j.userId }, details: { role: j.role ?? 'guest', sso } });
+      for (const j of joined)
+        await events.emit(ctx, { entity: 'member', verb: 'added', organizationId, target: { type: 'user', id: j.userId }, details: { role: j.role ?? 'guest', sso } });
       return { users, invited: joined.length };
     },
 

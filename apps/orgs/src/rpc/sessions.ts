@@ -15,10 +15,11 @@ const newSessionSecret = () => SESSION_PREFIX + randomBytes(32).toString('base64
 /** The same answer for an unknown email and a wrong password. */
 const signInRefused = () => new UnauthenticatedError('The email or the password is not right');
 
-export function sessionHandlers({ store, events, sessions }: Deps): Pick<
-  H,
-  'createSession' | 'authenticateSession' | 'endSession' | 'endAllSessions' | 'checkPassword' | 'changePassword'
-> {
+export function sessionHandlers({
+  store,
+  events,
+  sessions,
+}: Deps): Pick<H, 'createSession' | 'authenticateSession' | 'endSession' | 'endAllSessions' | 'checkPassword' | 'changePassword'> {
   return {
     async createSession({ userId, method, client, previousSession }, ctx) {
       const m = checkSessionMethod(method);
@@ -66,7 +67,12 @@ export function sessionHandlers({ store, events, sessions }: Deps): Pick<
       if (!ok || !user) {
         const where = { ...ctx, userId: undefined, ip: client?.ip, userAgent: client?.userAgent };
         // Recorded against the account when there is one (its organizations see it), else with the address only.
-        await events.emit(where, { entity: 'user', verb: 'sign_in_failed', target: user ? { type: 'user', id: user.id } : undefined, details: { method: 'password', email: e.slice(0, 320) } });
+        await events.emit(where, {
+          entity: 'user',
+          verb: 'sign_in_failed',
+          target: user ? { type: 'user', id: user.id } : undefined,
+          details: { method: 'password', email: e.slice(0, 320) },
+        });
         throw signInRefused();
       }
       return { userId: user.id };

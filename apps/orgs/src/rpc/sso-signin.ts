@@ -28,10 +28,11 @@ function serviceOf(service: { entityId: string; acsUrl: string } | undefined): S
 type SsoProvider = { id: string; organizationId: string; defaultRole: DbRole | null; defaultTeamId: string | null };
 type Ctx = Parameters<H['finishSamlSignIn']>[1];
 
-export function ssoSignInHandlers({ store, secretsKey, events }: Deps): Pick<
-  H,
-  'startOidcSignIn' | 'finishOidcSignIn' | 'getSamlMetadata' | 'startSamlSignIn' | 'finishSamlSignIn' | 'listSignInProviders'
-> {
+export function ssoSignInHandlers({
+  store,
+  secretsKey,
+  events,
+}: Deps): Pick<H, 'startOidcSignIn' | 'finishOidcSignIn' | 'getSamlMetadata' | 'startSamlSignIn' | 'finishSamlSignIn' | 'listSignInProviders'> {
   async function oidcProvider(id: string) {
     const provider = await store.findOidcProvider(id);
     if (!provider) throw new NotFoundError('OIDC provider not found');
@@ -64,7 +65,10 @@ export function ssoSignInHandlers({ store, secretsKey, events }: Deps): Pick<
       );
       if (result.joined) {
         const details = { via: method, provider: provider.id, role: provider.defaultRole, team: provider.defaultTeamId };
-        await events.emit({ ...ctx, userId: result.userId }, { entity: 'member', verb: 'added', organizationId: provider.organizationId, target: { type: 'user', id: result.userId }, details });
+        await events.emit(
+          { ...ctx, userId: result.userId },
+          { entity: 'member', verb: 'added', organizationId: provider.organizationId, target: { type: 'user', id: result.userId }, details },
+        );
       }
       return { ...result, organizationId: provider.organizationId };
     } catch (err) {

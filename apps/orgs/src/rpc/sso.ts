@@ -30,19 +30,20 @@ export async function checkTeam(store: Store, organizationId: string, teamId: st
  */
 export function ssoSettingsAudit(events: Deps['events'], entity: 'saml_provider' | 'oidc_provider') {
   return (ctx: Parameters<H['getSamlProvider']>[1], organizationId: string, id: string, verb: 'created' | 'updated' | 'deleted', given: object) => {
-    const fields = Object.entries(given).filter(([k, v]) => v !== undefined && k !== 'organizationId').map(([k]) => k);
+    const fields = Object.entries(given)
+      .filter(([k, v]) => v !== undefined && k !== 'organizationId')
+      .map(([k]) => k);
     return events.emit(ctx, { entity, verb, organizationId, target: { type: entity, id }, details: { fields } });
   };
 }
 
-export function ssoHandlers({ store, events }: Deps): Pick<
-  H,
-  'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'
-> {
+export function ssoHandlers({
+  store,
+  events,
+}: Deps): Pick<H, 'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'> {
   // Only admins see or manage providers, so the default team is always shown as theirs to admin.
   const present = (p: Parameters<typeof presentSamlProvider>[0]) => presentSamlProvider(p, true);
-  const admin = async (organizationId: string, ctx: Parameters<H['getSamlProvider']>[1]) =>
-    authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
+  const admin = async (organizationId: string, ctx: Parameters<H['getSamlProvider']>[1]) => authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
 
   const changed = ssoSettingsAudit(events, 'saml_provider');
 

@@ -37,10 +37,7 @@ async function teamAccess(store: Store, organizationId: string, teamId: string, 
   return { team, canManage: canManageTeam(role, owned.has(teamId)) };
 }
 
-export function teamHandlers({ store }: Deps): Pick<
-  H,
-  'listTeams' | 'createTeam' | 'getTeam' | 'updateTeam' | 'deleteTeam' | 'updateTeamMembers'
-> {
+export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam' | 'getTeam' | 'updateTeam' | 'deleteTeam' | 'updateTeamMembers'> {
   return {
     async listTeams({ organizationId, page, owner, title }, ctx) {
       const caller = callerOf(ctx);
@@ -56,7 +53,10 @@ export function teamHandlers({ store }: Deps): Pick<
       }
       const rows = await store.listTeams(organizationId, { title: title?.trim() || undefined, ownerId }, p);
       const { items, next } = pageOf(rows, limit, (t) => t.id);
-      const owned = await store.ownedTeamIds(caller, items.map((t) => t.id));
+      const owned = await store.ownedTeamIds(
+        caller,
+        items.map((t) => t.id),
+      );
       return { items: items.map((t) => presentTeam(t, canManageTeam(role, owned.has(t.id)))), page: { next } };
     },
 
@@ -100,7 +100,12 @@ export function teamHandlers({ store }: Deps): Pick<
       const { canManage } = await teamAccess(store, organizationId, teamId, callerOf(ctx));
       if (!canManage) throw new PermissionDeniedError('Only organization admins and team owners can change a team');
       await checkMembers(store, organizationId, 'add', add);
-      await checkMembers(store, organizationId, 'memberships', memberships.map((m) => m.userId));
+      await checkMembers(
+        store,
+        organizationId,
+        'memberships',
+        memberships.map((m) => m.userId),
+      );
       const upserts = [
         ...add.map((userId) => ({ userId })),
         ...memberships.map((m, i) => {
@@ -114,4 +119,3 @@ export function teamHandlers({ store }: Deps): Pick<
     },
   };
 }
-

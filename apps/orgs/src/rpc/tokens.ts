@@ -37,7 +37,12 @@ export function tokenHandlers({ store, events }: Deps): Pick<H, 'authenticate' |
       const userId = callerOf(ctx);
       const secret = newApiToken();
       const row = await store.createToken(userId, newId(), hashToken(secret), checkTokenLabel(label), scopeToDb(scope), checkTokenExpiry(expiresAt, new Date()));
-      await events.emit(ctx, { entity: 'token', verb: 'created', target: { type: 'token', id: row.id }, details: { label: row.label, scope: row.scope, expiresAt: row.expiresAt?.toISOString() ?? null } });
+      await events.emit(ctx, {
+        entity: 'token',
+        verb: 'created',
+        target: { type: 'token', id: row.id },
+        details: { label: row.label, scope: row.scope, expiresAt: row.expiresAt?.toISOString() ?? null },
+      });
       return { token: presentToken(row), secret };
     },
 

@@ -17,10 +17,7 @@ async function translationOf(store: Store, organizationId: string, id: string) {
 }
 
 /** Members read translation settings; admins change them, like the organization's other settings. */
-export function translationHandlers({ store }: Deps): Pick<
-  H,
-  'listTranslations' | 'createTranslation' | 'getTranslation' | 'updateTranslation' | 'deleteTranslation'
-> {
+export function translationHandlers({ store }: Deps): Pick<H, 'listTranslations' | 'createTranslation' | 'getTranslation' | 'updateTranslation' | 'deleteTranslation'> {
   const access = async (organizationId: string, userId: string, action: 'listMembers' | 'admin') => {
     const role = await roleIn(store, organizationId, userId);
     authorize(role, action);

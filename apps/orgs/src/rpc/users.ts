@@ -6,10 +6,7 @@ import { callerOf, type Deps } from './deps.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
-export function userHandlers({ store }: Deps): Pick<
-  H,
-  'getMembership' | 'batchGetMemberships' | 'filterPrincipals' | 'batchGetUsers' | 'getCurrentUser' | 'getUser'
-> {
+export function userHandlers({ store }: Deps): Pick<H, 'getMembership' | 'batchGetMemberships' | 'filterPrincipals' | 'batchGetUsers' | 'getCurrentUser' | 'getUser'> {
   return {
     async getMembership({ organizationId, userId }) {
       const m = await store.membership(organizationId, userId);

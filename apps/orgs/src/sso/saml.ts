@@ -80,6 +80,7 @@ export async function samlResponseProfile(store: Store, provider: SamlProviderRo
   const notOnOrAfter = children(assertion, 'Conditions')[0]?.$?.NotOnOrAfter;
   if (!id || !notOnOrAfter) throw new PermissionDeniedError('The SAML response was refused: the assertion has no ID or no NotOnOrAfter');
   const expires = new Date(Date.parse(notOnOrAfter) + CLOCK_SKEW_MS);
-  if (!(await store.claimReplayKey(`saml-assertion:${provider.id}:${id}`, '', expires))) throw new PermissionDeniedError('The SAML response was refused: the assertion was already used');
+  if (!(await store.claimReplayKey(`saml-assertion:${provider.id}:${id}`, '', expires)))
+    throw new PermissionDeniedError('The SAML response was refused: the assertion was already used');
   return profile;
 }

@@ -22,7 +22,6 @@ const teamInclude = { _count: { select: { members: true } } } as const;
 const samlInclude = { defaultTeam: { include: teamInclude } } as const;
 const oidcInclude = samlInclude;
 
-
 // The reads behind every authenticated call run as prepared statements; everything else goes through Prisma.
 const hot = preparedStatements('orgs', {
   // A live token, its use noted at most once a minute (one write per minute, not per call).
@@ -259,10 +258,7 @@ export function createStore(database: Db) {
       if (filter.sort === 'lastSeenAt') where.lastSeenAt = { not: null };
       if (filter.search) {
         where.user = {
-          OR: [
-            { displayName: { contains: filter.search, mode: 'insensitive' } },
-            { email: { contains: filter.search, mode: 'insensitive' } },
-          ],
+          OR: [{ displayName: { contains: filter.search, mode: 'insensitive' } }, { email: { contains: filter.search, mode: 'insensitive' } }],
         };
       }
       return db.member.findMany({

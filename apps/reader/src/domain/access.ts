@@ -12,9 +12,7 @@ export const TOKEN_PARAM = 'jwt_token';
 export const MEMBER_PARAM = 'quire_member';
 export const MEMBER_COOKIE = 'quire_member';
 
-export type Refusal =
-  | { kind: 'page'; status: 401 | 403; title: string; message: string; memberSignIn?: string }
-  | { kind: 'redirect'; location: string };
+export type Refusal = { kind: 'page'; status: 401 | 403; title: string; message: string; memberSignIn?: string } | { kind: 'redirect'; location: string };
 
 export interface Attempt {
   access: string;
@@ -39,7 +37,12 @@ function visitorRefusal(a: Attempt): Refusal | null {
       return null;
     case 'share-key':
       return a.offered
-        ? { kind: 'page', status: 403, title: 'This link no longer works', message: 'The share link you used has been deactivated or is not valid. Ask whoever shared it for a new one.' }
+        ? {
+            kind: 'page',
+            status: 403,
+            title: 'This link no longer works',
+            message: 'The share link you used has been deactivated or is not valid. Ask whoever shared it for a new one.',
+          }
         : { kind: 'page', status: 401, title: 'This site is shared by link', message: 'Open it with the share link you were given.' };
     case 'visitor-token': {
       if (a.fallbackUrl) {

@@ -9,7 +9,15 @@ describe('lookOf', () => {
   });
 
   it('takes the title, logo, accent and default theme of the customization', () => {
-    const look = lookOf(JSON.stringify({ title: 'Acme Handbook', header: { logo: { light: 'https://cdn.test/l.png', dark: 'https://cdn.test/d.png' } }, styling: { primaryColor: { light: '#0A7D32', dark: '#0A7D32' } }, themes: { default: 'dark', toggeable: false } }), 'Acme');
+    const look = lookOf(
+      JSON.stringify({
+        title: 'Acme Handbook',
+        header: { logo: { light: 'https://cdn.test/l.png', dark: 'https://cdn.test/d.png' } },
+        styling: { primaryColor: { light: '#0A7D32', dark: '#0A7D32' } },
+        themes: { default: 'dark', toggeable: false },
+      }),
+      'Acme',
+    );
     expect(look.title).toBe('Acme Handbook');
     expect(look.logo).toEqual({ light: 'https://cdn.test/l.png', dark: 'https://cdn.test/d.png' });
     expect(look.accent.light).toBe('#0a7d32');

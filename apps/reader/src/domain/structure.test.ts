@@ -13,7 +13,10 @@ describe('place', () => {
   it('puts the default section and site-space at the root', () => {
     const p = place(sections, ['intro'])!;
     expect([p.section?.id, p.siteSpace.id, p.pagePath]).toEqual(['guides', 'g', ['intro']]);
-    expect(p.tabs.map((t) => [t.section.id, t.group?.title])).toEqual([['guides', undefined], ['api', 'Reference']]);
+    expect(p.tabs.map((t) => [t.section.id, t.group?.title])).toEqual([
+      ['guides', undefined],
+      ['api', 'Reference'],
+    ]);
   });
 
   it('finds sections and variants by path, defaults left out or written', () => {

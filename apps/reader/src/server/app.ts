@@ -50,7 +50,12 @@ interface Visit {
 
 /** The reader; its log goes to standard output, or to `logStream` (tests read what it writes). */
 export async function buildReader(config: ReaderConfig, services: Services, logStream?: DestinationStream) {
-  const app = Fastify({ logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) }, trustProxy: true, requestIdHeader: 'x-request-id', genReqId: () => randomUUID() });
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) },
+    trustProxy: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  });
   await app.register(telemetry);
   await app.register(cookie);
   // Framed by the reader's own pages only, as the CSP's frame-ancestors says; a route's own referrer policy stays.
@@ -67,7 +72,11 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   // Each page kept as HTML and gzipped once, so a cached page costs no compression.
   const rendered = new LRUCache<string, { html: string; gzip: Buffer }>({ max: config.READER_CACHE_PAGES });
   const insights = insightsQueue(
-    (b) => services.insights.trackEvents({ organizationId: b.organizationId, siteId: b.siteId, clientIp: b.clientIp, bodyJson: Buffer.from(JSON.stringify({ events: b.events })) }, data.caller('insights')),
+    (b) =>
+      services.insights.trackEvents(
+        { organizationId: b.organizationId, siteId: b.siteId, clientIp: b.clientIp, bodyJson: Buffer.from(JSON.stringify({ events: b.events })) },
+        data.caller('insights'),
+      ),
     { limit: config.READER_INSIGHTS_QUEUE, intervalMs: 1000, onError: (err) => app.log.warn({ err }, 'insights batch not sent') },
   );
   app.addHook('onClose', async () => {
@@ -85,9 +94,14 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   const html = (reply: FastifyReply, status: number, body: string | Buffer) =>
-    reply.code(status).header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin').type('text/html; charset=utf-8').send(body);
-  const notFound = (reply: FastifyReply, message = 'There is no published site at this address.') =>
-    html(reply, 404, messagePage({ status: 404, title: 'Not found', message }));
+    reply
+      .code(status)
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .type('text/html; charset=utf-8')
+      .send(body);
+  const notFound = (reply: FastifyReply, message = 'There is no published site at this address.') => html(reply, 404, messagePage({ status: 404, title: 'Not found', message }));
 
   /** Credentials from the query (then kept in a cookie scoped to the site) or from that cookie. */
   function proof(req: FastifyRequest, reply: FastifyReply, at: Located) {
@@ -101,7 +115,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     };
     const fromQuery = query[MEMBER_PARAM];
     const memberGrant = typeof fromQuery === 'string' && fromQuery.length <= 4096 ? fromQuery : req.cookies[MEMBER_COOKIE];
-    if (memberGrant === fromQuery && memberGrant) reply.setCookie(MEMBER_COOKIE, memberGrant, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure, maxAge: SITE_MEMBER_GRANT_SECONDS });
+    if (memberGrant === fromQuery && memberGrant)
+      reply.setCookie(MEMBER_COOKIE, memberGrant, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure, maxAge: SITE_MEMBER_GRANT_SECONDS });
     // The sign-in session reaches the reader where it answers on the gateway's origin (site paths), never on a custom hostname.
     const session = at.address.kind === 'path' ? req.cookies[sessionCookie] : undefined;
     return {
@@ -132,7 +147,12 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     };
   }
 
-  function track(v: Visit, type: string, location: { section?: string; siteSpace?: string; space?: string; revision?: string; page?: string }, extra: Record<string, unknown> = {}) {
+  function track(
+    v: Visit,
+    type: string,
+    location: { section?: string; siteSpace?: string; space?: string; revision?: string; page?: string },
+    extra: Record<string, unknown> = {},
+  ) {
     const site = v.view.site!;
     insights.push({
       organizationId: site.organizationId,
@@ -198,7 +218,13 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     const here = `${origin}${req.url}`;
     const site = view.site!;
     const memberSignIn = `${siteAccess}?${new URLSearchParams({ organization: site.organizationId, site: site.id, location: here })}`;
-    const refused = refusal({ access: view.access, offered: view.access === 'share-key' ? !!creds.shareKey : !!creds.visitorToken, fallbackUrl: view.fallbackUrl, here, memberSignIn });
+    const refused = refusal({
+      access: view.access,
+      offered: view.access === 'share-key' ? !!creds.shareKey : !!creds.visitorToken,
+      fallbackUrl: view.fallbackUrl,
+      here,
+      memberSignIn,
+    });
     if (refused) {
       const cookiePath = at.base || '/';
       if (view.access === 'share-key' && creds.shareKey) reply.clearCookie(SHARE_COOKIE, { path: cookiePath });
@@ -206,7 +232,12 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       if (creds.memberGrant) reply.clearCookie(MEMBER_COOKIE, { path: cookiePath });
       reply.header('cache-control', 'no-store');
       if (refused.kind === 'redirect') reply.redirect(refused.location, 302);
-      else html(reply, refused.status, messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: site.title, memberSignIn: refused.memberSignIn }));
+      else
+        html(
+          reply,
+          refused.status,
+          messagePage({ status: refused.status, title: refused.title, message: refused.message, siteTitle: site.title, memberSignIn: refused.memberSignIn }),
+        );
       return undefined;
     }
     // A member let in past a visitor token that no longer holds: the token is dropped, as a refusal drops it.
@@ -241,7 +272,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     if (page.type === 'link') return v.reply.redirect(/^(https?:|mailto:)/i.test(page.href) ? page.href : chrome.hrefOf(page).replace(/\/[^/]*$/, '/') + page.href, 302);
     track(v, 'page_view', { ...location, page: page.id });
 
-    if (markdownWanted) return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
+    if (markdownWanted)
+      return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
 
     const etag = `"${createHash('sha256').update([v.view.digest, revision.id, page.id, ASSETS.css.path, ASSETS.js.path, v.at.base, v.origin].join('|')).digest('base64url').slice(0, 27)}"`;
     v.reply.header('etag', etag);
@@ -260,16 +292,23 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       });
       const { previous, next } = neighbours(revision.pages, page.id);
       const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;
-      const crumbs = [...(tab ? [{ title: tab.title, href: tab.href }] : []), ...node.parents.map((p) => ({ title: p.title, href: p.type === 'document' ? chrome.hrefOf(p) : undefined }))];
-      const body = sitePage(metaOf(v, page.title, chrome.hrefOf(page), page.description), { ...chrome, currentPageId: page.id }, {
-        title: page.title,
-        description: page.description,
-        html: out.html,
-        outline: out.outline,
-        crumbs,
-        previous: previous && { title: previous.title, href: chrome.hrefOf(previous) },
-        next: next && { title: next.title, href: chrome.hrefOf(next) },
-      });
+      const crumbs = [
+        ...(tab ? [{ title: tab.title, href: tab.href }] : []),
+        ...node.parents.map((p) => ({ title: p.title, href: p.type === 'document' ? chrome.hrefOf(p) : undefined })),
+      ];
+      const body = sitePage(
+        metaOf(v, page.title, chrome.hrefOf(page), page.description),
+        { ...chrome, currentPageId: page.id },
+        {
+          title: page.title,
+          description: page.description,
+          html: out.html,
+          outline: out.outline,
+          crumbs,
+          previous: previous && { title: previous.title, href: chrome.hrefOf(previous) },
+          next: next && { title: next.title, href: chrome.hrefOf(next) },
+        },
+      );
       kept = { html: body, gzip: await gzip(body) };
       rendered.set(etag, kept);
     }
@@ -291,7 +330,14 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     for (const { section, siteSpace } of allSiteSpaces(v.view.structure!)) {
       const revision = await data.revision(siteSpace.spaceId, v.req.id);
       const prefix = siteSpacePrefix(section, siteSpace);
-      for (const n of readingOrder(revision.pages)) out.push({ url: `${v.origin}${pathIn(v.at.base, [...prefix, ...n.page.path.split('/')])}`, page: n.page, spaceId: siteSpace.spaceId, revision, siteSpace: section ? `${section.title} / ${siteSpace.title}` : siteSpace.title });
+      for (const n of readingOrder(revision.pages))
+        out.push({
+          url: `${v.origin}${pathIn(v.at.base, [...prefix, ...n.page.path.split('/')])}`,
+          page: n.page,
+          spaceId: siteSpace.spaceId,
+          revision,
+          siteSpace: section ? `${section.title} / ${siteSpace.title}` : siteSpace.title,
+        });
     }
     return out;
   }
@@ -323,7 +369,9 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       const xmlEsc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       return v.reply
         .type('application/xml; charset=utf-8')
-        .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages.map((p) => `<url><loc>${xmlEsc(p.url)}</loc></url>`).join('\n')}\n</urlset>\n`);
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages.map((p) => `<url><loc>${xmlEsc(p.url)}</loc></url>`).join('\n')}\n</urlset>\n`,
+        );
     },
     'llms.txt': async (v) => {
       const pages = await everyPage(v);

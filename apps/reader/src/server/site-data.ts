@@ -59,7 +59,10 @@ export function siteData(services: Services, freshnessMs: number) {
   async function reusableMarkdown(spaceId: string, revisionId: string, content: ReusableContent, requestId: string): Promise<string> {
     const kept = included.get(content.documentId);
     if (kept !== undefined) return kept;
-    const markdown = await askIncluded(content.documentId, async () => (await services.spaceContent.getReusableContent({ spaceId, revisionId, reusableContentId: content.id, metadata: false }, caller(requestId))).markdown);
+    const markdown = await askIncluded(
+      content.documentId,
+      async () => (await services.spaceContent.getReusableContent({ spaceId, revisionId, reusableContentId: content.id, metadata: false }, caller(requestId))).markdown,
+    );
     included.set(content.documentId, markdown);
     return markdown;
   }
@@ -82,7 +85,11 @@ export function siteData(services: Services, freshnessMs: number) {
     organization,
 
     /** The site at an address as this visitor sees it; undefined when missing or unpublished. */
-    async view(address: SiteAddress, proof: { shareKey?: string; visitorToken?: string; memberSession?: string; memberGrant?: string }, requestId: string): Promise<SiteView | undefined> {
+    async view(
+      address: SiteAddress,
+      proof: { shareKey?: string; visitorToken?: string; memberSession?: string; memberGrant?: string },
+      requestId: string,
+    ): Promise<SiteView | undefined> {
       const organizationId = address.kind === 'path' ? await organization(address.organization, requestId) : undefined;
       if (address.kind === 'path' && !organizationId) return undefined;
       const key = address.kind === 'path' ? `p:${organizationId}/${address.site}` : `h:${address.hostname}`;
@@ -102,7 +109,10 @@ export function siteData(services: Services, freshnessMs: number) {
         if (isNotFound(err)) return undefined;
         throw err;
       }
-      const digest = createHash('sha256').update(JSON.stringify([view.site, view.structure, view.claimsJson, view.customizationJson, view.member])).digest('base64url').slice(0, 22);
+      const digest = createHash('sha256')
+        .update(JSON.stringify([view.site, view.structure, view.claimsJson, view.customizationJson, view.member]))
+        .digest('base64url')
+        .slice(0, 22);
       const out = { ...view, digest, look: lookOf(view.customizationJson, view.site!.title) };
       // Open sites look the same to everyone; who else gets in is asked again on every page.
       if (OPEN.has(view.site!.visibility) && freshnessMs > 0) views.set(key, out);
@@ -119,7 +129,9 @@ export function siteData(services: Services, freshnessMs: number) {
       const kept = revisions.get(head);
       if (kept) return kept;
       const revisionId = head;
-      const revision = await askRevision(`${spaceId}/${revisionId}`, () => services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller(requestId)));
+      const revision = await askRevision(`${spaceId}/${revisionId}`, () =>
+        services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller(requestId)),
+      );
       revisions.set(revision.id, revision);
       return revision;
     },

@@ -10,7 +10,13 @@ describe('comment rules', () => {
       { subjectId: 'c', emoji: '👍', userId: 'a', reactedAt: t(1) },
     ]);
     expect(grouped).toEqual([
-      { emoji: '👍', users: [{ userId: 'a', reactedAt: t(1) }, { userId: 'b', reactedAt: t(3) }] },
+      {
+        emoji: '👍',
+        users: [
+          { userId: 'a', reactedAt: t(1) },
+          { userId: 'b', reactedAt: t(3) },
+        ],
+      },
       { emoji: '🎉', users: [{ userId: 'a', reactedAt: t(2) }] },
     ]);
   });

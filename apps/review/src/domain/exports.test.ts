@@ -29,6 +29,7 @@ describe("an export job's reuse key", () => {
   const job = { spaceId: 's1', changeRequestId: '', revision: 'r1', format: 'pdf', userId: 'u1' };
   it('is the same for the same content revision, format and user, and differs when any of them does', () => {
     expect(exportReuseKey({ ...job })).toBe(exportReuseKey(job));
-    for (const change of [{ revision: 'r2' }, { format: 'html' }, { userId: 'u2' }, { changeRequestId: 'cr1' }, { spaceId: 's2' }]) expect(exportReuseKey({ ...job, ...change })).not.toBe(exportReuseKey(job));
+    for (const change of [{ revision: 'r2' }, { format: 'html' }, { userId: 'u2' }, { changeRequestId: 'cr1' }, { spaceId: 's2' }])
+      expect(exportReuseKey({ ...job, ...change })).not.toBe(exportReuseKey(job));
   });
 });

@@ -1,6 +1,17 @@
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
-import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, MAX_PAGE_LIMIT, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  checkLength,
+  ConflictError,
+  GrpcStatus,
+  InvalidArgumentError,
+  isServiceError,
+  MAX_PAGE_LIMIT,
+  pageArgs,
+  pageOf,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, MERGE_TIMEOUT_MS, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import { asDomainError, callerOf, countersChanged, isRefusal, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
@@ -8,12 +19,27 @@ import { settleMerge } from './merges.ts';
 
 type CrHandlers = Pick<
   Handlers<ReviewServiceServer>,
-  'createChangeRequest' | 'importChangeRequestContent' | 'listChangeRequests' | 'getChangeRequest' | 'updateChangeRequest' | 'updateChangeRequestContent' | 'mergeChangeRequest' | 'updateChangeRequestFromSpace' | 'getChangeRequestRevision'
+  | 'createChangeRequest'
+  | 'importChangeRequestContent'
+  | 'listChangeRequests'
+  | 'getChangeRequest'
+  | 'updateChangeRequest'
+  | 'updateChangeRequestContent'
+  | 'mergeChangeRequest'
+  | 'updateChangeRequestFromSpace'
+  | 'getChangeRequestRevision'
 >;
 
 /** Change requests as the API shows them: their authors and open comments fetched once for the whole list. */
 export async function presentChangeRequests(deps: Deps, rows: ChangeRequestRow[], spaceRevision: string, ctx: CallContext): Promise<ChangeRequest[]> {
-  const [user, open] = await Promise.all([usersById(deps, rows.map((r) => r.createdBy), ctx), deps.store.openComments(rows.map((r) => r.id))]);
+  const [user, open] = await Promise.all([
+    usersById(
+      deps,
+      rows.map((r) => r.createdBy),
+      ctx,
+    ),
+    deps.store.openComments(rows.map((r) => r.id)),
+  ]);
   return rows.map((r) => ({
     id: r.id,
     spaceId: r.spaceId,
@@ -46,7 +72,10 @@ function conflictError(number: number, into: string, conflicts: MergeConflict[])
 /** The space's newer content brought into the change request by content's 3-way merge; a conflict leaves everything as it was. */
 async function updateFromSpace(deps: Deps, cr: ChangeRequestRow, revisions: { base: string; ours: string; theirs: string }, ctx: CallContext) {
   const res = await upstream(
-    deps.spaceContent.mergeRevisions({ spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type: 'update' }, ctx),
+    deps.spaceContent.mergeRevisions(
+      { spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type: 'update' },
+      ctx,
+    ),
   );
   if (res.conflicts.length || !res.revision) throw conflictError(cr.number, "the space's newer content", res.conflicts);
   return res.revision.id;
@@ -140,16 +169,23 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const cr = await settleMerge(deps, found.cr, ctx);
       checkOpen(cr.number, cr.status, 'merged');
       const startedAt = await store.startMerge(cr.id, new Date(Date.now() - MERGE_TIMEOUT_MS));
-      if (!startedAt) throw new ConflictError(`Change request #${cr.number} is being merged, or was changed, by another request meanwhile; read it again and retry`, 'merge_in_progress');
+      if (!startedAt)
+        throw new ConflictError(`Change request #${cr.number} is being merged, or was changed, by another request meanwhile; read it again and retry`, 'merge_in_progress');
       let res: MergeChangeRequestIntoSpaceResponse;
       try {
         // One call: content merges, writes the merge revision and moves the space in one transaction.
-        res = await deps.spaceContent.mergeChangeRequestIntoSpace({ spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: space.revisionId, changeRequestId: cr.id }, ctx);
+        res = await deps.spaceContent.mergeChangeRequestIntoSpace(
+          { spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: space.revisionId, changeRequestId: cr.id },
+          ctx,
+        );
       } catch (err) {
         // Refused, content changed nothing; any other failure (lost answer) leaves the mark for settleMerge.
         if (isRefusal(err)) await store.endMerge(cr.id, startedAt);
         if (isServiceError(err) && err.code === GrpcStatus.ABORTED)
-          throw new ConflictError(`The content of space "${space.id}" changed while change request #${cr.number} was being merged (another merge or edit won); merge again`, 'space_moved');
+          throw new ConflictError(
+            `The content of space "${space.id}" changed while change request #${cr.number} was being merged (another merge or edit won); merge again`,
+            'space_moved',
+          );
         throw asDomainError(err);
       }
       if (!res.revision) {

@@ -177,7 +177,15 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       checkLength('node', req.nodeId, 0, 128);
       const revision = cr?.revision ?? space.revisionId;
       const page = await targetPage(deps, space.id, revision, req.pageId, ctx);
-      const row = await store.createComment({ spaceId: space.id, changeRequestId: cr?.id ?? null, postedBy: userId, markdown: req.markdown, nodeId: req.nodeId, revision, ...page });
+      const row = await store.createComment({
+        spaceId: space.id,
+        changeRequestId: cr?.id ?? null,
+        postedBy: userId,
+        markdown: req.markdown,
+        nodeId: req.nodeId,
+        revision,
+        ...page,
+      });
       await countersChanged(deps, space, ctx);
       return first(presentComments(deps, space, [row], ctx));
     },

@@ -104,7 +104,11 @@ const { entity, verb } = STATE_EVENTS.spaceCounters;
  * content at once (the next Space shown counts the change) and as a state event on EVENTS (which
  * feeds content's copy whatever that call missed). The change is made: neither failing fails it.
  */
-export async function countersChanged({ store, content, events }: Deps, space: Pick<Space, 'id' | 'organizationId'>, ctx: Pick<CallContext, 'log' | 'userId' | 'ip' | 'userAgent'>): Promise<void> {
+export async function countersChanged(
+  { store, content, events }: Deps,
+  space: Pick<Space, 'id' | 'organizationId'>,
+  ctx: Pick<CallContext, 'log' | 'userId' | 'ip' | 'userAgent'>,
+): Promise<void> {
   let counters: Awaited<ReturnType<Store['bumpCounters']>>;
   try {
     counters = await store.bumpCounters(space.id);
@@ -114,7 +118,9 @@ export async function countersChanged({ store, content, events }: Deps, space: P
   }
   const copy = { spaceId: space.id, ...counters };
   await Promise.all([
-    content.recordSpaceCounters({ counters: [copy] }, {}).catch((err: unknown) => ctx.log.warn({ err, spaceId: space.id }, 'space counters not recorded by content; the event brings them')),
+    content
+      .recordSpaceCounters({ counters: [copy] }, {})
+      .catch((err: unknown) => ctx.log.warn({ err, spaceId: space.id }, 'space counters not recorded by content; the event brings them')),
     events.emit(ctx, { entity, verb, organizationId: space.organizationId, target: { type: 'space', id: space.id }, details: copy }),
   ]);
 }

@@ -66,13 +66,17 @@ export async function printPages(deps: Deps, revision: Revision, pages: (Page & 
     reusableContents: includedOf(revision),
   });
   const files = new Map(revision.files.map((f) => [f.id, f]));
-  return deps.printer.print(html, async (path) => {
-    const file = files.get(FILE_PATH.exec(path)?.[1] ?? '');
-    if (!file) return undefined;
-    const body = await readFile(deps, file, caller);
-    job.onRead?.();
-    return { body, contentType: file.contentType || 'application/octet-stream' };
-  }, job.pdfTimeoutMs);
+  return deps.printer.print(
+    html,
+    async (path) => {
+      const file = files.get(FILE_PATH.exec(path)?.[1] ?? '');
+      if (!file) return undefined;
+      const body = await readFile(deps, file, caller);
+      job.onRead?.();
+      return { body, contentType: file.contentType || 'application/octet-stream' };
+    },
+    job.pdfTimeoutMs,
+  );
 }
 
 /** The pages an export holds (links are entries of the tree, not pages). */
@@ -86,7 +90,11 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
   const files = await readFiles(deps, revision.files, caller, job.onRead);
   if (format === 'html') {
     const markdown = new Map(flatten(revision.pages).map((p) => [p.id, p.markdown ?? '']));
-    return { data: staticSiteZip({ title, tree: revision.pages, markdown, files, reusableContents: includedOf(revision) }), filename: `${name}-html.zip`, contentType: 'application/zip' };
+    return {
+      data: staticSiteZip({ title, tree: revision.pages, markdown, files, reusableContents: includedOf(revision) }),
+      filename: `${name}-html.zip`,
+      contentType: 'application/zip',
+    };
   }
   // GitBook's layout from the repository's root, as Git Sync writes a space into an empty repository.
   const plan = planExport(revision.pages, revision.files, { projectDirectory: '', redirects: revision.redirects, reusableContents: revision.reusableContents });
@@ -111,7 +119,6 @@ export async function exportSource(deps: Deps, req: { spaceId: string; changeReq
   return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : slugify(space.title, { fallback: 'space' }) };
 }
 
-
 /** The format named, INVALID_ARGUMENT for another. */
 export function exportFormat(format: string): ExportFormat {
   if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new InvalidArgumentError(`format: "${format}" is none of ${EXPORT_FORMATS.join(', ')}`);
@@ -122,7 +129,11 @@ export function exportFormat(format: string): ExportFormat {
 export async function boundedSource(deps: Deps, req: Parameters<typeof exportSource>[1], format: ExportFormat, caller: Caller, withMarkdown: boolean) {
   const source = await exportSource(deps, req, caller, withMarkdown);
   const { revision } = source;
-  const problem = exportProblem(format, { pages: exportedPages(revision).length, fileBytes: revision.files.reduce((n, f) => n + f.size, 0) }, deps.exportLimits ?? DEFAULT_EXPORT_LIMITS);
+  const problem = exportProblem(
+    format,
+    { pages: exportedPages(revision).length, fileBytes: revision.files.reduce((n, f) => n + f.size, 0) },
+    deps.exportLimits ?? DEFAULT_EXPORT_LIMITS,
+  );
   if (problem) throw new InvalidArgumentError(`format: the ${format} export is refused before it is made: ${problem}`, 'export_too_large');
   return source;
 }
@@ -130,7 +141,10 @@ export async function boundedSource(deps: Deps, req: Parameters<typeof exportSou
 /** The file, refused by name when one answer cannot carry it (rather than failing in the caller's client). */
 export function fitAnswer(file: ExportFile, format: ExportFormat): ExportFile & { data: Buffer } {
   if (file.data.length > ANSWER_ROOM) {
-    throw new InvalidArgumentError(`format: the ${format} export is ${(file.data.length / MIB).toFixed(1)} MiB, over the ${MAX_MESSAGE_BYTES / MIB} MiB limit of an export`, 'export_too_large');
+    throw new InvalidArgumentError(
+      `format: the ${format} export is ${(file.data.length / MIB).toFixed(1)} MiB, over the ${MAX_MESSAGE_BYTES / MIB} MiB limit of an export`,
+      'export_too_large',
+    );
   }
   return { ...file, data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.length) };
 }
@@ -163,7 +177,10 @@ export function exportHandlers(deps: Deps): Pick<Handlers<ReviewServiceServer>, 
       // Without the markdown: only the revision's id, its tree and its files' sizes are needed now.
       const { space, cr, revision } = await boundedSource(deps, { spaceId: req.spaceId, changeRequest: req.changeRequest || undefined }, format, ctx, false);
       const expiresAt = new Date(Date.now() + EXPORT_KEEP_SECONDS * 1000);
-      const { job, created } = await deps.store.startExportJob({ id: newId(), spaceId: space.id, changeRequestId: cr?.id ?? '', revision: revision.id, format, userId, chain: [...ctx.chain] }, expiresAt);
+      const { job, created } = await deps.store.startExportJob(
+        { id: newId(), spaceId: space.id, changeRequestId: cr?.id ?? '', revision: revision.id, format, userId, chain: [...ctx.chain] },
+        expiresAt,
+      );
       if (created) {
         try {
           await deps.exports.publish({ jobId: job.id });

@@ -6,13 +6,20 @@ import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
 import { presentComments } from './comments.ts';
 import { callerOf, countersChanged, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
 
-type ReviewerHandlers = Pick<Handlers<ReviewServiceServer>, 'listRequestedReviewers' | 'requestReviewers' | 'removeRequestedReviewer' | 'submitReview' | 'listReviews' | 'batchGetSpaceCounters'>;
+type ReviewerHandlers = Pick<
+  Handlers<ReviewServiceServer>,
+  'listRequestedReviewers' | 'requestReviewers' | 'removeRequestedReviewer' | 'submitReview' | 'listReviews' | 'batchGetSpaceCounters'
+>;
 
 const REVIEW_STATUSES: ReviewStatus[] = ['approved', 'changes-requested'];
 const MAX_REVIEWERS = 100;
 
 async function presentReviewers(deps: Deps, rows: ReviewerRow[], ctx: CallContext) {
-  const user = await usersById(deps, rows.flatMap((r) => [r.userId, r.requestedBy]), ctx);
+  const user = await usersById(
+    deps,
+    rows.flatMap((r) => [r.userId, r.requestedBy]),
+    ctx,
+  );
   return rows.map((r) => ({ user: user(r.userId), requestedBy: user(r.requestedBy), revision: r.revision, createdAt: r.createdAt }));
 }
 
@@ -85,7 +92,14 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
 
 async function presentReviews(deps: Deps, space: Parameters<typeof presentComments>[1], rows: ReviewRow[], latest: Set<string>, ctx: CallContext) {
   const commentRows = await deps.store.commentsByIds(rows.flatMap((r) => (r.commentId ? [r.commentId] : [])));
-  const [user, comments] = await Promise.all([usersById(deps, rows.flatMap((r) => [r.reviewerId, r.requestedBy]), ctx), presentComments(deps, space, commentRows, ctx)]);
+  const [user, comments] = await Promise.all([
+    usersById(
+      deps,
+      rows.flatMap((r) => [r.reviewerId, r.requestedBy]),
+      ctx,
+    ),
+    presentComments(deps, space, commentRows, ctx),
+  ]);
   const commentById = new Map(comments.map((c) => [c.id, c]));
   return rows.map((r) => ({
     id: r.id,

@@ -61,11 +61,22 @@ export function exportStore(database: Database<PrismaClient>) {
     },
 
     /** Done with its file, if this delivery still holds the job; false otherwise. */
-    async completeExportJob(job: Pick<ExportJobRow, 'id' | 'attempt'>, file: { data: Buffer; filename: string; contentType: string; pages: number; files: number }): Promise<boolean> {
+    async completeExportJob(
+      job: Pick<ExportJobRow, 'id' | 'attempt'>,
+      file: { data: Buffer; filename: string; contentType: string; pages: number; files: number },
+    ): Promise<boolean> {
       const n = await db.exportJob.updateMany({
         where: { id: job.id, attempt: job.attempt, state: 'running' },
         // A Buffer's memory is an ArrayBuffer (never shared), as Prisma's Bytes wants.
-        data: { state: 'done', data: file.data as Uint8Array<ArrayBuffer>, filename: file.filename, contentType: file.contentType, pagesDone: file.pages, filesDone: file.files, completedAt: new Date() },
+        data: {
+          state: 'done',
+          data: file.data as Uint8Array<ArrayBuffer>,
+          filename: file.filename,
+          contentType: file.contentType,
+          pagesDone: file.pages,
+          filesDone: file.files,
+          completedAt: new Date(),
+        },
       });
       return n.count > 0;
     },

@@ -8,7 +8,6 @@ import { exportStore } from './exports.ts';
 
 export type Db = Database<PrismaClient>;
 
-
 export type ChangeRequestRow = Prisma.ChangeRequestGetPayload<object>;
 export type CommentRow = Prisma.CommentGetPayload<object>;
 export type ReplyRow = Prisma.ReplyGetPayload<object>;
@@ -74,7 +73,14 @@ export function createStore(database: Db) {
      * A new change request with the space's next number: the sequence row is bumped in the same
      * transaction (the row lock orders concurrent creations), so numbers are never given twice.
      */
-    async createChangeRequest(data: { spaceId: string; organizationId: string; subject: string; agentTaskId: string; createdBy: string; revision: string }): Promise<ChangeRequestRow> {
+    async createChangeRequest(data: {
+      spaceId: string;
+      organizationId: string;
+      subject: string;
+      agentTaskId: string;
+      createdBy: string;
+      revision: string;
+    }): Promise<ChangeRequestRow> {
       return db.$transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ last: number }[]>`
           INSERT INTO space_sequence (space_id, last) VALUES (${data.spaceId}, 1)
@@ -86,7 +92,9 @@ export function createStore(database: Db) {
     },
 
     findChangeRequest(spaceId: string, ref: { id: string } | { number: number }): Promise<ChangeRequestRow | null> {
-      return 'id' in ref ? db.changeRequest.findFirst({ where: { spaceId, id: ref.id } }) : db.changeRequest.findUnique({ where: { spaceId_number: { spaceId, number: ref.number } } });
+      return 'id' in ref
+        ? db.changeRequest.findFirst({ where: { spaceId, id: ref.id } })
+        : db.changeRequest.findUnique({ where: { spaceId_number: { spaceId, number: ref.number } } });
     },
 
     async changeRequestsByIds(ids: string[]): Promise<Map<string, ChangeRequestRow>> {
@@ -98,7 +106,12 @@ export function createStore(database: Db) {
     listChangeRequests(spaceId: string, status: Status | undefined, filter: { contributor?: string; mergedRevisions?: string[] }, page: Page): Promise<ChangeRequestRow[]> {
       const { contributor, mergedRevisions } = filter;
       return db.changeRequest.findMany({
-        where: { spaceId, ...(status ? { status } : {}), ...(contributor ? { createdBy: contributor } : {}), ...(mergedRevisions?.length ? { revisionMerged: { in: mergedRevisions } } : {}) },
+        where: {
+          spaceId,
+          ...(status ? { status } : {}),
+          ...(contributor ? { createdBy: contributor } : {}),
+          ...(mergedRevisions?.length ? { revisionMerged: { in: mergedRevisions } } : {}),
+        },
         orderBy: { number: 'desc' },
         take: page.take,
         ...cursor(page),
@@ -109,11 +122,7 @@ export function createStore(database: Db) {
      * Updates the change request only while it still has `expected` fields (its status and
      * revision as read): null when another write changed it meanwhile.
      */
-    async updateChangeRequest(
-      id: string,
-      expected: { status?: Status; revision?: string },
-      data: Prisma.ChangeRequestUpdateManyMutationInput,
-    ): Promise<ChangeRequestRow | null> {
+    async updateChangeRequest(id: string, expected: { status?: Status; revision?: string }, data: Prisma.ChangeRequestUpdateManyMutationInput): Promise<ChangeRequestRow | null> {
       const { count } = await db.changeRequest.updateMany({ where: { id, ...expected }, data });
       return count ? db.changeRequest.findUnique({ where: { id } }) : null;
     },
@@ -141,7 +150,10 @@ export function createStore(database: Db) {
      * its status meanwhile: the space has its content.
      */
     async recordMerged(id: string, spaceId: string, revision: string): Promise<boolean> {
-      const { count } = await db.changeRequest.updateMany({ where: { id, spaceId, status: { not: 'merged' } }, data: { status: 'merged', revisionMerged: revision, mergeStartedAt: null } });
+      const { count } = await db.changeRequest.updateMany({
+        where: { id, spaceId, status: { not: 'merged' } },
+        data: { status: 'merged', revisionMerged: revision, mergeStartedAt: null },
+      });
       return count > 0;
     },
 
@@ -216,16 +228,40 @@ export function createStore(database: Db) {
     },
 
     /** The review, and its comment when one goes with it, in one transaction. */
-    async createReview(data: { changeRequestId: string; spaceId: string; reviewerId: string; requestedBy: string | null; status: ReviewStatus; revision: string; comment?: string }): Promise<ReviewRow> {
+    async createReview(data: {
+      changeRequestId: string;
+      spaceId: string;
+      reviewerId: string;
+      requestedBy: string | null;
+      status: ReviewStatus;
+      revision: string;
+      comment?: string;
+    }): Promise<ReviewRow> {
       const id = newId();
       return db.$transaction(async (tx) => {
         const commentId = data.comment === undefined ? null : newId();
         const review = await tx.review.create({
-          data: { id, changeRequestId: data.changeRequestId, reviewerId: data.reviewerId, requestedBy: data.requestedBy, status: data.status === 'approved' ? 'approved' : 'changes_requested', revision: data.revision, commentId },
+          data: {
+            id,
+            changeRequestId: data.changeRequestId,
+            reviewerId: data.reviewerId,
+            requestedBy: data.requestedBy,
+            status: data.status === 'approved' ? 'approved' : 'changes_requested',
+            revision: data.revision,
+            commentId,
+          },
         });
         if (commentId)
           await tx.comment.create({
-            data: { id: commentId, spaceId: data.spaceId, changeRequestId: data.changeRequestId, reviewId: id, postedBy: data.reviewerId, markdown: data.comment!, revision: data.revision },
+            data: {
+              id: commentId,
+              spaceId: data.spaceId,
+              changeRequestId: data.changeRequestId,
+              reviewId: id,
+              postedBy: data.reviewerId,
+              markdown: data.comment!,
+              revision: data.revision,
+            },
           });
         return review;
       });
@@ -238,10 +274,9 @@ export function createStore(database: Db) {
 
     /** Per reviewer, the id of their latest review: the others are outdated. */
     async latestReviews(changeRequestId: string): Promise<Set<string>> {
-      const rows = await pool.query<{ id: string }>(
-        `SELECT DISTINCT ON (reviewer_id) id FROM review WHERE change_request_id = $1 ORDER BY reviewer_id, created_at DESC, id DESC`,
-        [changeRequestId],
-      );
+      const rows = await pool.query<{ id: string }>(`SELECT DISTINCT ON (reviewer_id) id FROM review WHERE change_request_id = $1 ORDER BY reviewer_id, created_at DESC, id DESC`, [
+        changeRequestId,
+      ]);
       return new Set(rows.rows.map((r) => r.id));
     },
 
@@ -264,7 +299,15 @@ export function createStore(database: Db) {
       });
     },
 
-    createComment(data: { spaceId: string; changeRequestId: string | null; postedBy: string; markdown: string; nodeId: string; pageId: string; revision: string }): Promise<CommentRow> {
+    createComment(data: {
+      spaceId: string;
+      changeRequestId: string | null;
+      postedBy: string;
+      markdown: string;
+      nodeId: string;
+      pageId: string;
+      revision: string;
+    }): Promise<CommentRow> {
       return db.comment.create({ data: { id: newId(), ...data } });
     },
 

@@ -58,7 +58,13 @@ export async function runExportJob(deps: Deps, msg: ExportJobMessage, lastDelive
   const started = performance.now();
   try {
     const format = exportFormat(job.format);
-    const { revision, title, name } = await boundedSource(deps, { spaceId: job.spaceId, changeRequest: job.changeRequestId || undefined, revisionId: job.revision }, format, caller, true);
+    const { revision, title, name } = await boundedSource(
+      deps,
+      { spaceId: job.spaceId, changeRequest: job.changeRequestId || undefined, revisionId: job.revision },
+      format,
+      caller,
+      true,
+    );
     const pages = exportedPages(revision).length;
     await deps.store.exportProgress(job, { pagesTotal: pages, filesTotal: revision.files.length, pagesDone: 0, filesDone: 0 });
     const progress = filesProgress(deps, job, jobLog);
@@ -75,7 +81,10 @@ export async function runExportJob(deps: Deps, msg: ExportJobMessage, lastDelive
     }
     jobLog.info({ reason: failure?.message ?? 'internal error' }, 'export job failed');
     // ABORTED (409): nothing wrong with the content; a new link starts a new job.
-    await deps.store.failExportJob(job, failure ?? { code: GrpcStatus.ABORTED, message: 'The export failed after several attempts (a service it needs did not answer); ask for a new link' });
+    await deps.store.failExportJob(
+      job,
+      failure ?? { code: GrpcStatus.ABORTED, message: 'The export failed after several attempts (a service it needs did not answer); ask for a new link' },
+    );
     return 'ack';
   }
 }

@@ -5,11 +5,7 @@
 
 type Value = unknown;
 type Node =
-  | { k: 'lit'; v: Value }
-  | { k: 'path'; parts: string[] }
-  | { k: 'not'; e: Node }
-  | { k: 'bin'; op: string; l: Node; r: Node }
-  | { k: 'includes'; target: Node; arg: Node };
+  { k: 'lit'; v: Value } | { k: 'path'; parts: string[] } | { k: 'not'; e: Node } | { k: 'bin'; op: string; l: Node; r: Node } | { k: 'includes'; target: Node; arg: Node };
 
 const TOKEN = /\s*(?:(===|!==|==|!=|<=|>=|&&|\|\||[()!<>.[\],])|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(\d+(?:\.\d+)?)|([A-Za-z_$][\w$]*))/y;
 

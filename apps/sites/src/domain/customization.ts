@@ -108,7 +108,10 @@ export function advancedCustomizations(stored: unknown): string[] {
     ['footer-logo', footer.logo !== undefined],
     ['footer-links', Array.isArray(footer.groups) && footer.groups.length > 0],
     ['footer-copyright', typeof footer.copyright === 'string' && footer.copyright !== ''],
-    ['semantic-colors', (['infoColor', 'successColor', 'warningColor', 'dangerColor'] as const).some((k) => styling[k] !== undefined && !isDeepStrictEqual(styling[k], defaults[k]))],
+    [
+      'semantic-colors',
+      (['infoColor', 'successColor', 'warningColor', 'dangerColor'] as const).some((k) => styling[k] !== undefined && !isDeepStrictEqual(styling[k], defaults[k])),
+    ],
   ];
   return used.filter(([, on]) => on).map(([id]) => id);
 }

@@ -13,7 +13,6 @@ export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
 
 export const DEFAULTS = { type: 'basic', visibility: 'public', agentsContext: 'excluded', title: 'Untitled site' } as const;
 
-
 function checkPattern(field: string, value: string, pattern: RegExp, what: string): string {
   if (!pattern.test(value)) throw new InvalidArgumentError(`${field}: must be ${what} (got "${value}")`);
   return value;
@@ -24,7 +23,8 @@ const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 export const checkSiteTitle = (v: string) => checkLength('title', v, 2, 128);
 export const checkBasename = (v: string) => checkLength('basename', v, 1, 100);
-export const checkHostname = (v: string) => checkPattern('hostname', checkLength('hostname', v, 1, 512), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
+export const checkHostname = (v: string) =>
+  checkPattern('hostname', checkLength('hostname', v, 1, 512), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
 export const checkProxy = (v: string) => checkPattern('proxy', checkLength('proxy', v, 1, 512), PROXY, 'a host followed by a path, such as example.com/docs');
 export const checkSectionTitle = (v: string) => checkLength('title', v, 2, 128);
 export const checkDescription = (v: string) => checkLength('description', v, 0, 256);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { movePlan, readerTree, structureOf, visibleTree, type Tree } from './structure.ts';
 
-const section = (id: string, position: number, groupId: string | null = null, condition: string | null = null) => ({ id, groupId, position, condition, isDefault: false, path: id });
+const section = (id: string, position: number, groupId: string | null = null, condition: string | null = null) => ({
+  id,
+  groupId,
+  position,
+  condition,
+  isDefault: false,
+  path: id,
+});
 const space = (id: string, sectionId: string | null, position: number, condition: string | null = null) => ({ id, sectionId, position, condition, isDefault: false, path: id });
 
 const tree: Tree = {
@@ -11,20 +18,34 @@ const tree: Tree = {
 };
 
 const order = (t: Tree) =>
-  structureOf(t).items.map((e) => ('group' in e ? `${e.group.id}{${e.sections.map((s) => s.section.id)}}` : 'section' in e ? `${e.section.id}[${e.siteSpaces.map((p) => p.id)}]` : e.siteSpace.id));
+  structureOf(t).items.map((e) =>
+    'group' in e ? `${e.group.id}{${e.sections.map((s) => s.section.id)}}` : 'section' in e ? `${e.section.id}[${e.siteSpaces.map((p) => p.id)}]` : e.siteSpace.id,
+  );
 
 describe('site structure', () => {
   it('orders groups and top-level sections together, sections within groups', () => {
     expect(order(tree)).toEqual(['a[p1,p2]', 'g{b,c}', 'd[]']);
-    expect(structureOf({ groups: [], sections: [], siteSpaces: [space('r2', null, 2), space('r1', null, 1)] })).toMatchObject({ type: 'siteSpaces', items: [{ siteSpace: { id: 'r1' } }, { siteSpace: { id: 'r2' } }] });
+    expect(structureOf({ groups: [], sections: [], siteSpaces: [space('r2', null, 2), space('r1', null, 1)] })).toMatchObject({
+      type: 'siteSpaces',
+      items: [{ siteSpace: { id: 'r1' } }, { siteSpace: { id: 'r2' } }],
+    });
   });
 
   it('places moves beside their anchor, in the anchor container', () => {
-    expect(movePlan(tree, { type: 'site-section', id: 'd' }, { pointer: { type: 'site-section', id: 'b' }, before: false })).toEqual({ container: { kind: 'group', groupId: 'g' }, position: 1.5 });
-    expect(movePlan(tree, { type: 'site-section-group', id: 'g' }, { pointer: { type: 'site-section', id: 'a' }, before: true })).toEqual({ container: { kind: 'top' }, position: 0 });
+    expect(movePlan(tree, { type: 'site-section', id: 'd' }, { pointer: { type: 'site-section', id: 'b' }, before: false })).toEqual({
+      container: { kind: 'group', groupId: 'g' },
+      position: 1.5,
+    });
+    expect(movePlan(tree, { type: 'site-section-group', id: 'g' }, { pointer: { type: 'site-section', id: 'a' }, before: true })).toEqual({
+      container: { kind: 'top' },
+      position: 0,
+    });
     expect(movePlan(tree, { type: 'site-section', id: 'b' }, undefined)).toEqual({ container: { kind: 'top' }, position: 4 });
     expect(movePlan(tree, { type: 'site-space', id: 'p1' }, undefined)).toEqual({ container: { kind: 'section', sectionId: 'a' }, position: 3 });
-    expect(movePlan(tree, { type: 'site-space', id: 'p1' }, { pointer: { type: 'site-space', id: 'p3' }, before: true })).toEqual({ container: { kind: 'section', sectionId: 'c' }, position: 0 });
+    expect(movePlan(tree, { type: 'site-space', id: 'p1' }, { pointer: { type: 'site-space', id: 'p3' }, before: true })).toEqual({
+      container: { kind: 'section', sectionId: 'c' },
+      position: 0,
+    });
   });
 
   it('refuses moves that mix kinds or leave the top level for a group', () => {

@@ -4,7 +4,8 @@ import { MAX_TOKEN_LENGTH, newVisitorKey, verifyVisitorToken } from './visitor-t
 import { visitorAccess } from './access.ts';
 
 const key = newVisitorKey();
-const sign = (claims: Record<string, unknown>, k = key, exp = '1h') => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(new TextEncoder().encode(k));
+const sign = (claims: Record<string, unknown>, k = key, exp = '1h') =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(new TextEncoder().encode(k));
 
 describe('verifyVisitorToken', () => {
   it('answers the claims of a current token signed with the key, without the registered ones', async () => {

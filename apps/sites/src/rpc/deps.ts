@@ -1,7 +1,18 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { SiteRef } from '@quire/proto/sites';
-import { callerOf, DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, Role, type CallContext, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
+import {
+  callerOf,
+  DomainError,
+  GrpcStatus,
+  isServiceError,
+  NotFoundError,
+  PermissionDeniedError,
+  Role,
+  type CallContext,
+  type PromiseClient,
+  type ServiceIdentity,
+} from '@quire/service-kit';
 import { canEdit, canRead, visitorMayView } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { SiteRow, SpaceRef, Store } from '../store/index.ts';

@@ -8,7 +8,10 @@ import { presentSite, presentStructure } from '../presenters.ts';
 import type { SiteRow } from '../store/index.ts';
 import { editable, readable, siteNotFound, viewable, type Deps } from './deps.ts';
 
-type H = Pick<Handlers<SitesServiceServer>, 'getAdaptiveSchema' | 'updateAdaptiveSchema' | 'listTemplateConditions' | 'getPublishedContentSite' | 'getSiteCustomization' | 'updateSiteCustomization'>;
+type H = Pick<
+  Handlers<SitesServiceServer>,
+  'getAdaptiveSchema' | 'updateAdaptiveSchema' | 'listTemplateConditions' | 'getPublishedContentSite' | 'getSiteCustomization' | 'updateSiteCustomization'
+>;
 
 /** The site's schema, or the empty one (no claims) until one is set, dated at the site's creation. */
 const schemaOf = (site: SiteRow) => ({

@@ -1,16 +1,6 @@
 import type { SitesServiceServer } from '@quire/proto/sites';
 import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
-import {
-  AGENTS_CONTEXTS,
-  checkBasename,
-  checkHostname,
-  checkProxy,
-  checkSiteTitle,
-  DEFAULTS,
-  SITE_TYPES,
-  SITE_VISIBILITIES,
-  SPACE_KEYWORDS,
-} from '../domain/fields.ts';
+import { AGENTS_CONTEXTS, checkBasename, checkHostname, checkProxy, checkSiteTitle, DEFAULTS, SITE_TYPES, SITE_VISIBILITIES, SPACE_KEYWORDS } from '../domain/fields.ts';
 import { presentSite } from '../presenters.ts';
 import type { SpaceRef } from '../store/index.ts';
 import { editable, editorOf, memberOf, readable, relayed, type Deps } from './deps.ts';
@@ -90,7 +80,13 @@ export function siteHandlers(deps: Deps): H {
         defaultSectionId: req.defaultSectionId,
       });
       if (updated.visibility !== site.visibility) {
-        await events.emit(ctx, { entity: 'site', verb: 'visibility_changed', organizationId: site.organizationId, target: siteTarget(site), details: { from: site.visibility, to: updated.visibility } });
+        await events.emit(ctx, {
+          entity: 'site',
+          verb: 'visibility_changed',
+          organizationId: site.organizationId,
+          target: siteTarget(site),
+          details: { from: site.visibility, to: updated.visibility },
+        });
       }
       return presentSite(updated);
     },
@@ -105,7 +101,13 @@ export function siteHandlers(deps: Deps): H {
       const site = await editable(deps, req.site, ctx);
       if (site.published === req.published) return presentSite(site);
       const updated = await store.setPublished(site.id, req.published);
-      await events.emit(ctx, { entity: 'site', verb: req.published ? 'published' : 'unpublished', organizationId: site.organizationId, target: siteTarget(site), details: { visibility: updated.visibility } });
+      await events.emit(ctx, {
+        entity: 'site',
+        verb: req.published ? 'published' : 'unpublished',
+        organizationId: site.organizationId,
+        target: siteTarget(site),
+        details: { visibility: updated.visibility },
+      });
       return presentSite(updated);
     },
   };

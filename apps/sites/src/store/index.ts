@@ -21,7 +21,11 @@ export type ShareLinkRow = Prisma.ShareLinkGetPayload<object>;
 export type SiteTree = Tree<GroupRow, SectionRow, SiteSpaceRow>;
 
 const withCount = { _count: { select: { siteSpaces: true, sections: true } } } as const;
-const siteRow = ({ _count, ...r }: SiteRecord & { _count: { siteSpaces: number; sections: number } }): SiteRow => ({ ...r, siteSpaceCount: _count.siteSpaces, sectionCount: _count.sections });
+const siteRow = ({ _count, ...r }: SiteRecord & { _count: { siteSpaces: number; sections: number } }): SiteRow => ({
+  ...r,
+  siteSpaceCount: _count.siteSpaces,
+  sectionCount: _count.sections,
+});
 const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 const ordered = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -99,7 +103,10 @@ async function makeDefaultSiteSpace(tx: Tx, tree: SiteTree, siteSpaceId: string,
 /** When a default site-space leaves its section, the first of the others takes over. */
 async function handOverDefault(tx: Tx, tree: SiteTree, leaving: SiteSpaceRow) {
   if (!leaving.isDefault) return;
-  const next = nextDefault(tree.siteSpaces.filter((p) => p.sectionId === leaving.sectionId), leaving.id);
+  const next = nextDefault(
+    tree.siteSpaces.filter((p) => p.sectionId === leaving.sectionId),
+    leaving.id,
+  );
   if (next) await tx.siteSpace.update({ where: { id: next.id }, data: { isDefault: true } });
 }
 
@@ -176,10 +183,7 @@ export function createStore(database: Db) {
 
     /** A published site by its custom hostname, or by its basename (the oldest first) or id within an organization. */
     async findPublishedSite(address: { hostname: string } | { organizationId: string; site: string }): Promise<SiteRow | null> {
-      const where =
-        'hostname' in address
-          ? { hostname: address.hostname }
-          : { organizationId: address.organizationId, OR: [{ id: address.site }, { basename: address.site }] };
+      const where = 'hostname' in address ? { hostname: address.hostname } : { organizationId: address.organizationId, OR: [{ id: address.site }, { basename: address.site }] };
       const r = await db.site.findFirst({ where: { ...where, published: true }, include: withCount, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
       return r && siteRow(r);
     },
@@ -357,7 +361,8 @@ export function createStore(database: Db) {
         const from = top[at]!.position;
         const to = top[at + 1]?.position ?? from + 1;
         const members = itemsIn(tree, { kind: 'group', groupId: id });
-        for (const [i, m] of members.entries()) await tx.siteSection.update({ where: { id: m.id }, data: { groupId: null, position: from + ((to - from) * (i + 1)) / (members.length + 1) } });
+        for (const [i, m] of members.entries())
+          await tx.siteSection.update({ where: { id: m.id }, data: { groupId: null, position: from + ((to - from) * (i + 1)) / (members.length + 1) } });
         await tx.siteSectionGroup.delete({ where: { id } });
       });
     },

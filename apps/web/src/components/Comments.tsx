@@ -98,7 +98,8 @@ function CommentItem({ comment, crPath, canComment, queryKey }: { comment: Comme
         <ul aria-label={`Replies to ${comment.postedBy.displayName}`} className="replies">
           {replies.data.map((r) => (
             <li key={r.id}>
-              <strong>{r.postedBy.displayName}</strong>: {r.body.markdown} <ReactionButton path={`${path}/replies/${r.id}`} reactions={r.reactions} author={r.postedBy.displayName} onDone={refresh} reply />
+              <strong>{r.postedBy.displayName}</strong>: {r.body.markdown}{' '}
+              <ReactionButton path={`${path}/replies/${r.id}`} reactions={r.reactions} author={r.postedBy.displayName} onDone={refresh} reply />
             </li>
           ))}
         </ul>
@@ -131,16 +132,12 @@ function ReactionButton({ path, reactions, author, onDone, reply }: { path: stri
   const mine = !!thumbs?.users.some((u) => u.user.id === user?.id);
   const react = useMutation({ mutationFn: () => api.put(path, mine ? { removedReactions: [THUMBS] } : { addedReactions: [THUMBS] }), onSuccess: onDone });
   return (
-    <button
-      type="button"
-      className="btn small"
-      aria-pressed={mine}
-      disabled={react.isPending}
-      onClick={() => react.mutate()}
-    >
+    <button type="button" className="btn small" aria-pressed={mine} disabled={react.isPending} onClick={() => react.mutate()}>
       {/* The count shown is in the name too, as what is seen should be what is heard. */}
       <span aria-hidden="true">{THUMBS}</span>
-      <span className="visually-hidden">React with thumbs up to {author}&apos;s {reply ? 'reply' : 'comment'}</span>
+      <span className="visually-hidden">
+        React with thumbs up to {author}&apos;s {reply ? 'reply' : 'comment'}
+      </span>
       {thumbs?.count ? ` ${thumbs.count}` : ''}
     </button>
   );

@@ -133,7 +133,15 @@ function Item(props: BranchProps & { page: RevisionPage }) {
             {ACTIONS.map(({ action, label, icon }) => {
               const move = moveFor(pages, p.id, action);
               return (
-                <button key={action} type="button" className="icon" aria-label={`${label}: ${p.title}`} title={label} disabled={busy || !move} onClick={() => move && update({ page: p.id, ...move })}>
+                <button
+                  key={action}
+                  type="button"
+                  className="icon"
+                  aria-label={`${label}: ${p.title}`}
+                  title={label}
+                  disabled={busy || !move}
+                  onClick={() => move && update({ page: p.id, ...move })}
+                >
                   {icon}
                 </button>
               );

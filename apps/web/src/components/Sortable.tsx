@@ -6,7 +6,21 @@ const DRAG_TYPE = 'application/x-quire-sort';
  * A list whose items move with "Move up"/"Move down" buttons (named after the item) or by drag and
  * drop onto a sibling; `onMove(from, to)` says where. Drags only land within the same list.
  */
-export function Sortable<T>({ items, name, label, onMove, children, disabled }: { items: T[]; name: (item: T) => string; label: string; onMove: (from: number, to: number) => void; children: (item: T) => ReactNode; disabled?: boolean }) {
+export function Sortable<T>({
+  items,
+  name,
+  label,
+  onMove,
+  children,
+  disabled,
+}: {
+  items: T[];
+  name: (item: T) => string;
+  label: string;
+  onMove: (from: number, to: number) => void;
+  children: (item: T) => ReactNode;
+  disabled?: boolean;
+}) {
   const [over, setOver] = useState<number | null>(null);
   const [listId] = useState(() => Math.random().toString(36).slice(2));
   const drop = (to: number) => (e: DragEvent) => {

@@ -8,7 +8,10 @@ export const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'r
 /** A write that refreshes the queries whose first key is in `keys` once it settles. */
 export function useAction(keys: string[]) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }) });
+  return useMutation({
+    mutationFn: (run: () => Promise<unknown>) => run(),
+    onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }),
+  });
 }
 
 /** A write's progress and its failure, in the same words everywhere. */
@@ -25,7 +28,19 @@ export function ActionState({ action, label = 'Saving' }: { action: ReturnType<t
   );
 }
 
-export function RoleSelect<R extends string = Role>({ label, value, onChange, roles = ROLES as R[], disabled }: { label: string; value: R; onChange: (r: R) => void; roles?: readonly R[]; disabled?: boolean }) {
+export function RoleSelect<R extends string = Role>({
+  label,
+  value,
+  onChange,
+  roles = ROLES as R[],
+  disabled,
+}: {
+  label: string;
+  value: R;
+  onChange: (r: R) => void;
+  roles?: readonly R[];
+  disabled?: boolean;
+}) {
   return (
     <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as R)}>
       {roles.map((r) => (

@@ -20,7 +20,8 @@ export function buildLibrary(collections: Collection[], spaces: Space[]): Librar
     (p && p !== node ? p.children : roots).push(node);
   };
   for (const c of collections) place(nodes.get(c.id)!, c.parent);
-  for (const s of spaces) if (!s.deletedAt) place({ kind: 'space', id: s.id, title: s.title || 'Untitled', emoji: s.emoji || undefined, admin: s.permissions?.admin === true, children: [] }, s.parent);
+  for (const s of spaces)
+    if (!s.deletedAt) place({ kind: 'space', id: s.id, title: s.title || 'Untitled', emoji: s.emoji || undefined, admin: s.permissions?.admin === true, children: [] }, s.parent);
   const sort = (list: LibraryNode[]) => {
     list.sort((a, b) => (a.kind === b.kind ? a.title.localeCompare(b.title) : a.kind === 'collection' ? -1 : 1));
     for (const n of list) sort(n.children);

@@ -13,7 +13,12 @@ describe('adaptive schema', () => {
       type: 'object',
       properties: {
         isPro: { type: 'boolean', description: 'Paying customer' },
-        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Tries new features' } }, additionalProperties: false },
+        unsigned: {
+          type: 'object',
+          description: 'Unsigned claims of the site visitor.',
+          properties: { beta: { type: 'boolean', description: 'Tries new features' } },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     });

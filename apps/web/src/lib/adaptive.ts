@@ -39,7 +39,12 @@ export function schemaWith(claims: Claim[]): JsonSchema {
     type: 'object',
     properties: {
       ...Object.fromEntries(claims.filter((c) => !c.unsigned).map(prop)),
-      unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: Object.fromEntries(claims.filter((c) => c.unsigned).map(prop)), additionalProperties: false },
+      unsigned: {
+        type: 'object',
+        description: 'Unsigned claims of the site visitor.',
+        properties: Object.fromEntries(claims.filter((c) => c.unsigned).map(prop)),
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
   };

@@ -14,11 +14,13 @@ export function diffBlocks(before: string, after: string): BlockChange[] {
   const parts = diffArrays(blocksOf(before), blocksOf(after));
   const removed = new Set(parts.filter((p) => p.removed).flatMap((p) => p.value));
   const added = new Set(parts.filter((p) => p.added).flatMap((p) => p.value));
-  return parts.flatMap((p) =>
-    p.value.map((markdown): BlockChange => {
-      if (p.added) return { kind: removed.has(markdown) ? 'moved' : 'added', markdown };
-      if (p.removed) return { kind: added.has(markdown) ? 'moved' : 'removed', markdown };
-      return { kind: 'same', markdown };
-    }),
-  ).filter((c, i, all) => !(c.kind === 'moved' && all.findIndex((o) => o.kind === 'moved' && o.markdown === c.markdown) !== i));
+  return parts
+    .flatMap((p) =>
+      p.value.map((markdown): BlockChange => {
+        if (p.added) return { kind: removed.has(markdown) ? 'moved' : 'added', markdown };
+        if (p.removed) return { kind: added.has(markdown) ? 'moved' : 'removed', markdown };
+        return { kind: 'same', markdown };
+      }),
+    )
+    .filter((c, i, all) => !(c.kind === 'moved' && all.findIndex((o) => o.kind === 'moved' && o.markdown === c.markdown) !== i));
 }

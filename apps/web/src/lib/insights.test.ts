@@ -14,7 +14,14 @@ describe('insights', () => {
   });
 
   it('turns columns into rows', () => {
-    expect(rows({ columns: [{ column: 'url', values: ['a', 'b'] }, { column: 'eventsCount', values: [3, 1] }] })).toEqual([
+    expect(
+      rows({
+        columns: [
+          { column: 'url', values: ['a', 'b'] },
+          { column: 'eventsCount', values: [3, 1] },
+        ],
+      }),
+    ).toEqual([
       { url: 'a', eventsCount: 3 },
       { url: 'b', eventsCount: 1 },
     ]);
@@ -22,7 +29,12 @@ describe('insights', () => {
   });
 
   it('fills the days without visits with 0, up to today', () => {
-    const a = { columns: [{ column: 'datetime', values: ['2026-11-20T00:00:00.000Z', '2026-11-24T00:00:00.000Z'] }, { column: 'visitorsCount', values: [2, 5] }] };
+    const a = {
+      columns: [
+        { column: 'datetime', values: ['2026-11-20T00:00:00.000Z', '2026-11-24T00:00:00.000Z'] },
+        { column: 'visitorsCount', values: [2, 5] },
+      ],
+    };
     expect(dailySeries(a, 'last7Days', new Date('2026-11-24T15:00:00Z'))).toEqual([
       { day: '2026-11-18', value: 0 },
       { day: '2026-11-19', value: 0 },

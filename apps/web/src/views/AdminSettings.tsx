@@ -30,7 +30,9 @@ function Saml({ org }: { org: string }) {
   const create = (e: FormEvent) => {
     e.preventDefault();
     const optional = Object.fromEntries(Object.entries(form).filter(([k, v]) => k !== 'label' && v.trim()));
-    act.mutate(() => api.post(`/orgs/${org}/saml`, { label: form.label.trim(), ...optional, defaultRole: role }).then(() => setForm({ label: '', ssoURL: '', entityID: '', certificate: '' })));
+    act.mutate(() =>
+      api.post(`/orgs/${org}/saml`, { label: form.label.trim(), ...optional, defaultRole: role }).then(() => setForm({ label: '', ssoURL: '', entityID: '', certificate: '' })),
+    );
   };
   return (
     <section aria-labelledby="saml">
@@ -59,7 +61,12 @@ function Saml({ org }: { org: string }) {
               <strong className="grow">
                 {p.label} <span className="status">{p.status}</span>
               </strong>
-              <button type="button" className="btn small danger" aria-label={`Delete SAML provider ${p.label}`} onClick={() => confirm(`Delete the SAML provider “${p.label}”?`) && act.mutate(() => api.delete(`/orgs/${org}/saml/${p.id}`))}>
+              <button
+                type="button"
+                className="btn small danger"
+                aria-label={`Delete SAML provider ${p.label}`}
+                onClick={() => confirm(`Delete the SAML provider “${p.label}”?`) && act.mutate(() => api.delete(`/orgs/${org}/saml/${p.id}`))}
+              >
                 Delete
               </button>
             </div>
@@ -83,10 +90,13 @@ function Oidc({ org }: { org: string }) {
   const create = (e: FormEvent) => {
     e.preventDefault();
     act.mutate(() =>
-      api.post(`/orgs/${org}/oidc`, { label: form.label.trim(), issuer: form.issuer.trim(), clientId: form.clientId.trim(), clientSecret: form.clientSecret, defaultRole: role }).finally(() =>
-        // The secret leaves the form whatever the answer: it is never shown back.
-        setForm((f) => ({ ...f, clientSecret: '' })),
-      ).then(() => setForm(empty)),
+      api
+        .post(`/orgs/${org}/oidc`, { label: form.label.trim(), issuer: form.issuer.trim(), clientId: form.clientId.trim(), clientSecret: form.clientSecret, defaultRole: role })
+        .finally(() =>
+          // The secret leaves the form whatever the answer: it is never shown back.
+          setForm((f) => ({ ...f, clientSecret: '' })),
+        )
+        .then(() => setForm(empty)),
     );
   };
   return (
@@ -96,7 +106,15 @@ function Oidc({ org }: { org: string }) {
         <Field label="OIDC label" value={form.label} onChange={set('label')} maxLength={30} required />
         <Field label="Issuer URL" type="url" value={form.issuer} onChange={set('issuer')} maxLength={2048} required />
         <Field label="Client ID" value={form.clientId} onChange={set('clientId')} maxLength={255} required />
-        <Field label="Client secret (never shown again)" type="password" value={form.clientSecret} onChange={set('clientSecret')} maxLength={1024} autoComplete="new-password" required />
+        <Field
+          label="Client secret (never shown again)"
+          type="password"
+          value={form.clientSecret}
+          onChange={set('clientSecret')}
+          maxLength={1024}
+          autoComplete="new-password"
+          required
+        />
         <RoleSelect label="Role of new OIDC members" value={role} onChange={setRole} />
         <div>
           <button type="submit" className="btn">
@@ -113,7 +131,12 @@ function Oidc({ org }: { org: string }) {
               <strong className="grow">
                 {p.label} <span className="muted small">{p.issuer}</span>
               </strong>
-              <button type="button" className="btn small danger" aria-label={`Delete OIDC provider ${p.label}`} onClick={() => confirm(`Delete the OIDC provider “${p.label}”?`) && act.mutate(() => api.delete(`/orgs/${org}/oidc/${p.id}`))}>
+              <button
+                type="button"
+                className="btn small danger"
+                aria-label={`Delete OIDC provider ${p.label}`}
+                onClick={() => confirm(`Delete the OIDC provider “${p.label}”?`) && act.mutate(() => api.delete(`/orgs/${org}/oidc/${p.id}`))}
+              >
                 Delete
               </button>
             </div>
@@ -186,10 +209,20 @@ function TranslationRow({ org, t, act }: { org: string; t: TranslationSettings; 
       </label>
       {t.permissions.edit && (
         <>
-          <button type="button" className="btn small" aria-label={`Save languages of ${t.title}`} onClick={() => act.mutate(() => api.put(`/orgs/${org}/translations/${t.id}`, { title: t.title, languages: languagesOf(languages) }))}>
+          <button
+            type="button"
+            className="btn small"
+            aria-label={`Save languages of ${t.title}`}
+            onClick={() => act.mutate(() => api.put(`/orgs/${org}/translations/${t.id}`, { title: t.title, languages: languagesOf(languages) }))}
+          >
             Save
           </button>
-          <button type="button" className="btn small danger" aria-label={`Delete translation ${t.title}`} onClick={() => act.mutate(() => api.delete(`/orgs/${org}/translations/${t.id}`))}>
+          <button
+            type="button"
+            className="btn small danger"
+            aria-label={`Delete translation ${t.title}`}
+            onClick={() => act.mutate(() => api.delete(`/orgs/${org}/translations/${t.id}`))}
+          >
             Delete
           </button>
         </>
@@ -201,7 +234,10 @@ function TranslationRow({ org, t, act }: { org: string; t: TranslationSettings; 
 function Integrations({ org }: { org: string }) {
   const [search, setSearch] = useState('');
   const [asked, setAsked] = useState('');
-  const list = useQuery({ queryKey: ['integrations', org, asked], queryFn: () => api.get<List<Integration>>('/integrations', { owner: org, limit: 100, ...(asked ? { search: asked } : {}) }) });
+  const list = useQuery({
+    queryKey: ['integrations', org, asked],
+    queryFn: () => api.get<List<Integration>>('/integrations', { owner: org, limit: 100, ...(asked ? { search: asked } : {}) }),
+  });
   return (
     <section aria-label="Integrations">
       <form
@@ -220,7 +256,9 @@ function Integrations({ org }: { org: string }) {
           Search
         </button>
       </form>
-      <p className="muted small">Integrations are published with the API (`POST /v1/integrations/{'{name}'}`); installing one on the organization, a space or a site is not in the API yet.</p>
+      <p className="muted small">
+        Integrations are published with the API (`POST /v1/integrations/{'{name}'}`); installing one on the organization, a space or a site is not in the API yet.
+      </p>
       <QueryState query={list} loading="Loading integrations" failed="Could not load the integrations" empty={list.data?.items.length === 0 && 'No integrations'} />
       <ul className="cards">
         {list.data?.items.map((i) => (
@@ -249,7 +287,14 @@ function AuditLog({ org }: { org: string }) {
     queryKey: ['audit', org, asked],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      api.get<List<AuditEntry>>(`/orgs/${org}/audit-log`, { limit: 50, page: pageParam, actor: asked.actor || undefined, action: asked.action.trim() || undefined, from: isoOf(asked.from), to: isoOf(asked.to) }),
+      api.get<List<AuditEntry>>(`/orgs/${org}/audit-log`, {
+        limit: 50,
+        page: pageParam,
+        actor: asked.actor || undefined,
+        action: asked.action.trim() || undefined,
+        from: isoOf(asked.from),
+        to: isoOf(asked.to),
+      }),
     getNextPageParam: (last) => last.next?.page,
   });
   const names = new Map(members.data?.map((m) => [m.user.id, m.user.displayName]));
@@ -320,4 +365,3 @@ function AuditLog({ org }: { org: string }) {
     </section>
   );
 }
-

@@ -23,7 +23,8 @@ export default function ChangeRequestView({ space, number }: { space: Space; num
   const client = useQueryClient();
   const cr = useQuery({ queryKey: ['cr', space.id, number], queryFn: () => api.get<ChangeRequest>(crPath) });
   const reviews = useQuery({ queryKey: ['reviews', crPath], queryFn: () => all<Review>(`${crPath}/reviews`) });
-  const refresh = () => client.invalidateQueries({ predicate: (q) => ['cr', 'reviews', 'reviewers', 'diff', 'comments', 'space', 'pages', 'crs'].includes(q.queryKey[0] as string) });
+  const refresh = () =>
+    client.invalidateQueries({ predicate: (q) => ['cr', 'reviews', 'reviewers', 'diff', 'comments', 'space', 'pages', 'crs'].includes(q.queryKey[0] as string) });
   const act = useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onSettled: refresh });
 
   if (cr.isPending) return <Progress label="Loading the change request" />;
@@ -137,7 +138,9 @@ function Changes({ space, cr, crPath }: { space: Space; cr: ChangeRequest; crPat
         </div>
       </div>
       <QueryState query={changed} loading="Comparing pages" failed="Could not compare" empty={changed.data?.length === 0 && 'No changes yet'} />
-      {changed.data?.map((ch) => <PageDiff key={ch.page.id} change={ch} space={space} crPath={crPath} baseRevision={baseRevision} mode={mode} />)}
+      {changed.data?.map((ch) => (
+        <PageDiff key={ch.page.id} change={ch} space={space} crPath={crPath} baseRevision={baseRevision} mode={mode} />
+      ))}
     </section>
   );
 }

@@ -20,7 +20,8 @@ export default function ChangeRequestsView({ space }: { space: Space }) {
     mutationFn: () => api.post<ChangeRequest>(`/spaces/${space.id}/change-requests`, subject.trim() ? { subject: subject.trim() } : {}),
     onSuccess: (cr) => navigate(paths.edit(space.organization, space.id, cr.number, editPath ?? '')),
   });
-  const open = (cr: ChangeRequest) => (editPath !== null ? paths.edit(space.organization, space.id, cr.number, editPath) : paths.changeRequest(space.organization, space.id, cr.number));
+  const open = (cr: ChangeRequest) =>
+    editPath !== null ? paths.edit(space.organization, space.id, cr.number, editPath) : paths.changeRequest(space.organization, space.id, cr.number);
 
   return (
     <div className="page">

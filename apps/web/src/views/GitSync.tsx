@@ -30,7 +30,11 @@ export function GitSync({ space }: { space: Space }) {
   const [message, setMessage] = useState('Update from Quire');
   const start = useMutation({
     mutationFn: async () => {
-      const body = { url: repositoryUrl(url || info.data?.url || '', username, token), ref: branchRef(branch), ...(direction === 'export' ? { commitMessage: message.trim() || 'Update from Quire' } : {}) };
+      const body = {
+        url: repositoryUrl(url || info.data?.url || '', username, token),
+        ref: branchRef(branch),
+        ...(direction === 'export' ? { commitMessage: message.trim() || 'Update from Quire' } : {}),
+      };
       await api.post(`/spaces/${space.id}/git/${direction}`, body);
     },
     onSettled: () => {
@@ -78,7 +82,14 @@ export function GitSync({ space }: { space: Space }) {
           </fieldset>
           <label className="field">
             <span>Repository URL</span>
-            <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder={info.data?.url || 'https://github.com/acme/docs.git'} maxLength={2048} required={!info.data} />
+            <input
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder={info.data?.url || 'https://github.com/acme/docs.git'}
+              maxLength={2048}
+              required={!info.data}
+            />
           </label>
           <label className="field">
             <span>Branch</span>

@@ -70,30 +70,30 @@ export function OrgHome({ org, collection }: { org: string; collection?: string 
               </Link>
               <span className="muted small">{n.kind}</span>
               {n.admin && (
-              <div className="actions">
-                <button
-                  type="button"
-                  className="btn small"
-                  aria-label={`Rename ${n.title}`}
-                  onClick={() => {
-                    const title = prompt(`New name of “${n.title}”`, n.title)?.trim();
-                    if (title && title !== n.title) act.mutate(() => api.patch(`/${base(n.kind)}/${n.id}`, { title }));
-                  }}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  className="btn small danger"
-                  aria-label={`Delete ${n.title}`}
-                  onClick={() => {
-                    if (confirm(`Delete “${n.title}”? Spaces can be restored for 7 days.`))
-                      act.mutate(() => api.delete(`/${base(n.kind)}/${n.id}`).then(() => setDeleted({ kind: n.kind, id: n.id, title: n.title })));
-                  }}
-                >
-                  Delete
-                </button>
-              </div>
+                <div className="actions">
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={`Rename ${n.title}`}
+                    onClick={() => {
+                      const title = prompt(`New name of “${n.title}”`, n.title)?.trim();
+                      if (title && title !== n.title) act.mutate(() => api.patch(`/${base(n.kind)}/${n.id}`, { title }));
+                    }}
+                  >
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    aria-label={`Delete ${n.title}`}
+                    onClick={() => {
+                      if (confirm(`Delete “${n.title}”? Spaces can be restored for 7 days.`))
+                        act.mutate(() => api.delete(`/${base(n.kind)}/${n.id}`).then(() => setDeleted({ kind: n.kind, id: n.id, title: n.title })));
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
               )}
             </li>
           ))}
@@ -117,7 +117,10 @@ function CreateForm({ label, onCreate }: { label: string; onCreate: (title: stri
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!title.trim()) return;
-    await onCreate(title.trim()).then(() => setTitle(''), () => undefined);
+    await onCreate(title.trim()).then(
+      () => setTitle(''),
+      () => undefined,
+    );
   };
   return (
     <form className="inline" onSubmit={submit}>

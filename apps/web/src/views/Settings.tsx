@@ -95,7 +95,11 @@ function Members({ org }: { org: string }) {
               <td>{m.user.email}</td>
               <td>
                 {admin && m.user.id !== user?.id ? (
-                  <RoleSelect label={`Role of ${m.user.displayName}`} value={m.role ?? 'read'} onChange={(r) => act.mutate(() => api.patch(`/orgs/${org}/members/${m.user.id}`, { role: r }))} />
+                  <RoleSelect
+                    label={`Role of ${m.user.displayName}`}
+                    value={m.role ?? 'read'}
+                    onChange={(r) => act.mutate(() => api.patch(`/orgs/${org}/members/${m.user.id}`, { role: r }))}
+                  />
                 ) : (
                   m.role
                 )}

@@ -42,7 +42,11 @@ export default function SiteView({ org, siteId, tab }: { org: string; siteId: st
             Open the published site
           </a>
         )}
-        <button type="button" className={`btn ${s.published ? '' : 'primary'}`} onClick={() => act.mutate(() => api.post(`/orgs/${org}/sites/${s.id}/${s.published ? 'unpublish' : 'publish'}`))}>
+        <button
+          type="button"
+          className={`btn ${s.published ? '' : 'primary'}`}
+          onClick={() => act.mutate(() => api.post(`/orgs/${org}/sites/${s.id}/${s.published ? 'unpublish' : 'publish'}`))}
+        >
           {s.published ? 'Unpublish' : 'Publish'}
         </button>
       </div>

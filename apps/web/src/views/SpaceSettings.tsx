@@ -183,7 +183,12 @@ function Permissions({ space, admin }: { space: Space; admin: boolean }) {
         </>
       )}
       <ActionState action={act} />
-      <QueryState query={grants} loading="Loading permissions" failed="Could not load the permissions" empty={grants.data?.length === 0 && 'No one is invited to this space itself'} />
+      <QueryState
+        query={grants}
+        loading="Loading permissions"
+        failed="Could not load the permissions"
+        empty={grants.data?.length === 0 && 'No one is invited to this space itself'}
+      />
       {grants.data && grants.data.length > 0 && (
         <table className="list">
           <caption className="visually-hidden">Members invited to the space</caption>
@@ -200,14 +205,23 @@ function Permissions({ space, admin }: { space: Space; admin: boolean }) {
                 <td>{g.user.displayName}</td>
                 <td>
                   {admin ? (
-                    <RoleSelect label={`Space role of ${g.user.displayName}`} value={g.permission} onChange={(r) => act.mutate(() => api.patch(`/spaces/${space.id}/permissions/users/${g.user.id}`, { role: r }))} />
+                    <RoleSelect
+                      label={`Space role of ${g.user.displayName}`}
+                      value={g.permission}
+                      onChange={(r) => act.mutate(() => api.patch(`/spaces/${space.id}/permissions/users/${g.user.id}`, { role: r }))}
+                    />
                   ) : (
                     g.permission
                   )}
                 </td>
                 {admin && (
                   <td>
-                    <button type="button" className="btn small danger" aria-label={`Remove ${g.user.displayName} from the space`} onClick={() => act.mutate(() => api.delete(`/spaces/${space.id}/permissions/users/${g.user.id}`))}>
+                    <button
+                      type="button"
+                      className="btn small danger"
+                      aria-label={`Remove ${g.user.displayName} from the space`}
+                      onClick={() => act.mutate(() => api.delete(`/spaces/${space.id}/permissions/users/${g.user.id}`))}
+                    >
                       Remove
                     </button>
                   </td>

@@ -213,7 +213,12 @@ function LinksPanel({ space }: { space: Space }) {
           <option value="in-app">Links into the app</option>
         </select>
       </label>
-      <QueryState query={links} loading="Loading links" failed="Could not load the links" empty={links.data?.length === 0 && (status === 'broken' ? 'No broken links' : 'No links')} />
+      <QueryState
+        query={links}
+        loading="Loading links"
+        failed="Could not load the links"
+        empty={links.data?.length === 0 && (status === 'broken' ? 'No broken links' : 'No links')}
+      />
       {links.data && links.data.length > 0 && (
         <ul>
           {links.data.map((l, i) => (

@@ -96,7 +96,10 @@ export function readHtmlTable(source: string, id: string, resolve: ResolveLink |
         const href = links[0] && prop(links[0], 'href');
         if (href !== undefined) values[d.id] = resolveRef(href, 'content-ref', resolve);
       } else if (d.type === 'files') {
-        values[d.id] = links.map((a) => prop(a, 'href')).filter((h): h is string => h !== undefined).map((h) => (resolveRef(h, 'file', resolve) as { file: string }).file);
+        values[d.id] = links
+          .map((a) => prop(a, 'href'))
+          .filter((h): h is string => h !== undefined)
+          .map((h) => (resolveRef(h, 'file', resolve) as { file: string }).file);
       } else if (d.type === 'number' || d.type === 'checkbox') {
         const raw = textOf(cell).trim();
         if (raw) values[d.id] = d.type === 'number' ? Number(raw) : raw === 'true';
@@ -139,7 +142,9 @@ function cellBlocks(children: ElementContent[], resolve: ResolveLink | undefined
         object: 'block',
         type: 'code',
         data: syntax ? { syntax: syntax.replace(/^lang(uage)?-/, '') } : {},
-        nodes: textOf(code ?? node).split('\n').map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [text(line)] })),
+        nodes: textOf(code ?? node)
+          .split('\n')
+          .map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [text(line)] })),
       };
       out.push(block);
     } else out.push(paragraph(readInlines(node.tagName === 'p' ? node.children : [node], [], [], resolve)));
@@ -217,7 +222,11 @@ export function writeHtmlTable(block: DocumentBlockTable, toUrl: RefToUrl | unde
           return h('td', {}, [h('a', { href: url }, [{ type: 'text', value: refLabel(url) }])]);
         }
         if (d.type === 'files' && Array.isArray(value)) {
-          return h('td', {}, value.map((file) => h('a', { href: refUrl({ kind: 'file', file }, 'file', toUrl) ?? '' }, [{ type: 'text', value: refLabel(file) }])));
+          return h(
+            'td',
+            {},
+            value.map((file) => h('a', { href: refUrl({ kind: 'file', file }, 'file', toUrl) ?? '' }, [{ type: 'text', value: refLabel(file) }])),
+          );
         }
         const f = typeof value === 'string' ? fragments.get(value) : undefined;
         if (f) return h('td', {}, writeCell(f.nodes, toUrl));

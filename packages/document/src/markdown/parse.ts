@@ -88,7 +88,7 @@ export function parseMarkdownTree(markdown: string): Root {
 function hasFrontMatter(markdown: string): boolean {
   const first = markdown.indexOf('\n');
   if (!markdown.startsWith('---') || first === -1 || !isFence(markdown.slice(0, first))) return false;
-  for (let start = first + 1; start < markdown.length; ) {
+  for (let start = first + 1; start < markdown.length;) {
     const end = markdown.indexOf('\n', start);
     if (isFence(markdown.slice(start, end === -1 ? undefined : end))) return true;
     if (end === -1) break;

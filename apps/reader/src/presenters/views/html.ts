@@ -5,4 +5,5 @@ import { esc } from '@quire/render';
 export { esc };
 
 /** Attribute ` name="value"`, or nothing when the value is absent or false. */
-export const attr = (name: string, value: string | boolean | undefined): string => (value === undefined || value === false ? '' : value === true ? ` ${name}` : ` ${name}="${esc(value)}"`);
+export const attr = (name: string, value: string | boolean | undefined): string =>
+  value === undefined || value === false ? '' : value === true ? ` ${name}` : ` ${name}="${esc(value)}"`;

@@ -71,7 +71,9 @@ function header(chrome: Chrome): string {
   const { look } = chrome;
   const logo = look.logo ? `<img class="logo-light" src="${esc(look.logo.light)}" alt=""><img class="logo-dark" src="${esc(look.logo.dark)}" alt="">` : '';
   const brand = `<a class="brand" href="${esc(chrome.home)}">${logo}${esc(look.title)}</a>`;
-  const toggle = look.toggle ? `<button class="btn" type="button" data-theme-toggle aria-label="Theme: ${look.defaultTheme}"><span aria-hidden="true">◐</span> <span class="label">${look.defaultTheme === 'dark' ? 'Dark' : 'Light'}</span></button>` : '';
+  const toggle = look.toggle
+    ? `<button class="btn" type="button" data-theme-toggle aria-label="Theme: ${look.defaultTheme}"><span aria-hidden="true">◐</span> <span class="label">${look.defaultTheme === 'dark' ? 'Dark' : 'Light'}</span></button>`
+    : '';
   const tools = `<div class="tools"><a class="btn" href="${esc(chrome.base)}/~search" data-search><span aria-hidden="true">⌕</span> <span class="label">Search</span> <kbd>Ctrl K</kbd></a>${toggle}</div>`;
   return `<a class="skip" href="#content">Skip to content</a><header class="top"><button class="btn menu" type="button" data-menu aria-controls="nav" aria-expanded="false">Menu</button>${brand}${tabs(chrome.tabs)}${tools}</header>`;
 }
@@ -86,21 +88,29 @@ export function sitePage(meta: Meta, chrome: Chrome, body: Body | { missing: str
   if ('missing' in body) {
     main = `<p class="code">Error 404</p><h1>Page not found</h1><p>${esc(body.missing)}</p><p><a href="${esc(chrome.home)}">Go to the home page</a></p>`;
   } else {
-    const crumbs = body.crumbs.length ? `<nav class="crumbs" aria-label="Breadcrumb"><ol>${body.crumbs.map((c) => `<li>${c.href ? `<a href="${esc(c.href)}">${esc(c.title)}</a>` : esc(c.title)}</li>`).join('')}</ol></nav>` : '';
+    const crumbs = body.crumbs.length
+      ? `<nav class="crumbs" aria-label="Breadcrumb"><ol>${body.crumbs.map((c) => `<li>${c.href ? `<a href="${esc(c.href)}">${esc(c.title)}</a>` : esc(c.title)}</li>`).join('')}</ol></nav>`
+      : '';
     const pager =
       body.previous || body.next
         ? `<nav class="pager" aria-label="Previous and next pages">${body.previous ? `<a class="prev" href="${esc(body.previous.href)}" rel="prev"><span>Previous</span>${esc(body.previous.title)}</a>` : ''}${body.next ? `<a class="next" href="${esc(body.next.href)}" rel="next"><span>Next</span>${esc(body.next.title)}</a>` : ''}</nav>`
         : '';
     main = `${crumbs}<article><h1>${esc(body.title)}</h1>${body.description ? `<p class="lead">${esc(body.description)}</p>` : ''}${body.html}</article>${pager}`;
     const heads = body.outline.filter((h) => h.level >= 1 && h.level <= 3 && h.anchor);
-    if (heads.length) outline = `<aside class="outline"><nav aria-label="On this page"><h2>On this page</h2><ul>${heads.map((h) => `<li class="l${h.level}"><a href="#${esc(h.anchor)}">${esc(h.title)}</a></li>`).join('')}</ul></nav></aside>`;
+    if (heads.length)
+      outline = `<aside class="outline"><nav aria-label="On this page"><h2>On this page</h2><ul>${heads.map((h) => `<li class="l${h.level}"><a href="#${esc(h.anchor)}">${esc(h.title)}</a></li>`).join('')}</ul></nav></aside>`;
   }
   return documentShell(meta, `${header(chrome)}<div class="shell">${sidebar}<main id="content" tabindex="-1">${main}</main>${outline}</div>${searchDialog}`);
 }
 
 /** The search page without JavaScript: a form and its results. */
 export function searchPage(meta: Meta, chrome: Chrome, query: string, results: { title: string; url: string; section?: string }[] | undefined): string {
-  const list = results === undefined ? '' : results.length ? `<ul class="results">${results.map((r) => `<li><a href="${esc(r.url)}">${esc(r.title)}${r.section ? `<small>${esc(r.section)}</small>` : ''}</a></li>`).join('')}</ul>` : `<p>No results for “${esc(query)}”.</p>`;
+  const list =
+    results === undefined
+      ? ''
+      : results.length
+        ? `<ul class="results">${results.map((r) => `<li><a href="${esc(r.url)}">${esc(r.title)}${r.section ? `<small>${esc(r.section)}</small>` : ''}</a></li>`).join('')}</ul>`
+        : `<p>No results for “${esc(query)}”.</p>`;
   const main = `<h1>Search</h1><form method="get" action="${esc(chrome.base)}/~search" role="search"><input class="searchbox" type="search" name="q" value="${esc(query)}" aria-label="Search this site"> <button class="btn" type="submit">Search</button></form>${list}`;
   const sidebar = `<aside id="nav" class="sidebar"><nav aria-label="Pages">${tree(chrome.pages, chrome)}</nav></aside>`;
   return documentShell(meta, `${header(chrome)}<div class="shell">${sidebar}<main id="content" tabindex="-1">${main}</main></div>${searchDialog}`);

@@ -10,7 +10,10 @@ import type { SiteProps } from '../Site.tsx';
 export function Adaptive({ org, site }: SiteProps) {
   const base = `/orgs/${org}/sites/${site.id}`;
   const schema = useQuery({ queryKey: ['adaptive-schema', site.id], queryFn: () => api.get<{ jsonSchema: JsonSchema; updatedAt: string }>(`${base}/adaptive-schema`) });
-  const conditions = useQuery({ queryKey: ['adaptive-conditions', site.id], queryFn: () => api.get<{ items: { description: string; condition: string }[] }>(`${base}/adaptive-schema/template-conditions`) });
+  const conditions = useQuery({
+    queryKey: ['adaptive-conditions', site.id],
+    queryFn: () => api.get<{ items: { description: string; condition: string }[] }>(`${base}/adaptive-schema/template-conditions`),
+  });
   const act = useAction(['adaptive-schema', 'adaptive-conditions', 'site']);
   const [name, setName] = useState('');
   const [unsigned, setUnsigned] = useState(false);
@@ -22,7 +25,8 @@ export function Adaptive({ org, site }: SiteProps) {
   return (
     <section aria-label="Adaptive content">
       <label className="check">
-        <input type="checkbox" checked={enabled} onChange={() => act.mutate(() => api.patch(base, { adaptiveContent: { enabled: !enabled } }))} /> Adapt the site to each visitor's claims
+        <input type="checkbox" checked={enabled} onChange={() => act.mutate(() => api.patch(base, { adaptiveContent: { enabled: !enabled } }))} /> Adapt the site to each visitor's
+        claims
       </label>
       <h2>Visitor claims</h2>
       <form

@@ -38,13 +38,21 @@ export function Insights({ org, site }: SiteProps) {
       {pages.data && (
         <>
           <h2>Top pages</h2>
-          <BarList label="Page views per page" empty="No page views in this period." bars={rows(pages.data).map((r) => ({ label: urlLabel(r.url), value: Number(r.eventsCount) }))} />
+          <BarList
+            label="Page views per page"
+            empty="No page views in this period."
+            bars={rows(pages.data).map((r) => ({ label: urlLabel(r.url), value: Number(r.eventsCount) }))}
+          />
         </>
       )}
       {searches.data && (
         <>
           <h2>Searches</h2>
-          <BarList label="Searches per query" empty="No searches in this period." bars={rows(searches.data).map((r) => ({ label: String(r.eventSearchQuery), value: Number(r.eventsCount) }))} />
+          <BarList
+            label="Searches per query"
+            empty="No searches in this period."
+            bars={rows(searches.data).map((r) => ({ label: String(r.eventSearchQuery), value: Number(r.eventsCount) }))}
+          />
         </>
       )}
     </section>

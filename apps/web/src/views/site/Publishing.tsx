@@ -104,10 +104,20 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
             <button type="button" className="btn small" aria-label={`Copy share link ${l.name}`} onClick={() => void copy(l)}>
               Copy
             </button>
-            <button type="button" className="btn small" aria-label={`${l.active ? 'Deactivate' : 'Activate'} share link ${l.name}`} onClick={() => act.mutate(() => api.patch(`${base}/share-links/${l.id}`, { active: !l.active }))}>
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`${l.active ? 'Deactivate' : 'Activate'} share link ${l.name}`}
+              onClick={() => act.mutate(() => api.patch(`${base}/share-links/${l.id}`, { active: !l.active }))}
+            >
               {l.active ? 'Deactivate' : 'Activate'}
             </button>
-            <button type="button" className="btn small danger" aria-label={`Delete share link ${l.name}`} onClick={() => act.mutate(() => api.delete(`${base}/share-links/${l.id}`))}>
+            <button
+              type="button"
+              className="btn small danger"
+              aria-label={`Delete share link ${l.name}`}
+              onClick={() => act.mutate(() => api.delete(`${base}/share-links/${l.id}`))}
+            >
               Delete
             </button>
           </li>

@@ -34,7 +34,12 @@ export function Structure({ org, site }: SiteProps) {
             <span className="grow">
               {ss.title} <span className="muted small">/{ss.path}</span> {ss.default && <span className="status">default</span>}
             </span>
-            <button type="button" className="btn small danger" aria-label={`Remove ${ss.title} from the site`} onClick={() => act.mutate(() => api.delete(`${base}/site-spaces/${ss.id}`))}>
+            <button
+              type="button"
+              className="btn small danger"
+              aria-label={`Remove ${ss.title} from the site`}
+              onClick={() => act.mutate(() => api.delete(`${base}/site-spaces/${ss.id}`))}
+            >
               Remove
             </button>
           </div>
@@ -56,7 +61,9 @@ export function Structure({ org, site }: SiteProps) {
               onChange={(e) => {
                 const to = e.target.value;
                 act.mutate(() =>
-                  to ? api.post(`${base}/section-groups/${to}/sections`, { sectionId: section.id }) : api.delete(`${base}/section-groups/${section.sectionGroup}/sections/${section.id}`),
+                  to
+                    ? api.post(`${base}/section-groups/${to}/sections`, { sectionId: section.id })
+                    : api.delete(`${base}/section-groups/${section.sectionGroup}/sections/${section.id}`),
                 );
               }}
             >
@@ -69,7 +76,12 @@ export function Structure({ org, site }: SiteProps) {
             </select>
           </label>
         )}
-        <button type="button" className="btn small danger" aria-label={`Delete section ${section.title}`} onClick={() => confirm(`Delete the section “${section.title}” and its spaces from the site?`) && act.mutate(() => api.delete(`${base}/sections/${section.id}`))}>
+        <button
+          type="button"
+          className="btn small danger"
+          aria-label={`Delete section ${section.title}`}
+          onClick={() => confirm(`Delete the section “${section.title}” and its spaces from the site?`) && act.mutate(() => api.delete(`${base}/sections/${section.id}`))}
+        >
           Delete
         </button>
       </div>
@@ -90,7 +102,12 @@ export function Structure({ org, site }: SiteProps) {
               <div className="group">
                 <div className="inline">
                   <strong className="grow">Group: {item.title}</strong>
-                  <button type="button" className="btn small danger" aria-label={`Delete group ${item.title}`} onClick={() => act.mutate(() => api.delete(`${base}/section-groups/${item.id}`))}>
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    aria-label={`Delete group ${item.title}`}
+                    onClick={() => act.mutate(() => api.delete(`${base}/section-groups/${item.id}`))}
+                  >
                     Delete group
                   </button>
                 </div>
@@ -141,7 +158,13 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
   };
   return (
     <div className="stack">
-      <form className="inline" onSubmit={submit(() => api.post(`${base}/site-spaces`, { spaceId: space, ...(section ? { sectionId: section } : {}) }), () => setSpace(''))}>
+      <form
+        className="inline"
+        onSubmit={submit(
+          () => api.post(`${base}/site-spaces`, { spaceId: space, ...(section ? { sectionId: section } : {}) }),
+          () => setSpace(''),
+        )}
+      >
         {spaceOptions(space, setSpace, 'Space to add to the site')}
         {sections.length > 0 && (
           <label>
@@ -180,7 +203,13 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
         </button>
       </form>
       {sections.length > 0 && (
-        <form className="inline" onSubmit={submit(() => api.post(`${base}/section-groups`, { title: groupTitle.trim() }), () => setGroupTitle(''))}>
+        <form
+          className="inline"
+          onSubmit={submit(
+            () => api.post(`${base}/section-groups`, { title: groupTitle.trim() }),
+            () => setGroupTitle(''),
+          )}
+        >
           <label>
             <span className="visually-hidden">New group title</span>
             <input value={groupTitle} onChange={(e) => setGroupTitle(e.target.value)} placeholder="Group title" maxLength={100} required />
