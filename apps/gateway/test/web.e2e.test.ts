@@ -51,6 +51,23 @@ describe('the web app at the root of the origin', () => {
     expect(theme.headers['cache-control']).toBe('no-cache');
   });
 
+  it('answers 503 with Retry-After, not an error, while the build is not written yet', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'quire-web-empty-'));
+    const early = await startGateway({ QUIRE_WEB_DIST: empty });
+    try {
+      const res = await early.app.inject({ method: 'GET', url: '/o/org1' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('The web app is being built');
+      writeFileSync(join(empty, 'index.html'), INDEX);
+      expect((await early.app.inject({ method: 'GET', url: '/o/org1' })).body).toBe(INDEX);
+    } finally {
+      await early.stop();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('answers 404 for a missing asset rather than the page', async () => {
     expectError(await get('/assets/index-gone.js'), 404);
   });

@@ -19,6 +19,9 @@ const RESERVED = /^\/(?:v1|auth|docs|healthz|readyz)(?:[/?]|$)/;
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+const BUILDING =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Quire</title><p>The web app is being built. This page reloads in a few seconds.</p></html>';
+
 /**
  * The web app (apps/web's build) at the root of the origin: its files, hashed ones under
  * `/assets/` kept a year, and `index.html` for every other GET so that each of its URLs (the
@@ -56,6 +59,10 @@ const web: FastifyPluginAsync<{ dist: string }> = async (app, { dist }) => {
     // A missing hashed asset is a 404, never the page (a stale tab would parse HTML as script).
     if (path.startsWith('/assets/')) return reply.callNotFound();
     void reply.header('content-security-policy', CSP).header('cache-control', 'no-cache');
+    // Under `pnpm dev` the API is ready before the app's first build is written: say so, and come back.
+    if (!(await fileOf('/index.html'))) {
+      return reply.code(503).header('retry-after', '5').type('text/html; charset=utf-8').send(BUILDING);
+    }
     return reply.type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
   });
 };
