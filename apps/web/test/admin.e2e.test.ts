@@ -1,44 +1,34 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startGitServer } from '@quire/git-sync/testing';
 import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
 import { page as pageContent, readerOver, spaceWith } from '@quire/reader/testing';
 import { reservedPort } from '@quire/service-kit/testing';
-import { CHROMIUM, CHROMIUM_ARGS, startApp } from './app-server.ts';
+import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
 
 // The admin and publishing views in Debian's Chromium over the real gateway, services, reader
 // and a Git server: an admin invites a member and changes a role, the member (a reader) sees no
 // edit controls, the admin imports a repository, creates a site, adds a space, publishes it and
 // reads the page on the published site; axe-core scans every one of these views.
-const present = existsSync(CHROMIUM);
-if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const CREDS = { username: 'bob', password: 'gh-token-never-shown' };
 
-describe.skipIf(!present && !process.env.CI)('the admin and publishing views in Chromium', () => {
+describeInChromium('the admin and publishing views in Chromium', () => {
   let app: Awaited<ReturnType<typeof startApp>>;
   let reader: Awaited<ReturnType<typeof readerOver>>;
   let git: Awaited<ReturnType<typeof startGitServer>>;
-  let browser: Browser;
+  const browser = chromiumFor('admin');
   let admin: TestUser;
   let invitee: TestUser;
   let orgId: string;
   let spaceId: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
-    mkdirSync(shots, { recursive: true });
     // Published URLs point at the reader, on its own port.
     const readerPort = await reservedPort();
     const readerUrl = `http://127.0.0.1:${readerPort}`;
     [app, git] = await Promise.all([startApp({ QUIRE_READER_URL: readerUrl }), startGitServer(CREDS)]);
     reader = await readerOver(app.g, { QUIRE_READER_URL: readerUrl });
     await reader.reader.app.listen({ host: '127.0.0.1', port: readerPort });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await browser.launch();
     admin = await app.g.orgs.user('admin');
     // A test user's display name is the name given here.
     invitee = await app.g.orgs.user('invitee');
@@ -46,31 +36,13 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     spaceId = await spaceWith(app.g, admin, orgId, 'Handbook', [pageContent('Welcome', 'Hello from the handbook.')]);
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
+    await browser.close();
     await reader?.stop();
     await app?.g.stop();
     await git?.stop();
   });
 
-  async function signedIn(user: TestUser, path = '/'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('dialog', (d) => void d.accept());
-    onTestFailed(() => page.screenshot({ path: `${shots}failed-admin-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
-    await page.goto(app.origin + path);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    return page;
-  }
-
-  async function axe(page: Page, view: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-  }
+  const signedIn = (user: TestUser, path = '/') => browser.signedIn(app.origin, user, path, { permissions: ['clipboard-read', 'clipboard-write'] });
 
   it('an admin invites a member and changes the role; the member, a reader, sees no edit controls', async () => {
     const a = await signedIn(admin, `/o/${orgId}/settings/members`);
@@ -83,7 +55,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await expect.poll(async () => (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/members/${invitee.id}`)).json().role, { timeout: 15_000 }).toBe('read');
     await a.reload();
     await expect.poll(() => a.getByLabel(`Role of invitee`).inputValue()).toBe('read');
-    await axe(a, 'members');
+    await expectAccessible(a, 'members');
     await a.screenshot({ path: `${shots}members.png` });
 
     // The reader: the space reads, with no control that changes it.
@@ -113,7 +85,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await expect
       .poll(async () => (await app.g.call(admin, 'GET', `/v1/spaces/${spaceId}`)).json(), { timeout: 15_000 })
       .toMatchObject({ visibility: 'unlisted', defaultLevel: 'comment' });
-    await axe(a, 'space settings');
+    await expectAccessible(a, 'space settings');
 
     await a.getByRole('link', { name: 'Permissions' }).click();
     await a.getByLabel('Member to invite to the space').selectOption(invitee.id);
@@ -131,7 +103,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
         { timeout: 15_000 },
       )
       .toEqual([[invitee.id, 'edit']]);
-    await axe(a, 'space permissions');
+    await expectAccessible(a, 'space permissions');
     await a.screenshot({ path: `${shots}space-permissions.png` });
 
     // Git sync: a wrong token fails with its reason; the right one imports, the token never shown.
@@ -161,7 +133,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
       .waitFor({ timeout: 60_000 });
     expect(await a.content()).not.toContain(CREDS.password);
     expect(await a.getByLabel(/Access token or password/).inputValue()).toBe('');
-    await axe(a, 'git sync');
+    await expectAccessible(a, 'git sync');
     await a.screenshot({ path: `${shots}git-sync.png` });
     const imported = (await app.g.call(admin, 'GET', `/v1/spaces/${gitSpace}/content/pages`)).json() as { pages: { title: string }[] };
     expect(imported.pages.map((p) => p.title)).toEqual(['Guides', 'Setup']);
@@ -172,7 +144,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     const a = await signedIn(admin, `/o/${orgId}`);
     await a.getByRole('link', { name: 'Sites' }).click();
     await a.getByRole('heading', { name: 'Sites', exact: true }).waitFor();
-    await axe(a, 'sites');
+    await expectAccessible(a, 'sites');
     await a.getByLabel('New site title').fill('Public docs');
     await a.getByRole('button', { name: 'New site' }).click();
     await a.getByRole('heading', { name: 'Public docs' }).waitFor();
@@ -191,7 +163,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     expect(await titles()).toEqual(['Public docs', 'Operations']);
     await sections.getByRole('button', { name: 'Move section Operations up' }).click();
     await expect.poll(titles, { timeout: 15_000 }).toEqual(['Operations', 'Public docs']);
-    await axe(a, 'site structure');
+    await expectAccessible(a, 'site structure');
     await a.screenshot({ path: `${shots}site-structure.png`, fullPage: true });
 
     await a.getByRole('button', { name: 'Publish' }).click();
@@ -211,7 +183,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     const link = (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/sites/${siteId}/share-links`)).json().items[0] as { urls: { published: string }; active: boolean };
     expect(link.active).toBe(false);
     expect(await a.evaluate(() => navigator.clipboard.readText())).toBe(link.urls.published);
-    await axe(a, 'site publishing');
+    await expectAccessible(a, 'site publishing');
 
     await a.getByRole('link', { name: 'Adaptive content' }).click();
     await a.getByLabel('Claim name').fill('isBeta');
@@ -222,7 +194,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('Claim description').fill('Not a word');
     await a.getByRole('button', { name: 'Add claim' }).click();
     await a.getByRole('alert').filter({ hasText: 'Claim name: letters' }).waitFor();
-    await axe(a, 'adaptive content');
+    await expectAccessible(a, 'adaptive content');
 
     await a.getByRole('link', { name: 'Customization' }).click();
     await a.getByLabel('Title shown on the site').fill('Acme documentation');
@@ -232,11 +204,10 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const custom = (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/sites/${siteId}/customization`)).json();
     expect(custom).toMatchObject({ title: 'Acme documentation', styling: { primaryColor: { light: '#aa3300' } }, themes: { default: 'dark' } });
-    await axe(a, 'customization');
+    await expectAccessible(a, 'customization');
 
     // The published site, as a visitor reads it.
-    const visitorContext = await browser.newContext();
-    contexts.push(visitorContext);
+    const visitorContext = await browser.context();
     const visitor = await visitorContext.newPage();
     await visitor.goto(published);
     await visitor.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
@@ -257,7 +228,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
       )
       .toMatch(/^Visitors per day: [1-9]\d* in all/);
     await a.getByRole('img', { name: /^Page views per page: / }).waitFor();
-    await axe(a, 'insights');
+    await expectAccessible(a, 'insights');
     await a.screenshot({ path: `${shots}site-insights.png`, fullPage: true });
     // The insights may take up to 90 s on a loaded machine.
   }, 240_000);
@@ -278,7 +249,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('Certificate of the identity provider (PEM)').fill(TEST_CERTIFICATE);
     await a.getByRole('button', { name: 'Add SAML provider' }).click();
     await a.getByRole('button', { name: 'Delete SAML provider Corp SAML' }).waitFor();
-    await axe(a, 'sso');
+    await expectAccessible(a, 'sso');
     await a.screenshot({ path: `${shots}settings-sso.png`, fullPage: true });
 
     await a.getByRole('link', { name: 'Translations' }).click();
@@ -286,7 +257,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     await a.getByLabel('Languages (BCP 47 tags)').fill('fr, fr-CA');
     await a.getByRole('button', { name: 'New translation' }).click();
     await expect.poll(() => a.getByLabel('Languages of Docs in French', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('fr, fr-CA');
-    await axe(a, 'translations');
+    await expectAccessible(a, 'translations');
 
     await a.getByRole('link', { name: 'Integrations' }).click();
     await a
@@ -294,7 +265,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
       .or(a.getByRole('list').filter({ has: a.locator('.card') }))
       .first()
       .waitFor();
-    await axe(a, 'integrations');
+    await expectAccessible(a, 'integrations');
 
     await a.getByRole('link', { name: 'Audit log' }).click();
     await a.getByLabel('Who').selectOption(admin.id);
@@ -303,7 +274,7 @@ describe.skipIf(!present && !process.env.CI)('the admin and publishing views in 
     const rows = a.getByRole('table', { name: 'Audit log, newest first' }).locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(new Set(await rows.locator('td:nth-child(3)').allTextContents())).toEqual(new Set(['oidc_provider.created']));
-    await axe(a, 'audit log');
+    await expectAccessible(a, 'audit log');
     await a.screenshot({ path: `${shots}settings-audit.png`, fullPage: true });
   });
 });

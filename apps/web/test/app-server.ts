@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { describe, expect, onTestFailed } from 'vitest';
 import { startGateway } from '@quire/gateway/testing';
 import { reservedPort } from '@quire/service-kit/testing';
 
@@ -36,4 +38,48 @@ export async function signIn(page: Page, origin: string, user: { email: string; 
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const present = existsSync(CHROMIUM);
+if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+/** Browser suites run wherever Chromium is, and always in CI, where a missing browser fails them. */
+export const describeInChromium = describe.skipIf(!present && !process.env.CI);
+
+/** One suite's Chromium: its contexts closed with it, a screenshot of each page whose test failed (named after `suite`). */
+export function chromiumFor(suite: string) {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const context = async (options: BrowserContextOptions = {}) => {
+    const made = await browser!.newContext(options);
+    contexts.push(made);
+    return made;
+  };
+  return {
+    async launch() {
+      if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
+      mkdirSync(shots, { recursive: true });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    },
+    context,
+    /** A page of its own for `user`, signed in through the sign-in page `path` leads to; dialogs are accepted. */
+    async signedIn(origin: string, user: { email: string; password: string }, path = '/', options: BrowserContextOptions = {}): Promise<Page> {
+      const page = await (await context({ viewport: { width: 1280, height: 900 }, ...options })).newPage();
+      page.on('dialog', (d) => void d.accept());
+      onTestFailed(() => page.screenshot({ path: `${shots}failed-${suite}-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
+      await signIn(page, origin, user, path);
+      return page;
+    },
+    async close() {
+      for (const c of contexts) await c.close();
+      await browser?.close();
+    },
+  };
+}
+
+/** axe-core finds nothing serious or critical on the page as it stands. */
+export async function expectAccessible(page: Page, view: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }

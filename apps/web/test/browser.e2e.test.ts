@@ -1,70 +1,44 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DocumentBlockTable, DocumentBlockTabs } from '@quire/document';
 import type { Editor } from '@tiptap/react';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import { CHROMIUM, CHROMIUM_ARGS, signIn, startApp } from './app-server.ts';
+import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
 
 // The web app in Debian's Chromium, served by the real gateway over the real services: a writer
 // writes a page in a change request, a reviewer comments and approves, the writer merges.
 // Skipped only when Chromium is missing outside CI; in CI a missing browser fails the run.
-const present = existsSync(CHROMIUM);
-if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
+describeInChromium('the web app in Chromium', () => {
   let app: Awaited<ReturnType<typeof startApp>>;
-  let browser: Browser;
+  const browser = chromiumFor('web');
   let writer: TestUser;
   let reviewer: TestUser;
   let orgId: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
-    mkdirSync(shots, { recursive: true });
     app = await startApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await browser.launch();
     writer = await app.g.orgs.user('writer');
     reviewer = await app.g.orgs.user('reviewer');
     orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
+    await browser.close();
     await app?.g.stop();
   });
 
-  async function signedIn(user: TestUser, path = '/'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('dialog', (d) => void d.accept());
-    onTestFailed(() => page.screenshot({ path: `${shots}failed-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
-    await signIn(page, app.origin, user, path);
-    return page;
-  }
-
-  async function axe(page: Page, view: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-  }
+  const signedIn = (user: TestUser, path = '/') => browser.signedIn(app.origin, user, path);
 
   it('a writer writes a page in a change request, a reviewer comments and approves, the writer merges it into the space', async () => {
-    const anonymousContext = await browser.newContext();
-    contexts.push(anonymousContext);
+    const anonymousContext = await browser.context();
     const anonymous = await anonymousContext.newPage();
     await anonymous.goto(app.origin + '/');
     await anonymous.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
-    await axe(anonymous, 'sign-in');
+    await expectAccessible(anonymous, 'sign-in');
     await anonymous.screenshot({ path: `${shots}sign-in.png` });
 
     // The library: a new space.
@@ -75,7 +49,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.getByRole('button', { name: 'New space' }).click();
     await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Handbook' }).click();
     await w.getByRole('heading', { name: 'This space has no pages yet' }).waitFor();
-    await axe(w, 'library');
+    await expectAccessible(w, 'library');
     await w.screenshot({ path: `${shots}library.png` });
     const spaceId = new URL(w.url()).pathname.split('/')[4]!;
 
@@ -116,7 +90,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
     await w.locator('.editor img').waitFor();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
-    await axe(w, 'editor');
+    await expectAccessible(w, 'editor');
     await w.screenshot({ path: `${shots}editor.png` });
 
     // A reload in the middle of an edit loses nothing.
@@ -145,7 +119,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
       .getByRole('list', { name: 'Reviews' })
       .getByText(/requested changes/)
       .waitFor();
-    await axe(r, 'change request');
+    await expectAccessible(r, 'change request');
     await r.screenshot({ path: `${shots}change-request.png`, fullPage: true });
 
     // The writer replies, and the reviewer approves.
@@ -172,7 +146,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     expect(await doc.locator('pre code').textContent()).toContain('quire serve');
     expect(await doc.locator('.hint-warning').textContent()).toContain('Back up first.');
     expect(await doc.locator('img').count()).toBe(1);
-    await axe(w, 'space');
+    await expectAccessible(w, 'space');
     await w.screenshot({ path: `${shots}space.png`, fullPage: true });
   });
 
@@ -250,7 +224,7 @@ describe.skipIf(!present && !process.env.CI)('the web app in Chromium', () => {
     await w.keyboard.type('8080');
     await w.getByRole('toolbar', { name: 'Table' }).getByRole('button', { name: 'Add row' }).click();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
-    await axe(w, 'editor with blocks');
+    await expectAccessible(w, 'editor with blocks');
     await w.screenshot({ path: `${shots}editor-blocks.png`, fullPage: true });
 
     // A reload shows them as they were written.

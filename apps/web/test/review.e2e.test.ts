@@ -1,49 +1,31 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
-import { CHROMIUM, CHROMIUM_ARGS, signIn, startApp } from './app-server.ts';
+import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
 
 // Page tree editing, review requests, page comments, history and a refused merge, in Debian's
 // Chromium over the real gateway and services. The content they start from is made over the API.
-const present = existsSync(CHROMIUM);
-if (!present && !process.env.CI) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and merging in Chromium', () => {
+describeInChromium('editing the tree, reviewing and merging in Chromium', () => {
   let app: Awaited<ReturnType<typeof startApp>>;
-  let browser: Browser;
+  const browser = chromiumFor('review');
   let writer: TestUser;
   let reviewer: TestUser;
   let orgId: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    if (!present) throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run)`);
-    mkdirSync(shots, { recursive: true });
     app = await startApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await browser.launch();
     writer = await app.g.orgs.user('writer');
     reviewer = await app.g.orgs.user('reviewer');
     orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
+    await browser.close();
     await app?.g.stop();
   });
 
-  async function signedIn(user: TestUser, path: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    onTestFailed(() => page.screenshot({ path: `${shots}failed-review-${user.email.split('-')[0]}.png`, fullPage: true }).then(() => undefined));
-    await signIn(page, app.origin, user, path);
-    return page;
-  }
+  const signedIn = (user: TestUser, path: string) => browser.signedIn(app.origin, user, path);
 
   /** One API call as `user`; its JSON answer, failing on any status but `status`. */
   async function call(user: TestUser, method: 'GET' | 'POST', url: string, body?: unknown, status = 200) {
@@ -71,12 +53,6 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     return number as number;
   }
 
-  async function axe(page: Page, view: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${view}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-  }
-
   it('pages moved in the tree of a change request (buttons, drag and drop) show at their new place after merge; reviewers and page comments on the way; the history shows the move', async () => {
     const { spaceId } = await spaceWith('Manual', [
       { title: 'Alpha', markdown: 'A.' },
@@ -96,7 +72,7 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     // Drag and drop: Gamma onto the upper half of Alpha, before it.
     await tree.locator('.item', { hasText: 'Gamma' }).dragTo(tree.locator('.item', { hasText: 'Alpha' }), { targetPosition: { x: 20, y: 2 } });
     await expect.poll(async () => (await tree.getByRole('link').allTextContents()).join(' | '), { timeout: 15_000 }).toBe('Gamma | Alpha | Beta');
-    await axe(w, 'tree editing');
+    await expectAccessible(w, 'tree editing');
     await w.screenshot({ path: `${shots}tree-editing.png` });
 
     // A review is requested of the reviewer, who comments on the moved page; the writer replies.
@@ -118,7 +94,7 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     await thread.getByRole('button', { name: "React with thumbs up to reviewer's comment", pressed: true }).waitFor();
     // The page comment stays with its page, out of the change request's own thread.
     expect(await w.getByRole('region', { name: 'Comments', exact: true }).getByText('Is Beta really part of Alpha?').count()).toBe(0);
-    await axe(w, 'change request with reviewers and page comments');
+    await expectAccessible(w, 'change request with reviewers and page comments');
     await w.screenshot({ path: `${shots}change-request-review.png`, fullPage: true });
 
     await w.getByRole('button', { name: 'Merge' }).click();
@@ -141,7 +117,7 @@ describe.skipIf(!present && !process.env.CI)('editing the tree, reviewing and me
     const revisions = w.getByRole('list', { name: 'Revisions' });
     await revisions.getByText('Moved page “Beta” from the top to “Alpha”').waitFor();
     await revisions.getByRole('link', { name: /#\d+ Reorganize/ }).waitFor();
-    await axe(w, 'history');
+    await expectAccessible(w, 'history');
     await w.screenshot({ path: `${shots}history.png`, fullPage: true });
     await revisions.getByRole('link', { name: /#\d+ Reorganize/ }).click();
     await w.getByText(/You are reading revision/).waitFor();
