@@ -25,6 +25,17 @@ const MAX_ATTEMPTS = 16;
 // After NATS fails to answer, count in memory this long before asking it again, so an outage
 // costs each request nothing rather than a timeout.
 const DEGRADED_MS = 5_000;
+/** How old a replica's view of a shared count may be for `hitCached` to answer from it. */
+export const VIEW_MS = 100;
+
+/** A replica's view of one shared counter: its count when last read, and hits since not yet added to it. */
+interface View {
+  known: number;
+  unsent: number;
+  readAt: number;
+  expires: number;
+  flushing: boolean;
+}
 
 /**
  * Fixed-window counters shared by every gateway replica through one NATS KV bucket (no new
@@ -42,6 +53,7 @@ const DEGRADED_MS = 5_000;
 export class Limiter {
   private readonly local = new Map<string, { count: number; expires: number }>();
   private readonly pending = new Map<string, Waiter[]>();
+  private readonly views = new Map<string, View>();
   private degradedUntil = 0;
 
   private constructor(
@@ -70,24 +82,81 @@ export class Limiter {
     return this.count(key, limit, windowMs, 0);
   }
 
-  private async count(key: string, limit: number, windowMs: number, add: 0 | 1): Promise<LimitResult> {
+  /**
+   * Like `hit`, for counts taken on every request (the API's per-token limit): answers from this
+   * replica's view of the shared count while the view is under VIEW_MS old, and adds its hits to
+   * the shared counter in one compare-and-set every VIEW_MS, so a request costs no NATS round
+   * trip. A stale or missing view is read (and this hit added) as `hit` does. The price: a count
+   * can pass its limit by what other replicas admitted in the last VIEW_MS.
+   */
+  async hitCached(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    const { name, now, resetMs } = this.window(key, windowMs);
+    const view = this.views.get(name);
+    if (!this.kv || now < this.degradedUntil || !view || now - view.readAt >= VIEW_MS) {
+      const { count } = await this.count(key, limit, windowMs, 1);
+      // Hits of this replica still on their way to NATS count too.
+      return result(count + (this.views.get(name)?.unsent ?? 0), limit, resetMs, 1);
+    }
+    view.unsent++;
+    if (!view.flushing) {
+      view.flushing = true;
+      setTimeout(() => void this.flushView(this.kv!, name, view), VIEW_MS).unref();
+    }
+    return result(view.known + view.unsent, limit, resetMs, 1);
+  }
+
+  private window(key: string, windowMs: number) {
     if (!(windowMs > 0 && windowMs <= MAX_WINDOW_MS)) throw new RangeError(`windowMs must be in (0, ${MAX_WINDOW_MS}]`);
     const now = Date.now();
     const window = Math.floor(now / windowMs);
     const resetMs = (window + 1) * windowMs - now;
-    const name = `${createHash('sha256').update(key).digest('base64url')}.${windowMs}.${window}`;
+    return { now, resetMs, name: `${createHash('sha256').update(key).digest('base64url')}.${windowMs}.${window}` };
+  }
+
+  private async count(key: string, limit: number, windowMs: number, add: 0 | 1): Promise<LimitResult> {
+    const { name, now, resetMs } = this.window(key, windowMs);
     let count: number;
     if (this.kv && now >= this.degradedUntil) {
       try {
         count = await this.shared(this.kv, name, add);
+        this.see(name, count, now + resetMs);
       } catch (err) {
         this.log.warn({ err }, `rate limit counters unreachable in NATS; counting in this process for ${DEGRADED_MS} ms`);
         this.degradedUntil = Date.now() + DEGRADED_MS;
         count = this.memory(name, add, resetMs);
       }
     } else count = this.memory(name, add, resetMs);
-    const allowed = add ? count <= limit : count < limit;
-    return { allowed, limit, count, remaining: Math.max(0, limit - count), resetMs };
+    return result(count, limit, resetMs, add);
+  }
+
+  /** Records a count just read from the shared counter as this replica's view of it. */
+  private see(name: string, count: number, expires: number): void {
+    const now = Date.now();
+    const view = this.views.get(name);
+    if (view) {
+      view.known = count;
+      view.readAt = now;
+      return;
+    }
+    if (this.views.size > 100_000) for (const [k, v] of this.views) if (v.expires <= now && !v.flushing) this.views.delete(k);
+    this.views.set(name, { known: count, unsent: 0, readAt: now, expires, flushing: false });
+  }
+
+  /** Adds a view's unsent hits to the shared counter; hits that arrive meanwhile wait for the next flush. */
+  private async flushView(kv: KV, name: string, view: View): Promise<void> {
+    const n = view.unsent;
+    try {
+      const before = await this.add(kv, name, n);
+      view.unsent -= n;
+      view.known = before + n;
+      view.readAt = Date.now();
+    } catch (err) {
+      // The hits stay unsent; the next request finds the view stale and asks NATS itself.
+      this.log.warn({ err }, 'rate limit counts could not be added to NATS');
+      view.readAt = 0;
+    }
+    view.flushing = view.unsent > 0;
+    if (view.flushing) setTimeout(() => void this.flushView(kv, name, view), VIEW_MS).unref();
   }
 
   /** Removes the shared bucket and its counters (tests, each with a bucket of its own). */
@@ -155,4 +224,9 @@ export class Limiter {
     if (add) this.local.set(name, entry);
     return entry.count;
   }
+}
+
+function result(count: number, limit: number, resetMs: number, add: 0 | 1): LimitResult {
+  const allowed = add ? count <= limit : count < limit;
+  return { allowed, limit, count, remaining: Math.max(0, limit - count), resetMs };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TestUser } from '@quire/orgs/testing';
 import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
 import { buildApp } from '../src/app.ts';
-import { Limiter } from '../src/limiter.ts';
+import { Limiter, VIEW_MS } from '../src/limiter.ts';
 import { startGateway } from './harness.ts';
 
 // Attacks on the request limits: a second replica, respelled headers, sprayed tokens.
@@ -44,16 +44,35 @@ describe('rate limits', () => {
     const from = newAddress();
     const spellings = [`Bearer ${user.token}`, `bearer ${user.token}`, `BEARER   ${user.token}`, `Bearer\t${user.token}`, ` Bearer ${user.token} `, `Bearer ${user.token}`];
     for (const [i, header] of spellings.entries()) {
+      // Replicas share a token's count every VIEW_MS: past that, each sees the other's requests.
+      await sleep(VIEW_MS + 50);
       const res = await get(i % 2 ? second : g.app, from, header);
       expect(res.statusCode, `${i}: ${res.body}`).toBe(200);
       expect(res.headers['x-ratelimit-remaining']).toBe(String(5 - i));
     }
+    await sleep(VIEW_MS + 50);
     for (const app of [g.app, second]) {
       const limited = await get(app, from, `bearer  ${user.token}`);
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/Rate limit exceeded: 6 requests per minute/) } });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     }
+  });
+
+  it("answers a token's requests from memory between shares, and loses none of them", async () => {
+    const from = newAddress();
+    const other = await g.orgs.user('burst');
+    const header = `Bearer ${other.token}`;
+    // A burst on one replica: exact counts there, one compare-and-set for all but the first.
+    const burst = [];
+    for (let i = 0; i < 4; i++) burst.push(await get(g.app, from, header));
+    expect(burst.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['5', '4', '3', '2']);
+    await sleep(VIEW_MS * 3);
+    // The other replica sees all four once they are shared, then the limit holds on both.
+    expect((await get(second, from, header)).headers['x-ratelimit-remaining']).toBe('1');
+    expect((await get(second, from, header)).statusCode).toBe(200);
+    await sleep(VIEW_MS * 3);
+    for (const app of [g.app, second]) expect((await get(app, from, header)).statusCode).toBe(429);
   });
 
   it('counts calls without a token by address, on every replica', async () => {
@@ -111,9 +130,21 @@ describe('Limiter', () => {
     expect(await a.peek('signin:account:ada@example.com', 20, 60_000)).toMatchObject({ count: 24, allowed: false, remaining: 0 });
   });
 
+  it('shares cached hits of several replicas without losing one, and refuses past the limit once shared', async () => {
+    const key = `token:${randomBytes(6).toString('hex')}`;
+    const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).hitCached(key, 10, 60_000)));
+    // Each replica admits at most the limit from its own view.
+    for (const r of [a, b]) expect(hits.filter((h, i) => (i % 2 ? a : b) === r && h.allowed).length).toBeLessThanOrEqual(10);
+    await sleep(VIEW_MS * 3);
+    expect(await a.peek(key, 10, 60_000)).toMatchObject({ count: 30, allowed: false });
+    expect((await b.hitCached(key, 10, 60_000)).allowed).toBe(false);
+  });
+
   it('keeps windows of different lengths apart and refuses windows longer than its bucket keeps', async () => {
     await a.hit('k', 5, 1_000);
     expect((await b.peek('k', 5, 60_000)).count).toBe(0);
     await expect(a.hit('k', 5, 2 * 60 * 60 * 1000)).rejects.toThrow(RangeError);
   });
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

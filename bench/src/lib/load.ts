@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServiceName } from '@quire/service-kit';
@@ -32,7 +33,9 @@ export function startApp(app: ServiceName, env: Record<string, string>): void {
 
 /** Starts a server process: the apps as built, the baselines through tsx. */
 export function start(script: string, env: Record<string, string>): void {
-  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // BENCH_CPU_PROF=<dir>: the built apps write a CPU profile there when they stop.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : profile;
   const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);
@@ -63,6 +66,46 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU per answered request of the servers this benchmark started, of PostgreSQL's processes and of the NATS server. */
+  cpuMsPerRequest?: { servers: number; postgres: number; nats: number };
+}
+
+// CPU time (user + system, ms) of a process from /proc; 0 once it is gone.
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+function pidsOf(command: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith(command)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU spent while `run` loads the servers, split between the processes this benchmark started,
+ * PostgreSQL and NATS: steadier than throughput on a machine that other work shares, and it says where a
+ * request's cost lies. Backends that start or end during the run count for what /proc saw of them.
+ */
+async function measureCpu<T>(run: () => Promise<T>): Promise<{ result: T; servers: number; postgres: number; nats: number }> {
+  const groups = { servers: () => children.map((c) => c.pid!).filter(Boolean), postgres: () => pidsOf('postgres'), nats: () => pidsOf('nats-server') };
+  const snapshot = () => Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, new Map(pids().map((pid) => [pid, cpuMs(pid)]))]));
+  const before = snapshot();
+  const result = await run();
+  const after = snapshot();
+  const spent = (name: string) => [...after[name]!].reduce((a, [pid, ms]) => a + ms - (before[name]!.get(pid) ?? 0), 0);
+  return { result, servers: spent('servers'), postgres: spent('postgres'), nats: spent('nats') };
 }
 
 export function load(name: string, url: string, headers: Record<string, string>, duration: number) {
@@ -82,7 +125,10 @@ export async function compare(file: string, targets: { name: string; url: string
   const results: LoadResult[] = [];
   for (const t of targets) {
     await load(t.name, t.url, headers, 2);
-    results.push(await load(t.name, t.url, headers, seconds));
+    const { result, servers, postgres, nats } = await measureCpu(() => load(t.name, t.url, headers, seconds));
+    const answered = result.rps * seconds;
+    const perRequest = (ms: number) => Math.round((ms / answered) * 1000) / 1000;
+    results.push({ ...result, cpuMsPerRequest: { servers: perRequest(servers), postgres: perRequest(postgres), nats: perRequest(nats) } });
   }
   const base = results.find((r) => r.name === baseline)!.rps;
   const table = results.map((r) => ({ ...r, rps: Math.round(r.rps), vsPgBaseline: `${Math.round((r.rps / base) * 100)}%` }));

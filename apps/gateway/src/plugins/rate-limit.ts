@@ -31,7 +31,8 @@ const UNLIMITED = new Set(['/healthz', '/readyz']);
  * when the token then fails authentication, the failure counts against the address too, and an
  * address over its limit cannot try more tokens until the window ends (tokens seen valid here
  * recently are exempt from that check, so one guesser behind a shared address does not lock out
- * its neighbours' working tokens).
+ * its neighbours' working tokens). A token's count, taken on every request, is kept in memory and
+ * shared with the other replicas every VIEW_MS (`Limiter.hitCached`).
  */
 const rateLimit: FastifyPluginAsync<RateLimitOptions> = async (app, { limiter, perToken, perAddress }) => {
   app.decorate('limiter', limiter);
@@ -43,7 +44,7 @@ const rateLimit: FastifyPluginAsync<RateLimitOptions> = async (app, { limiter, p
     const tokenKey = tokenKeyOf(req.headers.authorization);
     if (tokenKey === undefined) return admit(reply, await limiter.hit(address, perAddress, WINDOW_MS));
     if (!seenValid.has(tokenKey)) admit(reply, await limiter.peek(address, perAddress, WINDOW_MS));
-    admit(reply, await limiter.hit(tokenKey, perToken, WINDOW_MS));
+    admit(reply, await limiter.hitCached(tokenKey, perToken, WINDOW_MS));
   });
 
   // Before the answer leaves: the next request of this address already sees the count.
