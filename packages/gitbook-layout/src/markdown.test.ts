@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGfm } from '@quire/service-kit/markdown';
-import { joinPageFile, plainText, rewriteLinks, splitPageFile } from './markdown.ts';
+import { joinPageFile, plainText, rewriteIncludes, rewriteLinks, splitPageFile } from './markdown.ts';
 
 // The parts but the body with its heading (tested on its own).
 const split = (text: string) => {
@@ -77,6 +77,13 @@ describe('rewriteLinks', () => {
     expect(rewriteLinks('[a.md](a.md "about a.md") and [b](<a.md>)', (u) => (u === 'a.md' ? 'B' : undefined))).toBe('[a.md](B "about a.md") and [b](<B>)');
   });
 
+  it('leaves GitBook tags written in code alone', () => {
+    const md = 'Write `{% file src="a.pdf" %}` for a file:\n\n```markdown\n{% content-ref url="a.md" %}\n[a](a.md)\n{% endcontent-ref %}\n```\n\n{% file src="a.pdf" %}\n';
+    const seen: string[] = [];
+    expect(rewriteLinks(md, (u) => (seen.push(u), `/${u}`))).toBe(md.replace('\n{% file src="a.pdf" %}\n', '\n{% file src="/a.pdf" %}\n'));
+    expect(seen).toEqual(['a.pdf']);
+  });
+
   it('gives every target to rewrite, in document order, again for a text already parsed', () => {
     const md = '[a](a.md) <a href="b.md">b</a>\n\n[c][ref]\n\n[ref]: c.md\n';
     for (let i = 0; i < 2; i++) {
@@ -84,5 +91,16 @@ describe('rewriteLinks', () => {
       expect(rewriteLinks(md, (u) => (seen.push(u), u.toUpperCase()))).toBe('[a](A.MD) <a href="B.MD">b</a>\n\n[c][ref]\n\n[ref]: C.MD\n');
       expect(seen).toEqual(['a.md', 'b.md', 'c.md']);
     }
+  });
+});
+
+describe('rewriteIncludes', () => {
+  it('rewrites include tags in place, and neither reads nor rewrites one shown in code', () => {
+    const md = '{% include "../.gitbook/includes/a.md" %}\n\nTo reuse it, write:\n\n```\n{% include "../.gitbook/includes/a.md" %}\n```\n\nor `{% include "b.md" %}` inline.\n';
+    const seen: string[] = [];
+    const out = rewriteIncludes(md, (t) => (seen.push(t), 'ID'));
+    expect(seen).toEqual(['../.gitbook/includes/a.md']);
+    expect(out).toBe(md.replace('{% include "../.gitbook/includes/a.md" %}\n\nTo', '{% include "ID" %}\n\nTo'));
+    expect(rewriteIncludes('no tags', () => 'x')).toBe('no tags');
   });
 });

@@ -172,27 +172,39 @@ const INCLUDE_TAG = /(\{% include ")([^"\r\n]+)(" %\})/g;
  */
 export function rewriteIncludes(markdown: string, rewrite: (target: string) => string | undefined): string {
   if (!markdown.includes('{% include ')) return markdown;
-  return markdown.replace(INCLUDE_TAG, (all, head: string, target: string, tail: string) => {
-    const next = rewrite(target);
+  const { code } = parsedLinks(markdown);
+  return markdown.replace(INCLUDE_TAG, (all, head: string, target: string, tail: string, offset: number) => {
+    // A tag shown in code is text: neither read nor rewritten.
+    const next = inside(code, offset) ? undefined : rewrite(target);
     return next === undefined ? all : `${head}${next}${tail}`;
   });
 }
 
+interface Span {
+  start: number;
+  end: number;
+}
+
+const inside = (spans: readonly Span[], offset: number) => spans.some((s) => offset >= s.start && offset < s.end);
+
 /** A target a link, image, definition or HTML attribute names, and where it is written in the text (when found). */
 interface LinkTarget {
   url: string;
-  at?: { start: number; end: number };
+  at?: Span;
 }
 
 /**
- * The targets of a markdown text in document order: what rewriting needs of the parse. Kept per
- * text, so a page that has not changed since the last import or export is not parsed again.
+ * The targets of a markdown text in document order, and where its code (fenced, indented, inline)
+ * lies: what rewriting needs of the parse. Kept per text, so a page that has not changed since the
+ * last import or export is not parsed again.
  */
-const linkTargets = memoByText(16_000_000, (markdown: string): readonly LinkTarget[] => {
+const parsedLinks = memoByText(16_000_000, (markdown: string): { targets: readonly LinkTarget[]; code: readonly Span[] } => {
   const targets: LinkTarget[] = [];
+  const code: Span[] = [];
   const visit = (node: Root | RootContent) => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
+    if ((node.type === 'code' || node.type === 'inlineCode') && start !== undefined && end !== undefined) code.push({ start, end });
     if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && start !== undefined && end !== undefined) {
       const raw = markdown.slice(start, end);
       // The destination is the first occurrence after the label's `](` (or `]:`): not the label's
@@ -215,11 +227,12 @@ const linkTargets = memoByText(16_000_000, (markdown: string): readonly LinkTarg
   visit(linkParser.parse(markdown));
   if (markdown.includes('{%')) {
     for (const m of markdown.matchAll(TAG_URL)) {
+      if (inside(code, m.index)) continue;
       const at = m.index + m[1]!.length + 1;
       targets.push({ url: m[2]!, at: { start: at, end: at + m[2]!.length } });
     }
   }
-  return targets;
+  return { targets, code };
 });
 
 /**
@@ -256,7 +269,7 @@ function escapedDestination(raw: string, from: number, url: string): { start: nu
 export function rewriteLinks(markdown: string, rewrite: (url: string) => string | undefined): string {
   if (!LINK_HINT.test(markdown)) return markdown;
   const edits: { start: number; end: number; text: string }[] = [];
-  for (const { url, at } of linkTargets(markdown)) {
+  for (const { url, at } of parsedLinks(markdown).targets) {
     const next = rewrite(url);
     if (at && next !== undefined && next !== url) edits.push({ ...at, text: next });
   }
