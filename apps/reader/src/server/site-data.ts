@@ -5,9 +5,12 @@ import type { Revision, ReusableContent } from '@quire/proto/space-content';
 import { includeTargets } from '@quire/render';
 import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
 import { LRUCache } from 'lru-cache';
+import pLimit from 'p-limit';
 import type { Services } from '../clients.ts';
 import type { SiteAddress } from '../domain/address.ts';
 import { lookOf, type Look } from '../domain/look.ts';
+
+const INCLUDE_READS_IN_FLIGHT = 8;
 
 // What a page needs from sites and content, with the reuse that keeps pages fast: a public
 // site's view and its spaces' active revision ids are reused for READER_FRESHNESS_MS; revisions
@@ -148,10 +151,12 @@ export function siteData(services: Services, freshnessMs: number) {
     async includes(spaceId: string, revision: Revision, markdown: string, requestId: string): Promise<Map<string, string>> {
       const byId = new Map(revision.reusableContents.map((c) => [c.id, c]));
       const out = new Map<string, string>();
+      // A page may include hundreds: one page view asks content a few at a time.
+      const limit = pLimit(INCLUDE_READS_IN_FLIGHT);
       let texts = byId.size ? [markdown] : [];
       for (let depth = 0; depth < MAX_INCLUDE_DEPTH && texts.length; depth++) {
         const wanted = [...new Set(texts.flatMap(includeTargets))].filter((id) => byId.has(id) && !out.has(id));
-        texts = await Promise.all(wanted.map((id) => reusableMarkdown(spaceId, revision.id, byId.get(id)!, requestId)));
+        texts = await Promise.all(wanted.map((id) => limit(() => reusableMarkdown(spaceId, revision.id, byId.get(id)!, requestId))));
         wanted.forEach((id, i) => out.set(id, texts[i]!));
       }
       return out;
