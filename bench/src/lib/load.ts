@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServiceName } from '@quire/service-kit';
@@ -26,17 +27,34 @@ process.on('exit', () => stopAll());
 export const identitySettings = (app: ServiceName) => ({ QUIRE_SERVICE_KEY: testServiceKeys().privateKeys[app]!, QUIRE_SERVICE_TRUST: testServiceKeys().trust });
 
 /** Starts a built app as service `app`, with its key of this run. */
-export function startApp(app: ServiceName, env: Record<string, string>): void {
-  start(appEntry(app), { ...identitySettings(app), ...env });
+export function startApp(app: ServiceName, env: Record<string, string>): ChildProcess {
+  return start(appEntry(app), { ...identitySettings(app), ...env });
 }
 
 /** Starts a server process: the apps as built, the baselines through tsx. */
-export function start(script: string, env: Record<string, string>): void {
+export function start(script: string, env: Record<string, string>): ChildProcess {
   const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);
+  return child;
 }
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux): every thread's,
+ * and its main thread's (the JavaScript; the others are libuv's, V8's and native libraries').
+ */
+export function processCpuMs(pid: number): { all: number; main: number } {
+  const ms = (path: string) => {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  };
+  return { all: ms(`/proc/${pid}/stat`), main: ms(`/proc/${pid}/task/${pid}/stat`) };
+}
+// USER_HZ: 100 on every Linux build Node supports.
+const CLOCK_TICKS = 100;
 
 export function stopAll() {
   for (const c of children) c.kill('SIGTERM');
