@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeResult } from './lib/results.ts';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -11,7 +11,7 @@ import { openStore } from '@quire/orgs/store';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
 // Relative import: @quire/proto is not (yet) a dependency of the bench package.
 import { InsightsServiceClient } from '@quire/proto/insights';
-import { identitySettings, start, startApp, stopAll, waitForHttp } from './lib/load.ts';
+import { identitySettings, processCpuMs, start, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in
 // batches of 100 and of 1,000 events, through the gateway (HTTP, autocannon) and directly over
@@ -64,7 +64,7 @@ const source = (app: string) => here(`../../apps/${app}/src/main.ts`);
 
 try {
   startApp('orgs', { ORGS_PORT: String(ports.orgs), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-  start(source('insights'), {
+  const insightsProcess = start(source('insights'), {
     ...identitySettings('insights'),
     INSIGHTS_PORT: String(ports.insights),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
@@ -73,7 +73,7 @@ try {
     INSIGHTS_CHDB_PATH: dataDir,
     LOG_LEVEL: 'warn',
   });
-  start(source('gateway'), {
+  const gatewayProcess = start(source('gateway'), {
     ...identitySettings('gateway'),
     PORT: String(ports.gateway),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
@@ -143,10 +143,17 @@ try {
       const site = `${via}-${size}`;
       const run = (s: string, d: number) => (via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d) : viaGrpc(s, Buffer.from(JSON.stringify({ events })), d));
       await run(`warmup-${site}`, 2);
+      // CPU of each process during the load (the writer's share of those events included, as it
+      // keeps up), per 1,000 accepted events: steadier than events/s on a shared machine. Not
+      // until the events are visible: a late redelivery would count its idle minute.
+      const cpuAt = () => [processCpuMs(insightsProcess.pid!), processCpuMs(gatewayProcess.pid!)];
+      const cpu0 = cpuAt();
       const r = await run(site, seconds);
+      const cpu1 = cpuAt();
       const total = r.accepted * size;
       const visibleSeconds = await visibleAfter(site, total);
       const stored = await count(site);
+      const per1000 = (at: number, key: 'all' | 'main') => Math.round(((cpu1[at]![key] - cpu0[at]![key]) / total) * 1000 * 10) / 10;
       results.push({
         via,
         batch: size,
@@ -157,13 +164,17 @@ try {
         failed: r.errors,
         stored,
         visibleAfterSeconds: visibleSeconds,
+        insightsCpuMsPer1000: per1000(0, 'all'),
+        insightsMainThreadMsPer1000: per1000(0, 'main'),
+        gatewayCpuMsPer1000: per1000(1, 'all'),
+        gatewayMainThreadMsPer1000: per1000(1, 'main'),
       });
       console.table([results.at(-1)]);
     }
   }
   grpc.close();
   console.table(results);
-  writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, results });
+  writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, loadAverage: loadavg(), results });
 } finally {
   stopAll();
   const nc = await connectNats('nats://127.0.0.1:4222', 'bench', createLogger('bench', 'silent'));

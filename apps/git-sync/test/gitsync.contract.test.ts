@@ -233,6 +233,46 @@ describe('import', () => {
     expect(byTitle(draft, 'Guide').markdown).toBe('v3\n');
   });
 
+  it('answers a reimport with nothing new without a revision; an edit in the space, a new commit, other options or force import again', async () => {
+    const bare = await repos.create('steady', { 'README.md': '# Steady\n\nOne.\n', 'guide.md': '# Guide\n\nv1\n' });
+    const spaceId = await createSpace();
+    const url = repos.url('steady');
+    const first = await run(spaceId, importRepo(spaceId, { url }));
+    const head = (await readRepo(bare)).head;
+    expect(first).toMatchObject({ state: 'done', commitOid: head });
+
+    const same = await run(spaceId, importRepo(spaceId, { url }));
+    expect(same).toMatchObject({ state: 'done', commitOid: head, revisionId: first.revisionId });
+    expect(await revisionsOf(spaceId)).toBe(2);
+
+    // Other options make another space: the skip is for the same source only.
+    const other = await run(spaceId, importRepo(spaceId, { url, repoTreeUrl: 'https://git.example.com/steady/tree/main' }));
+    expect(other.revisionId).not.toBe(first.revisionId);
+    expect(await revisionsOf(spaceId)).toBe(3);
+
+    // An edit in the space since: the import writes the repository's content back over it.
+    const r = await revision(spaceId);
+    const edited = await content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
+      content.spaceContent.applyChanges,
+      { spaceId, revisionId: r.id, changes: [{ updatePage: { page: byTitle(r, 'Guide').id, fields: {}, markdown: 'Edited.\n', move: false, keepParent: false } }] },
+      owner.id,
+    );
+    await content.callContent(content.spaceContent.setSpaceRevision, { spaceId, revisionId: edited.revision!.id, expectedRevisionId: r.id }, owner.id);
+    const afterEdit = await run(spaceId, importRepo(spaceId, { url, repoTreeUrl: 'https://git.example.com/steady/tree/main' }));
+    expect(afterEdit.revisionId).not.toBe(edited.revision!.id);
+    expect(byTitle(await revision(spaceId), 'Guide').markdown).toBe('v1\n');
+
+    await commitTo(bare, { 'guide.md': '# Guide\n\nv2\n' }, 'Edit guide');
+    const pushed = await run(spaceId, importRepo(spaceId, { url, repoTreeUrl: 'https://git.example.com/steady/tree/main' }));
+    expect(pushed).toMatchObject({ state: 'done', commitOid: (await readRepo(bare)).head });
+    expect(byTitle(await revision(spaceId), 'Guide').markdown).toBe('v2\n');
+
+    const revisions = await revisionsOf(spaceId);
+    const forced = await run(spaceId, importRepo(spaceId, { url, repoTreeUrl: 'https://git.example.com/steady/tree/main', force: true }));
+    expect(forced.revisionId).not.toBe(pushed.revisionId);
+    expect(await revisionsOf(spaceId)).toBe(revisions + 1);
+  });
+
   it('fails clearly on a bad ref, a missing repository, wrong credentials; nothing changes', async () => {
     await secured.create('private', DOCS_REPO);
     await repos.create('plain', { 'README.md': '# Plain\n' });

@@ -27,19 +27,36 @@ process.on('exit', () => stopAll());
 export const identitySettings = (app: ServiceName) => ({ QUIRE_SERVICE_KEY: testServiceKeys().privateKeys[app]!, QUIRE_SERVICE_TRUST: testServiceKeys().trust });
 
 /** Starts a built app as service `app`, with its key of this run. */
-export function startApp(app: ServiceName, env: Record<string, string>): void {
-  start(appEntry(app), { ...identitySettings(app), ...env });
+export function startApp(app: ServiceName, env: Record<string, string>): ChildProcess {
+  return start(appEntry(app), { ...identitySettings(app), ...env });
 }
 
 /** Starts a server process: the apps as built, the baselines through tsx. */
-export function start(script: string, env: Record<string, string>): void {
+export function start(script: string, env: Record<string, string>): ChildProcess {
   // BENCH_CPU_PROF=<dir>: the built apps write a CPU profile there when they stop.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : profile;
   const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);
+  return child;
 }
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux): every thread's,
+ * and its main thread's (the JavaScript; the others are libuv's, V8's and native libraries').
+ */
+export function processCpuMs(pid: number): { all: number; main: number } {
+  const ms = (path: string) => {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  };
+  return { all: ms(`/proc/${pid}/stat`), main: ms(`/proc/${pid}/task/${pid}/stat`) };
+}
+// USER_HZ: 100 on every Linux build Node supports.
+const CLOCK_TICKS = 100;
 
 export function stopAll() {
   for (const c of children) c.kill('SIGTERM');
@@ -70,11 +87,10 @@ export interface LoadResult {
   cpuMsPerRequest?: { servers: number; postgres: number; nats: number };
 }
 
-// CPU time (user + system, ms) of a process from /proc; 0 once it is gone.
+// A process's CPU so far; 0 once it is gone.
 function cpuMs(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return processCpuMs(pid).all;
   } catch {
     return 0;
   }

@@ -59,6 +59,10 @@ export function createStore(database: Db) {
 
     getJob: (id: string) => db.gitJob.findUnique({ where: { id } }),
 
+    /** The space's latest finished import that set its revision (not a standalone one). */
+    lastImport: (spaceId: string) =>
+      db.gitJob.findFirst({ where: { spaceId, direction: 'import', state: 'done', standalone: false }, orderBy: [{ completedAt: 'desc' }, { id: 'desc' }] }),
+
     /**
      * A delivery takes the job: the attempt is raised so an earlier delivery that is still
      * running (its worker stalled) can no longer apply it. Undefined when the job is over.

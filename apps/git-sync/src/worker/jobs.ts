@@ -20,10 +20,11 @@ import {
   RepositoryError,
   type RepoSnapshot,
 } from '@quire/gitbook-layout';
+import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
-import { commitDocs, fetchRef, listBlobs, push, readBlobs } from './repository.ts';
+import { commitDocs, fetchRef, listBlobs, push, readBlobs, remoteRef } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -220,6 +221,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
+  const unchanged = await answerUnchanged(deps, job, target, dir, firstCurrent, deadline, mark);
+  if (unchanged) return unchanged;
   const fetched = await fetchRef(dir, target, job.ref, deadline);
   mark('fetch');
   if (!fetched) throw new JobFailure(`ref ${job.ref} not found in the repository`);
@@ -293,9 +296,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
       await deps.beforeApply?.(job.id);
     }
     await progress.flush();
-    const gate = await deps.store.beginApply(job, { parentRevisionId: current.id, commitOid: fetched.oid });
-    if (gate.gate === 'stale') return 'abandon';
-    if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
+    if ((await beginApply(deps, job, { parentRevisionId: current.id, commitOid: fetched.oid })) === 'abandon') return 'abandon';
     let revision: Revision;
     try {
       revision = await deps.content.createRevision(
@@ -322,6 +323,43 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     mark('revision');
     return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid })) ? 'ack' : 'abandon';
   }
+}
+
+/**
+ * Starts applying (see Store.beginApply): 'abandon' when another delivery holds the job; a newer
+ * operation on the space fails it unless forced.
+ */
+async function beginApply(deps: RunnerDeps, job: JobRow, marks: { parentRevisionId?: string; commitOid?: string }): Promise<'ok' | 'abandon'> {
+  const gate = await deps.store.beginApply(job, marks);
+  if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
+  return gate.gate === 'stale' ? 'abandon' : 'ok';
+}
+
+/**
+ * A reimport with nothing new: the space's active revision is the one the previous import of the
+ * same source made, and the remote's ref still names that import's commit (one `git ls-remote`).
+ * Answered done with that revision, nothing fetched or written; undefined when the import has to run.
+ */
+async function answerUnchanged(
+  deps: RunnerDeps,
+  job: JobRow,
+  target: GitTarget,
+  dir: string,
+  current: Promise<Revision>,
+  deadline: number,
+  mark: Mark,
+): Promise<JobOutcome | undefined> {
+  if (job.standalone) return undefined;
+  // A first import does not wait for the revision (read while git fetches).
+  const past = await deps.store.lastImport(job.spaceId);
+  if (!past) return undefined;
+  const active = await current;
+  if (!mayBeUnchanged(job, past, active.id) || active.git?.oid !== past.commitOid) return undefined;
+  const oid = await remoteRef(dir, target, job.ref, deadline);
+  mark('unchanged');
+  if (oid !== past.commitOid) return undefined;
+  if ((await beginApply(deps, job, { parentRevisionId: active.id, commitOid: oid })) === 'abandon') return 'abandon';
+  return (await deps.store.complete(job, { revisionId: active.id, commitOid: oid })) ? 'ack' : 'abandon';
 }
 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
@@ -378,9 +416,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   mark('render');
   await deps.beforeApply?.(job.id);
   await progress.flush();
-  const gate = await deps.store.beginApply(job, { commitOid: fetched?.oid });
-  if (gate.gate === 'stale') return 'abandon';
-  if (gate.gate === 'superseded') throw new JobFailure(`a newer operation (${gate.newer!.toISOString()}) already ran on the space; send force to override`);
+  if ((await beginApply(deps, job, { commitOid: fetched?.oid })) === 'abandon') return 'abandon';
   const message = job.commitMessage ?? 'Export from Quire';
   const commit = await commitDocs(dir, { parent: fetched?.oid, remove: plan.remove, files: out, message }, deadline);
   mark('commit');

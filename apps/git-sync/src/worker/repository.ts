@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { remoteCommit } from '../domain/reimport.ts';
 import { git, GitError, type GitTarget } from './git.ts';
 
 const FETCHED = 'refs/quire/fetched';
@@ -22,6 +23,11 @@ export async function fetchRef(dir: string, target: GitTarget, ref: string, dead
   }
   const [oid, message] = (await git(dir, ['log', '-1', '--format=%H%n%B', FETCHED], { deadline })).split(/\n([\s\S]*)/);
   return { oid: oid!.trim(), message: (message ?? '').trim() };
+}
+
+/** The commit `ref` names on the remote (one `git ls-remote`, nothing fetched); undefined when it has no such ref. */
+export async function remoteRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<string | undefined> {
+  return remoteCommit(await git(dir, ['ls-remote', '--', target.url, ref, `${ref}^{}`], { target, deadline }), ref);
 }
 
 /** Every regular file of the fetched commit: path -> blob oid (links and submodules left out). */

@@ -184,7 +184,8 @@ export interface EventRow {
 
 /**
  * The row's columns in the order messages carry them (JSONCompactEachRow: values without keys,
- * half the bytes of JSONEachRow to store, send and parse).
+ * half the bytes of JSONEachRow to store, send and parse). toRow builds a row's keys in this
+ * order: the publisher writes its values as they are.
  */
 export const ROW_COLUMNS = [
   'organization_id',

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRow } from '../domain/events.ts';
+import { ROW_COLUMNS, type EventRow } from '../domain/events.ts';
 import { INSERT_COLUMNS } from '../store/index.ts';
 import { toMessages } from './publisher.ts';
 import { dedupeToken } from './writer.ts';
 
-const row = (i: number) => ({ visitor_id: `v${i}`, url: 'https://docs.example.com/'.padEnd(100, 'x') }) as unknown as EventRow;
+// A row as eventRows builds it: every column, in ROW_COLUMNS order.
+const row = (i: number) =>
+  Object.fromEntries(
+    ROW_COLUMNS.map((c) => [c, c === 'visitor_id' ? `v${i}` : c === 'url' ? 'https://docs.example.com/'.padEnd(100, 'x') : c === 'ask_rating' ? 0 : '']),
+  ) as unknown as EventRow;
 
 describe('toMessages', () => {
   it('packs rows as JSONCompactEachRow under the size limit, each row carrying its message id', () => {
@@ -29,6 +33,16 @@ describe('toMessages', () => {
         .map((l) => (JSON.parse(l) as string[])[visitor]),
     );
     expect(all).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
+  });
+
+  it('counts bytes, not characters, against the limit', () => {
+    const wide = { ...row(0), search_query: '\u00e9\u4e2d'.repeat(100) };
+    const messages = toMessages([wide, wide, wide], 'b3', 1200);
+    expect(messages).toHaveLength(3);
+    for (const m of messages) {
+      expect(m.body.length).toBeLessThanOrEqual(1200);
+      expect((JSON.parse(m.body.toString()) as string[])[INSERT_COLUMNS.indexOf('search_query')]).toBe(wide.search_query);
+    }
   });
 
   it('sends a batch that fits in one message', () => {
