@@ -87,8 +87,17 @@ describe('searchText', () => {
   });
 
   it('makes a CJK word of a query a phrase, unless it is in one already', () => {
-    expect(searchText('-服务器 nginx', { query: true })).toBe('-"服务 务器" nginx');
-    expect(searchText('"安装 服务器"', { query: true })).toBe('"安装 服务 务器"');
-    expect(searchText('测试', { query: true })).toBe('测试');
+    expect(searchText('-服务器 nginx', { query: 'exact' })).toBe('-"服务 务器" nginx');
+    expect(searchText('"安装 服务器"', { query: 'exact' })).toBe('"安装 服务 务器"');
+    expect(searchText('测试', { query: 'exact' })).toBe('测试');
+    expect(searchText('服务器测试', { query: 'exact' })).toBe('"服务 务器 器测 测试"');
+  });
+
+  it('makes a CJK word of a query its pairs all present for the index, a phrase still where excluded or quoted', () => {
+    expect(searchText('服务器 nginx', { query: 'match' })).toBe('服务 务器 nginx');
+    expect(searchText('テスト or サーバー', { query: 'match' })).toBe('テス スト or サー ーバ バー');
+    expect(searchText('-服务器 测试', { query: 'match' })).toBe('-"服务 务器" 测试');
+    expect(searchText('"安装 服务器"', { query: 'match' })).toBe('"安装 服务 务器"');
+    expect(searchText('nginx', { query: 'match' })).toBe(searchText('nginx', { query: 'exact' }));
   });
 });

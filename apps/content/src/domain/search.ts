@@ -82,16 +82,30 @@ const OTHER_PUNCTUATION = /[^\p{L}\p{N}\p{M}\0-\x7f]+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
- * Text as search indexes it (and queries are read): CJK runs as bigrams, punctuation beyond ASCII
- * as spaces. In a query (`query`), a run of several bigrams is a phrase (quoted, unless it is in
- * a quoted phrase already), so `-服务器` excludes the word rather than its first pair.
+ * A query's two tsqueries (each its readings in every language, see the search store): `match`,
+ * which the GIN indexes answer alone, and `exact`, when it asks more than `match` does (a CJK word
+ * of three characters or more: its bigrams in a row), checked on the pages ranked only.
  */
-export function searchText(text: string, { query = false } = {}): string {
+export interface SearchQuery {
+  match: string;
+  exact?: string;
+}
+
+/**
+ * Text as search indexes it (and queries are read): CJK runs as bigrams, punctuation beyond ASCII
+ * as spaces. In a query, a run of several bigrams is, for the `exact` reading, a phrase (quoted,
+ * unless it is in a quoted phrase already), so `-服务器` excludes the word rather than its first
+ * pair; for the `match` reading, its bigrams all present (which GIN answers without reading the
+ * pages, where a phrase makes it check positions in each candidate), still a phrase when excluded
+ * (excluding any page holding its pairs would exclude too much).
+ */
+export function searchText(text: string, { query }: { query?: 'exact' | 'match' } = {}): string {
   return text.replace(OTHER_PUNCTUATION, ' ').replace(CJK, (run: string, offset: number, whole: string) => {
     const chars = [...run];
     const pairs = chars.length < 2 ? chars : chars.slice(1).map((c, i) => chars[i] + c);
     let out = pairs.join(' ');
-    if (query && pairs.length > 1 && (whole.slice(0, offset).split('"').length - 1) % 2 === 0) out = `"${out}"`;
+    const inPhrase = (whole.slice(0, offset).split('"').length - 1) % 2 === 1;
+    if (query && pairs.length > 1 && !inPhrase && (query === 'exact' || whole[offset - 1] === '-')) out = `"${out}"`;
     // Apart from letters around it: `Quire测试` is two words.
     const before = offset > 0 && LETTER_OR_DIGIT.test(whole[offset - 1]!) ? ' ' : '';
     const after = LETTER_OR_DIGIT.test(whole[offset + run.length] ?? '') ? ' ' : '';
