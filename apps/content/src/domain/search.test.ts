@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '@quire/service-kit';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet } from './search.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetPattern } from './search.ts';
+
+const snippet = (body: string, terms: string[]) => cut(body, snippetPattern(terms));
 
 describe('checkQuery', () => {
   it('requires a query of at most 512 characters', () => {
@@ -48,6 +50,16 @@ describe('snippet', () => {
     expect(snippet(`${pad}Настройка сервера занимает минуту. ${pad}`, ['сервер'])).toMatch(/^….* Настройка сервера .*…$/);
     expect(snippet(`${pad}Le café est ouvert. ${pad}`, ['cafe'])).toMatch(/^….* Le café est .*…$/);
     expect(snippet(`${pad}这是一个测试句子。${pad}`, ['测试'])).toMatch(/^….*这是一个测试句子.*…$/);
+  });
+
+  it('matches words by their start, in any case and with any accents, and gives the text back as written', () => {
+    const pad = 'Lorem ipsum dolor sit amet. '.repeat(10);
+    expect(snippet(`${pad}Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι έτοιμοι. ${pad}`, ['διακομιστης'])).toMatch(/^….* Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι .*…$/);
+    expect(snippet(`${pad}Ein Café. ${pad}`, ['CAFE'])).toContain('Ein Café.');
+    // Inside a word is no match: the snippet starts at the beginning.
+    expect(snippet(`${pad}Decafeinated. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    // A CJK word as written: ガ is not カ.
+    expect(snippet(`カスト。${pad}ガスト。${pad}`, ['ガスト'])).toMatch(/^….*ガスト。.*…$/);
   });
 
   it('reads the words of a query', () => {
