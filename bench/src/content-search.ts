@@ -2,7 +2,7 @@ import os from 'node:os';
 import { writeResult, percentiles } from './lib/results.ts';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { migrateTemplate } from '@quire/service-kit/testing';
+import { cloneTemplate, migrateTemplate } from '@quire/service-kit/testing';
 import { startContent, syncSpacePages, writeDocuments } from '@quire/content/testing';
 import { startOrgs } from '@quire/orgs/testing';
 import { identitySettings, start, stopAll, waitForHttp } from './lib/load.ts';
@@ -18,6 +18,9 @@ import { identitySettings, start, stopAll, waitForHttp } from './lib/load.ts';
 // Pages are stored and indexed as content does (writeDocuments, syncSpacePages): markdown with
 // GitBook blocks, read into the document model, whose text is what search indexes.
 // The same queries are then sent through the gateway (from source, HTTP on 127.0.0.1:18195).
+// BENCH_PAGES sizes the big space (20,000; smaller while developing), BENCH_RUNS the calls per
+// row; BENCH_KEEP_DATABASE=1 leaves the seeded database in place (its URL printed last), to
+// profile the queries (EXPLAIN) after the run.
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -211,7 +214,9 @@ const languageOf = (i: number) => (i % 4 === 0 ? LANGUAGES[(i / 4) % LANGUAGES.l
 
 const dropTemplates = await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
 const orgs = await startOrgs();
-const content = await startContent(orgs.address);
+// Served as a database of its own (startContent leaves those in place) when it is to be kept.
+const kept = process.env.BENCH_KEEP_DATABASE === '1' ? await cloneTemplate('content') : undefined;
+const content = await startContent(orgs.address, { databaseUrl: kept?.url });
 const db = new pg.Client({ connectionString: content.databaseUrl });
 await db.connect();
 
@@ -352,4 +357,5 @@ try {
   await content.stop();
   await orgs.stop();
   await Promise.all(dropTemplates.map((drop) => drop()));
+  if (kept) console.log(`Database kept: ${kept.url}`);
 }

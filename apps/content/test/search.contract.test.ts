@@ -140,7 +140,8 @@ describe('SearchSpace in every language', () => {
       page('Обновления', '{% hint style="info" %}\nВсе сервера обновлены.\n{% endhint %}\n'),
     ]);
   });
-  const titles = async (query: string) => (await searchSpace(space.id, query)).items.map((p) => p.title).sort();
+  const titlesIn = async (spaceId: string, query: string) => (await searchSpace(spaceId, query)).items.map((p) => p.title).sort();
+  const titles = (query: string) => titlesIn(space.id, query);
 
   it('finds Russian words in every inflection, by their sections and their titles', async () => {
     expect(await titles('сервер')).toEqual(['Обновления', 'Серверы'].sort());
@@ -171,6 +172,23 @@ describe('SearchSpace in every language', () => {
     expect(await titles('-服务器 测试')).toEqual([]);
     expect(await titles('テスト')).toEqual(['日本語']);
     expect(await titles('サーバー')).toEqual(['日本語']);
+  });
+
+  it("never returns a page holding a CJK word's pairs apart, on any page of the results", async () => {
+    const cjk = await createSpace('CJK pairs');
+    // サー, ーバ and バー each in the decoys, never in a row: the index finds them, the check drops them.
+    const decoys = Array.from({ length: 12 }, (_, i) => page(`囮${i}`, `サーフィン。ーバ。バーの話。${'前言。'.repeat(i)}\n`));
+    await publish(cjk.id, [...decoys, page('本物', 'サーバーの設定。\n'), page('二つ目', '新しいサーバーです。\n')]);
+    const seen: string[] = [];
+    let next: string | undefined = '';
+    while (next !== undefined) {
+      const res = await searchSpace(cjk.id, 'サーバー', owner, { page: next, limit: 1 });
+      seen.push(...res.items.map((p) => p.title));
+      next = res.page?.next;
+    }
+    expect(seen.sort()).toEqual(['二つ目', '本物'].sort());
+    expect(await titlesIn(cjk.id, '-サーバー 設定')).toEqual([]);
+    expect(await titlesIn(cjk.id, 'サーフィン')).toHaveLength(12);
   });
 
   it('cuts snippets around words of every script', async () => {

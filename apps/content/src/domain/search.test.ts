@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '@quire/service-kit';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet } from './search.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetPattern } from './search.ts';
+
+const snippet = (body: string, terms: string[]) => cut(body, snippetPattern(terms));
 
 describe('checkQuery', () => {
   it('requires a query of at most 512 characters', () => {
@@ -50,6 +52,16 @@ describe('snippet', () => {
     expect(snippet(`${pad}这是一个测试句子。${pad}`, ['测试'])).toMatch(/^….*这是一个测试句子.*…$/);
   });
 
+  it('matches words by their start, in any case and with any accents, and gives the text back as written', () => {
+    const pad = 'Lorem ipsum dolor sit amet. '.repeat(10);
+    expect(snippet(`${pad}Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι έτοιμοι. ${pad}`, ['διακομιστης'])).toMatch(/^….* Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι .*…$/);
+    expect(snippet(`${pad}Ein Café. ${pad}`, ['CAFE'])).toContain('Ein Café.');
+    // Inside a word is no match: the snippet starts at the beginning.
+    expect(snippet(`${pad}Decafeinated. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    // A CJK word as written: ガ is not カ.
+    expect(snippet(`カスト。${pad}ガスト。${pad}`, ['ガスト'])).toMatch(/^….*ガスト。.*…$/);
+  });
+
   it('reads the words of a query', () => {
     expect(queryTerms('Install OR "Helm chart" -docker k8s.io')).toEqual(['install', 'helm', 'chart', 'k8s', 'io']);
   });
@@ -87,8 +99,17 @@ describe('searchText', () => {
   });
 
   it('makes a CJK word of a query a phrase, unless it is in one already', () => {
-    expect(searchText('-服务器 nginx', { query: true })).toBe('-"服务 务器" nginx');
-    expect(searchText('"安装 服务器"', { query: true })).toBe('"安装 服务 务器"');
-    expect(searchText('测试', { query: true })).toBe('测试');
+    expect(searchText('-服务器 nginx', { query: 'exact' })).toBe('-"服务 务器" nginx');
+    expect(searchText('"安装 服务器"', { query: 'exact' })).toBe('"安装 服务 务器"');
+    expect(searchText('测试', { query: 'exact' })).toBe('测试');
+    expect(searchText('服务器测试', { query: 'exact' })).toBe('"服务 务器 器测 测试"');
+  });
+
+  it('makes a CJK word of a query its pairs all present for the index, a phrase still where excluded or quoted', () => {
+    expect(searchText('服务器 nginx', { query: 'match' })).toBe('服务 务器 nginx');
+    expect(searchText('テスト or サーバー', { query: 'match' })).toBe('テス スト or サー ーバ バー');
+    expect(searchText('-服务器 测试', { query: 'match' })).toBe('-"服务 务器" 测试');
+    expect(searchText('"安装 服务器"', { query: 'match' })).toBe('"安装 服务 务器"');
+    expect(searchText('nginx', { query: 'match' })).toBe(searchText('nginx', { query: 'exact' }));
   });
 });

@@ -82,16 +82,30 @@ const OTHER_PUNCTUATION = /[^\p{L}\p{N}\p{M}\0-\x7f]+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
- * Text as search indexes it (and queries are read): CJK runs as bigrams, punctuation beyond ASCII
- * as spaces. In a query (`query`), a run of several bigrams is a phrase (quoted, unless it is in
- * a quoted phrase already), so `-服务器` excludes the word rather than its first pair.
+ * A query's two tsqueries (each its readings in every language, see the search store): `match`,
+ * which the GIN indexes answer alone, and `exact`, when it asks more than `match` does (a CJK word
+ * of three characters or more: its bigrams in a row), checked on the pages ranked only.
  */
-export function searchText(text: string, { query = false } = {}): string {
+export interface SearchQuery {
+  match: string;
+  exact?: string;
+}
+
+/**
+ * Text as search indexes it (and queries are read): CJK runs as bigrams, punctuation beyond ASCII
+ * as spaces. In a query, a run of several bigrams is, for the `exact` reading, a phrase (quoted,
+ * unless it is in a quoted phrase already), so `-服务器` excludes the word rather than its first
+ * pair; for the `match` reading, its bigrams all present (which GIN answers without reading the
+ * pages, where a phrase makes it check positions in each candidate), still a phrase when excluded
+ * (excluding any page holding its pairs would exclude too much).
+ */
+export function searchText(text: string, { query }: { query?: 'exact' | 'match' } = {}): string {
   return text.replace(OTHER_PUNCTUATION, ' ').replace(CJK, (run: string, offset: number, whole: string) => {
     const chars = [...run];
     const pairs = chars.length < 2 ? chars : chars.slice(1).map((c, i) => chars[i] + c);
     let out = pairs.join(' ');
-    if (query && pairs.length > 1 && (whole.slice(0, offset).split('"').length - 1) % 2 === 0) out = `"${out}"`;
+    const inPhrase = (whole.slice(0, offset).split('"').length - 1) % 2 === 1;
+    if (query && pairs.length > 1 && !inPhrase && (query === 'exact' || whole[offset - 1] === '-')) out = `"${out}"`;
     // Apart from letters around it: `Quire测试` is two words.
     const before = offset > 0 && LETTER_OR_DIGIT.test(whole[offset - 1]!) ? ' ' : '';
     const after = LETTER_OR_DIGIT.test(whole[offset + run.length] ?? '') ? ' ' : '';
@@ -111,44 +125,42 @@ export function queryTerms(query: string): string[] {
 
 const SNIPPET_CHARS = 200;
 const CJK_WORD = new RegExp(`^${CJK.source}$`, 'u');
-/** Lower case without accents, as search compares words. */
-const fold = (word: string) =>
-  word
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+/**
+ * A query term as a pattern of text in NFD (where accents are marks of their own, so skipping
+ * them keeps the text's offsets), any case: a word by its start (the stem, accents aside), a CJK
+ * word where it occurs. Terms are letters and digits only (queryTerms), nothing to escape.
+ */
+function termPattern(term: string): string {
+  if (CJK_WORD.test(term)) return term.normalize('NFD');
+  const stem = term.slice(0, Math.max(3, term.length - 2));
+  const letters = [...stem.normalize('NFD').replace(/\p{M}+/gu, '')];
+  return `(?<![\\p{L}\\p{N}\\p{M}])${letters.map((c) => `${c}\\p{M}*`).join('')}`;
+}
 
 /**
- * The part of a section's text around the first word matching the query, about 200 characters,
- * cut at word boundaries and marked with "…" where text was left out. Words match by their start
- * (the stem: "installing" matches "install", "сервера" "сервер"), which is what stemmers mostly
- * keep, accents aside ("cafe" matches "café"); words of CJK scripts, written without spaces, where
- * they occur.
+ * What snippet looks for, made once per query (compiling a case-blind Unicode pattern costs more
+ * than running it over many sections): the query's words (queryTerms) as termPattern reads them.
  */
-export function snippet(body: string, terms: string[], max = SNIPPET_CHARS): string {
-  const text = body.replace(/\s+/g, ' ').trim();
-  if (text.length <= max) return text;
-  const stems = terms.map((t) => fold(t.slice(0, Math.max(3, t.length - 2))));
-  let hit = -1;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const w = fold(m[0]);
-    if (stems.some((s) => w.startsWith(s))) {
-      hit = m.index;
-      break;
-    }
-  }
-  if (hit === -1) {
-    const lower = text.toLowerCase();
-    const at = terms
-      .filter((t) => CJK_WORD.test(t))
-      .map((t) => lower.indexOf(t))
-      .filter((i) => i >= 0);
-    hit = at.length ? Math.min(...at) : 0;
-  }
+export function snippetPattern(terms: string[]): RegExp | undefined {
+  return terms.length ? new RegExp(terms.map(termPattern).join('|'), 'iu') : undefined;
+}
+
+/**
+ * The part of a section's text around the first word matching the query (`pattern`, see
+ * snippetPattern), about 200 characters, cut at word boundaries and marked with "…" where text
+ * was left out. Words match by their start (the stem: "installing" matches "install", "сервера"
+ * "сервер"), which is what stemmers mostly keep, accents aside ("cafe" matches "café"); words of
+ * CJK scripts, written without spaces, where they occur.
+ */
+export function snippet(body: string, pattern: RegExp | undefined, max = SNIPPET_CHARS): string {
+  const plain = body.replace(/\s+/g, ' ').trim();
+  if (plain.length <= max) return plain;
+  const text = plain.normalize('NFD');
+  const hit = pattern?.exec(text)?.index ?? 0;
   // Some context before the match, never more than a third of the snippet.
   let start = Math.max(0, hit - Math.floor(max / 3));
   if (start > 0) start = text.indexOf(' ', start) + 1 || start;
   let end = Math.min(text.length, start + max);
   if (end < text.length) end = text.lastIndexOf(' ', end) > start ? text.lastIndexOf(' ', end) : end;
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).trim().normalize('NFC')}${end < text.length ? '…' : ''}`;
 }

@@ -3,7 +3,7 @@
 import type { Level } from '../domain/access.ts';
 import type { HeadingRow } from '../domain/links.ts';
 import { analyze } from '../domain/markdown.ts';
-import { SEARCH_LANGUAGES, searchLanguage, searchText } from '../domain/search.ts';
+import { SEARCH_LANGUAGES, searchLanguage, searchText, type SearchQuery } from '../domain/search.ts';
 import type { Db } from './index.ts';
 
 /** Runs one statement and answers its rows: a pg client in a transaction, or Prisma's. */
@@ -264,26 +264,36 @@ const MAX_TITLE_PAGES = 50;
 export function createSearchStore({ pool }: Db) {
   return {
     /**
-     * The query (web search syntax: words, "phrases", -not, or) as a tsquery: read in every
-     * language, any reading matching (a section matches when the whole query does in the language
-     * it was stemmed in, whichever that is). Undefined when no reading has a word (stop words).
+     * The query (web search syntax: words, "phrases", -not, or) as tsqueries (see SearchQuery):
+     * read in every language, any reading matching (a section matches when the whole query does
+     * in the language it was stemmed in, whichever that is). Undefined when no reading has a word
+     * (stop words).
      */
-    async tsquery(query: string): Promise<string | undefined> {
-      const { rows } = await pool.query<{ q: string }>(`SELECT DISTINCT websearch_to_tsquery(('quire_' || l)::regconfig, $1)::text AS q FROM unnest($2::text[]) AS l`, [
-        searchText(query, { query: true }),
-        SEARCH_LANGUAGES,
-      ]);
-      const readings = rows.map((r) => r.q).filter((q) => q !== '');
-      return readings.length ? readings.map((q) => `(${q})`).join(' | ') : undefined;
+    async tsquery(query: string): Promise<SearchQuery | undefined> {
+      const { rows } = await pool.query<{ exact: string; match: string }>(
+        `SELECT DISTINCT websearch_to_tsquery(c, $1)::text AS exact, websearch_to_tsquery(c, $2)::text AS match
+         FROM unnest($3::text[]) AS l, CAST('quire_' || l AS regconfig) AS c`,
+        [searchText(query, { query: 'exact' }), searchText(query, { query: 'match' }), SEARCH_LANGUAGES],
+      );
+      // Both readings have the same words: stop words only in one are stop words only in the other.
+      const readings = rows.filter((r) => r.exact !== '');
+      if (readings.length === 0) return undefined;
+      const any = (queries: string[]) => [...new Set(queries)].map((q) => `(${q})`).join(' | ');
+      const match = any(readings.map((r) => r.match));
+      const exact = any(readings.map((r) => r.exact));
+      return exact === match ? { match } : { match, exact };
     },
 
     /**
-     * Pages of the spaces matching `tsquery` (see tsquery) in their title or their text, best
+     * Pages of the spaces matching the query (see tsquery) in their title or their text, best
      * first (words in the title count most, then in headings). Rows `offset` to `offset + take`.
      */
-    async searchPages(spaceIds: string[], tsquery: string, offset: number, take: number): Promise<PageHit[]> {
-      // The tsquery is a parameter, not computed in the statement: as a constant the planner
-      // estimates how many rows match (a handful or most of the space) and plans for it.
+    async searchPages(spaceIds: string[], query: SearchQuery, offset: number, take: number): Promise<PageHit[]> {
+      // The tsqueries are parameters, not computed in the statement: as constants the planner
+      // estimates how many rows match (a handful or most of the space) and plans for it. Pages
+      // are found and ranked by `match`, which the indexes answer without reading them; `exact`
+      // is checked on the ranked pages in rank order, only as far as the rows asked for (OFFSET
+      // 0 keeps the check above the ranking).
       const { rows } = await pool.query<PageHit>(
         `WITH hits AS (
            (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1) AS rank
@@ -292,26 +302,37 @@ export function createSearchStore({ pool }: Db) {
            (SELECT "spaceId", "pageId", title, path, ts_rank(content, $1::tsquery, 1)
             FROM "SpacePage" WHERE search @@ $1::tsquery AND "spaceId" = ANY($2::text[]) LIMIT $6)
          )
-         SELECT "spaceId", "pageId", title, path FROM hits ORDER BY rank DESC NULLS LAST, "spaceId", "pageId" OFFSET $3 LIMIT $4`,
-        [tsquery, spaceIds, offset, take, MAX_RANKED_PAGES, MAX_TITLE_PAGES],
+         SELECT "spaceId", "pageId", title, path
+         FROM (SELECT * FROM hits ORDER BY rank DESC NULLS LAST, "spaceId", "pageId" OFFSET 0) AS ranked
+         WHERE $7::tsquery IS NULL
+           OR (SELECT content @@ $7::tsquery OR search @@ $7::tsquery FROM "SpacePage" sp WHERE sp."spaceId" = ranked."spaceId" AND sp."pageId" = ranked."pageId")
+         ORDER BY rank DESC NULLS LAST, "spaceId", "pageId" OFFSET $3 LIMIT $4`,
+        [query.match, spaceIds, offset, take, MAX_RANKED_PAGES, MAX_TITLE_PAGES, query.exact ?? null],
       );
       return rows;
     },
 
-    /** The best `perPage` matching sections of each page, best first within a page (bodies whole). */
-    async searchSections(pages: { spaceId: string; pageId: string }[], tsquery: string, perPage: number): Promise<SectionHit[]> {
+    /** The best `perPage` sections of each page matching the query exactly, best first within a page (bodies whole). */
+    async searchSections(pages: { spaceId: string; pageId: string }[], query: SearchQuery, perPage: number): Promise<SectionHit[]> {
       if (pages.length === 0) return [];
+      // The sections are read by their pages (OFFSET 0 keeps the match out of the join): given
+      // the match, the planner may read every section of the database that matches instead, by
+      // its index, when it estimates them few (it estimates a phrase at one row, and the common
+      // words of a CJK query are phrases found in thousands).
       const { rows } = await pool.query<SectionHit>(
         `WITH m AS (
-           SELECT sp."spaceId", sp."pageId", ds.position, ds.anchor, ds.title, ds.body,
-             row_number() OVER (PARTITION BY sp."spaceId", sp."pageId" ORDER BY ts_rank(ds.search, $1::tsquery) DESC, ds.position) AS n
-           FROM unnest($2::text[], $3::text[]) AS want("spaceId", "pageId")
-             JOIN "SpacePage" sp ON sp."spaceId" = want."spaceId" AND sp."pageId" = want."pageId"
-             JOIN "DocumentSection" ds ON ds."documentId" = sp."documentId"
-           WHERE ds.search @@ $1::tsquery
+           SELECT "spaceId", "pageId", anchor, title, body,
+             row_number() OVER (PARTITION BY "spaceId", "pageId" ORDER BY ts_rank(search, $1::tsquery) DESC, position) AS n
+           FROM (
+             SELECT sp."spaceId", sp."pageId", ds.position, ds.anchor, ds.title, ds.body, ds.search
+             FROM unnest($2::text[], $3::text[]) AS want("spaceId", "pageId")
+               JOIN "SpacePage" sp ON sp."spaceId" = want."spaceId" AND sp."pageId" = want."pageId"
+               JOIN "DocumentSection" ds ON ds."documentId" = sp."documentId"
+             OFFSET 0) AS sections
+           WHERE search @@ $1::tsquery
          )
          SELECT "spaceId", "pageId", anchor, title, body FROM m WHERE n <= $4 ORDER BY "spaceId", "pageId", n`,
-        [tsquery, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
+        [query.exact ?? query.match, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
       );
       return rows;
     },
