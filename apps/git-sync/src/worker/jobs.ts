@@ -5,6 +5,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
+import pLimit from 'p-limit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import {
   gitBlobOid,
@@ -133,29 +134,6 @@ const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unkno
 
 const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/(?<!\/)\/+$/, '')}/${tail}`;
 
-/** Runs the functions given to it, at most `limit` at a time, in the order given. */
-function limiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <R>(fn: () => Promise<R>): Promise<R> => {
-    if (active < limit) active++;
-    // The slot of the call that finishes passes straight to the next waiting one.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
-}
-
-function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const run = limiter(limit);
-  return Promise.all(items.map((item) => run(() => fn(item))));
-}
-
 /**
  * Milliseconds spent in each step of a job, for the log line that ends it: wall time, and the
  * process's CPU time meanwhile (git's own processes not included; other jobs' work, when several
@@ -245,7 +223,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   // Files go to content as blobs (kept by their bytes: storing one twice is harmless), once per
   // job. Every file of the docs' assets folder is in the revision, linked or not: those go while
   // the pages are planned, the others the pages link to once the plan names them.
-  const putBlob = limiter(PUT_BLOB_CONCURRENCY);
+  const putBlob = pLimit(PUT_BLOB_CONCURRENCY);
   const stored = new Map<string, Promise<string>>();
   // Progress counts the blobs stored once the plan says how many files there are.
   let blobsStored = 0;
@@ -401,7 +379,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);
   progress.add(pages);
-  const data = await mapLimit(revision.files, PUT_BLOB_CONCURRENCY, async (f) => {
+  const data = await pLimit(PUT_BLOB_CONCURRENCY).map(revision.files, async (f) => {
     const { data: bytes } = await deps.content.readBlob({ blob: f.blob }, caller);
     progress.add();
     return bytes;
