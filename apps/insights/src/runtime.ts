@@ -3,7 +3,7 @@ import { cachedMemberships, createClient, promiseClient, watchConsumer, type Log
 import { connectNats, ensurePullConsumer, ensureStream, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import type { InsightsConfig } from './config.ts';
 import { EventPublisher } from './ingest/publisher.ts';
-import { startWriter, type Writer } from './ingest/writer.ts';
+import { maxUnacked, startWriter, type Writer } from './ingest/writer.ts';
 import { insightsService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
 
@@ -23,7 +23,8 @@ export async function startInsights(config: InsightsConfig, identity: ServiceIde
     ack_wait: config.INSIGHTS_ACK_WAIT_MS * NS_PER_MS,
     // Redelivered for as long as ClickHouse is away: the stream's max_age bounds the wait.
     max_deliver: -1,
-    max_ack_pending: 20_000,
+    // Bounds what a writer holds in memory while ClickHouse is away (see startWriter).
+    max_ack_pending: maxUnacked(config.INSIGHTS_BATCH_MESSAGES),
   });
   const store: Store = await openStore({
     clickhouseUrl: config.CLICKHOUSE_URL,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { timeJob, type Logger } from '@quire/service-kit';
-import type { Consumer, JsMsg } from 'nats';
+import type { Consumer, ConsumerMessages, JsMsg } from 'nats';
 import type { Store } from '../store/index.ts';
 
 const MSG_ID = 'Nats-Msg-Id';
@@ -77,26 +77,33 @@ async function insertFresh(store: Store, messages: JsMsg[]): Promise<void> {
 }
 
 export interface Writer {
-  /** Finishes the batch in hand and stops fetching. */
+  /** Finishes the batch in hand and stops consuming. */
   stop(): Promise<void>;
 }
 
-/** The consumer loop: fetches up to `batchMessages` messages at a time and writes each fetch. */
+/** How long a batch that has begun waits for more messages before it is written. */
+export const FLUSH_MS = 200;
+
+/**
+ * The consumer loop: takes messages as they come and writes them in batches of up to
+ * `batchMessages`, a batch at most FLUSH_MS after its first message arrived. A continuous pull
+ * (`consume`) rather than one fetch after another: a fetch ends on a client timer, and a fetch
+ * that ended while its messages were still unread in a starved process dropped them until their
+ * ack wait (a minute) ran out. What is held in memory is bounded by the consumer's
+ * max_ack_pending (maxUnacked), as the server sends no more while that many wait for their ack.
+ */
 export function startWriter(consumer: Consumer, store: Store, log: Logger, batchMessages: number): Writer {
   let stopping = false;
-  let current: { stop(): void } | undefined;
+  let current: ConsumerMessages | undefined;
   const loop = (async () => {
     while (!stopping) {
       try {
-        const fetched = await consumer.fetch({ max_messages: batchMessages, expires: 1000 });
-        current = fetched;
-        const messages: JsMsg[] = [];
-        for await (const m of fetched) messages.push(m);
-        current = undefined;
-        if (messages.length > 0) await writeMessages(store, messages, log);
+        current = await consumer.consume({ max_messages: batchMessages, expires: 30_000 });
+        if (stopping) current.stop();
+        await writeAsTheyCome(current, store, log, batchMessages);
       } catch (err) {
         if (stopping) break;
-        log.error({ err }, 'insights fetch failed');
+        log.error({ err }, 'insights consume failed');
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
@@ -109,3 +116,26 @@ export function startWriter(consumer: Consumer, store: Store, log: Logger, batch
     },
   };
 }
+
+async function writeAsTheyCome(messages: ConsumerMessages, store: Store, log: Logger, batchMessages: number): Promise<void> {
+  const iterator = messages[Symbol.asyncIterator]();
+  let batch: JsMsg[] = [];
+  let next = iterator.next();
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const due = new Promise<'due'>((resolve) => (timer = setTimeout(() => resolve('due'), FLUSH_MS)));
+    const got = batch.length === 0 ? await next : await Promise.race([next, due]);
+    clearTimeout(timer);
+    if (got !== 'due' && !got.done) {
+      batch.push(got.value);
+      next = iterator.next();
+      if (batch.length < batchMessages) continue;
+    }
+    if (batch.length > 0) await writeMessages(store, batch, log);
+    batch = [];
+    if (got !== 'due' && got.done) return;
+  }
+}
+
+/** The consumer's max_ack_pending for batches of `batchMessages`: what a writer may hold unacked. */
+export const maxUnacked = (batchMessages: number) => 4 * batchMessages;
