@@ -9,8 +9,9 @@ import { startOrgs } from '@quire/orgs/testing';
 
 // CreateRevision of a 1,000-page space (first in the process, then warm), and ApplyChanges editing
 // one page of it, called over gRPC on the real content service and PostgreSQL (fresh databases
-// from migrated templates), one call at a time: the cost of one edit, and the bytes it writes (the
-// tree JSON and one document), with the body as markdown and as a JSONDocument. BENCH_PAGES, BENCH_RUNS.
+// from migrated templates), one call at a time: the cost of one edit, and the bytes it writes (its
+// revision row, the tree chunks not stored yet and one document), with the body as markdown and as
+// a JSONDocument. BENCH_PAGES, BENCH_RUNS.
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -99,7 +100,18 @@ try {
     );
     if (i >= WARMUP) documentTimes.push(performance.now() - start);
   }
-  const { rows } = await db.query('SELECT pg_column_size(tree) AS stored, octet_length(tree::text) AS text FROM "Revision" WHERE id = $1', [last!.revision!.id]);
+  // What the last edit wrote beside its document: its row and the chunks its parent did not hold
+  // (as JSON and as stored), against its whole tree's JSON (every chunk it holds).
+  const { rows } = await db.query(
+    `WITH mine AS (SELECT unnest(r."pageChunks" || r."fileChunks") AS id FROM "Revision" r WHERE r.id = $1),
+          new AS (SELECT id FROM mine EXCEPT SELECT unnest(p."pageChunks" || p."fileChunks") FROM "Revision" p WHERE p.id = $2)
+     SELECT (SELECT pg_column_size(r.*) FROM "Revision" r WHERE r.id = $1) AS row,
+            (SELECT count(*) FROM new) AS chunks,
+            (SELECT sum(octet_length(c.content::text)) FROM "TreeChunk" c JOIN new USING (id)) AS "chunkJson",
+            (SELECT sum(pg_column_size(c.content)) FROM "TreeChunk" c JOIN new USING (id)) AS "chunkStored",
+            (SELECT sum(octet_length(c.content::text)) FROM "TreeChunk" c JOIN mine USING (id)) AS "treeJson"`,
+    [last!.revision!.id, seeded.id],
+  );
   const doc = await db.query('SELECT octet_length(markdown) AS size FROM "Document" ORDER BY "createdAt" DESC LIMIT 1');
   const result = {
     bench: 'content-revision',
@@ -112,7 +124,15 @@ try {
     applyChangesOnePageMs: percentiles(times),
     applyChangesOnePageCpuMs: cpuPerEditMs,
     applyChangesOnePageDocumentMs: percentiles(documentTimes),
-    bytesWrittenPerEdit: { treeStored: Number(rows[0].stored), treeJson: Number(rows[0].text), document: Number(doc.rows[0].size) },
+    bytesWrittenPerEdit: {
+      revisionRow: Number(rows[0].row),
+      chunks: Number(rows[0].chunks),
+      chunkJson: Number(rows[0].chunkJson),
+      chunkStored: Number(rows[0].chunkStored),
+      document: Number(doc.rows[0].size),
+      // Not written: the tree the revision holds, as JSON.
+      treeJson: Number(rows[0].treeJson),
+    },
   };
   console.log(`CreateRevision (${PAGES} pages): first ${result.seedCreateRevisionMs} ms, warm ${result.createRevisionWarmMs} ms`);
   console.log(

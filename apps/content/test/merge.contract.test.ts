@@ -25,6 +25,7 @@ let db: pg.Client;
 let owner: TestUser;
 let reader: TestUser;
 let outsider: TestUser;
+let editor: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
@@ -32,8 +33,13 @@ beforeAll(async () => {
   h = await startContent(orgs.address);
   db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
-  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  [owner, reader, outsider, editor] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider'), orgs.user('editor')]);
+  orgId = (
+    await orgs.organization(owner, [
+      [reader, Role.ROLE_READ],
+      [editor, Role.ROLE_EDIT],
+    ])
+  ).id;
   await orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(async () => {
@@ -161,6 +167,15 @@ describe('MergeChangeRequestIntoSpace', () => {
     expect(await mergeOf(s.spaceId, 'cr-conflict')).toEqual({ revisionId: '' });
   });
 
+  it("merges onto the space's revision as it reads it when no revision is expected (review's merge)", async () => {
+    const s = await live();
+    const moved = await s.branch([{ updatePage: { page: s.b, fields: { title: 'Bee' }, move: false } }]);
+    await h.callContent(h.spaceContent.setSpaceRevision, { spaceId: s.spaceId, revisionId: moved, expectedRevisionId: s.base }, owner.id);
+    const res = await mergeCr({ ...s.req, expectedRevisionId: '', changeRequestId: 'cr-unexpected' });
+    expect(res.revision).toMatchObject({ parents: [moved, s.head], type: 'merge' });
+    expect(await spaceRevision(s.spaceId)).toBe(res.revision!.id);
+  });
+
   it('refuses a space no longer on the expected revision, writing nothing', async () => {
     const s = await live();
     const moved = await s.branch([{ updatePage: { page: s.b, fields: { title: 'Bee' }, move: false } }]);
@@ -171,20 +186,21 @@ describe('MergeChangeRequestIntoSpace', () => {
     expect(await spaceRevision(s.spaceId)).toBe(moved);
   });
 
-  it('refuses callers who may not write the space, a locked space and bad input, writing nothing', async () => {
+  it('refuses callers who may not merge in the space (readers, editors), a locked space and bad input, writing nothing', async () => {
     const s = await live();
     const before = await revisions();
-    await rejects(mergeCr(s.req, reader), status.PERMISSION_DENIED, /Only editors/);
+    await rejects(mergeCr(s.req, reader), status.PERMISSION_DENIED, /merge permission/);
+    await rejects(mergeCr(s.req, editor), status.PERMISSION_DENIED, /merge permission/);
     // The gateway (or any other service) may not name a change request as merged, even for an editor.
     await rejects(mergeCr(s.req, owner, 'gateway'), status.PERMISSION_DENIED, /Only the review service merges/);
     await rejects(mergeCr(s.req, owner, 'sites'), status.PERMISSION_DENIED);
     // Another organization's space is not there for them.
     await rejects(mergeCr(s.req, outsider), status.NOT_FOUND, /Space ".+" not found/);
     await rejects(mergeCr({ ...s.req, changeRequestId: '' }), status.INVALID_ARGUMENT, /^changeRequestId/);
-    await rejects(mergeCr({ ...s.req, expectedRevisionId: '' }), status.INVALID_ARGUMENT, /^expectedRevisionId/);
     await rejects(mergeCr({ ...s.req, headRevisionId: 'nope' }), status.NOT_FOUND, /headRevisionId: revision "nope"/);
+    // A locked space takes no merge, whoever asks (its `merge` permission is off).
     await db.query(`UPDATE "Space" SET "editMode" = 'locked' WHERE id = $1`, [s.spaceId]);
-    await rejects(mergeCr(s.req), status.FAILED_PRECONDITION, /locked/);
+    await rejects(mergeCr(s.req), status.PERMISSION_DENIED, /merge permission/);
     expect(await revisions()).toBe(before);
     expect(await spaceRevision(s.spaceId)).toBe(s.base);
   });

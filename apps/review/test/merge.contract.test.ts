@@ -7,7 +7,7 @@ import { status } from '@grpc/grpc-js';
 import { createLogger, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { settleMerges } from '../src/rpc/merges.ts';
 import { startReview } from './harness.ts';
 
@@ -121,15 +121,34 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+/** What `run` answers, and the calls review made to content meanwhile (each still goes through). */
+async function withContentCalls<T>(s: Awaited<ReturnType<typeof stack>>, run: () => Promise<T>): Promise<{ answer: T; calls: string[] }> {
+  const clients = [s.review.deps.content, s.review.deps.spaceContent] as unknown as Record<string, (...a: unknown[]) => unknown>[];
+  const spies = clients.flatMap((client) => Object.keys(client).map((name) => ({ name, spy: vi.spyOn(client, name) })));
+  try {
+    const answer = await run();
+    return { answer, calls: spies.flatMap(({ name, spy }) => spy.mock.calls.map(() => name)) };
+  } finally {
+    for (const { spy } of spies) spy.mockRestore();
+  }
+}
+
 describe('merging a change request', () => {
-  it('moves the space onto the merge revision and records the change request merged, with its counters', async () => {
+  it('moves the space onto the merge revision in one call to content and records the change request merged, with its counters', async () => {
     const s = withEvents;
     const { space, cr } = await s.editedSpace();
-    const res = await s.merge(space.id, cr);
+    const { answer: res, calls } = await withContentCalls(s, () => s.merge(space.id, cr));
+    expect(calls).toEqual(['mergeChangeRequestIntoSpace']);
     const after = await s.getSpace(space.id);
     expect(after.revisionId).toBe(res.revision);
     expect(await s.row(cr)).toEqual({ status: 'merged', revision_merged: res.revision, merge_started_at: null });
-    expect(after.counters?.changeRequestsOpen).toBe(0);
+    // Content's copy of the counters follows from review's state event.
+    expect(
+      await eventually(
+        async () => (await s.getSpace(space.id)).counters?.changeRequestsOpen,
+        (open) => open === 0,
+      ),
+    ).toBe(0);
     const revision: { pages: Page[] } = await s.content.callContent(
       SC.prototype.getRevision,
       { spaceId: space.id, revisionId: res.revision, metadata: false, withMarkdown: true },
@@ -148,8 +167,29 @@ describe('merging a change request', () => {
     const moved = (await s.getSpace(space.id)).revisionId;
     await rejects(s.merge(space.id, cr), status.ABORTED, /conflicts with the space's content on 1 page\(s\): "Intro"/);
     await rejects(s.merge(space.id, cr, reader), status.PERMISSION_DENIED, /merge permission/);
+    await rejects(s.merge(space.id, cr, outsider), status.NOT_FOUND, /not found/);
     expect((await s.getSpace(space.id)).revisionId).toBe(moved);
     expect(await s.row(cr)).toEqual({ status: 'open', revision_merged: null, merge_started_at: null });
+  });
+
+  it('says nothing of a change request to who may not merge in its space', async () => {
+    const s = withoutEvents;
+    const { space, cr } = await s.editedSpace();
+    // Not there, merged, under way: each told only to who may merge; a reader is refused, another organization's user finds nothing.
+    for (const [as, code] of [
+      [reader, status.PERMISSION_DENIED],
+      [outsider, status.NOT_FOUND],
+    ] as const)
+      await rejects(s.merge(space.id, { ...cr, number: 999 }, as), code, code === status.NOT_FOUND ? /Space .* not found/ : /merge permission/);
+    await rejects(s.merge(space.id, { ...cr, number: 999 }), status.NOT_FOUND, /Change request "999" not found/);
+    await s.db.query(`UPDATE change_request SET merge_started_at = now() AT TIME ZONE 'UTC' WHERE id = $1`, [cr.id]);
+    await rejects(s.merge(space.id, cr, outsider), status.NOT_FOUND, /Space .* not found/);
+    await rejects(s.merge(space.id, cr, reader), status.PERMISSION_DENIED, /merge permission/);
+    await rejects(s.merge(space.id, cr), status.ABORTED, /being merged/);
+    await s.db.query(`UPDATE change_request SET merge_started_at = NULL WHERE id = $1`, [cr.id]);
+    await s.merge(space.id, cr);
+    await rejects(s.merge(space.id, cr, outsider), status.NOT_FOUND, /Space .* not found/);
+    await rejects(s.merge(space.id, cr), status.FAILED_PRECONDITION, /is merged/);
   });
 
   it('refuses a second merge while one is under way', async () => {
@@ -179,7 +219,12 @@ describe('a merge review did not see end', () => {
       (r) => r.status === 'merged',
     );
     expect(row).toEqual({ status: 'merged', revision_merged: moved, merge_started_at: null });
-    expect((await s.getSpace(space.id)).counters?.changeRequestsOpen).toBe(0);
+    expect(
+      await eventually(
+        async () => (await s.getSpace(space.id)).counters?.changeRequestsOpen,
+        (open) => open === 0,
+      ),
+    ).toBe(0);
   });
 
   it('is recorded when the change request is next read, without the event', async () => {

@@ -31,6 +31,7 @@ import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
+import { spacePermissions } from '../domain/access.ts';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, markdownOfDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
@@ -469,19 +470,15 @@ export function revisionHandlers(deps: RevisionDeps): H {
       // Review records the change request as merged from this revision: no one else may name one.
       if (ctx.chain.at(-1) !== 'review') throw new PermissionDeniedError('Only the review service merges change requests');
       if (!req.changeRequestId) throw new InvalidArgumentError('changeRequestId: the change request being merged is needed');
-      if (!req.expectedRevisionId) throw new InvalidArgumentError('expectedRevisionId: the revision the space is expected to be on is needed');
+      // Review reads nothing of the space before this call: the caller's right to merge is checked here.
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
-      requireEdit(space, role);
-      requireLive(space);
+      if (!spacePermissions(role, space.editMode).merge) throw new PermissionDeniedError(`You need the merge permission on space "${space.id}" to merge a change request`);
       // Merged already (a retry after the answer was lost): the same answer, nothing written again.
       const done = await revisions.changeRequestMerge(space.id, req.changeRequestId);
       if (done) return { revision: revisionHeader((await revisions.getRevision(done))!), conflicts: [] };
-      if (space.revisionId !== req.expectedRevisionId) throw spaceMovedOn(space.id);
-      const merged = await merge3(space, { base: req.baseRevisionId, ours: req.expectedRevisionId, theirs: req.headRevisionId }, [
-        'baseRevisionId',
-        'expectedRevisionId',
-        'headRevisionId',
-      ]);
+      const expected = req.expectedRevisionId || space.revisionId;
+      if (space.revisionId !== expected) throw spaceMovedOn(space.id);
+      const merged = await merge3(space, { base: req.baseRevisionId, ours: expected, theirs: req.headRevisionId }, ['baseRevisionId', 'expectedRevisionId', 'headRevisionId']);
       if (!merged.tree) return { conflicts: merged.conflicts };
       const row = await revisions.writeRevision(
         {
@@ -494,7 +491,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
           changeRequestId: req.changeRequestId,
         },
         merged.documents,
-        { expected: req.expectedRevisionId },
+        { expected },
       );
       // Review records the merge from this event when its own write after this call did not happen.
       await deps.events.emit(ctx, {

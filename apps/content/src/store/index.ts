@@ -200,11 +200,13 @@ export function createStore(database: Db) {
       // A new space has no change requests, comments or Git link yet: its copies start known, at version 0.
       const data = { ...s, id, visibility: toDb(s.visibility), copy: { create: { countersVersion: BigInt(0), gitVersion: BigInt(0) } } };
       if (revisionId) {
-        // Search finds the duplicate's pages from the start.
+        // Search finds the duplicate's pages from the start. The revision is read first: it never
+        // changes, and the transaction holds a connection of the pool it is read on.
+        const revision = await revisions.getRevision(revisionId);
         return fresh(
           await db.$transaction(async (tx) => {
             const created = await tx.space.create({ data: { ...data, revisionId } });
-            await revisions.syncPages(tx, id, revisionId);
+            if (revision) await revisions.syncPages(tx, id, revision);
             return created;
           }),
         );

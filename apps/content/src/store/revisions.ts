@@ -1,13 +1,16 @@
-// Revisions and documents. A revision row is written once, with its whole tree as one JSON value;
-// documents are keyed by content hash, so only those not stored yet are written. The space's
-// active revision moves by compare-and-set, and the search index follows in the same transaction.
+// Revisions and documents. A revision row is written once, holding its pages and files as lists of
+// chunks (src/domain/chunks.ts) that are stored once by content hash, like documents: an edit
+// writes the few chunks and documents not stored yet, and a row. The space's active revision
+// moves by compare-and-set, and the search index follows in the same transaction.
 import { ConflictError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
+import { assembleTree, chunkTree, type PageRecord } from '../domain/chunks.ts';
 import type { Redirect } from '../domain/redirects.ts';
 import type { ReusableContent } from '../domain/reusable.ts';
-import { documentPages, flatten, readTree, type Tree } from '../domain/tree.ts';
+import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
 import { convertDocuments, writeDocuments, syncSpacePages, type Sql } from './search.ts';
 import type { Db } from './index.ts';
@@ -94,9 +97,12 @@ async function activate(sql: Sql, spaceId: string, revisionId: string, expected:
 }
 
 // Revisions never change once written, and an edit starts from the revision the previous edit
-// wrote: the last ones read or written are kept parsed (a large tree costs more to read and parse
-// than the edit), up to this many pages in all.
+// wrote: the last ones read or written are kept assembled (a large tree costs more to read and
+// assemble than the edit), up to this many pages in all; and, apart, the last chunks read or
+// written, parsed, up to this many items (pages and files) in all, so a revision not kept reads
+// only the chunks it does not share with those.
 const CACHED_PAGES = 5_000;
+const CACHED_CHUNK_ITEMS = 20_000;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -106,44 +112,73 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The rows, most recently used last; frozen, as every caller shares them. */
-function revisionCache() {
-  const rows = new Map<string, { row: RevisionRow; pages: number }>();
-  let pages = 0;
-  return {
-    get(id: string): RevisionRow | undefined {
-      const hit = rows.get(id);
-      if (!hit) return undefined;
-      rows.delete(id);
-      rows.set(id, hit);
-      return hit.row;
-    },
-    add(row: RevisionRow): RevisionRow {
-      const size = Math.max(1, flatten(row.tree.pages).length);
-      if (rows.has(row.id) || size > CACHED_PAGES) return row;
-      for (const [id, old] of rows) {
-        if (pages + size <= CACHED_PAGES) break;
-        rows.delete(id);
-        pages -= old.pages;
-      }
-      rows.set(row.id, { row: deepFreeze(row), pages: size });
-      pages += size;
-      return row;
-    },
-  };
+/** A chunk's items as parsed from its JSON. */
+type ChunkItems = readonly PageRecord[] | readonly TreeFile[];
+
+/** A Revision row as read: `tree` for rows written before chunks, the chunk lists and variables since. */
+interface StoredRevision extends Omit<RevisionRow, 'tree'> {
+  tree: unknown;
+  pageChunks: string[];
+  fileChunks: string[];
+  variables: Record<string, string>;
 }
+
+// One statement: the chunks not stored yet (a concurrent writer of the same chunk waits for the
+// other's commit, then skips it) and the row.
+const INSERT_REVISION = `
+  WITH chunks AS (INSERT INTO "TreeChunk" (id, content) SELECT i, c::json FROM unnest($10::text[], $11::text[]) AS u(i, c) ON CONFLICT DO NOTHING)
+  INSERT INTO "Revision" (id, "spaceId", parents, type, "pageChunks", "fileChunks", variables, git, redirects, "reusableContents", "changeRequestId", "createdAt")
+  VALUES ($1, $2, $3::text[], $4, $5::text[], $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $12::jsonb, $13, ${UTC_NOW}) RETURNING "createdAt"`;
 
 export function createRevisionStore(database: Db) {
   const { pool } = database;
-  const cache = revisionCache();
+  // Frozen, as every caller shares them.
+  const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
+  const chunks = new LRUCache<string, ChunkItems>({ maxSize: CACHED_CHUNK_ITEMS, sizeCalculation: (items) => Math.max(1, items.length) });
+  const keep = (row: RevisionRow): RevisionRow => {
+    cache.set(row.id, deepFreeze(row));
+    return row;
+  };
+
+  /** The row's tree: its own JSON (a row from before chunks), or its chunks, those not kept read in one query. */
+  async function treeOf(r: StoredRevision): Promise<Tree> {
+    if (r.tree !== null) return readTree(r.tree);
+    const found = new Map<string, ChunkItems>();
+    const missing: string[] = [];
+    for (const id of [...r.pageChunks, ...r.fileChunks]) {
+      const items = chunks.get(id);
+      if (items) found.set(id, items);
+      else missing.push(id);
+    }
+    if (missing.length) {
+      const { rows } = await pool.query<{ id: string; content: ChunkItems }>('SELECT id, content FROM "TreeChunk" WHERE id = ANY($1::text[])', [missing]);
+      for (const { id, content } of rows) {
+        found.set(id, deepFreeze(content));
+        chunks.set(id, content);
+      }
+    }
+    const items = <T extends ChunkItems>(ids: string[]) =>
+      ids.map((id) => {
+        const got = found.get(id);
+        if (!got) throw new Error(`Revision "${r.id}": chunk "${id}" is not stored`);
+        return got as T;
+      });
+    return assembleTree(items<readonly PageRecord[]>(r.pageChunks), items<readonly TreeFile[]>(r.fileChunks), r.variables);
+  }
+
   return {
-    // Plain SQL: the tree of a large space is big, and pg parses the JSON once.
+    // Plain SQL: pg parses the JSON of the chunks once.
     async getRevision(id: string): Promise<RevisionRow | undefined> {
       const cached = cache.get(id);
       if (cached) return cached;
-      const { rows } = await pool.query('SELECT id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "createdAt" FROM "Revision" WHERE id = $1', [id]);
+      const { rows } = await pool.query<StoredRevision>(
+        'SELECT id, "spaceId", parents, type, tree, "pageChunks", "fileChunks", variables, git, redirects, "reusableContents", "createdAt" FROM "Revision" WHERE id = $1',
+        [id],
+      );
       const r = rows[0];
-      return r && cache.add({ ...r, tree: readTree(r.tree) });
+      if (!r) return undefined;
+      const { spaceId, parents, type, git, redirects, reusableContents, createdAt } = r;
+      return keep({ id, spaceId, parents, type, tree: await treeOf(r), git, redirects, reusableContents, createdAt });
     },
 
     /**
@@ -201,13 +236,20 @@ export function createRevisionStore(database: Db) {
       }
     },
 
-    /** Whether the document belongs to one of the space's revisions, a page's or a reusable content's (the active one's pages are checked first, by index). */
+    /**
+     * Whether the document belongs to one of the space's revisions, a page's or a reusable
+     * content's (the active one's pages are checked first, by index; then each chunk of the
+     * space's revisions once, and the trees of rows from before chunks).
+     */
     async spaceHasDocument(spaceId: string, activeRevisionId: string, documentId: string): Promise<boolean> {
       const { rows } = await pool.query(
-        `SELECT EXISTS (SELECT 1 FROM "SpacePage" WHERE "spaceId" = $1 AND "documentId" = $3)
-             OR EXISTS (SELECT 1 FROM "Revision" WHERE ("spaceId" = $1 OR id = $2)
-                          AND (jsonb_path_exists(tree, '$.**.documentId ? (@ == $d)', jsonb_build_object('d', $3::text))
-                            OR jsonb_path_exists("reusableContents", '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text)))) AS found`,
+        `WITH revisions AS (SELECT * FROM "Revision" WHERE "spaceId" = $1 OR id = $2)
+         SELECT EXISTS (SELECT 1 FROM "SpacePage" WHERE "spaceId" = $1 AND "documentId" = $3)
+             OR EXISTS (SELECT 1 FROM revisions
+                          WHERE jsonb_path_exists(tree, '$.**.documentId ? (@ == $d)', jsonb_build_object('d', $3::text))
+                             OR jsonb_path_exists("reusableContents", '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text)))
+             OR EXISTS (SELECT 1 FROM "TreeChunk" WHERE id IN (SELECT unnest("pageChunks") FROM revisions)
+                          AND jsonb_path_exists(content::jsonb, '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text))) AS found`,
         [spaceId, activeRevisionId, documentId],
       );
       return rows[0].found as boolean;
@@ -220,28 +262,42 @@ export function createRevisionStore(database: Db) {
      */
     async writeRevision(r: NewRevision, documents: Map<string, string>, activateOn?: { expected: string }): Promise<RevisionRow> {
       const id = newId();
-      // Documents are never changed nor removed: one stored already is left alone, not even parsed.
-      const stored = documents.size ? (await pool.query<{ id: string }>('SELECT id FROM "Document" WHERE id = ANY($1::text[])', [[...documents.keys()]])).rows : [];
-      const known = new Set(stored.map((d) => d.id));
+      const cut = chunkTree(r.tree);
+      const all = [...cut.pages, ...cut.files];
+      // Documents and chunks are never changed nor removed: one stored already is left alone (a
+      // document not even parsed). Those kept here are stored; the others are looked for at once.
+      const unsure = new Map(all.filter((c) => !chunks.has(c.id)).map((c) => [c.id, c]));
+      const stored =
+        documents.size || unsure.size
+          ? (
+              await pool.query<{ documents: string[]; chunks: string[] }>(
+                `SELECT array(SELECT id FROM "Document" WHERE id = ANY($1::text[])) AS documents, array(SELECT id FROM "TreeChunk" WHERE id = ANY($2::text[])) AS chunks`,
+                [[...documents.keys()], [...unsure.keys()]],
+              )
+            ).rows[0]!
+          : { documents: [], chunks: [] };
+      const known = new Set(stored.documents);
       const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, markdown]) => ({ id: docId, markdown }));
+      const storedChunks = new Set(stored.chunks);
+      const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
       const written = await inTransaction(pool, async (sql) => {
         // A concurrent writer of the same document waits here for the other's commit, then skips it.
         if (fresh.length) await writeDocuments(sql, fresh);
-        const rows = await sql<{ createdAt: Date }>(
-          `INSERT INTO "Revision" (id, "spaceId", parents, type, tree, git, redirects, "reusableContents", "changeRequestId", "createdAt")
-           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9, ${UTC_NOW}) RETURNING "createdAt"`,
-          [
-            id,
-            r.spaceId,
-            r.parents,
-            r.type,
-            JSON.stringify(r.tree),
-            r.git ? JSON.stringify(r.git) : null,
-            JSON.stringify(r.redirects),
-            JSON.stringify(r.reusableContents),
-            r.changeRequestId ?? null,
-          ],
-        ).catch((err: { code?: string }) => {
+        const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, [
+          id,
+          r.spaceId,
+          r.parents,
+          r.type,
+          cut.pages.map((c) => c.id),
+          cut.files.map((c) => c.id),
+          JSON.stringify(r.tree.variables),
+          r.git ? JSON.stringify(r.git) : null,
+          JSON.stringify(r.redirects),
+          freshChunks.map((c) => c.id),
+          freshChunks.map((c) => c.json),
+          JSON.stringify(r.reusableContents),
+          r.changeRequestId ?? null,
+        ]).catch((err: { code?: string }) => {
           // Two merges of one change request racing: the other one committed its merge first.
           throw err.code === UNIQUE_VIOLATION && r.changeRequestId ? spaceMovedOn(r.spaceId) : err;
         });
@@ -258,7 +314,9 @@ export function createRevisionStore(database: Db) {
           createdAt: rows[0]!.createdAt,
         };
       });
-      return cache.add(written);
+      // Kept as a reader would have them, parsed from what was stored.
+      for (const c of all) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));
+      return keep(written);
     },
 
     /** The revision the change request was merged as in the space, if it was. */
@@ -273,9 +331,8 @@ export function createRevisionStore(database: Db) {
     },
 
     /** Search's pages for a space that starts on an existing revision (a duplicate), in the transaction creating it. */
-    async syncPages(tx: Prisma.TransactionClient, spaceId: string, revisionId: string): Promise<void> {
-      const rows = await tx.$queryRaw<{ tree: unknown }[]>`SELECT tree FROM "Revision" WHERE id = ${revisionId}`;
-      if (rows[0]) await syncSpacePages(prismaSql(tx), spaceId, documentPages(readTree(rows[0].tree)));
+    async syncPages(tx: Prisma.TransactionClient, spaceId: string, revision: RevisionRow): Promise<void> {
+      await syncSpacePages(prismaSql(tx), spaceId, documentPages(revision.tree));
     },
   };
 }

@@ -14,7 +14,20 @@ import {
 } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, MERGE_TIMEOUT_MS, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
-import { asDomainError, callerOf, countersChanged, isRefusal, need, spaceAndChangeRequest, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import {
+  asDomainError,
+  callerOf,
+  changeRequestIn,
+  countersChanged,
+  isRefusal,
+  need,
+  refusedOnlyToMergers,
+  spaceAndChangeRequest,
+  spaceOf,
+  upstream,
+  usersById,
+  type Deps,
+} from './deps.ts';
 import { settleMerge } from './merges.ts';
 
 type CrHandlers = Pick<
@@ -164,18 +177,23 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
 
     async mergeChangeRequest(req, ctx) {
       callerOf(ctx);
-      const found = await spaceAndChangeRequest(deps, req, ctx, ['merge', 'merge a change request']);
-      const { space } = found;
-      const cr = await settleMerge(deps, found.cr, ctx);
-      checkOpen(cr.number, cr.status, 'merged');
-      const startedAt = await store.startMerge(cr.id, new Date(Date.now() - MERGE_TIMEOUT_MS));
-      if (!startedAt)
-        throw new ConflictError(`Change request #${cr.number} is being merged, or was changed, by another request meanwhile; read it again and retry`, 'merge_in_progress');
+      // A merge is one call to content, which checks that the caller may merge in the space as it
+      // merges: the space is not read here first. Review's own refusals wait for that same check
+      // (made here then), so that who may not merge in the space learns nothing of its change requests.
+      const { cr, startedAt } = await refusedOnlyToMergers(deps, req.spaceId, ctx, async () => {
+        const cr = await settleMerge(deps, await changeRequestIn(deps, req.spaceId, req.changeRequest), ctx);
+        checkOpen(cr.number, cr.status, 'merged');
+        const startedAt = await store.startMerge(cr.id, new Date(Date.now() - MERGE_TIMEOUT_MS));
+        if (!startedAt)
+          throw new ConflictError(`Change request #${cr.number} is being merged, or was changed, by another request meanwhile; read it again and retry`, 'merge_in_progress');
+        return { cr, startedAt };
+      });
+      const space = { id: cr.spaceId, organizationId: cr.organizationId };
       let res: MergeChangeRequestIntoSpaceResponse;
       try {
-        // One call: content merges, writes the merge revision and moves the space in one transaction.
+        // Content merges onto the space's revision as it reads it, writes the merge revision and moves the space, in one transaction.
         res = await deps.spaceContent.mergeChangeRequestIntoSpace(
-          { spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: space.revisionId, changeRequestId: cr.id },
+          { spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: '', changeRequestId: cr.id },
           ctx,
         );
       } catch (err) {
@@ -194,8 +212,9 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       }
       // The space has the content now: the change request is merged even if a PATCH raced this merge.
       await store.recordMerged(cr.id, space.id, res.revision.id);
-      // Counted before the answer, also when content's event recorded the merge first.
-      await countersChanged(deps, space, ctx);
+      // Counted before the answer, also when content's event recorded the merge first; content's
+      // copy takes them from the state event (no second call to content).
+      await countersChanged(deps, space, ctx, { call: false });
       return { revision: res.revision.id, result: 'merge' };
     },
 

@@ -87,6 +87,20 @@ export async function spaceAndChangeRequest(deps: Deps, req: { spaceId: string; 
   return { space, cr: await changeRequestIn(deps, space.id, req.changeRequest) };
 }
 
+/**
+ * `checks` of a merge made before content's call; a refusal among them (not found, not open, under
+ * way) is answered only once the caller is known to see the space and may merge in it, or else
+ * as content would answer (NOT_FOUND, PERMISSION_DENIED).
+ */
+export async function refusedOnlyToMergers<T>(deps: Deps, spaceId: string, ctx: CallContext, checks: () => Promise<T>): Promise<T> {
+  try {
+    return await checks();
+  } catch (err) {
+    if (err instanceof DomainError) need(await spaceOf(deps, spaceId, ctx), 'merge', 'merge a change request');
+    throw err;
+  }
+}
+
 /** The users by id in one call; one the caller may not see (or gone) shows only its id. */
 export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: CallContext): Promise<(id: string) => User> {
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
@@ -101,13 +115,15 @@ const { entity, verb } = STATE_EVENTS.spaceCounters;
 
 /**
  * After a change of what the space's counters count: the counters now, at a raised version, to
- * content at once (the next Space shown counts the change) and as a state event on EVENTS (which
- * feeds content's copy whatever that call missed). The change is made: neither failing fails it.
+ * content at once (the next Space shown counts the change), unless `call` is false (a merge: one
+ * call to content), and as a state event on EVENTS (which feeds content's copy whatever that call
+ * missed, and alone after a merge). The change is made: neither failing fails it.
  */
 export async function countersChanged(
   { store, content, events }: Deps,
   space: Pick<Space, 'id' | 'organizationId'>,
   ctx: Pick<CallContext, 'log' | 'userId' | 'ip' | 'userAgent'>,
+  { call = true } = {},
 ): Promise<void> {
   let counters: Awaited<ReturnType<Store['bumpCounters']>>;
   try {
@@ -118,9 +134,10 @@ export async function countersChanged(
   }
   const copy = { spaceId: space.id, ...counters };
   await Promise.all([
-    content
-      .recordSpaceCounters({ counters: [copy] }, {})
-      .catch((err: unknown) => ctx.log.warn({ err, spaceId: space.id }, 'space counters not recorded by content; the event brings them')),
+    call &&
+      content
+        .recordSpaceCounters({ counters: [copy] }, {})
+        .catch((err: unknown) => ctx.log.warn({ err, spaceId: space.id }, 'space counters not recorded by content; the event brings them')),
     events.emit(ctx, { entity, verb, organizationId: space.organizationId, target: { type: 'space', id: space.id }, details: copy }),
   ]);
 }

@@ -6,9 +6,12 @@ import { countersChanged, type Deps } from './deps.ts';
 /** Who a change made outside a call (an event, the start) is reported by: the log, no caller. */
 type Reporter = Pick<CallContext, 'log' | 'userId' | 'ip' | 'userAgent'>;
 
-/** Records the merge content made (once) and, when that changed the change request, its space's counters. */
+/**
+ * Records the merge content made (once) and, when that changed the change request, its space's
+ * counters: by the state event alone, as for every merge (a merge is one call to content).
+ */
 export async function recordMerge(deps: Deps, cr: Pick<ChangeRequestRow, 'id' | 'spaceId' | 'organizationId'>, revision: string, ctx: Reporter): Promise<void> {
-  if (await deps.store.recordMerged(cr.id, cr.spaceId, revision)) await countersChanged(deps, { id: cr.spaceId, organizationId: cr.organizationId }, ctx);
+  if (await deps.store.recordMerged(cr.id, cr.spaceId, revision)) await countersChanged(deps, { id: cr.spaceId, organizationId: cr.organizationId }, ctx, { call: false });
 }
 
 /**
