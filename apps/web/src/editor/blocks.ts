@@ -6,10 +6,12 @@ import { toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock 
 import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Choices, type Field, type Json } from './fields.ts';
 
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
-// (content refs) and the keyboard, superscript and subscript marks. Their look follows the
-// document renderer's markup (packages/document's toHtml): `section.tabs-item` (in a `div.tabs-block`),
-// `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`; pasted HTML in that markup (a
-// published page's) parses back into these nodes.
+// (content refs), the blocks and inlines kept as the model's JSON and edited through their fields
+// (fields.ts), math's in-place TeX panel, and the keyboard, superscript, subscript, colour and
+// annotation marks. Their look follows the document renderer's markup (packages/document's
+// toHtml): `section.tabs-item` (in a `div.tabs-block`), `div.embed`, `div.file`, `div.content-ref`,
+// `kbd`, `sup`, `sub`, `mark.color-*`; pasted HTML in that markup (a published page's) parses back
+// into these nodes.
 
 // Where a block may sit, as GitBook's schema says (packages/document's fit.ts): the editor's
 // content expressions, so a writer cannot nest what the model does not allow.
@@ -580,7 +582,7 @@ export const Color = Mark.create({
   ],
   renderHTML: ({ mark }) => {
     const classes = [`color-${String(mark.attrs.text)}`, `bg-${String(mark.attrs.background)}`].filter((c) => !c.endsWith('-default'));
-    return ['mark', { class: ['marked', ...classes].join(' ').replaceAll('$', '') }, 0];
+    return ['mark', classes.length ? { class: classes.join(' ').replaceAll('$', '') } : {}, 0];
   },
   addCommands() {
     return {

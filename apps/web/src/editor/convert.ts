@@ -92,11 +92,11 @@ function block(b: DocumentBlock, href: RefHref): PMNode[] {
     case 'divider':
       return [{ type: 'horizontalRule' }];
     case 'images':
-      // One image per block edits like a paragraph; several side by side stay one opaque block.
+      // One image per block edits like a paragraph; several side by side are one block with fields.
       if (b.nodes.length === 1 && !b.data?.align && !b.data?.fullWidth) return [image(b.nodes[0]!, href)];
-      return [opaque(b)];
+      return [whole(b)];
     case 'table':
-      return [editableTable(b) ? table(b, href) : opaque(b)];
+      return [editableTable(b) ? table(b, href) : whole(b)];
     case 'expandable': {
       const title = b.fragments.find((f) => f.fragment === 'expandable-title')?.nodes[0] as DocumentBlockParagraph | undefined;
       const body = b.fragments.find((f) => f.fragment === 'expandable-body')?.nodes ?? [];
@@ -132,7 +132,7 @@ function block(b: DocumentBlock, href: RefHref): PMNode[] {
     case 'content-ref':
       return [{ type: 'contentRef', attrs: { ref: JSON.stringify(b.data.ref) } }];
     default:
-      return [opaque(b)];
+      return [whole(b)];
   }
 }
 
@@ -149,7 +149,8 @@ function image(img: DocumentBlockImage, href: RefHref): PMNode {
   };
 }
 
-const opaque = (b: DocumentBlock): PMNode => ({ type: 'gbBlock', attrs: { block: JSON.stringify(stripKeys(b)) } });
+/** A block kept as the model's JSON, edited through its fields (fields.ts). */
+const whole = (b: DocumentBlock): PMNode => ({ type: 'gbBlock', attrs: { block: JSON.stringify(stripKeys(b)) } });
 
 /** A JSON attribute, null when there is nothing to keep. */
 const json = (value: Record<string, unknown>): string | null => (Object.keys(value).length ? JSON.stringify(value) : null);
