@@ -1,6 +1,6 @@
 import { Extension, getMarkAttributes, Mark, Node, mergeAttributes, type Editor, type NodeViewRenderer } from '@tiptap/react';
 import type { Node as PMNodeType } from '@tiptap/pm/model';
-import { NodeSelection, TextSelection } from '@tiptap/pm/state';
+import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import katex from 'katex';
 import { toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock } from '@quire/document';
 import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Choices, type Field, type Json } from './fields.ts';
@@ -462,11 +462,20 @@ function popoverView(
     panel.addEventListener('focusout', (e) => {
       if (!(e.relatedTarget instanceof globalThis.Node && panel.contains(e.relatedTarget))) panel.hidden = !dom.classList.contains('ProseMirror-selectednode');
     });
+    // Enter or Escape: back to writing, just after the node.
     panel.addEventListener('keydown', (e) => {
-      if (e.key !== 'Escape' && e.key !== 'Enter') return;
+      if (e.key !== 'Escape' && (e.key !== 'Enter' || e.target instanceof HTMLTextAreaElement)) return;
       e.preventDefault();
       panel.hidden = true;
-      editor.commands.focus();
+      const pos = getPos();
+      editor
+        .chain()
+        .focus()
+        .command(({ tr }) => {
+          if (pos !== undefined) tr.setSelection(Selection.near(tr.doc.resolve(Math.min(pos + node.nodeSize, tr.doc.content.size))));
+          return true;
+        })
+        .run();
     });
     return {
       dom,
