@@ -514,7 +514,8 @@ function renderInline(value: Json, choices: Choices, into: HTMLElement) {
     case 'mention': {
       const found = ref?.kind === 'user' ? choices.users.find((u) => u.id === ref.user) : ref?.kind === 'page' ? choices.pages.find((p) => p.id === ref.page) : undefined;
       into.className = 'mention';
-      into.textContent = `@${found?.title ?? (ref ? refValue(ref).replace(/^\w+:/, '') : '') ?? ''}` || '@…';
+      // A target the space does not list shows its id or URL; none yet, an ellipsis.
+      into.textContent = `@${(found?.title ?? (ref ? refValue(ref).replace(/^\w+:/, '') : '')) || '…'}`;
       return;
     }
     case 'button':

@@ -93,27 +93,31 @@ export default function EditView({ space, number, path }: { space: Space; number
             <p>Use New page to start writing.</p>
           </EmptyState>
         )}
-        {page && page.type === 'document' && (files.isPending || reusable.isPending || members.isPending) && <Progress label="Loading the space's files" />}
-        {page && page.type === 'document' && !files.isPending && !reusable.isPending && !members.isPending && (
+        {page && page.type === 'document' && (
           <PageEditor
             key={page.id}
             crPath={crPath}
             base={base}
             page={page}
-            choices={{
-              pages: flatten(pages.data!)
-                .filter((p) => p.type === 'document')
-                .map((p) => ({ id: p.id, title: p.title })),
-              files: (files.data ?? []).map((f) => ({ id: f.id, title: f.name, url: f.downloadURL })),
-              users: (members.data ?? []).map((m) => ({ id: m.user.id, title: m.user.displayName })),
-              reusableContents: reusable.data ?? [],
-              render: async (id) => {
-                const found = reusable.data?.find((r) => r.id === id);
-                if (!found) return '';
-                const doc = await api.get<JSONDocument>(`/spaces/${space.id}/documents/${found.document}`);
-                return renderDocument(doc, space.id, pages.data!, files.data ?? []);
-              },
-            }}
+            // Until they are in, the page's body loads alongside (the editor opens with both).
+            choices={
+              files.isPending || reusable.isPending || members.isPending
+                ? undefined
+                : {
+                    pages: flatten(pages.data!)
+                      .filter((p) => p.type === 'document')
+                      .map((p) => ({ id: p.id, title: p.title })),
+                    files: (files.data ?? []).map((f) => ({ id: f.id, title: f.name, url: f.downloadURL })),
+                    users: (members.data ?? []).map((m) => ({ id: m.user.id, title: m.user.displayName })),
+                    reusableContents: reusable.data ?? [],
+                    render: async (id) => {
+                      const found = reusable.data?.find((r) => r.id === id);
+                      if (!found) return '';
+                      const doc = await api.get<JSONDocument>(`/spaces/${space.id}/documents/${found.document}`);
+                      return renderDocument(doc, space.id, pages.data!, files.data ?? []);
+                    },
+                  }
+            }
             onDeleted={() => {
               void client.invalidateQueries({ queryKey: ['pages', base] });
               navigate(paths.edit(space.organization, space.id, number));
@@ -176,7 +180,7 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
     onSuccess: onDeleted,
   });
 
-  if (body.isPending) return <Progress label="Loading the page" />;
+  if (body.isPending || !choices) return <Progress label="Loading the page" />;
   if (body.error) return <ErrorState title="Could not load the page" message={body.error.message} />;
   const initial = (restored?.document as JSONDocument | undefined) ?? body.data.document ?? { object: 'document', data: {}, nodes: [] };
   const changeTitle = (t: string) => {
