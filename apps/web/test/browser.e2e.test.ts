@@ -119,7 +119,7 @@ describeInChromium('the web app in Chromium', () => {
     await w.keyboard.press('Enter');
     // An image, uploaded into the change request.
     const chooser = w.waitForEvent('filechooser');
-    await w.getByRole('button', { name: 'Image' }).click();
+    await w.getByRole('button', { name: 'Image', exact: true }).click();
     await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
     await w.locator('.editor img').waitFor();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
