@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DocumentBlockTable, DocumentBlockTabs } from '@quire/document';
+import type { DocumentBlockParagraph, DocumentBlockTable, DocumentBlockTabs, JSONDocument } from '@quire/document';
 import type { Editor } from '@tiptap/react';
+import type { Page } from 'playwright-core';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
@@ -32,6 +33,38 @@ describeInChromium('the web app in Chromium', () => {
   });
 
   const signedIn = (user: TestUser, path = '/') => browser.signedIn(app.origin, user, path);
+
+  /** A new page `title` in a new change request `subject` of a new space `space`, open in the editor. */
+  const newPage = async (space: string, subject: string, title: string) => {
+    const w = await signedIn(writer);
+    await w.getByLabel('New space title').fill(space);
+    await w.getByRole('button', { name: 'New space' }).click();
+    await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: space }).click();
+    await w.getByRole('link', { name: 'Edit' }).click();
+    await w.getByLabel('Subject of the new change request').fill(subject);
+    await w.getByRole('button', { name: 'New change request' }).click();
+    await w.getByRole('button', { name: 'New page' }).click();
+    await w.getByLabel('Page title').fill(title);
+    return w;
+  };
+  /** Types `/query` and clicks the menu's `option`. */
+  const slashIn = (w: Page) => async (query: string, option: string) => {
+    await w.keyboard.type(`/${query}`);
+    await w.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: option, exact: true }).click();
+  };
+  /** The document of the change request's page `title`, as the API answers it (the editor open at /o/:org/s/:space/~/changes/:number/edit/…). */
+  const savedDocument = async (w: Page, title: string) => {
+    const [, , , , spaceId, , , number] = new URL(w.url()).pathname.split('/');
+    const content = `${app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
+    return w.evaluate(
+      async ({ base, title }) => {
+        const { pages } = (await (await fetch(`${base}/pages`)).json()) as { pages: { id: string; title: string }[] };
+        const page = pages.find((p) => p.title === title)!;
+        return ((await (await fetch(`${base}/page/${page.id}?format=document`)).json()) as { document: JSONDocument }).document;
+      },
+      { base: content, title },
+    );
+  };
 
   it('a writer writes a page in a change request, a reviewer comments and approves, the writer merges it into the space', async () => {
     const anonymousContext = await browser.context();
@@ -86,7 +119,7 @@ describeInChromium('the web app in Chromium', () => {
     await w.keyboard.press('Enter');
     // An image, uploaded into the change request.
     const chooser = w.waitForEvent('filechooser');
-    await w.getByRole('button', { name: 'Image' }).click();
+    await w.getByRole('button', { name: 'Image', exact: true }).click();
     await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
     await w.locator('.editor img').waitFor();
     await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
@@ -151,22 +184,9 @@ describeInChromium('the web app in Chromium', () => {
   });
 
   it('a writer inserts a table, an expandable and tabs with slash commands, and they are saved as GitBook blocks', async () => {
-    const w = await signedIn(writer);
-    await w.getByLabel('New space title').fill('Blocks');
-    await w.getByRole('button', { name: 'New space' }).click();
-    await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Blocks' }).click();
-    await w.getByRole('link', { name: 'Edit' }).click();
-    await w.getByLabel('Subject of the new change request').fill('Reference tables');
-    await w.getByRole('button', { name: 'New change request' }).click();
-    await w.getByRole('button', { name: 'New page' }).click();
-    await w.getByLabel('Page title').fill('Reference');
-
+    const w = await newPage('Blocks', 'Reference tables', 'Reference');
     const editor = w.getByRole('textbox', { name: /Content of/ });
-    const slash = async (query: string, option: string) => {
-      await w.keyboard.type(`/${query}`);
-      await w.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: option, exact: true }).waitFor();
-      await w.keyboard.press('Enter');
-    };
+    const slash = slashIn(w);
     // The caret to the end of a paragraph: clicked until the editor's own selection is in it (a click
     // right after typing elsewhere is now and then not taken up by the editor's state in time).
     const after = async (text: string) => {
@@ -234,14 +254,7 @@ describeInChromium('the web app in Chromium', () => {
     expect(await reloaded.locator('table tr').count()).toBe(4);
 
     // The API holds GitBook's blocks.
-    // /o/:org/s/:space/~/changes/:number/edit/…
-    const [, , , , spaceId, , , number] = new URL(w.url()).pathname.split('/');
-    const content = `${app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
-    const model = await w.evaluate(async (base) => {
-      const { pages } = (await (await fetch(`${base}/pages`)).json()) as { pages: { id: string; title: string }[] };
-      const page = pages.find((p) => p.title === 'Reference')!;
-      return ((await (await fetch(`${base}/page/${page.id}?format=document`)).json()) as { document: { nodes: { type: string }[] } }).document;
-    }, content);
+    const model = await savedDocument(w, 'Reference');
     const byType: Record<string, unknown> = Object.fromEntries(model.nodes.map((n) => [n.type, n]));
     expect(model.nodes.map((n) => n.type).filter((t) => t !== 'paragraph')).toEqual(['table', 'expandable', 'tabs']);
     const table = byType.table as DocumentBlockTable;
@@ -253,5 +266,55 @@ describeInChromium('the web app in Chromium', () => {
     const tabsBlock = byType.tabs as DocumentBlockTabs;
     expect(tabsBlock.nodes.map((t) => t.data.title)).toEqual(['macOS', 'Tab 2', 'Linux']);
     expect(JSON.stringify(tabsBlock.nodes[0])).toContain('brew install quire');
+  });
+
+  it('a writer adds an emoji, a mention, inline math and a colour in place, each from its panel or the toolbar', async () => {
+    const w = await newPage('Team', 'Thanks', 'Thanks');
+    const editor = w.getByRole('textbox', { name: /Content of/ });
+    const slash = slashIn(w);
+    await editor.click();
+    await w.keyboard.type('Thanks ');
+    // An emoji: its panel opens on its field, Enter goes back to writing after it.
+    await slash('emoji', 'Emoji');
+    const emoji = w.getByRole('group', { name: 'Emoji' }).getByLabel('Emoji');
+    await expect.poll(() => emoji.evaluate((el) => el === document.activeElement)).toBe(true);
+    await emoji.fill('🎉');
+    await w.keyboard.press('Enter');
+    await w.keyboard.type(' to ');
+    // A mention: members of the organization and pages of the space are offered; a page is taken.
+    await slash('mention', 'Mention');
+    const mentions = w.getByRole('group', { name: 'Mention' }).getByLabel('Mentions');
+    const offered = await mentions.locator('option').allTextContents();
+    expect(offered.filter((o) => o.startsWith('Member: ')).length).toBeGreaterThan(0);
+    const page = offered.find((o) => o.startsWith('Page: '))!;
+    await mentions.selectOption({ label: page });
+    await mentions.press('Escape');
+    await w.keyboard.type(' for ');
+    await slash('inline', 'Inline math');
+    const tex = w.getByRole('group', { name: 'Inline math' }).getByLabel('TeX formula');
+    await tex.fill('a^2+b^2');
+    await tex.press('Enter');
+    await w.keyboard.press('Enter');
+    // A colour on the selected word.
+    await w.keyboard.type('Important');
+    await w.keyboard.press('Shift+Home');
+    await w.getByRole('toolbar', { name: 'Formatting' }).getByLabel('Text colour').selectOption('red');
+    await editor.locator('mark.color-red').getByText('Important').waitFor();
+    await editor
+      .locator('.mention')
+      .getByText(`@${page.slice('Page: '.length)}`)
+      .waitFor();
+    await w.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
+    await expectAccessible(w, 'editor with inlines');
+    await w.screenshot({ path: `${shots}editor-inlines.png`, fullPage: true });
+
+    // Content keeps pages as GitBook markdown: the emoji comes back as its character, the rest as the model's inlines and marks.
+    const [first, second] = (await savedDocument(w, 'Thanks')).nodes as DocumentBlockParagraph[];
+    expect(JSON.stringify(first!.nodes)).toContain('Thanks 🎉');
+    expect(first!.nodes.filter((n) => n.object === 'inline')).toMatchObject([
+      { type: 'mention', data: { ref: { kind: 'page', page: expect.any(String) } } },
+      { type: 'inline-math', data: { formula: 'a^2+b^2' } },
+    ]);
+    expect(second!.nodes).toMatchObject([{ leaves: [{ text: 'Important', marks: [{ type: 'color', data: { text: 'red', background: 'default' } }] }] }]);
   });
 });

@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import 'katex/dist/katex.min.css';
 import { EditorContent, useEditor, useEditorState, type Editor as TiptapEditor } from '@tiptap/react';
 import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
-import { fromEditor, toEditor, type PMNode } from './convert.ts';
+import { fromEditor, toEditor, type PMNode, type RefHref } from './convert.ts';
 import { extensions, HINT_STYLES } from './extensions.ts';
-import { filePicker } from './slash.ts';
-import type { PageChoice } from './blocks.ts';
+import { filePicker, type UploadKind } from './slash.ts';
+import { COLORS, type RenderReusable } from './blocks.ts';
+import { annotationText, newAnnotation, NO_CHOICES, withAnnotationText, type Choices, type Json } from './fields.ts';
 
 export interface EditorProps {
   document: JSONDocument;
@@ -13,8 +14,8 @@ export interface EditorProps {
   onChange(read: () => JSONDocument): void;
   /** Uploads an image or other file, answering its URL and content ref. */
   uploadFile(file: File): Promise<{ src: string; ref: unknown }>;
-  /** The pages a page link can point at. */
-  pages?: PageChoice[];
+  /** What pickers offer (pages, members, files, reusable contents), and reusable content rendered. */
+  choices?: Partial<Choices> & { render?: RenderReusable };
   label: string;
 }
 
@@ -22,16 +23,22 @@ export interface EditorProps {
 const LOOKS_LIKE_MARKDOWN = /^(?:#{1,6} |[-*+] |\d{1,9}\. |> |```|\{% )/m;
 
 /** The block editor (Tiptap on ProseMirror) with a toolbar, slash commands and a markdown source mode. */
-export function Editor({ document, onChange, uploadFile, pages = [], label }: EditorProps) {
+export function Editor({ document, onChange, uploadFile, choices = {}, label }: EditorProps) {
   const [source, setSource] = useState<string>();
   const imageInput = useRef<HTMLInputElement>(null);
+  const inlineImageInput = useRef<HTMLInputElement>(null);
+  const uploaded = useRef<Choices['files']>([]);
   const fileInput = useRef<HTMLInputElement>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
 
+  const all = { ...NO_CHOICES, ...choices };
+  // Images show the space's files at their download URLs.
+  const href: RefHref = (ref) =>
+    ref.kind === 'file' ? (all.files.find((f) => f.id === ref.file)?.url ?? ref.file) : ref.kind === 'url' ? ref.url : ref.kind === 'page' ? ref.page : '';
   const editor = useEditor({
-    extensions: extensions(),
-    content: toEditor(document),
+    extensions: extensions(all),
+    content: toEditor(document, href),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: {
@@ -50,34 +57,80 @@ export function Editor({ document, onChange, uploadFile, pages = [], label }: Ed
   const editorRef = useRef<TiptapEditor | null>(null);
   editorRef.current = editor;
 
-  editor.storage.contentRef.pages = pages;
-  const inTable = useEditorState({ editor, selector: ({ editor: e }) => e.isActive('table') });
+  // Set before the first paint, so that node views show the pages' and members' names.
+  editor.storage.choices = { ...all, files: [...all.files, ...uploaded.current] };
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      inTable: e.isActive('table'),
+      color: e.getAttributes('color') as { text?: string; background?: string },
+      note: e.isActive('annotation') ? String(e.getAttributes('annotation').note) : undefined,
+    }),
+  });
 
   useEffect(() => {
-    filePicker.pick = (_e, kind) => (kind === 'image' ? imageInput : fileInput).current?.click();
+    filePicker.pick = (_e, kind) => inputs[kind].current?.click();
     return () => {
       filePicker.pick = undefined;
     };
   }, []);
 
-  const onFile = async (file: File | undefined, kind: 'image' | 'file') => {
+  const inputs: Record<UploadKind, RefObject<HTMLInputElement | null>> = { image: imageInput, 'inline-image': inlineImageInput, file: fileInput };
+  const onFile = async (file: File | undefined, kind: UploadKind) => {
     if (!file) return;
     const { src, ref } = await uploadFile(file);
+    uploaded.current.push({ id: (ref as { file: string }).file, title: file.name, url: src });
+    editor.storage.choices.files = [...editor.storage.choices.files, uploaded.current.at(-1)!];
     const node =
       kind === 'image'
         ? { type: 'image', attrs: { src, alt: file.name, ref: JSON.stringify(ref) } }
-        : { type: 'file', attrs: { ref: JSON.stringify(ref), name: file.name, caption: '' } };
+        : kind === 'inline-image'
+          ? { type: 'gbInline', attrs: { inline: JSON.stringify({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref, caption: file.name } }) } }
+          : { type: 'file', attrs: { ref: JSON.stringify(ref), name: file.name, caption: '' } };
     editor.chain().focus().insertContent(node).run();
   };
-  const picker = (kind: 'image' | 'file') => (
+  const PICKERS: Record<UploadKind, { accept?: string; label: string }> = {
+    image: { accept: 'image/*', label: 'Upload an image' },
+    'inline-image': { accept: 'image/*', label: 'Upload an inline image' },
+    file: { label: 'Upload a file' },
+  };
+  const picker = (kind: UploadKind) => (
     <input
-      ref={kind === 'image' ? imageInput : fileInput}
+      ref={inputs[kind]}
       type="file"
-      accept={kind === 'image' ? 'image/*' : undefined}
+      accept={PICKERS[kind].accept}
       hidden
-      aria-label={kind === 'image' ? 'Upload an image' : 'Upload a file'}
+      aria-label={PICKERS[kind].label}
       onChange={(e) => void onFile(e.target.files?.[0], kind).finally(() => (e.target.value = ''))}
     />
+  );
+
+  const note = state.note === undefined ? undefined : (JSON.parse(state.note) as Json);
+  const setNote = (text: string) =>
+    editor
+      .chain()
+      .extendMarkRange('annotation')
+      .updateAttributes('annotation', { note: JSON.stringify(withAnnotationText(note ?? {}, text)) })
+      .run();
+  const colorSelect = (which: 'text' | 'background', label: string) => (
+    <select
+      aria-label={label}
+      value={state.color[which] ?? 'default'}
+      disabled={source !== undefined}
+      onChange={(e) =>
+        editor
+          .chain()
+          .focus()
+          .setColor({ [which]: e.target.value as (typeof COLORS)[number] })
+          .run()
+      }
+    >
+      {COLORS.map((c) => (
+        <option key={c} value={c}>
+          {c === 'default' ? `${label}: none` : c.replace('$', '')}
+        </option>
+      ))}
+    </select>
   );
 
   const toggleSource = () => {
@@ -107,13 +160,33 @@ export function Editor({ document, onChange, uploadFile, pages = [], label }: Ed
         {run('Code block', (e) => e.chain().focus().toggleCodeBlock().run())}
         {run('Hint', (e) => e.chain().focus().setHint(HINT_STYLES[0]!).run())}
         {run('Image', () => imageInput.current?.click())}
+        {run('Inline image', () => inlineImageInput.current?.click())}
+        {colorSelect('text', 'Text colour')}
+        {colorSelect('background', 'Background colour')}
+        {run('Annotate', (e) =>
+          e
+            .chain()
+            .focus()
+            .setMark('annotation', { note: JSON.stringify(newAnnotation('')) })
+            .run(),
+        )}
         <button type="button" className="btn small" aria-pressed={source !== undefined} onClick={toggleSource}>
           Markdown source
         </button>
         {picker('image')}
+        {picker('inline-image')}
         {picker('file')}
       </div>
-      {inTable && source === undefined && (
+      {note && source === undefined && (
+        <div className="toolbar" role="toolbar" aria-label="Annotation">
+          <label className="grow">
+            <span>Note</span>
+            <textarea aria-label="Annotation note" rows={2} value={annotationText(note)} onChange={(e) => setNote(e.target.value)} />
+          </label>
+          {run('Remove annotation', (e) => e.chain().focus().extendMarkRange('annotation').unsetMark('annotation').run())}
+        </div>
+      )}
+      {state.inTable && source === undefined && (
         <div className="toolbar" role="toolbar" aria-label="Table">
           {run('Add row', (e) => e.chain().focus().addRowAfter().run())}
           {run('Remove row', (e) => e.chain().focus().deleteRow().run())}

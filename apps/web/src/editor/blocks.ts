@@ -1,12 +1,17 @@
-import { Mark, Node, mergeAttributes, type Editor, type NodeViewRenderer } from '@tiptap/react';
+import { Extension, getMarkAttributes, Mark, Node, mergeAttributes, type Editor, type NodeViewRenderer } from '@tiptap/react';
 import type { Node as PMNodeType } from '@tiptap/pm/model';
-import { TextSelection } from '@tiptap/pm/state';
+import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
+import katex from 'katex';
+import { toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock } from '@quire/document';
+import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Choices, type Field, type Json } from './fields.ts';
 
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
-// (content refs) and the keyboard, superscript and subscript marks. Their look follows the
-// document renderer's markup (packages/document's toHtml): `section.tabs-item` (in a `div.tabs-block`),
-// `div.embed`, `div.file`, `div.content-ref`, `kbd`, `sup`, `sub`; pasted HTML in that markup (a
-// published page's) parses back into these nodes.
+// (content refs), the blocks and inlines kept as the model's JSON and edited through their fields
+// (fields.ts), math's in-place TeX panel, and the keyboard, superscript, subscript, colour and
+// annotation marks. Their look follows the document renderer's markup (packages/document's
+// toHtml): `section.tabs-item` (in a `div.tabs-block`), `div.embed`, `div.file`, `div.content-ref`,
+// `kbd`, `sup`, `sub`, `mark.color-*`; pasted HTML in that markup (a published page's) parses back
+// into these nodes.
 
 // Where a block may sit, as GitBook's schema says (packages/document's fit.ts): the editor's
 // content expressions, so a writer cannot nest what the model does not allow.
@@ -17,25 +22,31 @@ export const CONTENT = {
   expandableBody: `(${ESSENTIALS} | image | codeBlock | table | hint | blockquote | gbBlock)+`,
 };
 
-/** A page a content ref can point at. */
-export interface PageChoice {
-  id: string;
-  title: string;
-}
-
 declare module '@tiptap/react' {
   interface Commands<ReturnType> {
     tabs: { insertTabs: () => ReturnType; addTab: (tabsPos: number) => ReturnType; removeTab: (tabPos: number) => ReturnType };
   }
   interface Storage {
-    contentRef: { pages: PageChoice[] };
+    choices: Choices & { render?: RenderReusable };
   }
 }
+
+/** A reusable content's body as HTML (fetched by the page; the editor shows it rendered). */
+export type RenderReusable = (reusableContentId: string) => Promise<string>;
+
+/** What the pickers offer: pages, members, files, reusable contents (set by the page holding the editor). */
+export const SpaceChoices = Extension.create<{ choices: Editor['storage']['choices'] }>({
+  name: 'choices',
+  addOptions: () => ({ choices: NO_CHOICES }),
+  addStorage() {
+    return { ...this.options.choices };
+  },
+});
 
 /** Attributes the model holds that the editor carries without showing: a JSON string, or null. */
 export const extraAttribute = { extra: { default: null, rendered: false } };
 
-/** Calls `change` with the node's position, if the node is still in the document. */
+/** Sets attributes of the node at `getPos()`, if it is still in the document. */
 function setAttrs(editor: Editor, getPos: () => number | undefined, attrs: Record<string, unknown>) {
   const pos = getPos();
   if (pos === undefined) return;
@@ -44,7 +55,10 @@ function setAttrs(editor: Editor, getPos: () => number | undefined, attrs: Recor
     .command(({ tr }) => {
       const node = tr.doc.nodeAt(pos);
       if (!node) return false;
+      const selected = tr.selection instanceof NodeSelection && tr.selection.from === pos;
       tr.setNodeMarkup(pos, undefined, { ...node.attrs, ...attrs });
+      // An atom's new markup replaces it: it stays selected (its fields stay open).
+      if (selected) tr.setSelection(NodeSelection.create(tr.doc, pos));
       return true;
     })
     .run();
@@ -61,20 +75,63 @@ const button = (label: string, onClick: () => void) => {
   return b;
 };
 
-interface Field {
-  attr: string;
-  label: string;
-  /** A select's options for the node (value, label); a text input without. */
-  options?: (node: PMNodeType, editor: Editor) => [string, string][];
-  read?: (node: PMNodeType) => string;
-  write?: (value: string, node: PMNodeType, editor: Editor) => Record<string, unknown>;
+/** Set when a command inserts a node and selects it: that node's view focuses its first field. */
+let focusOnSelect = false;
+export const focusFieldsOnSelect = () => {
+  focusOnSelect = true;
+};
+const takeFocus = () => {
+  const take = focusOnSelect;
+  focusOnSelect = false;
+  return take;
+};
+
+/** How a node view reads its fields' JSON from the node and writes it back as attributes. */
+interface Binding {
+  value(node: PMNodeType): Json;
+  attrs(value: Json): Record<string, unknown>;
+}
+/** The node's attributes are the fields' JSON. */
+const byAttrs: Binding = { value: (node) => node.attrs, attrs: (value) => value };
+/** The node holds the model's JSON in one attribute (`block`, `inline`). */
+const byJson = (attr: string): Binding => ({ value: (node) => JSON.parse(node.attrs[attr] as string) as Json, attrs: (value) => ({ [attr]: JSON.stringify(value) }) });
+
+/** Labelled controls for `fields`; each edit writes the node's attributes. `sync` shows the node as it is now. */
+function controls(editor: Editor, getPos: () => number | undefined, fields: Field[], binding: Binding, current: () => PMNodeType) {
+  const made = fields.map((f) => {
+    const label = document.createElement('label');
+    const name = document.createElement('span');
+    name.textContent = f.label;
+    const control = f.options ? document.createElement('select') : f.multiline ? document.createElement('textarea') : document.createElement('input');
+    control.addEventListener(f.options ? 'change' : 'input', () => {
+      const before = binding.value(current());
+      const after = f.write(before, control.value);
+      if (after !== before) setAttrs(editor, getPos, binding.attrs(after));
+    });
+    label.append(name, control);
+    return { f, control, label };
+  });
+  const sync = () => {
+    const value = binding.value(current());
+    for (const { f, control } of made) {
+      const text = f.read(value);
+      if (control instanceof HTMLSelectElement) {
+        const options = f.options!(value, editor.storage.choices);
+        if (!options.some(([v]) => v === text)) options.unshift([text, text ? `Other: ${text}` : 'Choose…']);
+        control.replaceChildren(...options.map(([v, l]) => Object.assign(document.createElement('option'), { value: v, textContent: l })));
+      }
+      if (document.activeElement !== control) control.value = text;
+    }
+  };
+  return { labels: made.map((m) => m.label), first: made[0]?.control, sync };
 }
 
 /**
- * An atom block shown as a card of labelled fields (an embed's URL, a file's caption, a page
- * link's target); each edit sets the node's attributes. A new node (its first field empty) takes focus.
+ * An atom block shown as a card of labelled fields (an embed's URL, a page link's target, an
+ * OpenAPI operation's spec…), with a rendered preview where the block has one. A node just
+ * inserted by a command focuses its first field.
  */
-function cardView(className: string, heading: (node: PMNodeType) => string, fields: Field[]): NodeViewRenderer {
+function cardView(className: string, heading: (value: Json) => string, fieldsOf: (value: Json) => Field[], binding: Binding = byAttrs, preview?: Preview): NodeViewRenderer {
   return ({ node: initial, editor, getPos }) => {
     let node = initial;
     const dom = document.createElement('div');
@@ -82,33 +139,30 @@ function cardView(className: string, heading: (node: PMNodeType) => string, fiel
     dom.contentEditable = 'false';
     const title = document.createElement('div');
     title.className = 'card-block-title';
-    dom.append(title);
-    const controls = fields.map((f) => {
-      const label = document.createElement('label');
-      const name = document.createElement('span');
-      name.textContent = f.label;
-      const control = f.options ? document.createElement('select') : document.createElement('input');
-      control.addEventListener(f.options ? 'change' : 'input', () => setAttrs(editor, getPos, f.write ? f.write(control.value, node, editor) : { [f.attr]: control.value }));
-      label.append(name, control);
-      dom.append(label);
-      return { f, control };
-    });
+    const shown = document.createElement('div');
+    shown.className = 'card-block-preview document';
+    const fields = fieldsOf(binding.value(node));
+    const { labels, first, sync: syncFields } = controls(editor, getPos, fields, binding, () => node);
+    dom.append(title, ...(preview ? [shown] : []), ...labels);
+    let previewed = '';
     const sync = () => {
-      title.textContent = heading(node);
-      for (const { f, control } of controls) {
-        const value = f.read ? f.read(node) : String(node.attrs[f.attr] ?? '');
-        if (control instanceof HTMLSelectElement) {
-          const options = f.options!(node, editor);
-          if (!options.some(([v]) => v === value)) options.unshift([value, value ? `Other: ${value}` : 'Choose…']);
-          control.replaceChildren(...options.map(([v, l]) => Object.assign(document.createElement('option'), { value: v, textContent: l })));
-        }
-        if (document.activeElement !== control) control.value = value;
+      const value = binding.value(node);
+      title.textContent = heading(value);
+      const key = JSON.stringify(value);
+      if (preview && key !== previewed) {
+        previewed = key;
+        void preview(value, editor.storage.choices, shown);
       }
+      syncFields();
     };
     sync();
-    if (!(controls[0]?.f.read ? controls[0].f.read(node) : node.attrs[controls[0]!.f.attr])) requestAnimationFrame(() => controls[0]?.control.focus());
     return {
       dom,
+      selectNode() {
+        dom.classList.add('ProseMirror-selectednode');
+        if (takeFocus()) requestAnimationFrame(() => first?.focus());
+      },
+      deselectNode: () => dom.classList.remove('ProseMirror-selectednode'),
       stopEvent: (e) => e.target instanceof HTMLElement && e.target !== dom && dom.contains(e.target),
       ignoreMutation: () => true,
       update(next) {
@@ -120,6 +174,12 @@ function cardView(className: string, heading: (node: PMNodeType) => string, fiel
     };
   };
 }
+
+/** Fills `into` with the node rendered. */
+type Preview = (value: Json, choices: Editor['storage']['choices'], into: HTMLElement) => void | Promise<void>;
+
+/** A text attribute of the node. */
+const attrField = (attr: string, label: string): Field => ({ label, read: (attrs) => String(attrs[attr] ?? ''), write: (attrs, text) => ({ ...attrs, [attr]: text }) });
 
 const atomBlock = { group: 'block', atom: true, selectable: true, draggable: true } as const;
 
@@ -141,10 +201,11 @@ export const Embed = Node.create({
   ],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-embed': '', class: 'embed' })],
   addNodeView: () =>
-    cardView('embed', () => 'Embed', [
-      { attr: 'url', label: 'URL' },
-      { attr: 'caption', label: 'Caption' },
-    ]),
+    cardView(
+      'embed',
+      () => 'Embed',
+      () => [attrField('url', 'URL'), attrField('caption', 'Caption')],
+    ),
 });
 
 /** A downloadable file from the space's files (`ref`, a content ref as JSON) with a caption. */
@@ -154,14 +215,24 @@ export const FileBlock = Node.create({
   addAttributes: () => ({ ref: { default: null }, name: { default: '' }, caption: { default: '' } }),
   parseHTML: () => [{ tag: 'div[data-file]' }],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-file': '', class: 'file' })],
-  addNodeView: () => cardView('file', (node) => `File: ${String(node.attrs.name || 'unnamed')}`, [{ attr: 'caption', label: 'Caption' }]),
+  addNodeView: () =>
+    cardView(
+      'file',
+      (attrs) => `File: ${String(attrs.name || 'unnamed')}`,
+      () => [attrField('caption', 'Caption')],
+    ),
 });
+
+/** The page a page link points at, or its URL. */
+function linkedPage(attrs: Json): string {
+  const ref = attrs.ref ? (JSON.parse(attrs.ref as string) as { kind: string; page?: string; url?: string }) : undefined;
+  return ref?.kind === 'page' ? ref.page! : (ref?.url ?? '');
+}
 
 /** A page link card (`{% content-ref %}`): `ref` is the content ref as JSON; the writer picks a page. */
 export const ContentRef = Node.create({
   name: 'contentRef',
   ...atomBlock,
-  addStorage: () => ({ pages: [] as PageChoice[] }),
   addAttributes: () => ({ ref: { default: null } }),
   parseHTML: () => [
     { tag: 'div[data-content-ref]' },
@@ -175,23 +246,19 @@ export const ContentRef = Node.create({
   ],
   renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-content-ref': '', class: 'content-ref' })],
   addNodeView: () =>
-    cardView('content-ref', () => 'Page link', [
-      {
-        attr: 'ref',
-        label: 'Page',
-        options: (_node, editor) => editor.storage.contentRef.pages.map((p) => [p.id, p.title]),
-        read: (node) => {
-          const ref = node.attrs.ref ? (JSON.parse(node.attrs.ref as string) as { kind: string; page?: string; url?: string }) : undefined;
-          return ref?.kind === 'page' ? ref.page! : (ref?.url ?? '');
-        },
-        write: (page, node) => {
-          const before = node.attrs.ref ? (JSON.parse(node.attrs.ref as string) as { kind: string; url?: string }) : undefined;
+    cardView(
+      'content-ref',
+      () => 'Page link',
+      () => [
+        {
+          label: 'Page',
+          options: (_attrs, choices) => choices.pages.map((p) => [p.id, p.title]),
+          read: linkedPage,
           // Choosing the "other" entry again keeps the link as it was.
-          if (before?.kind === 'url' && before.url === page) return {};
-          return { ref: JSON.stringify({ kind: 'page', page }) };
+          write: (attrs, page) => (page === linkedPage(attrs) ? attrs : { ...attrs, ref: JSON.stringify({ kind: 'page', page }) }),
         },
-      },
-    ]),
+      ],
+    ),
 });
 
 /** A tab's title: plain text, the first child of each tab. */
@@ -306,3 +373,245 @@ const simpleMark = (name: string, tag: string, shortcut?: string) =>
 export const Keyboard = simpleMark('keyboard', 'kbd', 'Mod-Shift-k');
 export const Superscript = simpleMark('superscript', 'sup', 'Mod-.');
 export const Subscript = simpleMark('subscript', 'sub', 'Mod-,');
+
+/** Where a ref's file or URL loads from, for previews. */
+const refUrl = (choices: Choices) => (ref: Ref) => (ref.kind === 'file' ? choices.files.find((f) => f.id === ref.file)?.url : ref.kind === 'url' ? ref.url : undefined);
+
+const BLOCK_TITLES: Record<string, string> = {
+  images: 'Side-by-side images',
+  table: 'Table',
+  swagger: 'OpenAPI operation',
+  integration: 'Integration block',
+  drawing: 'Drawing',
+  'reusable-content': 'Reusable content',
+};
+
+/** A block rendered as the reader shows it; reusable content as its body, fetched by the page. */
+const blockPreview: Preview = async (value, choices, into) => {
+  if (value.type !== 'reusable-content') {
+    into.innerHTML = toHtml({ object: 'document', data: {}, nodes: [value as unknown as TopLevelBlock] }, { refToUrl: refUrl(choices) });
+    return;
+  }
+  const id = (value.data as { ref?: { reusableContent?: string } }).ref?.reusableContent;
+  into.dataset.showing = id ?? '';
+  into.textContent = id ? 'Loading…' : '';
+  const html = id && choices.render ? await choices.render(id).catch(() => 'This reusable content could not be loaded.') : '';
+  // A newer choice may have been made meanwhile.
+  if (into.dataset.showing === (id ?? '')) into.innerHTML = html;
+};
+
+/**
+ * A block the editor shows as a card of its fields (OpenAPI operations, integrations, drawings,
+ * reusable content, side-by-side images, card and typed tables), kept whole as the model's JSON:
+ * a field's edit changes its part of it, nothing else.
+ */
+export const ModelBlock = Node.create({
+  name: 'gbBlock',
+  ...atomBlock,
+  addAttributes: () => ({ block: { default: '{}' } }),
+  parseHTML: () => [{ tag: 'div[data-gb-block]', getAttrs: (el) => ({ block: el.getAttribute('data-gb-block') }) }],
+  renderHTML: ({ node }) => ['div', { 'data-gb-block': node.attrs.block, class: 'model-block' }],
+  addNodeView: () =>
+    cardView(
+      'model-block',
+      (value) => BLOCK_TITLES[String(value.type)] ?? `${String(value.type)} (edit in markdown source mode)`,
+      (value) => blockFields(value) ?? [],
+      byJson('block'),
+      blockPreview,
+    ),
+});
+
+/**
+ * An inline atom shown rendered, with its fields in a small panel while it is selected (a click,
+ * or the arrow keys onto it): math's TeX, an emoji, a mention's target, a button's label and
+ * link, an inline image's caption and size.
+ */
+function popoverView(
+  tag: 'span' | 'div',
+  name: (value: Json) => string,
+  render: (value: Json, choices: Editor['storage']['choices'], into: HTMLElement) => void,
+  fieldsOf: (value: Json) => Field[],
+  binding: Binding,
+): NodeViewRenderer {
+  return ({ node: initial, editor, getPos }) => {
+    let node = initial;
+    const dom: HTMLElement = document.createElement(tag);
+    dom.className = 'with-fields';
+    const shown: HTMLElement = document.createElement(tag);
+    const panel: HTMLElement = document.createElement(tag);
+    panel.className = 'field-panel';
+    panel.setAttribute('role', 'group');
+    panel.hidden = true;
+    panel.contentEditable = 'false';
+    const { labels, first, sync: syncFields } = controls(editor, getPos, fieldsOf(binding.value(node)), binding, () => node);
+    panel.append(...labels);
+    dom.append(shown, panel);
+    let rendered = '';
+    const sync = () => {
+      const value = binding.value(node);
+      const key = JSON.stringify(value);
+      if (key !== rendered) {
+        rendered = key;
+        render(value, editor.storage.choices, shown);
+        panel.setAttribute('aria-label', name(value));
+      }
+      syncFields();
+    };
+    sync();
+    // Leaving the panel (not into the editor's own node selection) closes it.
+    panel.addEventListener('focusout', (e) => {
+      if (!(e.relatedTarget instanceof globalThis.Node && panel.contains(e.relatedTarget))) panel.hidden = !dom.classList.contains('ProseMirror-selectednode');
+    });
+    // Enter or Escape: back to writing, just after the node.
+    panel.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' && (e.key !== 'Enter' || e.target instanceof HTMLTextAreaElement)) return;
+      e.preventDefault();
+      panel.hidden = true;
+      const pos = getPos();
+      editor
+        .chain()
+        .focus()
+        .command(({ tr }) => {
+          if (pos !== undefined) tr.setSelection(Selection.near(tr.doc.resolve(Math.min(pos + node.nodeSize, tr.doc.content.size))));
+          return true;
+        })
+        .run();
+    });
+    return {
+      dom,
+      stopEvent: (e) => e.target instanceof globalThis.Node && panel.contains(e.target),
+      ignoreMutation: () => true,
+      selectNode() {
+        dom.classList.add('ProseMirror-selectednode');
+        panel.hidden = false;
+        if (takeFocus()) requestAnimationFrame(() => first?.focus());
+      },
+      deselectNode() {
+        dom.classList.remove('ProseMirror-selectednode');
+        if (!panel.contains(document.activeElement)) panel.hidden = true;
+      },
+      update(next) {
+        if (next.type !== node.type) return false;
+        node = next;
+        sync();
+        return true;
+      },
+    };
+  };
+}
+
+const INLINE_NAMES: Record<string, string> = { emoji: 'Emoji', mention: 'Mention', button: 'Button', 'inline-image': 'Inline image' };
+
+function renderInline(value: Json, choices: Choices, into: HTMLElement) {
+  const data = (value.data ?? {}) as Record<string, unknown>;
+  const ref = data.ref as Ref | undefined;
+  into.replaceChildren();
+  into.className = '';
+  switch (value.type) {
+    case 'emoji':
+      into.textContent = emojiText(String(data.code ?? ''));
+      return;
+    case 'mention': {
+      const found = ref?.kind === 'user' ? choices.users.find((u) => u.id === ref.user) : ref?.kind === 'page' ? choices.pages.find((p) => p.id === ref.page) : undefined;
+      into.className = 'mention';
+      // A target the space does not list shows its id or URL; none yet, an ellipsis.
+      into.textContent = `@${(found?.title ?? (ref ? refValue(ref).replace(/^\w+:/, '') : '')) || '…'}`;
+      return;
+    }
+    case 'button':
+      into.className = `button button-${String(data.kind)}`;
+      into.textContent = String(data.label ?? '');
+      return;
+    case 'inline-image': {
+      const img = document.createElement('img');
+      img.src = (ref && refUrl(choices)(ref)) ?? '';
+      img.alt = String(data.caption ?? '');
+      if (data.size) img.className = `inline-image-${String(data.size)}`;
+      into.append(img);
+      return;
+    }
+    default:
+      // Icons and expressions: their text, as the renderer shows them.
+      into.textContent = String(data.icon ?? data.expression ?? value.type ?? '…');
+  }
+}
+
+/** The model's void inlines (emoji, mentions, buttons, inline images; icons and expressions, shown only), kept whole as JSON. */
+export const ModelInline = Node.create({
+  name: 'gbInline',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  selectable: true,
+  addAttributes: () => ({ inline: { default: '{}' } }),
+  parseHTML: () => [{ tag: 'span[data-gb-inline]', getAttrs: (el) => ({ inline: el.getAttribute('data-gb-inline') }) }],
+  renderHTML: ({ node }) => ['span', { 'data-gb-inline': node.attrs.inline }],
+  addNodeView: () =>
+    popoverView(
+      'span',
+      (value) => INLINE_NAMES[String(value.type)] ?? String(value.type),
+      renderInline,
+      (value) => inlineFields(value) ?? [],
+      byJson('inline'),
+    ),
+});
+
+/** Math (block and inline), rendered by KaTeX as the document renderer does; its TeX is edited in the panel, previewed as one types. */
+export const mathView = (display: boolean) =>
+  popoverView(
+    display ? 'div' : 'span',
+    () => (display ? 'Math block' : 'Inline math'),
+    (value, _choices, into) => katex.render(String(value.latex ?? ''), into, { displayMode: display, throwOnError: false }),
+    () => [{ ...attrField('latex', 'TeX formula'), multiline: display }],
+    byAttrs,
+  );
+
+export const COLORS: MarkColorName[] = ['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger'];
+
+declare module '@tiptap/react' {
+  interface Commands<ReturnType> {
+    color: { setColor: (colors: { text?: MarkColorName; background?: MarkColorName }) => ReturnType };
+  }
+}
+
+/** GitBook's colour mark: a text colour and a background, as the renderer writes it (`<mark class="color-red bg-yellow">`). */
+export const Color = Mark.create({
+  name: 'color',
+  addAttributes: () => ({ text: { default: 'default', rendered: false }, background: { default: 'default', rendered: false } }),
+  parseHTML: () => [
+    {
+      tag: 'mark',
+      getAttrs: (el) => {
+        const named = (prefix: string) => {
+          const name = [...el.classList].find((c) => c.startsWith(prefix))?.slice(prefix.length);
+          return COLORS.find((c) => c.replace('$', '') === name) ?? 'default';
+        };
+        return { text: named('color-'), background: named('bg-') };
+      },
+    },
+  ],
+  renderHTML: ({ mark }) => {
+    const classes = [`color-${String(mark.attrs.text)}`, `bg-${String(mark.attrs.background)}`].filter((c) => !c.endsWith('-default'));
+    return ['mark', classes.length ? { class: classes.join(' ').replaceAll('$', '') } : {}, 0];
+  },
+  addCommands() {
+    return {
+      setColor:
+        (colors) =>
+        ({ state, chain }) => {
+          // The chain's state: a selection set earlier in the same chain counts.
+          const next = { text: 'default', background: 'default', ...getMarkAttributes(state, this.name), ...colors };
+          return next.text === 'default' && next.background === 'default' ? chain().unsetMark(this.name).run() : chain().setMark(this.name, next).run();
+        },
+    };
+  },
+});
+
+/** GitBook's annotation: text with a note; `note` holds the model's annotation (its body) as JSON. */
+export const Annotation = Mark.create({
+  name: 'annotation',
+  excludes: 'annotation link',
+  addAttributes: () => ({ note: { default: null, rendered: false } }),
+  parseHTML: () => [{ tag: 'span.annotation[data-note]', getAttrs: (el) => ({ note: el.getAttribute('data-note') }) }],
+  renderHTML: ({ mark }) => ['span', { class: 'annotation', 'data-note': mark.attrs.note, title: annotationText(JSON.parse(String(mark.attrs.note ?? '{}')) as Json) }, 0],
+});

@@ -13,17 +13,19 @@ import type {
   HintStyle,
   InlineContent,
   JSONDocument,
+  MarkColorName,
   TopLevelBlock,
 } from '@quire/document';
 
-// GitBook's JSONDocument ⇄ the editor's (ProseMirror/Tiptap) JSON. Editable nodes: paragraphs,
+// GitBook's JSONDocument ⇄ the editor's (ProseMirror/Tiptap) JSON. Nodes of their own: paragraphs,
 // headings, lists (bulleted, numbered, tasks), quotes, hints, code blocks, dividers, images, text
 // tables, expandables, tabs, math (block and inline), embeds, files and page links, with bold,
-// italic, code, strikethrough, keyboard, superscript, subscript and links. What the editor does
-// not edit (side-by-side images, card and typed tables, OpenAPI, integrations, reusable content,
-// drawings; emoji, mentions, buttons, annotations…; colours) is carried through unchanged as an
-// opaque node or mark, and what a block holds beyond its editable parts rides in an `extra`
-// attribute, so a page opened and saved untouched gives back the same document.
+// italic, code, strikethrough, keyboard, superscript, subscript, colour, links and annotations.
+// The other void blocks (side-by-side images, card and typed tables, OpenAPI, integrations,
+// reusable content, drawings) and inlines (emoji, mentions, buttons, inline images, icons,
+// expressions) ride whole as the model's JSON in a `gbBlock`/`gbInline` node, whose fields the
+// editor edits in that JSON (fields.ts); what a block holds beyond its editable parts rides in an
+// `extra` attribute, so a page opened and saved untouched gives back the same document.
 
 export interface PMMark {
   type: string;
@@ -90,11 +92,11 @@ function block(b: DocumentBlock, href: RefHref): PMNode[] {
     case 'divider':
       return [{ type: 'horizontalRule' }];
     case 'images':
-      // One image per block edits like a paragraph; several side by side stay one opaque block.
+      // One image per block edits like a paragraph; several side by side are one block with fields.
       if (b.nodes.length === 1 && !b.data?.align && !b.data?.fullWidth) return [image(b.nodes[0]!, href)];
-      return [opaque(b)];
+      return [whole(b)];
     case 'table':
-      return [editableTable(b) ? table(b, href) : opaque(b)];
+      return [editableTable(b) ? table(b, href) : whole(b)];
     case 'expandable': {
       const title = b.fragments.find((f) => f.fragment === 'expandable-title')?.nodes[0] as DocumentBlockParagraph | undefined;
       const body = b.fragments.find((f) => f.fragment === 'expandable-body')?.nodes ?? [];
@@ -130,7 +132,7 @@ function block(b: DocumentBlock, href: RefHref): PMNode[] {
     case 'content-ref':
       return [{ type: 'contentRef', attrs: { ref: JSON.stringify(b.data.ref) } }];
     default:
-      return [opaque(b)];
+      return [whole(b)];
   }
 }
 
@@ -147,7 +149,8 @@ function image(img: DocumentBlockImage, href: RefHref): PMNode {
   };
 }
 
-const opaque = (b: DocumentBlock): PMNode => ({ type: 'gbBlock', attrs: { block: JSON.stringify(stripKeys(b)) } });
+/** A block kept as the model's JSON, edited through its fields (fields.ts). */
+const whole = (b: DocumentBlock): PMNode => ({ type: 'gbBlock', attrs: { block: JSON.stringify(stripKeys(b)) } });
 
 /** A JSON attribute, null when there is nothing to keep. */
 const json = (value: Record<string, unknown>): string | null => (Object.keys(value).length ? JSON.stringify(value) : null);
@@ -233,7 +236,7 @@ function plain(n: InlineContent): string {
 }
 
 function marksOf(marks: DocumentTextMark[]): PMMark[] {
-  return marks.map((m) => (m.type in SIMPLE_MARKS ? { type: SIMPLE_MARKS[m.type]! } : { type: 'gbMark', attrs: { mark: JSON.stringify(m) } }));
+  return marks.map((m) => (m.type === 'color' ? { type: 'color', attrs: { ...m.data } } : { type: SIMPLE_MARKS[m.type]! }));
 }
 
 function inlines(nodes: InlineContent[], href: RefHref, outer: PMMark[] = []): PMNode[] {
@@ -244,6 +247,10 @@ function inlines(nodes: InlineContent[], href: RefHref, outer: PMMark[] = []): P
     } else if (n.type === 'link') {
       const link: PMMark = { type: 'link', attrs: { href: href(n.data.ref), ref: JSON.stringify(n.data.ref) } };
       out.push(...inlines(n.nodes as InlineContent[], href, [...outer, link]));
+    } else if (n.type === 'annotation') {
+      // The annotation without its text: what the mark carries (its note).
+      const annotation: PMMark = { type: 'annotation', attrs: { note: JSON.stringify({ object: n.object, type: n.type, ...rest(n, []) }) } };
+      out.push(...inlines(n.nodes, href, [...outer, annotation]));
     } else if (n.type === 'inline-math') {
       out.push({ type: 'inlineMath', attrs: { latex: n.data.formula }, ...(outer.length ? { marks: outer } : {}) });
     } else {
@@ -469,21 +476,31 @@ function tableBack(n: PMNode): DocumentBlock {
 
 const sameMarks = (a: DocumentTextMark[], b: DocumentTextMark[]) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The model's inline a run of text is wrapped in: a link (its ref) or an annotation (the rest of it), as JSON. */
+function wrapperOf(n: PMNode): { mark: PMMark; json: string } | undefined {
+  const link = n.marks?.find((m) => m.type === 'link');
+  if (link) return { mark: link, json: (link.attrs?.ref as string | null) ?? JSON.stringify({ kind: 'url', url: String(link.attrs?.href ?? '') }) };
+  const annotation = n.marks?.find((m) => m.type === 'annotation');
+  return annotation && { mark: annotation, json: String(annotation.attrs?.note) };
+}
+
 function inlinesBack(content: PMNode[] = []): InlineContent[] {
   const out: InlineContent[] = [];
-  let link: { ref: string; nodes: PMNode[] } | undefined;
+  let run: { type: string; json: string; nodes: PMNode[] } | undefined;
   const flush = () => {
-    if (!link) return;
-    out.push({ object: 'inline', type: 'link', data: { ref: JSON.parse(link.ref) }, nodes: leavesOf(link.nodes) as never } as DocumentInline);
-    link = undefined;
+    if (!run) return;
+    const nodes = mergeTexts(leavesOf(run.nodes)) as never;
+    out.push(
+      (run.type === 'link' ? { object: 'inline', type: 'link', data: { ref: JSON.parse(run.json) }, nodes } : { ...(JSON.parse(run.json) as object), nodes }) as DocumentInline,
+    );
+    run = undefined;
   };
   for (const n of content) {
-    const l = n.marks?.find((m) => m.type === 'link');
-    const ref = l ? ((l.attrs?.ref as string | null) ?? JSON.stringify({ kind: 'url', url: String(l.attrs?.href ?? '') })) : undefined;
-    if (link && link.ref !== ref) flush();
-    if (ref) {
-      link ??= { ref, nodes: [] };
-      link.nodes.push({ ...n, marks: n.marks!.filter((m) => m !== l) });
+    const wrapper = wrapperOf(n);
+    if (run && (run.type !== wrapper?.mark.type || run.json !== wrapper.json)) flush();
+    if (wrapper) {
+      run ??= { type: wrapper.mark.type, json: wrapper.json, nodes: [] };
+      run.nodes.push({ ...n, marks: n.marks!.filter((m) => m.type !== 'link' && m.type !== 'annotation') });
     } else out.push(...leavesOf([n]));
   }
   flush();
@@ -497,7 +514,11 @@ function leavesOf(nodes: PMNode[]): InlineContent[] {
     if (n.type === 'inlineMath') return { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: String(n.attrs?.latex ?? '') } };
     if (n.type === 'hardBreak') return { object: 'text', leaves: [{ object: 'leaf', text: '\n', marks: [] }] };
     const marks: DocumentTextMark[] = (n.marks ?? []).flatMap((m): DocumentTextMark[] =>
-      m.type === 'gbMark' ? [JSON.parse(m.attrs!.mark as string) as DocumentTextMark] : MARKS_BACK[m.type] ? [{ object: 'mark', type: MARKS_BACK[m.type]! }] : [],
+      m.type === 'color'
+        ? [{ object: 'mark', type: 'color', data: { text: m.attrs?.text as MarkColorName, background: m.attrs?.background as MarkColorName } }]
+        : MARKS_BACK[m.type]
+          ? [{ object: 'mark', type: MARKS_BACK[m.type]! }]
+          : [],
     );
     return { object: 'text', leaves: [{ object: 'leaf', text: n.text ?? '', marks }] };
   });

@@ -1,11 +1,30 @@
-import { Extension, InputRule, Mark, Node, mergeAttributes } from '@tiptap/react';
+import { Extension, InputRule, Node, mergeAttributes, type Editor } from '@tiptap/react';
+import { NO_CHOICES } from './fields.ts';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Details, DetailsContent, DetailsSummary } from '@tiptap/extension-details';
 import { BlockMath, InlineMath } from '@tiptap/extension-mathematics';
-import { CONTENT, ContentRef, Embed, extraAttribute, FileBlock, Keyboard, Subscript, Superscript, Tab, Tabs, TabTitle } from './blocks.ts';
+import {
+  Annotation,
+  Color,
+  CONTENT,
+  ContentRef,
+  Embed,
+  extraAttribute,
+  FileBlock,
+  Keyboard,
+  mathView,
+  ModelBlock,
+  ModelInline,
+  SpaceChoices,
+  Subscript,
+  Superscript,
+  Tab,
+  Tabs,
+  TabTitle,
+} from './blocks.ts';
 import type { HintStyle } from '@quire/document';
 import { SlashCommands } from './slash.ts';
 
@@ -55,78 +74,19 @@ export const Hint = Node.create({
   },
 });
 
-/** A block the editor does not edit (card tables, OpenAPI, integrations…): kept whole, shown as a labelled card. */
-export const OpaqueBlock = Node.create({
-  name: 'gbBlock',
-  group: 'block',
-  atom: true,
-  selectable: true,
-  addAttributes: () => ({ block: { default: '{}' } }),
-  parseHTML: () => [{ tag: 'div[data-gb-block]', getAttrs: (el) => ({ block: el.getAttribute('data-gb-block') }) }],
-  renderHTML({ node }) {
-    const type = (JSON.parse(node.attrs.block as string) as { type?: string }).type ?? 'block';
-    return ['div', { 'data-gb-block': node.attrs.block, class: 'opaque', contenteditable: 'false' }, `${type} (edit in markdown source mode)`];
-  },
-});
-
-/** An inline the editor does not edit (emoji, mention, button, annotation…), kept whole. */
-export const OpaqueInline = Node.create({
-  name: 'gbInline',
-  group: 'inline',
-  inline: true,
-  atom: true,
-  addAttributes: () => ({ inline: { default: '{}' } }),
-  parseHTML: () => [{ tag: 'span[data-gb-inline]', getAttrs: (el) => ({ inline: el.getAttribute('data-gb-inline') }) }],
-  renderHTML({ node }) {
-    const inline = JSON.parse(node.attrs.inline as string) as { type?: string; data?: { code?: string; formula?: string } };
-    return ['span', { 'data-gb-inline': node.attrs.inline, class: 'opaque-inline' }, inline.data?.code ?? inline.data?.formula ?? inline.type ?? '…'];
-  },
-});
-
-/** A mark the editor does not edit (colour), kept on its text. */
-export const OpaqueMark = Mark.create({
-  name: 'gbMark',
-  excludes: '',
-  addAttributes: () => ({ mark: { default: '{}' } }),
-  parseHTML: () => [{ tag: '[data-gb-mark]', getAttrs: (el) => ({ mark: el.getAttribute('data-gb-mark') }) }],
-  // A colour as the document renderer writes it: `<mark class="color-red bg-yellow">`.
-  renderHTML({ HTMLAttributes }) {
-    const mark = JSON.parse(HTMLAttributes.mark as string) as { type?: string; data?: { text?: string; background?: string } };
-    const classes =
-      mark.type === 'color'
-        ? [mark.data?.text && `color-${mark.data.text}`, mark.data?.background && `bg-${mark.data.background}`].filter((c) => c && !c.endsWith('-default'))
-        : [];
-    return ['mark', { 'data-gb-mark': HTMLAttributes.mark, class: ['marked', ...classes].join(' ').replaceAll('$', '') }, 0];
-  },
-});
-
-/** Math rendered by KaTeX (as the document renderer does); a click asks for the TeX formula. */
-function editableMath(math: typeof BlockMath | typeof InlineMath, update: 'updateBlockMath' | 'updateInlineMath', rendered: string) {
+/** Math as the renderer writes it where it holds the TeX (`math: 'source'`, or KaTeX's MathML annotation); KaTeX's HTML alone does not, and pastes as its text. Edited in place (blocks.ts). */
+function editableMath(math: typeof BlockMath | typeof InlineMath, rendered: string, display: boolean) {
   return math.extend({
-    // Also the renderer's math where it holds the TeX (`math: 'source'`, or KaTeX's MathML annotation);
-    // KaTeX's HTML alone does not, and pastes as its text.
     parseHTML() {
       const tex = (el: HTMLElement) => (el.querySelector('annotation[encoding="application/x-tex"]') ?? el.querySelector('code'))?.textContent;
       return [...(this.parent?.() ?? []), { tag: rendered, getAttrs: (el) => (tex(el) ? { latex: tex(el) } : false) }];
     },
-    addNodeView() {
-      const render = this.parent!()!;
-      return (props) => {
-        const view = render(props);
-        const dom = view.dom as HTMLElement;
-        dom.title = 'Edit the formula';
-        dom.addEventListener('click', () => {
-          const latex = window.prompt('TeX formula', props.node.attrs.latex as string);
-          const pos = props.getPos();
-          if (latex !== null && pos !== undefined) props.editor.commands[update]({ latex, pos });
-        });
-        return view;
-      };
-    },
+    addNodeView: () => mathView(display),
   });
 }
 
-export function extensions() {
+/** The editor's extensions; `choices` are what its pickers offer when it opens (the page updates them later). */
+export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES) {
   return [
     StarterKit.configure({
       underline: false,
@@ -170,8 +130,8 @@ export function extensions() {
     // The title holds inline content (marks, math), as the model's title paragraph does.
     DetailsSummary.extend({ content: 'inline*' }),
     DetailsContent.extend({ content: CONTENT.expandableBody }),
-    editableMath(BlockMath.configure({ katexOptions: { displayMode: true, throwOnError: false } }), 'updateBlockMath', 'div.math-display'),
-    editableMath(InlineMath.configure({ katexOptions: { throwOnError: false } }), 'updateInlineMath', 'span.math-inline'),
+    editableMath(BlockMath, 'div.math-display', true),
+    editableMath(InlineMath, 'span.math-inline', false),
     Tabs,
     Tab,
     TabTitle,
@@ -182,9 +142,11 @@ export function extensions() {
     Superscript,
     Subscript,
     Hint,
-    OpaqueBlock,
-    OpaqueInline,
-    OpaqueMark,
+    ModelBlock,
+    ModelInline,
+    Color,
+    Annotation,
+    SpaceChoices.configure({ choices }),
     SlashCommands,
   ];
 }

@@ -1,5 +1,6 @@
 import { Extension, type Editor, type Range } from '@tiptap/react';
 import Suggestion, { type SuggestionProps } from '@tiptap/suggestion';
+import { focusFieldsOnSelect } from './blocks.ts';
 
 // Slash commands: `/` opens a menu of blocks, filtered as one types ("/code", "/warn"…); arrow
 // keys choose, Enter inserts. The menu is a listbox with named options for assistive technology.
@@ -13,7 +14,28 @@ export interface SlashItem {
 const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
 
 /** Asks the page for an image or any file; set by the editor view (it uploads to the change request). */
-export const filePicker: { pick?: (editor: Editor, kind: 'image' | 'file') => void } = {};
+export const filePicker: { pick?: (editor: Editor, kind: UploadKind) => void } = {};
+export type UploadKind = 'image' | 'inline-image' | 'file';
+
+/** Inserts `content` in place of the `/` query and opens its fields, focused, for the writer to fill in. */
+function insertEditable(e: Editor, r: Range, content: Record<string, unknown>) {
+  chain(e, r).insertContent(content).run();
+  // The node starts where the query was, or (a block in place of an empty paragraph) just before.
+  let at: number | undefined;
+  e.state.doc.nodesBetween(Math.max(0, r.from - 1), e.state.doc.content.size, (n, pos) => {
+    if (at === undefined && n.type.name === content.type && pos >= r.from - 1) at = pos;
+    return at === undefined;
+  });
+  if (at === undefined) return;
+  focusFieldsOnSelect();
+  e.commands.setNodeSelection(at);
+}
+const inline = (json: Record<string, unknown>) => ({ type: 'gbInline', attrs: { inline: JSON.stringify({ object: 'inline', isVoid: true, ...json }) } });
+const block = (json: Record<string, unknown>) => ({ type: 'gbBlock', attrs: { block: JSON.stringify({ object: 'block', isVoid: true, ...json }) } });
+const upload = (kind: UploadKind) => (e: Editor, r: Range) => {
+  chain(e, r).run();
+  filePicker.pick?.(e, kind);
+};
 
 export const SLASH_ITEMS: SlashItem[] = [
   { title: 'Text', keywords: 'paragraph plain', run: (e, r) => chain(e, r).setParagraph().run() },
@@ -31,34 +53,38 @@ export const SLASH_ITEMS: SlashItem[] = [
     keywords: `hint callout ${style}`,
     run: (e: Editor, r: Range) => chain(e, r).setHint(style).run(),
   })),
-  {
-    title: 'Image',
-    keywords: 'picture upload photo',
-    run: (e, r) => {
-      chain(e, r).run();
-      filePicker.pick?.(e, 'image');
-    },
-  },
+  { title: 'Image', keywords: 'picture upload photo', run: upload('image') },
+  { title: 'Inline image', keywords: 'icon picture small upload', run: upload('inline-image') },
   { title: 'Table', keywords: 'grid rows columns', run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
   { title: 'Expandable', keywords: 'details collapse toggle accordion', run: (e, r) => chain(e, r).setDetails().run() },
   { title: 'Tabs', keywords: 'tabbed switch', run: (e, r) => chain(e, r).insertTabs().run() },
-  { title: 'Math block', keywords: 'formula tex latex equation', run: (e, r) => chain(e, r).insertBlockMath({ latex: 'E = mc^2' }).run() },
-  { title: 'Inline math', keywords: 'formula tex latex equation', run: (e, r) => chain(e, r).insertInlineMath({ latex: 'x^2' }).run() },
-  { title: 'Embed', keywords: 'video url link iframe youtube', run: (e, r) => chain(e, r).insertContent({ type: 'embed' }).run() },
-  { title: 'Page link', keywords: 'content ref card page', run: (e, r) => chain(e, r).insertContent({ type: 'contentRef' }).run() },
+  { title: 'Math block', keywords: 'formula tex latex equation', run: (e, r) => insertEditable(e, r, { type: 'blockMath', attrs: { latex: 'E = mc^2' } }) },
+  { title: 'Inline math', keywords: 'formula tex latex equation', run: (e, r) => insertEditable(e, r, { type: 'inlineMath', attrs: { latex: 'x^2' } }) },
+  { title: 'Emoji', keywords: 'smiley icon', run: (e, r) => insertEditable(e, r, inline({ type: 'emoji', data: { code: '1f600' } })) },
+  { title: 'Mention', keywords: 'person member user page at @', run: (e, r) => insertEditable(e, r, inline({ type: 'mention', data: { ref: { kind: 'url', url: '' } } })) },
   {
-    title: 'File',
-    keywords: 'attachment upload download pdf',
-    run: (e, r) => {
-      chain(e, r).run();
-      filePicker.pick?.(e, 'file');
-    },
+    title: 'Button',
+    keywords: 'call to action cta link',
+    run: (e, r) => insertEditable(e, r, inline({ type: 'button', data: { label: 'Get started', kind: 'primary', ref: { kind: 'url', url: '' } } })),
+  },
+  { title: 'Embed', keywords: 'video url link iframe youtube', run: (e, r) => insertEditable(e, r, { type: 'embed' }) },
+  { title: 'Page link', keywords: 'content ref card page', run: (e, r) => insertEditable(e, r, { type: 'contentRef' }) },
+  { title: 'File', keywords: 'attachment upload download pdf', run: upload('file') },
+  {
+    title: 'Reusable content',
+    keywords: 'include shared snippet',
+    run: (e, r) => insertEditable(e, r, block({ type: 'reusable-content', data: { ref: { kind: 'reusable-content', reusableContent: '' } } })),
+  },
+  {
+    title: 'OpenAPI operation',
+    keywords: 'swagger api endpoint spec',
+    run: (e, r) => insertEditable(e, r, block({ type: 'swagger', data: { ref: { kind: 'url', url: '' }, path: '/', method: 'get' } })),
   },
 ];
 
 export function filterItems(query: string): SlashItem[] {
   const q = query.toLowerCase().trim();
-  return SLASH_ITEMS.filter((i) => !q || i.title.toLowerCase().includes(q) || i.keywords.includes(q)).slice(0, 24);
+  return SLASH_ITEMS.filter((i) => !q || i.title.toLowerCase().includes(q) || i.keywords.includes(q));
 }
 
 /** The menu, as plain DOM: it lives as long as one `/` query, outside React's tree. */

@@ -7,12 +7,12 @@ import { EditableTree } from '../components/EditableTree.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
 import { Editor } from '../editor/Editor.tsx';
-import type { PageChoice } from '../editor/blocks.ts';
+import type { EditorProps } from '../editor/Editor.tsx';
 import { flatten, pageAt } from '../lib/pages.ts';
 import type { TreeMove } from '../lib/tree.ts';
-import { ensureDocumentStyles } from '../lib/render.ts';
+import { ensureDocumentStyles, renderDocument } from '../lib/render.ts';
 import { paths } from '../paths.ts';
-import type { ChangeRequest, RevisionFile, RevisionPage, Space } from '../types.ts';
+import type { ChangeRequest, Member, RevisionFile, RevisionPage, Space } from '../types.ts';
 
 const SAVE_LABEL: Record<SaveState, string> = { saved: 'All changes saved', unsaved: 'Unsaved changes', saving: 'Saving…', error: 'Not saved' };
 
@@ -25,6 +25,14 @@ export default function EditView({ space, number, path }: { space: Space; number
   const cr = useQuery({ queryKey: ['cr', space.id, number], queryFn: () => api.get<ChangeRequest>(crPath) });
   const pages = useQuery({ queryKey: ['pages', base], queryFn: () => api.get<{ pages: RevisionPage[] }>(`${base}/pages`).then((r) => r.pages) });
   const page = pages.data ? pageAt(pages.data, path) : undefined;
+  // What the editor's pickers offer: the change request's files and reusable contents, the organization's members.
+  const files = useQuery({ queryKey: ['files', base], queryFn: () => all<RevisionFile>(`${base}/files`) });
+  const reusable = useQuery({
+    queryKey: ['reusable-contents', base],
+    queryFn: () => api.get<{ reusableContents: { id: string; title: string; document: string }[] }>(base).then((r) => r.reusableContents),
+  });
+  // Listing members may be refused to some roles: mentions then offer pages only.
+  const members = useQuery({ queryKey: ['members', space.organization], queryFn: () => all<Member>(`/orgs/${space.organization}/members`).catch(() => []) });
   const edit = (p: RevisionPage) => paths.edit(space.organization, space.id, number, p.path);
 
   const changes = useMutation({
@@ -91,9 +99,25 @@ export default function EditView({ space, number, path }: { space: Space; number
             crPath={crPath}
             base={base}
             page={page}
-            pages={flatten(pages.data!)
-              .filter((p) => p.type === 'document')
-              .map((p) => ({ id: p.id, title: p.title }))}
+            // Until they are in, the page's body loads alongside (the editor opens with both).
+            choices={
+              files.isPending || reusable.isPending || members.isPending
+                ? undefined
+                : {
+                    pages: flatten(pages.data!)
+                      .filter((p) => p.type === 'document')
+                      .map((p) => ({ id: p.id, title: p.title })),
+                    files: (files.data ?? []).map((f) => ({ id: f.id, title: f.name, url: f.downloadURL })),
+                    users: (members.data ?? []).map((m) => ({ id: m.user.id, title: m.user.displayName })),
+                    reusableContents: reusable.data ?? [],
+                    render: async (id) => {
+                      const found = reusable.data?.find((r) => r.id === id);
+                      if (!found) return '';
+                      const doc = await api.get<JSONDocument>(`/spaces/${space.id}/documents/${found.document}`);
+                      return renderDocument(doc, space.id, pages.data!, files.data ?? []);
+                    },
+                  }
+            }
             onDeleted={() => {
               void client.invalidateQueries({ queryKey: ['pages', base] });
               navigate(paths.edit(space.organization, space.id, number));
@@ -105,7 +129,7 @@ export default function EditView({ space, number, path }: { space: Space; number
   );
 }
 
-function PageEditor({ crPath, base, page, pages, onDeleted }: { crPath: string; base: string; page: RevisionPage; pages: PageChoice[]; onDeleted: () => void }) {
+function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string; base: string; page: RevisionPage; choices: EditorProps['choices']; onDeleted: () => void }) {
   const client = useQueryClient();
   const body = useQuery({
     queryKey: ['page', base, page.id, 'edit'],
@@ -156,7 +180,7 @@ function PageEditor({ crPath, base, page, pages, onDeleted }: { crPath: string; 
     onSuccess: onDeleted,
   });
 
-  if (body.isPending) return <Progress label="Loading the page" />;
+  if (body.isPending || !choices) return <Progress label="Loading the page" />;
   if (body.error) return <ErrorState title="Could not load the page" message={body.error.message} />;
   const initial = (restored?.document as JSONDocument | undefined) ?? body.data.document ?? { object: 'document', data: {}, nodes: [] };
   const changeTitle = (t: string) => {
@@ -192,7 +216,7 @@ function PageEditor({ crPath, base, page, pages, onDeleted }: { crPath: string; 
           saver.change(() => ({ title: titleRef.current || 'Untitled', document: read() }));
         }}
         uploadFile={async (file) => uploadFile(crPath, base, file)}
-        pages={pages}
+        choices={choices}
       />
     </article>
   );
