@@ -367,12 +367,17 @@ describe('export', () => {
     const spaceId = await createSpace();
     await run(spaceId, importRepo(spaceId, { url: repos.url('traversal-source') }));
     const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '/etc/cron.d/x'];
-    // A new revision (content keeps revisions it read in memory: they are immutable) with those names.
+    // A new revision (content keeps revisions it read in memory: they are immutable) with those
+    // names: the current one's pages, and its files renamed in a chunk of their own.
     await contentDb.query(
       `WITH cur AS (SELECT r.* FROM "Revision" r JOIN "Space" s ON r.id = s."revisionId" WHERE s.id = $1),
-       made AS (INSERT INTO "Revision" (id, "spaceId", parents, type, tree) SELECT cur.id || 'x', cur."spaceId", ARRAY[cur.id], cur.type,
-         jsonb_set(cur.tree::jsonb, '{files}', (SELECT jsonb_agg(jsonb_set(f, '{name}', to_jsonb(($2::text[])[n::int]))) FROM jsonb_array_elements(cur.tree::jsonb->'files') WITH ORDINALITY AS e(f, n)))
-         FROM cur RETURNING id)
+       files AS (SELECT e.f::jsonb AS f, row_number() OVER (ORDER BY c.k, e.m) AS n FROM cur
+         CROSS JOIN LATERAL unnest(cur."fileChunks") WITH ORDINALITY AS c(id, k) JOIN "TreeChunk" t ON t.id = c.id
+         CROSS JOIN LATERAL json_array_elements(t.content) WITH ORDINALITY AS e(f, m)),
+       chunk AS (INSERT INTO "TreeChunk" (id, content)
+         SELECT 'renamed-' || cur.id, (SELECT jsonb_agg(jsonb_set(f, '{name}', to_jsonb(($2::text[])[n::int])) ORDER BY n) FROM files)::json FROM cur RETURNING id),
+       made AS (INSERT INTO "Revision" (id, "spaceId", parents, type, "pageChunks", "fileChunks", variables)
+         SELECT cur.id || 'x', cur."spaceId", ARRAY[cur.id], cur.type, cur."pageChunks", ARRAY[(SELECT id FROM chunk)], cur.variables FROM cur RETURNING id)
        UPDATE "Space" SET "revisionId" = (SELECT id FROM made) WHERE id = $1`,
       [spaceId, names],
     );
