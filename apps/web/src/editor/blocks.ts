@@ -468,9 +468,11 @@ function popoverView(
       e.preventDefault();
       panel.hidden = true;
       const pos = getPos();
+      // Focused now, not on the next frame as tiptap's focus command does: keys typed right after
+      // Enter belong to the text.
+      editor.view.focus();
       editor
         .chain()
-        .focus()
         .command(({ tr }) => {
           if (pos !== undefined) tr.setSelection(Selection.near(tr.doc.resolve(Math.min(pos + node.nodeSize, tr.doc.content.size))));
           return true;
