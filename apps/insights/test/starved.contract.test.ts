@@ -1,30 +1,15 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventRows } from '../src/domain/events.ts';
 import { toMessages } from '../src/ingest/publisher.ts';
 import { event } from './fixtures.ts';
-import { startInsights, type InsightsHarness } from './harness.ts';
+import { insightsWithOwner } from './harness.ts';
 
 // A writer whose process is starved while messages reach it: with the default ack wait (60 s), a
 // message the writer was sent but dropped would show only a minute later.
-let orgs: OrgsHarness;
-let h: InsightsHarness;
-let owner: TestUser;
-let orgId: string;
-
-beforeAll(async () => {
-  orgs = await startOrgs();
-  h = await startInsights(orgs.address);
-  owner = await orgs.user('owner');
-  orgId = (await orgs.organization(owner, [], 'Starved')).id;
-});
-afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
-});
+const s = insightsWithOwner('Starved');
 
 // Publishes `body` from another thread `afterMs` after being told to, while this thread is blocked.
 const PUBLISHER = `
@@ -48,15 +33,15 @@ describe('a writer starved while messages reach it', () => {
     const site = 'site-starved';
     const rows = eventRows(
       Array.from({ length: 5 }, (_, i) => event({ visitorId: `starved-${i}` })),
-      { organizationId: orgId, siteId: site, clientIp: '203.0.113.7', now: new Date() },
+      { organizationId: s.orgId, siteId: site, clientIp: '203.0.113.7', now: new Date() },
     );
     const messages = toMessages(rows, `starved-${Date.now()}`, 512 * 1024);
     const worker = new Worker(PUBLISHER, {
       eval: true,
       workerData: {
         nats: pathToFileURL(createRequire(import.meta.url).resolve('nats')).href,
-        url: h.config.NATS_URL,
-        subject: `${h.config.INSIGHTS_SUBJECT_PREFIX}.events`,
+        url: s.h.config.NATS_URL,
+        subject: `${s.h.config.INSIGHTS_SUBJECT_PREFIX}.events`,
         messages,
         afterMs: 300,
       },
@@ -68,6 +53,6 @@ describe('a writer starved while messages reach it', () => {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
     await sent;
     await worker.terminate();
-    expect(await h.stored(orgId, site, 5, 10_000)).toBe(5);
+    expect(await s.h.stored(s.orgId, site, 5, 10_000)).toBe(5);
   }, 30_000);
 });
