@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { ResourceExhaustedError } from '@quire/service-kit';
 import type { LimitResult, Limiter } from '../limiter.ts';
@@ -38,23 +38,30 @@ const rateLimit: FastifyPluginAsync<RateLimitOptions> = async (app, { limiter, p
   app.decorate('limiter', limiter);
   const seenValid = new LRUCache<string, true>({ max: 10_000, ttl: 10 * WINDOW_MS });
 
+  // The token's key, hashed once per request: the answer's hook reads it again.
+  const tokenKeys = new WeakMap<FastifyRequest, string | undefined>();
+  const tokenKey = (req: FastifyRequest) => {
+    if (!tokenKeys.has(req)) tokenKeys.set(req, tokenKeyOf(req.headers.authorization));
+    return tokenKeys.get(req);
+  };
+
   app.addHook('onRequest', async (req, reply) => {
     if (UNLIMITED.has(req.url) || req.routeOptions.config?.unlimited) return;
     const address = `address:${req.ip}`;
-    const tokenKey = tokenKeyOf(req.headers.authorization);
-    if (tokenKey === undefined) return admit(reply, await limiter.hit(address, perAddress, WINDOW_MS));
-    if (!seenValid.has(tokenKey)) admit(reply, await limiter.peek(address, perAddress, WINDOW_MS));
-    admit(reply, await limiter.hitCached(tokenKey, perToken, WINDOW_MS));
+    const key = tokenKey(req);
+    if (key === undefined) return admit(reply, await limiter.hit(address, perAddress, WINDOW_MS));
+    if (!seenValid.has(key)) admit(reply, await limiter.peek(address, perAddress, WINDOW_MS));
+    admit(reply, await limiter.hitCached(key, perToken, WINDOW_MS));
   });
 
   // Before the answer leaves: the next request of this address already sees the count.
   app.addHook('onSend', async (req, reply, payload) => {
-    const tokenKey = tokenKeyOf(req.headers.authorization);
-    if (tokenKey === undefined || UNLIMITED.has(req.url)) return payload;
+    const key = tokenKey(req);
+    if (key === undefined || UNLIMITED.has(req.url)) return payload;
     if (reply.statusCode === 401) {
-      seenValid.delete(tokenKey);
+      seenValid.delete(key);
       await limiter.hit(`address:${req.ip}`, perAddress, WINDOW_MS);
-    } else if (req.caller?.userId) seenValid.set(tokenKey, true);
+    } else if (req.caller?.userId) seenValid.set(key, true);
     return payload;
   });
 };
