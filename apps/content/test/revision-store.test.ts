@@ -120,6 +120,52 @@ describe('revision store', () => {
     expect(await chunkCount()).toBe(before + 1);
   });
 
+  it("writes an edit of a kept revision as cutting its whole tree would, its chunks re-cut from the parent's", async () => {
+    const revisions = freshStore();
+    const tree = bigTree('g');
+    const first = await revisions.writeRevision(revision('space-g', tree), new Map());
+    // Pages inserted at the start, one deleted at the end, one moved across the tree, a file removed.
+    const pages = clonePages(tree.pages);
+    pages.unshift(page('gnew1'), page('gnew2'));
+    pages[19]!.pages.pop();
+    const [moved] = pages[4]!.pages.splice(3, 1);
+    pages[15]!.pages.splice(8, 0, moved!);
+    const after = { ...tree, pages, files: tree.files.slice(1) };
+    const before = await chunkCount();
+    const next = await revisions.writeRevision(revision('space-g', after, [first.id]), new Map());
+    const whole = chunkTree(after);
+    expect(await chunkLists(next.id)).toMatchObject({ pageChunks: whole.pages.ids, fileChunks: whole.files.ids });
+    const parent = await chunkLists(first.id);
+    const added = [...whole.pages.ids, ...whole.files.ids].filter((id) => ![...parent.pageChunks, ...parent.fileChunks].includes(id));
+    expect(await chunkCount()).toBe(before + added.length);
+    expect(added.length).toBeLessThanOrEqual(6);
+    expect((await freshStore().getRevision(next.id))!.tree).toEqual(after);
+  });
+
+  it("writes a small edit's documents with its row in one statement: all of it, or nothing", async () => {
+    const revisions = freshStore();
+    const tree = bigTree('h');
+    const docs = (markdown: string) => new Map([[`doc-${markdown.length}-${markdown.slice(0, 8)}`, { markdown }]]);
+    const first = await revisions.writeRevision({ ...revision('space-h', tree), changeRequestId: 'cr-h' }, docs('# Kept\n\nSee [the guide](https://example.com/guide).'));
+    const stored = async (id: string) =>
+      (
+        await sql.query(
+          `SELECT (SELECT count(*) FROM "Document" WHERE id = $1)::int AS documents, (SELECT count(*) FROM "DocumentSection" WHERE "documentId" = $1)::int AS sections,
+                  (SELECT count(*) FROM "DocumentLink" WHERE "documentId" = $1)::int AS links`,
+          [id],
+        )
+      ).rows[0];
+    const [keptId] = docs('# Kept\n\nSee [the guide](https://example.com/guide).').keys();
+    expect(await stored(keptId!)).toEqual({ documents: 1, sections: 1, links: 1 });
+    // A document stored already, given again: written once, its rows not doubled.
+    await revisions.writeRevision(revision('space-h', tree, [first.id]), docs('# Kept\n\nSee [the guide](https://example.com/guide).'));
+    expect(await stored(keptId!)).toEqual({ documents: 1, sections: 1, links: 1 });
+    // A second merge of the same change request fails: its document is not written either.
+    const lost = docs('# Lost\n\nNever stored.');
+    await expect(revisions.writeRevision({ ...revision('space-h', tree, [first.id]), changeRequestId: 'cr-h' }, lost)).rejects.toThrow(/moved on/);
+    expect(await stored([...lost.keys()][0]!)).toEqual({ documents: 0, sections: 0, links: 0 });
+  });
+
   it('reads a revision back exactly as written, in a process that kept nothing', async () => {
     const tree = bigTree('b');
     const written = await freshStore().writeRevision(
@@ -185,7 +231,7 @@ describe('revision store', () => {
     expect(await chunkCount()).toBe(before + 5);
     const reader = freshStore();
     for (const [i, w] of written.entries()) expect((await reader.getRevision(w.id))!.tree).toEqual(trees[i]);
-    const expected = chunkTree(trees[0]!).pages.map((c) => c.id);
+    const expected = chunkTree(trees[0]!).pages.ids;
     expect((await chunkLists(written[0]!.id)).pageChunks).toEqual(expected);
   });
 });

@@ -103,6 +103,78 @@ describe("a change request's content as GitBook's JSONDocument", () => {
     expect((await ok(g.call(reader, 'GET', `${base}/content/page/${safety}?format=document`))).document).toEqual({ ...document, nodes: document.nodes.slice(0, 1) });
   });
 
+  it('keeps what markdown cannot carry: the document is the page, markdown its projection', async () => {
+    const { spaceId, base, page } = await changeRequest();
+    const files = (await ok(g.call(owner, 'GET', `${base}/content/files`))).items as { id: string; name: string }[];
+    const logo = files.find((f) => f.name === 'logo.png')!.id;
+    const start = page('Getting started');
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          nodes: [
+            text('Hello '),
+            { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f44b' } },
+            text(' '),
+            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: owner.id } } },
+            { object: 'text', leaves: [{ object: 'leaf', text: ' mind the flamingo ', marks: [{ object: 'mark', type: 'color', data: { text: 'red', background: 'yellow' } }] }] },
+            { object: 'inline', type: 'button', isVoid: true, data: { label: 'Begin', kind: 'primary', ref: { kind: 'page', page: start } } },
+            {
+              object: 'inline',
+              type: 'annotation',
+              isVoid: false,
+              data: {},
+              nodes: [text('quorum')],
+              fragments: [
+                { object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Most voters.')] }] },
+              ],
+            },
+          ],
+        },
+        { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: logo } } },
+        { object: 'block', type: 'integration', isVoid: true, data: { integration: 'mermaid', block: 'diagram', props: { theme: {} } } },
+      ],
+    };
+    checkJsonDocument(document, 'document');
+    await ok(g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: 'Rich', document }] }));
+    const pages = (await ok(g.call(owner, 'GET', `${base}/content/pages`))).pages as { id: string; title: string }[];
+    const rich = pages.find((p) => p.title === 'Rich')!.id;
+    const read = await ok(g.call(reader, 'GET', `${base}/content/page/${rich}?format=document`));
+    expect(read.document).toEqual(document);
+    // The projection: what markdown can say of it, links to the revision's pages and files as content writes them.
+    const md = (await ok(g.call(reader, 'GET', `${base}/content/page/${rich}?format=markdown`))).markdown as string;
+    expect(md).toContain('Hello 👋');
+    expect(md).toContain(`![](/files/${logo})`);
+    expect(md).not.toContain('mermaid');
+    // Links come from the document: its drawing links the file.
+    const backlinks = (await ok(g.call(owner, 'GET', `${base}/content/files/${logo}/backlinks`))).items as { page: { id: string } }[];
+    expect(backlinks.map((l) => l.page.id)).toContain(rich);
+
+    // The same document written again is the same document: the page's document id does not move.
+    await ok(g.call(owner, 'POST', `${base}/content`, { changes: [{ operation: 'update_page', page: rich, document }] }));
+    expect((await ok(g.call(reader, 'GET', `${base}/content/page/${rich}`))).documentId).toBe(read.documentId);
+
+    // Merged into the space: read back whole from the space's revision, and found by its text.
+    await ok(g.call(owner, 'POST', `${base}/merge`));
+    const live = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/content/page/${rich}?format=document`));
+    expect(live).toMatchObject({ documentId: read.documentId, document });
+    const found = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/search?query=flamingo`))).items as { id: string }[];
+    expect(found.map((p) => p.id)).toEqual([rich]);
+
+    // Its projection written as markdown is a markdown page, as before: what markdown cannot carry is gone.
+    const next = `/v1/spaces/${spaceId}/change-requests/${(await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Plain' }), 201)).number}`;
+    await ok(g.call(owner, 'POST', `${next}/content`, { changes: [{ operation: 'update_page', page: rich, document: { markdown: md } }] }));
+    const plain = await ok(g.call(reader, 'GET', `${next}/content/page/${rich}?format=markdown`));
+    expect(plain.markdown).toBe(md);
+    expect(plain.documentId).not.toBe(read.documentId);
+    const reread = (await ok(g.call(reader, 'GET', `${next}/content/page/${rich}?format=document`))).document;
+    expect(JSON.stringify(reread)).not.toContain('"emoji"');
+    expect(JSON.stringify(reread)).not.toContain('"integration"');
+  });
+
   it('answers 400 naming the field for a document GitBook would refuse, writing nothing', async () => {
     const { base } = await changeRequest();
     const before = (await ok(g.call(owner, 'GET', base))).revision;

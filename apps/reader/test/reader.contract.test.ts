@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { startGitServer } from '@quire/git-sync/testing';
+import { paragraph, text } from '@quire/document';
 import { Role, startMetricsServer } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
@@ -98,6 +99,33 @@ describe('serving a public site', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.body).toContain('now better');
     expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('renders a page as the editor wrote it, with what its markdown cannot carry', async () => {
+    const pages = (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages as { id: string; title: string }[];
+    const setup = pages.find((p) => p.title === 'Setup')!.id;
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        paragraph([
+          text('Wave '),
+          { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f44b' } },
+          text(' at the '),
+          text('red flamingo', [{ object: 'mark', type: 'color', data: { text: 'red', background: 'default' } }]),
+          text(' then '),
+          { object: 'inline', type: 'button', isVoid: true, data: { label: 'Set up', kind: 'primary', ref: { kind: 'page', page: setup } } },
+        ]),
+      ],
+    };
+    const cr = await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Rich' }), 201);
+    const crPath = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
+    await ok(h.g.call(owner, 'POST', `${crPath}/content`, { changes: [{ operation: 'insert_page', title: 'Rich', document }] }));
+    await ok(h.g.call(owner, 'POST', `${crPath}/merge`));
+    const res = await get(`${base}/rich`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain('<p>Wave 👋 at the <mark class="color-red">red flamingo</mark> then ');
+    expect(res.body).toContain(`<a href="${base}/setup" class="button button-primary">Set up</a>`);
   });
 
   it('sends the security headers on every answer, HSTS over HTTPS', async () => {

@@ -49,6 +49,8 @@ export interface RevisionPage {
   path: string;
   description?: string;
   emoji?: string;
+  /** An icon's name (GitBook's icon set), shown where the emoji would be. */
+  icon?: string;
   pages?: RevisionPage[];
   href?: string;
 }

@@ -24,7 +24,7 @@ const SPACE = {
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => ({ id, type: 'document', title, path, pages });
 
-/** A change request's content that applies the `update_page` changes it is sent (moves and renames). */
+/** A change request's content that applies the `update_page` changes it is sent (moves, renames, emoji and icons). */
 function api() {
   let pages = [doc('a', 'Alpha', 'alpha'), doc('b', 'Beta', 'beta'), doc('c', 'Gamma', 'gamma')];
   const sent: unknown[] = [];
@@ -38,10 +38,11 @@ function api() {
     if (p === '/v1/spaces/s1/change-requests/1/content/pages') return { body: { pages } };
     if (p.startsWith('/v1/spaces/s1/change-requests/1/content/page/')) return { body: { ...doc('a', 'Alpha', 'alpha'), document: { object: 'document', data: {}, nodes: [] } } };
     if (p === '/v1/spaces/s1/change-requests/1/content' && method === 'POST') {
-      const { changes } = body as { changes: { page: string; title?: string; into?: string | null }[] };
+      const { changes } = body as { changes: { page: string; title?: string; emoji?: string; icon?: string; into?: string | null }[] };
       sent.push(...changes);
       for (const c of changes) {
         if (c.title) pages = pages.map((x) => (x.id === c.page ? { ...x, title: c.title! } : x));
+        for (const k of ['emoji', 'icon'] as const) if (c[k] !== undefined) pages = pages.map((x) => (x.id === c.page ? { ...x, [k]: c[k] || undefined } : x));
         // Enough of the API for these tests: indent under the page above.
         if (c.into) {
           const moving = pages.find((x) => x.id === c.page)!;
@@ -75,5 +76,22 @@ describe('editing the page tree of a change request', () => {
     await waitFor(() => expect(location.history!.at(-1)).toBe('/o/org1/s/s1/~/changes/1/edit/alpha/beta'));
     expect(sent.at(-1)).toEqual({ operation: 'update_page', page: 'b', into: 'a' });
     expect(await within(tree).findByRole('link', { name: 'Beta', current: 'page' })).toBeTruthy();
+  });
+
+  it("sets the open page's emoji and icon beside its title; they are saved and shown when it is opened again", async () => {
+    const { sent } = api();
+    renderAt('/o/org1/s/s1/~/changes/1/edit/beta', <App />);
+    const emoji = (await screen.findByRole('textbox', { name: 'Page emoji' }, { timeout: 15_000 })) as HTMLInputElement;
+    expect(emoji.value).toBe('');
+    fireEvent.change(emoji, { target: { value: '🚀' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Page icon' }), { target: { value: 'rocket' } });
+    await waitFor(() => expect(sent.at(-1)).toMatchObject({ operation: 'update_page', page: 'b', title: 'Beta', emoji: '🚀', icon: 'rocket' }), { timeout: 5000 });
+    const tree = screen.getByRole('navigation', { name: 'Page tree' });
+    await waitFor(() => expect(within(tree).getByRole('link', { name: 'Beta' }).textContent).toBe('🚀 Beta'));
+
+    cleanup();
+    renderAt('/o/org1/s/s1/~/changes/1/edit/beta', <App />);
+    expect(((await screen.findByRole('textbox', { name: 'Page emoji' }, { timeout: 15_000 })) as HTMLInputElement).value).toBe('🚀');
+    expect((screen.getByRole('textbox', { name: 'Page icon' }) as HTMLInputElement).value).toBe('rocket');
   });
 });

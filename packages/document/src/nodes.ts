@@ -27,6 +27,12 @@ export function pushText(nodes: InlineContent[], value: string, marks: DocumentT
   nodes.push(text(value, marks));
 }
 
+/** An emoji inline's character: its code is the code point in hex (`1f600`); anything else as written. */
+export function emojiText(code: string): string {
+  const point = parseInt(code, 16);
+  return Number.isFinite(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : code;
+}
+
 /** The text of inline content, without marks. */
 export function inlineText(nodes: readonly InlineContent[]): string {
   let out = '';
@@ -35,7 +41,7 @@ export function inlineText(nodes: readonly InlineContent[]): string {
     else if (node.type === 'link') out += inlineText(node.nodes);
     else if (node.type === 'annotation') out += inlineText(node.nodes);
     else if (node.type === 'inline-math') out += node.data.formula;
-    else if (node.type === 'emoji') out += node.data.code;
+    else if (node.type === 'emoji') out += emojiText(node.data.code);
     else if (node.type === 'button') out += node.data.label;
     else if (node.type === 'inline-image') out += node.data.caption ?? '';
   }

@@ -54,9 +54,12 @@ export function refLabel(url: string): string {
   return last || url;
 }
 
-// Where each kind of node keeps a destination from markdown, as fromMarkdown reads it.
+// Where each kind of node keeps a destination, in the context fromMarkdown reads it in (buttons and
+// drawings, which markdown cannot hold, in the context toMarkdown writes them in).
 const NODE_CONTEXT: Readonly<Record<string, LinkContext>> = {
   link: 'link',
+  button: 'link',
+  drawing: 'image',
   mention: 'mention',
   image: 'image',
   'inline-image': 'image',

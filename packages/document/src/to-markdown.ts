@@ -8,7 +8,7 @@ import { toMarkdown as writeMdast, type Join, type Options } from 'mdast-util-to
 import { colorStyle, escapeAttribute, escapeText } from './markdown/html.ts';
 import { writeHtmlInlines, writeHtmlTable } from './markdown/html-table.ts';
 import { formatTag, gitbookTagToMarkdown, type GitbookTag } from './markdown/tags.ts';
-import { inlineText, nestLeaves } from './nodes.ts';
+import { emojiText, inlineText, nestLeaves } from './nodes.ts';
 import { refLabel, refUrl, type LinkContext, type RefToUrl } from './refs.ts';
 import type {
   ContentRef,
@@ -300,11 +300,9 @@ class Writer {
         case 'inline-math':
           out.push({ type: 'inlineMath', value: node.data.formula });
           break;
-        case 'emoji': {
-          const code = parseInt(node.data.code, 16);
-          out.push({ type: 'text', value: Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : node.data.code });
+        case 'emoji':
+          out.push({ type: 'text', value: emojiText(node.data.code) });
           break;
-        }
         default:
           out.push({ type: 'text', value: inlineText([node]) });
       }

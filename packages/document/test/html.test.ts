@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Element, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown, toHtml, type JSONDocument } from '../src/index.ts';
+import { fromMarkdown, toHtml, toMarkdown, type JSONDocument } from '../src/index.ts';
 
 const read = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const html = (markdown: string, options?: Parameters<typeof toHtml>[1]) => toHtml(fromMarkdown(markdown), options);
@@ -112,6 +112,16 @@ describe('toHtml renders every block', () => {
     };
     expect(toHtml(document, { refToUrl: (ref) => (ref.kind === 'page' ? `/s/docs/${ref.page}` : undefined) })).toBe('<p><a href="/s/docs/p1">Page</a></p>');
     expect(toHtml(document)).toBe('<p><a>Page</a></p>');
+  });
+
+  it('emoji as their character, as markdown writes them', () => {
+    const document: JSONDocument = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f44b' } }] }],
+    };
+    expect(toHtml(document)).toBe('<p>👋</p>');
+    expect(toMarkdown(document)).toBe('👋\n');
   });
 });
 

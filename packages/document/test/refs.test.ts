@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown, resolveRefs, type ContentRef, type LinkContext } from '../src/index.ts';
+import { fromMarkdown, mapRefs, paragraph, resolveRefs, type ContentRef, type JSONDocument, type LinkContext } from '../src/index.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
 const names = readdirSync(fixtures).filter((name) => name.endsWith('.md'));
@@ -29,5 +29,22 @@ describe('resolveRefs', () => {
     seen.length = 0;
     resolveRefs(fromMarkdown(names.map(read).join('\n')), resolveLink);
     expect(new Set(seen)).toEqual(new Set<LinkContext>(['link', 'mention', 'image', 'file', 'content-ref']));
+  });
+
+  it("visits the destinations of buttons and drawings, which only the editor writes, in toMarkdown's contexts", () => {
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        paragraph([{ object: 'inline', type: 'button', isVoid: true, data: { label: 'Go', kind: 'primary', ref: { kind: 'url', url: 'guide.md' } } }]),
+        { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: '.gitbook/assets/d.svg' } } },
+      ],
+    } as JSONDocument;
+    const visited: [ContentRef, LinkContext][] = [];
+    mapRefs(document, (ref, context) => (visited.push([ref, context]), ref));
+    expect(visited).toEqual([
+      [{ kind: 'url', url: 'guide.md' }, 'link'],
+      [{ kind: 'file', file: '.gitbook/assets/d.svg' }, 'image'],
+    ]);
   });
 });

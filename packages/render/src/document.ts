@@ -2,20 +2,21 @@ import {
   fromMarkdown,
   inlineReusableContents,
   parseMarkdown,
+  resolveRefs,
   sections,
   toHtml,
   toMarkdown,
   type ContentRef,
   type JSONDocument,
   type LinkContext,
-  type ResolveLink,
 } from '@quire/document';
 import type { File, Page } from '@quire/proto/space-content';
 
-// A page's markdown as the reader, exports and PDFs show it, through @quire/document (the one
-// sanitized renderer): relative links to other pages' markdown (or `/pages/<id>`, as imports
-// write them) become links to the pages' URLs, images and files named by their path in the space
-// (or `/files/<id>`) become the caller's file URLs.
+// A page as the reader, exports and PDFs show it, through @quire/document (the one sanitized
+// renderer): its document (as content's stored model reads, refs resolved) or its markdown.
+// Relative links to other pages' markdown (or `/pages/<id>`, as imports write them) become links
+// to the pages' URLs, images and files named by their path in the space (or `/files/<id>`)
+// become the caller's file URLs.
 
 export interface RenderContext {
   page: Page;
@@ -56,14 +57,21 @@ export function linkedPath(from: Page, href: string): string | undefined {
 /** `{% include "…" %}` tags as written (a cheap scan, fenced code too): which reusable contents a text may need. */
 export const includeTargets = (markdown: string): string[] => [...markdown.matchAll(/\{% include "([^"\r\n]+)" %\}/g)].map((m) => m[1]!);
 
+/** The reusable contents a document includes (its `reusable-content` blocks), by id. */
+export function includedIds(document: JSONDocument): string[] {
+  const ids: string[] = [];
+  inlineReusableContents(document, (id) => (ids.push(id), undefined));
+  return ids;
+}
+
 /** The page's document with its reusable contents in place, each parsed once. */
-function withIncludes(document: JSONDocument, reusable: ReadonlyMap<string, string> | undefined, resolveLink?: ResolveLink): JSONDocument {
+function withIncludes(document: JSONDocument, reusable: ReadonlyMap<string, string> | undefined): JSONDocument {
   if (!reusable?.size) return document;
   const parsed = new Map<string, JSONDocument>();
   return inlineReusableContents(document, (id) => {
     const markdown = reusable.get(id);
     if (markdown === undefined) return undefined;
-    if (!parsed.has(id)) parsed.set(id, fromMarkdown(markdown, { resolveLink }));
+    if (!parsed.has(id)) parsed.set(id, fromMarkdown(markdown));
     return parsed.get(id);
   });
 }
@@ -78,7 +86,14 @@ export function inlineMarkdown(markdown: string, reusable: ReadonlyMap<string, s
   return toMarkdown(withIncludes(document, reusable), { frontmatter });
 }
 
-export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
+export const renderMarkdown = (markdown: string, ctx: RenderContext): Rendered => renderDocument(fromMarkdown(markdown), ctx);
+
+/**
+ * A page's document: refs already resolved to the revision's pages and files are kept, raw
+ * destinations (markdown's, or those content did not resolve, such as files named by their path)
+ * resolved here.
+ */
+export function renderDocument(page: JSONDocument, ctx: RenderContext): Rendered {
   const nodes = allPages(ctx.pages);
   const byPath = new Map(nodes.map((p) => [p.path, p]));
   const byId = new Map(nodes.map((p) => [p.id, p]));
@@ -87,6 +102,8 @@ export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
 
   const resolveLink = (url: string, context: LinkContext): ContentRef | undefined => {
     if (EXTERNAL.test(url)) return undefined;
+    // A file ref already resolved (by content) names its file.
+    if ((context === 'image' || context === 'file') && filesById.has(url)) return { kind: 'file', file: url };
     const byIdForm = BY_ID.exec(url);
     if (byIdForm?.[1] === 'files' && filesById.has(byIdForm[2]!)) return { kind: 'file', file: byIdForm[2]! };
     if (byIdForm?.[1] === 'pages' && byId.has(byIdForm[2]!) && context !== 'image' && context !== 'file') return { kind: 'page', page: byIdForm[2]! };
@@ -100,7 +117,7 @@ export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
     return page ? { kind: 'page', page: page.id } : undefined;
   };
 
-  const document = withIncludes(fromMarkdown(markdown, { resolveLink }), ctx.reusableContents, resolveLink);
+  const document = resolveRefs(withIncludes(page, ctx.reusableContents), resolveLink);
   const html = toHtml(document, {
     highlight: true,
     refToUrl: (ref) => {
@@ -111,6 +128,10 @@ export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
       if (ref.kind === 'file') {
         const file = filesById.get(ref.file);
         return file ? ctx.fileHref(file) : undefined;
+      }
+      if (ref.kind === 'anchor' && ref.page && !ref.space) {
+        const page = byId.get(ref.page);
+        return page ? `${ctx.hrefOf(page)}#${ref.anchor}` : undefined;
       }
       return undefined;
     },

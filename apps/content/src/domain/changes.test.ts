@@ -1,5 +1,6 @@
+import { fromMarkdown, paragraph, text, toMarkdown, type JSONDocument } from '@quire/document';
 import { describe, expect, it } from 'vitest';
-import { applyChanges, documentId, fieldsFromMarkdown, resolveRefs, treeFromContent, type Change } from './changes.ts';
+import { applyChanges, documentId, documentOfModel, fieldsFromMarkdown, resolveRefs, treeFromContent, type Change } from './changes.ts';
 import { emptyTree, findPage, flatten, type Tree } from './tree.ts';
 
 let n = 0;
@@ -25,14 +26,64 @@ describe('applyChanges', () => {
     expect(paths(tree)).toEqual(['intro', 'intro/setup', 'faq']);
     expect(applied.changes.map((c) => c.kind)).toEqual(['created_page', 'created_page', 'created_page']);
     expect(tree.pages[0]!.documentId).toBe(documentId('hello'));
-    expect(applied.documents.get(documentId('hello'))).toBe('hello');
-    expect(applied.documents.get(documentId(''))).toBe('');
+    expect(applied.documents.get(documentId('hello'))).toEqual({ markdown: 'hello' });
+    expect(applied.documents.get(documentId(''))).toEqual({ markdown: '' });
   });
 
   it('takes the title from the leading heading when none is given, and drops it from the body', () => {
     const r = applyChanges(emptyTree(), [{ insertPage: { type: 'document', href: '', ref: '', markdown: '# Getting started\n\nBody' } }], ctx());
     expect(r.tree.pages[0]).toMatchObject({ title: 'Getting started', slug: 'getting-started' });
-    expect([...r.documents.values()]).toEqual(['Body']);
+    expect([...r.documents.values()]).toEqual([{ markdown: 'Body' }]);
+  });
+
+  it('keeps a document markdown cannot carry beside its markdown, by a stable id', () => {
+    const doc = (): JSONDocument => ({
+      object: 'document',
+      data: {},
+      nodes: [
+        paragraph([
+          text('Hi '),
+          { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f600' } },
+          { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'u1' } } },
+        ]),
+      ],
+    });
+    const r = applyChanges(emptyTree(), [insert('P', { document: doc() })], ctx());
+    const id = r.tree.pages[0]!.documentId!;
+    expect(r.documents.get(id)).toEqual({ markdown: toMarkdown(doc()), document: doc() });
+    expect(id).not.toBe(documentId(toMarkdown(doc())));
+    // The same document with its keys in another order is the same document.
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reversed)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
+    const reordered = reversed(doc()) as JSONDocument;
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(doc()));
+    expect(documentOfModel('x', reordered).id).toBe(id);
+  });
+
+  it('gives a document its markdown says exactly the id and row of that markdown', () => {
+    const markdown = 'Hello **world**.\n';
+    const r = applyChanges(emptyTree(), [insert('P', { document: fromMarkdown(markdown) })], ctx());
+    expect(r.tree.pages[0]!.documentId).toBe(documentId(markdown));
+    expect(r.documents.get(documentId(markdown))).toEqual({ markdown });
+  });
+
+  it("takes a document's leading heading as the title when none is given", () => {
+    const r = applyChanges(emptyTree(), [{ insertPage: { type: '', href: '', ref: '', document: fromMarkdown('# Start\n\nBody\n') } }], ctx());
+    expect(r.tree.pages[0]).toMatchObject({ title: 'Start', documentId: documentId('Body\n') });
+  });
+
+  it('resolves refs in a document to app links', () => {
+    const r = applyChanges(emptyTree(), [insert('A', { ref: 'a', document: fromMarkdown('See [b](./b.md#x)') }), insert('B', { ref: 'b' })], ctx());
+    const b = r.changes.find((c) => c.ref === 'b')!.pageId;
+    expect(r.documents.get(r.tree.pages[0]!.documentId!)).toEqual({ markdown: `See [b](/pages/${b}#x)\n` });
   });
 
   it('resolves refs in markdown links to app links, whatever the order', () => {
@@ -46,7 +97,7 @@ describe('applyChanges', () => {
       ctx(),
     );
     const b = r.changes.find((c) => c.ref === 'b')!.pageId;
-    const md = r.documents.get(r.tree.pages[0]!.documentId!)!;
+    const md = r.documents.get(r.tree.pages[0]!.documentId!)!.markdown;
     expect(md).toBe(`See [b](/pages/${b}) and ![img](/files/${r.insertedFiles[0]!.id} "t")`);
   });
 
@@ -111,6 +162,30 @@ describe('applyChanges', () => {
     );
     expect(paths(r.tree)).toEqual(['intro', 'intro/setup', 'faq']);
     expect(findPage(r.tree.pages, intro)!.page).toMatchObject({ title: 'Intro', documentId: documentId('hello') });
+  });
+
+  it('leaves the base tree alone, frozen as the store keeps it, whatever the changes', () => {
+    const { tree, intro, setup, faq } = base();
+    findPage(tree.pages, setup)!.page.git = { oid: 'abc', path: 'setup.md' };
+    const before = structuredClone(tree);
+    const freeze = (v: unknown) => {
+      if (v && typeof v === 'object') Object.values(v).forEach(freeze);
+      Object.freeze(v);
+    };
+    freeze(tree);
+    const r = applyChanges(
+      tree,
+      [
+        { updatePage: { page: setup, fields: { title: 'Moved', emoji: '1f600', hidden: true }, markdown: 'y', move: true, into: faq } },
+        { updatePage: { page: intro, fields: { description: 'd' }, move: true, at: 1 } },
+        { revertPage: { page: setup, revision: 'r1' } },
+        insert('New', { into: intro }),
+        { deletePage: { page: faq } },
+      ],
+      ctx(new Map([['r1', tree]])),
+    );
+    expect(tree).toEqual(before);
+    expect(paths(r.tree)).toEqual(['intro', 'intro/new']);
   });
 
   it('names the bad change and rejects the batch', () => {

@@ -2,8 +2,10 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
+import { fromMarkdown, mapRefs, rawRef, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
 import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
+import { stringify } from 'safe-stable-stringify';
 import { parse as parseYaml } from 'yaml';
 import { clonePages, findPage, flatten, PAGE_TYPES, SLUG, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
@@ -32,8 +34,8 @@ export interface StoredFile {
 }
 
 export type Change =
-  | { insertPage: { fields?: PageFieldsInput; type: string; markdown?: string; href: string; into?: string; at?: number; ref: string } }
-  | { updatePage: { page: string; fields?: PageFieldsInput; markdown?: string; move: boolean; into?: string; at?: number; keepParent?: boolean } }
+  | { insertPage: { fields?: PageFieldsInput; type: string; markdown?: string; document?: JSONDocument; href: string; into?: string; at?: number; ref: string } }
+  | { updatePage: { page: string; fields?: PageFieldsInput; markdown?: string; document?: JSONDocument; move: boolean; into?: string; at?: number; keepParent?: boolean } }
   | { deletePage: { page: string } }
   | { revertPage: { page: string; revision: string } }
   | { insertFiles: { files: StoredFile[] } };
@@ -52,15 +54,52 @@ export interface ApplyContext {
   revisions: Map<string, Tree>;
 }
 
+/**
+ * A document as content stores it: its markdown, and the model a client gave when the markdown
+ * does not read back to it (see `documentOfModel`); without one the model is the markdown's.
+ */
+export interface DocumentBody {
+  markdown: string;
+  document?: JSONDocument;
+}
+
 export interface Applied {
   tree: Tree;
-  /** Markdown by document id for every document the new tree refers to that the batch wrote. */
-  documents: Map<string, string>;
+  /** Every document the new tree refers to that the batch wrote, by id. */
+  documents: Map<string, DocumentBody>;
   changes: ChangedPage[];
   insertedFiles: TreeFile[];
 }
 
 export const documentId = (markdown: string) => createHash('sha256').update(markdown, 'utf8').digest('hex');
+
+/** A page given as markdown as content keeps it, with its id. */
+export const documentOfMarkdown = (markdown: string): { id: string; body: DocumentBody } => ({ id: documentId(markdown), body: { markdown } });
+
+// Put before a model's JSON when it is hashed: no stored markdown holds NUL (PostgreSQL's text
+// cannot), so a model's id is never a markdown's.
+const MODEL_ID_PREFIX = '\0document\n';
+
+/**
+ * A page given as a document (stored form: see `storedDocument`) as content keeps it, with its id.
+ * The markdown is a projection (what markdown readers, diffs and text merges see). The id is
+ * content-addressed either way: the markdown's hash when the markdown reads back to exactly this
+ * document, which is then the same page as that markdown written (one id, one stored row, nothing
+ * lost); else the hash of the document's canonical JSON (keys sorted), kept whole beside its
+ * projection, so that the same document written twice is one document.
+ */
+export function documentOfModel(at: string, document: JSONDocument): { id: string; body: DocumentBody } {
+  let markdown: string;
+  try {
+    markdown = toMarkdown(document);
+  } catch (e) {
+    throw new InvalidArgumentError(`${at}.document: not a valid JSONDocument (${(e as Error).message})`);
+  }
+  if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.document: its markdown must be at most ${MAX_MARKDOWN} characters`);
+  const json = stringify(document);
+  if (stringify(fromMarkdown(markdown)) === json) return { id: documentId(markdown), body: { markdown } };
+  return { id: documentId(MODEL_ID_PREFIX + json), body: { markdown, document } };
+}
 
 /** The revision ids revert_page changes go back to ('' for the base). */
 export const revertTargets = (changes: Change[]) => [...new Set(changes.flatMap((c) => ('revertPage' in c ? [c.revertPage.revision] : [])))];
@@ -104,6 +143,8 @@ export function fieldsFromMarkdown(markdown: string, given: PageFieldsInput): { 
 
 // `[text](./ref)`, `![alt](./ref.md#anchor "title")` and `[id]: ./ref` definitions.
 const REF_LINK = /(\]\(\s*<?|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?)\.\/([^\s)>#?]+?)(\.md)?(?=[#)>\s]|$)/gm;
+// The same destination as a document holds it.
+const REF_URL = /^\.\/([^\s)>#?]+?)(\.md)?(?=#|$)/;
 
 /** Markdown with links to `./<ref>` (or `./<ref>.md`) of the batch's pages and files made app links. */
 export function resolveRefs(markdown: string, target: (ref: string) => string | undefined): string {
@@ -111,6 +152,27 @@ export function resolveRefs(markdown: string, target: (ref: string) => string | 
     const to = target(ref);
     return to ? lead + to : all;
   });
+}
+
+/** `resolveRefs` for a document's destinations (as written: `url` and `file` refs), in place. */
+export function resolveDocumentRefs(document: JSONDocument, target: (ref: string) => string | undefined): JSONDocument {
+  return mapRefs(document, (ref, context) => {
+    const url = ref.kind === 'url' ? ref.url : ref.kind === 'file' ? ref.file : undefined;
+    const m = url === undefined ? null : REF_URL.exec(url);
+    const to = m && target(m[1]!);
+    return to ? rawRef(to + url!.slice(m![0].length), context) : ref;
+  });
+}
+
+/**
+ * GitBook's leading-heading rule (see `fieldsFromMarkdown`) for a page given as a document: a
+ * first `heading-1` fills the title when none is given, and leaves the body.
+ */
+function fieldsFromDocument(document: JSONDocument, given: PageFieldsInput): { fields: PageFieldsInput; document: JSONDocument } {
+  const [first, ...rest] = document.nodes;
+  const title = first?.type === 'heading-1' ? toPlainText({ ...document, nodes: [first] }).trim() : '';
+  if (!title || given.title !== undefined) return { fields: given, document };
+  return { fields: { ...given, title }, document: { ...document, nodes: rest } };
 }
 
 function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
@@ -151,7 +213,8 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
   const root: TreePage = { id: '', type: 'group', title: '', slug: '', createdAt: now, updatedAt: now, pages: clonePages(base.pages) };
   const files = [...base.files];
   const refs = new Map<string, { kind: 'pages' | 'files'; id: string }>();
-  const markdown = new Map<string, string>();
+  // Each page's new body: markdown, or a document (`at` names its change).
+  const bodies = new Map<string, string | { document: JSONDocument; at: string }>();
   const changed = new Map<string, ChangedPage>();
   const insertedFiles: TreeFile[] = [];
 
@@ -188,7 +251,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
   const remove = (siblings: TreePage[], page: TreePage) => {
     siblings.splice(siblings.indexOf(page), 1);
     for (const id of subtreeIds(page)) {
-      markdown.delete(id);
+      bodies.delete(id);
       mark(id, 'deleted_page');
     }
   };
@@ -199,11 +262,14 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const c = change.insertPage;
       const type = checkOneOf(`${at}.type`, c.type || 'document', PAGE_TYPES);
       let fields = checkFields(at, c.fields);
-      let body: string | undefined;
+      let body: string | { document: JSONDocument; at: string } | undefined;
       if (type === 'document') {
-        ({ fields, markdown: body } = fieldsFromMarkdown(checkMarkdown(at, c.markdown ?? ''), fields));
+        let given: string | JSONDocument;
+        if (c.document) ({ fields, document: given } = fieldsFromDocument(c.document, fields));
+        else ({ fields, markdown: given } = fieldsFromMarkdown(checkMarkdown(at, c.markdown ?? ''), fields));
         checkFields(at, fields);
-      } else if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
+        body = typeof given === 'string' ? given : { document: given, at };
+      } else if (c.markdown !== undefined || c.document) throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
       if (type === 'link') checkLength(`${at}.href`, c.href, 1, 2048);
       const parent = container(at, c.into, type);
       const index = position(at, c.at, parent.pages);
@@ -213,7 +279,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugify(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
       setFields(page, fields);
       if (type === 'link') page.href = c.href;
-      if (body !== undefined) markdown.set(page.id, body);
+      if (body !== undefined) bodies.set(page.id, body);
       addRef(at, c.ref, 'pages', page.id);
       parent.pages.splice(index, 0, page);
       mark(page.id, 'created_page', c.ref);
@@ -222,9 +288,9 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const found = locate(at, c.page);
       const page = found.page;
       const fields = checkFields(at, c.fields);
-      if (c.markdown !== undefined) {
+      if (c.markdown !== undefined || c.document) {
         if (page.type !== 'document') throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
-        markdown.set(page.id, checkMarkdown(at, c.markdown));
+        bodies.set(page.id, c.document ? { document: c.document, at } : checkMarkdown(at, c.markdown!));
       }
       let siblings = found.siblings;
       if (c.move) {
@@ -267,7 +333,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
         for (const k of Object.keys(page)) delete (page as unknown as Record<string, unknown>)[k];
         Object.assign(page, structuredClone({ ...then.page, pages: [] }), { pages, createdAt, updatedAt: now });
         page.slug = uniqueSlug(page.slug, siblings, page.id);
-        markdown.delete(page.id);
+        bodies.delete(page.id);
         mark(page.id, 'updated_page');
       }
     } else {
@@ -288,14 +354,17 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
     const r = refs.get(ref);
     return r && `/${r.kind}/${r.id}`;
   };
-  const documents = new Map<string, string>();
+  const documents = new Map<string, DocumentBody>();
   const present = new Map(flatten(root.pages).map((l) => [l.page.id, l.page]));
-  for (const [pageId, md] of markdown) {
+  for (const [pageId, body] of bodies) {
     const page = present.get(pageId);
     if (!page) continue;
-    const text = refs.size ? resolveRefs(md, target) : md;
-    page.documentId = documentId(text);
-    documents.set(page.documentId, text);
+    const kept =
+      typeof body === 'string'
+        ? documentOfMarkdown(refs.size ? resolveRefs(body, target) : body)
+        : documentOfModel(body.at, refs.size ? resolveDocumentRefs(body.document, target) : body.document);
+    page.documentId = kept.id;
+    documents.set(kept.id, kept.body);
   }
   return { tree: { pages: root.pages, files, variables: { ...base.variables } }, documents, changes: [...changed.values()], insertedFiles };
 }
@@ -337,10 +406,10 @@ export function treeFromContent(
   files: FileContentInput[],
   previous: Tree,
   ctx: { now: Date; newId: () => string },
-): { tree: Tree; documents: Map<string, string> } {
+): { tree: Tree; documents: Map<string, DocumentBody> } {
   const now = ctx.now.toISOString();
   const before = new Map(flatten(previous.pages).map((l) => [l.page.id, l.page]));
-  const documents = new Map<string, string>();
+  const documents = new Map<string, DocumentBody>();
   const seen = new Set<string>();
   const unique = (at: string, id: string) => {
     if (!id) return ctx.newId();
@@ -364,8 +433,9 @@ export function treeFromContent(
         let body: string;
         ({ fields, markdown: body } = fieldsFromMarkdown(checkMarkdown(at, p.markdown), fields));
         checkFields(at, fields);
-        page.documentId = documentId(body);
-        documents.set(page.documentId, body);
+        const kept = documentOfMarkdown(body);
+        page.documentId = kept.id;
+        documents.set(kept.id, kept.body);
       }
       if (type === 'link') page.href = checkLength(`${at}.href`, p.href, 1, 2048);
       page.title = fields.title ?? DEFAULT_PAGE_TITLE;

@@ -1,7 +1,7 @@
-// Pages as GitBook's JSONDocument: the stored markdown read into the document model with its links
-// resolved to refs of the revision, and documents given by clients written back to markdown.
+// Pages as GitBook's JSONDocument: the stored model (or the stored markdown read) with its links
+// resolved to refs of the revision, and documents given by clients made the stored model.
 import { checkJsonDepth, InvalidArgumentError } from '@quire/service-kit';
-import { fromMarkdown, resolveRefs, toMarkdown, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
+import { fromMarkdown, mapRefs, rawRef, resolveRefs, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
 import { resolvePagePath } from './links.ts';
 import { classifyHref, PATH_TARGET } from './markdown.ts';
 import { flatten, type Tree } from './tree.ts';
@@ -74,13 +74,16 @@ export function refWriter(tree: Tree): RefToUrl {
 export const MAX_DOCUMENT_JSON = 5_000_000;
 
 /**
- * A client's JSONDocument (JSON text) as the markdown content stores. The gateway checks it against
- * GitBook's schema; this only refuses what cannot be converted, naming the field `at`.
+ * A client's JSONDocument (JSON text) as content stores it: its refs to the revision's pages and
+ * files written as the destinations `linkResolver` reads back (`/pages/<id>`, `/files/<id>`), so
+ * that the stored model, like one read from markdown, holds destinations as written and serves
+ * any revision; other refs (users, outside URLs, other spaces) as given. The gateway checks it
+ * against GitBook's schema; this only refuses what content cannot store, naming the field `at`.
  */
-export function markdownOfDocument(at: string, json: string, tree: Tree): string {
+export function storedDocument(at: string, json: string, tree: Tree): JSONDocument {
   if (json.length > MAX_DOCUMENT_JSON) throw new InvalidArgumentError(`${at}.document: must be at most ${MAX_DOCUMENT_JSON} characters of JSON`);
-  // Bounded here, not only at the gateway: any service may call with a document, and converting
-  // one recurses once per level.
+  // Bounded here, not only at the gateway: any service may call with a document, and reading one
+  // recurses once per level.
   checkJsonDepth(json, `${at}.document`);
   let document: unknown;
   try {
@@ -92,8 +95,12 @@ export function markdownOfDocument(at: string, json: string, tree: Tree): string
   if (typeof d !== 'object' || d === null || d.object !== 'document' || !Array.isArray(d.nodes)) {
     throw new InvalidArgumentError(`${at}.document: must be a JSONDocument ({object: 'document', data, nodes})`);
   }
+  const write = refWriter(tree);
   try {
-    return toMarkdown(d as JSONDocument, { refToUrl: refWriter(tree) });
+    return mapRefs(d as JSONDocument, (ref, context) => {
+      const url = write(ref, context);
+      return url === undefined ? ref : rawRef(url, context);
+    });
   } catch (e) {
     throw new InvalidArgumentError(`${at}.document: not a valid JSONDocument (${(e as Error).message})`);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isInApp, linkUsages, pageAnchors, resolveLink, resolvePagePath, revisionView, type LinkPage } from './links.ts';
 import { analyze } from './markdown.ts';
 
-const links = (markdown: string) => analyze(markdown).links;
+const links = (markdown: string) => analyze({ markdown }).links;
 
 const page = (id: string, path: string, anchors: string[] = [], hasChildren = false): LinkPage => ({ id, path, hasChildren, anchors: new Set(anchors) });
 

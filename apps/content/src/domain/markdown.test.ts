@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, classifyHref } from './markdown.ts';
 
-const sections = (markdown: string) => analyze(markdown).sections;
-const links = (markdown: string) => analyze(markdown).links;
+const sections = (markdown: string) => analyze({ markdown }).sections;
+const links = (markdown: string) => analyze({ markdown }).links;
 
 describe('sections', () => {
   it('cuts at every heading, the text before the first one being a section without anchor', () => {
@@ -89,7 +89,7 @@ describe('links', () => {
   });
 
   it('stores the document with its destinations as written', () => {
-    const { document } = analyze('[a](../a.md) ![b](/files/f1)');
+    const { document } = analyze({ markdown: '[a](../a.md) ![b](/files/f1)' });
     expect(JSON.stringify(document)).toContain('{"kind":"url","url":"../a.md"}');
     expect(JSON.stringify(document)).toContain('{"kind":"url","url":"/files/f1"}');
   });

@@ -94,8 +94,12 @@ export function linksOf(document: JSONDocument): Link[] {
 
 const EMBEDS = new Set<LinkContext>(['image']);
 
-/** The document as content stores it (destinations raw, resolved when read) and what search and link checks keep of it. */
-export function analyze(markdown: string): { document: JSONDocument; sections: Section[]; links: Link[] } {
-  const document = fromMarkdown(markdown);
+/**
+ * The document as content stores it (destinations raw, resolved when read) and what search and
+ * link checks keep of it: the model a client gave, else the markdown read. Either way they come
+ * from the stored model, so a page reads the same to search and links however it was written.
+ */
+export function analyze(body: { markdown: string; document?: JSONDocument }): { document: JSONDocument; sections: Section[]; links: Link[] } {
+  const document = body.document ?? fromMarkdown(body.markdown);
   return { document, sections: sectionsOf(document), links: linksOf(document) };
 }

@@ -1,3 +1,4 @@
+import { fromMarkdown, type DocumentBlockParagraph, type JSONDocument } from '@quire/document';
 import { describe, expect, it } from 'vitest';
 import { applyChanges, documentId, type Change } from './changes.ts';
 import { mergeText, mergeTrees, documentsToMerge } from './merge.ts';
@@ -12,7 +13,7 @@ function setup() {
   const markdown = new Map<string, string>();
   const apply = (tree: Tree, changes: Change[]) => {
     const r = applyChanges(tree, changes, ctx);
-    for (const [id, md] of r.documents) markdown.set(id, md);
+    for (const [id, body] of r.documents) markdown.set(id, body.markdown);
     return r;
   };
   const r = apply(emptyTree(), [
@@ -77,10 +78,33 @@ describe('mergeTrees', () => {
     const m = s.merge(ours, theirs);
     const merged = BODY.replace('line 1', 'LINE 1').replace('line 5', 'LINE 5');
     expect(findPage(m.tree!.pages, s.a)!.page.documentId).toBe(documentId(merged));
-    expect(m.documents!.get(documentId(merged))).toBe(merged);
+    expect(m.documents!.get(documentId(merged))).toEqual({ markdown: merged });
 
     const clash = s.edit([{ updatePage: { page: s.a, markdown: BODY.replace('line 1', 'other'), move: false } }]);
     expect(s.merge(ours, clash).conflicts).toEqual([{ pageId: s.a, title: 'A', reason: 'document' }]);
+  });
+
+  it("keeps a client's document when the merge takes its page's text whole", () => {
+    const s = setup();
+    const write = (tree: Tree, body: { markdown: string } | { document: JSONDocument }) => {
+      const r = applyChanges(tree, [{ updatePage: { page: s.a, ...body, move: false } }], ctx);
+      for (const [id, b] of r.documents) s.markdown.set(id, b.markdown);
+      return r.tree;
+    };
+    const base = write(s.base, { markdown: 'one\n\ntwo\n' });
+    // Both paragraphs changed, and an emoji markdown cannot carry.
+    const rich = fromMarkdown('ONE\n\nTWO\n');
+    (rich.nodes[1] as DocumentBlockParagraph).nodes.push({ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f600' } });
+    const ours = write(base, { document: rich });
+    const richId = findPage(ours.pages, s.a)!.page.documentId;
+    expect(s.markdown.get(richId!)).toBe('ONE\n\nTWO😀\n');
+    // Changed on one side only: that side's document.
+    expect(findPage(mergeTrees({ base, ours, theirs: base, markdown: s.markdown }).tree!.pages, s.a)!.page.documentId).toBe(richId);
+    // Changed on both sides, theirs' change being one of ours: the merge is ours' text, and ours' document stands.
+    const theirs = write(base, { markdown: 'ONE\n\ntwo\n' });
+    const m = mergeTrees({ base, ours, theirs, markdown: s.markdown });
+    expect(findPage(m.tree!.pages, s.a)!.page.documentId).toBe(richId);
+    expect(m.documents!.size).toBe(0);
   });
 
   it('reports a page moved to different parents by both sides', () => {

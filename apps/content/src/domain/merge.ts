@@ -2,7 +2,7 @@
 // field by field the side that changed wins; both changing one field differently is a conflict,
 // except documents, merged line by line (diff3) and in conflict only where the edits overlap.
 import { diff3Merge } from 'node-diff3';
-import { documentId } from './changes.ts';
+import { documentOfMarkdown, type DocumentBody } from './changes.ts';
 import { flatten, uniqueSlug, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
 export interface MergeConflict {
@@ -19,7 +19,7 @@ export interface MergeInput {
   markdown: Map<string, string>;
 }
 
-export type MergeResult = { tree: Tree; documents: Map<string, string>; conflicts: [] } | { tree?: undefined; documents?: undefined; conflicts: MergeConflict[] };
+export type MergeResult = { tree: Tree; documents: Map<string, DocumentBody>; conflicts: [] } | { tree?: undefined; documents?: undefined; conflicts: MergeConflict[] };
 
 /** A page without its children, with where it sits. */
 interface Flat {
@@ -88,7 +88,7 @@ function edited(base: Flat, side: Flat): boolean {
 export function mergeTrees({ base, ours, theirs, markdown }: MergeInput): MergeResult {
   const [b, o, t] = [flat(base), flat(ours), flat(theirs)];
   const conflicts: MergeConflict[] = [];
-  const documents = new Map<string, string>();
+  const documents = new Map<string, DocumentBody>();
   const conflict = (p: Flat, reason: string) => conflicts.push({ pageId: p.page.id, title: p.page.title, reason });
   /** The merged pages, and for each whether its position comes from theirs. */
   const result = new Map<string, { flat: Flat; theirsPlace: boolean }>();
@@ -118,14 +118,22 @@ export function mergeTrees({ base, ours, theirs, markdown }: MergeInput): MergeR
       if (r.value === undefined) delete page[f];
       else page[f] = r.value;
     }
+    // A document changed on one side only keeps that side's id, its model with it.
     const doc = pick(bp.page.documentId, op.page.documentId, tp.page.documentId);
     if (doc !== 'conflict') page.documentId = doc.value;
     else {
-      const text = mergeText(markdown.get(bp.page.documentId ?? '') ?? '', markdown.get(op.page.documentId!) ?? '', markdown.get(tp.page.documentId!) ?? '');
+      const [ourText, theirText] = [markdown.get(op.page.documentId!) ?? '', markdown.get(tp.page.documentId!) ?? ''];
+      const text = mergeText(markdown.get(bp.page.documentId ?? '') ?? '', ourText, theirText);
       if (text === undefined) conflict(op, 'document');
+      // The merge is one side's text: that side's document (and the model a client gave it) stands.
+      else if (text === ourText) page.documentId = op.page.documentId;
+      else if (text === theirText) page.documentId = tp.page.documentId;
       else {
-        page.documentId = documentId(text);
-        documents.set(page.documentId as string, text);
+        // Merged as text, the page is its markdown: the parts of either side's model that markdown
+        // cannot carry (mentions, buttons, colours...) come from the markdown, as written there.
+        const kept = documentOfMarkdown(text);
+        page.documentId = kept.id;
+        documents.set(kept.id, kept.body);
       }
     }
     page.updatedAt = op.page.updatedAt > tp.page.updatedAt ? op.page.updatedAt : tp.page.updatedAt;

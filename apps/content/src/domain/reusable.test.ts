@@ -20,7 +20,7 @@ describe('checkReusableContents', () => {
       { id: 'rc1', title: 'Steps', documentId: documentId('One.'), git: { oid: 'o', path: '.gitbook/includes/steps.md' } },
       { id: 'new0', title: 'Footer', documentId: documentId('Two.') },
     ]);
-    expect([...documents.values()]).toEqual(['One.', 'Two.']);
+    expect([...documents.values()]).toEqual([{ markdown: 'One.' }, { markdown: 'Two.' }]);
   });
 
   it('refuses more than the bound before reading any, bad ids, twice the same id and empty titles', () => {

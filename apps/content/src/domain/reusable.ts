@@ -2,7 +2,7 @@
 // import's `.gitbook/includes/*.md`, `{% include "<id>" %}` in page markdown). Each is a title and
 // a document stored like a page's; a Git import sets them and every later revision carries them.
 import { checkLength, InvalidArgumentError } from '@quire/service-kit';
-import { checkMarkdown, documentId, ID, PAGE_TITLE_MAX } from './changes.ts';
+import { checkMarkdown, documentOfMarkdown, ID, PAGE_TITLE_MAX, type DocumentBody } from './changes.ts';
 import type { GitRef } from './tree.ts';
 
 export interface ReusableContent {
@@ -24,19 +24,19 @@ export interface ReusableContentInput {
 export const MAX_REUSABLE_CONTENTS = 1_000;
 
 /** The reusable contents as stored, and their documents; ids given are kept (a reimport keeps them). */
-export function checkReusableContents(items: readonly ReusableContentInput[], newId: () => string): { contents: ReusableContent[]; documents: Map<string, string> } {
+export function checkReusableContents(items: readonly ReusableContentInput[], newId: () => string): { contents: ReusableContent[]; documents: Map<string, DocumentBody> } {
   if (items.length > MAX_REUSABLE_CONTENTS) throw new InvalidArgumentError(`reusableContents: at most ${MAX_REUSABLE_CONTENTS} are allowed`);
   const seen = new Set<string>();
-  const documents = new Map<string, string>();
+  const documents = new Map<string, DocumentBody>();
   const contents = items.map((r, i): ReusableContent => {
     const at = `reusableContents.items[${i}]`;
     if (r.id && !ID.test(r.id)) throw new InvalidArgumentError(`${at}.id: must be 1 to 64 letters, digits, "-" or "_"`);
     if (seen.has(r.id)) throw new InvalidArgumentError(`${at}.id: "${r.id}" is used twice`);
     const id = r.id || newId();
     seen.add(id);
-    const markdown = checkMarkdown(at, r.markdown);
-    const content: ReusableContent = { id, title: checkLength(`${at}.title`, r.title, 1, PAGE_TITLE_MAX), documentId: documentId(markdown) };
-    documents.set(content.documentId, markdown);
+    const kept = documentOfMarkdown(checkMarkdown(at, r.markdown));
+    const content: ReusableContent = { id, title: checkLength(`${at}.title`, r.title, 1, PAGE_TITLE_MAX), documentId: kept.id };
+    documents.set(kept.id, kept.body);
     if (r.git) content.git = { oid: r.git.oid, path: r.git.path };
     return content;
   });

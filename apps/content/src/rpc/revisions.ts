@@ -29,11 +29,12 @@ import {
 } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
+import type { JSONDocument } from '@quire/document';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
 import { spacePermissions } from '../domain/access.ts';
 import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
-import { documentOf, markdownOfDocument } from '../domain/document.ts';
+import { documentOf, storedDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
 import { checkRedirects, mergeWhole } from '../domain/redirects.ts';
@@ -233,7 +234,7 @@ export function contentWriter(deps: RevisionDeps) {
     const files = req.files.map((f, i) => ({ ...f, ...described[i]! }));
     const { tree, documents } = treeFromContent(req.pages, files, parent.tree, { now: now(), newId });
     const redirects = req.redirects ? checkRedirects(req.redirects.items, tree.pages) : parent.redirects;
-    for (const [id, markdown] of reusable?.documents ?? []) documents.set(id, markdown);
+    for (const [id, body] of reusable?.documents ?? []) documents.set(id, body);
     return deps.store.revisions.writeRevision(
       { spaceId: space.id, parents: [parent.id], type: req.type, tree, git: gitOf(req.git), redirects, reusableContents: reusable?.contents ?? parent.reusableContents },
       documents,
@@ -272,11 +273,11 @@ export function revisionHandlers(deps: RevisionDeps): H {
     return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
   }
 
-  /** A page change with its body given as a JSONDocument made a markdown one, as the domain takes it. */
-  function withMarkdown<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C {
+  /** A page change with its body given as a JSONDocument, that document as content stores it. */
+  function withDocument<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C & { document?: JSONDocument } {
     if (c.documentJson === undefined) return c;
     if (c.markdown !== undefined) throw new InvalidArgumentError(`${at}: give one of markdown and document`);
-    return { ...c, markdown: markdownOfDocument(at, c.documentJson, base), documentJson: undefined };
+    return { ...c, document: storedDocument(at, c.documentJson, base), documentJson: undefined };
   }
 
   /** The bytes of an insert_files change into the blob store, as the domain takes them. */
@@ -284,8 +285,8 @@ export function revisionHandlers(deps: RevisionDeps): H {
     const budget = { left: MAX_FETCHED_BYTES_PER_CALL };
     return Promise.all(
       changes.map(async (c, i): Promise<Change> => {
-        if (c.insertPage) return { insertPage: withMarkdown(`changes[${i}]`, c.insertPage, base) };
-        if (c.updatePage) return { updatePage: withMarkdown(`changes[${i}]`, c.updatePage, base) };
+        if (c.insertPage) return { insertPage: withDocument(`changes[${i}]`, c.insertPage, base) };
+        if (c.updatePage) return { updatePage: withDocument(`changes[${i}]`, c.updatePage, base) };
         if (c.deletePage) return { deletePage: c.deletePage };
         if (c.revertPage) return { revertPage: c.revertPage };
         if (!c.insertFiles) throw new InvalidArgumentError(`changes[${i}]: one of insertPage, updatePage, deletePage, revertPage or insertFiles is needed`);

@@ -7,12 +7,13 @@ import { newId } from '@quire/service-kit/ids';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { assembleTree, chunkTree, type PageRecord } from '../domain/chunks.ts';
+import { assembleTree, chunkTree, type Chunk, type PageRecord, type StoredChunk } from '../domain/chunks.ts';
 import type { Redirect } from '../domain/redirects.ts';
 import type { ReusableContent } from '../domain/reusable.ts';
+import type { DocumentBody } from '../domain/changes.ts';
 import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
-import { convertDocuments, writeDocuments, syncSpacePages, type Sql } from './search.ts';
+import { convertDocuments, indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -124,21 +125,55 @@ interface StoredRevision extends Omit<RevisionRow, 'tree'> {
 }
 
 // One statement: the chunks not stored yet (a concurrent writer of the same chunk waits for the
-// other's commit, then skips it) and the row.
-const INSERT_REVISION = `
-  WITH chunks AS (INSERT INTO "TreeChunk" (id, content) SELECT i, c::json FROM unnest($10::text[], $11::text[]) AS u(i, c) ON CONFLICT DO NOTHING)
+// other's commit, then skips it) and the row; with `documents`, the documents and their index
+// rows too (search.ts's indexCtes, its parameters after the row's), so that a small edit is
+// one statement, atomic without a transaction: one round trip instead of five.
+const ROW_PARAMS = 13;
+const insertRevision = (documents: boolean) => `
+  WITH ${documents ? `${indexCtes(ROW_PARAMS + 1)},` : ''}
+  chunks AS (INSERT INTO "TreeChunk" (id, content) SELECT i, c::json FROM unnest($10::text[], $11::text[]) AS u(i, c) ON CONFLICT DO NOTHING)
   INSERT INTO "Revision" (id, "spaceId", parents, type, "pageChunks", "fileChunks", variables, git, redirects, "reusableContents", "changeRequestId", "createdAt")
   VALUES ($1, $2, $3::text[], $4, $5::text[], $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $12::jsonb, $13, ${UTC_NOW}) RETURNING "createdAt"`;
+const INSERT_REVISION = insertRevision(false);
+const INSERT_REVISION_AND_DOCUMENTS = insertRevision(true);
+
+// Documents up to this many characters in all are written with their revision in one statement
+// without asking first which are stored: parsing one stored already (its rows then skipped) costs
+// less than the round trip asking would. Larger ones are asked about first, so a stored document
+// is never parsed again.
+const UNASKED_DOCUMENT_CHARS = 32_000;
 
 export function createRevisionStore(database: Db) {
   const { pool } = database;
   // Frozen, as every caller shares them.
   const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
   const chunks = new LRUCache<string, ChunkItems>({ maxSize: CACHED_CHUNK_ITEMS, sizeCalculation: (items) => Math.max(1, items.length) });
-  const keep = (row: RevisionRow): RevisionRow => {
+  // The chunk ids of the rows kept that are stored as chunks: an edit of one re-cuts from them.
+  const chunkIds = new WeakMap<RevisionRow, { pages: string[]; files: string[] }>();
+  const keep = (row: RevisionRow, ids?: { pages: string[]; files: string[] }): RevisionRow => {
     cache.set(row.id, deepFreeze(row));
+    if (ids) chunkIds.set(row, ids);
     return row;
   };
+
+  /** The chunks of the revision `id` if it and they are all kept: what an edit of it re-cuts from. */
+  function keptChunks(id: string | undefined) {
+    const row = id === undefined ? undefined : cache.get(id);
+    const ids = row && chunkIds.get(row);
+    if (!ids) return undefined;
+    const stored = <T>(list: string[]) => {
+      const out: StoredChunk<T>[] = [];
+      for (const chunkId of list) {
+        const items = chunks.get(chunkId);
+        if (!items) return undefined;
+        out.push({ id: chunkId, items: items as readonly T[] });
+      }
+      return out;
+    };
+    const pages = stored<PageRecord>(ids.pages);
+    const files = stored<TreeFile>(ids.files);
+    return pages && files && { pages, files };
+  }
 
   /** The row's tree: its own JSON (a row from before chunks), or its chunks, those not kept read in one query. */
   async function treeOf(r: StoredRevision): Promise<Tree> {
@@ -178,7 +213,8 @@ export function createRevisionStore(database: Db) {
       const r = rows[0];
       if (!r) return undefined;
       const { spaceId, parents, type, git, redirects, reusableContents, createdAt } = r;
-      return keep({ id, spaceId, parents, type, tree: await treeOf(r), git, redirects, reusableContents, createdAt });
+      const row = { id, spaceId, parents, type, tree: await treeOf(r), git, redirects, reusableContents, createdAt };
+      return keep(row, r.tree === null ? { pages: r.pageChunks, files: r.fileChunks } : undefined);
     },
 
     /**
@@ -260,63 +296,79 @@ export function createRevisionStore(database: Db) {
      * `activate`, also makes it the space's revision if the space is still on `activate.expected`
      * (ABORTED otherwise, and nothing is written). One transaction.
      */
-    async writeRevision(r: NewRevision, documents: Map<string, string>, activateOn?: { expected: string }): Promise<RevisionRow> {
+    async writeRevision(r: NewRevision, documents: Map<string, DocumentBody>, activateOn?: { expected: string }): Promise<RevisionRow> {
       const id = newId();
-      const cut = chunkTree(r.tree);
-      const all = [...cut.pages, ...cut.files];
-      // Documents and chunks are never changed nor removed: one stored already is left alone (a
-      // document not even parsed). Those kept here are stored; the others are looked for at once.
-      const unsure = new Map(all.filter((c) => !chunks.has(c.id)).map((c) => [c.id, c]));
-      const stored =
-        documents.size || unsure.size
-          ? (
-              await pool.query<{ documents: string[]; chunks: string[] }>(
-                `SELECT array(SELECT id FROM "Document" WHERE id = ANY($1::text[])) AS documents, array(SELECT id FROM "TreeChunk" WHERE id = ANY($2::text[])) AS chunks`,
-                [[...documents.keys()], [...unsure.keys()]],
-              )
-            ).rows[0]!
-          : { documents: [], chunks: [] };
-      const known = new Set(stored.documents);
-      const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, markdown]) => ({ id: docId, markdown }));
-      const storedChunks = new Set(stored.chunks);
-      const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
-      const written = await inTransaction(pool, async (sql) => {
-        // A concurrent writer of the same document waits here for the other's commit, then skips it.
-        if (fresh.length) await writeDocuments(sql, fresh);
-        const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, [
-          id,
-          r.spaceId,
-          r.parents,
-          r.type,
-          cut.pages.map((c) => c.id),
-          cut.files.map((c) => c.id),
-          JSON.stringify(r.tree.variables),
-          r.git ? JSON.stringify(r.git) : null,
-          JSON.stringify(r.redirects),
-          freshChunks.map((c) => c.id),
-          freshChunks.map((c) => c.json),
-          JSON.stringify(r.reusableContents),
-          r.changeRequestId ?? null,
-        ]).catch((err: { code?: string }) => {
-          // Two merges of one change request racing: the other one committed its merge first.
-          throw err.code === UNIQUE_VIOLATION && r.changeRequestId ? spaceMovedOn(r.spaceId) : err;
+      // Cut from its first parent's chunks when they are kept: an edit cuts and hashes what it changed.
+      const cut = chunkTree(r.tree, keptChunks(r.parents[0]));
+      // Chunks are never changed nor removed: those kept here are stored.
+      const unsure = new Map([...cut.pages.fresh, ...cut.files.fresh].filter((c) => !chunks.has(c.id)).map((c) => [c.id, c]));
+      const row = (freshChunks: Chunk[]) => [
+        id,
+        r.spaceId,
+        r.parents,
+        r.type,
+        cut.pages.ids,
+        cut.files.ids,
+        JSON.stringify(r.tree.variables),
+        r.git ? JSON.stringify(r.git) : null,
+        JSON.stringify(r.redirects),
+        freshChunks.map((c) => c.id),
+        freshChunks.map((c) => c.json),
+        JSON.stringify(r.reusableContents),
+        r.changeRequestId ?? null,
+      ];
+      // Two merges of one change request racing: the other one committed its merge first.
+      const merged = (err: { code?: string }) => {
+        throw err.code === UNIQUE_VIOLATION && r.changeRequestId ? spaceMovedOn(r.spaceId) : err;
+      };
+      let markdownChars = 0;
+      for (const { markdown } of documents.values()) markdownChars += markdown.length;
+      let createdAt: Date;
+      if (!activateOn && markdownChars <= UNASKED_DOCUMENT_CHARS) {
+        // One statement (see insertRevision): the chunks not kept, which it skips if stored, and the documents.
+        const docs = [...documents].map(([docId, body]) => ({ id: docId, ...body }));
+        const params = row([...unsure.values()]);
+        const { rows } = await pool
+          .query<{ createdAt: Date }>(docs.length ? INSERT_REVISION_AND_DOCUMENTS : INSERT_REVISION, docs.length ? [...params, ...indexParams(docs)] : params)
+          .catch(merged);
+        createdAt = rows[0]!.createdAt;
+      } else {
+        // Documents and chunks stored already are left alone (a document not even parsed): asked for at once.
+        const stored =
+          documents.size || unsure.size
+            ? (
+                await pool.query<{ documents: string[]; chunks: string[] }>(
+                  `SELECT array(SELECT id FROM "Document" WHERE id = ANY($1::text[])) AS documents, array(SELECT id FROM "TreeChunk" WHERE id = ANY($2::text[])) AS chunks`,
+                  [[...documents.keys()], [...unsure.keys()]],
+                )
+              ).rows[0]!
+            : { documents: [], chunks: [] };
+        const known = new Set(stored.documents);
+        const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, body]) => ({ id: docId, ...body }));
+        const storedChunks = new Set(stored.chunks);
+        const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
+        createdAt = await inTransaction(pool, async (sql) => {
+          // A concurrent writer of the same document waits here for the other's commit, then skips it.
+          if (fresh.length) await writeDocuments(sql, fresh);
+          const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
+          if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
+          return rows[0]!.createdAt;
         });
-        if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-        return {
-          id,
-          spaceId: r.spaceId,
-          parents: r.parents,
-          type: r.type,
-          tree: r.tree,
-          git: r.git ?? null,
-          redirects: r.redirects,
-          reusableContents: r.reusableContents,
-          createdAt: rows[0]!.createdAt,
-        };
-      });
+      }
       // Kept as a reader would have them, parsed from what was stored.
-      for (const c of all) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));
-      return keep(written);
+      for (const c of unsure.values()) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));
+      const written: RevisionRow = {
+        id,
+        spaceId: r.spaceId,
+        parents: r.parents,
+        type: r.type,
+        tree: r.tree,
+        git: r.git ?? null,
+        redirects: r.redirects,
+        reusableContents: r.reusableContents,
+        createdAt,
+      };
+      return keep(written, { pages: cut.pages.ids, files: cut.files.ids });
     },
 
     /** The revision the change request was merged as in the space, if it was. */

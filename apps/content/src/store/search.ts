@@ -1,6 +1,7 @@
 // What search and link checks read, written beside the revisions: each document's sections (with
 // their tsvector) and links, once per document, and the pages of each space's active revision.
 import type { Level } from '../domain/access.ts';
+import type { DocumentBody } from '../domain/changes.ts';
 import type { HeadingRow } from '../domain/links.ts';
 import { analyze } from '../domain/markdown.ts';
 import { SEARCH_LANGUAGES, searchLanguage, searchText, type SearchQuery } from '../domain/search.ts';
@@ -19,9 +20,8 @@ const BATCH = 2000;
 // enough that round trips stay few.
 const PARSE_BATCH = 50;
 
-export interface IndexedDocument {
+export interface IndexedDocument extends DocumentBody {
   id: string;
-  markdown: string;
 }
 
 // A text's tsvector in its language (`quire_<language>`, see SEARCH_LANGUAGES), of `weight`:
@@ -30,20 +30,26 @@ const vector = (language: string, text: string, weight: 'A' | 'B') => `setweight
 // A section's, in its language `l`: its title weighs more than its body.
 const sectionVector = (title: string, body: string) => `${vector('l', title, 'A')} || ${vector('l', body, 'B')}`;
 
-// The documents and both index tables in one statement: one round trip per batch.
-const INDEX = `
-  WITH documents AS (
+// The documents and both index tables as the CTEs of one statement, its parameters numbered from
+// $first (indexParams gives them): one round trip per batch, or none of its own in a caller's statement.
+export function indexCtes(first: number): string {
+  const $ = (n: number) => `$${n + first - 1}`;
+  return `
+  documents AS (
     INSERT INTO "Document" (id, markdown, document)
-    SELECT i, m, d::jsonb FROM unnest($12::text[], $13::text[], $14::text[]) AS u(i, m, d)
+    SELECT i, m, d::jsonb FROM unnest(${$(12)}::text[], ${$(13)}::text[], ${$(14)}::text[]) AS u(i, m, d)
     ON CONFLICT DO NOTHING),
   sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
     SELECT d, p, a, t, b, l, ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')}
-    FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $15::text[], $16::text[], $17::text[]) AS u(d, p, a, t, b, l, st, sb)
-    ON CONFLICT DO NOTHING)
-  INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
-  SELECT * FROM unnest($6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[])
-  ON CONFLICT DO NOTHING`;
+    FROM unnest(${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(15)}::text[], ${$(16)}::text[], ${$(17)}::text[]) AS u(d, p, a, t, b, l, st, sb)
+    ON CONFLICT DO NOTHING),
+  links AS (
+    INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
+    SELECT * FROM unnest(${$(6)}::text[], ${$(7)}::int[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[], ${$(11)}::text[])
+    ON CONFLICT DO NOTHING)`;
+}
+const INDEX = `WITH ${indexCtes(1)} SELECT 1`;
 
 /**
  * What indexes a section for search: its language and its title and body as searchText makes
@@ -57,16 +63,16 @@ function sectionSearch(title: string, body: string) {
   return { language, title: t === title ? null : t, body: b === body ? null : b };
 }
 
-/** The documents and their index rows: the parameters of INDEX, a column each. */
+/** The documents and their index rows, a column each. */
 function indexRows(docs: IndexedDocument[]) {
   const d = { id: [] as string[], markdown: [] as string[], document: [] as string[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
   const search = { language: [] as string[], title: [] as (string | null)[], body: [] as (string | null)[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
-  for (const { id, markdown } of docs) {
-    const { document, sections, links } = analyze(markdown);
+  for (const { id, ...body } of docs) {
+    const { document, sections, links } = analyze(body);
     d.id.push(id);
-    d.markdown.push(markdown);
+    d.markdown.push(body.markdown);
     d.document.push(JSON.stringify(document));
     sections.forEach((section, position) => {
       const title = section.title.slice(0, MAX_SECTION_CHARS);
@@ -98,9 +104,15 @@ function indexRows(docs: IndexedDocument[]) {
   };
 }
 
+/** The documents parsed into what indexCtes writes: its parameters, in order. */
+export function indexParams(docs: IndexedDocument[]): unknown[] {
+  const rows = indexRows(docs);
+  return [...rows.sections, ...rows.links, ...rows.documents, ...rows.search];
+}
+
 /**
  * Stores and indexes the documents (new ones: the caller leaves out those stored already): each
- * read once into the document model, stored with it, and its sections
+ * with its model (the client's, else its markdown read once), and the model's sections
  * (title weighted A, body B) and links. Documents are immutable by content hash, so a concurrent
  * writer indexing the same one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors
  * (in PostgreSQL) overlap: a batch's rows are sent before the next batch is parsed, and awaited after.
@@ -108,9 +120,9 @@ function indexRows(docs: IndexedDocument[]) {
 export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
   let pending: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < docs.length; i += PARSE_BATCH) {
-    const rows = indexRows(docs.slice(i, i + PARSE_BATCH));
+    const params = indexParams(docs.slice(i, i + PARSE_BATCH));
     await pending;
-    pending = sql(INDEX, [...rows.sections, ...rows.links, ...rows.documents, ...rows.search]);
+    pending = sql(INDEX, params);
     // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
     pending.catch(() => undefined);
   }

@@ -16,7 +16,7 @@ import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
 import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
 import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from '../domain/pages.ts';
-import { inlineMarkdown, renderMarkdown } from '@quire/render';
+import { includedIds, includeTargets, inlineMarkdown, renderDocument } from '@quire/render';
 import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
 import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
 import { messagePage } from '../presenters/views/layout.ts';
@@ -280,15 +280,16 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     if (v.req.headers['if-none-match'] === etag) return v.reply.code(304).send();
     let kept = rendered.get(etag);
     if (!kept) {
-      const md = await data.markdown(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
+      // The stored model, so the site shows what the editor wrote (markdown cannot carry all of it).
+      const document = await data.document(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
       const files = revision.files;
-      const out = renderMarkdown(md, {
+      const out = renderDocument(document, {
         page,
         pages: revision.pages,
         files,
         hrefOf: chrome.hrefOf,
         fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}`,
-        reusableContents: await data.includes(placement.siteSpace.spaceId, revision, md, v.req.id),
+        reusableContents: await data.includes(placement.siteSpace.spaceId, revision, includedIds(document), v.req.id),
       });
       const { previous, next } = neighbours(revision.pages, page.id);
       const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;
@@ -321,7 +322,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   /** A page's markdown for its `.md` and llms-full.txt: what it includes written in place, for readers that cannot follow an include. */
   async function pageMarkdown(spaceId: string, revision: Revision, pageId: string, requestId: string): Promise<string> {
     const md = await data.markdown(spaceId, revision.id, pageId, requestId);
-    return inlineMarkdown(md, await data.includes(spaceId, revision, md, requestId));
+    return inlineMarkdown(md, await data.includes(spaceId, revision, includeTargets(md), requestId));
   }
 
   /** Every readable page of the site (default section and site-space first), with its URL. */

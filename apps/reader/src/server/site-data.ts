@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PublishedSiteView } from '@quire/proto/sites';
-import { MAX_INCLUDE_DEPTH } from '@quire/document';
+import { MAX_INCLUDE_DEPTH, type JSONDocument } from '@quire/document';
 import type { Revision, ReusableContent } from '@quire/proto/space-content';
 import { includeTargets } from '@quire/render';
 import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
@@ -144,18 +144,25 @@ export function siteData(services: Services, freshnessMs: number) {
       return page.markdown ?? '';
     },
 
+    /** The page as the editor wrote it: content's model of it, refs resolved to the revision. */
+    async document(spaceId: string, revisionId: string, pageId: string, requestId: string): Promise<JSONDocument> {
+      const page = await services.spaceContent.getPage({ spaceId, revisionId, pageId, format: 'document', metadata: false }, caller(requestId));
+      return page.documentJson ? (JSON.parse(page.documentJson) as JSONDocument) : { object: 'document', data: {}, nodes: [] };
+    },
+
     /**
-     * The markdown of the revision's reusable contents a page's markdown includes, by id, nested
-     * ones too as deep as they are rendered; each level read at once.
+     * The markdown of the revision's reusable contents a page includes (`ids`, as its document or
+     * markdown names them), by id, nested ones too as deep as they are rendered; each level read at once.
      */
-    async includes(spaceId: string, revision: Revision, markdown: string, requestId: string): Promise<Map<string, string>> {
+    async includes(spaceId: string, revision: Revision, ids: string[], requestId: string): Promise<Map<string, string>> {
       const byId = new Map(revision.reusableContents.map((c) => [c.id, c]));
       const out = new Map<string, string>();
       // A page may include hundreds: one page view asks content a few at a time.
       const limit = pLimit(INCLUDE_READS_IN_FLIGHT);
-      let texts = byId.size ? [markdown] : [];
-      for (let depth = 0; depth < MAX_INCLUDE_DEPTH && texts.length; depth++) {
-        const wanted = [...new Set(texts.flatMap(includeTargets))].filter((id) => byId.has(id) && !out.has(id));
+      let texts: string[] = [];
+      for (let depth = 0; depth < MAX_INCLUDE_DEPTH && byId.size; depth++) {
+        const wanted = [...new Set(depth === 0 ? ids : texts.flatMap(includeTargets))].filter((id) => byId.has(id) && !out.has(id));
+        if (wanted.length === 0) break;
         texts = await Promise.all(wanted.map((id) => limit(() => reusableMarkdown(spaceId, revision.id, byId.get(id)!, requestId))));
         wanted.forEach((id, i) => out.set(id, texts[i]!));
       }

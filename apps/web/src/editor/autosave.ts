@@ -7,6 +7,9 @@ export type SaveState = 'saved' | 'unsaved' | 'saving' | 'error';
 
 export interface Draft {
   title: string;
+  /** The page's emoji and icon name ('' for none); absent from drafts kept before they were editable. */
+  emoji?: string;
+  icon?: string;
   document: unknown;
   /** When it was typed (ms): a draft older than the server's copy is not restored. */
   at: number;

@@ -3,7 +3,7 @@ import type { Node as PMNodeType } from '@tiptap/pm/model';
 import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import katex from 'katex';
 import { toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock } from '@quire/document';
-import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Choices, type Field, type Json } from './fields.ts';
+import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Action, type Choices, type Control, type Field, type Json } from './fields.ts';
 
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
 // (content refs), the blocks and inlines kept as the model's JSON and edited through their fields
@@ -20,6 +20,9 @@ export const CONTENT = {
   hint: `(${ESSENTIALS})+`,
   tab: `tabTitle (${ESSENTIALS} | contentRef | codeBlock | embed | file | image | hint | blockquote | blockMath | gbBlock)+`,
   expandableBody: `(${ESSENTIALS} | image | codeBlock | table | hint | blockquote | gbBlock)+`,
+  // A table cell's fragment: paragraphs (any inline content) and code blocks, as GitBook's HTML
+  // tables hold them (packages/document's html-table.ts).
+  tableCell: '(paragraph | codeBlock)+',
 };
 
 declare module '@tiptap/react' {
@@ -96,24 +99,46 @@ const byAttrs: Binding = { value: (node) => node.attrs, attrs: (value) => value 
 /** The node holds the model's JSON in one attribute (`block`, `inline`). */
 const byJson = (attr: string): Binding => ({ value: (node) => JSON.parse(node.attrs[attr] as string) as Json, attrs: (value) => ({ [attr]: JSON.stringify(value) }) });
 
-/** Labelled controls for `fields`; each edit writes the node's attributes. `sync` shows the node as it is now. */
-function controls(editor: Editor, getPos: () => number | undefined, fields: Field[], binding: Binding, current: () => PMNodeType) {
-  const made = fields.map((f) => {
+/** Numbers the notes that describe fields (their ids, for aria-describedby). */
+let notes = 0;
+
+/**
+ * Labelled controls for the node's fields, and buttons for its actions, appended to `parent`;
+ * each edit writes the node's attributes. `sync` shows the node as it is now, and builds the
+ * controls again when its fields change (an image added to side-by-side images brings its own).
+ */
+function controls(editor: Editor, getPos: () => number | undefined, fieldsOf: (value: Json) => Control[], binding: Binding, current: () => PMNodeType, parent: HTMLElement) {
+  const edit = (after: Json, before: Json) => {
+    if (after !== before) setAttrs(editor, getPos, binding.attrs(after));
+  };
+  const fieldControl = (f: Field) => {
     const label = document.createElement('label');
     const name = document.createElement('span');
     name.textContent = f.label;
     const control = f.options ? document.createElement('select') : f.multiline ? document.createElement('textarea') : document.createElement('input');
-    control.addEventListener(f.options ? 'change' : 'input', () => {
-      const before = binding.value(current());
-      const after = f.write(before, control.value);
-      if (after !== before) setAttrs(editor, getPos, binding.attrs(after));
-    });
     label.append(name, control);
-    return { f, control, label };
-  });
-  const sync = () => {
-    const value = binding.value(current());
-    for (const { f, control } of made) {
+    // Why the field is read-only, or why the text typed is not written: said next to it and read out with it.
+    const note =
+      f.readOnly !== undefined || f.check
+        ? Object.assign(document.createElement('small'), { className: 'field-note', id: `field-note-${++notes}`, textContent: f.readOnly ?? '' })
+        : undefined;
+    if (note) {
+      if (f.check) note.setAttribute('aria-live', 'polite');
+      control.setAttribute('aria-describedby', note.id);
+    }
+    if (f.readOnly !== undefined && !(control instanceof HTMLSelectElement)) control.readOnly = true;
+    control.addEventListener(f.options ? 'change' : 'input', () => {
+      if (f.readOnly !== undefined) return;
+      const problem = f.check?.(control.value);
+      if (note) note.textContent = problem ?? '';
+      control.toggleAttribute('aria-invalid', problem !== undefined);
+      if (problem !== undefined) return;
+      const before = binding.value(current());
+      edit(f.write(before, control.value), before);
+    });
+    const element = note ? Object.assign(document.createElement('div'), { className: 'field' }) : label;
+    if (note) element.append(label, note);
+    const sync = (value: Json) => {
       const text = f.read(value);
       if (control instanceof HTMLSelectElement) {
         const options = f.options!(value, editor.storage.choices);
@@ -121,9 +146,36 @@ function controls(editor: Editor, getPos: () => number | undefined, fields: Fiel
         control.replaceChildren(...options.map(([v, l]) => Object.assign(document.createElement('option'), { value: v, textContent: l })));
       }
       if (document.activeElement !== control) control.value = text;
-    }
+    };
+    return { element, control, sync };
   };
-  return { labels: made.map((m) => m.label), first: made[0]?.control, sync };
+  const actionControl = (a: Action) => {
+    const control = button(a.label, () => {
+      const before = binding.value(current());
+      const after = a.apply(before);
+      if (after) edit(after, before);
+    });
+    const sync = (value: Json) => {
+      control.disabled = a.apply(value) === undefined;
+    };
+    return { element: control, control, sync };
+  };
+  let shape: string | undefined;
+  let made: { element: HTMLElement; control: HTMLElement; sync(value: Json): void }[] = [];
+  const sync = () => {
+    const value = binding.value(current());
+    const list = fieldsOf(value);
+    // By label only: a control the writer is typing in stays (a cell's markdown field stays one while its text turns plain).
+    const key = list.map((c) => c.label).join('\n');
+    if (key !== shape) {
+      shape = key;
+      for (const m of made) m.element.remove();
+      made = list.map((c) => ('apply' in c ? actionControl(c) : fieldControl(c)));
+      parent.append(...made.map((m) => m.element));
+    }
+    for (const m of made) m.sync(value);
+  };
+  return { first: () => made[0]?.control, sync };
 }
 
 /**
@@ -131,7 +183,7 @@ function controls(editor: Editor, getPos: () => number | undefined, fields: Fiel
  * OpenAPI operation's spec…), with a rendered preview where the block has one. A node just
  * inserted by a command focuses its first field.
  */
-function cardView(className: string, heading: (value: Json) => string, fieldsOf: (value: Json) => Field[], binding: Binding = byAttrs, preview?: Preview): NodeViewRenderer {
+function cardView(className: string, heading: (value: Json) => string, fieldsOf: (value: Json) => Control[], binding: Binding = byAttrs, preview?: Preview): NodeViewRenderer {
   return ({ node: initial, editor, getPos }) => {
     let node = initial;
     const dom = document.createElement('div');
@@ -141,9 +193,8 @@ function cardView(className: string, heading: (value: Json) => string, fieldsOf:
     title.className = 'card-block-title';
     const shown = document.createElement('div');
     shown.className = 'card-block-preview document';
-    const fields = fieldsOf(binding.value(node));
-    const { labels, first, sync: syncFields } = controls(editor, getPos, fields, binding, () => node);
-    dom.append(title, ...(preview ? [shown] : []), ...labels);
+    dom.append(title, ...(preview ? [shown] : []));
+    const { first, sync: syncFields } = controls(editor, getPos, fieldsOf, binding, () => node, dom);
     let previewed = '';
     const sync = () => {
       const value = binding.value(node);
@@ -160,7 +211,7 @@ function cardView(className: string, heading: (value: Json) => string, fieldsOf:
       dom,
       selectNode() {
         dom.classList.add('ProseMirror-selectednode');
-        if (takeFocus()) requestAnimationFrame(() => first?.focus());
+        if (takeFocus()) requestAnimationFrame(() => first()?.focus());
       },
       deselectNode: () => dom.classList.remove('ProseMirror-selectednode'),
       stopEvent: (e) => e.target instanceof HTMLElement && e.target !== dom && dom.contains(e.target),
@@ -443,8 +494,7 @@ function popoverView(
     panel.setAttribute('role', 'group');
     panel.hidden = true;
     panel.contentEditable = 'false';
-    const { labels, first, sync: syncFields } = controls(editor, getPos, fieldsOf(binding.value(node)), binding, () => node);
-    panel.append(...labels);
+    const { first, sync: syncFields } = controls(editor, getPos, fieldsOf, binding, () => node, panel);
     dom.append(shown, panel);
     let rendered = '';
     const sync = () => {
@@ -486,7 +536,7 @@ function popoverView(
       selectNode() {
         dom.classList.add('ProseMirror-selectednode');
         panel.hidden = false;
-        if (takeFocus()) requestAnimationFrame(() => first?.focus());
+        if (takeFocus()) requestAnimationFrame(() => first()?.focus());
       },
       deselectNode() {
         dom.classList.remove('ProseMirror-selectednode');
@@ -502,7 +552,7 @@ function popoverView(
   };
 }
 
-const INLINE_NAMES: Record<string, string> = { emoji: 'Emoji', mention: 'Mention', button: 'Button', 'inline-image': 'Inline image' };
+const INLINE_NAMES: Record<string, string> = { icon: 'Icon', emoji: 'Emoji', mention: 'Mention', button: 'Button', 'inline-image': 'Inline image' };
 
 function renderInline(value: Json, choices: Choices, into: HTMLElement) {
   const data = (value.data ?? {}) as Record<string, unknown>;
@@ -533,12 +583,12 @@ function renderInline(value: Json, choices: Choices, into: HTMLElement) {
       return;
     }
     default:
-      // Icons and expressions: their text, as the renderer shows them.
+      // Icons (their name) and expressions: their text.
       into.textContent = String(data.icon ?? data.expression ?? value.type ?? '…');
   }
 }
 
-/** The model's void inlines (emoji, mentions, buttons, inline images; icons and expressions, shown only), kept whole as JSON. */
+/** The model's void inlines (emoji, mentions, buttons, inline images, icons; expressions, shown only), kept whole as JSON. */
 export const ModelInline = Node.create({
   name: 'gbInline',
   group: 'inline',

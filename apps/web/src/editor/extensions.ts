@@ -116,6 +116,7 @@ export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES) {
     TableRow.extend({ addAttributes: () => ({ record: { default: null, rendered: false }, orderIndex: { default: null, rendered: false }, ...extraAttribute }) }),
     ...[TableHeader, TableCell].map((cell) =>
       cell.extend({
+        content: CONTENT.tableCell,
         addAttributes() {
           return { ...this.parent?.(), column: { default: null, rendered: false }, fragment: { default: null, rendered: false } };
         },

@@ -1,7 +1,8 @@
-import { toPlainText, type ContentRef, type TopLevelBlock } from '@quire/document';
+import { dequal } from 'dequal';
+import { fromMarkdown, toMarkdown, toPlainText, type ContentRef, type JSONDocument, type TopLevelBlock } from '@quire/document';
 
 // The fields a writer edits on the model's void inlines and blocks that have no text of their own
-// (emoji, mentions, buttons, inline images; OpenAPI operations, integrations, drawings, reusable
+// (emoji, icons, mentions, buttons, inline images; OpenAPI operations, integrations, drawings, reusable
 // content, side-by-side images, card and typed tables). Each field reads a string from the node's
 // JSON and writes one back into a copy, touching nothing else, so a node whose fields are left
 // alone is saved as it was read. Plain functions over JSON: the node views (blocks.ts) show them.
@@ -34,7 +35,18 @@ export interface Field {
   /** A select's options (value, label); a text input without. */
   options?: (value: Json, choices: Choices) => [string, string][];
   multiline?: boolean;
+  /** Why the field cannot be edited here: its control is then read-only, described by this. */
+  readOnly?: string;
+  /** Why `text` cannot be written, if so: nothing is written and the reason is shown. */
+  check?: (text: string) => string | undefined;
 }
+
+/** A button that changes the node's JSON: `apply` answers the new JSON, or undefined where it does not apply (the button is then disabled). */
+export interface Action {
+  label: string;
+  apply(value: Json): Json | undefined;
+}
+export type Control = Field | Action;
 
 const dataOf = (value: Json) => (value.data ?? {}) as Json;
 
@@ -105,6 +117,18 @@ export const emojiCode = (text: string) => [...text.trim()].map((c) => c.codePoi
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
 
+/** An icon's name (GitBook's icon set, `rocket`, `circle-check`); an empty name is not written. */
+const iconField = (optional: boolean): Field => ({
+  ...dataField('Icon', 'icon', { optional }),
+  write: (v, text) => {
+    const data = { ...dataOf(v) };
+    if (text.trim()) data.icon = text.trim();
+    else if (optional) delete data.icon;
+    else return v;
+    return { ...v, data };
+  },
+});
+
 export const INLINE_FIELDS: Record<string, Field[]> = {
   emoji: [
     { label: 'Emoji', read: (v) => emojiText(String(dataOf(v).code ?? '')), write: (v, text) => (text.trim() ? { ...v, data: { ...dataOf(v), code: emojiCode(text) } } : v) },
@@ -113,13 +137,35 @@ export const INLINE_FIELDS: Record<string, Field[]> = {
   button: [
     dataField('Label', 'label'),
     dataField('Style', 'kind', { options: pick(['primary', 'secondary']) }),
+    iconField(true),
     refField('Links to page', 'ref', ['page']),
     urlField('Links to URL', 'ref'),
   ],
+  icon: [iconField(false)],
   'inline-image': [dataField('Caption', 'caption', { optional: true }), dataField('Size', 'size', { optional: true, options: pick(['', 'original', 'line']) })],
 };
 
-/** A table's cells that fit one field: a text cell of one plain run (its marks kept), a number, a checkbox, a choice, a rating. */
+/** A paragraph of one plain run of text. */
+const plainParagraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+
+// A text cell's fragment holds paragraphs and code blocks (packages/document's HTML tables write no
+// others); an empty cell is one empty paragraph.
+const CELL_BLOCKS = new Set(['paragraph', 'code']);
+const cellMarkdown = (nodes: Json[]) => toMarkdown({ object: 'document', data: {}, nodes } as unknown as JSONDocument).trimEnd();
+/** The cell's blocks `markdown` says, or undefined where a cell cannot hold them. */
+function cellBlocks(markdown: string): Json[] | undefined {
+  const nodes = fromMarkdown(markdown).nodes as unknown as Json[];
+  if (nodes.some((n) => !CELL_BLOCKS.has(String(n.type)))) return undefined;
+  return nodes.length ? nodes : [plainParagraph('')];
+}
+const NOT_A_CELL = 'Not saved: a cell holds paragraphs and code blocks only (no headings, lists, quotes…).';
+const NO_ROUND_TRIP = "Read-only here: written as markdown, this cell's content would change (its links to pages, colours or other parts markdown does not keep).";
+
+/**
+ * A table's cells, a field each: a text cell of one plain run as that text (its marks kept), a
+ * richer one as GitBook markdown (read-only where markdown would not give its blocks back as they
+ * are), a number, a checkbox, a choice, a rating.
+ */
 function tableFields(value: Json): Field[] {
   const data = dataOf(value) as {
     view: { type: string; columns: string[]; cardSize?: string; hideColumnTitle?: boolean };
@@ -157,16 +203,36 @@ function tableFields(value: Json): Field[] {
           const texts = nodes?.length === 1 && nodes[0]!.type === 'paragraph' ? (nodes[0]!.nodes as Json[]) : undefined;
           return texts?.length === 1 && texts[0]!.object === 'text' && (texts[0]!.leaves as Json[]).length === 1 ? (texts[0]!.leaves as Json[])[0] : undefined;
         };
-        if (!leaf(value)) continue;
+        const nodes = fragmentOf(value)?.nodes;
+        if (!nodes) continue;
+        const setNodes = (v: Json, next: Json[]) => {
+          const f = fragmentOf(v)!;
+          return { ...v, fragments: (v.fragments as Json[]).map((x) => (x === f ? { ...f, nodes: next } : x)) };
+        };
+        if (!leaf(value)) {
+          const read = (v: Json) => cellMarkdown(fragmentOf(v)!.nodes);
+          const roundTrips = dequal(cellBlocks(read(value)), nodes);
+          fields.push({
+            label,
+            multiline: true,
+            read,
+            // Written only when the text differs from the cell's, so a cell left alone keeps its blocks.
+            write: (v, text) => {
+              const next = text === read(v) ? undefined : cellBlocks(text);
+              return next ? setNodes(v, next) : v;
+            },
+            check: (text) => (cellBlocks(text) ? undefined : NOT_A_CELL),
+            ...(roundTrips ? {} : { readOnly: NO_ROUND_TRIP }),
+          });
+          continue;
+        }
         fields.push({
           label,
           read: (v) => String(leaf(v)?.text ?? ''),
           write: (v, text) => {
-            const f = fragmentOf(v)!;
-            const [p] = f.nodes;
+            const [p] = fragmentOf(v)!.nodes;
             const [t] = p!.nodes as Json[];
-            const nodes = [{ ...p, nodes: [{ ...t, leaves: [{ ...leaf(v), text }] }] }];
-            return { ...v, fragments: (v.fragments as Json[]).map((x) => (x === f ? { ...f, nodes } : x)) };
+            return setNodes(v, [{ ...p, nodes: [{ ...t, leaves: [{ ...leaf(v), text }] }] }]);
           },
         });
       } else if (def.type === 'number' || def.type === 'rating') {
@@ -198,24 +264,51 @@ function tableFields(value: Json): Field[] {
   return fields;
 }
 
-/** Side-by-side images: the group's alignment, each image's alt text and caption (a caption of one plain run). */
-function imagesFields(value: Json): Field[] {
+/** A new image of side-by-side images, showing a file of the space. */
+const newImage = (file: string): Json => ({ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file } }, fragments: [] });
+
+/**
+ * Side-by-side images: the group's alignment; each image's alt text, its place (moved left or
+ * right) and its removal (the last one stays: the block itself is deleted as any block is); an
+ * image added at the end from the space's files.
+ */
+function imagesFields(value: Json): Control[] {
   const images = (value.nodes ?? []) as Json[];
-  const setImage = (v: Json, i: number, image: Json): Json => ({ ...v, nodes: (v.nodes as Json[]).map((x, j) => (j === i ? image : x)) });
+  const nodesOf = (v: Json) => [...(v.nodes as Json[])];
+  const setImage = (v: Json, i: number, image: Json): Json => ({ ...v, nodes: nodesOf(v).map((x, j) => (j === i ? image : x)) });
+  /** The images with image `i` moved to `to`, if there is such a place. */
+  const move = (v: Json, i: number, to: number): Json | undefined => {
+    const nodes = nodesOf(v);
+    if (to < 0 || to >= nodes.length) return undefined;
+    nodes.splice(to, 0, ...nodes.splice(i, 1));
+    return { ...v, nodes };
+  };
+  // "Add image" first: a new, empty block focuses it.
   return [
+    {
+      label: 'Add image',
+      read: () => '',
+      write: (v, file) => (file ? { ...v, nodes: [...nodesOf(v), newImage(file)] } : v),
+      options: (_v, c) => [['', 'Choose a file…'], ...c.files.map((f): [string, string] => [f.id, f.title])],
+    },
     dataField('Alignment', 'align', { optional: true, options: pick(['', 'left', 'center', 'right']) }),
-    ...images.map((_img, i): Field => ({
-      label: `Image ${i + 1} alt text`,
-      read: (v) => String(dataOf((v.nodes as Json[])[i]!).alt ?? ''),
-      write: (v, text) => {
-        const image = (v.nodes as Json[])[i]!;
-        return setImage(v, i, { ...image, data: { ...dataOf(image), alt: text } });
+    ...images.flatMap((_img, i): Control[] => [
+      {
+        label: `Image ${i + 1} alt text`,
+        read: (v) => String(dataOf((v.nodes as Json[])[i]!).alt ?? ''),
+        write: (v, text) => {
+          const image = (v.nodes as Json[])[i]!;
+          return setImage(v, i, { ...image, data: { ...dataOf(image), alt: text } });
+        },
       },
-    })),
+      { label: `Move image ${i + 1} left`, apply: (v) => move(v, i, i - 1) },
+      { label: `Move image ${i + 1} right`, apply: (v) => move(v, i, i + 1) },
+      { label: `Remove image ${i + 1}`, apply: (v) => (nodesOf(v).length > 1 ? { ...v, nodes: nodesOf(v).filter((_x, j) => j !== i) } : undefined) },
+    ]),
   ];
 }
 
-const BLOCK_FIELDS: Record<string, Field[] | ((value: Json) => Field[])> = {
+const BLOCK_FIELDS: Record<string, Control[] | ((value: Json) => Control[])> = {
   swagger: [refField('Spec file', 'ref', ['file']), urlField('Spec URL', 'ref'), dataField('Path', 'path'), dataField('Method', 'method', { options: pick(METHODS) })],
   integration: [
     dataField('Integration', 'integration'),
@@ -248,7 +341,7 @@ const BLOCK_FIELDS: Record<string, Field[] | ((value: Json) => Field[])> = {
   table: tableFields,
 };
 
-export const blockFields = (value: Json): Field[] | undefined => {
+export const blockFields = (value: Json): Control[] | undefined => {
   const f = BLOCK_FIELDS[String(value.type)];
   return typeof f === 'function' ? f(value) : f;
 };
@@ -268,7 +361,7 @@ export const annotationText = (note: Json): string => {
 
 export function withAnnotationText(note: Json, text: string): Json {
   const body = bodyOf(note) ?? { object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [] };
-  const nodes = text.split('\n').map((line) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] }] }));
+  const nodes = text.split('\n').map(plainParagraph);
   return { ...note, fragments: [{ ...body, nodes }, ...((note.fragments ?? []) as Fragment[]).slice(1)] };
 }
 

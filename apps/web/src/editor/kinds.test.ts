@@ -46,12 +46,19 @@ let editor: Editor | undefined;
 afterEach(() => editor?.destroy());
 
 function mounted(document: JSONDocument) {
+  editor?.destroy();
   const element = window.document.createElement('div');
   window.document.body.append(element);
   editor = new Editor({ element, extensions: extensions(choices), content: toEditor(document), enableContentCheck: true });
   return editor;
 }
 const saved = (e: Editor) => fromEditor(e.getJSON() as PMNode);
+/** Presses a field panel's button as a writer does. */
+function press(e: Editor, name: string) {
+  within(e.view.dom as HTMLElement)
+    .getByRole('button', { name })
+    .click();
+}
 /** Sets a control as a writer does: its value, then the event its view listens to. */
 function change(e: Editor, label: string, value: string, index = 0) {
   const control = within(e.view.dom as HTMLElement).getAllByLabelText(label)[index] as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -61,6 +68,28 @@ function change(e: Editor, label: string, value: string, index = 0) {
 const first = (d: JSONDocument) => d.nodes[0] as unknown as Json & { data: Json; nodes: Json[] };
 const inlineOf = (d: JSONDocument) => first(d).nodes[1] as Json & { data: Json };
 
+const leaves = (...runs: [string, unknown[]?][]) => ({ object: 'text', leaves: runs.map(([t, marks = []]) => ({ object: 'leaf', text: t, marks })) });
+const link = (url: string, ...nodes: unknown[]) => ({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url } }, nodes });
+const field = (dom: HTMLElement, label: string) => within(dom).getByLabelText(label) as HTMLTextAreaElement;
+
+/** A card table (GitBook's markdown) whose first card has a rich text cell: marks, a link, two paragraphs. */
+const RICH_CARDS = parseMarkdown(
+  '<table data-view="cards"><thead><tr><th>Title</th><th>Details</th></tr></thead><tbody>' +
+    '<tr><td>Quickstart</td><td><p>Read the <strong>short</strong> <a href="https://a.test/guide">guide</a>.</p><p>Then build.</p></td></tr>' +
+    '<tr><td>API</td><td><p>Every <em>endpoint</em>.</p><p>By tag.</p></td></tr></tbody></table>\n',
+).document;
+type TableJson = {
+  data: { records: Record<string, { values: Record<string, string> }>; definition: Record<string, { title: string }> };
+  fragments: { fragment: string; nodes: unknown[] }[];
+};
+/** The fragment of a row's text cell (rows in the table's order, from 0), found by the column's title. */
+function cellOf(d: JSONDocument, row: number, title: string) {
+  const table = d.nodes[0] as unknown as TableJson;
+  const column = Object.entries(table.data.definition).find(([, def]) => def.title === title)![0];
+  const name = Object.values(table.data.records)[row]!.values[column];
+  return table.fragments.find((f) => f.fragment === name)!;
+}
+
 interface Kind {
   document: JSONDocument;
   /** The edits, as a writer makes them with the kind's controls. */
@@ -69,8 +98,19 @@ interface Kind {
   expected(d: JSONDocument): void;
   /** What the view shows of it, before the edit. */
   shows?: (dom: HTMLElement) => void;
+  /** What the view shows of it when the edited document is opened again. */
+  showsEdited?: (dom: HTMLElement) => void;
 }
 
+/** Side-by-side images of the space's files f1 and f2. */
+const twoImages = () =>
+  doc({
+    object: 'block',
+    type: 'images',
+    isVoid: false,
+    data: {},
+    nodes: ['f1', 'f2'].map((file) => ({ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file }, alt: file }, fragments: [] })),
+  });
 const KINDS: Record<string, Kind> = {
   emoji: {
     document: around(voidInline('emoji', { code: '1f44d' })),
@@ -96,8 +136,20 @@ const KINDS: Record<string, Kind> = {
       change(e, 'Label', 'Go');
       change(e, 'Style', 'secondary');
       change(e, 'Links to page', 'page:p1');
+      change(e, 'Icon', 'rocket');
     },
-    expected: (d) => Object.assign(inlineOf(d).data, { label: 'Go', kind: 'secondary', ref: { kind: 'page', page: 'p1' } }),
+    expected: (d) => Object.assign(inlineOf(d).data, { label: 'Go', kind: 'secondary', ref: { kind: 'page', page: 'p1' }, icon: 'rocket' }),
+  },
+  icon: {
+    document: around(voidInline('icon', { icon: 'rocket' })),
+    shows: (dom) => expect(dom.textContent).toContain('rocket'),
+    edit: (e) => {
+      // An emptied field leaves the icon as it was (an icon has a name); then a new name.
+      change(e, 'Icon', '');
+      change(e, 'Icon', ' circle-check ');
+    },
+    expected: (d) => (inlineOf(d).data.icon = 'circle-check'),
+    showsEdited: (dom) => expect(dom.textContent).toContain('circle-check'),
   },
   'inline image': {
     document: around(voidInline('inline-image', { ref: { kind: 'file', file: 'f1' }, caption: 'logo' })),
@@ -125,13 +177,7 @@ const KINDS: Record<string, Kind> = {
     expected: (d) => ((d.nodes[1] as unknown as { data: { ref: Json } }).data.ref.reusableContent = 'rc2'),
   },
   'side-by-side images': {
-    document: doc({
-      object: 'block',
-      type: 'images',
-      isVoid: false,
-      data: {},
-      nodes: ['f1', 'f2'].map((file) => ({ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file }, alt: file }, fragments: [] })),
-    }),
+    document: twoImages(),
     shows: (dom) => expect([...dom.querySelectorAll('.card-block-preview img')].map((i) => i.getAttribute('src'))).toEqual(choices.files.map((f) => f.url)),
     edit: (e) => {
       change(e, 'Alignment', 'center');
@@ -140,6 +186,28 @@ const KINDS: Record<string, Kind> = {
     expected: (d) => {
       first(d).data.align = 'center';
       (first(d).nodes[1] as { data: Json }).data.alt = 'The flow';
+    },
+  },
+  'side-by-side images: added, moved, removed': {
+    document: twoImages(),
+    edit: (e) => {
+      const buttons = () => within(e.view.dom as HTMLElement);
+      expect((buttons().getByRole('button', { name: 'Move image 1 left' }) as HTMLButtonElement).disabled).toBe(true);
+      expect((buttons().getByRole('button', { name: 'Move image 2 right' }) as HTMLButtonElement).disabled).toBe(true);
+      // f1, f2 → f1, f2, f2 (new) → f1, f2 (new), f2 → f2 (new), f2.
+      change(e, 'Add image', 'f2');
+      expect(buttons().getByLabelText('Image 3 alt text')).toBeDefined();
+      press(e, 'Move image 3 left');
+      press(e, 'Remove image 1');
+      expect(buttons().queryByLabelText('Image 3 alt text')).toBeNull();
+    },
+    expected: (d) => {
+      const [, f2] = first(d).nodes;
+      first(d).nodes = [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'f2' } }, fragments: [] }, f2!];
+    },
+    showsEdited: (dom) => {
+      expect([...dom.querySelectorAll('.card-block-preview img')].map((i) => i.getAttribute('alt'))).toEqual(['', 'f2']);
+      expect((within(dom).getByLabelText('Image 2 alt text') as HTMLInputElement).value).toBe('f2');
     },
   },
   'card table': {
@@ -155,6 +223,24 @@ const KINDS: Record<string, Kind> = {
       const cell = table.fragments.find((f) => f.fragment === firstRecord.values[(table.data.view.columns as string[])[0]!])!;
       // The cell's bold stays.
       (((cell.nodes[0]!.nodes as Json[])[0]!.leaves as Json[])[0] as { text: string }).text = 'Start here';
+    },
+  },
+  'card table with a rich text cell': {
+    document: RICH_CARDS,
+    shows: (dom) => expect(field(dom, 'Row 1 Details').value).toBe('Read the **short** [guide](https://a.test/guide).\n\nThen build.'),
+    edit: (e) => change(e, 'Row 1 Details', 'Read the **new** [guide](https://b.test/guide).\n\nThen _ship_.'),
+    expected: (d) => {
+      const bold = [{ object: 'mark', type: 'bold' }];
+      const italic = [{ object: 'mark', type: 'italic' }];
+      cellOf(d, 0, 'Details').nodes = [
+        paragraph(leaves(['Read the '], ['new', bold], [' ']), link('https://b.test/guide', text('guide')), text('.')),
+        paragraph(leaves(['Then '], ['ship', italic], ['.'])),
+      ];
+    },
+    showsEdited: (dom) => {
+      expect(field(dom, 'Row 1 Details').value).toBe('Read the **new** [guide](https://b.test/guide).\n\nThen _ship_.');
+      expect(dom.querySelector('.card-block-preview strong')?.textContent).toBe('new');
+      expect(dom.querySelector('.card-block-preview a')?.getAttribute('href')).toBe('https://b.test/guide');
     },
   },
   'typed columns': {
@@ -222,6 +308,17 @@ describe('the kinds edited through their fields', () => {
     const expected = structuredClone(original);
     kind.expected(expected);
     expect(saved(e)).toEqual(expected);
+    // Opened again, the edit is there.
+    const again = mounted(saved(e));
+    expect(saved(again)).toEqual(expected);
+    kind.showsEdited?.(again.view.dom as HTMLElement);
+  });
+
+  it('the last of side-by-side images cannot be removed (the block is deleted as any block is)', () => {
+    const e = mounted(KINDS['side-by-side images: added, moved, removed']!.document);
+    press(e, 'Remove image 2');
+    expect((within(e.view.dom as HTMLElement).getByRole('button', { name: 'Remove image 1' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((saved(e).nodes[0] as unknown as { nodes: unknown[] }).nodes).toHaveLength(1);
   });
 
   it('a reusable content is shown rendered, and again when another is chosen', async () => {
@@ -243,6 +340,78 @@ describe('the kinds edited through their fields', () => {
     expect(panel.getAttribute('aria-label')).toBe('Emoji');
     e.commands.setTextSelection(1);
     expect(panel.hidden).toBe(true);
+  });
+});
+
+describe('rich text cells of card and typed tables', () => {
+  const table = (d: JSONDocument) => d.nodes[0] as unknown as TableJson;
+
+  it('an edited cell is written as its blocks; the cells left alone are byte-identical', () => {
+    const e = mounted(RICH_CARDS);
+    const before = saved(e);
+    change(e, 'Row 2 Details', 'Every **route**.');
+    const after = saved(e);
+    expect(cellOf(after, 1, 'Details').nodes).toEqual([paragraph(leaves(['Every '], ['route', [{ object: 'mark', type: 'bold' }]], ['.']))]);
+    const untouched = (d: JSONDocument) =>
+      table(d)
+        .fragments.filter((f) => f.fragment !== cellOf(d, 1, 'Details').fragment)
+        .map((f) => JSON.stringify(f));
+    expect(untouched(after)).toEqual(untouched(before));
+    expect(untouched(after)).toHaveLength(3);
+    // The fragment keeps its name: the record still points at it.
+    expect(cellOf(after, 1, 'Details').fragment).toBe(cellOf(before, 1, 'Details').fragment);
+  });
+
+  it('a typed table (a number column beside a text column) edits its rich text cell the same way', () => {
+    const italic = [{ object: 'mark', type: 'italic' }];
+    const e = mounted(
+      doc({
+        object: 'block',
+        type: 'table',
+        isVoid: true,
+        data: {
+          view: { type: 'grid', columns: ['n', 'notes'], hideHeader: false },
+          records: { r1: { orderIndex: 'a0', values: { n: 1, notes: 'c1' } } },
+          definition: { n: { id: 'n', title: 'Count', type: 'number' }, notes: { id: 'notes', title: 'Notes', type: 'text', textAlignment: 'left' } },
+        },
+        fragments: [{ object: 'fragment', fragment: 'c1', nodes: [paragraph(text('One')), paragraph(text('Two'))] }],
+      }),
+    );
+    expect(field(e.view.dom as HTMLElement, 'Row 1 Notes').value).toBe('One\n\nTwo');
+    change(e, 'Row 1 Notes', 'One\n\n_Three_');
+    expect(table(saved(e)).fragments).toEqual([{ object: 'fragment', fragment: 'c1', nodes: [paragraph(text('One')), paragraph(text('Three', italic))] }]);
+  });
+
+  it('a cell whose content markdown would change is read-only, and says why', () => {
+    const document = structuredClone(RICH_CARDS);
+    // A link to a page of the space: markdown keeps a path, not the page's id.
+    const cell = cellOf(document, 0, 'Details');
+    cell.nodes = [paragraph(text('See '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'p1' } }, nodes: [text('the intro')] })];
+    const e = mounted(document);
+    const control = field(e.view.dom as HTMLElement, 'Row 1 Details');
+    expect(control.readOnly).toBe(true);
+    const note = window.document.getElementById(control.getAttribute('aria-describedby')!);
+    expect(note?.textContent).toMatch(/^Read-only here: written as markdown, this cell's content would change/);
+    const before = saved(e);
+    change(e, 'Row 1 Details', 'Something else');
+    expect(saved(e)).toEqual(before);
+  });
+
+  it('text a cell cannot hold is not written, and the field says why until it can be', () => {
+    const e = mounted(RICH_CARDS);
+    const before = saved(e);
+    change(e, 'Row 1 Details', '# A heading');
+    expect(saved(e)).toEqual(before);
+    const control = field(e.view.dom as HTMLElement, 'Row 1 Details');
+    const note = window.document.getElementById(control.getAttribute('aria-describedby')!)!;
+    expect(control.getAttribute('aria-invalid')).not.toBeNull();
+    expect(note.textContent).toBe('Not saved: a cell holds paragraphs and code blocks only (no headings, lists, quotes…).');
+    change(e, 'Row 1 Details', 'A paragraph');
+    // The same control, though the cell is now one plain run.
+    expect(field(e.view.dom as HTMLElement, 'Row 1 Details')).toBe(control);
+    expect(control.getAttribute('aria-invalid')).toBeNull();
+    expect(note.textContent).toBe('');
+    expect(cellOf(saved(e), 0, 'Details').nodes).toEqual([paragraph(text('A paragraph'))]);
   });
 });
 
@@ -300,6 +469,7 @@ describe('slash commands insert the kinds', () => {
     ['Mention', { type: 'mention' }],
     ['Button', { type: 'button', data: { kind: 'primary' } }],
     ['Inline math', { type: 'inline-math' }],
+    ['Icon', { type: 'icon', data: { icon: 'star' } }],
   ])('%s: inline, selected with its fields open', (title, inline) => {
     const e = run(title);
     expect((saved(e).nodes[0] as { nodes: InlineContent[] }).nodes).toMatchObject([{ object: 'text' }, inline]);
@@ -309,6 +479,7 @@ describe('slash commands insert the kinds', () => {
   it.each([
     ['Reusable content', 'reusable-content'],
     ['OpenAPI operation', 'swagger'],
+    ['Side-by-side images', 'images'],
   ])('%s', (title, type) => {
     const nodes = saved(run(title)).nodes as TopLevelBlock[];
     expect(nodes.map((n) => n.type)).toEqual(['paragraph', type, 'paragraph']);

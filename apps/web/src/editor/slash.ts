@@ -55,12 +55,15 @@ export const SLASH_ITEMS: SlashItem[] = [
   })),
   { title: 'Image', keywords: 'picture upload photo', run: upload('image') },
   { title: 'Inline image', keywords: 'icon picture small upload', run: upload('inline-image') },
+  // Filled from the space's files in its fields (an image uploaded first is among them).
+  { title: 'Side-by-side images', keywords: 'images gallery picture row', run: (e, r) => insertEditable(e, r, block({ type: 'images', isVoid: false, data: {}, nodes: [] })) },
   { title: 'Table', keywords: 'grid rows columns', run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
   { title: 'Expandable', keywords: 'details collapse toggle accordion', run: (e, r) => chain(e, r).setDetails().run() },
   { title: 'Tabs', keywords: 'tabbed switch', run: (e, r) => chain(e, r).insertTabs().run() },
   { title: 'Math block', keywords: 'formula tex latex equation', run: (e, r) => insertEditable(e, r, { type: 'blockMath', attrs: { latex: 'E = mc^2' } }) },
   { title: 'Inline math', keywords: 'formula tex latex equation', run: (e, r) => insertEditable(e, r, { type: 'inlineMath', attrs: { latex: 'x^2' } }) },
   { title: 'Emoji', keywords: 'smiley icon', run: (e, r) => insertEditable(e, r, inline({ type: 'emoji', data: { code: '1f600' } })) },
+  { title: 'Icon', keywords: 'symbol glyph', run: (e, r) => insertEditable(e, r, inline({ type: 'icon', data: { icon: 'star' } })) },
   { title: 'Mention', keywords: 'person member user page at @', run: (e, r) => insertEditable(e, r, inline({ type: 'mention', data: { ref: { kind: 'url', url: '' } } })) },
   {
     title: 'Button',

@@ -14,6 +14,8 @@ import { ensureDocumentStyles, renderDocument } from '../lib/render.ts';
 import { paths } from '../paths.ts';
 import type { ChangeRequest, Member, RevisionFile, RevisionPage, Space } from '../types.ts';
 
+type PageMeta = { title: string; emoji: string; icon: string };
+
 const SAVE_LABEL: Record<SaveState, string> = { saved: 'All changes saved', unsaved: 'Unsaved changes', saving: 'Saving…', error: 'Not saved' };
 
 /** Writing in a change request: its page tree (new, delete), and the chosen page in the block editor, saved as one types. */
@@ -143,16 +145,18 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
       new Autosaver({
         key: `quire-draft:${crPath}:${page.id}`,
         save: async (d) => {
-          await api.post(`${crPath}/content`, { changes: [{ operation: 'update_page', page: page.id, title: d.title, document: d.document }] });
+          await api.post(`${crPath}/content`, { changes: [{ operation: 'update_page', page: page.id, title: d.title, emoji: d.emoji, icon: d.icon, document: d.document }] });
           void client.invalidateQueries({ queryKey: ['pages', base] });
         },
       }),
     [crPath, base, page.id, client],
   );
   const restored = useMemo(() => saver.restore(), [saver]);
-  const [title, setTitle] = useState(restored?.title ?? page.title);
-  const titleRef = useRef(title);
-  titleRef.current = title;
+  // The page's title, emoji and icon, edited above its body and saved with it.
+  const [meta, setMeta] = useState<PageMeta>({ title: restored?.title ?? page.title, emoji: restored?.emoji ?? page.emoji ?? '', icon: restored?.icon ?? page.icon ?? '' });
+  const metaRef = useRef(meta);
+  metaRef.current = meta;
+  const title = meta.title;
   const readDoc = useRef<(() => JSONDocument) | undefined>(undefined);
 
   useEffect(() => {
@@ -172,7 +176,7 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
 
   // A draft a reload left behind is sent again, and shown instead of the server's older copy.
   useEffect(() => {
-    if (restored) saver.change(() => ({ title: restored.title, document: restored.document }));
+    if (restored) saver.change(() => restored);
   }, [restored, saver]);
 
   const deletePage = useMutation({
@@ -183,9 +187,12 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
   if (body.isPending || !choices) return <Progress label="Loading the page" />;
   if (body.error) return <ErrorState title="Could not load the page" message={body.error.message} />;
   const initial = (restored?.document as JSONDocument | undefined) ?? body.data.document ?? { object: 'document', data: {}, nodes: [] };
-  const changeTitle = (t: string) => {
-    setTitle(t);
-    saver.change(() => ({ title: t || 'Untitled', document: (readDoc.current ?? (() => initial))() }));
+  const draft = (m: PageMeta, document: JSONDocument) => ({ ...m, title: m.title || 'Untitled', document });
+  const changeMeta = (change: Partial<PageMeta>) => {
+    const next = { ...metaRef.current, ...change };
+    metaRef.current = next;
+    setMeta(next);
+    saver.change(() => draft(next, (readDoc.current ?? (() => initial))()));
   };
 
   return (
@@ -193,7 +200,15 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
       <div className="row">
         <label className="grow">
           <span className="visually-hidden">Page title</span>
-          <input className="title-input" value={title} onChange={(e) => changeTitle(e.target.value)} maxLength={256} />
+          <input className="title-input" value={title} onChange={(e) => changeMeta({ title: e.target.value })} maxLength={256} />
+        </label>
+        <label>
+          <span className="visually-hidden">Page emoji</span>
+          <input value={meta.emoji} onChange={(e) => changeMeta({ emoji: e.target.value })} maxLength={50} size={4} placeholder="Emoji" />
+        </label>
+        <label>
+          <span className="visually-hidden">Page icon</span>
+          <input value={meta.icon} onChange={(e) => changeMeta({ icon: e.target.value.trim() })} maxLength={50} size={10} placeholder="Icon name" />
         </label>
         <span role="status" aria-live="polite" className={`save-state ${state.s}`} title={state.error}>
           {SAVE_LABEL[state.s]}
@@ -213,7 +228,7 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
         document={initial}
         onChange={(read) => {
           readDoc.current = read;
-          saver.change(() => ({ title: titleRef.current || 'Untitled', document: read() }));
+          saver.change(() => draft(metaRef.current, read()));
         }}
         uploadFile={async (file) => uploadFile(crPath, base, file)}
         choices={choices}
