@@ -15,7 +15,7 @@ HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
 };
 
 export type Answer = { status?: number; body?: unknown };
-export type Handler = (method: string, url: URL, body: unknown) => Answer | undefined;
+export type Handler = (method: string, url: URL, body: unknown) => Answer | undefined | Promise<Answer | undefined>;
 
 /**
  * The API as a component test sees it: each request goes to `handler` (an unknown one answers
@@ -28,7 +28,7 @@ export function fakeApi(handler: Handler) {
     const method = init.method ?? 'GET';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, path: url.pathname + url.search, body, headers: (init.headers ?? {}) as Record<string, string> });
-    const answer = handler(method, url, body) ?? { status: 404, body: { error: { code: 404, message: `No route ${method} ${url.pathname}` } } };
+    const answer = (await handler(method, url, body)) ?? { status: 404, body: { error: { code: 404, message: `No route ${method} ${url.pathname}` } } };
     const status = answer.status ?? 200;
     return new Response(status === 204 ? null : JSON.stringify(answer.body ?? {}), { status, headers: { 'content-type': 'application/json' } });
   });

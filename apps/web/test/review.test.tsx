@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fromMarkdown } from '@quire/document';
 import { App } from '../src/App.tsx';
-import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
 
 afterEach(() => {
   cleanup();
@@ -34,14 +35,16 @@ const comment = (id: string, markdown: string, extra: object = {}) => ({
   ...extra,
 });
 
-function api() {
-  return fakeApi((method, url) => {
+/** The API of a change request with one page, PAGE, and the space it is against. */
+const reviewApi =
+  (space: object = SPACE): Handler =>
+  (method, url) => {
     const p = url.pathname;
     if (p === '/auth/session') return { body: { user: USER, csrfToken: 'c' } };
     if (p === '/v1/orgs') return { body: { items: [ORG] } };
     if (p === '/v1/orgs/org1/collections' || p === '/v1/orgs/org1/spaces') return { body: { items: p.endsWith('spaces') ? [SPACE] : [] } };
     if (p === '/v1/orgs/org1/members') return { body: { items: [USER, BOB, EVE].map((user) => ({ id: user.id, role: 'edit', user })) } };
-    if (p === '/v1/spaces/s1') return { body: SPACE };
+    if (p === '/v1/spaces/s1') return { body: space };
     if (p === CR_PATH) return { body: CR };
     if (p === `${CR_PATH}/reviews`) return { body: { items: [] } };
     if (p === `${CR_PATH}/requested-reviewers` && method === 'GET') return { body: { items: [{ user: BOB, requestedBy: USER, createdAt: CR.createdAt }] } };
@@ -56,8 +59,9 @@ function api() {
     }
     if (p.startsWith(`${CR_PATH}/comments`)) return { status: 201, body: comment('c9', 'x') };
     return undefined;
-  });
-}
+  };
+
+const api = () => fakeApi(reviewApi());
 
 describe('reviewing a change request', () => {
   it('lists requested reviewers, asks another member and withdraws one', async () => {
@@ -99,5 +103,32 @@ describe('reviewing a change request', () => {
     expect(reaction.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(reaction);
     await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: `${CR_PATH}/comments/c2`, body: { removedReactions: ['👍'] } }));
+  });
+
+  it('after a merge, the space shows the merged page, never first the page as it was', async () => {
+    let merged = false;
+    let answerMerged!: () => void;
+    const mergedAnswered = new Promise<void>((resolve) => (answerMerged = resolve));
+    const calls = fakeApi(async (method, url, body) => {
+      const p = url.pathname;
+      if (p === `${CR_PATH}/merge`) return ((merged = true), { body: {} });
+      if (p === '/v1/spaces/s1/content/pages') return { body: { pages: [PAGE] } };
+      if (p === '/v1/spaces/s1/content/files') return { body: { items: [] } };
+      if (p === '/v1/spaces/s1/content/page/p1') {
+        if (merged) await mergedAnswered;
+        return { body: { ...PAGE, document: fromMarkdown(merged ? 'Run it twice.' : 'Run it.') } };
+      }
+      return reviewApi({ ...SPACE, permissions: { ...SPACE.permissions, merge: true } })(method, url, body);
+    });
+    const { container, location } = renderAt('/s/s1/install', <App />);
+    await screen.findByText('Run it.', { selector: '.document p' });
+    act(() => location.navigate('/o/org1/s/s1/~/changes/1'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Merge' }, { timeout: 10_000 }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === `${CR_PATH}/merge`)).toBe(true));
+    act(() => location.navigate('/s/s1/install'));
+    await screen.findByRole('heading', { level: 1, name: 'Install' });
+    expect(container.querySelector('.document')?.textContent ?? '').toBe('');
+    answerMerged();
+    await screen.findByText('Run it twice.', { selector: '.document p' });
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { fromMarkdown, toHtml } from '@quire/document';
 import { App } from '../src/App.tsx';
-import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
 
 afterEach(() => {
   cleanup();
@@ -27,8 +27,10 @@ const PAGES = [
 const MARKDOWN = '## Steps\n\n- one\n- two\n\n```ts\nconst a = 1;\n```\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n\nSee [Linux](install/linux.md).';
 const DOC = fromMarkdown(MARKDOWN, { resolveLink: (url) => (url === 'install/linux.md' ? { kind: 'page', page: 'p3' } : undefined) });
 
-function api(space = SPACE) {
-  return fakeApi((_m, url) => {
+/** The API of a space with PAGES (DOC the body of each), its files and links. */
+const spaceApi =
+  (space = SPACE): Handler =>
+  (_m, url) => {
     const p = url.pathname;
     if (p === '/auth/session') return { body: { user: USER, csrfToken: 'c' } };
     if (p === '/v1/orgs') return { body: { items: [ORG] } };
@@ -51,8 +53,9 @@ function api(space = SPACE) {
         },
       };
     return undefined;
-  });
-}
+  };
+
+const api = (space = SPACE) => fakeApi(spaceApi(space));
 
 describe('reading a space', () => {
   it('renders the page at the urls.app path exactly as the reader renders it, with the page tree', async () => {
@@ -70,6 +73,23 @@ describe('reading a space', () => {
     fireEvent.click(body.querySelector('a[href="/s/s1/install/linux"]')!);
     await screen.findByRole('heading', { level: 1, name: 'Linux' });
     expect(location.history!.at(-1)).toBe('/s/s1/install/linux');
+  });
+
+  it('shows a page with images once the files are known, not first without them', async () => {
+    const withImage = fromMarkdown('Before\n\n![Logo](/files/f1)', { resolveLink: (url) => (url === '/files/f1' ? { kind: 'file', file: 'f1' } : undefined) });
+    let answerFiles!: () => void;
+    const filesAnswered = new Promise<void>((resolve) => (answerFiles = resolve));
+    const calls = fakeApi(async (method, url, body) => {
+      if (url.pathname === '/v1/spaces/s1/content/files') await filesAnswered;
+      if (url.pathname === '/v1/spaces/s1/content/page/p1') return { body: { ...PAGES[0], document: withImage } };
+      return spaceApi()(method, url, body);
+    });
+    const { container } = renderAt('/s/s1/welcome', <App />);
+    await screen.findByRole('heading', { level: 1, name: 'Welcome' });
+    await waitFor(() => expect(calls.some((c) => c.path.startsWith('/v1/spaces/s1/content/page/p1'))).toBe(true));
+    expect(container.querySelector('.document')!.innerHTML).toBe('');
+    answerFiles();
+    await waitFor(() => expect(container.querySelector('.document img')?.getAttribute('src')).toBe('/v1/dl/f1'));
   });
 
   it('opens the first page at the space URL and offers no edit control to a reader', async () => {

@@ -11,3 +11,6 @@ export function pageAt(pages: RevisionPage[], path: string): RevisionPage | unde
   if (!path) return all.find((p) => p.type === 'document');
   return all.find((p) => p.path === path);
 }
+
+/** Where a space's (or one of its revisions') content is read: `/spaces/{id}/content` or `/spaces/{id}/revisions/{rev}`. */
+export const contentBase = (space: string, revision?: string) => (revision ? `/spaces/${space}/revisions/${revision}` : `/spaces/${space}/content`);

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
 import { Comments } from '../components/Comments.tsx';
 import { ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { diffBlocks } from '../lib/diff.ts';
-import { flatten } from '../lib/pages.ts';
+import { contentBase, flatten } from '../lib/pages.ts';
 import { paths } from '../paths.ts';
 import type { ChangeRequest, Member, RequestedReviewer, RevisionPage, Space, User } from '../types.ts';
 
@@ -15,6 +15,16 @@ interface Review {
   reviewer: User;
   status: 'approved' | 'changes-requested';
   outdated: boolean;
+}
+
+/**
+ * A merge changes the space's current content: what was read of it is dropped, not only marked
+ * stale, so the space is next shown as merged rather than first as it was (a page's images
+ * missing until the files list came back).
+ */
+function forgetContent(client: QueryClient, spaceId: string) {
+  const base = contentBase(spaceId);
+  client.removeQueries({ predicate: (q) => ['pages', 'files', 'page'].includes(q.queryKey[0] as string) && q.queryKey[1] === base });
 }
 
 /** Reviewing a change request: its changed pages as block diffs, comments, reviews, merge. */
@@ -66,7 +76,7 @@ export default function ChangeRequestView({ space, number }: { space: Space; num
           </button>
         )}
         {open && space.permissions.merge && (
-          <button type="button" className="btn primary" onClick={() => act.mutate(() => api.post(`${crPath}/merge`))}>
+          <button type="button" className="btn primary" onClick={() => act.mutate(() => api.post(`${crPath}/merge`).then(() => forgetContent(client, space.id)))}>
             Merge
           </button>
         )}

@@ -5,7 +5,7 @@ import type { JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { PageTree } from '../components/PageTree.tsx';
-import { flatten, pageAt } from '../lib/pages.ts';
+import { contentBase, flatten, pageAt } from '../lib/pages.ts';
 import { ensureDocumentStyles, renderDocument } from '../lib/render.ts';
 import { paths } from '../paths.ts';
 import type { RevisionFile, RevisionPage, Space } from '../types.ts';
@@ -25,9 +25,6 @@ interface LinkItem {
   targetReference: Location;
   locationReferences: Location[];
 }
-
-/** Where a space's (or one of its revisions') content is read: `/spaces/{id}/content` or `/spaces/{id}/revisions/{rev}`. */
-export const contentBase = (space: string, revision?: string) => (revision ? `/spaces/${space}/revisions/${revision}` : `/spaces/${space}/content`);
 
 export function usePages(base: string) {
   return useQuery({ queryKey: ['pages', base], queryFn: () => api.get<{ pages: RevisionPage[] }>(`${base}/pages`).then((r) => r.pages) });
@@ -88,7 +85,7 @@ export default function SpaceView({ space, path, revision }: { space: Space; pat
         {tab === 'page' &&
           pages.data &&
           (page ? (
-            <PageBody base={base} space={space} page={page} pages={pages.data} files={files.data ?? []} />
+            <PageBody base={base} space={space} page={page} pages={pages.data} files={files} />
           ) : path ? (
             <ErrorState title="Page not found" message={`No page at “${path}” in this space.`} />
           ) : (
@@ -101,7 +98,7 @@ export default function SpaceView({ space, path, revision }: { space: Space; pat
   );
 }
 
-function PageBody({ base, space, page, pages, files }: { base: string; space: Space; page: RevisionPage; pages: RevisionPage[]; files: RevisionFile[] }) {
+function PageBody({ base, space, page, pages, files }: { base: string; space: Space; page: RevisionPage; pages: RevisionPage[]; files: ReturnType<typeof useFiles> }) {
   const [, navigate] = useLocation();
   const body = useQuery({
     queryKey: ['page', base, page.id],
@@ -109,7 +106,9 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
     enabled: page.type === 'document',
   });
   useEffect(ensureDocumentStyles, []);
-  const html = body.data?.document ? renderDocument(body.data.document, space.id, pages, files) : '';
+  // Rendered once the files are known too: an image without its URL would show late, or not at all.
+  const document = files.isPending ? undefined : body.data?.document;
+  const html = document ? renderDocument(document, space.id, pages, files.data ?? []) : '';
   // Links between pages stay in the app; others leave it.
   const follow = (e: MouseEvent) => {
     const a = (e.target as HTMLElement).closest('a');
@@ -127,7 +126,7 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
         {page.title}
       </h1>
       {page.description && <p className="lead muted">{page.description}</p>}
-      {body.isPending && page.type === 'document' && <Progress label="Loading the page" />}
+      {(body.isPending || files.isPending) && page.type === 'document' && <Progress label="Loading the page" />}
       {body.error && <ErrorState title="Could not load the page" message={body.error.message} />}
       {page.type === 'link' && page.href && <a href={page.href}>{page.href}</a>}
       {/* toHtml's output is sanitized (hast-util-sanitize, GitHub's rules) before it gets here. */}
