@@ -38,16 +38,23 @@ export const SEARCH_LANGUAGES = ['english', 'french', 'german', 'spanish', 'ital
 export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];
 
 // Words telling Latin-script languages apart: frequent, short and mostly proper to one language.
-const FUNCTION_WORDS: [SearchLanguage, Set<string>][] = [
-  ['english', new Set('the and of to is in that with for this you are be it on as not or can'.split(' '))],
-  ['french', new Set('le la les et des est une du pour dans que avec sur pas vous au ce qui sont par'.split(' '))],
-  ['german', new Set('der die das und ist nicht mit ein eine den von zu auf sie wird sich dem im für'.split(' '))],
-  ['spanish', new Set('el los las y es una por con para del se como está al lo su más pero'.split(' '))],
-  ['italian', new Set('il gli e è una per con della che non sono del alla di un nel si questo'.split(' '))],
-  ['portuguese', new Set('os e é uma para com não dos das em do da um no na ao se você'.split(' '))],
+const FUNCTION_WORDS: [SearchLanguage, string][] = [
+  ['english', 'the and of to is in that with for this you are be it on as not or can'],
+  ['french', 'le la les et des est une du pour dans que avec sur pas vous au ce qui sont par'],
+  ['german', 'der die das und ist nicht mit ein eine den von zu auf sie wird sich dem im für'],
+  ['spanish', 'el los las y es una por con para del se como está al lo su más pero'],
+  ['italian', 'il gli e è una per con della che non sono del alla di un nel si questo'],
+  ['portuguese', 'os e é uma para com não dos das em do da um no na ao se você'],
 ];
+// Each word's languages, in the order above: one lookup per word of a section.
+const LANGUAGES_OF_WORD = new Map<string, SearchLanguage[]>();
+for (const [language, words] of FUNCTION_WORDS)
+  for (const word of words.split(' ')) LANGUAGES_OF_WORD.set(word, [...(LANGUAGES_OF_WORD.get(word) ?? []), language]);
 // Enough text to tell the language; the rest of a long section only costs time.
 const DETECT_CHARS = 4000;
+// Runs of one script: counted a run at a time (every section of an import is detected, and a match
+// per letter cost more than the rest of its indexing).
+const SCRIPT_RUNS = /(\p{Script=Latin}+)|(\p{Script=Cyrillic}+)|(\p{Script=Greek}+)/gu;
 
 /**
  * The language a section is stemmed in: by its script (Cyrillic: Russian, Greek: Greek), and for
@@ -57,18 +64,33 @@ const DETECT_CHARS = 4000;
  */
 export function searchLanguage(text: string): SearchLanguage {
   const sample = text.slice(0, DETECT_CHARS);
-  const count = (re: RegExp) => sample.match(re)?.length ?? 0;
-  const latin = count(/\p{Script=Latin}/gu);
-  const cyrillic = count(/\p{Script=Cyrillic}/gu);
-  const greek = count(/\p{Script=Greek}/gu);
-  if (cyrillic > latin && cyrillic >= greek) return 'russian';
-  if (greek > latin) return 'greek';
+  // ASCII text (most of it) is Latin: no script to count.
+  if (/[^\0-\x7f]/.test(sample)) {
+    const script = scriptOf(sample);
+    if (script) return script;
+  }
   const votes = new Map<SearchLanguage, number>();
-  for (const [word] of sample.toLowerCase().matchAll(/\p{L}+/gu))
-    for (const [language, words] of FUNCTION_WORDS) if (words.has(word)) votes.set(language, (votes.get(language) ?? 0) + 1);
+  for (const word of sample.toLowerCase().split(/\P{L}+/u))
+    for (const language of LANGUAGES_OF_WORD.get(word) ?? []) votes.set(language, (votes.get(language) ?? 0) + 1);
   let best: SearchLanguage = 'english';
   for (const [language, n] of votes) if (n > (votes.get(best) ?? 0)) best = language;
   return best;
+}
+
+/** Russian or Greek when most of the letters are Cyrillic or Greek. */
+function scriptOf(sample: string): SearchLanguage | undefined {
+  // A run's letters are its length but where letters beyond the BMP (a few Latin and Cyrillic
+  // extensions) take two units.
+  const letters: (run: string) => number = /[\uD800-\uDFFF]/.test(sample) ? (run) => [...run].length : (run) => run.length;
+  let [latin, cyrillic, greek] = [0, 0, 0];
+  for (const [, l, c, g] of sample.matchAll(SCRIPT_RUNS)) {
+    if (l) latin += letters(l);
+    else if (c) cyrillic += letters(c);
+    else greek += letters(g!);
+  }
+  if (cyrillic > latin && cyrillic >= greek) return 'russian';
+  if (greek > latin) return 'greek';
+  return undefined;
 }
 
 // Scripts written without spaces between words. PostgreSQL's parser takes a whole run of them
