@@ -48,8 +48,7 @@ const FUNCTION_WORDS: [SearchLanguage, string][] = [
 ];
 // Each word's languages, in the order above: one lookup per word of a section.
 const LANGUAGES_OF_WORD = new Map<string, SearchLanguage[]>();
-for (const [language, words] of FUNCTION_WORDS)
-  for (const word of words.split(' ')) LANGUAGES_OF_WORD.set(word, [...(LANGUAGES_OF_WORD.get(word) ?? []), language]);
+for (const [language, words] of FUNCTION_WORDS) for (const word of words.split(' ')) LANGUAGES_OF_WORD.set(word, [...(LANGUAGES_OF_WORD.get(word) ?? []), language]);
 // Enough text to tell the language; the rest of a long section only costs time.
 const DETECT_CHARS = 4000;
 // Runs of one script: counted a run at a time (every section of an import is detected, and a match
@@ -70,8 +69,7 @@ export function searchLanguage(text: string): SearchLanguage {
     if (script) return script;
   }
   const votes = new Map<SearchLanguage, number>();
-  for (const word of sample.toLowerCase().split(/\P{L}+/u))
-    for (const language of LANGUAGES_OF_WORD.get(word) ?? []) votes.set(language, (votes.get(language) ?? 0) + 1);
+  for (const word of sample.toLowerCase().split(/\P{L}+/u)) for (const language of LANGUAGES_OF_WORD.get(word) ?? []) votes.set(language, (votes.get(language) ?? 0) + 1);
   let best: SearchLanguage = 'english';
   for (const [language, n] of votes) if (n > (votes.get(best) ?? 0)) best = language;
   return best;
