@@ -4,7 +4,7 @@ import type { ApplyChangesRequest, ApplyChangesResponse } from '@quire/proto/spa
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ok, startGateway } from './harness.ts';
+import { expectError, ok, startGateway, type Method } from './harness.ts';
 
 // Findings of the security review, each tried as an attacker would.
 
@@ -99,6 +99,47 @@ describe('deeply nested JSON', () => {
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 3, details: expect.stringMatching(/nested deeper than 128 levels/) });
     expect(await post(events(`{"plan":${deepText(10)}}`))).toMatchObject({ statusCode: 204 });
+  });
+});
+
+describe('NUL in text', () => {
+  // PostgreSQL's text and jsonb refuse NUL: each of these was a 500.
+  it('is a 400 naming it in any body or URL, and nothing is written', async () => {
+    const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'NUL' }), 201);
+    const content = `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`;
+    const paragraph = (text: string) => ({
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
+    });
+    const bodies: [Method, string, unknown][] = [
+      ['POST', `/v1/orgs/${orgId}/spaces`, { title: 'Hand\0book' }],
+      ['POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Fix\0' }],
+      ['POST', content, { changes: [{ operation: 'insert_page', title: 'A', document: { markdown: 'one\0two' } }] }],
+      ['POST', content, { changes: [{ operation: 'insert_page', title: 'A', document: { document: paragraph('one\0two') } }] }],
+      ['POST', content, { changes: [{ operation: 'insert_page', title: 'Ti\0tle', document: { markdown: 'text' } }] }],
+      ['POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/comments`, { body: { markdown: 'Looks\0good' } }],
+    ];
+    for (const [method, url, body] of bodies) expectError(await g.call(owner, method, url, body), 400, /^body: text must not contain NUL \(\\u0000\)$/);
+    for (const url of [`/v1/spaces/${spaceId}/search?query=a%00b`, `/v1/orgs/${orgId}/search?query=a%00b`, `/v1/orgs/${orgId}/spaces?x=%00`])
+      expectError(await g.call(owner, 'GET', url), 400, /^url: must not contain NUL \(%00\)$/);
+    // The text `\u0000` (an escaped backslash) is text like any other.
+    await ok(g.call(owner, 'POST', content, { changes: [{ operation: 'insert_page', title: 'Escapes', document: { markdown: 'Write `\\u0000` for NUL.' } }] }));
+    const spaces = await ok(g.call(owner, 'GET', `/v1/orgs/${orgId}/spaces`));
+    expect(spaces.items.map((s: { title: string }) => s.title)).not.toContain('Hand\0book');
+    const pages = (await ok(g.call(owner, 'GET', `${content}/pages`))).pages.map((p: { title: string }) => p.title);
+    expect(pages).toEqual(['Escapes']);
+  });
+
+  it('straight at content (no gateway in front) is INVALID_ARGUMENT naming the field', async () => {
+    const space = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}`));
+    const page = (title: string, markdown: string) => ({ insertPage: { fields: { title }, type: '', href: '', ref: '', markdown } });
+    for (const change of [page('A', 'one\0two'), page('A\0', 'text')]) {
+      const err = await g.content
+        .callContent<ApplyChangesRequest, ApplyChangesResponse>(g.content.spaceContent.applyChanges, { spaceId, revisionId: space.revision, changes: [change] }, owner.id)
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 3, details: expect.stringMatching(/^changes\[0\]\.(markdown|title): text must not contain NUL \(\\u0000\)$/) });
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonDepth, jsonDepth, MAX_JSON_DEPTH, parseClientJson } from './json.js';
+import { checkClientJson, MAX_JSON_DEPTH, parseClientJson, scanJson } from './json.js';
+
+const jsonDepth = (text: string) => scanJson(text).depth;
 
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
@@ -12,13 +14,24 @@ describe('JSON depth', () => {
   });
 
   it('refuses deeper than the bound before parsing, and stops counting there', () => {
-    expect(() => checkJsonDepth(nested(MAX_JSON_DEPTH), 'body')).not.toThrow();
-    expect(() => checkJsonDepth(nested(MAX_JSON_DEPTH + 1), 'body')).toThrow(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(() => checkClientJson(nested(MAX_JSON_DEPTH), 'body')).not.toThrow();
+    expect(() => checkClientJson(nested(MAX_JSON_DEPTH + 1), 'body')).toThrow(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
     // An attacker's 8 MB of brackets: refused at once, not a stack overflow later.
     const started = performance.now();
     expect(() => parseClientJson('{"claims":'.repeat(800_000) + '1' + '}'.repeat(800_000), 'events')).toThrow(/events: nested deeper/);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(() => parseClientJson('{"a":', 'body')).toThrow('body: must be JSON');
     expect(parseClientJson('{"a":[1]}', 'body')).toEqual({ a: [1] });
+  });
+
+  it('refuses NUL in any string, keys too, and only an escape that is one', () => {
+    expect(scanJson('{"a":"x\\u0000y"}').nul).toBe(true);
+    expect(scanJson('{"\\u0000":1}').nul).toBe(true);
+    expect(scanJson('["\\u00001"]').nul).toBe(true);
+    // An escaped backslash before `u0000` is the text `\u0000`, and `\u0001` is not NUL.
+    expect(scanJson('{"a":"x\\\\u0000"}').nul).toBe(false);
+    expect(scanJson('{"a":"\\u0001 u0000"}').nul).toBe(false);
+    expect(() => parseClientJson('{"title":"Do\\u0000cs"}', 'body')).toThrow('body: text must not contain NUL (\\u0000)');
+    expect(JSON.parse('{"a":"x\\\\u0000"}').a).toBe('x\\u0000');
   });
 });

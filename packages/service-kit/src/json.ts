@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
+import { checkNoNul } from './validate.js';
 
 /**
  * How deeply JSON from a client may nest. Recursive work on deeper values (canonical JSON of
@@ -9,35 +10,43 @@ import { InvalidArgumentError } from './errors.js';
 export const MAX_JSON_DEPTH = 128;
 
 /**
- * The deepest nesting of arrays and objects in JSON text, counted in one pass before anything
- * parses it; stops counting once past `limit`. Brackets inside strings do not count.
+ * What JSON text holds that no service should take, found in one pass before anything parses it:
+ * its deepest nesting of arrays and objects (counting stops once past `limit`; brackets inside
+ * strings do not count) and whether a string holds NUL (`\u0000`), which PostgreSQL's text and
+ * jsonb refuse.
  */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+export function scanJson(text: string, limit = MAX_JSON_DEPTH): { depth: number; nul: boolean } {
   let depth = 0;
   let deepest = 0;
+  let nul = false;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
+      // A backslash escapes the next character; `\u0000` is NUL.
+      if (c === 0x5c) nul ||= text.startsWith('u0000', ++i);
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
-      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+      if (++depth > deepest && (deepest = depth) > limit) break;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
-  return deepest;
+  return { depth: deepest, nul };
 }
 
-/** INVALID_ARGUMENT naming `field` when `text` nests deeper than MAX_JSON_DEPTH. */
-export function checkJsonDepth(text: string, field: string): void {
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new InvalidArgumentError(`${field}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+/**
+ * INVALID_ARGUMENT naming `field` when JSON text from a client nests deeper than MAX_JSON_DEPTH
+ * or holds NUL in a string (a 500 from the store otherwise, or half of a batch written).
+ */
+export function checkClientJson(text: string, field: string): void {
+  const { depth, nul } = scanJson(text);
+  if (depth > MAX_JSON_DEPTH) throw new InvalidArgumentError(`${field}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nul) checkNoNul(field, '\0');
 }
 
-/** JSON from a client, its depth bounded first: INVALID_ARGUMENT naming `field` when too deep or not JSON. */
+/** JSON from a client, checked first (checkClientJson): INVALID_ARGUMENT naming `field` when refused or not JSON. */
 export function parseClientJson(text: string, field: string): unknown {
-  checkJsonDepth(text, field);
+  checkClientJson(text, field);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -7,8 +7,15 @@ import { InvalidArgumentError } from './errors.js';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
+/** Text no store takes (PostgreSQL's text and jsonb refuse NUL): INVALID_ARGUMENT naming `field`. */
+export function checkNoNul(field: string, value: string): string {
+  if (value.includes('\0')) throw new InvalidArgumentError(`${field}: text must not contain NUL (\\u0000)`);
+  return value;
+}
+
 /** Bounds of the API reference, checked by the services too: the gateway is not their only caller. */
 export function checkLength(field: string, value: string, min: number, max: number): string {
+  checkNoNul(field, value);
   // Characters as people count them (code points), not UTF-16 units.
   const length = [...value].length;
   if (length < min || length > max) {

@@ -103,17 +103,13 @@ describe('applyChanges', () => {
 
   // Attack: a file name that is a path would be written outside the space's folder by Git export.
   it('makes inserted file names one harmless path segment', () => {
-    const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '..\\..\\evil.png', '.git', '/etc/passwd', 'a\u0000b.png', 'screen shot.png'];
+    const names = ['../../.github/workflows/x.yml', '../.git/hooks/post-checkout', '..\\..\\evil.png', '.git', '/etc/passwd', 'screen shot.png'];
     const r = applyChanges(emptyTree(), [{ insertFiles: { files: names.map((name, i) => ({ ref: `f${i}`, name, contentType: '', blob: 'f'.repeat(64), size: 1 })) } }], ctx());
-    expect(r.tree.files.map((f) => f.name)).toEqual([
-      '-..-.github-workflows-x.yml',
-      '-.git-hooks-post-checkout',
-      '-..-evil.png',
-      'git',
-      '-etc-passwd',
-      'a-b.png',
-      'screen shot.png',
-    ]);
+    expect(r.tree.files.map((f) => f.name)).toEqual(['-..-.github-workflows-x.yml', '-.git-hooks-post-checkout', '-..-evil.png', 'git', '-etc-passwd', 'screen shot.png']);
+    // NUL no store takes: refused, naming the file.
+    expect(() => applyChanges(emptyTree(), [{ insertFiles: { files: [{ ref: 'f', name: 'a\u0000b.png', contentType: '', blob: 'f'.repeat(64), size: 1 }] } }], ctx())).toThrow(
+      'changes[0].files[0].name: text must not contain NUL (\\u0000)',
+    );
   });
 
   it('updates fields and markdown, and moves pages among siblings and parents', () => {

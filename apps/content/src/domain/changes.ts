@@ -3,7 +3,7 @@
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
 import { fromMarkdown, mapRefs, rawRef, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
-import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
+import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { stringify } from 'safe-stable-stringify';
 import { parse as parseYaml } from 'yaml';
@@ -187,7 +187,7 @@ function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInpu
 
 export function checkMarkdown(at: string, markdown: string): string {
   if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.markdown: must be at most ${MAX_MARKDOWN} characters`);
-  return markdown;
+  return checkNoNul(`${at}.markdown`, markdown);
 }
 
 /** Sets the optional fields of a page, leaving out the empty ones. */

@@ -1,6 +1,6 @@
 // Pages as GitBook's JSONDocument: the stored model (or the stored markdown read) with its links
 // resolved to refs of the revision, and documents given by clients made the stored model.
-import { checkJsonDepth, InvalidArgumentError } from '@quire/service-kit';
+import { checkClientJson, InvalidArgumentError } from '@quire/service-kit';
 import { fromMarkdown, mapRefs, rawRef, resolveRefs, type ContentRef, type JSONDocument, type RefToUrl, type ResolveLink } from '@quire/document';
 import { resolvePagePath } from './links.ts';
 import { classifyHref, PATH_TARGET } from './markdown.ts';
@@ -84,7 +84,7 @@ export function storedDocument(at: string, json: string, tree: Tree): JSONDocume
   if (json.length > MAX_DOCUMENT_JSON) throw new InvalidArgumentError(`${at}.document: must be at most ${MAX_DOCUMENT_JSON} characters of JSON`);
   // Bounded here, not only at the gateway: any service may call with a document, and reading one
   // recurses once per level.
-  checkJsonDepth(json, `${at}.document`);
+  checkClientJson(json, `${at}.document`);
   let document: unknown;
   try {
     document = JSON.parse(json);
