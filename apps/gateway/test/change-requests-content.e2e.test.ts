@@ -163,6 +163,10 @@ describe("a change request's content as GitBook's JSONDocument", () => {
     expect(live).toMatchObject({ documentId: read.documentId, document });
     const found = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/search?query=flamingo`))).items as { id: string }[];
     expect(found.map((p) => p.id)).toEqual([rich]);
+    // An annotation's note too.
+    const noted = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/search?query=voters`))).items as { id: string; sections: { body: string }[] }[];
+    expect(noted.map((p) => p.id)).toEqual([rich]);
+    expect(noted[0]!.sections[0]!.body).toContain('Most voters.');
 
     // Its projection written as markdown is a markdown page, as before: what markdown cannot carry is gone.
     const next = `/v1/spaces/${spaceId}/change-requests/${(await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Plain' }), 201)).number}`;

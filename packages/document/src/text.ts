@@ -83,19 +83,26 @@ function ownText(block: DocumentBlock): string | undefined {
   }
 }
 
+/** The notes of a block's annotations (blocks of their own, not part of its line), in order. */
+function notesOf(block: DocumentBlock): DocumentBlock[] {
+  if (!('nodes' in block)) return [];
+  const notes: DocumentBlock[] = [];
+  for (const node of block.nodes as readonly (DocumentBlock | InlineContent)[])
+    if (node.object === 'inline' && node.type === 'annotation') for (const fragment of node.fragments) notes.push(...fragment.nodes);
+  return notes;
+}
+
 function collect(blocks: readonly DocumentBlock[], lines: string[], onHeading?: (h: DocumentBlockHeading) => void): void {
   for (const block of blocks) {
-    if (isHeading(block) && onHeading) {
-      onHeading(block);
-      continue;
+    if (isHeading(block) && onHeading) onHeading(block);
+    else if (isHeading(block)) lines.push(inlineText(block.nodes));
+    else {
+      const own = ownText(block);
+      if (own) lines.push(own);
+      collect(childBlocks(block), lines, onHeading);
     }
-    if (isHeading(block)) {
-      lines.push(inlineText(block.nodes));
-      continue;
-    }
-    const own = ownText(block);
-    if (own) lines.push(own);
-    collect(childBlocks(block), lines, onHeading);
+    // An annotation's note is text readers see: found by search, after the line it annotates.
+    collect(notesOf(block), lines, onHeading);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorSlug, fromMarkdown, sections, toPlainText } from '../src/index.ts';
+import { anchorSlug, fromMarkdown, sections, toPlainText, type JSONDocument } from '../src/index.ts';
 
 describe('anchorSlug', () => {
   it('lower-cases and transliterates as GitBook anchors do', () => {
@@ -59,6 +59,36 @@ describe('sections', () => {
       { heading: 'Custom', anchor: 'own', level: 2, text: 'More\none\ntwo' },
     ]);
     expect(toPlainText(document)).toBe('Intro with bold and a link.\nInstall\nNeeds node.\nnpm i quire\nInstall\n1\n2\nCustom\nMore\none\ntwo');
+  });
+
+  it('holds the notes of annotations after the line they annotate', () => {
+    const text = (t: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: t, marks: [] }] });
+    const note = (t: string) => ({
+      object: 'fragment' as const,
+      type: 'annotation-body' as const,
+      fragment: 'note',
+      nodes: [{ object: 'block' as const, type: 'paragraph' as const, data: {}, nodes: [text(t)] }],
+    });
+    const annotated = (words: string, body: string) => ({
+      object: 'inline' as const,
+      type: 'annotation' as const,
+      isVoid: false as const,
+      data: {},
+      nodes: [text(words)],
+      fragments: [note(body)],
+    });
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'heading-1', data: {}, nodes: [text('Setup '), annotated('quickly', 'In under a minute.')] },
+        { object: 'block', type: 'paragraph', data: {}, nodes: [text('Run the '), annotated('installer', 'Linux and macOS only.'), text(' once.')] },
+      ],
+    } as JSONDocument;
+    expect(sections(document)).toEqual([
+      { heading: 'Setup quickly', anchor: 'setup-quickly', level: 1, text: 'In under a minute.\nRun the installer once.\nLinux and macOS only.' },
+    ]);
+    expect(toPlainText(document)).toBe('Setup quickly\nIn under a minute.\nRun the installer once.\nLinux and macOS only.');
   });
 
   it('has no section for an empty document', () => {
