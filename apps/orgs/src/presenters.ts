@@ -13,6 +13,11 @@ export function presentUser(u: UserRow): User {
   return { id: u.id, displayName: u.displayName, email: u.email, photoUrl: u.photoURL ?? undefined };
 }
 
+/** A member as a published page shows them to its visitors: the name only. */
+export function presentPublicUser(u: UserRow): User {
+  return { id: u.id, displayName: u.displayName, email: '' };
+}
+
 export function presentOrganization(o: OrganizationRow, callerRole: Role): Organization {
   return {
     id: o.id,

@@ -2,9 +2,10 @@ import { status } from '@grpc/grpc-js';
 import { jwtVerify } from 'jose';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemberSort, TeamMemberRole, TokenScope } from '@quire/proto/orgs';
+import { MemberSort, TeamMemberRole, TokenScope, type BatchGetUsersRequest, type BatchGetUsersResponse } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { Role } from '@quire/service-kit';
+import { Role, unaryCall } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
 
 let h: OrgsHarness;
@@ -301,9 +302,24 @@ describe('users', () => {
     expect(none).toEqual({ role: Role.ROLE_UNSPECIFIED, teamIds: [] });
     const principals = await h.call(h.client.filterPrincipals, { organizationId: orgId, userIds: [editor.id, outsider.id], teamIds: ['missing'] });
     expect(principals).toEqual({ userIds: [editor.id], teamIds: [] });
-    const users = await h.call(h.client.batchGetUsers, { userIds: [owner.id, outsider.id, reader.id] }, reader.id);
+    const users = await h.call(h.client.batchGetUsers, { userIds: [owner.id, outsider.id, reader.id], organizationId: '' }, reader.id);
     expect(users.users.map((u) => u.id)).toEqual([owner.id, reader.id]);
     const batch = await h.call(h.client.batchGetMemberships, { userId: editor.id, organizationIds: [orgId, 'missing'] });
     expect(batch.roles).toEqual({ [orgId]: Role.ROLE_EDIT });
+  });
+
+  it("tells the reader, calling as itself, the names of an organization's members only: no email, no one else", async () => {
+    const asReader = (req: BatchGetUsersRequest) =>
+      unaryCall<BatchGetUsersRequest, BatchGetUsersResponse>(h.client, h.client.batchGetUsers, req, { requestId: 'test' }, { identity: testIdentity('reader'), audience: 'orgs' });
+    const { users } = await asReader({ userIds: [owner.id, outsider.id, editor.id, 'missing'], organizationId: orgId });
+    expect(users).toEqual([
+      { id: owner.id, displayName: 'owner', email: '' },
+      { id: editor.id, displayName: 'editor', email: '' },
+    ]);
+    // Attack: the reader without an organization, or naming another one, learns nothing of these members.
+    await rejects(asReader({ userIds: [owner.id], organizationId: '' }), status.INVALID_ARGUMENT, /organizationId/);
+    expect((await asReader({ userIds: [owner.id, editor.id], organizationId: 'missing' })).users).toEqual([]);
+    // Without the reader's identity, no caller sees anyone.
+    await rejects(h.call(h.client.batchGetUsers, { userIds: [owner.id], organizationId: orgId }), status.UNAUTHENTICATED);
   });
 });

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { startGitServer } from '@quire/git-sync/testing';
-import { paragraph, text } from '@quire/document';
+import { paragraph, text, type DocumentInlineMention } from '@quire/document';
 import { Role, startMetricsServer } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
@@ -102,6 +102,9 @@ describe('serving a public site', () => {
   });
 
   it('renders a page as the editor wrote it, with what its markdown cannot carry', async () => {
+    // Mentioned: a member by name; a user of no concern to the organization, by nothing.
+    const stranger = await h.g.orgs.user('stranger-in-mentions');
+    const mention = (user: string): DocumentInlineMention => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } });
     const pages = (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages as { id: string; title: string }[];
     const setup = pages.find((p) => p.title === 'Setup')!.id;
     const document = {
@@ -115,6 +118,10 @@ describe('serving a public site', () => {
           text('red flamingo', [{ object: 'mark', type: 'color', data: { text: 'red', background: 'default' } }]),
           text(' then '),
           { object: 'inline', type: 'button', isVoid: true, data: { label: 'Set up', kind: 'primary', ref: { kind: 'page', page: setup } } },
+          text(', ask '),
+          mention(owner.id),
+          text(' not '),
+          mention(stranger.id),
         ]),
       ],
     };
@@ -126,6 +133,8 @@ describe('serving a public site', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain('<p>Wave 👋 at the <mark class="color-red">red flamingo</mark> then ');
     expect(res.body).toContain(`<a href="${base}/setup" class="button button-primary">Set up</a>`);
+    expect(res.body).toContain(`, ask <span class="mention">owner</span> not <span class="mention"></span>`);
+    expect(res.body).not.toContain('stranger-in-mentions');
   });
 
   it('sends the security headers on every answer, HSTS over HTTPS', async () => {

@@ -26,6 +26,8 @@ export interface ToHtmlOptions {
   highlight?: boolean;
   /** Math as KaTeX's HTML (default), or as `<code class="math">` holding the TeX source. */
   math?: 'katex' | 'source';
+  /** The name a mention shows (a member's display name); without one, the last segment of its URL. */
+  mentionName?: (ref: ContentRef) => string | undefined;
 }
 
 // The one HTML rendering of a document (reader, web preview, PDF): semantic elements with stable
@@ -300,7 +302,9 @@ class Renderer {
           break;
         case 'mention': {
           const url = this.url(node.data.ref, 'mention');
-          out.push(el('a', { href: url, className: ['mention'] }, [txt(refLabel(url ?? ''))]));
+          const name = this.options.mentionName?.(node.data.ref) ?? refLabel(url ?? '');
+          // A member has no page to link to: the name alone.
+          out.push(url ? el('a', { href: url, className: ['mention'] }, [txt(name)]) : el('span', { className: ['mention'] }, [txt(name)]));
           break;
         }
         case 'inline-image': {

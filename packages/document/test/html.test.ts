@@ -74,6 +74,26 @@ describe('toHtml renders every block', () => {
     expect(html(read('refs.md'))).toContain('<a href="getting-started/quickstart.md" class="mention">quickstart.md</a>');
   });
 
+  it('mentions of members by the name the caller gives, and HTML in a name is text', () => {
+    const mention = (user: string) => ({ object: 'inline' as const, type: 'mention' as const, isVoid: true as const, data: { ref: { kind: 'user' as const, user } } });
+    const document: JSONDocument = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [mention('u1'), { object: 'text', leaves: [{ object: 'leaf', text: ' and ', marks: [] }] }, mention('u2'), mention('gone')],
+        },
+      ],
+    };
+    const names: Record<string, string> = { u1: 'Ada Lovelace', u2: '<b>Eve</b>' };
+    expect(toHtml(document, { mentionName: (ref) => (ref.kind === 'user' ? names[ref.user] : undefined) })).toBe(
+      '<p><span class="mention">Ada Lovelace</span> and <span class="mention">&#x3C;b>Eve&#x3C;/b></span><span class="mention"></span></p>',
+    );
+  });
+
   it('OpenAPI operations', () => {
     expect(html(read('openapi.md'))).toBe(
       '<div class="openapi"><a href=".gitbook/assets/petstore.yaml"><code>GET</code> /pets/{petId}</a></div><div class="openapi"><a href="https://example.com/openapi.json"><code>POST</code> /users</a></div>',

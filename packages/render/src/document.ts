@@ -1,6 +1,7 @@
 import {
   fromMarkdown,
   inlineReusableContents,
+  mapRefs,
   parseMarkdown,
   resolveRefs,
   sections,
@@ -26,6 +27,8 @@ export interface RenderContext {
   fileHref(file: File): string;
   /** The markdown of the revision's reusable contents the page may include, by id: rendered in place. */
   reusableContents?: ReadonlyMap<string, string>;
+  /** The names of the members the page mentions, by user id. */
+  memberNames?: ReadonlyMap<string, string>;
 }
 
 export interface Rendered {
@@ -62,6 +65,16 @@ export function includedIds(document: JSONDocument): string[] {
   const ids: string[] = [];
   inlineReusableContents(document, (id) => (ids.push(id), undefined));
   return ids;
+}
+
+/** The users a document mentions, by id, each once. */
+export function mentionedUsers(document: JSONDocument): string[] {
+  const ids = new Set<string>();
+  mapRefs(document, (ref, context) => {
+    if (context === 'mention' && ref.kind === 'user') ids.add(ref.user);
+    return ref;
+  });
+  return [...ids];
 }
 
 /** The page's document with its reusable contents in place, each parsed once. */
@@ -120,6 +133,7 @@ export function renderDocument(page: JSONDocument, ctx: RenderContext): Rendered
   const document = resolveRefs(withIncludes(page, ctx.reusableContents), resolveLink);
   const html = toHtml(document, {
     highlight: true,
+    mentionName: (ref) => (ref.kind === 'user' ? ctx.memberNames?.get(ref.user) : undefined),
     refToUrl: (ref) => {
       if (ref.kind === 'page') {
         const page = byId.get(ref.page);

@@ -207,7 +207,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => {
       const res = await content.listSpaceUserPermissions({ spaceId: req.params.spaceId, page: pageRequest(req.query) }, req.caller);
       // One call for the page's users; one whose account is gone (a grant may outlive it) shows only its id.
-      const { users } = res.items.length ? await orgs.batchGetUsers({ userIds: res.items.map((p) => p.userId) }, req.caller) : { users: [] };
+      const { users } = res.items.length ? await orgs.batchGetUsers({ userIds: res.items.map((p) => p.userId), organizationId: '' }, req.caller) : { users: [] };
       const byId = new Map(users.map((u) => [u.id, u]));
       return list(
         res.items.map((p) => presentUserPermission(p, byId.get(p.userId), urls)),

@@ -1,7 +1,7 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, Role, type Handlers } from '@quire/service-kit';
+import { callsAsItself, InvalidArgumentError, NotFoundError, Role, type Handlers } from '@quire/service-kit';
 import { roleFromDb } from '../domain/roles.ts';
-import { presentUser } from '../presenters.ts';
+import { presentPublicUser, presentUser } from '../presenters.ts';
 import { callerOf, type Deps } from './deps.ts';
 
 type H = Handlers<OrgsServiceServer>;
@@ -24,11 +24,16 @@ export function userHandlers({ store }: Deps): Pick<H, 'getMembership' | 'batchG
       return store.principalsIn(organizationId, userIds, teamIds);
     },
 
-    async batchGetUsers({ userIds }, ctx) {
+    async batchGetUsers({ userIds, organizationId }, ctx) {
       if (userIds.length > 1000) throw new InvalidArgumentError('userIds: at most 1000');
-      const rows = userIds.length ? await store.usersVisibleTo(userIds, callerOf(ctx)) : [];
+      // The reader has no caller: a published page's mentions show the names of the site's
+      // organization's members, which its visitors may see, and nothing else of them.
+      const reader = callsAsItself(ctx, 'reader');
+      if (reader && !organizationId) throw new InvalidArgumentError('organizationId: the reader names the members of one organization');
+      const rows = !userIds.length ? [] : reader ? await store.membersAmong(organizationId, userIds) : await store.usersVisibleTo(userIds, callerOf(ctx));
       const byId = new Map(rows.map((u) => [u.id, u]));
-      return { users: userIds.flatMap((id) => (byId.has(id) ? [presentUser(byId.get(id)!)] : [])) };
+      const present = reader ? presentPublicUser : presentUser;
+      return { users: userIds.flatMap((id) => (byId.has(id) ? [present(byId.get(id)!)] : [])) };
     },
 
     async getCurrentUser(_req, ctx) {

@@ -164,6 +164,11 @@ export function createStore(database: Db) {
       });
     },
 
+    /** The users among `userIds` who are members of the organization. */
+    async membersAmong(organizationId: string, userIds: string[]): Promise<UserRow[]> {
+      return db.user.findMany({ where: { id: { in: userIds }, memberships: { some: { organizationId } } } });
+    },
+
     async principalsIn(organizationId: string, userIds: string[], teamIds: string[]) {
       const [members, teams] = await Promise.all([
         userIds.length ? db.member.findMany({ where: { organizationId, userId: { in: userIds } }, select: { userId: true } }) : [],

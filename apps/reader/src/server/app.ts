@@ -16,7 +16,7 @@ import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
 import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
 import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from '../domain/pages.ts';
-import { includedIds, includeTargets, inlineMarkdown, renderDocument } from '@quire/render';
+import { includedIds, includeTargets, inlineMarkdown, mentionedUsers, renderDocument } from '@quire/render';
 import { allSiteSpaces, place, sectionEntry, siteSpacePrefix, type Placement } from '../domain/structure.ts';
 import { ASSETS, THEME_BOOT } from '../presenters/assets.ts';
 import { messagePage } from '../presenters/views/layout.ts';
@@ -283,13 +283,18 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       // The stored model, so the site shows what the editor wrote (markdown cannot carry all of it).
       const document = await data.document(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
       const files = revision.files;
+      const [reusableContents, memberNames] = await Promise.all([
+        data.includes(placement.siteSpace.spaceId, revision, includedIds(document), v.req.id),
+        data.memberNames(v.view.site!.organizationId, mentionedUsers(document), v.req.id),
+      ]);
       const out = renderDocument(document, {
         page,
         pages: revision.pages,
         files,
         hrefOf: chrome.hrefOf,
         fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}`,
-        reusableContents: await data.includes(placement.siteSpace.spaceId, revision, includedIds(document), v.req.id),
+        reusableContents,
+        memberNames,
       });
       const { previous, next } = neighbours(revision.pages, page.id);
       const tab = placement.tabs.length > 1 ? chrome.tabs.find((t) => t.current) : undefined;

@@ -169,6 +169,13 @@ export function siteData(services: Services, freshnessMs: number) {
       return out;
     },
 
+    /** The names of the organization's members among `userIds` (a page's mentions), by id. */
+    async memberNames(organizationId: string, userIds: string[], requestId: string): Promise<Map<string, string>> {
+      if (!userIds.length) return new Map();
+      const { users } = await services.orgs.batchGetUsers({ userIds, organizationId }, caller(requestId));
+      return new Map(users.map((u) => [u.id, u.displayName]));
+    },
+
     async search(spaceId: string, query: string, requestId: string) {
       return (await services.spaceContent.searchSpace({ spaceId, query, page: { page: '', limit: 10 } }, caller(requestId))).items;
     },

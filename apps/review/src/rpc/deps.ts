@@ -104,7 +104,7 @@ export async function refusedOnlyToMergers<T>(deps: Deps, spaceId: string, ctx: 
 /** The users by id in one call; one the caller may not see (or gone) shows only its id. */
 export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: CallContext): Promise<(id: string) => User> {
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  const { users } = wanted.length ? await upstream(orgs.batchGetUsers({ userIds: wanted }, ctx)) : { users: [] };
+  const { users } = wanted.length ? await upstream(orgs.batchGetUsers({ userIds: wanted, organizationId: '' }, ctx)) : { users: [] };
   const byId = new Map(users.map((u) => [u.id, u]));
   return (id) => byId.get(id) ?? { id, displayName: '', email: '' };
 }
