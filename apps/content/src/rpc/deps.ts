@@ -3,7 +3,7 @@ import type { OrgsServiceClient } from '@quire/proto/orgs';
 import { callsAsItself, NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
 import { canView, collectionRole, levelToRole, serviceRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
-import type { Store } from '../store/index.ts';
+import type { SpaceRow, Store, StoredAccess } from '../store/index.ts';
 import type { Owners } from './copies.ts';
 
 export interface Deps {
@@ -31,11 +31,37 @@ export function accessIn(deps: Deps, organizationId: string, ctx: CallContext): 
 }
 
 /** The same for any user of the organization (a member's spaces, as an admin looks at them). */
-export async function accessOf({ store, orgs }: Deps, organizationId: string, userId: string | undefined, ctx: CallContext): Promise<Access> {
+export async function accessOf(deps: Deps, organizationId: string, userId: string | undefined, ctx: CallContext): Promise<Access> {
+  const { role, principals } = await membershipOf(deps, organizationId, userId, ctx);
+  return accessFrom(role, await deps.store.access(organizationId, principals));
+}
+
+/** The user's role in the organization (orgs says) and who grants to it may name: the user and its teams. */
+async function membershipOf({ orgs }: Deps, organizationId: string, userId: string | undefined, ctx: CallContext) {
   const { role, teamIds } = userId ? await orgs.getMembership({ organizationId, userId }, ctx) : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
-  const principals = userId && role !== Role.ROLE_UNSPECIFIED ? [userId, ...teamIds] : [];
-  const { collections, collectionGrants, spaceGrants } = await store.access(organizationId, principals);
-  return { orgRole: role, collections, collectionGrants: strongestGrants(collectionGrants), spaceGrants: strongestGrants(spaceGrants) };
+  return { role, principals: userId && role !== Role.ROLE_UNSPECIFIED ? [userId, ...teamIds] : [] };
+}
+
+const accessFrom = (orgRole: Role, { collections, collectionGrants, spaceGrants }: StoredAccess): Access => ({
+  orgRole,
+  collections,
+  collectionGrants: strongestGrants(collectionGrants),
+  spaceGrants: strongestGrants(spaceGrants),
+});
+
+/**
+ * The space and the caller's access in its organization. When this process has read the space
+ * before, its organization is known: the membership is asked first (orgs' answers are kept a
+ * moment) and the space and the grants are read in one statement. A space moved to another
+ * organization meanwhile is read again there.
+ */
+async function spaceAndAccess(deps: Deps, spaceId: string, ctx: CallContext): Promise<{ space: SpaceRow | null; access?: Access }> {
+  const known = deps.store.organizationOf(spaceId);
+  if (known === undefined) return { space: await deps.store.getSpace(spaceId) };
+  const { role, principals } = await membershipOf(deps, known, ctx.userId, ctx);
+  const read = await deps.store.spaceWithAccess(spaceId, known, principals);
+  if (!read) return { space: null };
+  return { space: read.space, access: read.space.organizationId === known ? accessFrom(role, read.access) : undefined };
 }
 
 /** Access to an organization the caller belongs to; NOT_FOUND naming it otherwise. */
@@ -69,9 +95,9 @@ export const spaceNotFound = (id: string) => new NotFoundError(`Space "${id}" no
  * NOT_FOUND when the caller cannot see it, as for a missing one.
  */
 export async function visibleSpace(deps: Deps, spaceId: string, ctx: CallContext, deleted = false) {
-  const space = await deps.store.getSpace(spaceId);
+  const { space, access: known } = await spaceAndAccess(deps, spaceId, ctx);
   if (!space || (space.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
-  const access = await accessIn(deps, space.organizationId, ctx);
+  const access = known ?? (await accessIn(deps, space.organizationId, ctx));
   const role = strongest(spaceRole(access, space), serviceRole(callsAsItself(ctx, 'reader')));
   if (!canView(role)) throw spaceNotFound(spaceId);
   return { space, access, role };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { newId } from '@quire/service-kit/ids';
 import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
 import type { Page } from '@quire/service-kit';
@@ -33,20 +34,34 @@ const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page
 
 // The reads behind every call on a space (the space, and what decides the caller's role in its
 // organization) run as prepared statements; everything else goes through Prisma.
-const hot = preparedStatements('content', {
-  space: `SELECT id, "organizationId", "parentId", title, emoji, visibility::text AS visibility, "editMode"::text AS "editMode",
+const SPACE_COLUMNS = `id, "organizationId", "parentId", title, emoji, visibility::text AS visibility, "editMode"::text AS "editMode",
       "defaultLevel"::text AS "defaultLevel", "revisionId", position, "createdAt", "updatedAt", "deletedAt",
-      (SELECT row_to_json(c) FROM "SpaceCopy" c WHERE c."spaceId" = s.id) AS copy
-    FROM "Space" s WHERE id = $1`,
-  access: `SELECT
+      (SELECT row_to_json(c) FROM "SpaceCopy" c WHERE c."spaceId" = s.id) AS copy`;
+// The organization's collections and the grants to the principals, the parameters numbered as given.
+const accessColumns = (organization: string, principals: string) => `
       (SELECT coalesce(json_agg(json_build_object('id', c.id, 'parentId', c."parentId", 'defaultLevel', c."defaultLevel")), '[]')
-        FROM "Collection" c WHERE c."organizationId" = $1) AS collections,
+        FROM "Collection" c WHERE c."organizationId" = ${organization}) AS collections,
       (SELECT coalesce(json_agg(json_build_object('id', g."collectionId", 'role', g.role)), '[]')
         FROM "CollectionGrant" g JOIN "Collection" c ON c.id = g."collectionId"
-        WHERE c."organizationId" = $1 AND g."principalId" = ANY($2)) AS "collectionGrants",
+        WHERE c."organizationId" = ${organization} AND g."principalId" = ANY(${principals})) AS "collectionGrants",
       (SELECT coalesce(json_agg(json_build_object('id', g."spaceId", 'role', g.role)), '[]')
-        FROM "SpaceGrant" g JOIN "Space" s ON s.id = g."spaceId"
-        WHERE s."organizationId" = $1 AND g."principalId" = ANY($2)) AS "spaceGrants"`,
+        FROM "SpaceGrant" g JOIN "Space" gs ON gs.id = g."spaceId"
+        WHERE gs."organizationId" = ${organization} AND g."principalId" = ANY(${principals})) AS "spaceGrants"`;
+const hot = preparedStatements('content', {
+  space: `SELECT ${SPACE_COLUMNS} FROM "Space" s WHERE id = $1`,
+  access: `SELECT ${accessColumns('$1', '$2')}`,
+  // Both at once, for the organization the space is expected in (the caller's principals are theirs).
+  spaceWithAccess: `SELECT ${SPACE_COLUMNS}, ${accessColumns('$2', '$3')} FROM "Space" s WHERE id = $1`,
+});
+
+type Grant = { id: string; role: Level };
+type AccessRow = { collections: CollectionNode[]; collectionGrants: Grant[]; spaceGrants: Grant[] };
+/** What the store knows of a caller's access in an organization: its collections and grants. */
+export type StoredAccess = ReturnType<typeof storedAccess>;
+const storedAccess = (row: AccessRow) => ({
+  collections: new Map<string, CollectionNode>(row.collections.map((c) => [c.id, c])),
+  collectionGrants: row.collectionGrants,
+  spaceGrants: row.spaceGrants,
 });
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
@@ -74,6 +89,7 @@ export interface SpaceChanges {
 
 export function createStore(database: Db) {
   const db = database.prisma;
+  const organizations = new LRUCache<string, string>({ max: 100_000 });
   const revisions = createRevisionStore(database);
   return {
     revisions,
@@ -83,14 +99,25 @@ export function createStore(database: Db) {
     copies: createCopyStore(database),
 
     /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
-    async access(organizationId: string, principalIds: string[]) {
-      type Grant = { id: string; role: Level };
-      const row = await hot<{ collections: CollectionNode[]; collectionGrants: Grant[]; spaceGrants: Grant[] }>(database, 'access', [organizationId, principalIds]);
-      return {
-        collections: new Map<string, CollectionNode>(row!.collections.map((c) => [c.id, c])),
-        collectionGrants: row!.collectionGrants,
-        spaceGrants: row!.spaceGrants,
-      };
+    async access(organizationId: string, principalIds: string[]): Promise<StoredAccess> {
+      return storedAccess((await hot<AccessRow>(database, 'access', [organizationId, principalIds]))!);
+    },
+
+    /**
+     * The space (deleted or not) and the access of `principalIds` in `organizationId`, in one
+     * statement; the access is only the caller's there if the space is still in that organization.
+     */
+    async spaceWithAccess(id: string, organizationId: string, principalIds: string[]): Promise<{ space: SpaceRow; access: StoredAccess } | null> {
+      const row = await hot<SpaceRow & AccessRow>(database, 'spaceWithAccess', [id, organizationId, principalIds]);
+      if (!row) return null;
+      const { collections, collectionGrants, spaceGrants, ...space } = row;
+      organizations.set(id, space.organizationId);
+      return { space, access: storedAccess({ collections, collectionGrants, spaceGrants }) };
+    },
+
+    /** The organization the space was last read in (spaces rarely change organization), if this process read it. */
+    organizationOf(spaceId: string): string | undefined {
+      return organizations.get(spaceId);
     },
 
     /** Spaces and collections directly under `parentId` (the root when null), deleted spaces left out. */
@@ -164,7 +191,9 @@ export function createStore(database: Db) {
 
     /** The space, deleted or not. */
     async getSpace(id: string): Promise<SpaceRow | null> {
-      return (await hot<SpaceRow>(database, 'space', [id])) ?? null;
+      const row = await hot<SpaceRow>(database, 'space', [id]);
+      if (row) organizations.set(id, row.organizationId);
+      return row ?? null;
     },
 
     /** The spaces among `ids` that exist and are not deleted. */
