@@ -92,6 +92,19 @@ describe('reading a space', () => {
     await waitFor(() => expect(container.querySelector('.document img')?.getAttribute('src')).toBe('/v1/dl/f1'));
   });
 
+  it('shows the members a page mentions by name, and nothing for one the caller may not see', async () => {
+    const mention = (user: string) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } });
+    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [mention('u9'), mention('hidden')] }] };
+    fakeApi((method, url, body) => {
+      if (url.pathname === '/v1/users/u9') return { body: { object: 'user', id: 'u9', displayName: 'Grace Hopper' } };
+      if (url.pathname === '/v1/spaces/s1/content/page/p1') return { body: { ...PAGES[0], document } };
+      return spaceApi()(method, url, body);
+    });
+    const { container } = renderAt('/s/s1/welcome', <App />);
+    await waitFor(() => expect(container.querySelectorAll('.document .mention')).toHaveLength(2));
+    expect([...container.querySelectorAll('.document .mention')].map((m) => m.textContent)).toEqual(['Grace Hopper', '']);
+  });
+
   it('opens the first page at the space URL and offers no edit control to a reader', async () => {
     api();
     renderAt('/o/org1/s/s1', <App />);

@@ -96,6 +96,16 @@ export function mapRefs<D extends { nodes: unknown[] }>(document: D, visit: (ref
   return document;
 }
 
+/** The users a document mentions, by id, each once (a page shows their names). */
+export function mentionedUsers(document: { nodes: unknown[] }): string[] {
+  const ids = new Set<string>();
+  mapRefs(document, (ref, context) => {
+    if (context === 'mention' && ref.kind === 'user') ids.add(ref.user);
+    return ref;
+  });
+  return [...ids];
+}
+
 /**
  * Resolves, in place, the raw destinations of a document read without a resolver: the same
  * document `fromMarkdown(markdown, {resolveLink})` gives, from one stored `fromMarkdown(markdown)`.

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown, mapRefs, paragraph, resolveRefs, type ContentRef, type JSONDocument, type LinkContext } from '../src/index.ts';
+import { fromMarkdown, mapRefs, mentionedUsers, paragraph, resolveRefs, type ContentRef, type JSONDocument, type LinkContext } from '../src/index.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
 const names = readdirSync(fixtures).filter((name) => name.endsWith('.md'));
@@ -16,6 +16,18 @@ function resolveLink(url: string, context: LinkContext): ContentRef | undefined 
   if (context === 'image') return { kind: 'page', page: 'an image cannot be a page' };
   return undefined;
 }
+
+describe('mentionedUsers', () => {
+  it('names each mentioned user once, in order, and no other ref', () => {
+    const mention = (ref: ContentRef) => ({ object: 'inline' as const, type: 'mention' as const, isVoid: true as const, data: { ref } });
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [paragraph([mention({ kind: 'user', user: 'b' }), mention({ kind: 'page', page: 'p' }), mention({ kind: 'user', user: 'a' }), mention({ kind: 'user', user: 'b' })])],
+    } as JSONDocument;
+    expect(mentionedUsers(document)).toEqual(['b', 'a']);
+  });
+});
 
 describe('resolveRefs', () => {
   it.each([...names, 'every block at once'])('%s: a stored document resolved later equals one resolved while parsing', (name) => {

@@ -1,7 +1,6 @@
 import {
   fromMarkdown,
   inlineReusableContents,
-  mapRefs,
   parseMarkdown,
   resolveRefs,
   sections,
@@ -65,16 +64,6 @@ export function includedIds(document: JSONDocument): string[] {
   const ids: string[] = [];
   inlineReusableContents(document, (id) => (ids.push(id), undefined));
   return ids;
-}
-
-/** The users a document mentions, by id, each once. */
-export function mentionedUsers(document: JSONDocument): string[] {
-  const ids = new Set<string>();
-  mapRefs(document, (ref, context) => {
-    if (context === 'mention' && ref.kind === 'user') ids.add(ref.user);
-    return ref;
-  });
-  return [...ids];
 }
 
 /** The page's document with its reusable contents in place, each parsed once. */

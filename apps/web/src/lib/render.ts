@@ -18,11 +18,13 @@ export function ensureDocumentStyles() {
   styled = true;
 }
 
-export function renderDocument(doc: JSONDocument, spaceId: string, pages: RevisionPage[], files: RevisionFile[]): string {
+/** The page as HTML; `names`: the display names of the members it mentions, by user id. */
+export function renderDocument(doc: JSONDocument, spaceId: string, pages: RevisionPage[], files: RevisionFile[], names?: ReadonlyMap<string, string>): string {
   const byId = new Map(flatten(pages).map((p) => [p.id, p]));
   const filesById = new Map(files.map((f) => [f.id, f]));
   return toHtml(doc, {
     highlight: true,
+    mentionName: (ref) => (ref.kind === 'user' ? names?.get(ref.user) : undefined),
     refToUrl: (ref) => {
       if (ref.kind === 'page' && (!ref.space || ref.space === spaceId)) {
         const page = byId.get(ref.page);

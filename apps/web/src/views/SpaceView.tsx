@@ -1,14 +1,14 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useQuery } from '@tanstack/react-query';
-import type { JSONDocument } from '@quire/document';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { mentionedUsers, type JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { PageTree } from '../components/PageTree.tsx';
 import { contentBase, flatten, pageAt } from '../lib/pages.ts';
 import { ensureDocumentStyles, renderDocument } from '../lib/render.ts';
 import { paths } from '../paths.ts';
-import type { RevisionFile, RevisionPage, Space } from '../types.ts';
+import type { RevisionFile, RevisionPage, Space, User } from '../types.ts';
 
 type Tab = 'page' | 'files' | 'links';
 
@@ -106,9 +106,20 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
     enabled: page.type === 'document',
   });
   useEffect(ensureDocumentStyles, []);
-  // Rendered once the files are known too: an image without its URL would show late, or not at all.
-  const document = files.isPending ? undefined : body.data?.document;
-  const html = document ? renderDocument(document, space.id, pages, files.data ?? []) : '';
+  // The members the page mentions, by name (one the caller may not see shows none).
+  const mentioned = useQueries({
+    queries: (body.data?.document ? mentionedUsers(body.data.document) : []).map((id) => ({
+      queryKey: ['user', id],
+      queryFn: () => api.get<User>(`/users/${id}`),
+      staleTime: 60_000,
+    })),
+  });
+  // Rendered once the files and names are known too: an image without its URL, a mention without
+  // its name, would show late or not at all.
+  const loading = body.isPending || files.isPending || mentioned.some((q) => q.isPending);
+  const document = loading ? undefined : body.data?.document;
+  const names = new Map(mentioned.flatMap((q) => (q.data ? [[q.data.id, q.data.displayName] as const] : [])));
+  const html = document ? renderDocument(document, space.id, pages, files.data ?? [], names) : '';
   // Links between pages stay in the app; others leave it.
   const follow = (e: MouseEvent) => {
     const a = (e.target as HTMLElement).closest('a');
@@ -126,7 +137,7 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
         {page.title}
       </h1>
       {page.description && <p className="lead muted">{page.description}</p>}
-      {(body.isPending || files.isPending) && page.type === 'document' && <Progress label="Loading the page" />}
+      {loading && page.type === 'document' && <Progress label="Loading the page" />}
       {body.error && <ErrorState title="Could not load the page" message={body.error.message} />}
       {page.type === 'link' && page.href && <a href={page.href}>{page.href}</a>}
       {/* toHtml's output is sanitized (hast-util-sanitize, GitHub's rules) before it gets here. */}
