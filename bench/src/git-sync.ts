@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { measureCpu } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,8 @@ try {
   const exportUnchanged: number[] = [];
   const exportOntoSource: number[] = [];
   const contentOnly: number[] = [];
+  // Where CreateRevision's time goes: this process's CPU (content and its client) and PostgreSQL's.
+  const contentOnlyCpuMs: { node: number; postgres: number }[] = [];
   let exportSpace = '';
   for (let r = 0; r < RUNS; r++) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-clone-'));
@@ -124,19 +127,24 @@ try {
       }));
     const fresh = await newSpace();
     const t1 = performance.now();
-    await content.callContent(
-      content.spaceContent.createRevision,
-      {
-        spaceId: fresh,
-        parentRevisionId: '',
-        pages: asContent(imported.pages),
-        files: imported.files.map((f) => ({ id: '', name: f.name, contentType: f.contentType, blob: f.blob })),
-        setActive: true,
-        type: '',
-      },
-      owner.id,
+    const ownCpu = process.cpuUsage();
+    const { postgres } = await measureCpu(() =>
+      content.callContent(
+        content.spaceContent.createRevision,
+        {
+          spaceId: fresh,
+          parentRevisionId: '',
+          pages: asContent(imported.pages),
+          files: imported.files.map((f) => ({ id: '', name: f.name, contentType: f.contentType, blob: f.blob })),
+          setActive: true,
+          type: '',
+        },
+        owner.id,
+      ),
     );
     contentOnly.push(performance.now() - t1);
+    const own = process.cpuUsage(ownCpu);
+    contentOnlyCpuMs.push({ node: round((own.user + own.system) / 1000), postgres: round(postgres) });
   }
   const exported = await readRepo(join(repos.root, `export-${RUNS - 1}.git`));
   const result = {
@@ -152,6 +160,7 @@ try {
     exportUnchangedMs: exportUnchanged.map(round),
     exportUnchangedOntoSourceMs: exportOntoSource.map(round),
     contentCreateRevisionAloneMs: contentOnly.map(round),
+    contentCreateRevisionCpuMs: contentOnlyCpuMs,
     exportedFiles: Object.keys(exported.files).length,
     importOverClone: Math.round((median(firstImport) / median(clone)) * 10) / 10,
     reimportOverClone: Math.round((median(reimport) / median(clone)) * 100) / 100,

@@ -114,7 +114,7 @@ function pidsOf(command: string): number[] {
  * PostgreSQL and NATS: steadier than throughput on a machine that other work shares, and it says where a
  * request's cost lies. Backends that start or end during the run count for what /proc saw of them.
  */
-async function measureCpu<T>(run: () => Promise<T>): Promise<{ result: T; servers: number; postgres: number; nats: number }> {
+export async function measureCpu<T>(run: () => Promise<T>): Promise<{ result: T; servers: number; postgres: number; nats: number }> {
   const groups = { servers: () => children.map((c) => c.pid!).filter(Boolean), postgres: () => pidsOf('postgres'), nats: () => pidsOf('nats-server') };
   const snapshot = () => Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, new Map(pids().map((pid) => [pid, cpuMs(pid)]))]));
   const before = snapshot();
