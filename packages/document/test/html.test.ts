@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Element, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown, toHtml, toMarkdown, type JSONDocument } from '../src/index.ts';
+import { fromMarkdown, paragraph, text, toHtml, toMarkdown, type JSONDocument } from '../src/index.ts';
 
 const read = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const html = (markdown: string, options?: Parameters<typeof toHtml>[1]) => toHtml(fromMarkdown(markdown), options);
@@ -76,18 +76,7 @@ describe('toHtml renders every block', () => {
 
   it('mentions of members by the name the caller gives, and HTML in a name is text', () => {
     const mention = (user: string) => ({ object: 'inline' as const, type: 'mention' as const, isVoid: true as const, data: { ref: { kind: 'user' as const, user } } });
-    const document: JSONDocument = {
-      object: 'document',
-      data: {},
-      nodes: [
-        {
-          object: 'block',
-          type: 'paragraph',
-          data: {},
-          nodes: [mention('u1'), { object: 'text', leaves: [{ object: 'leaf', text: ' and ', marks: [] }] }, mention('u2'), mention('gone')],
-        },
-      ],
-    };
+    const document: JSONDocument = { object: 'document', data: {}, nodes: [paragraph([mention('u1'), text(' and '), mention('u2'), mention('gone')])] };
     const names: Record<string, string> = { u1: 'Ada Lovelace', u2: '<b>Eve</b>' };
     expect(toHtml(document, { mentionName: (ref) => (ref.kind === 'user' ? names[ref.user] : undefined) })).toBe(
       '<p><span class="mention">Ada Lovelace</span> and <span class="mention">&#x3C;b>Eve&#x3C;/b></span><span class="mention"></span></p>',
