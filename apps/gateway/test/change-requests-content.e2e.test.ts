@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
+import { paragraph, text } from '@quire/document';
 import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +61,6 @@ async function changeRequest() {
   return { spaceId, cr, base, page: (t: string) => pages.find((p) => p.title === t)!.id };
 }
 
-const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 /** A JSONDocument: a heading, then a warning hint whose paragraph links to `page`. */
 const hintDocument = (page: string) => ({
   object: 'document',
@@ -112,28 +112,22 @@ describe("a change request's content as GitBook's JSONDocument", () => {
       object: 'document',
       data: {},
       nodes: [
-        {
-          object: 'block',
-          type: 'paragraph',
-          nodes: [
-            text('Hello '),
-            { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f44b' } },
-            text(' '),
-            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: owner.id } } },
-            { object: 'text', leaves: [{ object: 'leaf', text: ' mind the flamingo ', marks: [{ object: 'mark', type: 'color', data: { text: 'red', background: 'yellow' } }] }] },
-            { object: 'inline', type: 'button', isVoid: true, data: { label: 'Begin', kind: 'primary', ref: { kind: 'page', page: start } } },
-            {
-              object: 'inline',
-              type: 'annotation',
-              isVoid: false,
-              data: {},
-              nodes: [text('quorum')],
-              fragments: [
-                { object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Most voters.')] }] },
-              ],
-            },
-          ],
-        },
+        paragraph([
+          text('Hello '),
+          { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f44b' } },
+          text(' '),
+          { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: owner.id } } },
+          text(' mind the flamingo ', [{ object: 'mark', type: 'color', data: { text: 'red', background: 'yellow' } }]),
+          { object: 'inline', type: 'button', isVoid: true, data: { label: 'Begin', kind: 'primary', ref: { kind: 'page', page: start } } },
+          {
+            object: 'inline',
+            type: 'annotation',
+            isVoid: false,
+            data: {},
+            nodes: [text('quorum')],
+            fragments: [{ object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [paragraph([text('Most voters.')])] }],
+          },
+        ]),
         { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: logo } } },
         { object: 'block', type: 'integration', isVoid: true, data: { integration: 'mermaid', block: 'diagram', props: { theme: {} } } },
       ],

@@ -45,6 +45,16 @@ const inCell = (e: TiptapEditor, row: number, column: number) =>
         .setTextSelection(cellPos(e, row, column))
         .run(),
   );
+/** `content` put at the start of a cell, as if typed there. */
+const typeIn = (e: TiptapEditor, row: number, column: number, content: Parameters<TiptapEditor['commands']['insertContent']>[0]) =>
+  act(
+    () =>
+      void e
+        .chain()
+        .setTextSelection(cellPos(e, row, column))
+        .insertContent(content)
+        .run(),
+  );
 const press = (name: string) => act(() => void fireEvent.click(within(screen.getByRole('toolbar', { name: 'Table' })).getByRole('button', { name })));
 const tableOf = (d: JSONDocument) => d.nodes.find((n) => n.type === 'table') as DocumentBlockTable;
 /** The table's cells' text, row by row, header row first. */
@@ -70,27 +80,13 @@ describe('table toolbar', () => {
     // A row after "alpha", then "gamma" typed in it.
     inCell(editor, 1, 0);
     press('Add row');
-    act(
-      () =>
-        void editor
-          .chain()
-          .setTextSelection(cellPos(editor, 2, 0))
-          .insertContent('gamma')
-          .run(),
-    );
+    typeIn(editor, 2, 0, 'gamma');
     // The "Kind" column removed, a new column after "Name" titled "Size".
     inCell(editor, 0, 1);
     press('Remove column');
     inCell(editor, 0, 0);
     press('Add column');
-    act(
-      () =>
-        void editor
-          .chain()
-          .setTextSelection(cellPos(editor, 0, 1))
-          .insertContent('Size')
-          .run(),
-    );
+    typeIn(editor, 0, 1, 'Size');
     // The "beta" row removed.
     inCell(editor, 3, 0);
     press('Remove row');
@@ -116,18 +112,11 @@ describe('table toolbar', () => {
 describe('rich cells', () => {
   it('hold formatted text, links and code blocks, through markdown and back', () => {
     const { editor, saved } = open(fromMarkdown(TABLE));
-    act(
-      () =>
-        void editor
-          .chain()
-          .setTextSelection(cellPos(editor, 1, 1))
-          .insertContent([
-            { type: 'text', text: 'bold', marks: [{ type: 'bold' }] },
-            { type: 'text', text: ' and ' },
-            { type: 'text', text: 'linked', marks: [{ type: 'link', attrs: { href: 'https://example.com/' } }] },
-          ])
-          .run(),
-    );
+    typeIn(editor, 1, 1, [
+      { type: 'text', text: 'bold', marks: [{ type: 'bold' }] },
+      { type: 'text', text: ' and ' },
+      { type: 'text', text: 'linked', marks: [{ type: 'link', attrs: { href: 'https://example.com/' } }] },
+    ]);
     // After "second" in the "beta" row: Enter, then a code block typed in.
     act(
       () =>

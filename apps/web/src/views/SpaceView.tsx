@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { mentionedUsers, type JSONDocument } from '@quire/document';
@@ -106,9 +106,11 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
     enabled: page.type === 'document',
   });
   useEffect(ensureDocumentStyles, []);
-  // The members the page mentions, by name (one the caller may not see shows none).
+  // The members the page mentions, by name (one the caller may not see shows none); found once per page read.
+  const pageDocument = body.data?.document;
+  const mentionedIds = useMemo(() => (pageDocument ? mentionedUsers(pageDocument) : []), [pageDocument]);
   const mentioned = useQueries({
-    queries: (body.data?.document ? mentionedUsers(body.data.document) : []).map((id) => ({
+    queries: mentionedIds.map((id) => ({
       queryKey: ['user', id],
       queryFn: () => api.get<User>(`/users/${id}`),
       staleTime: 60_000,
@@ -117,9 +119,8 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
   // Rendered once the files and names are known too: an image without its URL, a mention without
   // its name, would show late or not at all.
   const loading = body.isPending || files.isPending || mentioned.some((q) => q.isPending);
-  const document = loading ? undefined : body.data?.document;
   const names = new Map(mentioned.flatMap((q) => (q.data ? [[q.data.id, q.data.displayName] as const] : [])));
-  const html = document ? renderDocument(document, space.id, pages, files.data ?? [], names) : '';
+  const html = pageDocument && !loading ? renderDocument(pageDocument, space.id, pages, files.data ?? [], names) : '';
   // Links between pages stay in the app; others leave it.
   const follow = (e: MouseEvent) => {
     const a = (e.target as HTMLElement).closest('a');
