@@ -93,8 +93,11 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
   const authenticator = makeAuthenticator(services, config.AUTH_CACHE_TTL_MS, nc, log);
   await authenticator.ready();
+  const limiter = await Limiter.shared(nc, config.RATE_LIMIT_BUCKET, app.log);
   app.addHook('onClose', async () => {
     authenticator.close();
+    // The last hits admitted reach the shared counters while NATS still takes them.
+    await limiter.close();
     await nc.drain();
   });
   app.decorateRequest('caller', undefined as unknown as FastifyRequest['caller']);
@@ -131,7 +134,6 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   });
   await app.register(cookie);
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
-  const limiter = await Limiter.shared(nc, config.RATE_LIMIT_BUCKET, app.log);
   await app.register(rateLimit, { limiter, perToken: config.RATE_LIMIT_PER_MINUTE, perAddress: config.RATE_LIMIT_ADDRESS_PER_MINUTE });
 
   const deps = {

@@ -54,6 +54,9 @@ export class Limiter {
   private readonly local = new Map<string, { count: number; expires: number }>();
   private readonly pending = new Map<string, Waiter[]>();
   private readonly views = new Map<string, View>();
+  // Additions of cached hits on their way to NATS: closing waits for them.
+  private readonly sending = new Set<Promise<void>>();
+  private closed = false;
   private degradedUntil = 0;
 
   private constructor(
@@ -100,7 +103,7 @@ export class Limiter {
     view.unsent++;
     if (!view.flushing) {
       view.flushing = true;
-      setTimeout(() => void this.flushView(this.kv!, name, view), VIEW_MS).unref();
+      this.flushLater(this.kv, name, view);
     }
     return result(view.known + view.unsent, limit, resetMs, 1);
   }
@@ -142,8 +145,18 @@ export class Limiter {
     this.views.set(name, { known: count, unsent: 0, readAt: now, expires, flushing: false });
   }
 
-  /** Adds a view's unsent hits to the shared counter; hits that arrive meanwhile wait for the next flush. */
-  private async flushView(kv: KV, name: string, view: View): Promise<void> {
+  /** In VIEW_MS, adds a view's unsent hits to the shared counter; hits that arrive meanwhile wait for the next flush. */
+  private flushLater(kv: KV, name: string, view: View): void {
+    setTimeout(() => {
+      // Once closing, close() sends what is left.
+      if (this.closed) return;
+      const sent = this.send(kv, name, view);
+      this.sending.add(sent);
+      void sent.finally(() => this.sending.delete(sent));
+    }, VIEW_MS).unref();
+  }
+
+  private async send(kv: KV, name: string, view: View): Promise<void> {
     const n = view.unsent;
     try {
       const before = await this.add(kv, name, n);
@@ -156,7 +169,18 @@ export class Limiter {
       view.readAt = 0;
     }
     view.flushing = view.unsent > 0;
-    if (view.flushing) setTimeout(() => void this.flushView(kv, name, view), VIEW_MS).unref();
+    if (view.flushing && !this.closed) this.flushLater(kv, name, view);
+  }
+
+  /**
+   * At shutdown, before NATS is drained: the hits still on their way are added to the shared
+   * counters, so the other replicas count what this one admitted last.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.sending);
+    const kv = this.kv;
+    if (kv) await Promise.all([...this.views].filter(([, view]) => view.unsent > 0).map(([name, view]) => this.send(kv, name, view)));
   }
 
   /** Removes the shared bucket and its counters (tests, each with a bucket of its own). */

@@ -140,6 +140,19 @@ describe('Limiter', () => {
     expect((await b.hitCached(key, 10, 60_000)).allowed).toBe(false);
   });
 
+  it('sends the hits it admitted last when it closes, before its NATS connection is drained', async () => {
+    const own = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'limiter-closing', { info: () => {} });
+    const warnings: unknown[] = [];
+    const closing = await Limiter.shared(own, bucket, { ...g.app.log, warn: (...args: unknown[]) => warnings.push(args) } as typeof g.app.log);
+    const key = `token:${randomBytes(6).toString('hex')}`;
+    // The first hit reads the shared count; the next ones wait in this replica's view for VIEW_MS.
+    for (let i = 0; i < 5; i++) await closing.hitCached(key, 100, 60_000);
+    await closing.close();
+    await own.drain();
+    expect(await a.peek(key, 100, 60_000)).toMatchObject({ count: 5 });
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps windows of different lengths apart and refuses windows longer than its bucket keeps', async () => {
     await a.hit('k', 5, 1_000);
     expect((await b.peek('k', 5, 60_000)).count).toBe(0);
