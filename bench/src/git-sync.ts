@@ -114,7 +114,7 @@ try {
 
     // The content service's share: the same pages written by CreateRevision alone (each page's
     // markdown made unique, so its documents are stored and parsed again, as a first import's are).
-    const imported = await content.callContent(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true }, owner.id);
+    const imported = await content.callContent(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
     type P = (typeof imported.pages)[number];
     const asContent = (pages: P[]): PageContent[] =>
       pages.map((p) => ({

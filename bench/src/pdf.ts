@@ -25,9 +25,8 @@ const markdown = (n: number) =>
   ].join('\n\n');
 
 const pages = Array.from({ length: PAGES }, (_, i) => ({
-  page: { id: `p${i}`, title: `Page ${i + 1}`, path: `p${i}`, pages: [], type: 'document' } as unknown as Page,
+  page: { id: `p${i}`, title: `Page ${i + 1}`, path: `p${i}`, pages: [], type: 'document', markdown: markdown(i) } as unknown as Page,
   depth: 0,
-  markdown: markdown(i),
 }));
 const book = bookHtml({ title: 'Bench', pages, tree: pages.map((p) => p.page), files: [], fileHref: () => '' });
 const floor = '<p>One line.</p>';

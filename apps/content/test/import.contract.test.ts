@@ -82,7 +82,7 @@ const newSpace = () => h.call<CreateSpaceRequest, Space>(h.client.createSpace, {
 const importSite = (spaceId: string, req: { url?: string; source?: string; revisionId?: string } = {}, as: TestUser = owner) =>
   h.callContent<ImportContentRequest, ImportContentResponse>(h.spaceContent.importContent, { spaceId, url: `${base}/`, source: 'website', revisionId: '', ...req }, as.id);
 const getRevision = (spaceId: string, revisionId = '') =>
-  h.callContent<GetRevisionRequest, Revision>(h.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown: true }, owner.id);
+  h.callContent<GetRevisionRequest, Revision>(h.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
 const getPage = (spaceId: string, pageId: string) =>
   h.callContent<GetPageRequest, Page>(h.spaceContent.getPage, { spaceId, revisionId: '', pageId, format: 'markdown', metadata: false }, owner.id);
 

@@ -63,7 +63,7 @@ const createSpace = (organizationId = orgId, as: TestUser = owner, req: Partial<
 const apply = (spaceId: string, revisionId: string, changes: Change[], as: TestUser = editor) =>
   h.callContent<ApplyChangesRequest, ApplyChangesResponse>(sc().applyChanges, { spaceId, revisionId, changes }, as.id);
 const getRevision = (spaceId: string, revisionId = '', as: TestUser = reader, extra = {}) =>
-  h.callContent(sc().getRevision, { spaceId, revisionId, metadata: true, withMarkdown: false, ...extra }, as.id);
+  h.callContent(sc().getRevision, { spaceId, revisionId, metadata: true, withMarkdown: false, withDocuments: false, ...extra }, as.id);
 const getPage = (req: Partial<GetPageRequest> & { spaceId: string }, as: TestUser = reader) =>
   h.callContent<GetPageRequest, Page>(sc().getPage, { revisionId: '', format: '', metadata: true, ...req }, as.id);
 const setRevision = (spaceId: string, revisionId: string, expectedRevisionId: string, as: TestUser = editor) =>
@@ -117,7 +117,7 @@ describe('GetRevision', () => {
       editor.id,
     );
     expect(made.git?.oid).toBe('c0ffee');
-    const bare = await getRevision(s.id, '', reader, { metadata: false, withMarkdown: true });
+    const bare = await getRevision(s.id, '', reader, { metadata: false, withMarkdown: true, withDocuments: false });
     expect(bare.git).toBeUndefined();
     expect(bare.pages[0]).toMatchObject({ id: 'p1', title: 'Guide', slug: 'guide', path: 'guide', markdown: 'text' });
     expect(bare.pages[0]!.git).toBeUndefined();
@@ -268,6 +268,31 @@ describe('ApplyChanges with documents', () => {
       { updatePage: { page: id, move: false, documentJson: JSON.stringify({ ...document, nodes: document.nodes.slice(0, 1) }) } },
     ]);
     expect((await getPage({ spaceId: s.space.id, revisionId: u.revision!.id, pageId: id, format: 'markdown' })).markdown).toBe('## Ask\n');
+  });
+
+  it('gives a revision read with_documents the documents of the pages their markdown cannot say whole, and only those', async () => {
+    const s = await seeded();
+    // A mention's member is lost in markdown (`[](<> "mention")`); a plain paragraph is not.
+    const mention = { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: reader.id } } };
+    const said = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] }, mention] }],
+    };
+    const plain = fromMarkdown('Plain.\n');
+    const r = await apply(s.space.id, s.revision.id, [insert('Team', { documentJson: JSON.stringify(said) }), insert('Plain', { documentJson: JSON.stringify(plain) })]);
+    const [team, other] = r.changes.map((c) => c.pageId);
+    const pages = async (extra: object) => new Map(((await getRevision(s.space.id, r.revision!.id, reader, extra)) as { pages: Page[] }).pages.map((p) => [p.id, p]));
+    const read = await pages({ withDocuments: true, withMarkdown: true });
+    expect(JSON.parse(read.get(team!)!.documentJson!)).toEqual(said);
+    expect(read.get(team!)!.markdown).toBe('Ask [](<> "mention")\n');
+    expect(read.get(other!)!.documentJson).toBeUndefined();
+    expect(read.get(other!)!.markdown).toBe('Plain.\n');
+    // Asked for alone, the documents come without the markdown; not asked for, not at all.
+    const alone = await pages({ withDocuments: true });
+    expect(JSON.parse(alone.get(team!)!.documentJson!)).toEqual(said);
+    expect(alone.get(team!)!.markdown).toBeUndefined();
+    expect((await pages({ withMarkdown: true })).get(team!)!.documentJson).toBeUndefined();
   });
 
   it('refuses what is not a JSONDocument, naming the change, writing nothing', async () => {
@@ -573,7 +598,7 @@ describe('SetSpaceRevision and CreateRevision', () => {
       );
     expect(await read({})).toEqual({ ...rc1, markdown: '1. Download\n\n{% include "rc2" %}\n' });
     expect((await read({ metadata: false })).git).toBeUndefined();
-    expect((await getRevision(s.id, '', reader, { withMarkdown: true })).reusableContents.map((c: ReusableContent) => c.markdown)).toEqual([
+    expect((await getRevision(s.id, '', reader, { withMarkdown: true, withDocuments: false })).reusableContents.map((c: ReusableContent) => c.markdown)).toEqual([
       '1. Download\n\n{% include "rc2" %}\n',
       'Footer.\n',
     ]);

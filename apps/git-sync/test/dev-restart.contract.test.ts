@@ -137,9 +137,13 @@ async function startProcess(extra: Record<string, string> = {}) {
 const createSpace = async () =>
   (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
 const pageTitles = async (spaceId: string) =>
-  (await content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: false }, owner.id)).pages.map(
-    (p) => p.title,
-  );
+  (
+    await content.callContent<GetRevisionRequest, Revision>(
+      content.spaceContent.getRevision,
+      { spaceId, revisionId: '', metadata: true, withMarkdown: false, withDocuments: false },
+      owner.id,
+    )
+  ).pages.map((p) => p.title);
 const keyFiles = () =>
   Object.fromEntries(['keys', 'service-keys'].flatMap((d) => readdirSync(join(stateDir, d)).map((f) => [`${d}/${f}`, readFileSync(join(stateDir, d, f), 'utf8')])));
 

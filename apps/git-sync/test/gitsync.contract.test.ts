@@ -67,7 +67,7 @@ afterAll(async () => {
 const createSpace = async () =>
   (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
 const revision = (spaceId: string, revisionId = '', withMarkdown = true) =>
-  content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown }, owner.id);
+  content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown, withDocuments: false }, owner.id);
 const options = (o: Partial<RepositoryOptions> & { url: string }): RepositoryOptions => ({
   ref: 'refs/heads/main',
   repoCacheId: '',

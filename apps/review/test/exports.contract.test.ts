@@ -73,6 +73,28 @@ async function seeded() {
 }
 
 describe('exports of a space or change request', () => {
+  it("names the members a page mentions, which the page's markdown cannot: in the HTML site and the PDF", async () => {
+    const { space } = await seeded();
+    const mention = { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: reader.id } } };
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Questions go to ', marks: [] }] }, mention] }],
+    };
+    const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Team', agentTaskId: '' });
+    await call(R.prototype.updateChangeRequestContent, {
+      spaceId: space.id,
+      changeRequest: cr.id,
+      changes: [{ insertPage: { fields: { title: 'Team' }, type: '', documentJson: JSON.stringify(document), href: '', ref: '' } }],
+    });
+    await call(R.prototype.mergeChangeRequest, { spaceId: space.id, changeRequest: cr.id });
+    const source = await exportSource(deps, { spaceId: space.id }, as(reader));
+    const site = unzipSync((await exportRevision(deps, source.revision, 'html', source.title, source.name, as(reader))).data);
+    expect(strFromU8(site['team.html']!)).toContain('<p>Questions go to <span class="mention">reader</span></p>');
+    const pdf = pdfText((await exportRevision(deps, source.revision, 'pdf', source.title, source.name, as(reader))).data);
+    expect(pdf).toContain('Questions go to reader');
+  }, 60_000);
+
   it('prints the whole space to one PDF whose text holds every page', async () => {
     const { space } = await seeded();
     const source = await exportSource(deps, { spaceId: space.id }, as(reader));

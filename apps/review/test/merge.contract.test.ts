@@ -43,7 +43,8 @@ async function stack(events: boolean) {
       )
     ).rows[0]!;
   const pages = async (spaceId: string) =>
-    ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId: '', metadata: false, withMarkdown: true }, owner.id)) as { pages: Page[] }).pages;
+    ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId: '', metadata: false, withMarkdown: true, withDocuments: false }, owner.id)) as { pages: Page[] })
+      .pages;
 
   /** A space with page "Intro" and an open change request editing it. */
   async function editedSpace() {
@@ -151,7 +152,7 @@ describe('merging a change request', () => {
     ).toBe(0);
     const revision: { pages: Page[] } = await s.content.callContent(
       SC.prototype.getRevision,
-      { spaceId: space.id, revisionId: res.revision, metadata: false, withMarkdown: true },
+      { spaceId: space.id, revisionId: res.revision, metadata: false, withMarkdown: true, withDocuments: false },
       owner.id,
     );
     expect(revision).toMatchObject({ type: 'merge', parents: [space.revisionId, cr.revision] });

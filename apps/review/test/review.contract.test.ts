@@ -55,7 +55,7 @@ const get = (spaceId: string, ref: string) => call<unknown, ChangeRequest>(R.pro
 const insert = (title: string, markdown: string): Change => ({ insertPage: { fields: { title }, type: '', markdown, href: '', ref: '' } });
 const update = (page: string, markdown: string): Change => ({ updatePage: { page, markdown, move: false } });
 const pages = async (spaceId: string, revisionId = '') =>
-  ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId, metadata: false, withMarkdown: true }, owner.id)) as { pages: Page[] }).pages;
+  ((await content.callContent(SC.prototype.getRevision, { spaceId, revisionId, metadata: false, withMarkdown: true, withDocuments: false }, owner.id)) as { pages: Page[] }).pages;
 
 /** A space whose content has the given pages (through a merged change request). */
 async function spaceWith(...titles: string[]) {

@@ -1,16 +1,16 @@
 import type { File, Page } from '@quire/proto/space-content';
-import { renderMarkdown } from './document.ts';
+import { renderPage } from './document.ts';
 import { READER_CSS } from './styles.ts';
 
-// Pages of a revision as one HTML document to print: each page's title and its document rendered
+// Pages of a revision as one HTML document to print: each page's title and its content rendered
 // as the reader renders it, with the reader's stylesheet (its print rules hide the site chrome),
 // a page break between pages. Links between the pages lead to their place in the document.
 
 export interface BookPage {
+  /** With its markdown, and its document when that says more (GetRevision's with_documents). */
   page: Page;
   /** Nesting in the page tree: 0 for top-level pages. */
   depth: number;
-  markdown: string;
 }
 
 export interface Book {
@@ -24,6 +24,8 @@ export interface Book {
   fileHref(file: File): string;
   /** The revision's reusable contents' markdown, by id: printed where pages include them. */
   reusableContents?: ReadonlyMap<string, string>;
+  /** The names of the members the pages mention, by user id. */
+  memberNames?: ReadonlyMap<string, string>;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -41,8 +43,16 @@ export function bookHtml(book: Book): string {
   const printed = new Set(book.pages.map((p) => p.page.id));
   // A link to a page in the book is an anchor to it; one to a page left out leads nowhere.
   const hrefOf = (page: Page) => (printed.has(page.id) ? `#page-${page.id}` : '#');
-  const sections = book.pages.map(({ page, depth, markdown }) => {
-    const { html } = renderMarkdown(markdown, { page, pages: book.tree, files: book.files, hrefOf, fileHref: book.fileHref, reusableContents: book.reusableContents });
+  const sections = book.pages.map(({ page, depth }) => {
+    const { html } = renderPage({
+      page,
+      pages: book.tree,
+      files: book.files,
+      hrefOf,
+      fileHref: book.fileHref,
+      reusableContents: book.reusableContents,
+      memberNames: book.memberNames,
+    });
     return `<section class="book-page" id="page-${esc(page.id)}" data-depth="${depth}"><article><h1>${esc(page.title || 'Untitled')}</h1>${page.description ? `<p class="lead">${esc(page.description)}</p>` : ''}${html}</article></section>`;
   });
   return htmlDocument(book.title, `<main>${sections.join('')}</main>`, PRINT_CSS);

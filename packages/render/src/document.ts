@@ -91,6 +91,13 @@ export function inlineMarkdown(markdown: string, reusable: ReadonlyMap<string, s
 export const renderMarkdown = (markdown: string, ctx: RenderContext): Rendered => renderDocument(fromMarkdown(markdown), ctx);
 
 /**
+ * A page of a revision read with its content: its document when it says more than its markdown
+ * (GetRevision's with_documents gives only those), else its markdown, which reads back exactly.
+ */
+export const renderPage = (ctx: RenderContext): Rendered =>
+  ctx.page.documentJson === undefined ? renderMarkdown(ctx.page.markdown ?? '', ctx) : renderDocument(JSON.parse(ctx.page.documentJson) as JSONDocument, ctx);
+
+/**
  * A page's document: refs already resolved to the revision's pages and files are kept, raw
  * destinations (markdown's, or those content did not resolve, such as files named by their path)
  * resolved here.

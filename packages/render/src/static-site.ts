@@ -1,7 +1,7 @@
 import type { File, Page } from '@quire/proto/space-content';
 import { zipSync } from 'fflate';
 import { esc } from './book.ts';
-import { allPages, renderMarkdown } from './document.ts';
+import { allPages, renderPage } from './document.ts';
 import { READER_CSS } from './styles.ts';
 
 // A revision as a static HTML site in a ZIP: one HTML file per document page at its path
@@ -11,13 +11,14 @@ import { READER_CSS } from './styles.ts';
 
 export interface StaticSite {
   title: string;
+  /** The pages with their markdown, and their documents where those say more (GetRevision's with_documents). */
   tree: readonly Page[];
-  /** Each document page's markdown, by page id. */
-  markdown: ReadonlyMap<string, string>;
   /** The revision's files with their bytes. */
   files: readonly { file: File; data: Uint8Array }[];
   /** The revision's reusable contents' markdown, by id: rendered where pages include them. */
   reusableContents?: ReadonlyMap<string, string>;
+  /** The names of the members the pages mention, by user id. */
+  memberNames?: ReadonlyMap<string, string>;
 }
 
 const htmlPath = (page: Page) => `${page.path || page.id}.html`;
@@ -40,13 +41,14 @@ function nav(pages: readonly Page[], root: string, current: string): string {
 
 function pageHtml(site: StaticSite, page: Page): string {
   const root = rootOf(page);
-  const { html } = renderMarkdown(site.markdown.get(page.id) ?? '', {
+  const { html } = renderPage({
     page,
     pages: site.tree,
     files: site.files.map((f) => f.file),
     hrefOf: (p) => href(root, htmlPath(p)),
     fileHref: (f) => href(root, fileArchivePath(f)),
     reusableContents: site.reusableContents,
+    memberNames: site.memberNames,
   });
   const body = `<header class="top"><a class="brand" href="${esc(href(root, 'index.html'))}">${esc(site.title)}</a></header><div class="shell"><aside class="sidebar"><nav aria-label="Pages">${nav(site.tree, root, page.id)}</nav></aside><main id="content"><article><h1>${esc(page.title)}</h1>${page.description ? `<p class="lead">${esc(page.description)}</p>` : ''}${html}</article></main></div>`;
   return `<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(page.title === site.title ? page.title : `${page.title} | ${site.title}`)}</title><link rel="stylesheet" href="${esc(href(root, 'reader.css'))}"></head><body>${body}</body></html>`;

@@ -9,7 +9,7 @@ import { pdfText } from '../src/testing.ts';
 const present = existsSync(DEFAULT_PDF_OPTIONS.executablePath) && existsSync('/usr/bin/pdftotext');
 if (!present && !process.env.CI) console.warn('PDF tests skipped: chromium or pdftotext is missing (apt-get install chromium poppler-utils)');
 
-const page = (id: string, title: string, pages: Page[] = [], path = id): Page => ({ id, title, pages, path, type: 'document' }) as Page;
+const page = (id: string, title: string, pages: Page[] = [], path = id, markdown = ''): Page => ({ id, title, pages, path, type: 'document', markdown }) as Page;
 
 // The smallest PNG there is: 1x1 transparent.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -39,7 +39,7 @@ describe.runIf(present || process.env.CI)('PDF printing in Chromium', () => {
   };
 
   it('prints every script as text pdftotext reads back: Latin, Cyrillic, Chinese and Arabic', async () => {
-    const pages = Object.entries(scripts).map(([id, text]) => ({ page: page(id, `Title ${id}`), depth: 0, markdown: `${text}\n\n- ${text}\n\n| ${id} |\n| --- |\n| ${text} |\n` }));
+    const pages = Object.entries(scripts).map(([id, text]) => ({ page: page(id, `Title ${id}`, [], id, `${text}\n\n- ${text}\n\n| ${id} |\n| --- |\n| ${text} |\n`), depth: 0 }));
     const pdf = await printer.print(bookHtml({ title: 'Scripts', pages, tree: pages.map((p) => p.page), files: [], fileHref: (f) => `/files/${f.id}` }));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(pdf);
@@ -52,19 +52,16 @@ describe.runIf(present || process.env.CI)('PDF printing in Chromium', () => {
   }, 60_000);
 
   it('loads the images the caller serves, links pages inside the PDF and fetches nothing else', async () => {
-    const child = page('child', 'Child page', [], 'root/child');
-    const root = page('root', 'Guide', [child]);
+    const child = page('child', 'Child page', [], 'root/child', 'Child text.\n');
+    const internal = `http://127.0.0.1:${(server.address() as { port: number }).port}/x.png`;
+    const root = page('root', 'Guide', [child], 'root', `![logo](/files/f1)\n\n![internal](${internal})\n\nSee [the child](child.md).\n`);
     const file = { id: 'f1', name: 'logo.png' } as File;
     const asked: string[] = [];
     const html = bookHtml({
       title: 'Guide',
       pages: [
-        {
-          page: root,
-          depth: 0,
-          markdown: `![logo](/files/f1)\n\n![internal](http://127.0.0.1:${(server.address() as { port: number }).port}/x.png)\n\nSee [the child](child.md).\n`,
-        },
-        { page: child, depth: 1, markdown: 'Child text.\n' },
+        { page: root, depth: 0 },
+        { page: child, depth: 1 },
       ],
       tree: [root],
       files: [file],

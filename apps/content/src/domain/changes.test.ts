@@ -1,6 +1,6 @@
 import { fromMarkdown, paragraph, text, toMarkdown, type JSONDocument } from '@quire/document';
 import { describe, expect, it } from 'vitest';
-import { applyChanges, documentId, documentOfModel, fieldsFromMarkdown, resolveRefs, treeFromContent, type Change } from './changes.ts';
+import { applyChanges, documentId, documentOfModel, fieldsFromMarkdown, resolveRefs, saysMoreThanMarkdown, treeFromContent, type Change } from './changes.ts';
 import { emptyTree, findPage, flatten, type Tree } from './tree.ts';
 
 let n = 0;
@@ -73,6 +73,13 @@ describe('applyChanges', () => {
     const r = applyChanges(emptyTree(), [insert('P', { document: fromMarkdown(markdown) })], ctx());
     expect(r.tree.pages[0]!.documentId).toBe(documentId(markdown));
     expect(r.documents.get(documentId(markdown))).toEqual({ markdown });
+    expect(saysMoreThanMarkdown(documentId(markdown), markdown)).toBe(false);
+  });
+
+  it('tells a document that says more than its markdown by its id', () => {
+    const mention = paragraph([text('Ask '), { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'u1' } } }]);
+    const { id, body } = documentOfModel('x', { object: 'document', data: {}, nodes: [mention] });
+    expect(saysMoreThanMarkdown(id, body.markdown)).toBe(true);
   });
 
   it("takes a document's leading heading as the title when none is given", () => {

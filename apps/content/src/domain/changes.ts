@@ -101,6 +101,9 @@ export function documentOfModel(at: string, document: JSONDocument): { id: strin
   return { id: documentId(MODEL_ID_PREFIX + json), body: { markdown, document } };
 }
 
+/** Whether the stored document `id` says more than its `markdown` reads back to: ids tell (documentOfModel). */
+export const saysMoreThanMarkdown = (id: string, markdown: string): boolean => id !== documentId(markdown);
+
 /** The revision ids revert_page changes go back to ('' for the base). */
 export const revertTargets = (changes: Change[]) => [...new Set(changes.flatMap((c) => ('revertPage' in c ? [c.revertPage.revision] : [])))];
 

@@ -33,7 +33,7 @@ import type { JSONDocument } from '@quire/document';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
 import { spacePermissions } from '../domain/access.ts';
-import { applyChanges, revertTargets, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
+import { applyChanges, revertTargets, saysMoreThanMarkdown, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, storedDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
@@ -132,6 +132,8 @@ export function presentSemanticChange(c: SemanticChange): SemanticChangeMessage 
 interface Shown {
   metadata: boolean;
   markdown?: Map<string, string>;
+  /** A page's document as JSON when it says more than its markdown (GetRevision with_documents). */
+  document?: (page: TreePage, path: string) => string | undefined;
 }
 
 export function presentPage(page: TreePage, path: string, shown: Shown): PageMessage {
@@ -152,6 +154,7 @@ export function presentPage(page: TreePage, path: string, shown: Shown): PageMes
     updatedAt: new Date(page.updatedAt),
     pages: page.pages.map((p) => presentPage(p, `${path}/${p.slug}`, shown)),
     markdown: shown.markdown && page.documentId ? (shown.markdown.get(page.documentId) ?? '') : undefined,
+    documentJson: shown.document?.(page, path),
   };
 }
 
@@ -355,10 +358,17 @@ export function revisionHandlers(deps: RevisionDeps): H {
 
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
-      const markdown = req.withMarkdown
-        ? await revisions.getDocuments([...flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? []), ...revision.reusableContents.map((c) => c.documentId)])
-        : undefined;
-      return presentRevision(revision, { metadata: req.metadata, markdown });
+      const ids = () => [...flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? []), ...revision.reusableContents.map((c) => c.documentId)];
+      if (!req.withDocuments) return presentRevision(revision, { metadata: req.metadata, markdown: req.withMarkdown ? await revisions.getDocuments(ids()) : undefined });
+      const stored = await revisions.getStoredDocuments(ids());
+      // Only documents their markdown cannot say whole: every other one is what its markdown reads back to.
+      const document = (page: TreePage, path: string) => {
+        const found = page.documentId ? stored.get(page.documentId) : undefined;
+        if (!found || !saysMoreThanMarkdown(page.documentId!, found.markdown)) return undefined;
+        return JSON.stringify(documentOf(found, revision.tree, { path, hasChildren: page.pages.length > 0 }));
+      };
+      const markdown = req.withMarkdown ? new Map([...stored].map(([id, { markdown }]) => [id, markdown])) : undefined;
+      return presentRevision(revision, { metadata: req.metadata, markdown, document });
     },
 
     async getPage(req, ctx) {

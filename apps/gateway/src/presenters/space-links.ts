@@ -18,7 +18,7 @@ type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent'>; url
  */
 export async function linkPresenters({ services, urls, links }: Deps, caller: Caller, spaceId: string, revisionId: string) {
   const [revision, space] = await Promise.all([
-    services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller),
+    services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, caller),
     services.content.getSpace({ spaceId }, caller).then((s) => presentSpace(s, urls)),
   ]);
   const organization = presentOrganization(await services.orgs.getOrganization({ organizationId: space.organization }, caller), urls);

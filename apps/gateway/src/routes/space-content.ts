@@ -78,7 +78,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
     },
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
-      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
+      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false, withDocuments: false }, req.caller);
       return (await presentRevisions(review, [r], at.spaceId, l, req.caller))[0]!;
     },
   );
@@ -97,7 +97,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
     },
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
-      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false }, req.caller);
+      const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false, withDocuments: false }, req.caller);
       return { pages: r.pages.map((p) => presentPage(p, at.spaceId, l)) };
     },
   );

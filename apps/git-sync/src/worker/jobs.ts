@@ -105,7 +105,7 @@ export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: bo
  */
 async function alreadyApplied(deps: RunnerDeps, job: JobRow, caller: Caller): Promise<boolean> {
   if (job.direction !== 'import' || job.standalone || !job.parentRevisionId) return false;
-  const active = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+  const active = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false, withDocuments: false }, caller);
   if (!active.parents.includes(job.parentRevisionId) || active.git?.oid !== job.commitOid) return false;
   await deps.store.complete(job, { revisionId: active.id, commitOid: job.commitOid ?? undefined });
   return true;
@@ -193,7 +193,7 @@ function progressOf(store: Store, job: JobRow, log: Logger) {
 type Progress = ReturnType<typeof progressOf>;
 
 async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
-  const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false }, caller);
+  const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false, withDocuments: false }, caller);
   // Read while git fetches: the revision the import builds on may be older than the commit read
   // (CreateRevision refuses a parent that is no longer active, and the import runs again).
   const firstCurrent = readCurrent();
@@ -367,7 +367,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const projectDirectory = job.repoProjectDirectory ?? '';
   const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
   mark('read');
-  const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true }, caller);
+  const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, caller);
   const plan = planExport(revision.pages, revision.files, {
     projectDirectory,
     existing,

@@ -133,7 +133,7 @@ export function siteData(services: Services, freshnessMs: number) {
       if (kept) return kept;
       const revisionId = head;
       const revision = await askRevision(`${spaceId}/${revisionId}`, () =>
-        services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false }, caller(requestId)),
+        services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, caller(requestId)),
       );
       revisions.set(revision.id, revision);
       return revision;

@@ -42,7 +42,7 @@ async function livePages(deps: Deps, space: Space, rows: CommentRow[], ctx: Call
   const revisionOf = (r: CommentRow) => (r.changeRequestId ? (crs.get(r.changeRequestId)?.revision ?? space.revisionId) : space.revisionId);
   const revisions = [...new Set(onPages.map(revisionOf))];
   const trees = await Promise.all(
-    revisions.map((revisionId) => upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false }, ctx))),
+    revisions.map((revisionId) => upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, ctx))),
   );
   const pageIds = new Map<string, Set<string>>();
   trees.forEach((t, i) => {

@@ -3,7 +3,7 @@ import type { OrgsServiceClient, User } from '@quire/proto/orgs';
 import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PdfPrinter } from '@quire/render/pdf';
 import { STATE_EVENTS, type EventSink } from '@quire/service-kit/nats';
-import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Caller, type PromiseClient } from '@quire/service-kit';
 import type { ServiceError } from '@grpc/grpc-js';
 import { parseReference } from '../domain/change-requests.ts';
 import type { ExportLimits } from '../domain/exports.ts';
@@ -102,7 +102,7 @@ export async function refusedOnlyToMergers<T>(deps: Deps, spaceId: string, ctx: 
 }
 
 /** The users by id in one call; one the caller may not see (or gone) shows only its id. */
-export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: CallContext): Promise<(id: string) => User> {
+export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: Caller): Promise<(id: string) => User> {
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   const { users } = wanted.length ? await upstream(orgs.batchGetUsers({ userIds: wanted, organizationId: '' }, ctx)) : { users: [] };
   const byId = new Map(users.map((u) => [u.id, u]));

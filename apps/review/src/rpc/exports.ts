@@ -1,13 +1,14 @@
 import type { ExportJob, ReviewServiceServer } from '@quire/proto/review';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import { planExport } from '@quire/gitbook-layout';
+import { mentionedUsers, type JSONDocument } from '@quire/document';
 import { bookHtml, staticSiteZip } from '@quire/render';
 import { callerOf, DomainError, GrpcStatus, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, slugify, type Caller, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { zipSync } from 'fflate';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, EXPORT_FORMATS, EXPORT_KEEP_SECONDS, exportProblem, type ExportFormat } from '../domain/exports.ts';
 import type { ExportJobRow } from '../store/index.ts';
-import { changeRequestIn, spaceOf, upstream, type Deps } from './deps.ts';
+import { changeRequestIn, spaceOf, upstream, usersById, type Deps } from './deps.ts';
 
 // A revision (a space's, or a change request's) as a downloadable file: the static HTML site, the
 // whole revision printed to one PDF, or a Markdown ZIP in GitBook's repository layout.
@@ -52,6 +53,26 @@ async function readFiles(deps: Deps, files: readonly File[], caller: Caller, onR
   return out;
 }
 
+/**
+ * How exports read a revision: with every page's markdown (the `.md` files), and the documents
+ * that say more than their markdown (PDF and HTML render those whole, as the reader does).
+ */
+export const exportedContent = (spaceId: string, revisionId: string, withContent = true) => ({
+  spaceId,
+  revisionId,
+  metadata: false,
+  withMarkdown: withContent,
+  withDocuments: withContent,
+});
+
+/** The display names of the members the revision's documents mention, which the export prints (markdown cannot name them). */
+async function memberNames(deps: Deps, pages: readonly Page[], caller: Caller): Promise<Map<string, string>> {
+  const ids = pages.flatMap((p) => (p.documentJson === undefined ? [] : mentionedUsers(JSON.parse(p.documentJson) as JSONDocument)));
+  if (ids.length === 0) return new Map();
+  const user = await usersById(deps, ids, caller);
+  return new Map(ids.map((id) => [id, user(id).displayName] as const).filter(([, name]) => name));
+}
+
 /** The revision's reusable contents' markdown by id (a revision read with its markdown). */
 const includedOf = (revision: Revision) => new Map(revision.reusableContents.map((c) => [c.id, c.markdown]));
 
@@ -59,11 +80,12 @@ const includedOf = (revision: Revision) => new Map(revision.reusableContents.map
 export async function printPages(deps: Deps, revision: Revision, pages: (Page & { depth: number })[], title: string, caller: Caller, job: JobHooks = {}): Promise<Buffer> {
   const html = bookHtml({
     title,
-    pages: pages.map(({ depth, ...page }) => ({ page, depth, markdown: page.markdown ?? '' })),
+    pages: pages.map(({ depth, ...page }) => ({ page, depth })),
     tree: revision.pages,
     files: revision.files,
     fileHref: (f) => `/files/${f.id}`,
     reusableContents: includedOf(revision),
+    memberNames: await memberNames(deps, pages, caller),
   });
   const files = new Map(revision.files.map((f) => [f.id, f]));
   return deps.printer.print(
@@ -89,9 +111,14 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
   }
   const files = await readFiles(deps, revision.files, caller, job.onRead);
   if (format === 'html') {
-    const markdown = new Map(flatten(revision.pages).map((p) => [p.id, p.markdown ?? '']));
     return {
-      data: staticSiteZip({ title, tree: revision.pages, markdown, files, reusableContents: includedOf(revision) }),
+      data: staticSiteZip({
+        title,
+        tree: revision.pages,
+        files,
+        reusableContents: includedOf(revision),
+        memberNames: await memberNames(deps, flatten(revision.pages), caller),
+      }),
       filename: `${name}-html.zip`,
       contentType: 'application/zip',
     };
@@ -106,15 +133,15 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
 }
 
 /**
- * What is exported: the space's current revision (its markdown too unless `withMarkdown` is
+ * What is exported: the space's current revision (its content too unless `withContent` is
  * false), or a change request's, or the given `revisionId` of either (a job's), as `caller` may
  * read it (NOT_FOUND otherwise).
  */
-export async function exportSource(deps: Deps, req: { spaceId: string; changeRequest?: string; revisionId?: string }, caller: Caller, withMarkdown = true) {
+export async function exportSource(deps: Deps, req: { spaceId: string; changeRequest?: string; revisionId?: string }, caller: Caller, withContent = true) {
   const space = await upstream(deps.content.getSpace({ spaceId: req.spaceId }, caller));
   const cr = req.changeRequest ? await changeRequestIn(deps, space.id, req.changeRequest) : undefined;
   const revisionId = req.revisionId ?? cr?.revision ?? '';
-  const revision = await upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown }, caller));
+  const revision = await upstream(deps.spaceContent.getRevision(exportedContent(space.id, revisionId, withContent), caller));
   const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Space';
   return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : slugify(space.title, { fallback: 'space' }) };
 }
@@ -126,8 +153,8 @@ export function exportFormat(format: string): ExportFormat {
 }
 
 /** exportSource, refused (INVALID_ARGUMENT naming the bound) when the content is past the bounds of `format`: nothing is read or rendered then. */
-export async function boundedSource(deps: Deps, req: Parameters<typeof exportSource>[1], format: ExportFormat, caller: Caller, withMarkdown: boolean) {
-  const source = await exportSource(deps, req, caller, withMarkdown);
+export async function boundedSource(deps: Deps, req: Parameters<typeof exportSource>[1], format: ExportFormat, caller: Caller, withContent: boolean) {
+  const source = await exportSource(deps, req, caller, withContent);
   const { revision } = source;
   const problem = exportProblem(
     format,
@@ -174,7 +201,7 @@ export function exportHandlers(deps: Deps): Pick<Handlers<ReviewServiceServer>, 
     async startExport(req, ctx) {
       const userId = callerOf(ctx);
       const format = exportFormat(req.format);
-      // Without the markdown: only the revision's id, its tree and its files' sizes are needed now.
+      // Without the content: only the revision's id, its tree and its files' sizes are needed now.
       const { space, cr, revision } = await boundedSource(deps, { spaceId: req.spaceId, changeRequest: req.changeRequest || undefined }, format, ctx, false);
       const expiresAt = new Date(Date.now() + EXPORT_KEEP_SECONDS * 1000);
       const { job, created } = await deps.store.startExportJob(
