@@ -359,16 +359,17 @@ export function revisionHandlers(deps: RevisionDeps): H {
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const ids = () => [...flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? []), ...revision.reusableContents.map((c) => c.documentId)];
-      if (!req.withDocuments) return presentRevision(revision, { metadata: req.metadata, markdown: req.withMarkdown ? await revisions.getDocuments(ids()) : undefined });
-      const stored = await revisions.getStoredDocuments(ids());
-      // Only documents their markdown cannot say whole: every other one is what its markdown reads back to.
-      const document = (page: TreePage, path: string) => {
-        const found = page.documentId ? stored.get(page.documentId) : undefined;
-        if (!found || !saysMoreThanMarkdown(page.documentId!, found.markdown)) return undefined;
-        return JSON.stringify(documentOf(found, revision.tree, { path, hasChildren: page.pages.length > 0 }));
-      };
-      const markdown = req.withMarkdown ? new Map([...stored].map(([id, { markdown }]) => [id, markdown])) : undefined;
-      return presentRevision(revision, { metadata: req.metadata, markdown, document });
+      const markdown = req.withMarkdown || req.withDocuments ? await revisions.getDocuments(ids()) : undefined;
+      // Only the documents their markdown cannot say whole: every other one is what its markdown reads back to.
+      const models =
+        markdown && req.withDocuments ? await revisions.getStoredDocuments([...markdown].filter(([id, md]) => saysMoreThanMarkdown(id, md)).map(([id]) => id)) : undefined;
+      const document =
+        models &&
+        ((page: TreePage, path: string) => {
+          const found = page.documentId ? models.get(page.documentId) : undefined;
+          return found && JSON.stringify(documentOf(found, revision.tree, { path, hasChildren: page.pages.length > 0 }));
+        });
+      return presentRevision(revision, { metadata: req.metadata, markdown: req.withMarkdown ? markdown : undefined, document });
     },
 
     async getPage(req, ctx) {
