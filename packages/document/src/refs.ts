@@ -73,19 +73,28 @@ type TableData = { records: Record<string, { values: Record<string, unknown> }>;
 
 /**
  * Visits every destination of a document in document order (table cells' content references and
- * files included) with the context fromMarkdown read it in; what `visit` answers replaces it, in place.
+ * files included) with the context fromMarkdown read it in; what `visit` answers replaces it, in place
+ * (only where it differs: a visit that answers every ref as given, a read, writes nothing).
  */
 export function mapRefs<D extends { nodes: unknown[] }>(document: D, visit: (ref: ContentRef, context: LinkContext) => ContentRef): D {
   const walk = (node: Walked) => {
     const context = node.type === undefined ? undefined : NODE_CONTEXT[node.type];
-    if (context && node.data?.ref) node.data.ref = visit(node.data.ref, context);
+    if (context && node.data?.ref) {
+      const ref = visit(node.data.ref, context);
+      if (ref !== node.data.ref) node.data.ref = ref;
+    }
     if (node.type === 'table') {
       const data = node.data as unknown as TableData;
       for (const record of Object.values(data.records)) {
         for (const [id, value] of Object.entries(record.values)) {
           const type = data.definition[id]?.type;
-          if (type === 'content-ref') record.values[id] = visit(value as ContentRef, 'content-ref');
-          else if (type === 'files' && Array.isArray(value)) record.values[id] = value.map((file: string) => (visit({ kind: 'file', file }, 'file') as { file: string }).file);
+          let next = value;
+          if (type === 'content-ref') next = visit(value as ContentRef, 'content-ref');
+          else if (type === 'files' && Array.isArray(value)) {
+            const files = value.map((file: string) => (visit({ kind: 'file', file }, 'file') as { file: string }).file);
+            if (files.some((file, i) => file !== value[i])) next = files;
+          }
+          if (next !== value) record.values[id] = next;
         }
       }
     }

@@ -26,8 +26,8 @@ export interface ToHtmlOptions {
   highlight?: boolean;
   /** Math as KaTeX's HTML (default), or as `<code class="math">` holding the TeX source. */
   math?: 'katex' | 'source';
-  /** The name a mention shows (a member's display name); without one, the last segment of its URL. */
-  mentionName?: (ref: ContentRef) => string | undefined;
+  /** The display names of the members mentions name, by user id; without one, the last segment of its URL. */
+  memberNames?: ReadonlyMap<string, string>;
 }
 
 // The one HTML rendering of a document (reader, web preview, PDF): semantic elements with stable
@@ -302,7 +302,8 @@ class Renderer {
           break;
         case 'mention': {
           const url = this.url(node.data.ref, 'mention');
-          const name = this.options.mentionName?.(node.data.ref) ?? refLabel(url ?? '');
+          const ref = node.data.ref;
+          const name = (ref.kind === 'user' ? this.options.memberNames?.get(ref.user) : undefined) ?? refLabel(url ?? '');
           // A member has no page to link to: the name alone.
           out.push(url ? el('a', { href: url, className: ['mention'] }, [txt(name)]) : el('span', { className: ['mention'] }, [txt(name)]));
           break;

@@ -77,8 +77,11 @@ describe('toHtml renders every block', () => {
   it('mentions of members by the name the caller gives, and HTML in a name is text', () => {
     const mention = (user: string) => ({ object: 'inline' as const, type: 'mention' as const, isVoid: true as const, data: { ref: { kind: 'user' as const, user } } });
     const document: JSONDocument = { object: 'document', data: {}, nodes: [paragraph([mention('u1'), text(' and '), mention('u2'), mention('gone')])] };
-    const names: Record<string, string> = { u1: 'Ada Lovelace', u2: '<b>Eve</b>' };
-    expect(toHtml(document, { mentionName: (ref) => (ref.kind === 'user' ? names[ref.user] : undefined) })).toBe(
+    const memberNames = new Map([
+      ['u1', 'Ada Lovelace'],
+      ['u2', '<b>Eve</b>'],
+    ]);
+    expect(toHtml(document, { memberNames })).toBe(
       '<p><span class="mention">Ada Lovelace</span> and <span class="mention">&#x3C;b>Eve&#x3C;/b></span><span class="mention"></span></p>',
     );
   });

@@ -129,7 +129,7 @@ export function renderDocument(page: JSONDocument, ctx: RenderContext): Rendered
   const document = resolveRefs(withIncludes(page, ctx.reusableContents), resolveLink);
   const html = toHtml(document, {
     highlight: true,
-    mentionName: (ref) => (ref.kind === 'user' ? ctx.memberNames?.get(ref.user) : undefined),
+    memberNames: ctx.memberNames,
     refToUrl: (ref) => {
       if (ref.kind === 'page') {
         const page = byId.get(ref.page);

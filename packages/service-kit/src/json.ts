@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
-import { checkNoNul } from './validate.js';
+import { nulRefused } from './validate.js';
 
 /**
  * How deeply JSON from a client may nest. Recursive work on deeper values (canonical JSON of
@@ -41,7 +41,7 @@ export function scanJson(text: string, limit = MAX_JSON_DEPTH): { depth: number;
 export function checkClientJson(text: string, field: string): void {
   const { depth, nul } = scanJson(text);
   if (depth > MAX_JSON_DEPTH) throw new InvalidArgumentError(`${field}: nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (nul) checkNoNul(field, '\0');
+  if (nul) throw nulRefused(field);
 }
 
 /** JSON from a client, checked first (checkClientJson): INVALID_ARGUMENT naming `field` when refused or not JSON. */

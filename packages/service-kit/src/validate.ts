@@ -7,9 +7,12 @@ import { InvalidArgumentError } from './errors.js';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-/** Text no store takes (PostgreSQL's text and jsonb refuse NUL): INVALID_ARGUMENT naming `field`. */
+/** The refusal of text holding NUL, which no store takes (PostgreSQL's text and jsonb refuse it). */
+export const nulRefused = (field: string) => new InvalidArgumentError(`${field}: text must not contain NUL (\\u0000)`);
+
+/** `value`, or INVALID_ARGUMENT naming `field` when it holds NUL. */
 export function checkNoNul(field: string, value: string): string {
-  if (value.includes('\0')) throw new InvalidArgumentError(`${field}: text must not contain NUL (\\u0000)`);
+  if (value.includes('\0')) throw nulRefused(field);
   return value;
 }
 

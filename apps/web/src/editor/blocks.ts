@@ -118,17 +118,18 @@ function controls(editor: Editor, getPos: () => number | undefined, fieldsOf: (v
     const control = f.options ? document.createElement('select') : f.multiline ? document.createElement('textarea') : document.createElement('input');
     label.append(name, control);
     // Why the field is read-only, or why the text typed is not written: said next to it and read out with it.
+    const readOnly = f.readOnly;
     const note =
-      f.readOnly !== undefined || f.check
-        ? Object.assign(document.createElement('small'), { className: 'field-note', id: `field-note-${++notes}`, textContent: f.readOnly ?? '' })
+      readOnly !== undefined || f.check
+        ? Object.assign(document.createElement('small'), { className: 'field-note', id: `field-note-${++notes}`, textContent: readOnly ?? '' })
         : undefined;
     if (note) {
       if (f.check) note.setAttribute('aria-live', 'polite');
       control.setAttribute('aria-describedby', note.id);
     }
-    if (f.readOnly !== undefined && !(control instanceof HTMLSelectElement)) control.readOnly = true;
+    if (readOnly !== undefined && !(control instanceof HTMLSelectElement)) control.readOnly = true;
     control.addEventListener(f.options ? 'change' : 'input', () => {
-      if (f.readOnly !== undefined) return;
+      if (readOnly !== undefined) return;
       const problem = f.check?.(control.value);
       if (note) note.textContent = problem ?? '';
       control.toggleAttribute('aria-invalid', problem !== undefined);

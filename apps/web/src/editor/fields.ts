@@ -1,5 +1,5 @@
 import { dequal } from 'dequal';
-import { fromMarkdown, toMarkdown, toPlainText, type ContentRef, type JSONDocument, type TopLevelBlock } from '@quire/document';
+import { fromMarkdown, paragraph, text as textNode, toMarkdown, toPlainText, type ContentRef, type JSONDocument, type TopLevelBlock } from '@quire/document';
 
 // The fields a writer edits on the model's void inlines and blocks that have no text of their own
 // (emoji, icons, mentions, buttons, inline images; OpenAPI operations, integrations, drawings, reusable
@@ -118,16 +118,10 @@ export const emojiCode = (text: string) => [...text.trim()].map((c) => c.codePoi
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
 
 /** An icon's name (GitBook's icon set, `rocket`, `circle-check`); an empty name is not written. */
-const iconField = (optional: boolean): Field => ({
-  ...dataField('Icon', 'icon', { optional }),
-  write: (v, text) => {
-    const data = { ...dataOf(v) };
-    if (text.trim()) data.icon = text.trim();
-    else if (optional) delete data.icon;
-    else return v;
-    return { ...v, data };
-  },
-});
+const iconField = (optional: boolean): Field => {
+  const field = dataField('Icon', 'icon', { optional });
+  return { ...field, write: (v, text) => (text.trim() || optional ? field.write(v, text.trim()) : v) };
+};
 
 export const INLINE_FIELDS: Record<string, Field[]> = {
   emoji: [
@@ -146,7 +140,7 @@ export const INLINE_FIELDS: Record<string, Field[]> = {
 };
 
 /** A paragraph of one plain run of text. */
-const plainParagraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+const plainParagraph = (text: string): Json => paragraph([textNode(text)]);
 
 // A text cell's fragment holds paragraphs and code blocks (packages/document's HTML tables write no
 // others); an empty cell is one empty paragraph.
@@ -211,7 +205,6 @@ function tableFields(value: Json): Field[] {
         };
         if (!leaf(value)) {
           const read = (v: Json) => cellMarkdown(fragmentOf(v)!.nodes);
-          const roundTrips = dequal(cellBlocks(read(value)), nodes);
           fields.push({
             label,
             multiline: true,
@@ -222,7 +215,10 @@ function tableFields(value: Json): Field[] {
               return next ? setNodes(v, next) : v;
             },
             check: (text) => (cellBlocks(text) ? undefined : NOT_A_CELL),
-            ...(roundTrips ? {} : { readOnly: NO_ROUND_TRIP }),
+            // A markdown round trip: asked once, when the field's control is made, not on every sync.
+            get readOnly() {
+              return dequal(cellBlocks(read(value)), nodes) ? undefined : NO_ROUND_TRIP;
+            },
           });
           continue;
         }

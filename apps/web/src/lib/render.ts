@@ -24,7 +24,7 @@ export function renderDocument(doc: JSONDocument, spaceId: string, pages: Revisi
   const filesById = new Map(files.map((f) => [f.id, f]));
   return toHtml(doc, {
     highlight: true,
-    mentionName: (ref) => (ref.kind === 'user' ? names?.get(ref.user) : undefined),
+    memberNames: names,
     refToUrl: (ref) => {
       if (ref.kind === 'page' && (!ref.space || ref.space === spaceId)) {
         const page = byId.get(ref.page);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { mentionedUsers, type JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
@@ -98,6 +98,15 @@ export default function SpaceView({ space, path, revision }: { space: Space; pat
   );
 }
 
+/**
+ * The mentioned members' names from their queries: one value, made again only when a query's
+ * result changes (a stable function, so React Query keeps it), so the page is not rendered again for nothing.
+ */
+const namesOf = (results: UseQueryResult<User>[]) => ({
+  pending: results.some((q) => q.isPending),
+  names: new Map(results.flatMap((q) => (q.data ? [[q.data.id, q.data.displayName] as const] : []))),
+});
+
 function PageBody({ base, space, page, pages, files }: { base: string; space: Space; page: RevisionPage; pages: RevisionPage[]; files: ReturnType<typeof useFiles> }) {
   const [, navigate] = useLocation();
   const body = useQuery({
@@ -115,12 +124,15 @@ function PageBody({ base, space, page, pages, files }: { base: string; space: Sp
       queryFn: () => api.get<User>(`/users/${id}`),
       staleTime: 60_000,
     })),
+    combine: namesOf,
   });
   // Rendered once the files and names are known too: an image without its URL, a mention without
   // its name, would show late or not at all.
-  const loading = body.isPending || files.isPending || mentioned.some((q) => q.isPending);
-  const names = new Map(mentioned.flatMap((q) => (q.data ? [[q.data.id, q.data.displayName] as const] : [])));
-  const html = pageDocument && !loading ? renderDocument(pageDocument, space.id, pages, files.data ?? [], names) : '';
+  const loading = body.isPending || files.isPending || mentioned.pending;
+  const html = useMemo(
+    () => (pageDocument && !loading ? renderDocument(pageDocument, space.id, pages, files.data ?? [], mentioned.names) : ''),
+    [pageDocument, loading, space.id, pages, files.data, mentioned.names],
+  );
   // Links between pages stay in the app; others leave it.
   const follow = (e: MouseEvent) => {
     const a = (e.target as HTMLElement).closest('a');
