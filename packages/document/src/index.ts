@@ -6,4 +6,4 @@ export { inlineReusableContents, MAX_INCLUDE_DEPTH } from './includes.ts';
 export { anchorSlug, headingAnchors, romanizeEastAsian, sections, toPlainText, type Section } from './text.ts';
 export { mapRefs, mentionedUsers, rawRef, resolveRefs, type LinkContext, type ResolveLink, type RefToUrl } from './refs.ts';
 export { documentStyles } from './styles.ts';
-export { paragraph, text } from './nodes.ts';
+export { emojiText, paragraph, text } from './nodes.ts';

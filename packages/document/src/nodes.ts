@@ -27,10 +27,16 @@ export function pushText(nodes: InlineContent[], value: string, marks: DocumentT
   nodes.push(text(value, marks));
 }
 
-/** An emoji inline's character: its code is the code point in hex (`1f600`); anything else as written. */
+/** An emoji inline's characters: its code is code points in hex, `-` between them (`1f600`, `1f1eb-1f1f7`); anything else as written. */
 export function emojiText(code: string): string {
-  const point = parseInt(code, 16);
-  return Number.isFinite(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : code;
+  const text = code
+    .split('-')
+    .map((hex) => {
+      const point = parseInt(hex, 16);
+      return Number.isFinite(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : '';
+    })
+    .join('');
+  return text || code;
 }
 
 /** The text of inline content, without marks. */

@@ -135,6 +135,13 @@ describe('toHtml renders every block', () => {
     expect(toHtml(document)).toBe('<p>👋</p>');
     expect(toMarkdown(document)).toBe('👋\n');
   });
+
+  it('emoji of several code points (a flag) whole, and a code that is none as written', () => {
+    const emoji = (code: string) => ({ object: 'inline' as const, type: 'emoji' as const, isVoid: true as const, data: { code } });
+    const document: JSONDocument = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [emoji('1f1eb-1f1f7'), emoji('nope')] }] };
+    expect(toHtml(document)).toBe('<p>🇫🇷nope</p>');
+    expect(toMarkdown(document)).toBe('🇫🇷nope\n');
+  });
 });
 
 /** What a browser would build from the HTML that could run script: elements, handlers, URLs. */

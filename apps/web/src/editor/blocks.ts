@@ -2,8 +2,8 @@ import { Extension, getMarkAttributes, Mark, Node, mergeAttributes, type Editor,
 import type { Node as PMNodeType } from '@tiptap/pm/model';
 import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import katex from 'katex';
-import { toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock } from '@quire/document';
-import { annotationText, blockFields, emojiText, inlineFields, NO_CHOICES, refValue, type Action, type Choices, type Control, type Field, type Json } from './fields.ts';
+import { emojiText, toHtml, type ContentRef as Ref, type MarkColorName, type TopLevelBlock } from '@quire/document';
+import { annotationText, blockFields, inlineFields, NO_CHOICES, refValue, type Action, type Choices, type Control, type Field, type Json } from './fields.ts';
 
 // The document model's blocks that tiptap has no extension for: tabs, embeds, files, page links
 // (content refs), the blocks and inlines kept as the model's JSON and edited through their fields

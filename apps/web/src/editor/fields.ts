@@ -1,5 +1,5 @@
 import { dequal } from 'dequal';
-import { fromMarkdown, paragraph, text as textNode, toMarkdown, toPlainText, type ContentRef, type JSONDocument, type TopLevelBlock } from '@quire/document';
+import { emojiText, fromMarkdown, paragraph, text as textNode, toMarkdown, toPlainText, type ContentRef, type JSONDocument, type TopLevelBlock } from '@quire/document';
 
 // The fields a writer edits on the model's void inlines and blocks that have no text of their own
 // (emoji, icons, mentions, buttons, inline images; OpenAPI operations, integrations, drawings, reusable
@@ -104,15 +104,7 @@ const urlField = (label: string, key: string): Field => ({
   write: (v, url) => ({ ...v, data: { ...dataOf(v), [key]: { kind: 'url', url } } }),
 });
 
-/** An emoji's code (`1f44d`, `1f1eb-1f1f7`) ⇄ its characters. */
-export const emojiText = (code: string) =>
-  code
-    .split('-')
-    .map((hex) => {
-      const cp = parseInt(hex, 16);
-      return Number.isFinite(cp) && cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
-    })
-    .join('') || code;
+/** An emoji's characters ⇄ its code (`1f44d`, `1f1eb-1f1f7`; the other way is @quire/document's emojiText). */
 export const emojiCode = (text: string) => [...text.trim()].map((c) => c.codePointAt(0)!.toString(16)).join('-');
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];

@@ -1,7 +1,7 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import { fragment, nestLeaves, paragraph, pushText, text } from '../nodes.ts';
+import { emojiText, fragment, nestLeaves, paragraph, pushText, text } from '../nodes.ts';
 import { colorMark, colorStyle } from './html.ts';
 import { refLabel, refUrl, resolveRef, type RefToUrl, type ResolveLink } from '../refs.ts';
 import type {
@@ -264,11 +264,9 @@ function writeInlines(nodes: InlineContent[], toUrl: RefToUrl | undefined): Elem
         ),
       );
     } else if (node.type === 'link') out.push(h('a', { href: refUrl(node.data.ref, 'link', toUrl) ?? '' }, writeInlines(node.nodes, toUrl)));
-    else if (node.type === 'emoji') {
-      const code = parseInt(node.data.code, 16);
-      const char = Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-      out.push(h('span', { dataGbCustomInline: true, dataTag: 'emoji', dataCode: node.data.code }, [{ type: 'text', value: char }]));
-    } else if (node.type === 'inline-image') out.push(h('img', { src: refUrl(node.data.ref, 'image', toUrl) ?? '', alt: node.data.caption ?? '' }));
+    else if (node.type === 'emoji')
+      out.push(h('span', { dataGbCustomInline: true, dataTag: 'emoji', dataCode: node.data.code }, [{ type: 'text', value: emojiText(node.data.code) }]));
+    else if (node.type === 'inline-image') out.push(h('img', { src: refUrl(node.data.ref, 'image', toUrl) ?? '', alt: node.data.caption ?? '' }));
     else if (node.type === 'inline-math') out.push({ type: 'text', value: `$$${node.data.formula}$$` });
   }
   return out;
