@@ -15,8 +15,9 @@ import { identitySettings, start, stopAll, waitForHttp } from './lib/load.ts';
 // Chinese, Japanese, 1,000 pages each): a common word queried in another inflection or without
 // its accents, and a rare one, each counting the pages found. The machine's load average is
 // recorded with the figures: they are latencies.
-// Pages are stored and indexed as content does (writeDocuments, syncSpacePages): markdown with
-// GitBook blocks, read into the document model, whose text is what search indexes.
+// Pages are stored and indexed as content does (writeDocuments, syncSpacePages, then its indexer's
+// run, as batches this large are left to it): markdown with GitBook blocks, read into the document
+// model, whose text is what search indexes.
 // The same queries are then sent through the gateway (from source, HTTP on 127.0.0.1:18195).
 // BENCH_PAGES sizes the big space (20,000; smaller while developing), BENCH_RUNS the calls per
 // row; BENCH_KEEP_DATABASE=1 leaves the seeded database in place (its URL printed last), to
@@ -247,6 +248,7 @@ try {
   const t0 = performance.now();
   await seedSpace(big.id, PAGES, 'big', true);
   for (const [n, s] of others.entries()) await seedSpace(s.id, PAGES / 20, `o${n}`, false);
+  await content.store.search.reindex();
   await db.query('VACUUM ANALYZE "DocumentSection"');
   await db.query('VACUUM ANALYZE "SpacePage"');
   const seedMs = performance.now() - t0;

@@ -32,11 +32,6 @@ await runGrpcService('content', async () => {
     .convertStoredDocuments()
     .then((n) => n && log.info({ converted: n }, 'documents converted to the document model'))
     .catch((err: unknown) => log.error({ err }, 'converting stored documents failed; reads parse them instead'));
-  // So are sections and pages indexed before languages: search finds sections in English, and no such page, until then.
-  store.search
-    .reindex()
-    .then((n) => (n.sections || n.pages) && log.info(n, 'sections and pages indexed again for search'))
-    .catch((err: unknown) => log.error({ err }, 'indexing search again failed; sections indexed before languages are found in English only'));
   // Spaces made before the copies (or whose owner was away) get theirs in the background; reads ask for any still missing.
   rebuildMissingCopies(deps, log)
     .then((n) => n && log.info({ spaces: n }, 'missing space copies asked of their owners'))

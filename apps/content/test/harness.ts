@@ -26,8 +26,8 @@ export const APP_URL = 'https://app.quire.test';
  */
 export async function startContent(orgsAddress: string, options: { databaseUrl?: string; blobDir?: string; eventsPrefix?: string; eventsStream?: string } = {}) {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await cloneTemplate('content');
-  const { store, close } = openStore(database.url, 5);
   const log = createLogger('content-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const { store, close } = openStore(database.url, 5, log);
   const identity = testIdentity('content');
   const orgsClient = createClient(OrgsServiceClient, orgsAddress);
   const clock = { now: () => new Date() };

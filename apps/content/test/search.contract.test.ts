@@ -211,15 +211,19 @@ describe('SearchSpace in every language', () => {
     await db.connect();
     const { store, close } = openStore(h.databaseUrl, 1);
     try {
+      // Its sweep at start is over before the rows are put back as the migrations left them.
+      await store.search.indexed();
       // As the migrations left them: sections in English only, pages not indexed.
       await db.query(`UPDATE "DocumentSection" SET language = NULL, search = setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')`);
       await db.query(`UPDATE "SpacePage" SET search = NULL, content = NULL`);
       expect(await titles('копия')).toEqual([]);
       expect(await titles('διακομιστής')).toEqual([]);
       expect(await titles('accueil')).toEqual([]);
-      const indexed = await store.search.reindex(2);
-      expect(indexed.sections).toBe(Number((await db.query('SELECT count(*) FROM "DocumentSection"')).rows[0].count));
-      expect(indexed.pages).toBe(Number((await db.query('SELECT count(*) FROM "SpacePage"')).rows[0].count));
+      // Two at a time; the indexers of this store and the harness's may share the work.
+      await store.search.reindex(2);
+      const left = await db.query(`SELECT (SELECT count(*) FROM "DocumentSection" WHERE language IS NULL OR search IS NULL) AS sections,
+        (SELECT count(*) FROM "SpacePage" WHERE search IS NULL OR content IS NULL) AS pages`);
+      expect(left.rows[0]).toEqual({ sections: '0', pages: '0' });
       expect(await titles('копия')).toEqual(['Серверы']);
       expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
       expect(await titles('accueil')).toEqual(['Accueil']);

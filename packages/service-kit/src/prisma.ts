@@ -31,7 +31,10 @@ export function createDatabase<C extends { $disconnect(): Promise<void> }>(
   poolSize = 10,
   onIdleError: (err: Error) => void = () => {},
 ): Database<C> {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types });
+  // No JIT: PostgreSQL compiles a statement when its estimated cost is high, and the estimates of
+  // the bulk writes (arrays unnested into 1,000s of rows) are: compiling an import's page rows took
+  // 460 ms for a 45 ms insert (bench/README.md, Git import). Every statement here is short.
+  const pool = new pg.Pool({ connectionString, max: poolSize, types, options: '-c jit=off' });
   // The server may close an idle connection (restart, failover, a forced drop): the pool discards
   // it and opens another when needed. Without a listener pg would crash the process instead.
   pool.on('error', onIdleError);

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { newId } from '@quire/service-kit/ids';
 import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
-import type { Page } from '@quire/service-kit';
+import { createLogger, type Logger, type Page } from '@quire/service-kit';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import type { Visibility as DbVisibility } from '../generated/prisma/enums.ts';
 import type { CollectionNode, Level } from '../domain/access.ts';
@@ -64,9 +64,17 @@ const storedAccess = (row: AccessRow) => ({
   spaceGrants: row.spaceGrants,
 });
 
-/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
+/** Opens the service's database (one pool for Prisma and plain SQL) and its store, whose search indexer stops first on close. */
+export function openStore(connectionString: string, poolSize?: number, log: Logger = createLogger('content', 'silent')) {
+  const opened = openDatabaseStore(PrismaClient, (db) => createStore(db, log), connectionString, poolSize, log);
+  return {
+    ...opened,
+    close: async () => {
+      await opened.store.search.stopIndexing();
+      await opened.close();
+    },
+  };
+}
 
 export interface NewSpace {
   organizationId: string;
@@ -87,14 +95,15 @@ export interface SpaceChanges {
   visibility?: Visibility;
 }
 
-export function createStore(database: Db) {
+export function createStore(database: Db, log: Logger) {
   const db = database.prisma;
   const organizations = new LRUCache<string, string>({ max: 100_000 });
-  const revisions = createRevisionStore(database);
+  const search = createSearchStore(database, log);
+  const revisions = createRevisionStore(database, search.indexLater);
   return {
     revisions,
-    /** Search, links and backlinks reads. */
-    search: createSearchStore(database),
+    /** Search, links and backlinks reads, and the indexer. */
+    search,
     /** What spaces show from other services. */
     copies: createCopyStore(database),
 

@@ -143,7 +143,8 @@ const INSERT_REVISION_AND_DOCUMENTS = insertRevision(true);
 // is never parsed again.
 const UNASKED_DOCUMENT_CHARS = 32_000;
 
-export function createRevisionStore(database: Db) {
+/** `indexLater`: tells search's indexer that a revision just committed left sections to index. */
+export function createRevisionStore(database: Db, indexLater: () => void) {
   const { pool } = database;
   // Frozen, as every caller shares them.
   const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
@@ -292,9 +293,10 @@ export function createRevisionStore(database: Db) {
     },
 
     /**
-     * Writes the revision and the documents not stored yet, and indexes those for search; with
-     * `activate`, also makes it the space's revision if the space is still on `activate.expected`
-     * (ABORTED otherwise, and nothing is written). One transaction.
+     * Writes the revision and the documents not stored yet, and indexes those for search (or tells
+     * the indexer, once committed, when they are many: see writeDocuments); with `activate`, also
+     * makes it the space's revision if the space is still on `activate.expected` (ABORTED
+     * otherwise, and nothing is written). One transaction.
      */
     async writeRevision(r: NewRevision, documents: Map<string, DocumentBody>, activateOn?: { expected: string }): Promise<RevisionRow> {
       const id = newId();
@@ -347,13 +349,15 @@ export function createRevisionStore(database: Db) {
         const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, body]) => ({ id: docId, ...body }));
         const storedChunks = new Set(stored.chunks);
         const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
+        let unindexed = false;
         createdAt = await inTransaction(pool, async (sql) => {
           // A concurrent writer of the same document waits here for the other's commit, then skips it.
-          if (fresh.length) await writeDocuments(sql, fresh);
+          if (fresh.length) ({ unindexed } = await writeDocuments(sql, fresh));
           const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
           if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
           return rows[0]!.createdAt;
         });
+        if (unindexed) indexLater();
       }
       // Kept as a reader would have them, parsed from what was stored.
       for (const c of unsure.values()) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));

@@ -1,5 +1,6 @@
 // What search and link checks read, written beside the revisions: each document's sections (with
 // their tsvector) and links, once per document, and the pages of each space's active revision.
+import type { Logger } from '@quire/service-kit';
 import type { Level } from '../domain/access.ts';
 import type { DocumentBody } from '../domain/changes.ts';
 import type { HeadingRow } from '../domain/links.ts';
@@ -19,6 +20,13 @@ const BATCH = 2000;
 // one batch's tsvectors while the next batch is parsed (and other calls get the event loop), large
 // enough that round trips stay few.
 const PARSE_BATCH = 50;
+// New documents a revision indexes as it is written; one that brings more (an import, a large
+// merge) leaves its sections to the indexer, right after its commit. Their vectors were most of
+// such a write's cost (bench/README.md, Git import), and an edit stays searchable at once.
+export const INDEX_INLINE_DOCUMENTS = PARSE_BATCH;
+// How often the indexer looks for what is left to index without being told (by a replica that
+// stopped before indexing what it wrote): finding nothing is two reads of empty partial indexes.
+const SWEEP_MS = 30_000;
 
 export interface IndexedDocument extends DocumentBody {
   id: string;
@@ -41,7 +49,7 @@ export function indexCtes(first: number): string {
     ON CONFLICT DO NOTHING),
   sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
-    SELECT d, p, a, t, b, l, ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')}
+    SELECT d, p, a, t, b, l, CASE WHEN l IS NOT NULL THEN ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')} END
     FROM unnest(${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(15)}::text[], ${$(16)}::text[], ${$(17)}::text[]) AS u(d, p, a, t, b, l, st, sb)
     ON CONFLICT DO NOTHING),
   links AS (
@@ -63,11 +71,11 @@ function sectionSearch(title: string, body: string) {
   return { language, title: t === title ? null : t, body: b === body ? null : b };
 }
 
-/** The documents and their index rows, a column each. */
-function indexRows(docs: IndexedDocument[]) {
+/** The documents and their index rows, a column each; their sections unindexed (nulls) unless `index`. */
+function indexRows(docs: IndexedDocument[], index = true) {
   const d = { id: [] as string[], markdown: [] as string[], document: [] as string[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
-  const search = { language: [] as string[], title: [] as (string | null)[], body: [] as (string | null)[] };
+  const search = { language: [] as (string | null)[], title: [] as (string | null)[], body: [] as (string | null)[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
   for (const { id, ...body } of docs) {
     const { document, sections, links } = analyze(body);
@@ -82,7 +90,7 @@ function indexRows(docs: IndexedDocument[]) {
       s.anchor.push(section.anchor);
       s.title.push(title);
       s.body.push(body);
-      const indexed = sectionSearch(title, body);
+      const indexed = index ? sectionSearch(title, body) : { language: null, title: null, body: null };
       search.language.push(indexed.language);
       search.title.push(indexed.title);
       search.body.push(indexed.body);
@@ -105,28 +113,32 @@ function indexRows(docs: IndexedDocument[]) {
 }
 
 /** The documents parsed into what indexCtes writes: its parameters, in order. */
-export function indexParams(docs: IndexedDocument[]): unknown[] {
-  const rows = indexRows(docs);
+export function indexParams(docs: IndexedDocument[], index = true): unknown[] {
+  const rows = indexRows(docs, index);
   return [...rows.sections, ...rows.links, ...rows.documents, ...rows.search];
 }
 
 /**
- * Stores and indexes the documents (new ones: the caller leaves out those stored already): each
- * with its model (the client's, else its markdown read once), and the model's sections
- * (title weighted A, body B) and links. Documents are immutable by content hash, so a concurrent
- * writer indexing the same one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors
- * (in PostgreSQL) overlap: a batch's rows are sent before the next batch is parsed, and awaited after.
+ * Stores the documents (new ones: the caller leaves out those stored already): each with its model
+ * (the client's, else its markdown read once), and the model's sections (title weighted A, body
+ * B) and links. Documents are immutable by content hash, so a concurrent writer indexing the same
+ * one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors (in PostgreSQL) overlap:
+ * a batch's rows are sent before the next batch is parsed, and awaited after. More than
+ * INDEX_INLINE_DOCUMENTS are stored unindexed: answers whether they were, for the indexer to run
+ * once they are committed.
  */
-export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
+export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<{ unindexed: boolean }> {
+  const index = docs.length <= INDEX_INLINE_DOCUMENTS;
   let pending: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < docs.length; i += PARSE_BATCH) {
-    const params = indexParams(docs.slice(i, i + PARSE_BATCH));
+    const params = indexParams(docs.slice(i, i + PARSE_BATCH), index);
     await pending;
     pending = sql(INDEX, params);
     // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
     pending.catch(() => undefined);
   }
   await pending;
+  return { unindexed: !index };
 }
 
 // Documents stored before the document model: their document written, their links read again
@@ -144,22 +156,27 @@ const RELINK = `
 
 /** Converts documents written before the model (see CONVERT), in one transaction of the caller's. */
 export async function convertDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
-  const { documents, links } = indexRows(docs);
+  const { documents, links } = indexRows(docs, false);
   await sql(CONVERT, [documents[0], documents[2]]);
   await sql(RELINK, links);
 }
 
-// Sections indexed before languages (language null), indexed again.
+// Whether the document (an SQL expression) has sections left to index.
+const unindexedSections = (documentId: string) => `EXISTS (SELECT 1 FROM "DocumentSection" WHERE "documentId" = ${documentId} AND "language" IS NULL)`;
+
+// Sections not indexed (language null), indexed; one another indexer did meanwhile is left alone.
 const REINDEX_SECTIONS = `
   UPDATE "DocumentSection" ds SET "language" = u.l, "search" = ${sectionVector('coalesce(st, ds.title)', 'coalesce(sb, ds.body)')}
   FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(d, p, l, st, sb)
-  WHERE ds."documentId" = u.d AND ds.position = u.p`;
+  WHERE ds."documentId" = u.d AND ds.position = u.p AND ds."language" IS NULL`;
 
 /**
- * Indexes again, `batch` at a time, the sections indexed before languages, then the pages not
- * indexed (written before content indexed pages, or made of sections indexed again): see the
- * migrations 20261124200000_search_every_language and 20261124210000_search_page_vectors.
- * Idempotent, so safe beside other replicas doing the same. Answers how many of each it indexed.
+ * Indexes, `batch` at a time, the sections not indexed (left by a large revision, or indexed
+ * before languages), then the pages not indexed whose sections all are (written beside those
+ * sections, before content indexed pages, or made of sections indexed again): see the migrations
+ * 20261124200000_search_every_language, 20261124210000_search_page_vectors and
+ * 20261126100000_search_indexed_after_write. Idempotent, so safe beside other replicas doing the
+ * same. Answers how many of each it indexed.
  */
 export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; pages: number }> {
   let sections = 0;
@@ -179,14 +196,16 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
       indexed.map((i) => i.body),
     ]);
     // Their pages' vectors are made of them: indexed again below.
-    await sql(`UPDATE "SpacePage" SET content = NULL WHERE "documentId" = ANY($1::text[])`, [[...new Set(rows.map((r) => r.documentId))]]);
+    await sql(`UPDATE "SpacePage" SET content = NULL WHERE "documentId" = ANY($1::text[]) AND content IS NOT NULL`, [[...new Set(rows.map((r) => r.documentId))]]);
     sections += rows.length;
     after = { d: rows.at(-1)!.documentId, p: rows.at(-1)!.position };
   }
   let pages = 0;
   for (;;) {
+    // A page whose document is being indexed by another run meanwhile is that run's.
     const rows = await sql<{ spaceId: string; pageId: string; title: string }>(
-      `SELECT "spaceId", "pageId", title FROM "SpacePage" WHERE search IS NULL OR content IS NULL LIMIT $1`,
+      `SELECT "spaceId", "pageId", title FROM "SpacePage" sp
+       WHERE (search IS NULL OR content IS NULL) AND NOT ${unindexedSections('sp."documentId"')} LIMIT $1`,
       [batch],
     );
     if (rows.length === 0) break;
@@ -216,9 +235,10 @@ function titleSearch(titles: string[]) {
 const TITLE_VECTOR = vector('l', 'st', 'A');
 // A page's vector: its title's (`titleVector`, an SQL expression) and its document's sections',
 // headings B and bodies C (sections hold them as A and B, see sectionVector), in document order.
-const pageContent = (titleVector: string, documentId: string) => `${titleVector} || coalesce((
+// Null while sections of the document are left to index: the indexer writes it once they are.
+const pageContent = (titleVector: string, documentId: string) => `CASE WHEN NOT ${unindexedSections(documentId)} THEN ${titleVector} || coalesce((
   SELECT quire_tsvector_agg(setweight(ts_filter(ds.search, '{a}'), 'B') || setweight(ts_filter(ds.search, '{b}'), 'C') ORDER BY ds.position)
-  FROM "DocumentSection" ds WHERE ds."documentId" = ${documentId}), '')`;
+  FROM "DocumentSection" ds WHERE ds."documentId" = ${documentId}), '') END`;
 
 /**
  * Makes the space's SpacePage rows exactly `pages` (the document pages of its active revision):
@@ -272,9 +292,60 @@ export interface SectionHit {
 const MAX_RANKED_PAGES = 200;
 const MAX_TITLE_PAGES = 50;
 
-/** Search and link reads; plain SQL, as these are the hot reads of large spaces. */
-export function createSearchStore({ pool }: Db) {
+/**
+ * Runs `index` when told (a revision left sections to index) and every SWEEP_MS, one run at a
+ * time: told while running, it runs once more after. A failed run is tried again by the next sweep.
+ */
+function startIndexer(index: () => Promise<{ sections: number; pages: number }>, log: Logger) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const loop = async () => {
+    do {
+      again = false;
+      try {
+        const n = await index();
+        if (n.sections || n.pages) log.info(n, 'sections and pages indexed for search');
+      } catch (err) {
+        log.error({ err }, 'indexing for search failed; sections left are found by their page titles only until the next sweep');
+      }
+    } while (again && !stopped);
+    running = undefined;
+  };
+  const indexLater = () => {
+    if (stopped) return;
+    if (running) again = true;
+    else running = loop();
+  };
+  const idle = async () => {
+    while (running) await running;
+  };
+  const timer = setInterval(indexLater, SWEEP_MS).unref();
+  // What was left when a process stopped (or written before languages) is indexed at start.
+  indexLater();
   return {
+    indexLater,
+    idle,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await idle();
+    },
+  };
+}
+
+/** Search and link reads; plain SQL, as these are the hot reads of large spaces. And the indexer of what revisions left to index. */
+export function createSearchStore({ pool }: Db, log: Logger) {
+  const reindex = (batch?: number) => reindexSearch(async (text, values) => (await pool.query(text, values)).rows, batch);
+  const indexer = startIndexer(reindex, log);
+  return {
+    /** Tells the indexer that a committed revision left sections to index. */
+    indexLater: indexer.indexLater,
+    /** Resolves once what the indexer was told of is indexed (or its run failed). */
+    indexed: indexer.idle,
+    /** Stops the indexer, after the run in hand. */
+    stopIndexing: indexer.stop,
+
     /**
      * The query (web search syntax: words, "phrases", -not, or) as tsqueries (see SearchQuery):
      * read in every language, any reading matching (a section matches when the whole query does
@@ -349,8 +420,8 @@ export function createSearchStore({ pool }: Db) {
       return rows;
     },
 
-    /** Indexes again what was indexed before languages (see reindexSearch), statement by statement. */
-    reindex: (batch?: number) => reindexSearch(async (text, values) => (await pool.query(text, values)).rows, batch),
+    /** Indexes what is not indexed (see reindexSearch), statement by statement, now. */
+    reindex,
 
     /** The links of the documents, in document order. */
     async documentLinks(documentIds: string[]) {

@@ -1,0 +1,148 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@quire/service-kit';
+import { openDatabaseStore } from '@quire/service-kit/prisma';
+import { cloneTemplate, type TestDatabase } from '@quire/service-kit/testing';
+import type { DocumentBody } from '../src/domain/changes.ts';
+import type { Tree, TreePage } from '../src/domain/tree.ts';
+import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { openStore } from '../src/store/index.ts';
+import { createRevisionStore } from '../src/store/revisions.ts';
+import { createSearchStore, INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
+
+// Search's index of a revision that brings many documents, on real PostgreSQL: written unindexed
+// with the revision, its pages found by their titles meanwhile, indexed by the indexer once told
+// (after the commit); a small revision indexed as it is written.
+
+let database: TestDatabase;
+let sql: pg.Client;
+let told = 0;
+let stores: { search: ReturnType<typeof createSearchStore>; revisions: ReturnType<typeof createRevisionStore> };
+const closing: (() => Promise<void>)[] = [];
+let spaces: ReturnType<typeof openStore>['store'];
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  database = await cloneTemplate('content');
+  sql = new pg.Client({ connectionString: database.url });
+  await sql.connect();
+  const log = createLogger('content-test', 'silent');
+  // The revision store tells a counter, not the indexer: the test runs the index itself.
+  const opened = openDatabaseStore(
+    PrismaClient,
+    (db) => {
+      pool = db.pool;
+      return { search: createSearchStore(db, log), revisions: createRevisionStore(db, () => told++) };
+    },
+    database.url,
+    3,
+  );
+  stores = opened.store;
+  const full = openStore(database.url, 2);
+  spaces = full.store;
+  closing.push(async () => {
+    await stores.search.stopIndexing();
+    await opened.close();
+  }, full.close);
+  // The sweeps at start, over an empty database: the next ones are a period away.
+  await Promise.all([stores.search.indexed(), spaces.search.indexed()]);
+});
+
+afterAll(async () => {
+  await Promise.all(closing.map((close) => close()));
+  await sql.end();
+  await database.drop();
+});
+
+const at = '2026-01-02T03:04:05.000Z';
+const page = (space: string, i: number): TreePage => ({
+  id: `${space}-${i}`,
+  type: 'document',
+  title: `Chapter ${i}`,
+  slug: `chapter-${i}`,
+  documentId: `${space}-doc-${i}`,
+  createdAt: at,
+  updatedAt: at,
+  pages: [],
+});
+
+/** A space whose revision brings `n` new documents, each a section about a zeppelin. */
+async function writeSpace(name: string, n: number) {
+  const space = await spaces.createSpace({ organizationId: 'org', parentId: null, title: name, emoji: '', visibility: 'private', editMode: 'live', defaultLevel: 'read', position: 0 });
+  const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
+  const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n` }]));
+  await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
+    expected: space.revisionId!,
+  });
+  return space.id;
+}
+
+const found = async (spaceId: string, words: string) => {
+  const query = (await stores.search.tsquery(words))!;
+  return (await stores.search.searchPages([spaceId], query, 0, 1000)).map((p) => p.title);
+};
+const unindexed = async (spaceId: string) =>
+  (
+    await sql.query(
+      `SELECT (SELECT count(*) FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId" WHERE sp."spaceId" = $1 AND ds.language IS NULL)::int AS sections,
+        (SELECT count(*) FROM "SpacePage" WHERE "spaceId" = $1 AND content IS NULL)::int AS pages`,
+      [spaceId],
+    )
+  ).rows[0];
+
+describe('the search index of a revision', () => {
+  it('indexes a revision of few new documents as it writes it', async () => {
+    const spaceId = await writeSpace('small', INDEX_INLINE_DOCUMENTS);
+    expect(told).toBe(0);
+    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await found(spaceId, 'zeppelin small mooring')).toHaveLength(INDEX_INLINE_DOCUMENTS);
+  });
+
+  it('leaves a revision of many new documents to the indexer, told after the commit, its pages found by title meanwhile', async () => {
+    const n = INDEX_INLINE_DOCUMENTS + 1;
+    const spaceId = await writeSpace('large', n);
+    expect(told).toBe(1);
+    expect(await unindexed(spaceId)).toEqual({ sections: 2 * n, pages: n });
+    expect(await found(spaceId, 'zeppelin large')).toEqual([]);
+    expect(await found(spaceId, 'chapter 7')).toEqual(['Chapter 7']);
+
+    expect(await stores.search.reindex()).toEqual({ sections: 2 * n, pages: n });
+    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect((await found(spaceId, 'zeppelin large mooring')).sort()).toEqual(Array.from({ length: n }, (_, i) => `Chapter ${i}`).sort());
+    expect(await stores.search.reindex()).toEqual({ sections: 0, pages: 0 });
+  });
+
+  it('writes the vector of a page whose document is not indexed yet once it is, whoever wrote the page', async () => {
+    const n = INDEX_INLINE_DOCUMENTS + 1;
+    const spaceId = await writeSpace('shared', n);
+    // A small revision of another space reusing one of those documents while they wait.
+    const other = await spaces.createSpace({ organizationId: 'org', parentId: null, title: 'other', emoji: '', visibility: 'private', editMode: 'live', defaultLevel: 'read', position: 0 });
+    const tree: Tree = { pages: [page('shared', 3)], files: [], variables: {} };
+    await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
+      expected: other.revisionId!,
+    });
+    expect(await unindexed(other.id)).toEqual({ sections: 2, pages: 1 });
+    expect(await found(other.id, 'zeppelin')).toEqual([]);
+
+    await stores.search.reindex();
+    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await found(other.id, 'zeppelin shared')).toEqual(['Chapter 3']);
+  });
+
+  it('writes without JIT, whose compiling of a bulk write cost more than the write', async () => {
+    const clients = await Promise.all([pool.connect(), pool.connect()]);
+    try {
+      for (const client of clients) expect((await client.query('SHOW jit')).rows[0]).toEqual({ jit: 'off' });
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+
+  it('indexes, once told, what a revision left, however many are told at once', async () => {
+    const spaceId = await writeSpace('told', INDEX_INLINE_DOCUMENTS + 1);
+    for (let i = 0; i < 5; i++) spaces.search.indexLater();
+    await spaces.search.indexed();
+    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await found(spaceId, 'zeppelin told')).toHaveLength(INDEX_INLINE_DOCUMENTS + 1);
+  });
+});
