@@ -68,9 +68,20 @@ const page = (space: string, i: number): TreePage => ({
 
 /** A space whose revision brings `n` new documents, each a section about a zeppelin. */
 async function writeSpace(name: string, n: number) {
-  const space = await spaces.createSpace({ organizationId: 'org', parentId: null, title: name, emoji: '', visibility: 'private', editMode: 'live', defaultLevel: 'read', position: 0 });
+  const space = await spaces.createSpace({
+    organizationId: 'org',
+    parentId: null,
+    title: name,
+    emoji: '',
+    visibility: 'private',
+    editMode: 'live',
+    defaultLevel: 'read',
+    position: 0,
+  });
   const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
-  const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n` }]));
+  const documents = new Map<string, DocumentBody>(
+    tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n` }]),
+  );
   await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
     expected: space.revisionId!,
   });
@@ -116,7 +127,16 @@ describe('the search index of a revision', () => {
     const n = INDEX_INLINE_DOCUMENTS + 1;
     const spaceId = await writeSpace('shared', n);
     // A small revision of another space reusing one of those documents while they wait.
-    const other = await spaces.createSpace({ organizationId: 'org', parentId: null, title: 'other', emoji: '', visibility: 'private', editMode: 'live', defaultLevel: 'read', position: 0 });
+    const other = await spaces.createSpace({
+      organizationId: 'org',
+      parentId: null,
+      title: 'other',
+      emoji: '',
+      visibility: 'private',
+      editMode: 'live',
+      defaultLevel: 'read',
+      position: 0,
+    });
     const tree: Tree = { pages: [page('shared', 3)], files: [], variables: {} };
     await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
       expected: other.revisionId!,
