@@ -178,6 +178,8 @@ describeInChromium('the admin and publishing views in Chromium', () => {
     await a.getByRole('button', { name: 'New share link' }).click();
     await a.getByRole('button', { name: 'Deactivate share link Partners' }).click();
     await a.getByRole('button', { name: 'Activate share link Partners' }).waitFor();
+    // The clipboard takes text only from the focused page; the earlier tests' pages are still open.
+    await a.bringToFront();
     await a.getByRole('button', { name: 'Copy share link Partners' }).click();
     await a.getByRole('status').filter({ hasText: 'Copied the link “Partners” to the clipboard.' }).waitFor();
     const link = (await app.g.call(admin, 'GET', `/v1/orgs/${orgId}/sites/${siteId}/share-links`)).json().items[0] as { urls: { published: string }; active: boolean };
