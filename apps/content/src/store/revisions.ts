@@ -349,15 +349,15 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, body]) => ({ id: docId, ...body }));
         const storedChunks = new Set(stored.chunks);
         const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
-        let unindexed = false;
-        createdAt = await inTransaction(pool, async (sql) => {
+        const written = await inTransaction(pool, async (sql) => {
           // A concurrent writer of the same document waits here for the other's commit, then skips it.
-          if (fresh.length) ({ unindexed } = await writeDocuments(sql, fresh));
+          const { unindexed } = fresh.length ? await writeDocuments(sql, fresh) : { unindexed: false };
           const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
           if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-          return rows[0]!.createdAt;
+          return { createdAt: rows[0]!.createdAt, unindexed };
         });
-        if (unindexed) indexLater();
+        createdAt = written.createdAt;
+        if (written.unindexed) indexLater();
       }
       // Kept as a reader would have them, parsed from what was stored.
       for (const c of unsure.values()) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));
