@@ -25,7 +25,7 @@ import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
-import { commitDocs, fetchRef, listBlobs, push, readBlobs, remoteRef } from './repository.ts';
+import { commitDocs, FETCHED, fetchRef, GitObjects, push, remoteRef, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -201,22 +201,36 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   firstCurrent.catch(() => undefined);
   const unchanged = await answerUnchanged(deps, job, target, dir, firstCurrent, deadline, mark);
   if (unchanged) return unchanged;
-  const fetched = await fetchRef(dir, target, job.ref, deadline);
+  if (!(await fetchRef(dir, target, job.ref, deadline))) throw new JobFailure(`ref ${job.ref} not found in the repository`);
   mark('fetch');
-  if (!fetched) throw new JobFailure(`ref ${job.ref} not found in the repository`);
+  const objects = new GitObjects(dir, deadline);
+  try {
+    return await importFetched(deps, job, objects, firstCurrent, readCurrent, caller, mark, progress);
+  } finally {
+    objects.close();
+  }
+}
+
+async function importFetched(
+  deps: RunnerDeps,
+  job: JobRow,
+  objects: GitObjects,
+  firstCurrent: Promise<Revision>,
+  readCurrent: () => Promise<Revision>,
+  caller: Caller,
+  mark: Mark,
+  progress: Progress,
+): Promise<JobOutcome> {
+  const fetched = await objects.commit(FETCHED);
   const projectDirectory = job.repoProjectDirectory ?? '';
-  const blobs = await listBlobs(dir, deadline);
+  const blobs = await objects.files(fetched.tree);
   const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
   // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
   const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
-  const bytes = await readBlobs(
-    dir,
-    wanted.map(([, oid]) => oid),
-    deadline,
-  );
+  const bytes = await objects.blobs(wanted.map(([, oid]) => oid));
   const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => isLayoutText(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
-  await readReadme(dir, snapshot, projectDirectory, deadline);
+  await readReadme(objects, snapshot, projectDirectory);
   const config = readConfig(snapshot, projectDirectory);
   mark('read');
 
@@ -268,7 +282,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
       progress.add(pages + blobsStored);
       counting = true;
       const unread = oids.filter((oid) => !bytes.has(oid));
-      store(oids, unread.length > 0 ? new Map([...bytes, ...(await readBlobs(dir, unread, deadline))]) : bytes);
+      store(oids, unread.length > 0 ? new Map([...bytes, ...(await objects.blobs(unread))]) : bytes);
       hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
       mark('files');
       await deps.beforeApply?.(job.id);
@@ -283,7 +297,7 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
           parentRevisionId: current.id,
           pages: plan.pages.map(plannedContent),
           files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
-          git: { oid: fetched.oid, message: fetched.message, createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
+          git: { oid: fetched.oid, message: fetched.message.trim(), createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,
           type: '',
           // The repository's redirects replace the space's (none left when `.gitbook.yaml` has none).
@@ -341,31 +355,37 @@ async function answerUnchanged(
 }
 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
-async function snapshotOf(dir: string, projectDirectory: string, deadline: number): Promise<RepoSnapshot> {
-  const blobs = await listBlobs(dir, deadline);
+async function snapshotOf(objects: GitObjects, tree: string, projectDirectory: string): Promise<RepoSnapshot> {
+  const blobs = await objects.files(tree);
   const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && isLayoutText(p));
-  const bytes = await readBlobs(
-    dir,
-    wanted.map(([, oid]) => oid),
-    deadline,
-  );
+  const bytes = await objects.blobs(wanted.map(([, oid]) => oid));
   const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
-  await readReadme(dir, snapshot, projectDirectory, deadline);
+  await readReadme(objects, snapshot, projectDirectory);
   return snapshot;
 }
 
 /** The readme `.gitbook.yaml` may name outside the project directory (`readme: ../README.md`), read into the snapshot. */
-async function readReadme(dir: string, snapshot: RepoSnapshot, projectDirectory: string, deadline: number): Promise<void> {
+async function readReadme(objects: GitObjects, snapshot: RepoSnapshot, projectDirectory: string): Promise<void> {
   const { readme } = readConfig(snapshot, projectDirectory);
   const oid = snapshot.blobs.get(readme);
-  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await readBlobs(dir, [oid], deadline)).get(oid)!.toString('utf8'));
+  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await objects.blobs([oid])).get(oid)!.toString('utf8'));
 }
 
 async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
-  const fetched = await fetchRef(dir, target, job.ref, deadline);
-  mark('fetch');
+  let fetched: Fetched | undefined;
+  let existing: RepoSnapshot | undefined;
   const projectDirectory = job.repoProjectDirectory ?? '';
-  const existing = fetched ? await snapshotOf(dir, projectDirectory, deadline) : undefined;
+  const found = await fetchRef(dir, target, job.ref, deadline);
+  mark('fetch');
+  if (found) {
+    const objects = new GitObjects(dir, deadline);
+    try {
+      fetched = await objects.commit(FETCHED);
+      existing = await snapshotOf(objects, fetched.tree, projectDirectory);
+    } finally {
+      objects.close();
+    }
+  }
   mark('read');
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, caller);
   const plan = planExport(revision.pages, revision.files, {

@@ -1,28 +1,30 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { remoteCommit } from '../domain/reimport.ts';
 import { git, GitError, type GitTarget } from './git.ts';
 
-const FETCHED = 'refs/quire/fetched';
+/** Where a job's fetch puts the commit it reads. */
+export const FETCHED = 'refs/quire/fetched';
 
+/** The commit a fetch brought: its id, tree and message. */
 export interface Fetched {
   oid: string;
+  tree: string;
   message: string;
 }
 
 /**
- * Fetches `ref`'s commit (depth 1) into a new repository at `dir`; undefined when the remote
- * has no such ref (an export may create it).
+ * Fetches `ref`'s commit (depth 1) into a new repository at `dir`; false when the remote has no
+ * such ref (an export may create it). Its objects are then read with `openObjects`.
  */
-export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<Fetched | undefined> {
-  await git(dir, ['init', '--quiet'], { deadline });
+export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<boolean> {
+  await git(dir, ['init', '--quiet', '--bare'], { deadline });
   try {
     await git(dir, ['fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--', target.url, `+${ref}:${FETCHED}`], { target, deadline });
   } catch (err) {
-    if (err instanceof GitError && /couldn't find remote ref/i.test(err.message)) return undefined;
+    if (err instanceof GitError && /couldn't find remote ref/i.test(err.message)) return false;
     throw err;
   }
-  const [oid, message] = (await git(dir, ['log', '-1', '--format=%H%n%B', FETCHED], { deadline })).split(/\n([\s\S]*)/);
-  return { oid: oid!.trim(), message: (message ?? '').trim() };
+  return true;
 }
 
 /** The commit `ref` names on the remote (one `git ls-remote`, nothing fetched); undefined when it has no such ref. */
@@ -30,53 +32,156 @@ export async function remoteRef(dir: string, target: GitTarget, ref: string, dea
   return remoteCommit(await git(dir, ['ls-remote', '--', target.url, ref, `${ref}^{}`], { target, deadline }), ref);
 }
 
-/** Every regular file of the fetched commit: path -> blob oid (links and submodules left out). */
-export async function listBlobs(dir: string, deadline: number): Promise<Map<string, string>> {
-  const out = await git(dir, ['ls-tree', '-r', '-z', '--full-tree', FETCHED], { deadline });
-  const blobs = new Map<string, string>();
-  for (const entry of out.split('\0')) {
-    const m = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (m && m[1] !== '120000') blobs.set(m[3]!, m[2]!);
-  }
-  return blobs;
+interface GitObject {
+  oid: string;
+  type: string;
+  data: Buffer;
 }
 
-/** The bytes of blobs, read in one `git cat-file --batch` process. */
-export function readBlobs(dir: string, oids: string[], deadline: number): Promise<Map<string, Buffer>> {
-  const wanted = [...new Set(oids)];
-  const result = new Map<string, Buffer>();
-  if (wanted.length === 0) return Promise.resolve(result);
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd: dir, env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
-    const timer = setTimeout(() => child.kill('SIGKILL'), Math.max(1, deadline - Date.now()));
-    let buf: Buffer = Buffer.alloc(0);
-    let i = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      for (;;) {
-        const nl = buf.indexOf(10);
-        if (nl < 0) return;
-        const header = buf.subarray(0, nl).toString('utf8').split(' ');
-        if (header[1] === 'missing') {
-          buf = buf.subarray(nl + 1);
-          i++;
-          continue;
+/**
+ * The objects of the repository at `dir`, read through one `git cat-file --batch` process that
+ * a job keeps open: the fetched commit, its trees and the blobs it wants, each a request on the
+ * same pipe (a process costs more to start than git takes to answer, and starting one blocks
+ * the service's thread while it forks). Closed by `close()`, or killed at the deadline.
+ */
+export class GitObjects {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #timer: NodeJS.Timeout;
+  // Requests in the order git answers them.
+  readonly #waiting: { resolve(o: GitObject | undefined): void; reject(e: Error): void }[] = [];
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  // Bytes the object being read takes, its header included: nothing is parsed before they are in.
+  #needed = 0;
+  #failed: Error | undefined;
+
+  constructor(dir: string, deadline: number) {
+    this.#child = spawn('git', ['cat-file', '--batch'], { cwd: dir, env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    this.#timer = setTimeout(() => this.#fail(new GitError("reading the repository's files did not finish in time")), Math.max(1, deadline - Date.now()));
+    this.#child.stdout.on('data', (chunk: Buffer) => this.#take(chunk));
+    this.#child.on('error', (err) => this.#fail(new GitError(`git cat-file failed: ${err.message}`)));
+    // A write to a process that has gone (EPIPE) fails the requests, not the service.
+    this.#child.stdin.on('error', (err) => this.#fail(new GitError(`git cat-file failed: ${err.message}`)));
+    this.#child.on('close', () => this.#fail(new GitError('git cat-file stopped before answering')));
+  }
+
+  /** The objects `names` (ids or refs) name, by the name asked; a missing one is left out. */
+  async read(names: Iterable<string>): Promise<Map<string, GitObject>> {
+    const wanted = [...new Set(names)];
+    if (this.#failed) throw this.#failed;
+    if (wanted.length === 0) return new Map();
+    const answers = wanted.map((name) => new Promise<GitObject | undefined>((resolve, reject) => this.#waiting.push({ resolve, reject })));
+    this.#child.stdin.write(wanted.map((name) => `${name}\n`).join(''));
+    const found = new Map<string, GitObject>();
+    (await Promise.all(answers)).forEach((o, i) => o && found.set(wanted[i]!, o));
+    return found;
+  }
+
+  /** The bytes of blobs by id; a missing one is left out. */
+  async blobs(oids: Iterable<string>): Promise<Map<string, Buffer>> {
+    return new Map([...(await this.read(oids))].map(([oid, o]) => [oid, o.data]));
+  }
+
+  /** The commit `ref` names: its id, tree and message (what `git log -1 --format=%B` prints, unstripped). */
+  async commit(ref: string): Promise<Fetched> {
+    const commit = (await this.read([ref])).get(ref);
+    if (commit?.type !== 'commit') throw new GitError(`${ref} is not a commit`);
+    return { oid: commit.oid, ...parseCommit(commit.data) };
+  }
+
+  /**
+   * Every regular file under `tree`: path -> blob id (symbolic links and submodules left out),
+   * read a level of folders at a time.
+   */
+  async files(tree: string): Promise<Map<string, string>> {
+    const files = new Map<string, string>();
+    let level = new Map([[tree, '']]);
+    while (level.size > 0) {
+      const trees = await this.read(level.keys());
+      const next = new Map<string, string>();
+      for (const [oid, prefix] of level) {
+        const object = trees.get(oid);
+        if (object?.type !== 'tree') throw new GitError(`tree ${oid} is missing from the fetched commit`);
+        for (const entry of treeEntries(object.data, oid.length / 2)) {
+          const path = prefix + entry.name;
+          if (entry.mode === '40000') next.set(entry.oid, `${path}/`);
+          else if (entry.mode.startsWith('100')) files.set(path, entry.oid);
         }
-        const size = Number(header[2]);
-        if (buf.length < nl + 1 + size + 1) return;
-        result.set(header[0]!, Buffer.from(buf.subarray(nl + 1, nl + 1 + size)));
-        buf = buf.subarray(nl + 1 + size + 1);
-        i++;
       }
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      if (i < wanted.length) reject(new GitError("reading the repository's files did not finish in time"));
-      else resolve(result);
-    });
-    child.stdin.end(wanted.map((o) => `${o}\n`).join(''));
-  });
+      level = next;
+    }
+    return files;
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#child.stdin.end();
+    this.#child.kill('SIGKILL');
+  }
+
+  #fail(err: Error): void {
+    clearTimeout(this.#timer);
+    this.#failed ??= err;
+    for (const w of this.#waiting.splice(0)) w.reject(this.#failed);
+    this.#child.kill('SIGKILL');
+  }
+
+  // Answers are `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`: each completes the oldest
+  // request. Chunks are joined only once the object being read is whole.
+  #take(chunk: Buffer): void {
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    if (this.#buffered < this.#needed) return;
+    let buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#buffered);
+    let at = 0;
+    this.#needed = 0;
+    while (this.#waiting.length > 0) {
+      const nl = buf.indexOf(10, at);
+      if (nl < 0) break;
+      const [oid, type, size] = buf.toString('latin1', at, nl).split(' ') as [string, string, string?];
+      if (size === undefined) {
+        // missing, ambiguous: nothing follows the line.
+        this.#waiting.shift()!.resolve(undefined);
+        at = nl + 1;
+        continue;
+      }
+      const end = nl + 1 + Number(size);
+      if (buf.length < end + 1) {
+        this.#needed = end + 1 - at;
+        break;
+      }
+      // A copy: the chunk it sits in is dropped once read.
+      this.#waiting.shift()!.resolve({ oid, type, data: Buffer.from(buf.subarray(nl + 1, end)) });
+      at = end + 1;
+    }
+    buf = buf.subarray(at);
+    this.#chunks = buf.length > 0 ? [buf] : [];
+    this.#buffered = buf.length;
+  }
+}
+
+/** A commit object's tree and message (the bytes after the headers' blank line). */
+export function parseCommit(data: Buffer): { tree: string; message: string } {
+  const text = data.toString('utf8');
+  const headersEnd = text.indexOf('\n\n');
+  const headers = headersEnd < 0 ? text : text.slice(0, headersEnd);
+  const tree = /^tree ([0-9a-f]+)$/m.exec(headers)?.[1];
+  if (!tree) throw new GitError('the fetched commit names no tree');
+  return { tree, message: headersEnd < 0 ? '' : text.slice(headersEnd + 2) };
+}
+
+/** A tree object's entries: `<mode> <name>\0<id as oidBytes bytes>` one after the other. */
+export function treeEntries(data: Buffer, oidBytes: number): { mode: string; name: string; oid: string }[] {
+  const entries = [];
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(32, at);
+    const nul = data.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + oidBytes > data.length) throw new GitError('a tree of the fetched commit cannot be read');
+    entries.push({ mode: data.toString('latin1', at, space), name: data.toString('utf8', space + 1, nul), oid: data.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    at = nul + 1 + oidBytes;
+  }
+  return entries;
 }
 
 const EXPORTED = 'refs/quire/exported';

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitError } from '../src/worker/git.ts';
+import { GitObjects, parseCommit, treeEntries } from '../src/worker/repository.ts';
+
+const run = promisify(execFile);
+const env = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+const git = async (cwd: string, ...args: string[]) => (await run('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+
+// One repository read by git's own commands and by GitObjects: both must say the same.
+describe('GitObjects: one cat-file process reads a commit, its trees and blobs', () => {
+  let dir: string;
+  const big = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'quire-objects-'));
+    await git(dir, 'init', '--quiet');
+    const files: Record<string, string | Buffer> = {
+      'README.md': '# Hello\n',
+      'docs/guide/deep/page.md': '# Deep\n',
+      'docs/screen shot.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+      'docs/中文/页面.md': '# 页面\n',
+      'assets/big.bin': big,
+    };
+    for (const [path, data] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), data);
+    }
+    await run('chmod', ['+x', join(dir, 'README.md')]);
+    await symlink('README.md', join(dir, 'link.md'));
+    await git(dir, 'add', '--all');
+    // A submodule's entry (a commit in the tree), as a repository with submodules has.
+    await git(dir, 'update-index', '--add', '--cacheinfo', `160000,${'a'.repeat(40)},vendor/lib`);
+    await git(dir, 'commit', '--quiet', '-m', 'Subject line\n\nBody line one.\nBody line two.');
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('lists the regular files of every folder as ls-tree does, without links and submodules', async () => {
+    const expected = new Map<string, string>();
+    for (const entry of (await git(dir, '-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--full-tree', 'HEAD')).split('\0')) {
+      const m = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+      if (m && m[1] !== '120000') expected.set(m[3]!, m[2]!);
+    }
+    const objects = new GitObjects(dir, Date.now() + 10_000);
+    try {
+      const commit = await objects.commit('HEAD');
+      expect(commit.oid).toBe((await git(dir, 'rev-parse', 'HEAD')).trim());
+      expect(commit.tree).toBe((await git(dir, 'rev-parse', 'HEAD^{tree}')).trim());
+      expect(commit.message.trim()).toBe((await git(dir, 'log', '-1', '--format=%B', 'HEAD')).trim());
+      const files = await objects.files(commit.tree);
+      expect(files).toEqual(expected);
+      expect([...files.keys()].sort()).toEqual(['README.md', 'assets/big.bin', 'docs/guide/deep/page.md', 'docs/screen shot.png', 'docs/中文/页面.md']);
+    } finally {
+      objects.close();
+    }
+  });
+
+  it('reads blobs of any size, many at once, and leaves out what is missing', async () => {
+    const objects = new GitObjects(dir, Date.now() + 10_000);
+    try {
+      const commit = await objects.commit('HEAD');
+      const files = await objects.files(commit.tree);
+      const missing = 'b'.repeat(40);
+      const [blobs, again] = await Promise.all([objects.blobs([...files.values(), missing]), objects.blobs([files.get('docs/中文/页面.md')!])]);
+      expect(blobs.has(missing)).toBe(false);
+      expect(blobs.get(files.get('assets/big.bin')!)!.equals(big)).toBe(true);
+      expect(blobs.get(files.get('README.md')!)!.toString()).toBe('# Hello\n');
+      expect(again.get(files.get('docs/中文/页面.md')!)!.toString()).toBe('# 页面\n');
+    } finally {
+      objects.close();
+    }
+  });
+
+  it('fails its requests when git is gone, and when asked after', async () => {
+    const objects = new GitObjects(join(dir, 'no-such-folder'), Date.now() + 10_000);
+    await expect(objects.commit('HEAD')).rejects.toBeInstanceOf(GitError);
+    await expect(objects.blobs(['c'.repeat(40)])).rejects.toBeInstanceOf(GitError);
+    objects.close();
+  });
+
+  it('fails at its deadline instead of waiting on git', async () => {
+    const objects = new GitObjects(dir, Date.now() + 1);
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(objects.commit('HEAD')).rejects.toThrow(/did not finish in time/);
+    objects.close();
+  });
+});
+
+describe('parsing git objects', () => {
+  it('reads a commit whose headers continue over lines (a signature) and keeps its message whole', () => {
+    const data = Buffer.from(`tree ${'1'.repeat(40)}\nparent ${'2'.repeat(40)}\ngpgsig -----BEGIN-----\n \n line\n -----END-----\n\nTitle\n\nBody\n`);
+    expect(parseCommit(data)).toEqual({ tree: '1'.repeat(40), message: 'Title\n\nBody\n' });
+    expect(() => parseCommit(Buffer.from('author x\n\nNo tree'))).toThrow(GitError);
+  });
+
+  it('reads tree entries and refuses a truncated tree', () => {
+    const oid = Buffer.alloc(20, 0xab);
+    const data = Buffer.concat([Buffer.from('100644 a b.md\0'), oid, Buffer.from('40000 dir\0'), oid]);
+    expect(treeEntries(data, 20)).toEqual([
+      { mode: '100644', name: 'a b.md', oid: 'ab'.repeat(20) },
+      { mode: '40000', name: 'dir', oid: 'ab'.repeat(20) },
+    ]);
+    expect(() => treeEntries(data.subarray(0, data.length - 3), 20)).toThrow(GitError);
+  });
+});
