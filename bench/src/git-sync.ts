@@ -1,21 +1,25 @@
 import { execFile } from 'node:child_process';
-import { measureCpu } from './lib/load.ts';
-import { writeResult } from './lib/results.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import type { PageContent } from '@quire/proto/space-content';
-import { migrateTemplate } from '@quire/service-kit/testing';
-import { startContent } from '@quire/content/testing';
-import { startOrgs } from '@quire/orgs/testing';
+import { ContentServiceClient } from '@quire/proto/content';
+import { GitSyncServiceClient } from '@quire/proto/gitsync';
+import { SpaceContentServiceClient, type PageContent } from '@quire/proto/space-content';
+import { createClient } from '@quire/service-kit';
+import { callAs, cloneTemplate, migrateTemplate } from '@quire/service-kit/testing';
+import { createOrganization, createUser } from '@quire/orgs/admin';
+import { openStore } from '@quire/orgs/store';
 // Not a dependency of the bench package yet: its harness by path.
-import { readRepo, startGitServer, startGitSync } from '@quire/git-sync/testing';
+import { readRepo, startGitServer } from '@quire/git-sync/testing';
+import { measureCpu, processCpuMs, startApp, stopAll } from './lib/load.ts';
+import { writeResult } from './lib/results.ts';
 
-// Git sync end to end on the real services (orgs, content, git-sync with its JetStream worker,
-// PostgreSQL, git over smart HTTP on loopback): import of a 1,000-page GitBook repository and
+// Git sync end to end on the real services as deployed, each its own process from its built
+// bundle (orgs, content, git-sync with one JetStream worker; PostgreSQL; git over smart HTTP on
+// loopback, served from this process): import of a 1,000-page GitBook repository and
 // export of the 1,000-page space, each timed from the RPC that queues the job to the job's
 // recorded completion, beside a plain `git clone` of the same repository in the same run. The
 // unchanged export onto the repository the space came from reads and compares every file and
@@ -55,21 +59,79 @@ const dropTemplates = await Promise.all([
   migrateTemplate('content', here('../../apps/content')),
   migrateTemplate('git-sync', here('../../apps/git-sync')),
 ]);
-const orgs = await startOrgs();
-const content = await startContent(orgs.address);
-const gs = await startGitSync(content.address, { workers: 1 });
+const [orgsDb, contentDb, gitSyncDb] = await Promise.all([cloneTemplate('orgs'), cloneTemplate('content'), cloneTemplate('git-sync')]);
+const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
+const orgsStore = openStore(orgsDb.url, 2);
+const owner = await createUser(orgsStore.store, 'bench-git@example.com', 'Bench');
+const org = await createOrganization(orgsStore.store, 'Bench', owner.email);
+await orgsStore.close();
+
+const ports = { orgs: '51251', content: '51252', gitSync: '51256' };
+startApp('orgs', { ORGS_PORT: ports.orgs, DATABASE_URL: orgsDb.url, LOG_LEVEL: 'warn' });
+const contentApp = startApp('content', {
+  CONTENT_PORT: ports.content,
+  ORGS_URL: `127.0.0.1:${ports.orgs}`,
+  DATABASE_URL: contentDb.url,
+  CONTENT_BLOB_DIR: blobDir,
+  EVENTS_SUBJECT_PREFIX: 'bench.events.none',
+  LOG_LEVEL: 'warn',
+});
+// info: each job's log line (phases, wall and CPU ms) is printed.
+startApp('git-sync', {
+  GIT_SYNC_PORT: ports.gitSync,
+  CONTENT_URL: `127.0.0.1:${ports.content}`,
+  DATABASE_URL: gitSyncDb.url,
+  GIT_SYNC_SUBJECT: 'jobs.bench.gitsync',
+  GIT_SYNC_CONSUMER: 'git-sync-bench',
+  GIT_SYNC_CONSUMER_INACTIVE_MS: '60000',
+  GIT_SYNC_WORKERS: '1',
+  EVENTS_SUBJECT_PREFIX: 'bench.events.none',
+  QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+  QUIRE_ALLOW_PRIVATE_NETWORK: 'true',
+  LOG_LEVEL: 'info',
+});
+const contentClient = createClient(ContentServiceClient, `127.0.0.1:${ports.content}`);
+const spaceContentClient = createClient(SpaceContentServiceClient, `127.0.0.1:${ports.content}`);
+const gitSyncClient = createClient(GitSyncServiceClient, `127.0.0.1:${ports.gitSync}`);
+const callContent = callAs(contentClient, 'content');
+const callSpaceContent = callAs(spaceContentClient, 'content');
+const callGitSync = callAs(gitSyncClient, 'git-sync');
 const repos = await startGitServer();
-// The bench shares its process with the services it measures: it polls the job's row with one
-// plain query, not through the store's Prisma (whose client costs about 1 ms of CPU a read, a
-// tenth of the import's thread at one read every 10 ms).
-const jobs = new pg.Client({ connectionString: gs.databaseUrl });
+// The job's row and the search index are read with plain queries on the services' databases.
+const jobs = new pg.Client({ connectionString: gitSyncDb.url });
 await jobs.connect();
+const contentRows = new pg.Client({ connectionString: contentDb.url });
+await contentRows.connect();
+
+/** Resolves once content's indexer has indexed every section and page it was left (or throws after a minute). */
+async function indexed(): Promise<void> {
+  for (let i = 0; i < 6000; i++) {
+    const { rows } = await contentRows.query<{ left: boolean }>({
+      name: 'left',
+      text: `SELECT EXISTS (SELECT 1 FROM "DocumentSection" WHERE language IS NULL) OR EXISTS (SELECT 1 FROM "SpacePage" WHERE search IS NULL OR content IS NULL) AS left`,
+    });
+    if (!rows[0]!.left) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('content did not index the import within a minute');
+}
+
+/** Waits for a service's gRPC port to answer a call (its start includes migrations' checks and NATS). */
+async function ready(call: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return void (await call());
+    } catch (err) {
+      if (i > 300) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
 
 try {
-  const owner = await orgs.user('owner');
-  const org = await orgs.organization(owner, [], 'Bench');
-  const newSpace = async () =>
-    (await content.call(content.client.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)).id as string;
+  const newSpace = async () => (await callContent(contentClient.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+  await ready(newSpace);
+  await ready(() => callGitSync(gitSyncClient.getGitInfo, { spaceId: 'none' }, owner.id).catch((err: { code?: number }) => (err.code === 5 ? undefined : Promise.reject(err))));
   await repos.create('big', docsRepository(PAGES));
   const url = repos.url('big');
   const options = (u: string) => ({ url: u, ref: 'refs/heads/main', repoCacheId: '', repoTreeUrl: '', repoCommitUrl: '', repoProjectDirectory: '', force: false });
@@ -79,13 +141,14 @@ try {
     const t0 = performance.now();
     const { jobId } = await queue();
     for (;;) {
-      const [job] = (await jobs.query<{ state: string; error: string | null }>({ name: 'job', text: 'SELECT state::text, error FROM "GitJob" WHERE id = $1', values: [jobId] })).rows;
+      const [job] = (await jobs.query<{ state: string; error: string | null }>({ name: 'job', text: 'SELECT state::text, error FROM "GitJob" WHERE id = $1', values: [jobId] }))
+        .rows;
       if (job?.state === 'done') return performance.now() - t0;
       if (job?.state === 'failed') throw new Error(`${spaceId}: ${job.error}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  const importInto = (spaceId: string) => timed(spaceId, () => gs.call(gs.client.importRepository, { spaceId, repository: options(url), standalone: false }, owner.id));
+  const importInto = (spaceId: string) => timed(spaceId, () => callGitSync(gitSyncClient.importRepository, { spaceId, repository: options(url), standalone: false }, owner.id));
 
   const clone: number[] = [];
   const firstImport: number[] = [];
@@ -110,24 +173,24 @@ try {
     // Its text is indexed for search after its commit (titles at once): how much later, waited
     // for so that nothing measured next shares the machine with it.
     const t = performance.now();
-    await content.store.search.indexed();
+    await indexed();
     searchableAfter.push(performance.now() - t);
     reimport.push(await importInto(spaceId));
     exportSpace = spaceId;
     const before = (await readRepo(join(repos.root, 'big.git'))).head;
-    exportOntoSource.push(await timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(url), commitMessage: 'Bench export' }, owner.id)));
+    exportOntoSource.push(await timed(spaceId, () => callGitSync(gitSyncClient.exportRepository, { spaceId, repository: options(url), commitMessage: 'Bench export' }, owner.id)));
     const after = (await readRepo(join(repos.root, 'big.git'))).head;
     if (after !== before) throw new Error(`the unchanged export onto its own repository made commit ${after}`);
 
     await repos.create(`export-${r}`);
     const exportTo = () =>
-      timed(spaceId, () => gs.call(gs.client.exportRepository, { spaceId, repository: options(repos.url(`export-${r}`)), commitMessage: 'Bench export' }, owner.id));
+      timed(spaceId, () => callGitSync(gitSyncClient.exportRepository, { spaceId, repository: options(repos.url(`export-${r}`)), commitMessage: 'Bench export' }, owner.id));
     exportNew.push(await exportTo());
     exportUnchanged.push(await exportTo());
 
     // The content service's share: the same pages written by CreateRevision alone (each page's
     // markdown made unique, so its documents are stored and parsed again, as a first import's are).
-    const imported = await content.callContent(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
+    const imported = await callSpaceContent(spaceContentClient.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
     type P = (typeof imported.pages)[number];
     const asContent = (pages: P[]): PageContent[] =>
       pages.map((p) => ({
@@ -140,10 +203,10 @@ try {
       }));
     const fresh = await newSpace();
     const t1 = performance.now();
-    const ownCpu = process.cpuUsage();
+    const contentCpu = processCpuMs(contentApp.pid!).all;
     const { postgres } = await measureCpu(() =>
-      content.callContent(
-        content.spaceContent.createRevision,
+      callSpaceContent(
+        spaceContentClient.createRevision,
         {
           spaceId: fresh,
           parentRevisionId: '',
@@ -156,9 +219,8 @@ try {
       ),
     );
     contentOnly.push(performance.now() - t1);
-    const own = process.cpuUsage(ownCpu);
-    contentOnlyCpuMs.push({ node: round((own.user + own.system) / 1000), postgres: round(postgres) });
-    await content.store.search.indexed();
+    contentOnlyCpuMs.push({ node: round(processCpuMs(contentApp.pid!).all - contentCpu), postgres: round(postgres) });
+    await indexed();
   }
   const exported = await readRepo(join(repos.root, `export-${RUNS - 1}.git`));
   const result = {
@@ -186,9 +248,12 @@ try {
   writeResult('git-sync', result);
 } finally {
   await jobs.end();
+  await contentRows.end();
   await repos.stop();
-  await gs.stop();
-  await content.stop();
-  await orgs.stop();
+  stopAll();
+  // The services close their pools on SIGTERM; their databases go once they have.
+  await new Promise((r) => setTimeout(r, 2000));
+  await Promise.all([orgsDb, contentDb, gitSyncDb].map((db) => db.drop()));
   await Promise.all(dropTemplates.map((drop) => drop()));
+  await rm(blobDir, { recursive: true, force: true });
 }
