@@ -25,7 +25,7 @@ import type {
 } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { createLogger, Role } from '@quire/service-kit';
+import { createLogger, MAX_BLOB_BYTES, Role } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,9 +273,14 @@ describe('import', () => {
     expect(await revisionsOf(spaceId)).toBe(revisions + 1);
   });
 
-  it('fails clearly on a bad ref, a missing repository, wrong credentials; nothing changes', async () => {
+  it('fails clearly on a bad ref, a missing repository, wrong credentials, a file over the bound; nothing changes', async () => {
     await secured.create('private', DOCS_REPO);
     await repos.create('plain', { 'README.md': '# Plain\n' });
+    // A file larger than a space may hold: never read whole, named in the reason (once, as an
+    // asset, and once as a page's text).
+    const huge = Buffer.alloc(MAX_BLOB_BYTES + 1, 1);
+    await repos.create('huge-asset', { 'README.md': '# Huge\n', '.gitbook/assets/movie.bin': huge });
+    await repos.create('huge-page', { 'README.md': huge });
     const spaceId = await createSpace();
     const before = await revision(spaceId);
     const cases: [Partial<RepositoryOptions> & { url: string }, RegExp][] = [
@@ -284,6 +289,8 @@ describe('import', () => {
       [{ url: secured.url('private', { username: 'alice', password: 'wrong' }) }, /Authentication failed|401|could not read/i],
       [{ url: secured.url('private') }, /Authentication failed|401|could not read|terminal prompts disabled/i],
       [{ url: repos.url('plain'), repoProjectDirectory: 'nothing-here' }, /repoProjectDirectory: "nothing-here" is not a folder/],
+      [{ url: repos.url('huge-asset') }, /^\.gitbook\/assets\/movie\.bin is 15\.0 MiB, over the 15 MiB a file may have$/],
+      [{ url: repos.url('huge-page') }, /^README\.md is 15\.0 MiB, over the 15 MiB a file may have$/],
     ];
     for (const [o, reason] of cases) {
       const job = await run(spaceId, importRepo(spaceId, o));

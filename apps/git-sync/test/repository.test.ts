@@ -20,7 +20,7 @@ const env = {
 const git = async (cwd: string, ...args: string[]) => (await run('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 // One repository read by git's own commands and by GitObjects: both must say the same.
-describe('GitObjects: one cat-file process reads a commit, its trees and blobs', () => {
+describe('GitObjects: one cat-file process reads a commit, its trees and its blobs', () => {
   let dir: string;
   const big = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
 
@@ -67,17 +67,34 @@ describe('GitObjects: one cat-file process reads a commit, its trees and blobs',
     }
   });
 
-  it('reads blobs of any size, many at once, and leaves out what is missing', async () => {
+  it('reads many blobs at once, each request answered in order, and names a file that is missing', async () => {
     const objects = new GitObjects(dir, Date.now() + 10_000);
     try {
-      const commit = await objects.commit('HEAD');
-      const files = await objects.files(commit.tree);
-      const missing = 'b'.repeat(40);
-      const [blobs, again] = await Promise.all([objects.blobs([...files.values(), missing]), objects.blobs([files.get('docs/中文/页面.md')!])]);
-      expect(blobs.has(missing)).toBe(false);
+      const files = await objects.files((await objects.commit('HEAD')).tree);
+      const [blobs, again] = await Promise.all([objects.blobs(files), objects.blobs([['docs/中文/页面.md', files.get('docs/中文/页面.md')!]])]);
       expect(blobs.get(files.get('assets/big.bin')!)!.equals(big)).toBe(true);
       expect(blobs.get(files.get('README.md')!)!.toString()).toBe('# Hello\n');
       expect(again.get(files.get('docs/中文/页面.md')!)!.toString()).toBe('# 页面\n');
+      await expect(objects.blobs([['gone.md', 'b'.repeat(40)]])).rejects.toThrow('gone.md could not be read from the repository');
+      // The process still answers after a missing object.
+      expect((await objects.blobs([['README.md', files.get('README.md')!]])).size).toBe(1);
+    } finally {
+      objects.close();
+    }
+  });
+
+  it('never holds an object over its bound: the file is named, its bytes skipped, and later answers still read', async () => {
+    const objects = new GitObjects(dir, Date.now() + 10_000, 1024 * 1024);
+    try {
+      const files = await objects.files((await objects.commit('HEAD')).tree);
+      const readme = files.get('README.md')!;
+      // The large one between two small ones, in one request and in requests of their own.
+      const [over, after] = await Promise.allSettled([objects.blobs([['assets/big.bin', files.get('assets/big.bin')!]]), objects.blobs([['README.md', readme]])]);
+      expect(over.status === 'rejected' && String(over.reason)).toMatch('assets/big.bin is 3.0 MiB, over the 1 MiB a file may have');
+      expect(after.status === 'fulfilled' && after.value.get(readme)!.toString()).toBe('# Hello\n');
+      const read = await objects.read([files.get('assets/big.bin')!, readme]);
+      expect(read.get(files.get('assets/big.bin')!)).toEqual({ oid: files.get('assets/big.bin'), type: 'blob', size: big.length });
+      expect(read.get(readme)!.data!.toString()).toBe('# Hello\n');
     } finally {
       objects.close();
     }
@@ -86,7 +103,7 @@ describe('GitObjects: one cat-file process reads a commit, its trees and blobs',
   it('fails its requests when git is gone, and when asked after', async () => {
     const objects = new GitObjects(join(dir, 'no-such-folder'), Date.now() + 10_000);
     await expect(objects.commit('HEAD')).rejects.toBeInstanceOf(GitError);
-    await expect(objects.blobs(['c'.repeat(40)])).rejects.toBeInstanceOf(GitError);
+    await expect(objects.blobs([['a.md', 'c'.repeat(40)]])).rejects.toBeInstanceOf(GitError);
     objects.close();
   });
 

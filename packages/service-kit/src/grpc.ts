@@ -93,6 +93,8 @@ export interface RunningGrpcServer {
 
 /** The largest message a service or client takes (a call's request, or an answer): 16 MiB. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** The largest file a space holds: its bytes travel in one message (`PutBlob`), with room left for the rest. */
+export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
 
 export async function startGrpcServer(opts: {
   host: string;

@@ -1,11 +1,11 @@
 import type { SpaceContentServiceServer } from '@quire/proto/space-content';
-import { checkOneOf, checkUri, InvalidArgumentError, type Handlers } from '@quire/service-kit';
+import { checkOneOf, checkUri, InvalidArgumentError, MAX_BLOB_BYTES, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { checkPublicUrl, fetchPublic } from '@quire/service-kit/outbound';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
 import { FILE_SOURCES, importFile, type FileImportLimits, type FileSource } from '../import/files.ts';
-import { contentWriter, MAX_BLOB_BYTES, requireEdit, type RevisionDeps } from './revisions.ts';
+import { contentWriter, requireEdit, type RevisionDeps } from './revisions.ts';
 import { visibleSpace } from './deps.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'importContent'>;

@@ -17,6 +17,7 @@ import {
   encodeCursor,
   FailedPreconditionError,
   InvalidArgumentError,
+  MAX_BLOB_BYTES,
   MAX_MESSAGE_BYTES,
   NotFoundError,
   pageArgs,
@@ -71,8 +72,6 @@ type H = Pick<
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
 const PAGE_FORMATS = ['', 'markdown', 'document'] as const;
-// The gRPC server takes messages up to 16 MiB; a file's bytes leave room for the rest.
-export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
 const FILE_FETCH_TIMEOUT_MS = 15_000;
 /** Files fetched by URL at once by this process, whatever the number of calls asking. */
 export const FILE_FETCHES_IN_FLIGHT = 4;

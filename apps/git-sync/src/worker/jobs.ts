@@ -226,27 +226,29 @@ async function importFetched(
   const blobs = await objects.files(fetched.tree);
   const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
-  // The text files and, in the same read, the assets folders' files (what a revision's files mostly are).
-  const wanted = inProject.filter(([p]) => /\.(md|ya?ml)$/i.test(p) || /(^|\/)\.gitbook\/assets\//.test(p));
-  const bytes = await objects.blobs(wanted.map(([, oid]) => oid));
-  const snapshot = { blobs, texts: new Map(wanted.filter(([p]) => isLayoutText(p)).map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
+  const texts = inProject.filter(([p]) => isLayoutText(p));
+  const bytes = await objects.blobs(texts);
+  const snapshot = { blobs, texts: new Map(texts.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(objects, snapshot, projectDirectory);
   const config = readConfig(snapshot, projectDirectory);
   mark('read');
 
   // Files go to content as blobs (kept by their bytes: storing one twice is harmless), once per
   // job. Every file of the docs' assets folder is in the revision, linked or not: those go while
-  // the pages are planned, the others the pages link to once the plan names them.
+  // the pages are planned, the others the pages link to once the plan names them. A file's bytes
+  // are read from git when its turn comes and dropped once stored: the job holds at most
+  // PUT_BLOB_CONCURRENCY files, whatever the repository's size.
   const putBlob = pLimit(PUT_BLOB_CONCURRENCY);
   const stored = new Map<string, Promise<string>>();
   // Progress counts the blobs stored once the plan says how many files there are.
   let blobsStored = 0;
   let counting = false;
-  const store = (oids: string[], data: Map<string, Buffer>) => {
-    for (const oid of oids) {
+  const store = (files: (readonly [path: string, oid: string])[]) => {
+    for (const [path, oid] of files) {
       if (stored.has(oid)) continue;
       const hash = putBlob(async () => {
-        const { blob } = await deps.content.putBlob({ data: data.get(oid)! }, caller);
+        const data = (await objects.blobs([[path, oid]])).get(oid)!;
+        const { blob } = await deps.content.putBlob({ data }, caller);
         blobsStored++;
         if (counting) progress.add();
         return blob;
@@ -257,10 +259,7 @@ async function importFetched(
     }
   };
   const assets = joinPath(config.root, '.gitbook/assets');
-  store(
-    inProject.filter(([p]) => isInside(p, assets) && p !== assets).map(([, oid]) => oid),
-    bytes,
-  );
+  store(inProject.filter(([p]) => isInside(p, assets) && p !== assets));
 
   let hashes: Map<string, string> | undefined;
   for (let i = 0; ; i++) {
@@ -281,8 +280,7 @@ async function importFetched(
       progress.total(pages + oids.length);
       progress.add(pages + blobsStored);
       counting = true;
-      const unread = oids.filter((oid) => !bytes.has(oid));
-      store(oids, unread.length > 0 ? new Map([...bytes, ...(await objects.blobs(unread))]) : bytes);
+      store(plan.files.map((f) => [f.git.path, f.git.oid] as const));
       hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
       mark('files');
       await deps.beforeApply?.(job.id);
@@ -358,7 +356,7 @@ async function answerUnchanged(
 async function snapshotOf(objects: GitObjects, tree: string, projectDirectory: string): Promise<RepoSnapshot> {
   const blobs = await objects.files(tree);
   const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && isLayoutText(p));
-  const bytes = await objects.blobs(wanted.map(([, oid]) => oid));
+  const bytes = await objects.blobs(wanted);
   const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
   await readReadme(objects, snapshot, projectDirectory);
   return snapshot;
@@ -368,7 +366,7 @@ async function snapshotOf(objects: GitObjects, tree: string, projectDirectory: s
 async function readReadme(objects: GitObjects, snapshot: RepoSnapshot, projectDirectory: string): Promise<void> {
   const { readme } = readConfig(snapshot, projectDirectory);
   const oid = snapshot.blobs.get(readme);
-  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await objects.blobs([oid])).get(oid)!.toString('utf8'));
+  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await objects.blobs([[readme, oid]])).get(oid)!.toString('utf8'));
 }
 
 async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { MAX_BLOB_BYTES } from '@quire/service-kit';
 import { remoteCommit } from '../domain/reimport.ts';
 import { git, GitError, type GitTarget } from './git.ts';
 
@@ -35,27 +36,36 @@ export async function remoteRef(dir: string, target: GitTarget, ref: string, dea
 interface GitObject {
   oid: string;
   type: string;
-  data: Buffer;
+  size: number;
+  /** Absent when the object is larger than the reader takes. */
+  data?: Buffer;
 }
+
+const MIB = 1024 * 1024;
 
 /**
  * The objects of the repository at `dir`, read through one `git cat-file --batch` process that
  * a job keeps open: the fetched commit, its trees and the blobs it wants, each a request on the
  * same pipe (a process costs more to start than git takes to answer, and starting one blocks
- * the service's thread while it forks). Closed by `close()`, or killed at the deadline.
+ * the service's thread while it forks). An object over `maxBytes` is never held: its bytes are
+ * skipped as they come. Closed by `close()`, or killed at the deadline.
  */
 export class GitObjects {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #timer: NodeJS.Timeout;
+  readonly #maxBytes: number;
   // Requests in the order git answers them.
   readonly #waiting: { resolve(o: GitObject | undefined): void; reject(e: Error): void }[] = [];
   #chunks: Buffer[] = [];
   #buffered = 0;
   // Bytes the object being read takes, its header included: nothing is parsed before they are in.
   #needed = 0;
+  // Bytes of an object over the bound still to come, dropped as they arrive.
+  #skipping = 0;
   #failed: Error | undefined;
 
-  constructor(dir: string, deadline: number) {
+  constructor(dir: string, deadline: number, maxBytes = MAX_BLOB_BYTES) {
+    this.#maxBytes = maxBytes;
     this.#child = spawn('git', ['cat-file', '--batch'], { cwd: dir, env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
     this.#timer = setTimeout(() => this.#fail(new GitError("reading the repository's files did not finish in time")), Math.max(1, deadline - Date.now()));
     this.#child.stdout.on('data', (chunk: Buffer) => this.#take(chunk));
@@ -70,22 +80,31 @@ export class GitObjects {
     const wanted = [...new Set(names)];
     if (this.#failed) throw this.#failed;
     if (wanted.length === 0) return new Map();
-    const answers = wanted.map((name) => new Promise<GitObject | undefined>((resolve, reject) => this.#waiting.push({ resolve, reject })));
+    const answers = wanted.map(() => new Promise<GitObject | undefined>((resolve, reject) => this.#waiting.push({ resolve, reject })));
     this.#child.stdin.write(wanted.map((name) => `${name}\n`).join(''));
     const found = new Map<string, GitObject>();
     (await Promise.all(answers)).forEach((o, i) => o && found.set(wanted[i]!, o));
     return found;
   }
 
-  /** The bytes of blobs by id; a missing one is left out. */
-  async blobs(oids: Iterable<string>): Promise<Map<string, Buffer>> {
-    return new Map([...(await this.read(oids))].map(([oid, o]) => [oid, o.data]));
+  /** The bytes of files, by blob id; a file that is missing or over the bound fails the read, named. */
+  async blobs(files: Iterable<readonly [path: string, oid: string]>): Promise<Map<string, Buffer>> {
+    const list = [...files];
+    const objects = await this.read(list.map(([, oid]) => oid));
+    const out = new Map<string, Buffer>();
+    for (const [path, oid] of list) {
+      const o = objects.get(oid);
+      if (!o) throw new GitError(`${path} could not be read from the repository`);
+      if (!o.data) throw new GitError(`${path} is ${(o.size / MIB).toFixed(1)} MiB, over the ${(this.#maxBytes / MIB).toFixed(0)} MiB a file may have`);
+      out.set(oid, o.data);
+    }
+    return out;
   }
 
   /** The commit `ref` names: its id, tree and message (what `git log -1 --format=%B` prints, unstripped). */
   async commit(ref: string): Promise<Fetched> {
     const commit = (await this.read([ref])).get(ref);
-    if (commit?.type !== 'commit') throw new GitError(`${ref} is not a commit`);
+    if (commit?.type !== 'commit' || !commit.data) throw new GitError(`${ref} is not a commit`);
     return { oid: commit.oid, ...parseCommit(commit.data) };
   }
 
@@ -101,7 +120,7 @@ export class GitObjects {
       const next = new Map<string, string>();
       for (const [oid, prefix] of level) {
         const object = trees.get(oid);
-        if (object?.type !== 'tree') throw new GitError(`tree ${oid} is missing from the fetched commit`);
+        if (object?.type !== 'tree' || !object.data) throw new GitError(`tree ${oid} of the fetched commit cannot be read`);
         for (const entry of treeEntries(object.data, oid.length / 2)) {
           const path = prefix + entry.name;
           if (entry.mode === '40000') next.set(entry.oid, `${path}/`);
@@ -129,6 +148,12 @@ export class GitObjects {
   // Answers are `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`: each completes the oldest
   // request. Chunks are joined only once the object being read is whole.
   #take(chunk: Buffer): void {
+    if (this.#skipping > 0) {
+      const n = Math.min(this.#skipping, chunk.length);
+      this.#skipping -= n;
+      chunk = chunk.subarray(n);
+      if (chunk.length === 0) return;
+    }
     this.#chunks.push(chunk);
     this.#buffered += chunk.length;
     if (this.#buffered < this.#needed) return;
@@ -138,20 +163,29 @@ export class GitObjects {
     while (this.#waiting.length > 0) {
       const nl = buf.indexOf(10, at);
       if (nl < 0) break;
-      const [oid, type, size] = buf.toString('latin1', at, nl).split(' ') as [string, string, string?];
-      if (size === undefined) {
+      const [oid, type, sizeText] = buf.toString('latin1', at, nl).split(' ') as [string, string, string?];
+      if (sizeText === undefined) {
         // missing, ambiguous: nothing follows the line.
         this.#waiting.shift()!.resolve(undefined);
         at = nl + 1;
         continue;
       }
-      const end = nl + 1 + Number(size);
+      const size = Number(sizeText);
+      const end = nl + 1 + size;
+      if (size > this.#maxBytes) {
+        this.#waiting.shift()!.resolve({ oid, type, size });
+        // Its bytes and the newline after them: those not in yet are dropped as they come.
+        this.#skipping = Math.max(0, end + 1 - buf.length);
+        at = Math.min(end + 1, buf.length);
+        if (this.#skipping > 0) break;
+        continue;
+      }
       if (buf.length < end + 1) {
         this.#needed = end + 1 - at;
         break;
       }
       // A copy: the chunk it sits in is dropped once read.
-      this.#waiting.shift()!.resolve({ oid, type, data: Buffer.from(buf.subarray(nl + 1, end)) });
+      this.#waiting.shift()!.resolve({ oid, type, size, data: Buffer.from(buf.subarray(nl + 1, end)) });
       at = end + 1;
     }
     buf = buf.subarray(at);
