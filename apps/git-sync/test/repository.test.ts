@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError } from '../src/worker/git.ts';
-import { GitObjects, parseCommit, treeEntries } from '../src/worker/repository.ts';
+import { CommitWriter, GitObjects, parseCommit, treeEntries, type CommitFile } from '../src/worker/repository.ts';
 
 const run = promisify(execFile);
 const env = {
@@ -130,5 +130,56 @@ describe('parsing git objects', () => {
       { mode: '40000', name: 'dir', oid: 'ab'.repeat(20) },
     ]);
     expect(() => treeEntries(data.subarray(0, data.length - 3), 20)).toThrow(GitError);
+  });
+});
+
+describe('CommitWriter: one fast-import process, file bytes streamed in before the commit', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'quire-commit-'));
+    await git(dir, 'init', '--quiet', '--bare');
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const show = (rev: string) => git(dir, 'show', rev);
+
+  it('commits blobs taken earlier beside texts, deletes, and makes no commit when the tree is the same', async () => {
+    const first = new CommitWriter(dir, Date.now() + 10_000);
+    const picture = Buffer.alloc(2 * 1024 * 1024 + 5, 9);
+    const files = new Map<string, CommitFile>([
+      ['docs/page one.md', '# One\n'],
+      ['docs/"quoted".md', '# Quoted\n'],
+      ['assets/picture.bin', await first.blob(picture)],
+      ['assets/small.txt', await first.blob(Buffer.from('small'))],
+    ]);
+    const base = await first.commit({ remove: [], files, message: 'First' });
+    expect(base).toMatch(/^[0-9a-f]{40}$/);
+    expect(await show(`${base}:docs/page one.md`)).toBe('# One\n');
+    expect(await show(`${base}:docs/"quoted".md`)).toBe('# Quoted\n');
+    expect(await show(`${base}:assets/small.txt`)).toBe('small');
+    expect((await git(dir, 'cat-file', '-s', `${base}:assets/picture.bin`)).trim()).toBe(String(picture.length));
+
+    const second = new CommitWriter(dir, Date.now() + 10_000);
+    const next = await second.commit({ parent: base, remove: ['assets/small.txt'], files: new Map([['docs/page one.md', '# One, again\n']]), message: 'Second' });
+    expect((await git(dir, 'ls-tree', '-r', '-z', '--name-only', next!)).split('\0').filter(Boolean).sort()).toEqual([
+      'assets/picture.bin',
+      'docs/"quoted".md',
+      'docs/page one.md',
+    ]);
+    expect((await git(dir, 'log', '-1', '--format=%P%n%B', next!)).trim()).toBe(`${base}\nSecond`);
+
+    const same = new CommitWriter(dir, Date.now() + 10_000);
+    expect(await same.commit({ parent: next, remove: [], files: new Map([['docs/page one.md', '# One, again\n']]), message: 'Nothing' })).toBeUndefined();
+  });
+
+  it('leaves no process behind when closed before its commit, and a commit after fails', async () => {
+    const writer = new CommitWriter(dir, Date.now() + 10_000);
+    await writer.blob(Buffer.from('never committed'));
+    writer.close();
+    await expect(writer.commit({ remove: [], files: new Map(), message: 'Late' })).rejects.toThrow(GitError);
+  });
+
+  it("fails with git's words when the commit names what does not exist", async () => {
+    const writer = new CommitWriter(dir, Date.now() + 10_000);
+    await expect(writer.commit({ parent: 'f'.repeat(40), remove: [], files: new Map([['a.md', 'a']]), message: 'Orphan' })).rejects.toThrow(GitError);
   });
 });

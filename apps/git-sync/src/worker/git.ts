@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { Credentials } from '../domain/sealed.ts';
 
 /** A git command that failed: `message` is safe to show (credentials never reach git's arguments). */
@@ -13,12 +14,12 @@ export interface GitTarget {
 }
 
 /**
- * Runs git in `cwd` with the job's remote settings: no prompt, no credential helper, no
- * redirects, the host pinned to the checked addresses. Credentials go in an Authorization header
- * set through the environment (GIT_CONFIG_*), so they are not in any process's arguments, any
- * config file or the URL git prints.
+ * The environment git runs in for a job: no prompt, no credential helper, no redirects, the host
+ * pinned to the checked addresses. Credentials go in an Authorization header set through the
+ * environment (GIT_CONFIG_*), so they are not in any process's arguments, any config file or the
+ * URL git prints.
  */
-export function git(cwd: string, args: string[], opts: { target?: GitTarget; deadline: number; input?: string | Buffer }): Promise<string> {
+function gitEnv(cwd: string, target?: GitTarget): NodeJS.ProcessEnv {
   const config: [string, string][] = [
     ['credential.helper', ''],
     ['core.askPass', ''],
@@ -26,16 +27,16 @@ export function git(cwd: string, args: string[], opts: { target?: GitTarget; dea
     ['protocol.https.allow', 'always'],
     ['protocol.http.allow', 'always'],
     // file: only for a file: remote (allowed in tests and local setups): nothing else reads local paths.
-    ['protocol.file.allow', opts.target?.url.startsWith('file:') ? 'always' : 'never'],
+    ['protocol.file.allow', target?.url.startsWith('file:') ? 'always' : 'never'],
     ['http.followRedirects', 'false'],
     ['user.name', 'Quire'],
     ['user.email', 'git-sync@quire.invalid'],
     ['commit.gpgSign', 'false'],
     ['core.hooksPath', '/dev/null'],
   ];
-  for (const r of opts.target?.resolve ?? []) config.push(['http.curloptResolve', r]);
-  if (opts.target?.credentials) {
-    const { username, password } = opts.target.credentials;
+  for (const r of target?.resolve ?? []) config.push(['http.curloptResolve', r]);
+  if (target?.credentials) {
+    const { username, password } = target.credentials;
     config.push(['http.extraHeader', `Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`]);
   }
   const env: NodeJS.ProcessEnv = {
@@ -51,15 +52,53 @@ export function git(cwd: string, args: string[], opts: { target?: GitTarget; dea
     env[`GIT_CONFIG_KEY_${i}`] = k;
     env[`GIT_CONFIG_VALUE_${i}`] = v;
   });
-  const timeout = Math.max(1, opts.deadline - Date.now());
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env, timeout, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      if (err.killed || err.signal === 'SIGKILL') return reject(new GitError(`git ${args[0]} did not finish in time`));
-      reject(new GitError(summarize(stderr) || `git ${args[0]} failed`));
-    });
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  return env;
+}
+
+/** What git prints on its standard output at most: more is a failure, not memory. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Starts git in `cwd` with the job's settings (gitEnv), its input left open for the caller to
+ * write (`stdin`); `done` gives its output once it exits, or fails with git's own words. It is
+ * killed at the deadline, or by `stop()`.
+ */
+export function startGit(cwd: string, args: string[], opts: { target?: GitTarget; deadline: number }): { stdin: Writable; done: Promise<string>; stop(): void } {
+  const child = spawn('git', args, { cwd, env: gitEnv(cwd, opts.target) });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let outBytes = 0;
+  let failure: GitError | undefined;
+  const stop = (e: GitError) => {
+    failure ??= e;
+    child.kill('SIGKILL');
+  };
+  const timer = setTimeout(() => stop(new GitError(`git ${args[0]} did not finish in time`)), Math.max(1, opts.deadline - Date.now()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    outBytes += chunk.length;
+    if (outBytes > MAX_OUTPUT_BYTES) stop(new GitError(`git ${args[0]} printed more than ${MAX_OUTPUT_BYTES} bytes`));
+    else out.push(chunk);
   });
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  // A write to a process that has gone (EPIPE) is its exit's failure, not the service's.
+  child.stdin.on('error', () => undefined);
+  const done = new Promise<string>((resolve, reject) => {
+    child.on('error', (e) => stop(new GitError(`git ${args[0]} failed: ${e.message}`)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (failure) reject(failure);
+      else if (code !== 0) reject(new GitError(summarize(Buffer.concat(err).toString('utf8')) || `git ${args[0]} failed`));
+      else resolve(Buffer.concat(out).toString('utf8'));
+    });
+  });
+  return { stdin: child.stdin, done, stop: () => child.exitCode === null && stop(new GitError(`git ${args[0]} was stopped`)) };
+}
+
+/** Runs git in `cwd` with the job's settings (see startGit), `input` on its standard input; its output. */
+export function git(cwd: string, args: string[], opts: { target?: GitTarget; deadline: number; input?: string | Buffer }): Promise<string> {
+  const { stdin, done } = startGit(cwd, args, opts);
+  stdin.end(opts.input);
+  return done;
 }
 
 // git's own words, shortened: the last meaningful lines ("fatal: ..."), without hints.

@@ -25,7 +25,7 @@ import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, type GitTarget } from './git.ts';
-import { commitDocs, FETCHED, fetchRef, GitObjects, push, remoteRef, type Fetched } from './repository.ts';
+import { CommitWriter, FETCHED, fetchRef, GitObjects, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -393,30 +393,33 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     redirects: revision.redirects,
     reusableContents: revision.reusableContents,
   });
-  const out = new Map<string, string | Buffer>(plan.texts);
+  const out = new Map<string, CommitFile>(plan.texts);
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);
   progress.add(pages);
-  const data = await pLimit(PUT_BLOB_CONCURRENCY).map(revision.files, async (f) => {
-    const { data: bytes } = await deps.content.readBlob({ blob: f.blob }, caller);
-    progress.add();
-    return bytes;
-  });
-  revision.files.forEach((f, i) => {
-    const path = plan.files.get(f.id)!;
-    // A file the repository has with these bytes stays as it is.
-    if (existing?.blobs.get(path) !== gitBlobOid(data[i]!)) out.set(path, Buffer.from(data[i]!));
-  });
-  const outside = [...out.keys(), ...plan.remove].find((p) => !isWritablePath(p, projectDirectory) && !(p === plan.readme && isWritablePath(p, '')));
-  if (outside !== undefined) throw new JobFailure(`the export would write ${JSON.stringify(outside)}, outside the space's folder`);
-  mark('render');
-  await deps.beforeApply?.(job.id);
-  await progress.flush();
-  if ((await beginApply(deps, job, { commitOid: fetched?.oid })) === 'abandon') return 'abandon';
-  const message = job.commitMessage ?? 'Export from Quire';
-  const commit = await commitDocs(dir, { parent: fetched?.oid, remove: plan.remove, files: out, message }, deadline);
-  mark('commit');
-  if (commit) await push(dir, target, job.ref, job.force, deadline);
-  mark('push');
-  return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid })) ? 'ack' : 'abandon';
+  // The files' bytes go into git as they are read, at most PUT_BLOB_CONCURRENCY held at once.
+  const writer = new CommitWriter(dir, deadline);
+  try {
+    await pLimit(PUT_BLOB_CONCURRENCY).map(revision.files, async (f) => {
+      const { data } = await deps.content.readBlob({ blob: f.blob }, caller);
+      const path = plan.files.get(f.id)!;
+      // A file the repository has with these bytes stays as it is.
+      if (existing?.blobs.get(path) !== gitBlobOid(data)) out.set(path, await writer.blob(data));
+      progress.add();
+    });
+    const outside = [...out.keys(), ...plan.remove].find((p) => !isWritablePath(p, projectDirectory) && !(p === plan.readme && isWritablePath(p, '')));
+    if (outside !== undefined) throw new JobFailure(`the export would write ${JSON.stringify(outside)}, outside the space's folder`);
+    mark('render');
+    await deps.beforeApply?.(job.id);
+    await progress.flush();
+    if ((await beginApply(deps, job, { commitOid: fetched?.oid })) === 'abandon') return 'abandon';
+    const message = job.commitMessage ?? 'Export from Quire';
+    const commit = await writer.commit({ parent: fetched?.oid, remove: plan.remove, files: out, message });
+    mark('commit');
+    if (commit) await push(dir, target, job.ref, job.force, deadline);
+    mark('push');
+    return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid })) ? 'ack' : 'abandon';
+  } finally {
+    writer.close();
+  }
 }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
 import { MAX_BLOB_BYTES } from '@quire/service-kit';
 import { remoteCommit } from '../domain/reimport.ts';
-import { git, GitError, type GitTarget } from './git.ts';
+import { git, GitError, startGit, type GitTarget } from './git.ts';
 
 /** Where a job's fetch puts the commit it reads. */
 export const FETCHED = 'refs/quire/fetched';
@@ -223,33 +224,78 @@ const EXPORTED = 'refs/quire/exported';
 /** A path as fast-import takes it: C-style quoted, so spaces, quotes and newlines are safe. */
 const quote = (path: string) => `"${path.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
 
+/** A file of a commit: its text or bytes, or a blob the writer took earlier (`CommitWriter.blob`). */
+export type CommitFile = string | Buffer | { mark: string };
+
 /**
- * The export's commit on top of the fetched one (or a first commit), made by `git fast-import`
- * straight from memory: no checkout, no loose object per file: `files` written, `remove` deleted,
- * everything else as it was. Undefined when the tree comes out the same: no empty commit.
+ * The export's commit on top of the fetched one (or a first commit), made by one `git
+ * fast-import` straight from the job: no checkout, no loose object per file. Files' bytes go in
+ * as they are read (`blob`), each written to git's input and dropped (so a space's files are
+ * never all in memory), before the commit (`commit`) names them with the texts: `files` written,
+ * `remove` deleted, everything else as it was.
  */
-export async function commitDocs(
-  dir: string,
-  change: { parent?: string; remove: string[]; files: Map<string, string | Buffer>; message: string },
-  deadline: number,
-): Promise<string | undefined> {
-  const now = Math.floor(Date.now() / 1000);
-  const message = Buffer.from(change.message, 'utf8');
-  const parts: Buffer[] = [
-    Buffer.from(`commit ${EXPORTED}\ncommitter Quire <git-sync@quire.invalid> ${now} +0000\ndata ${message.length}\n`),
-    message,
-    Buffer.from(`\n${change.parent ? `from ${change.parent}\n` : ''}`),
-    ...change.remove.map((p) => Buffer.from(`D ${quote(p)}\n`)),
-  ];
-  for (const [path, data] of change.files) {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    parts.push(Buffer.from(`M 100644 inline ${quote(path)}\ndata ${bytes.length}\n`), bytes, Buffer.from('\n'));
+export class CommitWriter {
+  readonly #git: ReturnType<typeof startGit>;
+  readonly #dir: string;
+  readonly #deadline: number;
+  #marks = 0;
+
+  constructor(dir: string, deadline: number) {
+    this.#dir = dir;
+    this.#deadline = deadline;
+    this.#git = startGit(dir, ['fast-import', '--quiet', '--done', '--force'], { deadline });
+    // Awaited by commit(); a job that stops before leaves it to its kill.
+    this.#git.done.catch(() => undefined);
   }
-  parts.push(Buffer.from('done\n'));
-  await git(dir, ['fast-import', '--quiet', '--done', '--force'], { deadline, input: Buffer.concat(parts) });
-  const tree = (ref: string) => git(dir, ['rev-parse', `${ref}^{tree}`], { deadline }).then((t) => t.trim());
-  if (change.parent && (await tree(EXPORTED)) === (await tree(change.parent))) return undefined;
-  return (await git(dir, ['rev-parse', EXPORTED], { deadline })).trim();
+
+  /** Stops git if it still runs: a job that ends before its commit leaves no process behind. */
+  close(): void {
+    this.#git.stop();
+  }
+
+  /** Takes a file's bytes into the repository; what names them in the commit. */
+  async blob(data: Uint8Array): Promise<{ mark: string }> {
+    const mark = `:${++this.#marks}`;
+    await this.#write(Buffer.from(`blob\nmark ${mark}\ndata ${data.byteLength}\n`), data, Buffer.from('\n'));
+    return { mark };
+  }
+
+  /** Writes the commit and waits for git; its id, or undefined when the tree comes out the same (no empty commit). */
+  async commit(change: { parent?: string; remove: string[]; files: Map<string, CommitFile>; message: string }): Promise<string | undefined> {
+    const now = Math.floor(Date.now() / 1000);
+    const message = Buffer.from(change.message, 'utf8');
+    const parts: (Buffer | Uint8Array)[] = [
+      Buffer.from(`commit ${EXPORTED}\ncommitter Quire <git-sync@quire.invalid> ${now} +0000\ndata ${message.length}\n`),
+      message,
+      Buffer.from(`\n${change.parent ? `from ${change.parent}\n` : ''}`),
+      ...change.remove.map((p) => Buffer.from(`D ${quote(p)}\n`)),
+    ];
+    for (const [path, file] of change.files) {
+      if (typeof file === 'object' && 'mark' in file) {
+        parts.push(Buffer.from(`M 100644 ${file.mark} ${quote(path)}\n`));
+        continue;
+      }
+      const bytes = typeof file === 'string' ? Buffer.from(file, 'utf8') : file;
+      parts.push(Buffer.from(`M 100644 inline ${quote(path)}\ndata ${bytes.length}\n`), bytes, Buffer.from('\n'));
+    }
+    await this.#write(...parts, Buffer.from('done\n'));
+    this.#git.stdin.end();
+    await this.#git.done;
+    const [commit, tree, parentTree] = (
+      await git(this.#dir, ['rev-parse', EXPORTED, `${EXPORTED}^{tree}`, ...(change.parent ? [`${change.parent}^{tree}`] : [])], { deadline: this.#deadline })
+    )
+      .trim()
+      .split('\n');
+    return tree === parentTree ? undefined : commit;
+  }
+
+  // Waits for git to take what it was given before more is read: the bytes in flight stay few.
+  async #write(...parts: (Buffer | Uint8Array)[]): Promise<void> {
+    let ready = true;
+    for (const part of parts) ready = this.#git.stdin.write(part);
+    // A write that fails (git gone) waits for git's exit, whose failure says why.
+    if (!ready) await Promise.race([once(this.#git.stdin, 'drain').catch(() => this.#git.done), this.#git.done]);
+  }
 }
 
 export async function push(dir: string, target: GitTarget, ref: string, force: boolean, deadline: number): Promise<void> {
