@@ -14,7 +14,7 @@ import { createOrganization, createUser } from '@quire/orgs/admin';
 import { openStore } from '@quire/orgs/store';
 // Not a dependency of the bench package yet: its harness by path.
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
-import { measureCpu, processCpuMs, startApp, stopAll } from './lib/load.ts';
+import { measureCpu, peakMemoryMiB, processCpuMs, resetPeakMemory, startApp, stopAll } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 
 // Git sync end to end on the real services as deployed, each its own process from its built
@@ -25,9 +25,10 @@ import { writeResult } from './lib/results.ts';
 // unchanged export onto the repository the space came from reads and compares every file and
 // must make no commit (checked). The import's text is indexed for search after the import's
 // revision is committed (its page titles at once): the time until it is, is printed beside.
-// BENCH_PAGES (a multiple of 50), BENCH_RUNS.
+// BENCH_PAGES (a multiple of 50), BENCH_RUNS, BENCH_ASSET_FILES (see below).
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
+const ASSET_FILES = Number(process.env.BENCH_ASSET_FILES ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const run = promisify(execFile);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -77,7 +78,7 @@ const contentApp = startApp('content', {
   LOG_LEVEL: 'warn',
 });
 // info: each job's log line (phases, wall and CPU ms) is printed.
-startApp('git-sync', {
+const gitSyncApp = startApp('git-sync', {
   GIT_SYNC_PORT: ports.gitSync,
   CONTENT_URL: `127.0.0.1:${ports.content}`,
   DATABASE_URL: gitSyncDb.url,
@@ -223,6 +224,28 @@ try {
     await indexed();
   }
   const exported = await readRepo(join(repos.root, `export-${RUNS - 1}.git`));
+
+  // Files as large as the pages are small: git-sync's peak memory (resident, from /proc) while it
+  // imports and exports a repository of BENCH_ASSET_FILES files of 4 MiB in .gitbook/assets.
+  const assetRepo: Record<string, string | Buffer> = { 'README.md': '# Assets\n' };
+  for (let i = 0; i < ASSET_FILES; i++) assetRepo[`.gitbook/assets/file-${i}.bin`] = Buffer.alloc(4 * 1024 * 1024, i);
+  await repos.create('assets', assetRepo);
+  const assetSpace = await newSpace();
+  const peak = async (job: () => Promise<number>) => {
+    resetPeakMemory(gitSyncApp.pid!);
+    const gitSyncBeforeMiB = peakMemoryMiB(gitSyncApp.pid!);
+    const ms = await job();
+    return { ms: round(ms), gitSyncBeforeMiB, gitSyncPeakMiB: peakMemoryMiB(gitSyncApp.pid!) };
+  };
+  const assetsImport = await peak(() =>
+    timed(assetSpace, () => callGitSync(gitSyncClient.importRepository, { spaceId: assetSpace, repository: options(repos.url('assets')), standalone: false }, owner.id)),
+  );
+  await repos.create('assets-export');
+  const assetsExport = await peak(() =>
+    timed(assetSpace, () =>
+      callGitSync(gitSyncClient.exportRepository, { spaceId: assetSpace, repository: options(repos.url('assets-export')), commitMessage: 'Bench export' }, owner.id),
+    ),
+  );
   const result = {
     bench: 'git-sync',
     date: new Date().toISOString(),
@@ -241,9 +264,13 @@ try {
     exportedFiles: Object.keys(exported.files).length,
     importOverClone: Math.round((median(firstImport) / median(clone)) * 10) / 10,
     reimportOverClone: Math.round((median(reimport) / median(clone)) * 100) / 100,
+    largeFiles: { files: ASSET_FILES, mib: ASSET_FILES * 4, import: assetsImport, export: assetsExport },
   };
   console.log(
     `space ${exportSpace}: git clone ${round(median(clone))} ms; import ${round(median(firstImport))} ms (${result.importOverClone}x clone, target <= 3x; content's CreateRevision alone ${round(median(contentOnly))} ms; its text searchable ${round(median(searchableAfter))} ms later); reimport ${round(median(reimport))} ms (${result.reimportOverClone}x clone, target < 1x); export ${round(median(exportNew))} ms, unchanged export ${round(median(exportUnchanged))} ms, unchanged export onto the source (no commit) ${round(median(exportOntoSource))} ms`,
+  );
+  console.log(
+    `${ASSET_FILES} files of 4 MiB: import ${assetsImport.ms} ms, git-sync resident ${assetsImport.gitSyncBeforeMiB} MiB before, ${assetsImport.gitSyncPeakMiB} MiB at its peak; export ${assetsExport.ms} ms, ${assetsExport.gitSyncBeforeMiB} -> ${assetsExport.gitSyncPeakMiB} MiB`,
   );
   writeResult('git-sync', result);
 } finally {

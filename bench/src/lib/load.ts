@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServiceName } from '@quire/service-kit';
@@ -55,6 +55,17 @@ export function processCpuMs(pid: number): { all: number; main: number } {
   };
   return { all: ms(`/proc/${pid}/stat`), main: ms(`/proc/${pid}/task/${pid}/stat`) };
 }
+/** Starts a process's peak resident memory (VmHWM) again from what it holds now (Linux; root or the process's owner). */
+export function resetPeakMemory(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** A process's peak resident memory (VmHWM) since it started or since resetPeakMemory, in MiB. */
+export function peakMemoryMiB(pid: number): number {
+  const kib = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kib) / 1024);
+}
+
 // USER_HZ: 100 on every Linux build Node supports.
 const CLOCK_TICKS = 100;
 

@@ -185,8 +185,10 @@ export class GitObjects {
         this.#needed = end + 1 - at;
         break;
       }
-      // A copy: the chunk it sits in is dropped once read.
-      this.#waiting.shift()!.resolve({ oid, type, size, data: Buffer.from(buf.subarray(nl + 1, end)) });
+      // A small object is copied out of the chunk it arrived in, which is then dropped; a large
+      // one is most of the buffer its chunks were joined into, and keeps it.
+      const data = buf.subarray(nl + 1, end);
+      this.#waiting.shift()!.resolve({ oid, type, size, data: size < buf.length / 2 ? Buffer.from(data) : data });
       at = end + 1;
     }
     buf = buf.subarray(at);
