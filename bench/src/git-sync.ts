@@ -2,19 +2,16 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { ContentServiceClient } from '@quire/proto/content';
 import { GitSyncServiceClient } from '@quire/proto/gitsync';
-import { SpaceContentServiceClient, type PageContent } from '@quire/proto/space-content';
+import type { PageContent } from '@quire/proto/space-content';
 import { createClient } from '@quire/service-kit';
-import { callAs, cloneTemplate, migrateTemplate } from '@quire/service-kit/testing';
-import { createOrganization, createUser } from '@quire/orgs/admin';
-import { openStore } from '@quire/orgs/store';
+import { callAs } from '@quire/service-kit/testing';
 // Not a dependency of the bench package yet: its harness by path.
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
-import { measureCpu, peakMemoryMiB, processCpuMs, resetPeakMemory, startApp, stopAll } from './lib/load.ts';
+import { freshDatabases, PORTS, ready, seedOwner, startContentApps, startGitSyncApp } from './lib/deployed.ts';
+import { measureCpu, peakMemoryMiB, processCpuMs, resetPeakMemory } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 
 // Git sync end to end on the real services as deployed, each its own process from its built
@@ -31,7 +28,6 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const ASSET_FILES = Number(process.env.BENCH_ASSET_FILES ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const run = promisify(execFile);
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** 20 sections of 50 pages (a section README and 49 pages), about 1.5 KB each, linking to each other, and one image per section. */
 function docsRepository(pages: number): Record<string, string | Buffer> {
@@ -55,53 +51,18 @@ function docsRepository(pages: number): Record<string, string | Buffer> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n);
 
-const dropTemplates = await Promise.all([
-  migrateTemplate('orgs', here('../../apps/orgs')),
-  migrateTemplate('content', here('../../apps/content')),
-  migrateTemplate('git-sync', here('../../apps/git-sync')),
-]);
-const [orgsDb, contentDb, gitSyncDb] = await Promise.all([cloneTemplate('orgs'), cloneTemplate('content'), cloneTemplate('git-sync')]);
-const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
-const orgsStore = openStore(orgsDb.url, 2);
-const owner = await createUser(orgsStore.store, 'bench-git@example.com', 'Bench');
-const org = await createOrganization(orgsStore.store, 'Bench', owner.email);
-await orgsStore.close();
-
-const ports = { orgs: '51251', content: '51252', gitSync: '51256' };
-startApp('orgs', { ORGS_PORT: ports.orgs, DATABASE_URL: orgsDb.url, LOG_LEVEL: 'warn' });
-const contentApp = startApp('content', {
-  CONTENT_PORT: ports.content,
-  ORGS_URL: `127.0.0.1:${ports.orgs}`,
-  DATABASE_URL: contentDb.url,
-  CONTENT_BLOB_DIR: blobDir,
-  EVENTS_SUBJECT_PREFIX: 'bench.events.none',
-  LOG_LEVEL: 'warn',
-});
+const databases = await freshDatabases(['orgs', 'content', 'git-sync']);
+const { owner, org } = await seedOwner(databases.urls.orgs, 'bench-git');
+const content = await startContentApps(databases.urls);
 // info: each job's log line (phases, wall and CPU ms) is printed.
-const gitSyncApp = startApp('git-sync', {
-  GIT_SYNC_PORT: ports.gitSync,
-  CONTENT_URL: `127.0.0.1:${ports.content}`,
-  DATABASE_URL: gitSyncDb.url,
-  GIT_SYNC_SUBJECT: 'jobs.bench.gitsync',
-  GIT_SYNC_CONSUMER: 'git-sync-bench',
-  GIT_SYNC_CONSUMER_INACTIVE_MS: '60000',
-  GIT_SYNC_WORKERS: '1',
-  EVENTS_SUBJECT_PREFIX: 'bench.events.none',
-  QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-  QUIRE_ALLOW_PRIVATE_NETWORK: 'true',
-  LOG_LEVEL: 'info',
-});
-const contentClient = createClient(ContentServiceClient, `127.0.0.1:${ports.content}`);
-const spaceContentClient = createClient(SpaceContentServiceClient, `127.0.0.1:${ports.content}`);
-const gitSyncClient = createClient(GitSyncServiceClient, `127.0.0.1:${ports.gitSync}`);
-const callContent = callAs(contentClient, 'content');
-const callSpaceContent = callAs(spaceContentClient, 'content');
+const gitSyncApp = startGitSyncApp(databases.urls['git-sync'], { GIT_SYNC_WORKERS: '1', QUIRE_ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'info' });
+const gitSyncClient = createClient(GitSyncServiceClient, `127.0.0.1:${PORTS.gitSync}`);
 const callGitSync = callAs(gitSyncClient, 'git-sync');
 const repos = await startGitServer();
 // The job's row and the search index are read with plain queries on the services' databases.
-const jobs = new pg.Client({ connectionString: gitSyncDb.url });
+const jobs = new pg.Client({ connectionString: databases.urls['git-sync'] });
 await jobs.connect();
-const contentRows = new pg.Client({ connectionString: contentDb.url });
+const contentRows = new pg.Client({ connectionString: databases.urls.content });
 await contentRows.connect();
 
 /** Resolves once content's indexer has indexed every section and page it was left (or throws after a minute). */
@@ -117,21 +78,9 @@ async function indexed(): Promise<void> {
   throw new Error('content did not index the import within a minute');
 }
 
-/** Waits for a service's gRPC port to answer a call (its start includes migrations' checks and NATS). */
-async function ready(call: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      return void (await call());
-    } catch (err) {
-      if (i > 300) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
 try {
-  const newSpace = async () => (await callContent(contentClient.createSpace, { organizationId: org.id, title: 'Big', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
-  await ready(newSpace);
+  const newSpace = () => content.createSpace(org.id, owner.id, 'Big');
+  await newSpace();
   await ready(() => callGitSync(gitSyncClient.getGitInfo, { spaceId: 'none' }, owner.id).catch((err: { code?: number }) => (err.code === 5 ? undefined : Promise.reject(err))));
   await repos.create('big', docsRepository(PAGES));
   const url = repos.url('big');
@@ -159,7 +108,7 @@ try {
   const exportUnchanged: number[] = [];
   const exportOntoSource: number[] = [];
   const contentOnly: number[] = [];
-  // Where CreateRevision's time goes: this process's CPU (content and its client) and PostgreSQL's.
+  // Where CreateRevision's time goes: content's CPU and PostgreSQL's.
   const contentOnlyCpuMs: { node: number; postgres: number }[] = [];
   let exportSpace = '';
   for (let r = 0; r < RUNS; r++) {
@@ -191,7 +140,7 @@ try {
 
     // The content service's share: the same pages written by CreateRevision alone (each page's
     // markdown made unique, so its documents are stored and parsed again, as a first import's are).
-    const imported = await callSpaceContent(spaceContentClient.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
+    const imported = await content.callContent(content.spaceContent.getRevision, { spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, owner.id);
     type P = (typeof imported.pages)[number];
     const asContent = (pages: P[]): PageContent[] =>
       pages.map((p) => ({
@@ -204,10 +153,10 @@ try {
       }));
     const fresh = await newSpace();
     const t1 = performance.now();
-    const contentCpu = processCpuMs(contentApp.pid!).all;
+    const contentCpu = processCpuMs(content.app.pid!).all;
     const { postgres } = await measureCpu(() =>
-      callSpaceContent(
-        spaceContentClient.createRevision,
+      content.callContent(
+        content.spaceContent.createRevision,
         {
           spaceId: fresh,
           parentRevisionId: '',
@@ -220,7 +169,7 @@ try {
       ),
     );
     contentOnly.push(performance.now() - t1);
-    contentOnlyCpuMs.push({ node: round(processCpuMs(contentApp.pid!).all - contentCpu), postgres: round(postgres) });
+    contentOnlyCpuMs.push({ node: round(processCpuMs(content.app.pid!).all - contentCpu), postgres: round(postgres) });
     await indexed();
   }
   const exported = await readRepo(join(repos.root, `export-${RUNS - 1}.git`));
@@ -277,10 +226,7 @@ try {
   await jobs.end();
   await contentRows.end();
   await repos.stop();
-  stopAll();
-  // The services close their pools on SIGTERM; their databases go once they have.
-  await new Promise((r) => setTimeout(r, 2000));
-  await Promise.all([orgsDb, contentDb, gitSyncDb].map((db) => db.drop()));
-  await Promise.all(dropTemplates.map((drop) => drop()));
-  await rm(blobDir, { recursive: true, force: true });
+  gitSyncClient.close();
+  await content.stop();
+  await databases.drop();
 }
