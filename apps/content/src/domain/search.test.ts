@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '@quire/service-kit';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetPattern } from './search.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetTerms } from './search.ts';
 
-const snippet = (body: string, terms: string[]) => cut(body, snippetPattern(terms));
+const snippet = (body: string, terms: string[]) => cut(body, snippetTerms(terms));
 
 describe('checkQuery', () => {
   it('requires a query of at most 512 characters', () => {
@@ -58,6 +58,8 @@ describe('snippet', () => {
     expect(snippet(`${pad}Ein Café. ${pad}`, ['CAFE'])).toContain('Ein Café.');
     // Inside a word is no match: the snippet starts at the beginning.
     expect(snippet(`${pad}Decafeinated. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    // One sigma, whichever form lower case gives it.
+    expect(snippet(`${pad}Η ΤΙΣΑΝΑ είναι. ${pad}`, ['τις'])).toMatch(/^….* Η ΤΙΣΑΝΑ είναι\..*…$/);
     // A CJK word as written: ガ is not カ.
     expect(snippet(`カスト。${pad}ガスト。${pad}`, ['ガスト'])).toMatch(/^….*ガスト。.*…$/);
   });

@@ -1,7 +1,7 @@
 import type { SearchPage, SpaceContentServiceServer } from '@quire/proto/space-content';
 import type { Handlers } from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet, snippetPattern } from '../domain/search.ts';
+import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet, snippetTerms } from '../domain/search.ts';
 import { memberAccessIn, visibleSpace, type Deps } from './deps.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'searchSpace' | 'searchOrganization'>;
@@ -17,12 +17,12 @@ export function searchHandlers(deps: Deps): H {
     if (tsquery === undefined) return { items: [], page: {} };
     const { items, next } = offsetPageOf(await store.search.searchPages(spaceIds, tsquery, offset, limit + 1), offset, limit);
     const sections = await store.search.searchSections(items, tsquery, SECTIONS_PER_PAGE);
-    const pattern = snippetPattern(queryTerms(query));
+    const terms = snippetTerms(queryTerms(query));
     const byPage = new Map<string, SearchPage>(items.map((p) => [`${p.spaceId}/${p.pageId}`, { ...p, sections: [] }]));
     for (const s of sections) {
       const page = byPage.get(`${s.spaceId}/${s.pageId}`)!;
       // The text before the first heading is the page's own: it goes by the page's title.
-      page.sections.push({ id: s.anchor, title: s.title || page.title, body: snippet(s.body, pattern) });
+      page.sections.push({ id: s.anchor, title: s.title || page.title, body: snippet(s.body, terms) });
     }
     return { items: [...byPage.values()], page: { next } };
   }
