@@ -1,24 +1,23 @@
 import os from 'node:os';
 import { writeResult, percentiles } from './lib/results.ts';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { cloneTemplate, migrateTemplate } from '@quire/service-kit/testing';
-import { startContent, syncSpacePages, writeDocuments } from '@quire/content/testing';
-import { startOrgs } from '@quire/orgs/testing';
-import { identitySettings, start, stopAll, waitForHttp } from './lib/load.ts';
+import { reindexSearch, syncSpacePages, writeDocuments } from '@quire/content/testing';
+import { freshDatabases, seedOwner, startContentApps, startGatewayApp } from './lib/deployed.ts';
+import { waitForHttp } from './lib/load.ts';
 
 // Full-text search over a large space: SearchSpace on one space of BENCH_PAGES pages (20,000) and
 // SearchOrganization over it and four more spaces (BENCH_PAGES / 20 pages each), through the
-// real content gRPC service and PostgreSQL, one call at a time. Two-word queries with few matches
+// real content gRPC service (its built bundle, its own process, as deployed) and PostgreSQL, one
+// call at a time. Two-word queries with few matches
 // (a rare word: a few sections), with many (thousands of sections) and with words found nearly
 // everywhere. One page in four of the big space is in another language (Russian, Greek, French,
 // Chinese, Japanese, 1,000 pages each): a common word queried in another inflection or without
 // its accents, and a rare one, each counting the pages found. The machine's load average is
 // recorded with the figures: they are latencies.
 // Pages are stored and indexed as content does (writeDocuments, syncSpacePages, then its indexer's
-// run, as batches this large are left to it): markdown with GitBook blocks, read into the document
-// model, whose text is what search indexes.
-// The same queries are then sent through the gateway (from source, HTTP on 127.0.0.1:18195).
+// statements, as batches this large are left to it), from this process into content's database:
+// markdown with GitBook blocks, read into the document model, whose text is what search indexes.
+// The same queries are then sent through the gateway (its bundle, HTTP).
 // BENCH_PAGES sizes the big space (20,000; smaller while developing), BENCH_RUNS the calls per
 // row; BENCH_KEEP_DATABASE=1 leaves the seeded database in place (its URL printed last), to
 // profile the queries (EXPLAIN) after the run.
@@ -28,8 +27,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const WARMUP = 20;
 const SECTIONS_PER_PAGE = 5;
 const WORDS_PER_SECTION = 90;
-
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // English-like prose: common documentation words drawn with a Zipf law, and a long tail of made-up
 // words (product names, identifiers) that each appear in a few sections only.
@@ -213,17 +210,16 @@ function markdown(i: number, language: Language | undefined) {
 /** The big space's page `i`: one in four in another language, in turn. */
 const languageOf = (i: number) => (i % 4 === 0 ? LANGUAGES[(i / 4) % LANGUAGES.length] : undefined);
 
-const dropTemplates = await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
-const orgs = await startOrgs();
-// Served as a database of its own (startContent leaves those in place) when it is to be kept.
-const kept = process.env.BENCH_KEEP_DATABASE === '1' ? await cloneTemplate('content') : undefined;
-const content = await startContent(orgs.address, { databaseUrl: kept?.url });
-const db = new pg.Client({ connectionString: content.databaseUrl });
+const keep = process.env.BENCH_KEEP_DATABASE === '1';
+const databases = await freshDatabases(['orgs', 'content'], keep ? ['content'] : []);
+const { owner, org } = await seedOwner(databases.urls.orgs, 'bench-search');
+const content = await startContentApps(databases.urls);
+const db = new pg.Client({ connectionString: databases.urls.content });
 await db.connect();
+const sql = async <R>(text: string, values: unknown[]) => (await db.query(text, values)).rows as R[];
 
 /** Seeds `pages` pages into the space as content stores and indexes them, 500 documents a batch. */
 async function seedSpace(spaceId: string, pages: number, prefix: string, languages: boolean) {
-  const sql = async <R>(text: string, values: unknown[]) => (await db.query(text, values)).rows as R[];
   const entries: { pageId: string; documentId: string; title: string; path: string }[] = [];
   for (let start = 0; start < pages; start += 500) {
     const docs: { id: string; markdown: string }[] = [];
@@ -239,16 +235,13 @@ async function seedSpace(spaceId: string, pages: number, prefix: string, languag
 }
 
 try {
-  const owner = await orgs.user('owner');
-  const org = await orgs.organization(owner, [], 'Bench');
-  const createSpace = (title: string) =>
-    content.call(content.client.createSpace, { organizationId: org.id, title, emoji: '', editMode: '', visibility: '' }, owner.id) as Promise<{ id: string }>;
+  const createSpace = async (title: string) => ({ id: await content.createSpace(org.id, owner.id, title) });
   const big = await createSpace('Big');
   const others = await Promise.all([1, 2, 3, 4].map((n) => createSpace(`Other ${n}`)));
   const t0 = performance.now();
   await seedSpace(big.id, PAGES, 'big', true);
   for (const [n, s] of others.entries()) await seedSpace(s.id, PAGES / 20, `o${n}`, false);
-  await content.store.search.reindex();
+  await reindexSearch(sql);
   await db.query('VACUUM ANALYZE "DocumentSection"');
   await db.query('VACUUM ANALYZE "SpacePage"');
   const seedMs = performance.now() - t0;
@@ -289,18 +282,9 @@ try {
   const space = (query: string) => content.callContent(content.spaceContent.searchSpace, { spaceId: big.id, query }, owner.id);
   const organization = (query: string) => content.callContent(content.spaceContent.searchOrganization, { organizationId: org.id, query }, owner.id);
 
-  const gateway = 'http://127.0.0.1:18195';
-  start(fileURLToPath(new URL('../../apps/gateway/src/main.ts', import.meta.url)), {
-    ...identitySettings('gateway'),
-    PORT: '18195',
-    ORGS_URL: orgs.address,
-    CONTENT_URL: content.address,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  });
+  const gateway = startGatewayApp();
   const headers = { authorization: `Bearer ${owner.token}` };
-  // Started from source beside the seeded database on a busy machine: it may take a while.
-  await waitForHttp(`${gateway}/v1/spaces/${big.id}/search?query=system`, headers, 180_000);
+  await waitForHttp(`${gateway}/v1/spaces/${big.id}/search?query=system`, headers);
   const http = (path: string) => async (query: string) => {
     const res = await fetch(`${gateway}${path}?query=${encodeURIComponent(query)}`, { headers });
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -356,10 +340,8 @@ try {
     console.log(`${name}: p50 ${r.p50} ms, p99 ${r.p99} ms (target p99 < 50 ms)`);
   writeResult('content-search', result);
 } finally {
-  stopAll();
   await db.end();
   await content.stop();
-  await orgs.stop();
-  await Promise.all(dropTemplates.map((drop) => drop()));
-  if (kept) console.log(`Database kept: ${kept.url}`);
+  await databases.drop();
+  if (keep) console.log(`Database kept: ${databases.urls.content}`);
 }

@@ -98,4 +98,4 @@ export type ContentHarness = Awaited<ReturnType<typeof startContent>>;
 
 export { docx, lyingBomb, para, zip } from './import-files.ts';
 /** How content stores and indexes documents and a space's pages: the search benchmark seeds with them. */
-export { syncSpacePages, writeDocuments } from '../src/store/search.ts';
+export { reindexSearch, syncSpacePages, writeDocuments } from '../src/store/search.ts';

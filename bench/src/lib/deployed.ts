@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ContentServiceClient } from '@quire/proto/content';
 import { SpaceContentServiceClient } from '@quire/proto/space-content';
 import { createClient } from '@quire/service-kit';
-import { callAs, cloneTemplate, migrateTemplate, type TestDatabase } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, migrateTemplate } from '@quire/service-kit/testing';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
 import { openStore } from '@quire/orgs/store';
 import { startApp, stopAll } from './load.ts';
@@ -22,15 +22,15 @@ export const PORTS = { orgs: 51251, content: 51252, gitSync: 51256, gateway: 181
 /** The services' domain events on a stream of the benchmarks' own, never the stack's EVENTS (whose audit log would read them). */
 const EVENTS = { EVENTS_STREAM: 'BENCH_EVENTS', EVENTS_SUBJECT_PREFIX: 'bench.events' };
 
-/** Fresh copies of the services' migrated databases (`keep` ones named by URL instead, left in place). */
-export async function freshDatabases<S extends Service>(services: S[], keep: Partial<Record<S, string>> = {}) {
+/** Fresh copies of the services' migrated databases, dropped by `drop()` but those in `keep` (left for a look after the run). */
+export async function freshDatabases<S extends Service>(services: S[], keep: S[] = []) {
   const dropTemplates = await Promise.all(services.map((s) => migrateTemplate(s, here(`../../../apps/${s}`))));
-  const databases = await Promise.all(services.map((s) => (keep[s] ? { url: keep[s], drop: async () => {} } : cloneTemplate(s))));
+  const databases = await Promise.all(services.map((s) => cloneTemplate(s)));
   const urls = Object.fromEntries(services.map((s, i) => [s, databases[i]!.url])) as Record<S, string>;
   return {
     urls,
     async drop() {
-      await Promise.all(databases.map((d: TestDatabase) => d.drop()));
+      await Promise.all(databases.filter((_, i) => !keep.includes(services[i]!)).map((d) => d.drop()));
       await Promise.all(dropTemplates.map((drop) => drop()));
     },
   };
