@@ -243,6 +243,13 @@ describe('images', () => {
     expect(stage('files-git-sync')).toMatch(/apt-get install[^\n]*\bgit\b/);
     expect(stage('files-review')).toMatch(/apt-get install[^\n]*\bchromium fonts-noto-cjk fonts-noto-core\b/);
   });
+  it("runs each app with the node flags of its package's start script", () => {
+    for (const app of readdirSync(`${root}apps`)) {
+      const start = (JSON.parse(readFileSync(`${root}apps/${app}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+      const flags = start && /^node (.+) dist\/main\.js$/.exec(start)?.[1];
+      if (flags) expect(stage(`files-${app}`), app).toContain(`ENV NODE_OPTIONS=${flags}\n`);
+    }
+  });
   it('the gateway carries the built web app and serves it', () => {
     expect(stage('pruner')).toMatch(/turbo prune "@quire\/\$\{APP\}" \$\(\[ "\$APP" = gateway \] && echo @quire\/web\)/);
     expect(stage('files-gateway')).toMatch(/COPY --from=builder \/app\/apps\/web\/dist \.\/apps\/web\/dist\nENV QUIRE_WEB_DIST=\/app\/apps\/web\/dist/);
