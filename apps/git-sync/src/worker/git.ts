@@ -60,10 +60,14 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Starts git in `cwd` with the job's settings (gitEnv), its input left open for the caller to
- * write (`stdin`); `done` gives its output once it exits, or fails with git's own words. It is
- * killed at the deadline, or by `stop()`.
+ * write (`stdin`); `done` gives its output once it exits (unless `output` takes it as it comes),
+ * or fails with git's own words. It is killed at the deadline, or by `stop()`.
  */
-export function startGit(cwd: string, args: string[], opts: { target?: GitTarget; deadline: number }): { stdin: Writable; done: Promise<string>; stop(): void } {
+export function startGit(
+  cwd: string,
+  args: string[],
+  opts: { target?: GitTarget; deadline: number; output?: (chunk: Buffer) => void },
+): { stdin: Writable; done: Promise<string>; stop(): void } {
   const child = spawn('git', args, { cwd, env: gitEnv(cwd, opts.target) });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -75,6 +79,7 @@ export function startGit(cwd: string, args: string[], opts: { target?: GitTarget
   };
   const timer = setTimeout(() => stop(new GitError(`git ${args[0]} did not finish in time`)), Math.max(1, opts.deadline - Date.now()));
   child.stdout.on('data', (chunk: Buffer) => {
+    if (opts.output) return opts.output(chunk);
     outBytes += chunk.length;
     if (outBytes > MAX_OUTPUT_BYTES) stop(new GitError(`git ${args[0]} printed more than ${MAX_OUTPUT_BYTES} bytes`));
     else out.push(chunk);

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { MAX_BLOB_BYTES } from '@quire/service-kit';
 import { remoteCommit } from '../domain/reimport.ts';
@@ -16,7 +15,7 @@ export interface Fetched {
 
 /**
  * Fetches `ref`'s commit (depth 1) into a new repository at `dir`; false when the remote has no
- * such ref (an export may create it). Its objects are then read with `openObjects`.
+ * such ref (an export may create it). Its objects are then read with `GitObjects`.
  */
 export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<boolean> {
   await git(dir, ['init', '--quiet', '--bare'], { deadline });
@@ -52,8 +51,7 @@ const MIB = 1024 * 1024;
  * skipped as they come. Closed by `close()`, or killed at the deadline.
  */
 export class GitObjects {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #timer: NodeJS.Timeout;
+  readonly #git: ReturnType<typeof startGit>;
   readonly #maxBytes: number;
   // Requests in the order git answers them.
   readonly #waiting: { resolve(o: GitObject | undefined): void; reject(e: Error): void }[] = [];
@@ -67,13 +65,11 @@ export class GitObjects {
 
   constructor(dir: string, deadline: number, maxBytes = MAX_BLOB_BYTES) {
     this.#maxBytes = maxBytes;
-    this.#child = spawn('git', ['cat-file', '--batch'], { cwd: dir, env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
-    this.#timer = setTimeout(() => this.#fail(new GitError("reading the repository's files did not finish in time")), Math.max(1, deadline - Date.now()));
-    this.#child.stdout.on('data', (chunk: Buffer) => this.#take(chunk));
-    this.#child.on('error', (err) => this.#fail(new GitError(`git cat-file failed: ${err.message}`)));
-    // A write to a process that has gone (EPIPE) fails the requests, not the service.
-    this.#child.stdin.on('error', (err) => this.#fail(new GitError(`git cat-file failed: ${err.message}`)));
-    this.#child.on('close', () => this.#fail(new GitError('git cat-file stopped before answering')));
+    this.#git = startGit(dir, ['cat-file', '--batch'], { deadline, output: (chunk) => this.#take(chunk) });
+    this.#git.done.then(
+      () => this.#fail(new GitError('git cat-file stopped before answering')),
+      (err: GitError) => this.#fail(err),
+    );
   }
 
   /** The objects `names` (ids or refs) name, by the name asked; a missing one is left out. */
@@ -82,7 +78,7 @@ export class GitObjects {
     if (this.#failed) throw this.#failed;
     if (wanted.length === 0) return new Map();
     const answers = wanted.map(() => new Promise<GitObject | undefined>((resolve, reject) => this.#waiting.push({ resolve, reject })));
-    this.#child.stdin.write(wanted.map((name) => `${name}\n`).join(''));
+    this.#git.stdin.write(wanted.map((name) => `${name}\n`).join(''));
     const found = new Map<string, GitObject>();
     (await Promise.all(answers)).forEach((o, i) => o && found.set(wanted[i]!, o));
     return found;
@@ -134,16 +130,14 @@ export class GitObjects {
   }
 
   close(): void {
-    clearTimeout(this.#timer);
-    this.#child.stdin.end();
-    this.#child.kill('SIGKILL');
+    this.#git.stdin.end();
+    this.#git.stop();
   }
 
   #fail(err: Error): void {
-    clearTimeout(this.#timer);
     this.#failed ??= err;
     for (const w of this.#waiting.splice(0)) w.reject(this.#failed);
-    this.#child.kill('SIGKILL');
+    this.#git.stop();
   }
 
   // Answers are `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`: each completes the oldest
