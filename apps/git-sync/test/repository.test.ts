@@ -1,23 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError } from '../src/worker/git.ts';
 import { CommitWriter, GitObjects, parseCommit, treeEntries, type CommitFile } from '../src/worker/repository.ts';
+import { gitIn as git } from './git-server.ts';
 
-const run = promisify(execFile);
-const env = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
-const git = async (cwd: string, ...args: string[]) => (await run('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 // One repository read by git's own commands and by GitObjects: both must say the same.
 describe('GitObjects: one cat-file process reads a commit, its trees and its blobs', () => {
@@ -38,7 +26,7 @@ describe('GitObjects: one cat-file process reads a commit, its trees and its blo
       await mkdir(dirname(join(dir, path)), { recursive: true });
       await writeFile(join(dir, path), data);
     }
-    await run('chmod', ['+x', join(dir, 'README.md')]);
+    await chmod(join(dir, 'README.md'), 0o755);
     await symlink('README.md', join(dir, 'link.md'));
     await git(dir, 'add', '--all');
     // A submodule's entry (a commit in the tree), as a repository with submodules has.
