@@ -1,6 +1,7 @@
 import { databaseUrlDefault, Role } from '@quire/service-kit';
 import { openStore } from '@quire/orgs/store';
 import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
+import { gitSyncQueue } from './lib/deployed.ts';
 import { compare, serverScript, start, startApp, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 
 // Authenticated GET /v1/spaces/{id} through gateway -> content (gRPC; content asks orgs for the
@@ -39,9 +40,7 @@ try {
     GIT_SYNC_PORT: '51156',
     CONTENT_URL: '127.0.0.1:51152',
     DATABASE_URL: gitSyncUrl,
-    GIT_SYNC_SUBJECT: 'jobs.bench',
-    GIT_SYNC_CONSUMER: 'git-sync-bench',
-    GIT_SYNC_CONSUMER_INACTIVE_MS: '60000',
+    ...gitSyncQueue(),
     LOG_LEVEL: 'warn',
   });
   startApp('gateway', {

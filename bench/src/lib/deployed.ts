@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,15 +104,22 @@ export async function startContentApps(urls: { orgs: string; content: string }, 
   };
 }
 
-/** Service `git-sync` as an app on the JOBS stream's bench subject, calling content; `env` adds to its settings. */
+/**
+ * git-sync's jobs on a subject and durable consumer of this run's own (a consumer another run
+ * left, whatever its subject, is never shared), removed by NATS a minute after the run.
+ */
+export function gitSyncQueue(): Record<string, string> {
+  const run = randomBytes(5).toString('hex');
+  return { GIT_SYNC_SUBJECT: `jobs.bench.gitsync.${run}`, GIT_SYNC_CONSUMER: `git-sync-bench-${run}`, GIT_SYNC_CONSUMER_INACTIVE_MS: '60000' };
+}
+
+/** Service `git-sync` as an app on a queue of the run's own, calling content; `env` adds to its settings. */
 export function startGitSyncApp(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
   return startApp('git-sync', {
     GIT_SYNC_PORT: String(PORTS.gitSync),
     CONTENT_URL: `127.0.0.1:${PORTS.content}`,
     DATABASE_URL: databaseUrl,
-    GIT_SYNC_SUBJECT: 'jobs.bench.gitsync',
-    GIT_SYNC_CONSUMER: 'git-sync-bench',
-    GIT_SYNC_CONSUMER_INACTIVE_MS: '60000',
+    ...gitSyncQueue(),
     QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
     LOG_LEVEL: 'warn',
     ...EVENTS,
