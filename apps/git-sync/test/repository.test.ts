@@ -6,7 +6,6 @@ import { GitError } from '../src/worker/git.ts';
 import { CommitWriter, GitObjects, parseCommit, treeEntries, type CommitFile } from '../src/worker/repository.ts';
 import { gitIn as git } from './git-server.ts';
 
-
 // One repository read by git's own commands and by GitObjects: both must say the same.
 describe('GitObjects: one cat-file process reads a commit, its trees and its blobs', () => {
   let dir: string;

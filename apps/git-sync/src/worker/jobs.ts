@@ -223,13 +223,9 @@ async function importFetched(
 ): Promise<JobOutcome> {
   const fetched = await objects.commit(FETCHED);
   const projectDirectory = job.repoProjectDirectory ?? '';
-  const blobs = await objects.files(fetched.tree);
-  const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
+  const snapshot = await snapshotOf(objects, fetched.tree, projectDirectory);
+  const inProject = [...snapshot.blobs].filter(([p]) => isInside(p, projectDirectory));
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
-  const texts = inProject.filter(([p]) => isLayoutText(p));
-  const bytes = await objects.blobs(texts);
-  const snapshot = { blobs, texts: new Map(texts.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
-  await readReadme(objects, snapshot, projectDirectory);
   const config = readConfig(snapshot, projectDirectory);
   mark('read');
 
