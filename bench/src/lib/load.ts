@@ -14,6 +14,11 @@ export const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** A built app's entry (dist/, what deploys). */
 const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
+/** The node flags of an app's start script (`node <flags> dist/main.js`), which its image runs it with too. */
+const startFlags = (app: string): string[] => {
+  const { scripts } = JSON.parse(readFileSync(here(`../../../apps/${app}/package.json`), 'utf8')) as { scripts: { start: string } };
+  return /^node (.+) dist\/main\.js$/.exec(scripts.start)?.[1]?.split(' ') ?? [];
+};
 export const serverScript = (name: string) => here(`../servers/${name}.ts`);
 
 const children: ChildProcess[] = [];
@@ -28,14 +33,16 @@ export const identitySettings = (app: ServiceName) => ({ QUIRE_SERVICE_KEY: test
 
 /** Starts a built app as service `app`, with its key of this run. */
 export function startApp(app: ServiceName, env: Record<string, string>): ChildProcess {
-  return start(appEntry(app), { ...identitySettings(app), ...env });
+  return start(appEntry(app), { ...identitySettings(app), ...env }, startFlags(app));
 }
 
-/** Starts a server process: the apps as built, the baselines through tsx. */
-export function start(script: string, env: Record<string, string>): ChildProcess {
+/** Starts a server process: the apps as built (with their start script's `flags`), the baselines through tsx. */
+export function start(script: string, env: Record<string, string>, flags: string[] = []): ChildProcess {
   // BENCH_CPU_PROF=<dir>: the built apps write a CPU profile there when they stop.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : profile;
+  // BENCH_NODE_FLAGS: flags to try on every built app, after its own.
+  const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [...flags, ...extra, ...profile];
   const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);

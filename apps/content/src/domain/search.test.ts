@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '@quire/service-kit';
-import { checkQuery, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetTerms } from './search.ts';
+import { checkQuery, collapseSpaces, offsetPage, offsetPageOf, queryTerms, searchLanguage, searchText, snippet as cut, snippetTerms } from './search.ts';
 
 const snippet = (body: string, terms: string[]) => cut(body, snippetTerms(terms));
 
@@ -58,10 +58,22 @@ describe('snippet', () => {
     expect(snippet(`${pad}Ein Café. ${pad}`, ['CAFE'])).toContain('Ein Café.');
     // Inside a word is no match: the snippet starts at the beginning.
     expect(snippet(`${pad}Decafeinated. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    expect(snippet(`${pad}2cafe. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    expect(snippet(`${pad}𝐀cafe. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
+    // After a character that is no letter, digit or mark, a word starts.
+    expect(snippet(`${pad}(_cafe) ${pad}`, ['cafe'])).toMatch(/^….* \(_cafe\) .*…$/);
     // One sigma, whichever form lower case gives it.
     expect(snippet(`${pad}Η ΤΙΣΑΝΑ είναι. ${pad}`, ['τις'])).toMatch(/^….* Η ΤΙΣΑΝΑ είναι\..*…$/);
     // A CJK word as written: ガ is not カ.
     expect(snippet(`カスト。${pad}ガスト。${pad}`, ['ガスト'])).toMatch(/^….*ガスト。.*…$/);
+  });
+
+  it('makes every run of white space one space, as a replace of each run would', () => {
+    const spaces = [' ', '  ', '\n', ' \n ', '\t\t', '\u00a0', ' \u2028', '\r\n', '   \t'];
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: 12 }, (_, j) => (j % 2 ? spaces[(i * 7 + j * 3) % spaces.length] : 'w')).join('');
+      expect(collapseSpaces(text)).toBe(text.replace(/\s+/g, ' '));
+    }
   });
 
   it('reads the words of a query', () => {
