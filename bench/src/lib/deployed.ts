@@ -96,9 +96,8 @@ export async function startContentApps(urls: { orgs: string; content: string }, 
     async stop() {
       client.close();
       spaceContent.close();
-      stopAll();
-      // The apps close their pools on SIGTERM; their databases can go once they have.
-      await new Promise((r) => setTimeout(r, 2000));
+      // The apps close their pools on SIGTERM; their databases can go once they have exited.
+      await stopAll();
       await rm(blobDir, { recursive: true, force: true });
     },
   };

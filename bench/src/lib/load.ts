@@ -76,8 +76,16 @@ export function peakMemoryMiB(pid: number): number {
 // USER_HZ: 100 on every Linux build Node supports.
 const CLOCK_TICKS = 100;
 
-export function stopAll() {
-  for (const c of children) c.kill('SIGTERM');
+/**
+ * Stops every server started; resolves once they have exited (their ports and databases free for
+ * the next run), killing any still running after 15 s.
+ */
+export function stopAll(): Promise<void> {
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  const exited = Promise.all(running.map((c) => new Promise((resolve) => c.once('exit', resolve))));
+  for (const c of running) c.kill('SIGTERM');
+  const timer = setTimeout(() => running.forEach((c) => c.kill('SIGKILL')), 15_000).unref();
+  return exited.then(() => clearTimeout(timer));
 }
 
 export async function waitForHttp(url: string, headers: Record<string, string> = {}, timeoutMs = 90_000) {

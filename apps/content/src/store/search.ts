@@ -45,7 +45,8 @@ export function indexCtes(first: number): string {
   return `
   documents AS (
     INSERT INTO "Document" (id, markdown, document)
-    SELECT i, m, d::jsonb FROM unnest(${$(12)}::text[], ${$(13)}::text[], ${$(14)}::text[]) AS u(i, m, d)
+    SELECT i, m, d FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n)
+      JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
     ON CONFLICT DO NOTHING),
   sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
@@ -71,9 +72,13 @@ function sectionSearch(title: string, body: string) {
   return { language, title: t === title ? null : t, body: b === body ? null : b };
 }
 
-/** The documents and their index rows, a column each; their sections unindexed (nulls) unless `index`. */
+/**
+ * The documents and their index rows, a column each; their sections unindexed (nulls) unless
+ * `index`. The documents' models travel as one JSON array, in the order of their ids: as a text
+ * array, each model's JSON was escaped again element by element (most of pg's work on a batch).
+ */
 function indexRows(docs: IndexedDocument[], index = true) {
-  const d = { id: [] as string[], markdown: [] as string[], document: [] as string[] };
+  const d = { id: [] as string[], markdown: [] as string[], document: [] as unknown[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
   const search = { language: [] as (string | null)[], title: [] as (string | null)[], body: [] as (string | null)[] };
   const l = { documentId: [] as string[], position: [] as number[], relation: [] as string[], kind: [] as string[], target: [] as string[], anchor: [] as string[] };
@@ -81,7 +86,7 @@ function indexRows(docs: IndexedDocument[], index = true) {
     const { document, sections, links } = analyze(body);
     d.id.push(id);
     d.markdown.push(body.markdown);
-    d.document.push(JSON.stringify(document));
+    d.document.push(document);
     sections.forEach((section, position) => {
       const title = section.title.slice(0, MAX_SECTION_CHARS);
       const body = section.body.slice(0, MAX_SECTION_CHARS);
@@ -107,7 +112,7 @@ function indexRows(docs: IndexedDocument[], index = true) {
   return {
     sections: [s.documentId, s.position, s.anchor, s.title, s.body],
     links: [l.documentId, l.position, l.relation, l.kind, l.target, l.anchor],
-    documents: [d.id, d.markdown, d.document],
+    documents: [d.id, d.markdown, JSON.stringify(d.document)],
     search: [search.language, search.title, search.body],
   };
 }
@@ -145,8 +150,9 @@ export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise
 // from it (sections did not change: they were already the model's).
 const CONVERT = `
   WITH documents AS (
-    UPDATE "Document" d SET document = u.doc::jsonb
-    FROM unnest($1::text[], $2::text[]) AS u(id, doc) WHERE d.id = u.id AND d.document IS NULL),
+    UPDATE "Document" d SET document = j.doc
+    FROM unnest($1::text[]) WITH ORDINALITY AS u(id, n) JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS j(doc, n) USING (n)
+    WHERE d.id = u.id AND d.document IS NULL),
   gone AS (DELETE FROM "DocumentLink" WHERE "documentId" = ANY($1::text[]))
   SELECT 1`;
 const RELINK = `
