@@ -176,10 +176,10 @@ try {
   console.table(results);
   writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, loadAverage: loadavg(), results });
 } finally {
-  stopAll();
+  // insights holds its data folder until it has exited.
+  await stopAll();
   const nc = await connectNats('nats://127.0.0.1:4222', 'bench', createLogger('bench', 'silent'));
   await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
   await nc.close();
-  await new Promise((r) => setTimeout(r, 1000));
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -41,5 +41,5 @@ try {
   const [, base, full] = results as [LoadResult, LoadResult, LoadResult];
   console.log(`full path: ${Math.round((full.rps / base.rps) * 100)}% of the single-process pg baseline (target >= 50%), p99 ${full.p99} ms (target < 50 ms)`);
 } finally {
-  stopAll();
+  await stopAll();
 }

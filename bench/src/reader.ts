@@ -162,7 +162,7 @@ writeResult('reader', {
   firstView,
 });
 
-stopAll();
+await stopAll();
 rmSync(root, { recursive: true, force: true });
 await sites.stop();
 await Promise.all([content.stop(), insights.stop()]);

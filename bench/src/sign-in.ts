@@ -79,5 +79,5 @@ try {
   console.log(`cookie auth: ${Math.round((byCookie.rps / bearer.rps) * 100)}% of bearer throughput (target >= 90%)`);
   writeResult('sign-in', result);
 } finally {
-  stopAll();
+  await stopAll();
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { grpcAddress } from '@quire/service-kit';
+import { startScriptFlags } from '@quire/service-kit/testing';
 import * as models from 'kubernetes-models';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -245,9 +246,8 @@ describe('images', () => {
   });
   it("runs each app with the node flags of its package's start script", () => {
     for (const app of readdirSync(`${root}apps`)) {
-      const start = (JSON.parse(readFileSync(`${root}apps/${app}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.start;
-      const flags = start && /^node (.+) dist\/main\.js$/.exec(start)?.[1];
-      if (flags) expect(stage(`files-${app}`), app).toContain(`ENV NODE_OPTIONS=${flags}\n`);
+      const flags = startScriptFlags(`${root}apps/${app}`);
+      if (flags.length) expect(stage(`files-${app}`), app).toContain(`ENV NODE_OPTIONS=${flags.join(' ')}\n`);
     }
   });
   it('the gateway carries the built web app and serves it', () => {

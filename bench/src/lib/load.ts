@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServiceName } from '@quire/service-kit';
-import { testServiceKeys } from '@quire/service-kit/testing';
+import { startScriptFlags, testServiceKeys } from '@quire/service-kit/testing';
 import { writeResult } from './results.ts';
 
 // What the HTTP read benchmarks share: starting servers, waiting for them, loading them one after
@@ -12,13 +12,7 @@ import { writeResult } from './results.ts';
 export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 export const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-/** A built app's entry (dist/, what deploys). */
-const appEntry = (app: string) => here(`../../../apps/${app}/dist/main.js`);
-/** The node flags of an app's start script (`node <flags> dist/main.js`), which its image runs it with too. */
-const startFlags = (app: string): string[] => {
-  const { scripts } = JSON.parse(readFileSync(here(`../../../apps/${app}/package.json`), 'utf8')) as { scripts: { start: string } };
-  return /^node (.+) dist\/main\.js$/.exec(scripts.start)?.[1]?.split(' ') ?? [];
-};
+const appDir = (app: string) => here(`../../../apps/${app}`);
 export const serverScript = (name: string) => here(`../servers/${name}.ts`);
 
 const children: ChildProcess[] = [];
@@ -33,7 +27,8 @@ export const identitySettings = (app: ServiceName) => ({ QUIRE_SERVICE_KEY: test
 
 /** Starts a built app as service `app`, with its key of this run. */
 export function startApp(app: ServiceName, env: Record<string, string>): ChildProcess {
-  return start(appEntry(app), { ...identitySettings(app), ...env }, startFlags(app));
+  // Its built entry (dist/, what deploys), with the node flags its image runs it with.
+  return start(`${appDir(app)}/dist/main.js`, { ...identitySettings(app), ...env }, startScriptFlags(appDir(app)));
 }
 
 /** Starts a server process: the apps as built (with their start script's `flags`), the baselines through tsx. */

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -37,6 +39,15 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 // One template per test run (the globalSetup's process), named in the environment the workers
 // inherit, so two suites migrating the same service at once do not drop each other's template.
 const templateVar = (service: string) => `QUIRE_TEST_TEMPLATE_${service.toUpperCase().replace(/-/g, '_')}`;
+
+/**
+ * The node flags of an app's start script (`node <flags> dist/main.js` in `appDir`'s package.json):
+ * what its image runs it with, and the benchmarks too.
+ */
+export function startScriptFlags(appDir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  return /^node (.+) dist\/main\.js$/.exec(scripts?.start ?? '')?.[1]?.split(' ') ?? [];
+}
 
 /**
  * Migrates a template database once (vitest globalSetup): `prisma migrate deploy`, the same step
