@@ -148,7 +148,9 @@ try {
   console.log(
     `ApplyChanges (1 page of ${PAGES}): p50 ${result.applyChangesOnePageMs.p50} ms, p99 ${result.applyChangesOnePageMs.p99} ms (target < 30 ms), ${result.applyChangesOnePageCpuMs} ms CPU per edit`,
   );
-  console.log(`ApplyChanges (1 page of ${PAGES}, body as a JSONDocument): p50 ${result.applyChangesOnePageDocumentMs.p50} ms, p99 ${result.applyChangesOnePageDocumentMs.p99} ms, ${result.applyChangesOnePageDocumentCpuMs} ms CPU per edit`);
+  console.log(
+    `ApplyChanges (1 page of ${PAGES}, body as a JSONDocument): p50 ${result.applyChangesOnePageDocumentMs.p50} ms, p99 ${result.applyChangesOnePageDocumentMs.p99} ms, ${result.applyChangesOnePageDocumentCpuMs} ms CPU per edit`,
+  );
   writeResult('content-revision', result);
 } finally {
   await db.end();
