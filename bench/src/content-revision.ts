@@ -67,8 +67,7 @@ try {
   // documents is indexed after its commit): the edits are timed on the indexed space, as a
   // writer edits it, not beside that one-off catch-up.
   const indexStart = performance.now();
-  const UNINDEXED = `SELECT EXISTS (SELECT 1 FROM "DocumentSection" WHERE "language" IS NULL) OR EXISTS (SELECT 1 FROM "SpacePage" WHERE "content" IS NULL) AS left`;
-  while ((await db.query<{ left: boolean }>(UNINDEXED)).rows[0]!.left) await new Promise((resolve) => setTimeout(resolve, 20));
+  await content.store.search.indexed();
   const indexCatchUpMs = performance.now() - indexStart;
 
   // The same edit with its body as markdown and as GitBook's JSONDocument (converted to markdown on
