@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { writeResult } from './lib/results.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient, createLogger, databaseUrlDefault } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
@@ -11,18 +10,17 @@ import { openStore } from '@quire/orgs/store';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
 // Relative import: @quire/proto is not (yet) a dependency of the bench package.
 import { InsightsServiceClient } from '@quire/proto/insights';
-import { identitySettings, processCpuMs, start, startApp, stopAll, waitForHttp } from './lib/load.ts';
+import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in
 // batches of 100 and of 1,000 events, through the gateway (HTTP, autocannon) and directly over
 // gRPC to the insights service (TrackEvents), then the time from the end of the load until an
 // aggregate counts every accepted event. Accepted = JetStream stored the batch (the 204).
-// Processes: orgs (built), insights and gateway (from source through tsx), NATS and chdb as in
+// Processes: orgs, insights and gateway from their built bundles (as deployed), NATS and chdb as in
 // production, on a stream and data directory of their own. BENCH_SECONDS, BENCH_CONNECTIONS.
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const tag = Date.now().toString(36);
 const stream = `BENCH_INSIGHTS_${tag.toUpperCase()}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-insights-ingest-'));
@@ -60,12 +58,10 @@ function event(i: number) {
 const batchOf = (n: number) => Array.from({ length: n }, (_, i) => event(i));
 
 const ports = { orgs: 51161, insights: 51167, gateway: 18190 };
-const source = (app: string) => here(`../../apps/${app}/src/main.ts`);
 
 try {
   startApp('orgs', { ORGS_PORT: String(ports.orgs), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-  const insightsProcess = start(source('insights'), {
-    ...identitySettings('insights'),
+  const insightsProcess = startApp('insights', {
     INSIGHTS_PORT: String(ports.insights),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
     INSIGHTS_STREAM: stream,
@@ -73,8 +69,7 @@ try {
     INSIGHTS_CHDB_PATH: dataDir,
     LOG_LEVEL: 'warn',
   });
-  const gatewayProcess = start(source('gateway'), {
-    ...identitySettings('gateway'),
+  const gatewayProcess = startApp('gateway', {
     PORT: String(ports.gateway),
     ORGS_URL: `127.0.0.1:${ports.orgs}`,
     INSIGHTS_URL: `127.0.0.1:${ports.insights}`,

@@ -13,6 +13,29 @@ describe('JSON depth', () => {
     expect(jsonDepth('[{},{},[]]')).toBe(2);
   });
 
+  it('ends a string at the first quote not escaped, after any run of backslashes', () => {
+    // `\\` is one backslash written escaped: the quote after it closes the string.
+    expect(jsonDepth('["\\\\",[[]]]')).toBe(3);
+    expect(jsonDepth('["\\\\\\"[[[", []]')).toBe(2);
+    expect(jsonDepth('{"a\\"[":{"\\\\":["]]]"]}}')).toBe(3);
+    // A string left open counts nothing after its quote.
+    expect(jsonDepth('[["[[[[')).toBe(2);
+  });
+
+  it('agrees with the parsed value on depth and NUL (a NUL found does not stop the count)', () => {
+    const truth = (v: unknown): { depth: number; nul: boolean } => {
+      if (typeof v === 'string') return { depth: 0, nul: v.includes('\u0000') };
+      if (v === null || typeof v !== 'object') return { depth: 0, nul: false };
+      const inner = Object.entries(v).flatMap(([key, value]) => [truth(key), truth(value)]);
+      return { depth: 1 + Math.max(0, ...inner.map((t) => t.depth)), nul: inner.some((t) => t.nul) };
+    };
+    const values = [{ a: 'x\u0000"[', b: [['\\', '\\"{']] }, ['\u0000\\', { '"': { ']': [] } }], { k: 'plain \\u0000', l: [1, [2, [3]]] }];
+    for (const v of values) {
+      const text = JSON.stringify(v);
+      expect(scanJson(text)).toEqual(truth(v));
+    }
+  });
+
   it('refuses deeper than the bound before parsing, and stops counting there', () => {
     expect(() => checkClientJson(nested(MAX_JSON_DEPTH), 'body')).not.toThrow();
     expect(() => checkClientJson(nested(MAX_JSON_DEPTH + 1), 'body')).toThrow(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);

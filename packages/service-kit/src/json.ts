@@ -18,20 +18,32 @@ export const MAX_JSON_DEPTH = 128;
 export function scanJson(text: string, limit = MAX_JSON_DEPTH): { depth: number; nul: boolean } {
   let depth = 0;
   let deepest = 0;
-  let nul = false;
-  let inString = false;
+  // Most of a body is strings: each is passed over with indexOf to its closing quote, several
+  // times faster than a character at a time.
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      // A backslash escapes the next character; `\u0000` is NUL.
-      if (c === 0x5c) nul ||= text.startsWith('u0000', ++i);
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      do i = text.indexOf('"', i + 1);
+      while (i > 0 && escaped(text, i));
+      if (i < 0) break;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > deepest && (deepest = depth) > limit) break;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
-  return { depth: deepest, nul };
+  return { depth: deepest, nul: holdsNul(text) };
+}
+
+/** Whether the character at `at` follows an odd run of backslashes: an escape's second character. */
+function escaped(text: string, at: number): boolean {
+  let before = at - 1;
+  while (text.charCodeAt(before) === 0x5c) before--;
+  return (at - 1 - before) % 2 === 1;
+}
+
+/** Whether a `\u0000` escape is in the text (not a backslash written as `\\` followed by `u0000`). */
+function holdsNul(text: string): boolean {
+  for (let at = text.indexOf('\\u0000'); at >= 0; at = text.indexOf('\\u0000', at + 1)) if (!escaped(text, at)) return true;
+  return false;
 }
 
 /**
