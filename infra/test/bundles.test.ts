@@ -18,8 +18,8 @@ function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
-/** The third-party packages the app's bundle (and its command line, run from source) imports, as tsup would leave them external. */
-async function externalImports(app: string): Promise<Set<string>> {
+/** The third-party packages a bundle of `entryPoints` (in `dir`) imports, as tsup would leave them external. */
+async function externalImports(dir: string, entryPoints: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   const thirdParty: Plugin = {
     name: 'third-party',
@@ -32,9 +32,9 @@ async function externalImports(app: string): Promise<Set<string>> {
     },
   };
   const result = await build({
-    entryPoints: ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${root}apps/${app}/${entry}`)),
+    entryPoints,
     outdir: 'out',
-    absWorkingDir: `${root}apps/${app}`,
+    absWorkingDir: dir,
     bundle: true,
     write: false,
     platform: 'node',
@@ -54,10 +54,25 @@ describe('every app declares exactly the packages its bundle imports', () => {
   it.each(apps)('%s', async (app) => {
     const pkg = JSON.parse(readFileSync(`${root}apps/${app}/package.json`, 'utf8')) as { dependencies: Record<string, string> };
     const declared = new Set(Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@quire/')));
-    const imported = await externalImports(app);
+    // The app's bundle, and its command line (run from source).
+    const dir = `${root}apps/${app}`;
+    const imported = await externalImports(
+      dir,
+      ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${dir}/${entry}`)),
+    );
     const missing = [...imported].filter((name) => !declared.has(name)).sort();
     expect(missing, `apps/${app}/package.json lacks dependencies its built bundle imports`).toEqual([]);
     const unused = [...declared].filter((name) => !imported.has(name)).sort();
     expect(unused, `apps/${app}/package.json declares dependencies its built bundle never imports`).toEqual([]);
+  });
+});
+
+// The benchmarks run under plain node (tsx), outside a test run, and import the services' test
+// harnesses (`@quire/<app>/testing`) to start them: a harness that imports vitest stops them at load.
+const benchmarks = readdirSync(`${root}bench/src`).filter((name) => name.endsWith('.ts'));
+
+describe('no benchmark imports the test runner', () => {
+  it.each(benchmarks)('%s', async (file) => {
+    expect(await externalImports(`${root}bench`, [`src/${file}`])).not.toContain('vitest');
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dedupeToken, writeMessages } from '../src/ingest/writer.ts';
 import { INSERT_COLUMNS } from '../src/store/index.ts';
 import { event, track } from './fixtures.ts';
-import { insightsWithOwner } from './harness.ts';
+import { insightsWithOwner } from './suite.ts';
 
 // Failures on the way from JetStream to ClickHouse, on the embedded engine. Unacked messages come
 // back after one second here (INSIGHTS_ACK_WAIT_MS), so the tests wait seconds, not minutes.

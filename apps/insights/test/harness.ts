@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { InsightsServiceClient } from '@quire/proto/insights';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { callAs, testIdentity } from '@quire/service-kit/testing';
-import { afterAll, beforeAll } from 'vitest';
 import { loadInsightsConfig } from '../src/config.ts';
 import { startInsights as startRuntime } from '../src/runtime.ts';
 import { ChdbTransport } from '../src/store/index.ts';
@@ -87,22 +85,3 @@ export async function startInsights(orgsAddress: string, env: Record<string, str
 }
 
 export type InsightsHarness = Awaited<ReturnType<typeof startInsights>>;
-
-/**
- * The suite's insights over its own orgs, with an owner and an organization of theirs: started
- * before the suite's tests and stopped after them. Read the fields inside tests.
- */
-export function insightsWithOwner(title: string, env: Record<string, string> = {}) {
-  const suite = {} as { orgs: OrgsHarness; h: InsightsHarness; owner: TestUser; orgId: string };
-  beforeAll(async () => {
-    suite.orgs = await startOrgs();
-    suite.h = await startInsights(suite.orgs.address, env);
-    suite.owner = await suite.orgs.user('owner');
-    suite.orgId = (await suite.orgs.organization(suite.owner, [], title)).id;
-  });
-  afterAll(async () => {
-    await suite.h?.stop();
-    await suite.orgs?.stop();
-  });
-  return suite;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { event, hoursAgo, track } from './fixtures.ts';
-import { insightsWithOwner } from './harness.ts';
+import { insightsWithOwner } from './suite.ts';
 
 const s = insightsWithOwner('Retention', { INSIGHTS_RETENTION_DAYS: '30' });
 

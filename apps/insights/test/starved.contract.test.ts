@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eventRows } from '../src/domain/events.ts';
 import { toMessages } from '../src/ingest/publisher.ts';
 import { event } from './fixtures.ts';
-import { insightsWithOwner } from './harness.ts';
+import { insightsWithOwner } from './suite.ts';
 
 // A writer whose process is starved while messages reach it: with the default ack wait (60 s), a
 // message the writer was sent but dropped would show only a minute later.
