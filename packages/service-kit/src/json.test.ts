@@ -22,6 +22,16 @@ describe('JSON depth', () => {
     expect(jsonDepth('[["[[[[')).toBe(2);
   });
 
+  it('reads backslash runs once: 8 MB of escapes and escaped quotes in linear time', () => {
+    // Escaped backslashes, an escaped quote, then `u0000` after two escaped backslashes: text, not NUL.
+    const text = `["${'\\\\'.repeat(2_000_000)}\\"${'\\\\\\\\u0000'.repeat(400_000)}"]`;
+    const started = performance.now();
+    expect(scanJson(text)).toEqual({ depth: 1, nul: false });
+    expect(scanJson(`["${'\\"'.repeat(4_000_000)}", [[]]]`).depth).toBe(3);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((JSON.parse(text) as string[])[0]).not.toContain('\u0000');
+  });
+
   it('agrees with the parsed value on depth and NUL (a NUL found does not stop the count)', () => {
     const truth = (v: unknown): { depth: number; nul: boolean } => {
       if (typeof v === 'string') return { depth: 0, nul: v.includes('\u0000') };
