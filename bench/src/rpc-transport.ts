@@ -5,7 +5,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { OrgsServiceClient, OrgsServiceService, type GetOrganizationRequest, type Organization, type OrgsServiceServer } from '@quire/proto/orgs';
-import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, Role, startGrpcServer } from '@quire/service-kit';
+import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, Role, startGrpcServer, type Handlers } from '@quire/service-kit';
 import { identitySettings, processCpuMs } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 
@@ -44,7 +44,7 @@ if (process.argv[2] === 'serve') {
       .verify(String(assertion).slice(7))
       .then(wait)
       .then(() => reply(method.responseSerialize(organization)));
-  const handlers: Partial<Parameters<typeof implement<OrgsServiceServer>>[0]> = {
+  const handlers: Partial<Handlers<OrgsServiceServer>> = {
     getOrganization: async () => {
       await wait();
       return organization;
@@ -58,7 +58,7 @@ if (process.argv[2] === 'serve') {
     services: [
       {
         definition: OrgsServiceService,
-        implementation: implement(handlers as Parameters<typeof implement<OrgsServiceServer>>[0], createLogger('bench', 'silent')),
+        implementation: implement(handlers as Handlers<OrgsServiceServer>, createLogger('bench', 'silent')),
         name: 'quire.orgs.v1.OrgsService',
       },
     ],

@@ -1,5 +1,5 @@
 import { OrgsServiceClient, OrgsServiceService, TokenScope, type OrgsServiceServer } from '@quire/proto/orgs';
-import { createClient, createLogger, implement, promiseClient, startGrpcServer } from '@quire/service-kit';
+import { createClient, createLogger, implement, promiseClient, startGrpcServer, type Handlers } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import { percentiles, writeResult } from './lib/results.ts';
 
@@ -33,8 +33,7 @@ const cached = await rate(CACHED, async () => content.verify(await gateway.sign(
 // A loopback server running the interceptor, answering from the verified caller. Typed as the
 // service's handlers: an answer missing a field of the proto fails to serialize at run time.
 const log = createLogger('bench', 'silent');
-type OrgsHandlers = Parameters<typeof implement<OrgsServiceServer>>[0];
-const handlers: Partial<OrgsHandlers> = {
+const handlers: Partial<Handlers<OrgsServiceServer>> = {
   authenticate: async (_req, ctx) => ({ userId: ctx.userId ?? '', scope: TokenScope.TOKEN_SCOPE_READ }),
 };
 const server = await startGrpcServer({
@@ -43,7 +42,7 @@ const server = await startGrpcServer({
   services: [
     {
       definition: OrgsServiceService,
-      implementation: implement(handlers as OrgsHandlers, log),
+      implementation: implement(handlers as Handlers<OrgsServiceServer>, log),
       name: 'bench',
     },
   ],
