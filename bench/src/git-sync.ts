@@ -20,8 +20,9 @@ import { writeResult } from './lib/results.ts';
 // export of the 1,000-page space, each timed from the RPC that queues the job to the job's
 // recorded completion, beside a plain `git clone` of the same repository in the same run. The
 // unchanged export onto the repository the space came from reads and compares every file and
-// must make no commit (checked). The import's text is indexed for search after the import's
-// revision is committed (its page titles at once): the time until it is, is printed beside.
+// must make no commit (checked). The import's documents are analyzed (model, sections, links) and
+// indexed for search after the import's revision is committed (its page titles at once): the time
+// until they are, is printed beside.
 // BENCH_PAGES (a multiple of 50), BENCH_RUNS, BENCH_ASSET_FILES (see below).
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
@@ -65,12 +66,13 @@ await jobs.connect();
 const contentRows = new pg.Client({ connectionString: databases.urls.content });
 await contentRows.connect();
 
-/** Resolves once content's indexer has indexed every section and page it was left (or throws after a minute). */
+/** Resolves once content's indexer has analyzed every document and indexed every section and page it was left (or throws after a minute). */
 async function indexed(): Promise<void> {
   for (let i = 0; i < 6000; i++) {
     const { rows } = await contentRows.query<{ left: boolean }>({
       name: 'left',
-      text: `SELECT EXISTS (SELECT 1 FROM "DocumentSection" WHERE language IS NULL) OR EXISTS (SELECT 1 FROM "SpacePage" WHERE search IS NULL OR content IS NULL) AS left`,
+      text: `SELECT EXISTS (SELECT 1 FROM "Document" WHERE NOT analyzed) OR EXISTS (SELECT 1 FROM "DocumentSection" WHERE language IS NULL)
+               OR EXISTS (SELECT 1 FROM "SpacePage" WHERE search IS NULL OR content IS NULL) AS left`,
     });
     if (!rows[0]!.left) return;
     await new Promise((r) => setTimeout(r, 10));

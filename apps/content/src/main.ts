@@ -27,11 +27,6 @@ await runGrpcService('content', async () => {
     appUrl: config.QUIRE_APP_URL,
     importLimits: importLimitsOf(config),
   };
-  // Documents stored before the document model are converted in the background; reads parse them until then.
-  store.revisions
-    .convertStoredDocuments()
-    .then((n) => n && log.info({ converted: n }, 'documents converted to the document model'))
-    .catch((err: unknown) => log.error({ err }, 'converting stored documents failed; reads parse them instead'));
   // Spaces made before the copies (or whose owner was away) get theirs in the background; reads ask for any still missing.
   rebuildMissingCopies(deps, log)
     .then((n) => n && log.info({ spaces: n }, 'missing space copies asked of their owners'))

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@quire/service-kit';
 import { openDatabaseStore } from '@quire/service-kit/prisma';
 import { cloneTemplate, type TestDatabase } from '@quire/service-kit/testing';
+import { fromMarkdown, type JSONDocument } from '@quire/document';
 import type { DocumentBody } from '../src/domain/changes.ts';
 import type { Tree, TreePage } from '../src/domain/tree.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -10,9 +11,10 @@ import { openStore } from '../src/store/index.ts';
 import { createRevisionStore } from '../src/store/revisions.ts';
 import { createSearchStore, INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
 
-// Search's index of a revision that brings many documents, on real PostgreSQL: written unindexed
-// with the revision, its pages found by their titles meanwhile, indexed by the indexer once told
-// (after the commit); a small revision indexed as it is written.
+// Search's index of a revision that brings many documents, on real PostgreSQL: its documents stored
+// unanalyzed with the revision, its pages found by their titles meanwhile, analyzed and indexed by
+// the indexer once told (after the commit), or first by what reads their links and headings; a
+// small revision analyzed and indexed as it is written.
 
 let database: TestDatabase;
 let sql: pg.Client;
@@ -66,8 +68,8 @@ const page = (space: string, i: number): TreePage => ({
   pages: [],
 });
 
-/** A space whose revision brings `n` new documents, each a section about a zeppelin. */
-async function writeSpace(name: string, n: number) {
+/** A space whose revision brings `n` new documents, each a section about a zeppelin (`given`: some with the client's model). */
+async function writeSpace(name: string, n: number, given = new Map<number, JSONDocument>()) {
   const space = await spaces.createSpace({
     organizationId: 'org',
     parentId: null,
@@ -80,7 +82,7 @@ async function writeSpace(name: string, n: number) {
   });
   const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
   const documents = new Map<string, DocumentBody>(
-    tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n` }]),
+    tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n`, document: given.get(i) }]),
   );
   await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
     expected: space.revisionId!,
@@ -95,17 +97,19 @@ const found = async (spaceId: string, words: string) => {
 const unindexed = async (spaceId: string) =>
   (
     await sql.query(
-      `SELECT (SELECT count(*) FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId" WHERE sp."spaceId" = $1 AND ds.language IS NULL)::int AS sections,
+      `SELECT (SELECT count(*) FROM "Document" d JOIN "SpacePage" sp ON sp."documentId" = d.id WHERE sp."spaceId" = $1 AND NOT d.analyzed)::int AS documents,
+        (SELECT count(*) FROM "DocumentSection" ds JOIN "SpacePage" sp ON sp."documentId" = ds."documentId" WHERE sp."spaceId" = $1 AND ds.language IS NULL)::int AS sections,
         (SELECT count(*) FROM "SpacePage" WHERE "spaceId" = $1 AND content IS NULL)::int AS pages`,
       [spaceId],
     )
   ).rows[0];
+const stored = async (documentId: string) => (await sql.query('SELECT document, analyzed FROM "Document" WHERE id = $1', [documentId])).rows[0];
 
 describe('the search index of a revision', () => {
   it('indexes a revision of few new documents as it writes it', async () => {
     const spaceId = await writeSpace('small', INDEX_INLINE_DOCUMENTS);
     expect(told).toBe(0);
-    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
     expect(await found(spaceId, 'zeppelin small mooring')).toHaveLength(INDEX_INLINE_DOCUMENTS);
   });
 
@@ -113,14 +117,41 @@ describe('the search index of a revision', () => {
     const n = INDEX_INLINE_DOCUMENTS + 1;
     const spaceId = await writeSpace('large', n);
     expect(told).toBe(1);
-    expect(await unindexed(spaceId)).toEqual({ sections: 2 * n, pages: n });
+    expect(await unindexed(spaceId)).toEqual({ documents: n, sections: 0, pages: n });
+    expect(await stored('large-doc-7')).toEqual({ document: null, analyzed: false });
     expect(await found(spaceId, 'zeppelin large')).toEqual([]);
     expect(await found(spaceId, 'chapter 7')).toEqual(['Chapter 7']);
 
-    expect(await stores.search.reindex()).toEqual({ sections: 2 * n, pages: n });
-    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await stores.search.reindex()).toEqual({ documents: n, sections: 0, pages: n });
+    expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
+    expect(await stored('large-doc-7')).toEqual({ document: fromMarkdown('The zeppelin large number 7 lands.\n\n## Mooring\n\nRopes 7.\n'), analyzed: true });
     expect((await found(spaceId, 'zeppelin large mooring')).sort()).toEqual(Array.from({ length: n }, (_, i) => `Chapter ${i}`).sort());
-    expect(await stores.search.reindex()).toEqual({ sections: 0, pages: 0 });
+    expect(await stores.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0 });
+  });
+
+  it('keeps the model a client gave with a document of a large revision, and indexes that model', async () => {
+    const given = fromMarkdown('The airship lands.\n\n## Hangar\n\nDoors.\n');
+    const spaceId = await writeSpace('given', INDEX_INLINE_DOCUMENTS + 1, new Map([[4, given]]));
+    expect(await stored('given-doc-4')).toEqual({ document: given, analyzed: false });
+    await stores.search.reindex();
+    expect(await stored('given-doc-4')).toEqual({ document: given, analyzed: true });
+    expect(await found(spaceId, 'airship hangar')).toEqual(['Chapter 4']);
+    expect(await found(spaceId, 'zeppelin given number 4')).toEqual([]);
+  });
+
+  it('analyzes a document the indexer has not reached when its headings or links are read', async () => {
+    const spaceId = await writeSpace('early', INDEX_INLINE_DOCUMENTS + 1);
+    expect(await stores.search.documentAnchors(['early-doc-2', 'early-doc-3'])).toEqual(
+      new Map([
+        ['early-doc-2', [{ anchor: 'mooring', title: 'Mooring' }]],
+        ['early-doc-3', [{ anchor: 'mooring', title: 'Mooring' }]],
+      ]),
+    );
+    expect(await stored('early-doc-2')).toMatchObject({ analyzed: true });
+    expect(await unindexed(spaceId)).toMatchObject({ documents: INDEX_INLINE_DOCUMENTS - 1 });
+    // The indexer then does the rest, and the pages of the two.
+    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 1, sections: 0, pages: INDEX_INLINE_DOCUMENTS + 1 });
+    expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
   });
 
   it('writes the vector of a page whose document is not indexed yet once it is, whoever wrote the page', async () => {
@@ -141,11 +172,11 @@ describe('the search index of a revision', () => {
     await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
       expected: other.revisionId!,
     });
-    expect(await unindexed(other.id)).toEqual({ sections: 2, pages: 1 });
+    expect(await unindexed(other.id)).toEqual({ documents: 1, sections: 0, pages: 1 });
     expect(await found(other.id, 'zeppelin')).toEqual([]);
 
     await stores.search.reindex();
-    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
     expect(await found(other.id, 'zeppelin shared')).toEqual(['Chapter 3']);
   });
 
@@ -162,7 +193,7 @@ describe('the search index of a revision', () => {
     const spaceId = await writeSpace('told', INDEX_INLINE_DOCUMENTS + 1);
     for (let i = 0; i < 5; i++) spaces.search.indexLater();
     await spaces.search.indexed();
-    expect(await unindexed(spaceId)).toEqual({ sections: 0, pages: 0 });
+    expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
     expect(await found(spaceId, 'zeppelin told')).toHaveLength(INDEX_INLINE_DOCUMENTS + 1);
   });
 });

@@ -13,7 +13,7 @@ import type { ReusableContent } from '../domain/reusable.ts';
 import type { DocumentBody } from '../domain/changes.ts';
 import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
-import { convertDocuments, indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
+import { indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -143,7 +143,7 @@ const INSERT_REVISION_AND_DOCUMENTS = insertRevision(true);
 // is never parsed again.
 const UNASKED_DOCUMENT_CHARS = 32_000;
 
-/** `indexLater`: tells search's indexer that a revision just committed left sections to index. */
+/** `indexLater`: tells search's indexer that a revision just committed left documents to analyze and index. */
 export function createRevisionStore(database: Db, indexLater: () => void) {
   const { pool } = database;
   // Frozen, as every caller shares them.
@@ -244,7 +244,7 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
       return new Map(rows.map((r) => [r.id, r.markdown]));
     },
 
-    /** Markdown and its document (null if not converted yet, see convertStoredDocuments) by document id, for the ids that exist. */
+    /** Markdown and its document (null when stored without one and not analyzed yet: see search's writeDocuments) by document id, for the ids that exist. */
     async getStoredDocuments(ids: string[]): Promise<Map<string, { markdown: string; document: JSONDocument | null }>> {
       if (ids.length === 0) return new Map();
       const { rows } = await pool.query<{ id: string; markdown: string; document: JSONDocument | null }>(
@@ -252,25 +252,6 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         [[...new Set(ids)]],
       );
       return new Map(rows.map((r) => [r.id, { markdown: r.markdown, document: r.document }]));
-    },
-
-    /**
-     * Converts documents stored before the document model, `batch` at a time (a transaction each),
-     * until none is left; safe beside other replicas doing the same. Answers how many it converted.
-     */
-    async convertStoredDocuments(batch = 200): Promise<number> {
-      let converted = 0;
-      let after = '';
-      for (;;) {
-        const { rows } = await pool.query<{ id: string; markdown: string }>('SELECT id, markdown FROM "Document" WHERE document IS NULL AND id > $1 ORDER BY id LIMIT $2', [
-          after,
-          batch,
-        ]);
-        if (rows.length === 0) return converted;
-        await inTransaction(pool, (sql) => convertDocuments(sql, rows));
-        converted += rows.length;
-        after = rows[rows.length - 1]!.id;
-      }
     },
 
     /**
@@ -293,8 +274,8 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
     },
 
     /**
-     * Writes the revision and the documents not stored yet, and indexes those for search (or tells
-     * the indexer, once committed, when they are many: see writeDocuments); with `activate`, also
+     * Writes the revision and the documents not stored yet, analyzed and indexed for search (or
+     * tells the indexer, once committed, when they are many: see writeDocuments); with `activate`, also
      * makes it the space's revision if the space is still on `activate.expected` (ABORTED
      * otherwise, and nothing is written). One transaction.
      */
@@ -351,13 +332,13 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
         const written = await inTransaction(pool, async (sql) => {
           // A concurrent writer of the same document waits here for the other's commit, then skips it.
-          const { unindexed } = fresh.length ? await writeDocuments(sql, fresh) : { unindexed: false };
+          const { unanalyzed } = fresh.length ? await writeDocuments(sql, fresh) : { unanalyzed: false };
           const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
           if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-          return { createdAt: rows[0]!.createdAt, unindexed };
+          return { createdAt: rows[0]!.createdAt, unanalyzed };
         });
         createdAt = written.createdAt;
-        if (written.unindexed) indexLater();
+        if (written.unanalyzed) indexLater();
       }
       // Kept as a reader would have them, parsed from what was stored.
       for (const c of unsure.values()) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));

@@ -1,5 +1,6 @@
 // What search and link checks read, written beside the revisions: each document's sections (with
 // their tsvector) and links, once per document, and the pages of each space's active revision.
+import type { JSONDocument } from '@quire/document';
 import type { Logger } from '@quire/service-kit';
 import type { Level } from '../domain/access.ts';
 import type { DocumentBody } from '../domain/changes.ts';
@@ -20,9 +21,11 @@ const BATCH = 2000;
 // one batch's tsvectors while the next batch is parsed (and other calls get the event loop), large
 // enough that round trips stay few.
 const PARSE_BATCH = 50;
-// New documents a revision indexes as it is written; one that brings more (an import, a large
-// merge) leaves its sections to the indexer, right after its commit. Their vectors were most of
-// such a write's cost (bench/README.md, Git import), and an edit stays searchable at once.
+// New documents a revision reads into the model and indexes as it is written; one that brings
+// more (an import, a large merge) stores them as given and leaves reading them (model, sections,
+// links) and indexing them to the indexer, right after its commit: reading 1,000 pages of markdown
+// and writing what it yields was most of such a write's cost (bench/README.md, Git import), and
+// an edit stays searchable at once.
 export const INDEX_INLINE_DOCUMENTS = PARSE_BATCH;
 // How often the indexer looks for what is left to index without being told (by a replica that
 // stopped before indexing what it wrote): finding nothing is two reads of empty partial indexes.
@@ -39,26 +42,37 @@ const vector = (language: string, text: string, weight: 'A' | 'B') => `setweight
 const sectionVector = (title: string, body: string) => `${vector('l', title, 'A')} || ${vector('l', body, 'B')}`;
 
 // The documents and both index tables as the CTEs of one statement, its parameters numbered from
-// $first (indexParams gives them): one round trip per batch, or none of its own in a caller's statement.
-export function indexCtes(first: number): string {
+// $first (indexParams gives them): one round trip per batch, or none of its own in a caller's
+// statement. `stored` is for documents stored unanalyzed (see writeDocuments): their model written
+// and their rows added only where no one else analyzed them meanwhile (the row lock makes a second
+// analyzer wait, then find the document analyzed).
+export function indexCtes(first: number, stored = false): string {
   const $ = (n: number) => `$${n + first - 1}`;
+  const documents = stored
+    ? `UPDATE "Document" d SET document = coalesce(d.document, j.d), analyzed = true
+       FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n) JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
+       WHERE d.id = u.i AND NOT d.analyzed RETURNING d.id`
+    : `INSERT INTO "Document" (id, markdown, document)
+       SELECT i, m, d FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n)
+         JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
+       ON CONFLICT DO NOTHING`;
+  const only = (column: string) => (stored ? `WHERE ${column} IN (SELECT id FROM documents)` : '');
   return `
-  documents AS (
-    INSERT INTO "Document" (id, markdown, document)
-    SELECT i, m, d FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n)
-      JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
-    ON CONFLICT DO NOTHING),
+  documents AS (${documents}),
   sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
     SELECT d, p, a, t, b, l, CASE WHEN l IS NOT NULL THEN ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')} END
     FROM unnest(${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(15)}::text[], ${$(16)}::text[], ${$(17)}::text[]) AS u(d, p, a, t, b, l, st, sb)
+    ${only('d')}
     ON CONFLICT DO NOTHING),
   links AS (
     INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
-    SELECT * FROM unnest(${$(6)}::text[], ${$(7)}::int[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[], ${$(11)}::text[])
+    SELECT * FROM unnest(${$(6)}::text[], ${$(7)}::int[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[], ${$(11)}::text[]) AS u(d, p, r, k, t, a)
+    ${only('d')}
     ON CONFLICT DO NOTHING)`;
 }
 const INDEX = `WITH ${indexCtes(1)} SELECT 1`;
+const ANALYZE = `WITH ${indexCtes(1, true)} SELECT count(*)::int AS n FROM documents`;
 
 /**
  * What indexes a section for search: its language and its title and body as searchText makes
@@ -73,11 +87,11 @@ function sectionSearch(title: string, body: string) {
 }
 
 /**
- * The documents and their index rows, a column each; their sections unindexed (nulls) unless
- * `index`. The documents' models travel as one JSON array, in the order of their ids: as a text
- * array, each model's JSON was escaped again element by element (most of pg's work on a batch).
+ * The documents read into the model (the client's, else their markdown read once) and their index
+ * rows, a column each. The documents' models travel as one JSON array, in the order of their ids:
+ * as a text array, each model's JSON was escaped again element by element (most of pg's work on a batch).
  */
-function indexRows(docs: IndexedDocument[], index = true) {
+function indexRows(docs: IndexedDocument[]) {
   const d = { id: [] as string[], markdown: [] as string[], document: [] as unknown[] };
   const s = { documentId: [] as string[], position: [] as number[], anchor: [] as string[], title: [] as string[], body: [] as string[] };
   const search = { language: [] as (string | null)[], title: [] as (string | null)[], body: [] as (string | null)[] };
@@ -95,7 +109,7 @@ function indexRows(docs: IndexedDocument[], index = true) {
       s.anchor.push(section.anchor);
       s.title.push(title);
       s.body.push(body);
-      const indexed = index ? sectionSearch(title, body) : { language: null, title: null, body: null };
+      const indexed = sectionSearch(title, body);
       search.language.push(indexed.language);
       search.title.push(indexed.title);
       search.body.push(indexed.body);
@@ -117,58 +131,64 @@ function indexRows(docs: IndexedDocument[], index = true) {
   };
 }
 
-/** The documents parsed into what indexCtes writes: its parameters, in order. */
-export function indexParams(docs: IndexedDocument[], index = true): unknown[] {
-  const rows = indexRows(docs, index);
+/** The documents analyzed into what indexCtes writes: its parameters, in order. */
+export function indexParams(docs: IndexedDocument[]): unknown[] {
+  const rows = indexRows(docs);
   return [...rows.sections, ...rows.links, ...rows.documents, ...rows.search];
 }
 
-/**
- * Stores the documents (new ones: the caller leaves out those stored already): each with its model
- * (the client's, else its markdown read once), and the model's sections (title weighted A, body
- * B) and links. Documents are immutable by content hash, so a concurrent writer indexing the same
- * one is harmless (ON CONFLICT DO NOTHING). Parsing (here) and tsvectors (in PostgreSQL) overlap:
- * a batch's rows are sent before the next batch is parsed, and awaited after. More than
- * INDEX_INLINE_DOCUMENTS are stored unindexed: answers whether they were, for the indexer to run
- * once they are committed.
- */
-export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<{ unindexed: boolean }> {
-  const index = docs.length <= INDEX_INLINE_DOCUMENTS;
-  let pending: Promise<unknown> = Promise.resolve();
-  for (let i = 0; i < docs.length; i += PARSE_BATCH) {
-    const params = indexParams(docs.slice(i, i + PARSE_BATCH), index);
-    await pending;
-    pending = sql(INDEX, params);
-    // Awaited on the next turn or below; should parsing the next batch throw, its failure is moot.
-    pending.catch(() => undefined);
-  }
-  await pending;
-  return { unindexed: !index };
-}
-
-// Documents stored before the document model: their document written, their links read again
-// from it (sections did not change: they were already the model's).
-const CONVERT = `
-  WITH documents AS (
-    UPDATE "Document" d SET document = j.doc
-    FROM unnest($1::text[]) WITH ORDINALITY AS u(id, n) JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS j(doc, n) USING (n)
-    WHERE d.id = u.id AND d.document IS NULL),
-  gone AS (DELETE FROM "DocumentLink" WHERE "documentId" = ANY($1::text[]))
-  SELECT 1`;
-const RELINK = `
-  INSERT INTO "DocumentLink" ("documentId", "position", "relation", "kind", "target", "anchor")
-  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
+// Documents stored as given, their model (when the client gave one) kept, to be analyzed later.
+const STORE_UNANALYZED = `
+  INSERT INTO "Document" (id, markdown, document, analyzed)
+  SELECT i, m, nullif(d, 'null'::jsonb), false
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(i, m, n) JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
   ON CONFLICT DO NOTHING`;
 
-/** Converts documents written before the model (see CONVERT), in one transaction of the caller's. */
-export async function convertDocuments(sql: Sql, docs: IndexedDocument[]): Promise<void> {
-  const { documents, links } = indexRows(docs, false);
-  await sql(CONVERT, [documents[0], documents[2]]);
-  await sql(RELINK, links);
+/**
+ * Stores the documents (new ones: the caller leaves out those stored already). Up to
+ * INDEX_INLINE_DOCUMENTS are analyzed as they are written: each with its model, and the model's
+ * sections (title weighted A, body B, indexed) and links. More are stored unanalyzed: answers
+ * whether they were, for the indexer to run once they are committed (reads meanwhile read the
+ * markdown, see analyzeFirst). Documents are immutable by content hash, so a concurrent writer of
+ * the same one is harmless (ON CONFLICT DO NOTHING).
+ */
+export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<{ unanalyzed: boolean }> {
+  if (docs.length <= INDEX_INLINE_DOCUMENTS) {
+    await sql(INDEX, indexParams(docs));
+    return { unanalyzed: false };
+  }
+  await sql(STORE_UNANALYZED, [docs.map((d) => d.id), docs.map((d) => d.markdown), JSON.stringify(docs.map((d) => d.document ?? null))]);
+  return { unanalyzed: true };
 }
 
-// Whether the document (an SQL expression) has sections left to index.
-const unindexedSections = (documentId: string) => `EXISTS (SELECT 1 FROM "DocumentSection" WHERE "documentId" = ${documentId} AND "language" IS NULL)`;
+/**
+ * Analyzes documents stored unanalyzed, `PARSE_BATCH` at a time, each batch one statement (see
+ * indexCtes' `stored`): analyzing (here) and tsvectors (in PostgreSQL) overlap, a batch's rows sent
+ * before the next batch is analyzed and awaited after. Answers how many this call analyzed.
+ */
+async function analyzeStored(sql: Sql, rows: StoredDocument[]): Promise<number> {
+  let analyzed = 0;
+  let pending: Promise<{ n: number }[]> = Promise.resolve([]);
+  for (let i = 0; i < rows.length; i += PARSE_BATCH) {
+    const params = indexParams(rows.slice(i, i + PARSE_BATCH).map((r) => ({ id: r.id, markdown: r.markdown, document: r.document ?? undefined })));
+    analyzed += (await pending)[0]?.n ?? 0;
+    pending = sql<{ n: number }>(ANALYZE, params);
+    // Awaited on the next turn or below; should analyzing the next batch throw, its failure is moot.
+    pending.catch(() => undefined);
+  }
+  return analyzed + ((await pending)[0]?.n ?? 0);
+}
+
+interface StoredDocument {
+  id: string;
+  markdown: string;
+  document: JSONDocument | null;
+}
+
+// Whether the document (an SQL expression) has something left to index: it is not analyzed yet,
+// or it has sections not indexed.
+const unindexed = (documentId: string) =>
+  `(EXISTS (SELECT 1 FROM "Document" WHERE id = ${documentId} AND NOT analyzed) OR EXISTS (SELECT 1 FROM "DocumentSection" WHERE "documentId" = ${documentId} AND "language" IS NULL))`;
 
 // Sections not indexed (language null), indexed; one another indexer did meanwhile is left alone.
 const REINDEX_SECTIONS = `
@@ -177,14 +197,22 @@ const REINDEX_SECTIONS = `
   WHERE ds."documentId" = u.d AND ds.position = u.p AND ds."language" IS NULL`;
 
 /**
- * Indexes, `batch` at a time, the sections not indexed (left by a large revision, or indexed
- * before languages), then the pages not indexed whose sections all are (written beside those
- * sections, before content indexed pages, or made of sections indexed again): see the migrations
- * 20261124200000_search_every_language, 20261124210000_search_page_vectors and
- * 20261126100000_search_indexed_after_write. Idempotent, so safe beside other replicas doing the
- * same. Answers how many of each it indexed.
+ * Analyzes the documents stored unanalyzed (left by a large revision, or stored before the document
+ * model), then indexes, `batch` at a time, the sections not indexed (indexed before languages),
+ * then the pages not indexed whose documents are (written beside those documents, before content
+ * indexed pages, or made of sections indexed again): see the migrations
+ * 20261124200000_search_every_language, 20261124210000_search_page_vectors,
+ * 20261126100000_search_indexed_after_write and 20261128100000_documents_analyzed_after_write.
+ * Idempotent, so safe beside other replicas doing the same. Answers how many of each it did.
  */
-export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: number; pages: number }> {
+export async function reindexSearch(sql: Sql, batch = 500): Promise<{ documents: number; sections: number; pages: number }> {
+  let documents = 0;
+  for (let after = ''; ;) {
+    const rows = await sql<StoredDocument>('SELECT id, markdown, document FROM "Document" WHERE NOT analyzed AND id > $1 ORDER BY id LIMIT $2', [after, batch]);
+    if (rows.length === 0) break;
+    documents += await analyzeStored(sql, rows);
+    after = rows.at(-1)!.id;
+  }
   let sections = 0;
   for (let after = { d: '', p: -1 }; ;) {
     const rows = await sql<{ documentId: string; position: number; title: string; body: string }>(
@@ -211,7 +239,7 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
     // A page whose document is being indexed by another run meanwhile is that run's.
     const rows = await sql<{ spaceId: string; pageId: string; title: string }>(
       `SELECT "spaceId", "pageId", title FROM "SpacePage" sp
-       WHERE (search IS NULL OR content IS NULL) AND NOT ${unindexedSections('sp."documentId"')} LIMIT $1`,
+       WHERE (search IS NULL OR content IS NULL) AND NOT ${unindexed('sp."documentId"')} LIMIT $1`,
       [batch],
     );
     if (rows.length === 0) break;
@@ -224,7 +252,7 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ sections: 
     );
     pages += rows.length;
   }
-  return { sections, pages };
+  return { documents, sections, pages };
 }
 
 export interface SpacePageEntry {
@@ -241,8 +269,8 @@ function titleSearch(titles: string[]) {
 const TITLE_VECTOR = vector('l', 'st', 'A');
 // A page's vector: its title's (`titleVector`, an SQL expression) and its document's sections',
 // headings B and bodies C (sections hold them as A and B, see sectionVector), in document order.
-// Null while sections of the document are left to index: the indexer writes it once they are.
-const pageContent = (titleVector: string, documentId: string) => `CASE WHEN NOT ${unindexedSections(documentId)} THEN ${titleVector} || coalesce((
+// Null while the document is left to analyze or index: the indexer writes it once it is.
+const pageContent = (titleVector: string, documentId: string) => `CASE WHEN NOT ${unindexed(documentId)} THEN ${titleVector} || coalesce((
   SELECT quire_tsvector_agg(setweight(ts_filter(ds.search, '{a}'), 'B') || setweight(ts_filter(ds.search, '{b}'), 'C') ORDER BY ds.position)
   FROM "DocumentSection" ds WHERE ds."documentId" = ${documentId}), '') END`;
 
@@ -302,7 +330,7 @@ const MAX_TITLE_PAGES = 50;
  * Runs `index` when told (a revision left sections to index) and every SWEEP_MS, one run at a
  * time: told while running, it runs once more after. A failed run is tried again by the next sweep.
  */
-function startIndexer(index: () => Promise<{ sections: number; pages: number }>, log: Logger) {
+function startIndexer(index: () => Promise<{ documents: number; sections: number; pages: number }>, log: Logger) {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -311,9 +339,9 @@ function startIndexer(index: () => Promise<{ sections: number; pages: number }>,
       again = false;
       try {
         const n = await index();
-        if (n.sections || n.pages) log.info(n, 'sections and pages indexed for search');
+        if (n.documents || n.sections || n.pages) log.info(n, 'documents analyzed, sections and pages indexed for search');
       } catch (err) {
-        log.error({ err }, 'indexing for search failed; sections left are found by their page titles only until the next sweep');
+        log.error({ err }, 'indexing for search failed; pages left are found by their titles only until the next sweep');
       }
     } while (again && !stopped);
     running = undefined;
@@ -342,10 +370,17 @@ function startIndexer(index: () => Promise<{ sections: number; pages: number }>,
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. And the indexer of what revisions left to index. */
 export function createSearchStore({ pool }: Db, log: Logger) {
-  const reindex = (batch?: number) => reindexSearch(async (text, values) => (await pool.query(text, values)).rows, batch);
+  const sql: Sql = async (text, values) => (await pool.query(text, values)).rows;
+  const reindex = (batch?: number) => reindexSearch(sql, batch);
   const indexer = startIndexer(reindex, log);
+  // What reads a document's links or headings reads them for every document: those the indexer
+  // has not reached yet are analyzed first (found by the partial index of unanalyzed documents).
+  const analyzeFirst = async (documentIds: string[]) => {
+    const rows = await sql<StoredDocument>('SELECT id, markdown, document FROM "Document" WHERE id = ANY($1::text[]) AND NOT analyzed', [documentIds]);
+    if (rows.length) await analyzeStored(sql, rows);
+  };
   return {
-    /** Tells the indexer that a committed revision left sections to index. */
+    /** Tells the indexer that a committed revision left documents to analyze and index. */
     indexLater: indexer.indexLater,
     /** Resolves once what the indexer was told of is indexed (or its run failed). */
     indexed: indexer.idle,
@@ -431,6 +466,7 @@ export function createSearchStore({ pool }: Db, log: Logger) {
 
     /** The links of the documents, in document order. */
     async documentLinks(documentIds: string[]) {
+      await analyzeFirst(documentIds);
       const { rows } = await pool.query<{ documentId: string; relation: 'link' | 'embed'; kind: 'url' | 'page' | 'anchor' | 'file'; target: string; anchor: string }>(
         `SELECT "documentId", relation, kind, target, anchor FROM "DocumentLink" WHERE "documentId" = ANY($1::text[]) ORDER BY "documentId", position`,
         [documentIds],
@@ -440,6 +476,7 @@ export function createSearchStore({ pool }: Db, log: Logger) {
 
     /** The headings of each document (anchor and text), in order. */
     async documentAnchors(documentIds: string[]): Promise<Map<string, HeadingRow[]>> {
+      await analyzeFirst(documentIds);
       const { rows } = await pool.query<{ documentId: string } & HeadingRow>(
         `SELECT "documentId", anchor, title FROM "DocumentSection" WHERE "documentId" = ANY($1::text[]) AND anchor <> '' ORDER BY "documentId", position`,
         [documentIds],
@@ -455,6 +492,7 @@ export function createSearchStore({ pool }: Db, log: Logger) {
 
     /** Which of the documents link to or embed the file. */
     async documentsLinkingFile(documentIds: string[], fileId: string): Promise<Set<string>> {
+      await analyzeFirst(documentIds);
       const { rows } = await pool.query<{ documentId: string }>(
         `SELECT DISTINCT "documentId" FROM "DocumentLink" WHERE kind = 'file' AND target = $1 AND "documentId" = ANY($2::text[])`,
         [fileId, documentIds],
