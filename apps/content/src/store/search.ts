@@ -138,10 +138,14 @@ export function indexParams(docs: IndexedDocument[]): unknown[] {
 }
 
 // Documents stored as given, their model (when the client gave one) kept, to be analyzed later.
+// The texts travel as one JSON array (JSON.stringify and PostgreSQL's JSON reader are native
+// code; as a text array, pg escapes each element in JavaScript and PostgreSQL reads it back).
 const STORE_UNANALYZED = `
   INSERT INTO "Document" (id, markdown, document, analyzed)
   SELECT i, m, nullif(d, 'null'::jsonb), false
-  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(i, m, n) JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
+  FROM unnest($1::text[]) WITH ORDINALITY AS u(i, n)
+    JOIN json_array_elements_text($2::json) WITH ORDINALITY AS t(m, n) USING (n)
+    JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
   ON CONFLICT DO NOTHING`;
 
 /**
@@ -157,7 +161,7 @@ export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise
     await sql(INDEX, indexParams(docs));
     return { unanalyzed: false };
   }
-  await sql(STORE_UNANALYZED, [docs.map((d) => d.id), docs.map((d) => d.markdown), JSON.stringify(docs.map((d) => d.document ?? null))]);
+  await sql(STORE_UNANALYZED, [docs.map((d) => d.id), JSON.stringify(docs.map((d) => d.markdown)), JSON.stringify(docs.map((d) => d.document ?? null))]);
   return { unanalyzed: true };
 }
 
