@@ -68,6 +68,8 @@ const page = (space: string, i: number): TreePage => ({
   pages: [],
 });
 
+const zeppelin = (name: string, i: number) => `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}, then [the next](chapter-${i + 1}.md).\n`;
+
 /** A space whose revision brings `n` new documents, each a section about a zeppelin (`given`: some with the client's model). */
 async function writeSpace(name: string, n: number, given = new Map<number, JSONDocument>()) {
   const space = await spaces.createSpace({
@@ -82,7 +84,7 @@ async function writeSpace(name: string, n: number, given = new Map<number, JSOND
   });
   const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
   const documents = new Map<string, DocumentBody>(
-    tree.pages.map((p, i) => [p.documentId!, { markdown: `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}.\n`, document: given.get(i) }]),
+    tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin(name, i), document: given.get(i) }]),
   );
   await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
     expected: space.revisionId!,
@@ -124,7 +126,7 @@ describe('the search index of a revision', () => {
 
     expect(await stores.search.reindex()).toEqual({ documents: n, sections: 0, pages: n });
     expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
-    expect(await stored('large-doc-7')).toEqual({ document: fromMarkdown('The zeppelin large number 7 lands.\n\n## Mooring\n\nRopes 7.\n'), analyzed: true });
+    expect(await stored('large-doc-7')).toEqual({ document: fromMarkdown(zeppelin('large', 7)), analyzed: true });
     expect((await found(spaceId, 'zeppelin large mooring')).sort()).toEqual(Array.from({ length: n }, (_, i) => `Chapter ${i}`).sort());
     expect(await stores.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0 });
   });
@@ -148,9 +150,10 @@ describe('the search index of a revision', () => {
       ]),
     );
     expect(await stored('early-doc-2')).toMatchObject({ analyzed: true });
-    expect(await unindexed(spaceId)).toMatchObject({ documents: INDEX_INLINE_DOCUMENTS - 1 });
-    // The indexer then does the rest, and the pages of the two.
-    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 1, sections: 0, pages: INDEX_INLINE_DOCUMENTS + 1 });
+    expect(await stores.search.documentLinks(['early-doc-6'])).toEqual([{ documentId: 'early-doc-6', relation: 'link', kind: 'page', target: 'path:chapter-7.md', anchor: '' }]);
+    expect(await unindexed(spaceId)).toMatchObject({ documents: INDEX_INLINE_DOCUMENTS - 2 });
+    // The indexer then does the rest, and the pages of the three.
+    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 2, sections: 0, pages: INDEX_INLINE_DOCUMENTS + 1 });
     expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
   });
 
