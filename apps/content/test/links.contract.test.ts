@@ -14,6 +14,7 @@ import type {
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
 import { APP_URL, startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -120,6 +121,25 @@ describe('ListLinks', () => {
   it('reads an older revision of the space when asked', async () => {
     const res = await listLinks({ revisionId: first.id });
     expect(summary(res)).toEqual([['ok', 'link', 'file', 'manual', '', ['guide']]]);
+  });
+
+  it('lists the links of a revision of many new pages as soon as it is written, its documents analyzed first if the indexer has not yet', async () => {
+    const large = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Large', emoji: '', editMode: '', visibility: '' }, owner.id);
+    const n = INDEX_INLINE_DOCUMENTS + 10;
+    const pages = Array.from({ length: n }, (_, i) => page(`p${i}`, `Page ${i}`, `# Part ${i}\n\nOn to [the next](page-${i + 1}.md#part-${i + 1}).\n`));
+    await h.callContent<CreateRevisionRequest, Revision>(
+      h.spaceContent.createRevision,
+      { spaceId: large.id, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
+      owner.id,
+    );
+    const res = await h.callContent<ListLinksRequest, ListLinksResponse>(
+      h.spaceContent.listLinks,
+      { spaceId: large.id, revisionId: '', pageId: '', status: '', page: { page: '', limit: 100 } },
+      owner.id,
+    );
+    expect(res.stats).toEqual({ total: n, broken: 1 });
+    expect(summary(res)[0]).toEqual(['ok', 'link', 'page', 'p1', 'part-1', ['p0']]);
+    expect(summary(res).find((l) => l[0] === 'broken')).toEqual(['broken', 'link', 'page', `page-${n}.md`, `part-${n}`, [`p${n - 1}`]]);
   });
 
   it('pages through the targets', async () => {
