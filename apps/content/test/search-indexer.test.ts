@@ -83,9 +83,7 @@ async function writeSpace(name: string, n: number, given = new Map<number, JSOND
     position: 0,
   });
   const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
-  const documents = new Map<string, DocumentBody>(
-    tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin(name, i), document: given.get(i) }]),
-  );
+  const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin(name, i), document: given.get(i) }]));
   await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
     expected: space.revisionId!,
   });
