@@ -122,11 +122,11 @@ describe('the search index of a revision', () => {
     expect(await found(spaceId, 'zeppelin large')).toEqual([]);
     expect(await found(spaceId, 'chapter 7')).toEqual(['Chapter 7']);
 
-    expect(await stores.search.reindex()).toEqual({ documents: n, sections: 0, pages: n });
+    expect(await stores.search.reindex()).toEqual({ documents: n, sections: 0, pages: n, failed: [] });
     expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
     expect(await stored('large-doc-7')).toEqual({ document: fromMarkdown(zeppelin('large', 7)), analyzed: true });
     expect((await found(spaceId, 'zeppelin large mooring')).sort()).toEqual(Array.from({ length: n }, (_, i) => `Chapter ${i}`).sort());
-    expect(await stores.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0 });
+    expect(await stores.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
   });
 
   it('keeps the model a client gave with a document of a large revision, and indexes that model', async () => {
@@ -151,8 +151,21 @@ describe('the search index of a revision', () => {
     expect(await stores.search.documentLinks(['early-doc-6'])).toEqual([{ documentId: 'early-doc-6', relation: 'link', kind: 'page', target: 'path:chapter-7.md', anchor: '' }]);
     expect(await unindexed(spaceId)).toMatchObject({ documents: INDEX_INLINE_DOCUMENTS - 2 });
     // The indexer then does the rest, and the pages of the three.
-    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 2, sections: 0, pages: INDEX_INLINE_DOCUMENTS + 1 });
+    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 2, sections: 0, pages: INDEX_INLINE_DOCUMENTS + 1, failed: [] });
     expect(await unindexed(spaceId)).toEqual({ documents: 0, sections: 0, pages: 0 });
+  });
+
+  it('leaves a document it cannot analyze, and analyzes the others of its batch and what reads ask for', async () => {
+    const spaceId = await writeSpace('broken', INDEX_INLINE_DOCUMENTS + 1);
+    // A model stored broken (a JSON value that is no document): reading its sections fails.
+    await sql.query(`UPDATE "Document" SET document = '{"nodes": 5}'::jsonb WHERE id = 'broken-doc-9'`);
+    expect(await stores.search.documentAnchors(['broken-doc-8', 'broken-doc-9'])).toEqual(new Map([['broken-doc-8', [{ anchor: 'mooring', title: 'Mooring' }]]]));
+    expect(await stores.search.reindex()).toEqual({ documents: INDEX_INLINE_DOCUMENTS - 1, sections: 0, pages: INDEX_INLINE_DOCUMENTS, failed: ['broken-doc-9'] });
+    expect(await unindexed(spaceId)).toEqual({ documents: 1, sections: 0, pages: 1 });
+    expect(await found(spaceId, 'chapter 9')).toEqual(['Chapter 9']);
+    // Set right (here by hand), it is analyzed at the next run.
+    await sql.query(`UPDATE "Document" SET document = NULL WHERE id = 'broken-doc-9'`);
+    expect(await stores.search.reindex()).toEqual({ documents: 1, sections: 0, pages: 1, failed: [] });
   });
 
   it('writes the vector of a page whose document is not indexed yet once it is, whoever wrote the page', async () => {

@@ -170,7 +170,7 @@ export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise
  * indexCtes' `stored`): analyzing (here) and tsvectors (in PostgreSQL) overlap, a batch's rows sent
  * before the next batch is analyzed and awaited after. Answers how many this call analyzed.
  */
-async function analyzeStored(sql: Sql, rows: StoredDocument[]): Promise<number> {
+async function analyzeBatches(sql: Sql, rows: StoredDocument[]): Promise<number> {
   let analyzed = 0;
   let pending: Promise<{ n: number }[]> = Promise.resolve([]);
   for (let i = 0; i < rows.length; i += PARSE_BATCH) {
@@ -181,6 +181,26 @@ async function analyzeStored(sql: Sql, rows: StoredDocument[]): Promise<number> 
     pending.catch(() => undefined);
   }
   return analyzed + ((await pending)[0]?.n ?? 0);
+}
+
+/**
+ * analyzeBatches, and when that fails, each document alone: one that cannot be analyzed (a model
+ * stored broken) holds back neither the others nor the read that asked for them. Answers how many
+ * were analyzed and the ids of those that failed, left unanalyzed.
+ */
+async function analyzeStored(sql: Sql, rows: StoredDocument[]): Promise<{ analyzed: number; failed: string[] }> {
+  try {
+    return { analyzed: await analyzeBatches(sql, rows), failed: [] };
+  } catch {
+    const out = { analyzed: 0, failed: [] as string[] };
+    for (const row of rows) {
+      await analyzeBatches(sql, [row]).then(
+        (n) => (out.analyzed += n),
+        () => out.failed.push(row.id),
+      );
+    }
+    return out;
+  }
 }
 
 interface StoredDocument {
@@ -209,12 +229,15 @@ const REINDEX_SECTIONS = `
  * 20261126100000_search_indexed_after_write and 20261128100000_documents_analyzed_after_write.
  * Idempotent, so safe beside other replicas doing the same. Answers how many of each it did.
  */
-export async function reindexSearch(sql: Sql, batch = 500): Promise<{ documents: number; sections: number; pages: number }> {
+export async function reindexSearch(sql: Sql, batch = 500): Promise<{ documents: number; sections: number; pages: number; failed: string[] }> {
   let documents = 0;
+  const failed: string[] = [];
   for (let after = ''; ;) {
     const rows = await sql<StoredDocument>('SELECT id, markdown, document FROM "Document" WHERE NOT analyzed AND id > $1 ORDER BY id LIMIT $2', [after, batch]);
     if (rows.length === 0) break;
-    documents += await analyzeStored(sql, rows);
+    const done = await analyzeStored(sql, rows);
+    documents += done.analyzed;
+    failed.push(...done.failed);
     after = rows.at(-1)!.id;
   }
   let sections = 0;
@@ -256,7 +279,7 @@ export async function reindexSearch(sql: Sql, batch = 500): Promise<{ documents:
     );
     pages += rows.length;
   }
-  return { documents, sections, pages };
+  return { documents, sections, pages, failed };
 }
 
 export interface SpacePageEntry {
@@ -334,7 +357,7 @@ const MAX_TITLE_PAGES = 50;
  * Runs `index` when told (a revision left sections to index) and every SWEEP_MS, one run at a
  * time: told while running, it runs once more after. A failed run is tried again by the next sweep.
  */
-function startIndexer(index: () => Promise<{ documents: number; sections: number; pages: number }>, log: Logger) {
+function startIndexer(index: () => Promise<{ documents: number; sections: number; pages: number; failed: string[] }>, log: Logger) {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -342,8 +365,10 @@ function startIndexer(index: () => Promise<{ documents: number; sections: number
     do {
       again = false;
       try {
-        const n = await index();
+        const { failed, ...n } = await index();
         if (n.documents || n.sections || n.pages) log.info(n, 'documents analyzed, sections and pages indexed for search');
+        // Tried again at every sweep; their pages are found by their titles meanwhile.
+        if (failed.length) log.error({ documents: failed }, 'documents that cannot be analyzed were left unanalyzed');
       } catch (err) {
         log.error({ err }, 'indexing for search failed; pages left are found by their titles only until the next sweep');
       }
