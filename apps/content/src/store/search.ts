@@ -41,28 +41,32 @@ const vector = (language: string, text: string, weight: 'A' | 'B') => `setweight
 // A section's, in its language `l`: its title weighs more than its body.
 const sectionVector = (title: string, body: string) => `${vector('l', title, 'A')} || ${vector('l', body, 'B')}`;
 
+// Documents from a statement's parameters, row by row (columns i, d and, with `markdown`, m): ids
+// as a text array, models and markdown texts as one JSON array each (JSON.stringify and
+// PostgreSQL's JSON reader are native code; as a text array, pg escapes each element in
+// JavaScript and PostgreSQL reads it back).
+const documentRows = (ids: string, models: string, markdown?: string) =>
+  `unnest(${ids}::text[]) WITH ORDINALITY AS u(i, n) JOIN jsonb_array_elements(${models}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)` +
+  (markdown ? ` JOIN json_array_elements_text(${markdown}::json) WITH ORDINALITY AS t(m, n) USING (n)` : '');
+
 // The documents and both index tables as the CTEs of one statement, its parameters numbered from
 // $first (indexParams gives them): one round trip per batch, or none of its own in a caller's
 // statement. `stored` is for documents stored unanalyzed (see writeDocuments): their model written
 // and their rows added only where no one else analyzed them meanwhile (the row lock makes a second
-// analyzer wait, then find the document analyzed).
+// analyzer wait, then find the document analyzed); their markdown, stored already, does not travel.
 export function indexCtes(first: number, stored = false): string {
   const $ = (n: number) => `$${n + first - 1}`;
   const documents = stored
     ? `UPDATE "Document" d SET document = coalesce(d.document, j.d), analyzed = true
-       FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n) JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
-       WHERE d.id = u.i AND NOT d.analyzed RETURNING d.id`
-    : `INSERT INTO "Document" (id, markdown, document)
-       SELECT i, m, d FROM unnest(${$(12)}::text[], ${$(13)}::text[]) WITH ORDINALITY AS u(i, m, n)
-         JOIN jsonb_array_elements(${$(14)}::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
-       ON CONFLICT DO NOTHING`;
+       FROM ${documentRows($(12), $(13))} WHERE d.id = u.i AND NOT d.analyzed RETURNING d.id`
+    : `INSERT INTO "Document" (id, markdown, document) SELECT i, m, d FROM ${documentRows($(12), $(13), $(17))} ON CONFLICT DO NOTHING`;
   const only = (column: string) => (stored ? `WHERE ${column} IN (SELECT id FROM documents)` : '');
   return `
   documents AS (${documents}),
   sections AS (
     INSERT INTO "DocumentSection" ("documentId", "position", "anchor", "title", "body", "language", "search")
     SELECT d, p, a, t, b, l, CASE WHEN l IS NOT NULL THEN ${sectionVector('coalesce(st, t)', 'coalesce(sb, b)')} END
-    FROM unnest(${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(15)}::text[], ${$(16)}::text[], ${$(17)}::text[]) AS u(d, p, a, t, b, l, st, sb)
+    FROM unnest(${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(14)}::text[], ${$(15)}::text[], ${$(16)}::text[]) AS u(d, p, a, t, b, l, st, sb)
     ${only('d')}
     ON CONFLICT DO NOTHING),
   links AS (
@@ -126,26 +130,22 @@ function indexRows(docs: IndexedDocument[]) {
   return {
     sections: [s.documentId, s.position, s.anchor, s.title, s.body],
     links: [l.documentId, l.position, l.relation, l.kind, l.target, l.anchor],
-    documents: [d.id, d.markdown, JSON.stringify(d.document)],
+    documents: [d.id, JSON.stringify(d.document)],
     search: [search.language, search.title, search.body],
+    markdown: JSON.stringify(d.markdown),
   };
 }
 
-/** The documents analyzed into what indexCtes writes: its parameters, in order. */
-export function indexParams(docs: IndexedDocument[]): unknown[] {
+/** The documents analyzed into what indexCtes writes (`stored` as there): its parameters, in order. */
+export function indexParams(docs: IndexedDocument[], stored = false): unknown[] {
   const rows = indexRows(docs);
-  return [...rows.sections, ...rows.links, ...rows.documents, ...rows.search];
+  return [...rows.sections, ...rows.links, ...rows.documents, ...rows.search, ...(stored ? [] : [rows.markdown])];
 }
 
 // Documents stored as given, their model (when the client gave one) kept, to be analyzed later.
-// The texts travel as one JSON array (JSON.stringify and PostgreSQL's JSON reader are native
-// code; as a text array, pg escapes each element in JavaScript and PostgreSQL reads it back).
 const STORE_UNANALYZED = `
   INSERT INTO "Document" (id, markdown, document, analyzed)
-  SELECT i, m, nullif(d, 'null'::jsonb), false
-  FROM unnest($1::text[]) WITH ORDINALITY AS u(i, n)
-    JOIN json_array_elements_text($2::json) WITH ORDINALITY AS t(m, n) USING (n)
-    JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(d, n) USING (n)
+  SELECT i, m, nullif(d, 'null'::jsonb), false FROM ${documentRows('$1', '$2', '$3')}
   ON CONFLICT DO NOTHING`;
 
 /**
@@ -161,7 +161,7 @@ export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise
     await sql(INDEX, indexParams(docs));
     return { unanalyzed: false };
   }
-  await sql(STORE_UNANALYZED, [docs.map((d) => d.id), JSON.stringify(docs.map((d) => d.markdown)), JSON.stringify(docs.map((d) => d.document ?? null))]);
+  await sql(STORE_UNANALYZED, [docs.map((d) => d.id), JSON.stringify(docs.map((d) => d.document ?? null)), JSON.stringify(docs.map((d) => d.markdown))]);
   return { unanalyzed: true };
 }
 
@@ -174,7 +174,10 @@ async function analyzeBatches(sql: Sql, rows: StoredDocument[]): Promise<number>
   let analyzed = 0;
   let pending: Promise<{ n: number }[]> = Promise.resolve([]);
   for (let i = 0; i < rows.length; i += PARSE_BATCH) {
-    const params = indexParams(rows.slice(i, i + PARSE_BATCH).map((r) => ({ id: r.id, markdown: r.markdown, document: r.document ?? undefined })));
+    const params = indexParams(
+      rows.slice(i, i + PARSE_BATCH).map((r) => ({ id: r.id, markdown: r.markdown, document: r.document ?? undefined })),
+      true,
+    );
     analyzed += (await pending)[0]?.n ?? 0;
     pending = sql<{ n: number }>(ANALYZE, params);
     // Awaited on the next turn or below; should analyzing the next batch throw, its failure is moot.
