@@ -62,7 +62,13 @@ try {
     owner.id,
   );
   const warmMs = performance.now() - t1;
-  const target = seeded.pages[3]!.pages[7]!.id;
+  // CreateRevision answers the revision's header: its pages are read back.
+  const tree = await content.callContent(
+    content.spaceContent.getRevision,
+    { spaceId: space.id, revisionId: seeded.id, metadata: false, withMarkdown: false, withDocuments: false },
+    owner.id,
+  );
+  const target = tree.pages[3]!.pages[7]!.id;
   // The revisions above left their sections to content's indexer (a revision of over 50 new
   // documents is indexed after its commit): the edits are timed on the indexed space, as a
   // writer edits it, not beside that one-off catch-up.

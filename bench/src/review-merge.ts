@@ -34,7 +34,13 @@ try {
     { spaceId: space.id, parentRevisionId: '', pages: sections, files: [], setActive: true, type: '' },
     owner.id,
   );
-  const pageIds = seeded.pages.flatMap((s) => s.pages.map((p) => p.id));
+  // CreateRevision answers the revision's header: its pages are read back.
+  const tree = await content.callContent(
+    content.spaceContent.getRevision,
+    { spaceId: space.id, revisionId: seeded.id, metadata: false, withMarkdown: false, withDocuments: false },
+    owner.id,
+  );
+  const pageIds = tree.pages.flatMap((s) => s.pages.map((p) => p.id));
   // The seeding revision left its sections to content's indexer: merges are timed on the indexed
   // space, not beside that one-off catch-up.
   await content.store.search.indexed();

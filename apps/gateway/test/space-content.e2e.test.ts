@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
-import type { ApplyChangesRequest, ApplyChangesResponse, Change, CreateRevisionRequest, Revision } from '@quire/proto/space-content';
+import type { ApplyChangesRequest, ApplyChangesResponse, Change, CreateRevisionRequest, GetRevisionRequest, Revision } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,7 +191,7 @@ describe('reusable contents', () => {
   it('answers one by id in the active content, a revision and a change request, as GitBook does; 404 for unknown ids and for spaces the caller cannot see', async () => {
     const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Included' }), 201)).id as string;
     const git = { oid: 'b'.repeat(40), path: '.gitbook/includes/steps.md' };
-    const r = await g.content.callContent<CreateRevisionRequest, Revision>(
+    const { id: revisionId } = await g.content.callContent<CreateRevisionRequest, Revision>(
       g.content.spaceContent.createRevision,
       {
         spaceId: id,
@@ -202,6 +202,11 @@ describe('reusable contents', () => {
         type: '',
         reusableContents: { items: [{ id: 'steps', title: 'Setup steps', documentId: '', markdown: '1. Download\n', git }] },
       },
+      owner.id,
+    );
+    const r = await g.content.callContent<GetRevisionRequest, Revision>(
+      g.content.spaceContent.getRevision,
+      { spaceId: id, revisionId, metadata: true, withMarkdown: false, withDocuments: false },
       owner.id,
     );
     const expected = { id: 'steps', title: 'Setup steps', document: r.reusableContents[0]!.documentId, git };

@@ -192,8 +192,9 @@ const presentReusableContent = (c: ReusableContent, shown: Shown): ReusableConte
 });
 
 /**
- * A revision without its content, as an edit answers it: the caller has the changes it sent, and
- * the whole tree of a large space costs more to encode and decode than the edit (GetRevision reads it).
+ * A revision without its content, as an edit or a whole-content write answers it: the caller has
+ * what it sent, and the whole tree of a large space costs more to encode and decode than the
+ * write's id (GetRevision reads it).
  */
 const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [], reusableContents: [] }, { metadata: true });
 
@@ -455,7 +456,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
       const type = checkOneOf('type', req.type || 'edits', REVISION_TYPES);
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
       requireEdit(space, role);
-      return presentRevision(await writeContent(space, { ...req, type }), { metadata: true });
+      return revisionHeader(await writeContent(space, { ...req, type }));
     },
 
     async mergeRevisions(req, ctx) {
