@@ -81,5 +81,8 @@ export function preparedStatements<K extends string>(service: string, statements
   return Object.assign(first, { rows, changed });
 }
 
+/** The current time in SQL as Prisma keeps DateTime in `timestamp(3)` columns: UTC, whatever the session's time zone. */
+export const UTC_NOW = `(now() AT TIME ZONE 'UTC')`;
+
 /** Prisma's answer when a unique index refused a write: the index decides races, not a read before. */
 export const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === 'P2002';

@@ -4,6 +4,7 @@
 // moves by compare-and-set, and the search index follows in the same transaction.
 import { ConflictError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
+import { UTC_NOW } from '@quire/service-kit/prisma';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -47,9 +48,6 @@ export interface NewRevision {
   /** The change request a merge revision merged: at most one revision per change request and space. */
   changeRequestId?: string;
 }
-
-// Prisma keeps DateTime as UTC in `timestamp(3)` columns, whatever the session's time zone.
-const UTC_NOW = `(now() AT TIME ZONE 'UTC')`;
 
 export const spaceMovedOn = (spaceId: string) => new ConflictError(`Space "${spaceId}" moved on to another revision; read it again and retry`, 'space_revision_changed');
 

@@ -79,7 +79,7 @@ export function gitSyncHandlers(deps: Deps): H {
     const space = await spaceFor(deps, spaceId, ctx);
     if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`You cannot run Git sync on space "${spaceId}"`);
     const id = deps.newId();
-    const { link } = await deps.store.createJob(
+    const link = await deps.store.createJob(
       {
         id,
         spaceId: space.id,

@@ -1,13 +1,47 @@
-import { openDatabaseStore, preparedStatements, type Database } from '@quire/service-kit/prisma';
+import { openDatabaseStore, preparedStatements, UTC_NOW, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 
 export type Db = Database<PrismaClient>;
 export type JobRow = Prisma.GitJobGetPayload<object>;
 export type GitSyncRow = Prisma.SpaceGitSyncGetPayload<object>;
 
+const LIVE = ['queued', 'running', 'applying'] as const;
+const inStates = (states: readonly string[]) => `state IN (${states.map((s) => `'${s}'`).join(', ')})`;
+// The job as the delivery holding it ($1 id, $2 attempt) left it, still under way.
+const HELD = `id = $1 AND attempt = $2 AND ${inStates(['running', 'applying'])}`;
+
 const hot = preparedStatements('git-sync', {
   links: 'SELECT * FROM "SpaceGitSync" WHERE "spaceId" = ANY($1)',
   latestJobs: 'SELECT DISTINCT ON ("spaceId") * FROM "GitJob" WHERE "spaceId" = ANY($1) ORDER BY "spaceId", "createdAt" DESC, id DESC',
+  // A job's way, from the call that queues it through a worker, each step one statement: through
+  // Prisma, its query compiling and transaction round trips cost every import 20-25 ms (bench/README.md).
+  // The link set (at its next version) and the job, at once.
+  createJob: `WITH link AS (
+      INSERT INTO "SpaceGitSync" ("spaceId", "repoName", "installationProvider", integration, url, "updatedAt")
+      VALUES ($2, $14, $15, $16, $17, ${UTC_NOW})
+      ON CONFLICT ("spaceId") DO UPDATE SET "repoName" = EXCLUDED."repoName", "installationProvider" = EXCLUDED."installationProvider",
+        integration = EXCLUDED.integration, url = EXCLUDED.url, "updatedAt" = EXCLUDED."updatedAt", version = "SpaceGitSync".version + 1
+      RETURNING *),
+    job AS (
+      INSERT INTO "GitJob" (id, "spaceId", direction, "userId", url, ref, "commitMessage", "repoTreeUrl", "repoCommitUrl", "repoProjectDirectory", standalone, force, timestamp, "createdAt", "updatedAt")
+      VALUES ($1, $2, $3::"Direction", $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamp, ${UTC_NOW}, ${UTC_NOW}))
+    SELECT * FROM link`,
+  claim: `UPDATE "GitJob" SET attempt = attempt + 1, state = CASE WHEN state = 'applying' THEN state ELSE 'running'::"JobState" END,
+      "startedAt" = COALESCE("startedAt", ${UTC_NOW}), "updatedAt" = ${UTC_NOW}
+    WHERE id = $1 AND ${inStates(LIVE)} RETURNING *`,
+  lastImport: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND direction = 'import' AND state = 'done' AND NOT standalone ORDER BY "completedAt" DESC, id DESC LIMIT 1`,
+  progress: `UPDATE "GitJob" SET "filesDone" = $3, "filesTotal" = $4, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
+  // The space's link row locked first: jobs of one space start applying one at a time, in order.
+  beginApply: `WITH link AS (SELECT "lastTimestamp" AS last FROM "SpaceGitSync" WHERE "spaceId" = $3 FOR UPDATE),
+    gate AS (SELECT (SELECT last FROM link) AS last, coalesce((SELECT last FROM link) > $4::timestamp AND NOT $5::boolean, false) AS superseded),
+    taken AS (
+      UPDATE "GitJob" SET state = 'applying', "parentRevisionId" = $6, "commitOid" = $7, "updatedAt" = ${UTC_NOW}
+      WHERE ${HELD} AND NOT (SELECT superseded FROM gate) RETURNING id),
+    moved AS (
+      UPDATE "SpaceGitSync" SET "lastTimestamp" = $4::timestamp
+      WHERE "spaceId" = $3 AND EXISTS (SELECT 1 FROM taken) AND ("lastTimestamp" IS NULL OR "lastTimestamp" < $4::timestamp))
+    SELECT last, superseded, EXISTS (SELECT 1 FROM taken) AS taken FROM gate`,
+  complete: `UPDATE "GitJob" SET state = 'done', "revisionId" = $3, "commitOid" = $4, "completedAt" = ${UTC_NOW}, error = NULL, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
 });
 
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
@@ -39,79 +73,73 @@ export interface LinkInfo {
 /** What starting to apply a job answered: go on, another delivery has it, or a newer operation ran. */
 export type ApplyGate = 'ok' | 'stale' | 'superseded';
 
-const LIVE = ['queued', 'running', 'applying'] as const;
-
 export function createStore(database: Db) {
   const db = database.prisma;
   return {
-    /** The job and the space's Git link (the link's details as the request gave them, at its next version), at once. */
-    async createJob(job: NewJob, link: LinkInfo): Promise<{ job: JobRow; link: GitSyncRow }> {
-      const [linked, row] = await db.$transaction([
-        db.spaceGitSync.upsert({
-          where: { spaceId: job.spaceId },
-          create: { spaceId: job.spaceId, ...link },
-          update: { ...link, installationProvider: link.installationProvider ?? null, version: { increment: 1 } },
-        }),
-        db.gitJob.create({ data: job }),
-      ]);
-      return { job: row, link: linked };
-    },
+    /** Queues the job and sets the space's Git link (the link's details as the request gave them, at its next version), at once: answers the link. */
+    createJob: async (job: NewJob, link: LinkInfo): Promise<GitSyncRow> =>
+      (await hot<GitSyncRow>(database, 'createJob', [
+        job.id,
+        job.spaceId,
+        job.direction,
+        job.userId,
+        job.url,
+        job.ref,
+        job.commitMessage ?? null,
+        job.repoTreeUrl ?? null,
+        job.repoCommitUrl ?? null,
+        job.repoProjectDirectory ?? null,
+        job.standalone,
+        job.force,
+        // As UTC text: a Date would be sent in the process's time zone.
+        job.timestamp.toISOString(),
+        link.repoName,
+        link.installationProvider ?? null,
+        link.integration,
+        link.url,
+      ]))!,
 
     getJob: (id: string) => db.gitJob.findUnique({ where: { id } }),
 
     /** The space's latest finished import that set its revision (not a standalone one). */
-    lastImport: (spaceId: string) =>
-      db.gitJob.findFirst({ where: { spaceId, direction: 'import', state: 'done', standalone: false }, orderBy: [{ completedAt: 'desc' }, { id: 'desc' }] }),
+    lastImport: (spaceId: string) => hot<JobRow>(database, 'lastImport', [spaceId]),
 
     /**
      * A delivery takes the job: the attempt is raised so an earlier delivery that is still
      * running (its worker stalled) can no longer apply it. Undefined when the job is over.
      */
-    async claim(id: string): Promise<JobRow | undefined> {
-      const rows = await db.$queryRaw<JobRow[]>`
-        UPDATE "GitJob" SET attempt = attempt + 1,
-          state = CASE WHEN state = 'applying' THEN state ELSE 'running'::"JobState" END,
-          "startedAt" = COALESCE("startedAt", now()), "updatedAt" = now()
-        WHERE id = ${id} AND state::text = ANY(${[...LIVE]}) RETURNING *`;
-      return rows[0];
-    },
+    claim: (id: string) => hot<JobRow>(database, 'claim', [id]),
 
     /**
-     * Starts the step that writes outside this database, in one transaction with the space's
-     * order check: refused when another delivery took the job, or when a newer operation already
-     * ran on the space (unless forced). The space's newest timestamp moves to this job's.
+     * Starts the step that writes outside this database, in one statement with the space's order
+     * check: refused when another delivery took the job, or when a newer operation already ran on
+     * the space (unless forced). The space's newest timestamp moves to this job's.
      */
     async beginApply(
       job: Pick<JobRow, 'id' | 'attempt' | 'spaceId' | 'timestamp' | 'force'>,
       marks: { parentRevisionId?: string; commitOid?: string },
     ): Promise<{ gate: ApplyGate; newer?: Date }> {
-      return db.$transaction(async (tx) => {
-        const link = await tx.$queryRaw<{ lastTimestamp: Date | null }[]>`SELECT "lastTimestamp" FROM "SpaceGitSync" WHERE "spaceId" = ${job.spaceId} FOR UPDATE`;
-        const last = link[0]?.lastTimestamp ?? null;
-        if (last && last > job.timestamp && !job.force) return { gate: 'superseded' as const, newer: last };
-        const taken = await tx.gitJob.updateMany({
-          where: { id: job.id, attempt: job.attempt, state: { in: ['running', 'applying'] } },
-          data: { state: 'applying', parentRevisionId: marks.parentRevisionId ?? null, commitOid: marks.commitOid ?? null },
-        });
-        if (taken.count === 0) return { gate: 'stale' as const };
-        // In SQL: Prisma's update would move the link's updatedAt, which says when the link was set.
-        if (!last || job.timestamp > last) await tx.$executeRaw`UPDATE "SpaceGitSync" SET "lastTimestamp" = ${job.timestamp} WHERE "spaceId" = ${job.spaceId}`;
-        return { gate: 'ok' as const };
-      });
+      const gate = (await hot<{ last: Date | null; superseded: boolean; taken: boolean }>(database, 'beginApply', [
+        job.id,
+        job.attempt,
+        job.spaceId,
+        job.timestamp.toISOString(),
+        job.force,
+        marks.parentRevisionId ?? null,
+        marks.commitOid ?? null,
+      ]))!;
+      if (gate.superseded) return { gate: 'superseded', newer: gate.last! };
+      return { gate: gate.taken ? 'ok' : 'stale' };
     },
 
     /** The job's progress, recorded by the delivery that holds it. */
     async progress(job: Pick<JobRow, 'id' | 'attempt'>, filesDone: number, filesTotal: number): Promise<void> {
-      await db.gitJob.updateMany({ where: { id: job.id, attempt: job.attempt, state: { in: ['running', 'applying'] } }, data: { filesDone, filesTotal } });
+      await hot.changed(database, 'progress', [job.id, job.attempt, filesDone, filesTotal]);
     },
 
     /** Done, if this delivery still holds the job; false otherwise. */
     async complete(job: Pick<JobRow, 'id' | 'attempt'>, result: { revisionId?: string; commitOid?: string }): Promise<boolean> {
-      const n = await db.gitJob.updateMany({
-        where: { id: job.id, attempt: job.attempt, state: { in: ['running', 'applying'] } },
-        data: { state: 'done', revisionId: result.revisionId ?? null, commitOid: result.commitOid ?? null, completedAt: new Date(), error: null },
-      });
-      return n.count > 0;
+      return (await hot.changed(database, 'complete', [job.id, job.attempt, result.revisionId ?? null, result.commitOid ?? null])) > 0;
     },
 
     /** Failed with the reason shown to users; `attempt` undefined fails it whoever holds it (queueing failed). */
