@@ -7,8 +7,8 @@ import type {
   ListLinksRequest,
   ListLinksResponse,
   PageContent,
-  PutBlobRequest,
-  PutBlobResponse,
+  PutBlobsRequest,
+  PutBlobsResponse,
   Revision,
 } from '@quire/proto/space-content';
 import { rejects } from '@quire/service-kit/testing/expect';
@@ -48,8 +48,8 @@ beforeAll(async () => {
   orgId = (await orgs.organization(owner, [])).id;
   await orgs.organization(outsider, [], 'Elsewhere');
   space = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id);
-  const put = (text: string) => h.callContent<PutBlobRequest, PutBlobResponse>(h.spaceContent.putBlob, { data: Buffer.from(text) }, owner.id);
-  const [logo, manual] = await Promise.all([put('png bytes'), put('pdf bytes')]);
+  const [logo, manual] = (await h.callContent<PutBlobsRequest, PutBlobsResponse>(h.spaceContent.putBlobs, { data: [Buffer.from('png bytes'), Buffer.from('pdf bytes')] }, owner.id))
+    .blobs;
   const create = (pages: PageContent[], files: { id: string; blob: string }[]) =>
     h.callContent<CreateRevisionRequest, Revision>(
       h.spaceContent.createRevision,

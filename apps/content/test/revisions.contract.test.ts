@@ -12,11 +12,13 @@ import type {
   MergeRevisionsRequest,
   MergeRevisionsResponse,
   Page,
+  PutBlobsRequest,
+  PutBlobsResponse,
   Revision,
   ReusableContent,
   GetReusableContentRequest,
 } from '@quire/proto/space-content';
-import { MAX_JSON_DEPTH, Role } from '@quire/service-kit';
+import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -415,12 +417,23 @@ describe('pages, documents and blobs', () => {
     await rejects(h.callContent(sc().getDocument, { spaceId: other.id, documentId: id }, reader.id), status.NOT_FOUND, /Document/);
   });
 
-  it('stores blobs once by content hash', async () => {
-    const a = await h.callContent(sc().putBlob, { data: Buffer.from('bytes') }, editor.id);
-    const b = await h.callContent(sc().putBlob, { data: Buffer.from('bytes') }, editor.id);
-    expect(a).toEqual(b);
-    expect(a).toMatchObject({ blob: documentId('bytes'), size: 5 });
-    await rejects(h.callContent(sc().putBlob, { data: Buffer.from('x') }), status.UNAUTHENTICATED);
+  it('stores blobs once by content hash, several in one call, answered in the order given', async () => {
+    const put = (...texts: string[]) => h.callContent<PutBlobsRequest, PutBlobsResponse>(sc().putBlobs, { data: texts.map((t) => Buffer.from(t)) }, editor.id);
+    const a = await put('bytes');
+    const b = await put('more bytes', 'bytes', 'x');
+    expect(a.blobs).toEqual([{ blob: documentId('bytes'), size: 5 }]);
+    expect(b.blobs).toEqual([{ blob: documentId('more bytes'), size: 10 }, a.blobs[0], { blob: documentId('x'), size: 1 }]);
+    expect(await h.callContent(sc().readBlob, { blob: documentId('more bytes') })).toEqual({ data: Buffer.from('more bytes') });
+    await rejects(h.callContent(sc().putBlobs, { data: [Buffer.from('x')] }), status.UNAUTHENTICATED);
+  });
+
+  it('refuses a PutBlobs call over a bound, naming it, before storing any of its files', async () => {
+    const put = (data: Buffer[]) => h.callContent(sc().putBlobs, { data }, editor.id);
+    await rejects(put([]), status.INVALID_ARGUMENT, /^data: at least one file/);
+    await rejects(put(Array.from({ length: MAX_BLOBS_PER_CALL + 1 }, (_, i) => Buffer.from(`file ${i}`))), status.INVALID_ARGUMENT, /^data: at most 256 files/);
+    const big = Buffer.alloc(MAX_BLOB_BYTES + 1, 1);
+    await rejects(put([Buffer.from('first of three'), big, Buffer.from('third')]), status.INVALID_ARGUMENT, /^data\[1\]: must be at most/);
+    for (const text of ['file 0', 'first of three', 'third']) await rejects(h.callContent(sc().readBlob, { blob: documentId(text) }), status.NOT_FOUND);
   });
 });
 
@@ -462,7 +475,7 @@ describe('SetSpaceRevision and CreateRevision', () => {
 
   it('creates a revision from whole content, keeping given ids, files by blob; set_active moves the space', async () => {
     const s = await createSpace();
-    const { blob } = await h.callContent(sc().putBlob, { data: PNG }, editor.id);
+    const { blob } = (await h.callContent<PutBlobsRequest, PutBlobsResponse>(sc().putBlobs, { data: [PNG] }, editor.id)).blobs[0]!;
     const req: CreateRevisionRequest = {
       spaceId: s.id,
       parentRevisionId: '',

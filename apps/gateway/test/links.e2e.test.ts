@@ -1,4 +1,4 @@
-import type { CreateRevisionRequest, PageContent, PutBlobRequest, PutBlobResponse, Revision } from '@quire/proto/space-content';
+import type { CreateRevisionRequest, PageContent, PutBlobsRequest, PutBlobsResponse, Revision } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startGateway } from './harness.ts';
@@ -16,7 +16,7 @@ beforeAll(async () => {
   [owner, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('outsider')]);
   orgId = (await g.orgs.organization(owner, [])).id;
   spaceId = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).json().id;
-  const { blob } = await g.content.callContent<PutBlobRequest, PutBlobResponse>(g.content.spaceContent.putBlob, { data: Buffer.from('bytes') }, owner.id);
+  const { blob } = (await g.content.callContent<PutBlobsRequest, PutBlobsResponse>(g.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id)).blobs[0]!;
   await g.content.callContent<CreateRevisionRequest, Revision>(
     g.content.spaceContent.createRevision,
     {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
@@ -25,7 +26,7 @@ import type {
 } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { createLogger, MAX_BLOB_BYTES, Role } from '@quire/service-kit';
+import { createLogger, MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, Role } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,22 @@ describe('import', () => {
     const bytes = await content.callContent<ReadBlobRequest, ReadBlobResponse>(content.spaceContent.readBlob, { blob: logo.blob }, owner.id);
     expect(Buffer.from(bytes.data)).toEqual(DOCS_REPO['docs/.gitbook/assets/logo.png']);
     expect(await info(spaceId)).toMatchObject({ repoName: 'docs', installationProvider: '', url: 'https://git.example.com/acme/docs/tree/main' });
+  });
+
+  it('stores many assets in a few calls, each file under its own bytes: more files than one call takes, and files larger than a call', async () => {
+    const assets: Record<string, Buffer> = {};
+    for (let i = 0; i < MAX_BLOBS_PER_CALL + 44; i++) assets[`.gitbook/assets/icon-${i}.svg`] = Buffer.from(`<svg id="${i}"/>`);
+    for (let i = 0; i < 3; i++) assets[`.gitbook/assets/video-${i}.bin`] = Buffer.alloc(3 * 1024 * 1024, i + 1);
+    await repos.create('many-assets', { 'README.md': '# Icons\n', ...assets });
+    const spaceId = await createSpace();
+    const job = await run(spaceId, importRepo(spaceId, { url: repos.url('many-assets') }));
+    expect(job).toMatchObject({ state: 'done', filesDone: job.filesTotal });
+    const { files } = await revision(spaceId, '', false);
+    expect(files).toHaveLength(Object.keys(assets).length);
+    for (const f of files) expect(f.blob, f.git?.path).toBe(createHash('sha256').update(assets[f.git!.path]!).digest('hex'));
+    const video = files.find((f) => f.name === 'video-2.bin')!;
+    const bytes = await content.callContent<ReadBlobRequest, ReadBlobResponse>(content.spaceContent.readBlob, { blob: video.blob }, owner.id);
+    expect(Buffer.from(bytes.data).equals(assets['.gitbook/assets/video-2.bin']!)).toBe(true);
   });
 
   it('takes a project directory over file://, keeps page ids on reimport, and a standalone import leaves the space', async () => {

@@ -93,8 +93,10 @@ export interface RunningGrpcServer {
 
 /** The largest message a service or client takes (a call's request, or an answer): 16 MiB. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** The largest file a space holds: its bytes travel in one message (`PutBlob`), with room left for the rest. */
+/** The largest file a space holds: its bytes travel in one message (`PutBlobs`), with room left for the rest. */
 export const MAX_BLOB_BYTES = 15 * 1024 * 1024;
+/** The most files one `PutBlobs` call stores (their bytes also within MAX_MESSAGE_BYTES). */
+export const MAX_BLOBS_PER_CALL = 256;
 
 export async function startGrpcServer(opts: {
   host: string;

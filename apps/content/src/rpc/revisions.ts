@@ -18,6 +18,7 @@ import {
   FailedPreconditionError,
   InvalidArgumentError,
   MAX_BLOB_BYTES,
+  MAX_BLOBS_PER_CALL,
   MAX_MESSAGE_BYTES,
   NotFoundError,
   pageArgs,
@@ -59,7 +60,7 @@ type H = Pick<
   | 'listFiles'
   | 'getFile'
   | 'readBlob'
-  | 'putBlob'
+  | 'putBlobs'
   | 'applyChanges'
   | 'createRevision'
   | 'mergeRevisions'
@@ -75,6 +76,8 @@ const PAGE_FORMATS = ['', 'markdown', 'document'] as const;
 const FILE_FETCH_TIMEOUT_MS = 15_000;
 /** Files fetched by URL at once by this process, whatever the number of calls asking. */
 export const FILE_FETCHES_IN_FLIGHT = 4;
+/** Files one PutBlobs call writes to the blob store at once (an object store takes each as a request). */
+const BLOB_WRITES_PER_CALL = 8;
 /** Bytes one call may fetch by URL in all (its files' sum; each file is also at most MAX_BLOB_BYTES). */
 export const MAX_FETCHED_BYTES_PER_CALL = 50 * 1024 * 1024;
 
@@ -222,7 +225,7 @@ export function contentWriter(deps: RevisionDeps) {
         const k = known.get(f.blob);
         if (k) return { size: k.size, dimensions: k.dimensions };
         const data = await deps.blobs.get(f.blob);
-        if (!data) throw new InvalidArgumentError(`files[${i}].blob: no blob "${f.blob}"; store its bytes with PutBlob first`);
+        if (!data) throw new InvalidArgumentError(`files[${i}].blob: no blob "${f.blob}"; store its bytes with PutBlobs first`);
         return { size: data.byteLength, dimensions: dimensionsOf(data, f.contentType || 'application/octet-stream') };
       }),
     );
@@ -430,10 +433,16 @@ export function revisionHandlers(deps: RevisionDeps): H {
       return { data };
     },
 
-    async putBlob({ data }, ctx) {
+    async putBlobs({ data }, ctx) {
       callerOf(ctx);
-      if (data.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`data: must be at most ${MAX_BLOB_BYTES} bytes`);
-      return blobs.put(data);
+      // Every bound before anything is stored.
+      if (data.length === 0) throw new InvalidArgumentError('data: at least one file is needed');
+      if (data.length > MAX_BLOBS_PER_CALL) throw new InvalidArgumentError(`data: at most ${MAX_BLOBS_PER_CALL} files a call`);
+      data.forEach((d, i) => {
+        if (d.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`data[${i}]: must be at most ${MAX_BLOB_BYTES} bytes`);
+      });
+      const writes = pLimit(BLOB_WRITES_PER_CALL);
+      return { blobs: await Promise.all(data.map((d) => writes(() => blobs.put(d)))) };
     },
 
     async applyChanges(req, ctx) {

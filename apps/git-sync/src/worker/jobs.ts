@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
-import { DomainError, isServiceError, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
+import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
 import pLimit from 'p-limit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
@@ -52,7 +52,13 @@ export interface RunnerDeps {
 class JobFailure extends Error {}
 
 const TRANSIENT = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.INTERNAL, status.UNKNOWN, status.RESOURCE_EXHAUSTED, status.CANCELLED]);
-const PUT_BLOB_CONCURRENCY = 8;
+// Files go to content in PutBlobs calls of up to PUT_BLOBS_BYTES (a larger file alone), read from
+// git BLOBS_READ_AT_ONCE at a time, PUT_BLOBS_IN_FLIGHT calls at once: the job holds at most about
+// that much of them, whatever the repository's size. A repository's small images take one call
+// where they took one each (each call costs both services about a millisecond of CPU).
+const BLOBS_READ_AT_ONCE = 8;
+const PUT_BLOBS_BYTES = 4 * 1024 * 1024;
+const PUT_BLOBS_IN_FLIGHT = 2;
 const CREATE_ATTEMPTS = 3;
 
 function reasonOf(err: unknown): string | undefined {
@@ -231,28 +237,31 @@ async function importFetched(
 
   // Files go to content as blobs (kept by their bytes: storing one twice is harmless), once per
   // job. Every file of the docs' assets folder is in the revision, linked or not: those go while
-  // the pages are planned, the others the pages link to once the plan names them. A file's bytes
-  // are read from git when its turn comes and dropped once stored: the job holds at most
-  // PUT_BLOB_CONCURRENCY files, whatever the repository's size.
-  const putBlob = pLimit(PUT_BLOB_CONCURRENCY);
+  // the pages are planned, the others the pages link to once the plan names them.
   const stored = new Map<string, Promise<string>>();
   // Progress counts the blobs stored once the plan says how many files there are.
   let blobsStored = 0;
   let counting = false;
   const store = (files: (readonly [path: string, oid: string])[]) => {
-    for (const [path, oid] of files) {
-      if (stored.has(oid)) continue;
-      const hash = putBlob(async () => {
-        const data = (await objects.blobs([[path, oid]])).get(oid)!;
-        const { blob } = await deps.content.putBlob({ data }, caller);
-        blobsStored++;
-        if (counting) progress.add();
-        return blob;
-      });
-      // Awaited once the plan is made; a plan that fails leaves it unawaited.
-      hash.catch(() => undefined);
-      stored.set(oid, hash);
-    }
+    const fresh = new Map(files.filter(([, oid]) => !stored.has(oid)).map(([path, oid]) => [oid, path]));
+    if (fresh.size === 0) return;
+    const hashes = putBlobs(
+      deps.content,
+      objects,
+      [...fresh].map(([oid, path]) => [path, oid] as const),
+      caller,
+      (n) => {
+        blobsStored += n;
+        if (counting) progress.add(n);
+      },
+    );
+    // Awaited once the plan is made; a plan that fails leaves it unawaited.
+    hashes.catch(() => undefined);
+    for (const oid of fresh.keys())
+      stored.set(
+        oid,
+        hashes.then((h) => h.get(oid)!),
+      );
   };
   const assets = joinPath(config.root, '.gitbook/assets');
   store(inProject.filter(([p]) => isInside(p, assets) && p !== assets));
@@ -309,6 +318,52 @@ async function importFetched(
     mark('revision');
     return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid })) ? 'ack' : 'abandon';
   }
+}
+
+/**
+ * Stores `files` as blobs (see PUT_BLOBS_BYTES): answers each one's blob by its git object id;
+ * `stored` hears how many each call stored. The first call that fails fails it.
+ */
+async function putBlobs(
+  content: RunnerDeps['content'],
+  objects: GitObjects,
+  files: (readonly [path: string, oid: string])[],
+  caller: Caller,
+  stored: (n: number) => void,
+): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  const calls = new Set<Promise<void>>();
+  let batch: { oid: string; data: Buffer }[] = [];
+  let bytes = 0;
+  const send = async () => {
+    while (calls.size >= PUT_BLOBS_IN_FLIGHT) await Promise.race(calls);
+    const sent = batch;
+    batch = [];
+    bytes = 0;
+    const call = content.putBlobs({ data: sent.map((b) => b.data) }, caller).then(({ blobs }) => {
+      sent.forEach((b, i) => hashes.set(b.oid, blobs[i]!.blob));
+      stored(sent.length);
+    });
+    calls.add(call);
+    // A failed call stays in the set: the next wait for a free call, or for all, throws its error.
+    call.then(
+      () => calls.delete(call),
+      () => undefined,
+    );
+  };
+  for (let i = 0; i < files.length; i += BLOBS_READ_AT_ONCE) {
+    const group = files.slice(i, i + BLOBS_READ_AT_ONCE);
+    const read = await objects.blobs(group);
+    for (const [, oid] of group) {
+      const data = read.get(oid)!;
+      if (batch.length > 0 && (bytes + data.byteLength > PUT_BLOBS_BYTES || batch.length === MAX_BLOBS_PER_CALL)) await send();
+      batch.push({ oid, data });
+      bytes += data.byteLength;
+    }
+  }
+  if (batch.length > 0) await send();
+  await Promise.all(calls);
+  return hashes;
 }
 
 /**
@@ -393,10 +448,10 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const pages = plan.pageCount;
   progress.total(pages + revision.files.length);
   progress.add(pages);
-  // The files' bytes go into git as they are read, at most PUT_BLOB_CONCURRENCY held at once.
+  // The files' bytes go into git as they are read, at most BLOBS_READ_AT_ONCE held at once.
   const writer = new CommitWriter(dir, deadline);
   try {
-    await pLimit(PUT_BLOB_CONCURRENCY).map(revision.files, async (f) => {
+    await pLimit(BLOBS_READ_AT_ONCE).map(revision.files, async (f) => {
       const { data } = await deps.content.readBlob({ blob: f.blob }, caller);
       const path = plan.files.get(f.id)!;
       // A file the repository has with these bytes stays as it is.
