@@ -51,6 +51,7 @@ export async function startRuntime(
   const runner: RunnerDeps = {
     store,
     content: spaceContent,
+    spaces: content,
     secretsKey,
     newId,
     workDir: config.GIT_SYNC_WORK_DIR,

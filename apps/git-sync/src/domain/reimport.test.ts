@@ -19,17 +19,17 @@ describe('mayBeUnchanged', () => {
   const past: PastImport = { ...source, commitOid: A, revisionId: 'rev1' };
   const job = { ...source, force: false };
 
-  it('takes the import that made the active revision from the same source', () => {
-    expect(mayBeUnchanged(job, past, 'rev1')).toBe(true);
+  it('takes an import from the same source that recorded its revision and commit', () => {
+    expect(mayBeUnchanged(job, past)).toBe(true);
     // An option given as '' or left out is the same option.
-    expect(mayBeUnchanged({ ...job, repoTreeUrl: '' }, past, 'rev1')).toBe(true);
+    expect(mayBeUnchanged({ ...job, repoTreeUrl: '' }, past)).toBe(true);
   });
 
-  it('refuses when the space moved on, the source or an option differs, nothing was imported, or the import is forced', () => {
-    expect(mayBeUnchanged(job, past, 'rev2')).toBe(false);
-    expect(mayBeUnchanged(job, undefined, 'rev1')).toBe(false);
-    expect(mayBeUnchanged(job, { ...past, commitOid: null }, 'rev1')).toBe(false);
-    expect(mayBeUnchanged({ ...job, force: true }, past, 'rev1')).toBe(false);
+  it('refuses when the source or an option differs, nothing was imported or recorded, or the import is forced', () => {
+    expect(mayBeUnchanged(job, undefined)).toBe(false);
+    expect(mayBeUnchanged(job, { ...past, commitOid: null })).toBe(false);
+    expect(mayBeUnchanged(job, { ...past, revisionId: null })).toBe(false);
+    expect(mayBeUnchanged({ ...job, force: true }, past)).toBe(false);
     for (const change of [
       { url: 'https://git.example.com/other.git' },
       { ref: 'refs/heads/next' },
@@ -37,7 +37,7 @@ describe('mayBeUnchanged', () => {
       { repoTreeUrl: 'https://x/tree' },
       { repoCommitUrl: 'https://x/commit' },
     ]) {
-      expect(mayBeUnchanged({ ...job, ...change }, past, 'rev1'), JSON.stringify(change)).toBe(false);
+      expect(mayBeUnchanged({ ...job, ...change }, past), JSON.stringify(change)).toBe(false);
     }
   });
 });

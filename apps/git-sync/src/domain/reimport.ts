@@ -29,11 +29,13 @@ export function remoteCommit(lsRemote: string, ref: string): string | undefined 
 const SOURCE_FIELDS = ['url', 'ref', 'repoTreeUrl', 'repoCommitUrl', 'repoProjectDirectory'] as const;
 
 /**
- * Whether a past import may answer for this one, before the remote is asked: it read the same
- * source and made the space's active revision (no edit, other import or merge since). Forced
- * imports always run: force is also how to write the revision again whatever the skip would say.
+ * Whether a past import may answer for this one, before the space and the remote are asked: it
+ * read the same source and recorded the revision it made and its commit. It answers when that
+ * revision is still the space's active one (no edit, other import or merge since) and the remote's
+ * ref still names that commit. Forced imports always run: force is also how to write the revision
+ * again whatever the skip would say.
  */
-export function mayBeUnchanged(job: ImportSource & { force: boolean }, past: PastImport | undefined | null, activeRevisionId: string): past is PastImport & { commitOid: string } {
-  if (job.force || !past?.commitOid || past.revisionId !== activeRevisionId) return false;
+export function mayBeUnchanged(job: ImportSource & { force: boolean }, past: PastImport | undefined | null): past is PastImport & { commitOid: string; revisionId: string } {
+  if (job.force || !past?.commitOid || !past.revisionId) return false;
   return SOURCE_FIELDS.every((f) => (job[f] ?? '') === (past[f] ?? ''));
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { status, type ServiceError } from '@grpc/grpc-js';
+import type { ContentServiceClient } from '@quire/proto/content';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
@@ -36,6 +37,8 @@ export interface JobMessage {
 export interface RunnerDeps {
   store: Store;
   content: PromiseClient<SpaceContentServiceClient>;
+  /** A space's active revision, which a reimport compares with the one its last import made. */
+  spaces: Pick<PromiseClient<ContentServiceClient>, 'getSpace'>;
   secretsKey: Uint8Array;
   newId: () => string;
   workDir?: string;
@@ -199,14 +202,14 @@ function progressOf(store: Store, job: JobRow, log: Logger) {
 type Progress = ReturnType<typeof progressOf>;
 
 async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
+  const unchanged = await answerUnchanged(deps, job, target, dir, caller, deadline, mark);
+  if (unchanged) return unchanged;
   const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false, withDocuments: false }, caller);
   // Read while git fetches: the revision the import builds on may be older than the commit read
   // (CreateRevision refuses a parent that is no longer active, and the import runs again).
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
-  const unchanged = await answerUnchanged(deps, job, target, dir, firstCurrent, deadline, mark);
-  if (unchanged) return unchanged;
   if (!(await fetchRef(dir, target, job.ref, deadline))) throw new JobFailure(`ref ${job.ref} not found in the repository`);
   mark('fetch');
   const objects = new GitObjects(dir, deadline);
@@ -378,29 +381,19 @@ async function beginApply(deps: RunnerDeps, job: JobRow, marks: { parentRevision
 
 /**
  * A reimport with nothing new: the space's active revision is the one the previous import of the
- * same source made, and the remote's ref still names that import's commit (one `git ls-remote`).
- * Answered done with that revision, nothing fetched or written; undefined when the import has to run.
+ * same source made, and the remote's ref still names that import's commit. The space and the
+ * remote (one `git ls-remote`) are asked at once; answered done with that revision, nothing
+ * fetched or written; undefined when the import has to run.
  */
-async function answerUnchanged(
-  deps: RunnerDeps,
-  job: JobRow,
-  target: GitTarget,
-  dir: string,
-  current: Promise<Revision>,
-  deadline: number,
-  mark: Mark,
-): Promise<JobOutcome | undefined> {
+async function answerUnchanged(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark): Promise<JobOutcome | undefined> {
   if (job.standalone) return undefined;
-  // A first import does not wait for the revision (read while git fetches).
   const past = await deps.store.lastImport(job.spaceId);
-  if (!past) return undefined;
-  const active = await current;
-  if (!mayBeUnchanged(job, past, active.id) || active.git?.oid !== past.commitOid) return undefined;
-  const oid = await remoteRef(dir, target, job.ref, deadline);
+  if (!mayBeUnchanged(job, past)) return undefined;
+  const [space, oid] = await Promise.all([deps.spaces.getSpace({ spaceId: job.spaceId }, caller), remoteRef(dir, target, job.ref, deadline)]);
   mark('unchanged');
-  if (oid !== past.commitOid) return undefined;
-  if ((await beginApply(deps, job, { parentRevisionId: active.id, commitOid: oid })) === 'abandon') return 'abandon';
-  return (await deps.store.complete(job, { revisionId: active.id, commitOid: oid })) ? 'ack' : 'abandon';
+  if (space.revisionId !== past.revisionId || oid !== past.commitOid) return undefined;
+  if ((await beginApply(deps, job, { parentRevisionId: past.revisionId, commitOid: oid })) === 'abandon') return 'abandon';
+  return (await deps.store.complete(job, { revisionId: past.revisionId, commitOid: oid })) ? 'ack' : 'abandon';
 }
 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
