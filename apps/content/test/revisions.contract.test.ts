@@ -425,6 +425,9 @@ describe('pages, documents and blobs', () => {
     expect(b.blobs).toEqual([{ blob: documentId('more bytes'), size: 10 }, a.blobs[0], { blob: documentId('x'), size: 1 }]);
     expect(await h.callContent(sc().readBlob, { blob: documentId('more bytes') })).toEqual({ data: Buffer.from('more bytes') });
     await rejects(h.callContent(sc().putBlobs, { data: [Buffer.from('x')] }), status.UNAUTHENTICATED);
+    // PutBlob (one file), for a git-sync from before PutBlobs during a rolling deploy: the same store.
+    expect(await h.callContent(sc().putBlob, { data: Buffer.from('bytes') }, editor.id)).toEqual(a.blobs[0]);
+    await rejects(h.callContent(sc().putBlob, { data: Buffer.alloc(MAX_BLOB_BYTES + 1) }, editor.id), status.INVALID_ARGUMENT, /must be at most/);
   });
 
   it('refuses a PutBlobs call over a bound, naming it, before storing any of its files', async () => {

@@ -60,6 +60,7 @@ type H = Pick<
   | 'listFiles'
   | 'getFile'
   | 'readBlob'
+  | 'putBlob'
   | 'putBlobs'
   | 'applyChanges'
   | 'createRevision'
@@ -279,6 +280,17 @@ export function revisionHandlers(deps: RevisionDeps): H {
     return { data: got.body, contentType: f.contentType || got.contentType.split(';')[0]!.trim() || 'application/octet-stream' };
   }
 
+  /** Files' bytes into the blob store, every bound checked before any is stored. */
+  async function putBlobs(data: Uint8Array[]) {
+    if (data.length === 0) throw new InvalidArgumentError('data: at least one file is needed');
+    if (data.length > MAX_BLOBS_PER_CALL) throw new InvalidArgumentError(`data: at most ${MAX_BLOBS_PER_CALL} files a call`);
+    data.forEach((d, i) => {
+      if (d.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`data[${i}]: must be at most ${MAX_BLOB_BYTES} bytes`);
+    });
+    const writes = pLimit(BLOB_WRITES_PER_CALL);
+    return Promise.all(data.map((d) => writes(() => blobs.put(d))));
+  }
+
   /** A page change with its body given as a JSONDocument, that document as content stores it. */
   function withDocument<C extends { markdown?: string; documentJson?: string }>(at: string, c: C, base: Tree): C & { document?: JSONDocument } {
     if (c.documentJson === undefined) return c;
@@ -433,16 +445,14 @@ export function revisionHandlers(deps: RevisionDeps): H {
       return { data };
     },
 
+    async putBlob({ data }, ctx) {
+      callerOf(ctx);
+      return (await putBlobs([data]))[0]!;
+    },
+
     async putBlobs({ data }, ctx) {
       callerOf(ctx);
-      // Every bound before anything is stored.
-      if (data.length === 0) throw new InvalidArgumentError('data: at least one file is needed');
-      if (data.length > MAX_BLOBS_PER_CALL) throw new InvalidArgumentError(`data: at most ${MAX_BLOBS_PER_CALL} files a call`);
-      data.forEach((d, i) => {
-        if (d.byteLength > MAX_BLOB_BYTES) throw new InvalidArgumentError(`data[${i}]: must be at most ${MAX_BLOB_BYTES} bytes`);
-      });
-      const writes = pLimit(BLOB_WRITES_PER_CALL);
-      return { blobs: await Promise.all(data.map((d) => writes(() => blobs.put(d)))) };
+      return { blobs: await putBlobs(data) };
     },
 
     async applyChanges(req, ctx) {
