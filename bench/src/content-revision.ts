@@ -6,6 +6,7 @@ import type { PageContent } from '@quire/proto/space-content';
 import { migrateTemplate } from '@quire/service-kit/testing';
 import { startContent } from '@quire/content/testing';
 import { startOrgs } from '@quire/orgs/testing';
+import { readRevision } from './lib/revisions.ts';
 
 // CreateRevision of a 1,000-page space (first in the process, then warm), and ApplyChanges editing
 // one page of it, called over gRPC on the real content service and PostgreSQL (fresh databases
@@ -62,13 +63,7 @@ try {
     owner.id,
   );
   const warmMs = performance.now() - t1;
-  // CreateRevision answers the revision's header: its pages are read back.
-  const tree = await content.callContent(
-    content.spaceContent.getRevision,
-    { spaceId: space.id, revisionId: seeded.id, metadata: false, withMarkdown: false, withDocuments: false },
-    owner.id,
-  );
-  const target = tree.pages[3]!.pages[7]!.id;
+  const target = (await readRevision(content, space.id, seeded.id, owner.id)).pages[3]!.pages[7]!.id;
   // The revisions above left their sections to content's indexer (a revision of over 50 new
   // documents is indexed after its commit): the edits are timed on the indexed space, as a
   // writer edits it, not beside that one-off catch-up.

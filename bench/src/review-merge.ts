@@ -2,6 +2,7 @@ import { unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import type { MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse } from '@quire/proto/space-content';
 import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
+import { readRevision } from './lib/revisions.ts';
 
 // MergeChangeRequest of a change request touching 10 pages of a 1,000-page space, over gRPC on
 // the real review service (-> content's MergeChangeRequestIntoSpace -> PostgreSQL), one merge at
@@ -34,13 +35,7 @@ try {
     { spaceId: space.id, parentRevisionId: '', pages: sections, files: [], setActive: true, type: '' },
     owner.id,
   );
-  // CreateRevision answers the revision's header: its pages are read back.
-  const tree = await content.callContent(
-    content.spaceContent.getRevision,
-    { spaceId: space.id, revisionId: seeded.id, metadata: false, withMarkdown: false, withDocuments: false },
-    owner.id,
-  );
-  const pageIds = tree.pages.flatMap((s) => s.pages.map((p) => p.id));
+  const pageIds = (await readRevision(content, space.id, seeded.id, owner.id)).pages.flatMap((s) => s.pages.map((p) => p.id));
   // The seeding revision left its sections to content's indexer: merges are timed on the indexed
   // space, not beside that one-off catch-up.
   await content.store.search.indexed();

@@ -232,7 +232,15 @@ const REINDEX_SECTIONS = `
  * 20261126100000_search_indexed_after_write and 20261128100000_documents_analyzed_after_write.
  * Idempotent, so safe beside other replicas doing the same. Answers how many of each it did.
  */
-export async function reindexSearch(sql: Sql, batch = 500): Promise<{ documents: number; sections: number; pages: number; failed: string[] }> {
+/** What an indexer run did: documents analyzed, sections and pages indexed, and the documents that could not be analyzed. */
+export interface Reindexed {
+  documents: number;
+  sections: number;
+  pages: number;
+  failed: string[];
+}
+
+export async function reindexSearch(sql: Sql, batch = 500): Promise<Reindexed> {
   let documents = 0;
   const failed: string[] = [];
   for (let after = ''; ;) {
@@ -360,7 +368,7 @@ const MAX_TITLE_PAGES = 50;
  * Runs `index` when told (a revision left sections to index) and every SWEEP_MS, one run at a
  * time: told while running, it runs once more after. A failed run is tried again by the next sweep.
  */
-function startIndexer(index: () => Promise<{ documents: number; sections: number; pages: number; failed: string[] }>, log: Logger) {
+function startIndexer(index: () => Promise<Reindexed>, log: Logger) {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;

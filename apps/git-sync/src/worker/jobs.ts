@@ -246,21 +246,16 @@ async function importFetched(
   let blobsStored = 0;
   let counting = false;
   const store = (files: (readonly [path: string, oid: string])[]) => {
-    const fresh = new Map(files.filter(([, oid]) => !stored.has(oid)).map(([path, oid]) => [oid, path]));
-    if (fresh.size === 0) return;
-    const hashes = putBlobs(
-      deps.content,
-      objects,
-      [...fresh].map(([oid, path]) => [path, oid] as const),
-      caller,
-      (n) => {
-        blobsStored += n;
-        if (counting) progress.add(n);
-      },
-    );
+    // Those not stored yet, each blob once.
+    const fresh = [...new Map(files.filter(([, oid]) => !stored.has(oid)).map((f) => [f[1], f])).values()];
+    if (fresh.length === 0) return;
+    const hashes = putBlobs(deps.content, objects, fresh, caller, (n) => {
+      blobsStored += n;
+      if (counting) progress.add(n);
+    });
     // Awaited once the plan is made; a plan that fails leaves it unawaited.
     hashes.catch(() => undefined);
-    for (const oid of fresh.keys())
+    for (const [, oid] of fresh)
       stored.set(
         oid,
         hashes.then((h) => h.get(oid)!),
