@@ -165,6 +165,15 @@ export class ServiceIdentity {
     return principal;
   }
 
+  /** Verifies the assertion a call's metadata carries and remembers its caller for `verifiedCaller`. */
+  async authenticate(metadata: Metadata): Promise<Principal> {
+    const header = metadata.get(ASSERTION_KEY)[0];
+    if (typeof header !== 'string' || !header.startsWith('Bearer ')) throw new UnauthenticatedError('The call carries no service assertion');
+    const principal = await this.verify(header.slice(7));
+    principals.set(metadata, principal);
+    return principal;
+  }
+
   /**
    * The server side: every call but health checks must carry a valid assertion for this service,
    * or it is answered (UNAUTHENTICATED, PERMISSION_DENIED) before any handler runs. The verified
@@ -177,13 +186,8 @@ export class ServiceIdentity {
           next({
             onReceiveMetadata: (metadata, pass) => {
               if (method.path.startsWith('/grpc.health.v1.Health/')) return pass(metadata);
-              const header = metadata.get(ASSERTION_KEY)[0];
-              const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined;
-              (token ? this.verify(token) : Promise.reject(new UnauthenticatedError('The call carries no service assertion'))).then(
-                (principal) => {
-                  principals.set(metadata, principal);
-                  pass(metadata);
-                },
+              this.authenticate(metadata).then(
+                () => pass(metadata),
                 (err: unknown) => {
                   const { code, details, metadata: trailers } = toServiceError(err);
                   call.sendStatus({ code: code!, details: details!, metadata: trailers ?? new Metadata() });

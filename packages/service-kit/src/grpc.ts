@@ -15,6 +15,8 @@ import {
   type ClientUnaryCall,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { BatchServiceService } from '@quire/proto/rpc';
+import { CallBatcher, serveBatches, type Route, type RunCall } from './batch.js';
 import { verifiedCaller, type ServiceIdentity } from './assertion.js';
 import type { ServiceName } from './callers.js';
 import { DomainError, toServiceError, UnauthenticatedError } from './errors.js';
@@ -41,34 +43,40 @@ export type Handlers<S> = {
 // Handlers still running: shutdown waits for them before the service closes its pools, even
 // when their callers have gone and grpc-js already reports the server as shut down.
 const inFlight = new Set<Promise<unknown>>();
+/** Each implementation's calls by RPC name, for the batches the server serves (`serveBatches`). */
+const runs = new WeakMap<UntypedServiceImplementation, ReadonlyMap<string, RunCall>>();
 
 export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
+  const byName = new Map<string, RunCall>();
   for (const [name, handler] of Object.entries(handlers) as [string, UnaryHandler<unknown, unknown>][]) {
-    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    const run: RunCall = (request, metadata, answer) => {
       const started = performance.now();
-      const principal = verifiedCaller(call.metadata);
+      const principal = verifiedCaller(metadata);
       if (!principal) {
         observeRpc(name, GrpcStatus.UNAUTHENTICATED, started);
-        return callback(toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
+        return answer(toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
       }
-      const ctx = contextFromCall(call.metadata, principal, log);
-      const done = traceServerCall(name, call.metadata, () => handler(call.request, ctx)).then(
+      const ctx = contextFromCall(metadata, principal, log);
+      const done = traceServerCall(name, metadata, () => handler(request, ctx)).then(
         (response) => {
           observeRpc(name, GrpcStatus.OK, started);
-          callback(null, response);
+          answer(null, response);
         },
         (err: unknown) => {
           if (!(err instanceof DomainError)) ctx.log.error({ err, rpc: name }, 'rpc failed');
           const error = toServiceError(err);
           observeRpc(name, error.code ?? GrpcStatus.UNKNOWN, started);
-          callback(error);
+          answer(error);
         },
       );
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));
     };
+    byName.set(name, run);
+    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => run(call.request, call.metadata, callback);
   }
+  runs.set(impl, byName);
   return impl;
 }
 
@@ -112,7 +120,15 @@ export async function startGrpcServer(opts: {
   const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, ...LEAN, interceptors: [opts.identity.interceptor()] });
   const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(opts.services.map((s) => [s.name, 'SERVING' as const])) });
   health.addToServer(server);
-  for (const s of opts.services) server.addService(s.definition, s.implementation);
+  const routes = new Map<string, Route>();
+  for (const s of opts.services) {
+    server.addService(s.definition, s.implementation);
+    for (const [name, method] of Object.entries(s.definition)) {
+      const run = runs.get(s.implementation)?.get(name);
+      if (run) routes.set(method.path, { method, run });
+    }
+  }
+  server.addService(BatchServiceService, { call: serveBatches(routes, opts.identity, (md) => verifiedCaller(md)?.chain.at(-1)) });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
@@ -208,8 +224,9 @@ export type PromiseClient<C> = {
 
 /**
  * Wraps a generated client once, at start: one bound function per RPC of the service definition,
- * so a call costs no lookup or proxy on the hot path; every call is signed for `callee`. `slow`
- * gives RPCs that do long work (an import that fetches a website) their own deadline.
+ * so a call costs no lookup or proxy on the hot path; every call is signed for `callee`, and calls
+ * made in the same turn of the event loop travel as one batch (`CallBatcher`). `slow` gives RPCs
+ * that do long work (an import that fetches a website) their own deadline.
  */
 export function promiseClient<C extends Client>(
   client: C,
@@ -218,11 +235,11 @@ export function promiseClient<C extends Client>(
   timeoutMs = 10_000,
   slow: Partial<Record<keyof PromiseClient<C>, number>> = {},
 ): PromiseClient<C> {
+  const batcher = new CallBatcher(client, callee.identity, callee.audience);
   const out: Record<string, (request: unknown, caller: Caller) => Promise<unknown>> = {};
-  for (const name of Object.keys(definition)) {
-    const method = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name]!;
+  for (const [name, method] of Object.entries(definition)) {
     const deadline = (slow as Record<string, number | undefined>)[name] ?? timeoutMs;
-    out[name] = (request, caller) => unaryCall(client, method, request, caller, callee, deadline);
+    out[name] = (request, caller) => batcher.call(method, request, caller, deadline);
   }
   return out as PromiseClient<C>;
 }

@@ -1,0 +1,220 @@
+// Calls made together travel together (proto/quire/rpc/v1/batch.proto): the unary calls a client
+// makes to one service in the same turn of its event loop go as one gRPC call, each keeping its
+// own assertion, deadline and status. A call made alone goes alone, as a plain unary call, so an
+// idle process pays nothing; under load one HTTP/2 stream, one set of headers and one pass through
+// grpc-js's call layers serve many calls, which is most of what a call costs (bench/README.md,
+// rpc-transport).
+import { Metadata, status as GrpcStatus, type Client, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
+import { BatchServiceService, type CallRequest, type CallResponse, type Header } from '@quire/proto/rpc';
+import type { ServiceIdentity } from './assertion.js';
+import type { ServiceName } from './callers.js';
+import type { Caller } from './context.js';
+import { InvalidArgumentError, toServiceError, UnauthenticatedError } from './errors.js';
+import { traceClientCall } from './tracing.js';
+
+/** The most calls one batch carries: a bound checked before any of them runs. */
+export const MAX_CALLS_PER_BATCH = 64;
+/** A request larger than this goes alone: batching saves per-call work, which a large message dwarfs. */
+const BATCHED_REQUEST_BYTES = 64 * 1024;
+/** After a server answers that it serves no batches (one deployed before them), calls go alone this long. */
+const ALONE_AFTER_UNIMPLEMENTED_MS = 60_000;
+
+const BATCH = BatchServiceService.call;
+
+/** What a server does with one call: answers it through `answer`, with an error (a status) or the response. */
+export type RunCall = (request: unknown, metadata: Metadata, answer: (error: Partial<ServiceError> | null, response?: unknown) => void) => void;
+
+/** A method a server serves, found by its path in a batch. */
+export interface Route {
+  method: MethodDefinition<unknown, unknown>;
+  run: RunCall;
+}
+
+/**
+ * The server side: runs every inner call as if it had come alone (its assertion verified, then the
+ * same handler path), answering each as it finishes. An inner call must be signed by the service
+ * that sent the batch: a batch cannot carry another service's calls.
+ */
+export function serveBatches(routes: ReadonlyMap<string, Route>, identity: ServiceIdentity, sender: (metadata: Metadata) => ServiceName | undefined) {
+  return (call: ServerWritableStream<CallRequest, CallResponse>) => {
+    const from = sender(call.metadata);
+    const { calls } = call.request;
+    if (!from) return void call.emit('error', toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
+    if (calls.length > MAX_CALLS_PER_BATCH) {
+      return void call.emit('error', toServiceError(new InvalidArgumentError(`A batch carries at most ${MAX_CALLS_PER_BATCH} calls, not ${calls.length}`)));
+    }
+    let pending = calls.length;
+    if (pending === 0) return void call.end();
+    const answer = (index: number, route: Route | undefined, error: Partial<ServiceError> | null, response?: unknown) => {
+      if (!call.cancelled) call.write(error ? failed(index, error) : succeeded(index, route!, response));
+      if (--pending === 0) call.end();
+    };
+    calls.forEach((inner, index) => {
+      const route = routes.get(inner.method);
+      if (!route) return answer(index, route, { code: GrpcStatus.UNIMPLEMENTED, details: `No method ${inner.method.slice(0, 200)} here` });
+      let request: unknown;
+      const metadata = new Metadata();
+      try {
+        for (const { key, value } of inner.headers) metadata.add(key, value);
+        request = route.method.requestDeserialize(inner.request);
+      } catch {
+        return answer(index, route, toServiceError(new InvalidArgumentError(`Call ${index} of the batch is not a valid ${inner.method.slice(0, 200)} call`)));
+      }
+      identity.authenticate(metadata).then(
+        (principal) => {
+          if (principal.chain.at(-1) !== from) {
+            return answer(index, route, toServiceError(new UnauthenticatedError('A batch carries only calls signed by the service that sent it')));
+          }
+          route.run(request, metadata, (error, response) => answer(index, route, error, response));
+        },
+        (err: unknown) => answer(index, route, toServiceError(err)),
+      );
+    });
+  };
+}
+
+function succeeded(index: number, route: Route, response: unknown): CallResponse {
+  try {
+    return { index, code: GrpcStatus.OK, details: '', response: route.method.responseSerialize(response), trailers: [] };
+  } catch {
+    // As grpc-js answers a unary call whose response does not encode.
+    return failed(index, { code: GrpcStatus.INTERNAL, details: 'Failed to serialize response' });
+  }
+}
+
+function failed(index: number, error: Partial<ServiceError>): CallResponse {
+  const trailers: Header[] = [];
+  for (const [key, value] of Object.entries(error.metadata?.getMap() ?? {})) if (typeof value === 'string') trailers.push({ key, value });
+  return { index, code: error.code ?? GrpcStatus.UNKNOWN, details: error.details ?? '', response: Buffer.alloc(0), trailers };
+}
+
+/** An inner call's failure as the error grpc-js gives a unary call's callback. */
+function serviceError(code: number, details: string, metadata = new Metadata()): ServiceError {
+  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata });
+}
+
+interface Pending {
+  method: MethodDefinition<unknown, unknown>;
+  bytes: Buffer;
+  metadata: Metadata;
+  timeoutMs: number;
+  settled: boolean;
+  /** Once: whatever comes after a call's answer (its batch's end, a late error) is ignored. */
+  settle(err: ServiceError | null, response?: unknown): void;
+}
+
+const asBytes = (bytes: Buffer) => bytes;
+
+/**
+ * The client side, one per channel: `call` resolves with the response or rejects with a
+ * `ServiceError`, as grpc-js does for a unary call; calls queued in one turn of the event loop are
+ * sent when it ends (`setImmediate`), together when there are several with the same deadline.
+ */
+export class CallBatcher {
+  #queue: Pending[] = [];
+  #aloneUntil = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly identity: ServiceIdentity,
+    private readonly audience: ServiceName,
+  ) {}
+
+  async call(method: MethodDefinition<unknown, unknown>, request: unknown, caller: Caller, timeoutMs: number): Promise<unknown> {
+    const metadata = await this.identity.metadata(this.audience, caller);
+    const traced = traceClientCall(method.path, metadata);
+    const bytes = method.requestSerialize(request);
+    return new Promise((resolve, reject) => {
+      const call: Pending = {
+        method,
+        bytes,
+        metadata,
+        timeoutMs,
+        settled: false,
+        settle(err, response) {
+          if (call.settled) return;
+          call.settled = true;
+          traced?.(err);
+          if (err) reject(err);
+          else resolve(response);
+        },
+      };
+      if (bytes.length > BATCHED_REQUEST_BYTES || this.#aloneUntil > Date.now()) return this.#alone(call);
+      if (this.#queue.push(call) === 1) setImmediate(this.#flush);
+    });
+  }
+
+  readonly #flush = () => {
+    const queue = this.#queue;
+    this.#queue = [];
+    const byDeadline = new Map<number, Pending[]>();
+    for (const call of queue) {
+      const same = byDeadline.get(call.timeoutMs);
+      if (same) same.push(call);
+      else byDeadline.set(call.timeoutMs, [call]);
+    }
+    for (const calls of byDeadline.values()) {
+      for (let i = 0; i < calls.length; i += MAX_CALLS_PER_BATCH) {
+        const batch = calls.slice(i, i + MAX_CALLS_PER_BATCH);
+        if (batch.length === 1) this.#alone(batch[0]!);
+        else void this.#together(batch);
+      }
+    }
+  };
+
+  #alone(call: Pending): void {
+    this.client.makeUnaryRequest(call.method.path, asBytes, call.method.responseDeserialize, call.bytes, call.metadata, { deadline: Date.now() + call.timeoutMs }, (err, res) =>
+      call.settle(err ?? null, res),
+    );
+  }
+
+  async #together(calls: Pending[]): Promise<void> {
+    let metadata: Metadata;
+    try {
+      metadata = await this.identity.metadata(this.audience, {});
+    } catch (err) {
+      return calls.forEach((call) => call.settle(serviceError(GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err))));
+    }
+    const request: CallRequest = { calls: calls.map((call) => ({ method: call.method.path, request: call.bytes, headers: headersOf(call.metadata) })) };
+    const stream = this.client.makeServerStreamRequest(BATCH.path, BATCH.requestSerialize, BATCH.responseDeserialize, request, metadata, {
+      deadline: Date.now() + calls[0]!.timeoutMs,
+    });
+    let answered = 0;
+    stream.on('data', (result: CallResponse) => {
+      const call = calls[result.index];
+      if (!call) return;
+      answered++;
+      if (result.code !== GrpcStatus.OK) return call.settle(serviceError(result.code, result.details, metadataOf(result.trailers)));
+      let response: unknown;
+      try {
+        response = call.method.responseDeserialize(result.response);
+      } catch {
+        return call.settle(serviceError(GrpcStatus.INTERNAL, 'The response could not be decoded'));
+      }
+      call.settle(null, response);
+    });
+    // The status comes before the answers still buffered: a failure is acted on at the end.
+    let failure: ServiceError | undefined;
+    stream.on('error', (err: ServiceError) => (failure = err));
+    stream.on('end', () => {
+      if (failure?.code === GrpcStatus.UNIMPLEMENTED && answered === 0) {
+        // A server from before batches: the same calls, each alone.
+        this.#aloneUntil = Date.now() + ALONE_AFTER_UNIMPLEMENTED_MS;
+        return calls.forEach((call) => this.#alone(call));
+      }
+      for (const call of calls) if (!call.settled) call.settle(failure ?? serviceError(GrpcStatus.INTERNAL, 'The batch ended without this call answered'));
+    });
+  }
+}
+
+function headersOf(metadata: Metadata): Header[] {
+  const headers: Header[] = [];
+  for (const [key, value] of Object.entries(metadata.getMap())) if (typeof value === 'string') headers.push({ key, value });
+  return headers;
+}
+
+function metadataOf(headers: Header[]): Metadata {
+  const metadata = new Metadata();
+  for (const { key, value } of headers) metadata.add(key, value);
+  return metadata;
+}
