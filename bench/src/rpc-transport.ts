@@ -5,14 +5,15 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { OrgsServiceClient, OrgsServiceService, type GetOrganizationRequest, type Organization, type OrgsServiceServer } from '@quire/proto/orgs';
-import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, Role, startGrpcServer, type Handlers } from '@quire/service-kit';
+import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, Role, startGrpcServer, unaryCall, type Handlers } from '@quire/service-kit';
 import { identitySettings, processCpuMs } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 
 // What the gateway -> service hop costs in CPU, by transport: the same unary call (orgs'
 // GetOrganization messages, encoded by the generated code; the signed assertion, verified by the
 // server, the request id, client address and user agent as headers) over grpc-js as the services
-// run it (service-kit's client and server), over Node's http2 with the gRPC framing and nothing
+// run it (service-kit's client and server, calls made together sent as one batch), over grpc-js
+// with every call alone (as before batches), over Node's http2 with the gRPC framing and nothing
 // else (the floor of any gRPC client in Node), and as a protobuf POST over HTTP/1.1 keep-alive. The server waits 1 ms before answering, standing in for
 // the query. 50 calls in flight, BENCH_SECONDS (5) each after a 2 s warm-up; CPU per call of the
 // client (this process) and of the server (a child), from /proc.
@@ -98,6 +99,7 @@ if (process.argv[2] === 'serve') {
   const grpcClient = createClient(OrgsServiceClient, `127.0.0.1:${ports.grpc}`);
   const orgs = promiseClient(grpcClient, OrgsServiceService, { identity, audience: 'orgs' });
   const viaGrpc = () => orgs.getOrganization(request, caller());
+  const viaGrpcAlone = () => unaryCall(grpcClient, grpcClient.getOrganization, request, caller(), { identity, audience: 'orgs' });
 
   const session = http2.connect(`http://127.0.0.1:${ports.h2}`);
   const viaH2 = async () => {
@@ -146,7 +148,8 @@ if (process.argv[2] === 'serve') {
   const results = [];
   try {
     for (const [name, call] of [
-      ['grpc-js through service-kit (as deployed)', viaGrpc],
+      ['grpc-js through service-kit, calls batched (as deployed)', viaGrpc],
+      ['grpc-js, every call alone', viaGrpcAlone],
       ['node http2, gRPC framing', viaH2],
       ['HTTP/1.1 keep-alive, protobuf body', viaH1],
     ] as const) {
