@@ -1,10 +1,10 @@
 import { status } from '@grpc/grpc-js';
 import { jwtVerify } from 'jose';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemberSort, TeamMemberRole, TokenScope, type BatchGetUsersRequest, type BatchGetUsersResponse } from '@quire/proto/orgs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemberSort, OrgsServiceService, TeamMemberRole, TokenScope, type BatchGetUsersRequest, type BatchGetUsersResponse } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { Role, unaryCall } from '@quire/service-kit';
+import { promiseClient, Role, unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
 
@@ -46,6 +46,17 @@ describe('organizations', () => {
     await rejects(h.call(h.client.getOrganization, { organizationId: orgId }, outsider.id), status.NOT_FOUND);
     await rejects(h.call(h.client.getOrganization, { organizationId: 'missing' }, owner.id), status.NOT_FOUND);
     await rejects(h.call(h.client.getOrganization, { organizationId: orgId }), status.UNAUTHENTICATED);
+  });
+
+  it('answers calls made together, sent as one batch, as it answers each alone', async () => {
+    const orgs = promiseClient(h.client, OrgsServiceService, { identity: testIdentity('gateway'), audience: 'orgs' });
+    const batches = vi.spyOn(h.client, 'makeServerStreamRequest');
+    const [asReader, asOwner, asOutsider] = await Promise.allSettled([reader, owner, outsider].map((u) => orgs.getOrganization({ organizationId: orgId }, { userId: u.id })));
+    expect(batches).toHaveBeenCalledTimes(1);
+    batches.mockRestore();
+    expect(asReader).toEqual({ status: 'fulfilled', value: await h.call(h.client.getOrganization, { organizationId: orgId }, reader.id) });
+    expect(asOwner).toEqual({ status: 'fulfilled', value: await h.call(h.client.getOrganization, { organizationId: orgId }, owner.id) });
+    expect(asOutsider.status === 'rejected' && (asOutsider.reason as { code: number }).code).toBe(status.NOT_FOUND);
   });
 
   it('lets only admins update, within the bounds', async () => {
