@@ -49,7 +49,10 @@ describe('organizations', () => {
   });
 
   it('answers calls made together, sent as one batch, as it answers each alone', async () => {
-    const orgs = promiseClient(h.client, OrgsServiceService, { identity: testIdentity('gateway'), audience: 'orgs' });
+    const gateway = testIdentity('gateway');
+    const orgs = promiseClient(h.client, OrgsServiceService, { identity: gateway, audience: 'orgs' });
+    // Assertions signed beforehand: a first signature finishes in a later turn of the event loop.
+    await Promise.all([reader, owner, outsider].map((u) => gateway.sign('orgs', { userId: u.id })));
     const batches = vi.spyOn(h.client, 'makeServerStreamRequest');
     const [asReader, asOwner] = await Promise.all([
       orgs.getOrganization({ organizationId: orgId }, { userId: reader.id }),

@@ -1,18 +1,18 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { OrgsServiceClient, OrgsServiceService, TokenScope, type AuthenticateRequest, type AuthenticateResponse } from '@quire/proto/orgs';
+import { TokenScope, type AuthenticateRequest, type AuthenticateResponse, type OrgsServiceClient } from '@quire/proto/orgs';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceIdentity } from './assertion.js';
-import { createClient, implement, startGrpcServer, type RunningGrpcServer } from './grpc.js';
 import { createLogger } from './logger.js';
 import { testIdentity, testServiceKeys } from './testing/index.js';
+import { startStandIn } from './testing/stand-in.js';
 
 // A stand-in server running as the `content` service: its one RPC answers who the verified
 // assertion says calls ("user|chain"), so each test sees exactly what a handler would see.
 const log = createLogger('assertion-test', 'silent');
-let server: RunningGrpcServer;
 let client: OrgsServiceClient;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   const handlers = {
@@ -21,20 +21,10 @@ beforeAll(async () => {
       scope: TokenScope.TOKEN_SCOPE_WRITE,
     }),
   };
-  server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [{ definition: OrgsServiceService, implementation: implement(handlers as never, log), name: 'stand-in' }],
-    identity: testIdentity('content'),
-    log,
-  });
-  client = createClient(OrgsServiceClient, `127.0.0.1:${server.port}`);
+  ({ client, stop } = await startStandIn(handlers, log));
 });
 
-afterAll(async () => {
-  client.close();
-  await server.shutdown(1000);
-});
+afterAll(() => stop());
 
 function callWith(metadata: Metadata): Promise<string> {
   return new Promise((resolve, reject) => client.authenticate({ token: '' }, metadata, (err, res) => (err ? reject(err) : resolve(res.userId))));

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { MAX_CALLS_PER_BATCH } from './batch.js';
 import type { CallContext } from './context.js';
 import { httpErrorFor, isServiceError, NotFoundError } from './errors.js';
-import { createClient, implement, promiseClient, startGrpcServer, type RunningGrpcServer } from './grpc.js';
+import { createClient, implement, promiseClient } from './grpc.js';
 import { createLogger } from './logger.js';
 import { testIdentity } from './testing/index.js';
+import { startStandIn } from './testing/stand-in.js';
 
 // A stand-in `content` server whose one RPC (orgs' Authenticate, for its small messages) answers
 // what its handler saw: "user|chain|request id". The token steers it: `missing` fails with a
@@ -24,27 +25,17 @@ const handlers = {
   },
 };
 
-let server: RunningGrpcServer;
 let client: OrgsServiceClient;
+let stop: () => Promise<void>;
 const gateway = testIdentity('gateway');
 const AUTHENTICATE = OrgsServiceService.authenticate;
 const BATCH = BatchServiceService.call;
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [{ definition: OrgsServiceService, implementation: implement(handlers as never, log), name: 'stand-in' }],
-    identity: testIdentity('content'),
-    log,
-  });
-  client = createClient(OrgsServiceClient, `127.0.0.1:${server.port}`);
+  ({ client, stop } = await startStandIn(handlers, log));
 });
 
-afterAll(async () => {
-  client.close();
-  await server.shutdown(1000);
-});
+afterAll(() => stop());
 
 beforeEach(() => {
   ran = 0;
@@ -60,6 +51,8 @@ const failure = (promise: Promise<unknown>) =>
 describe('calls made together', () => {
   it('travel as one gRPC call, each answered as its own caller', async () => {
     const orgs = promiseClient(client, OrgsServiceService, { identity: gateway, audience: 'content' });
+    // Assertions signed beforehand: a first signature finishes in a later turn of the event loop.
+    await Promise.all(['u1', 'u2', 'u3'].map((userId) => gateway.sign('content', { userId })));
     const batches = vi.spyOn(client, 'makeServerStreamRequest');
     const alone = vi.spyOn(client, 'makeUnaryRequest');
     const answers = await Promise.all(['u1', 'u2', 'u3'].map((userId, i) => orgs.authenticate({ token: 'x' }, { userId, requestId: `r${i}` })));
@@ -105,6 +98,7 @@ describe('calls made together', () => {
     const oldClient = createClient(OrgsServiceClient, `127.0.0.1:${port}`);
     try {
       const orgs = promiseClient(oldClient, OrgsServiceService, { identity: gateway, audience: 'content' });
+      await Promise.all(['u1', 'u2'].map((userId) => gateway.sign('content', { userId })));
       const batches = vi.spyOn(oldClient, 'makeServerStreamRequest');
       const together = () => Promise.all(['u1', 'u2'].map((userId) => orgs.authenticate({ token: 'x' }, { userId })));
       expect((await together()).map((a) => a.userId.split('|')[0])).toEqual(['u1', 'u2']);
