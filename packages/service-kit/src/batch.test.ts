@@ -112,6 +112,20 @@ describe('calls made together', () => {
   });
 });
 
+describe('calls on a closed channel', () => {
+  it('fail, together or alone, and the process goes on', async () => {
+    const closed = createClient(OrgsServiceClient, `127.0.0.1:${client.getChannel().getTarget().split(':').pop()}`);
+    closed.close();
+    const orgs = promiseClient(closed, OrgsServiceService, { identity: gateway, audience: 'content' });
+    const together = await Promise.allSettled([orgs.authenticate({ token: 'x' }, {}), orgs.authenticate({ token: 'x' }, {})]);
+    const alone = await Promise.allSettled([orgs.authenticate({ token: 'x' }, {})]);
+    for (const outcome of [...together, ...alone]) {
+      expect(outcome.status).toBe('rejected');
+      expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/shut down|closed/i);
+    }
+  });
+});
+
 // What an attacker on the network could send: batches made by hand.
 async function sendBatch(calls: InnerCall[], metadata?: Metadata): Promise<CallResponse[]> {
   const outer = metadata ?? (await gateway.metadata('content', {}));

@@ -4,7 +4,7 @@
 // idle process pays nothing; under load one HTTP/2 stream, one set of headers and one pass through
 // grpc-js's call layers serve many calls, which is most of what a call costs (bench/README.md,
 // rpc-transport).
-import { Metadata, status as GrpcStatus, type Client, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status as GrpcStatus, type Client, type ClientReadableStream, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
 import { BatchServiceService, type CallRequest, type CallResponse, type Header } from '@quire/proto/rpc';
 import type { ServiceIdentity } from './assertion.js';
 import type { ServiceName } from './callers.js';
@@ -163,9 +163,14 @@ export class CallBatcher {
   };
 
   #alone(call: Pending): void {
-    this.client.makeUnaryRequest(call.method.path, asBytes, call.method.responseDeserialize, call.bytes, call.metadata, { deadline: Date.now() + call.timeoutMs }, (err, res) =>
-      call.settle(err ?? null, res),
-    );
+    try {
+      this.client.makeUnaryRequest(call.method.path, asBytes, call.method.responseDeserialize, call.bytes, call.metadata, { deadline: Date.now() + call.timeoutMs }, (err, res) =>
+        call.settle(err ?? null, res),
+      );
+    } catch (err) {
+      // grpc-js throws when the channel is closed (a process shutting down): the call fails, the process goes on.
+      call.settle(err as ServiceError);
+    }
   }
 
   async #together(calls: Pending[]): Promise<void> {
@@ -176,22 +181,27 @@ export class CallBatcher {
       return calls.forEach((call) => call.settle(serviceError(GrpcStatus.INTERNAL, err instanceof Error ? err.message : String(err))));
     }
     const request: CallRequest = { calls: calls.map((call) => ({ method: call.method.path, request: call.bytes, headers: headersOf(call.metadata) })) };
-    const stream = this.client.makeServerStreamRequest(BATCH.path, BATCH.requestSerialize, BATCH.responseDeserialize, request, metadata, {
-      deadline: Date.now() + calls[0]!.timeoutMs,
-    });
+    let stream: ClientReadableStream<CallResponse>;
+    try {
+      stream = this.client.makeServerStreamRequest(BATCH.path, BATCH.requestSerialize, BATCH.responseDeserialize, request, metadata, {
+        deadline: Date.now() + calls[0]!.timeoutMs,
+      });
+    } catch (err) {
+      return calls.forEach((call) => call.settle(err as ServiceError));
+    }
     let answered = 0;
     stream.on('data', (result: CallResponse) => {
       const call = calls[result.index];
       if (!call) return;
       answered++;
-      if (result.code !== GrpcStatus.OK) return call.settle(serviceError(result.code, result.details, metadataOf(result.trailers)));
-      let response: unknown;
+      let outcome: [ServiceError | null, unknown?];
       try {
-        response = call.method.responseDeserialize(result.response);
+        outcome =
+          result.code === GrpcStatus.OK ? [null, call.method.responseDeserialize(result.response)] : [serviceError(result.code, result.details, metadataOf(result.trailers))];
       } catch {
-        return call.settle(serviceError(GrpcStatus.INTERNAL, 'The response could not be decoded'));
+        outcome = [serviceError(GrpcStatus.INTERNAL, 'The answer could not be decoded')];
       }
-      call.settle(null, response);
+      call.settle(...outcome);
     });
     // The status comes before the answers still buffered: a failure is acted on at the end.
     let failure: ServiceError | undefined;
