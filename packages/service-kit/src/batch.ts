@@ -6,7 +6,7 @@
 // rpc-transport).
 import { Metadata, status as GrpcStatus, type Client, type ClientReadableStream, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
 import { BatchServiceService, type CallRequest, type CallResponse, type Header } from '@quire/proto/rpc';
-import type { ServiceIdentity } from './assertion.js';
+import { verifiedCaller, type ServiceIdentity } from './assertion.js';
 import type { ServiceName } from './callers.js';
 import type { Caller } from './context.js';
 import { InvalidArgumentError, toServiceError, UnauthenticatedError } from './errors.js';
@@ -35,9 +35,9 @@ export interface Route {
  * same handler path), answering each as it finishes. An inner call must be signed by the service
  * that sent the batch: a batch cannot carry another service's calls.
  */
-export function serveBatches(routes: ReadonlyMap<string, Route>, identity: ServiceIdentity, sender: (metadata: Metadata) => ServiceName | undefined) {
+export function serveBatches(routes: ReadonlyMap<string, Route>, identity: ServiceIdentity) {
   return (call: ServerWritableStream<CallRequest, CallResponse>) => {
-    const from = sender(call.metadata);
+    const from = verifiedCaller(call.metadata)?.chain.at(-1);
     const { calls } = call.request;
     if (!from) return void call.emit('error', toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
     if (calls.length > MAX_CALLS_PER_BATCH) {
@@ -45,29 +45,29 @@ export function serveBatches(routes: ReadonlyMap<string, Route>, identity: Servi
     }
     let pending = calls.length;
     if (pending === 0) return void call.end();
-    const answer = (index: number, route: Route | undefined, error: Partial<ServiceError> | null, response?: unknown) => {
-      if (!call.cancelled) call.write(error ? failed(index, error) : succeeded(index, route!, response));
+    const send = (answer: CallResponse) => {
+      if (!call.cancelled) call.write(answer);
       if (--pending === 0) call.end();
     };
     calls.forEach((inner, index) => {
       const route = routes.get(inner.method);
-      if (!route) return answer(index, route, { code: GrpcStatus.UNIMPLEMENTED, details: `No method ${inner.method.slice(0, 200)} here` });
+      if (!route) return send(failed(index, { code: GrpcStatus.UNIMPLEMENTED, details: `No method ${inner.method.slice(0, 200)} here` }));
       let request: unknown;
-      const metadata = new Metadata();
+      let metadata: Metadata;
       try {
-        for (const { key, value } of inner.headers) metadata.add(key, value);
+        metadata = metadataOf(inner.headers);
         request = route.method.requestDeserialize(inner.request);
       } catch {
-        return answer(index, route, toServiceError(new InvalidArgumentError(`Call ${index} of the batch is not a valid ${inner.method.slice(0, 200)} call`)));
+        return send(failed(index, toServiceError(new InvalidArgumentError(`Call ${index} of the batch is not a valid ${inner.method.slice(0, 200)} call`))));
       }
       identity.authenticate(metadata).then(
         (principal) => {
           if (principal.chain.at(-1) !== from) {
-            return answer(index, route, toServiceError(new UnauthenticatedError('A batch carries only calls signed by the service that sent it')));
+            return send(failed(index, toServiceError(new UnauthenticatedError('A batch carries only calls signed by the service that sent it'))));
           }
-          route.run(request, metadata, (error, response) => answer(index, route, error, response));
+          route.run(request, metadata, (error, response) => send(error ? failed(index, error) : succeeded(index, route, response)));
         },
-        (err: unknown) => answer(index, route, toServiceError(err)),
+        (err: unknown) => send(failed(index, toServiceError(err))),
       );
     });
   };
@@ -83,8 +83,7 @@ function succeeded(index: number, route: Route, response: unknown): CallResponse
 }
 
 function failed(index: number, error: Partial<ServiceError>): CallResponse {
-  const trailers: Header[] = [];
-  for (const [key, value] of Object.entries(error.metadata?.getMap() ?? {})) if (typeof value === 'string') trailers.push({ key, value });
+  const trailers = error.metadata ? headersOf(error.metadata) : [];
   return { index, code: error.code ?? GrpcStatus.UNKNOWN, details: error.details ?? '', response: Buffer.alloc(0), trailers };
 }
 
@@ -109,6 +108,7 @@ const asBytes = (bytes: Buffer) => bytes;
  * The client side, one per channel: `call` resolves with the response or rejects with a
  * `ServiceError`, as grpc-js does for a unary call; calls queued in one turn of the event loop are
  * sent when it ends (`setImmediate`), together when there are several with the same deadline.
+ * `alone` sends a call at once, never batched (`unaryCall`).
  */
 export class CallBatcher {
   #queue: Pending[] = [];
@@ -120,7 +120,7 @@ export class CallBatcher {
     private readonly audience: ServiceName,
   ) {}
 
-  async call(method: MethodDefinition<unknown, unknown>, request: unknown, caller: Caller, timeoutMs: number): Promise<unknown> {
+  async call(method: MethodDefinition<unknown, unknown>, request: unknown, caller: Caller, timeoutMs: number, alone = false): Promise<unknown> {
     const metadata = await this.identity.metadata(this.audience, caller);
     const traced = traceClientCall(method.path, metadata);
     const bytes = method.requestSerialize(request);
@@ -139,7 +139,7 @@ export class CallBatcher {
           else resolve(response);
         },
       };
-      if (bytes.length > BATCHED_REQUEST_BYTES || this.#aloneUntil > Date.now()) return this.#alone(call);
+      if (alone || bytes.length > BATCHED_REQUEST_BYTES || this.#aloneUntil > Date.now()) return this.#alone(call);
       if (this.#queue.push(call) === 1) setImmediate(this.#flush);
     });
   }

@@ -13,6 +13,7 @@ import {
   type sendUnaryData,
   type CallOptions,
   type ClientUnaryCall,
+  type MethodDefinition,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { BatchServiceService } from '@quire/proto/rpc';
@@ -24,7 +25,7 @@ import { contextFromCall, type CallContext, type Caller } from './context.js';
 import { monitorHealth, type HealthChecks } from './health.js';
 import type { Logger } from './logger.js';
 import { observeRpc } from './metrics.js';
-import { traceClientCall, traceServerCall } from './tracing.js';
+import { traceServerCall } from './tracing.js';
 
 /** A handler of one unary RPC: plain async function from request and context to response. */
 export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
@@ -128,7 +129,7 @@ export async function startGrpcServer(opts: {
       if (run) routes.set(method.path, { method, run });
     }
   }
-  server.addService(BatchServiceService, { call: serveBatches(routes, opts.identity, (md) => verifiedCaller(md)?.chain.at(-1)) });
+  server.addService(BatchServiceService, { call: serveBatches(routes, opts.identity) });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
@@ -202,17 +203,11 @@ export interface Callee {
   audience: ServiceName;
 }
 
-/** Calls a unary RPC as a promise, carrying the caller's signed assertion and a deadline. */
-export async function unaryCall<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, caller: Caller, callee: Callee, timeoutMs = 10_000): Promise<Res> {
-  const metadata = await callee.identity.metadata(callee.audience, caller);
-  return new Promise((resolve, reject) => {
-    const traced = traceClientCall((method as { path?: string }).path ?? method.name, metadata);
-    method.call(client, request, metadata, { deadline: Date.now() + timeoutMs }, (err, res) => {
-      traced?.(err);
-      if (err) reject(err);
-      else resolve(res);
-    });
-  });
+/** Calls a unary RPC as a promise, carrying the caller's signed assertion and a deadline: alone, never batched (tests, benchmarks). */
+export function unaryCall<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, caller: Caller, callee: Callee, timeoutMs = 10_000): Promise<Res> {
+  // A generated client's method carries its definition (path, serializers) as properties.
+  const definition = method as unknown as MethodDefinition<unknown, unknown>;
+  return new CallBatcher(client, callee.identity, callee.audience).call(definition, request, caller, timeoutMs, true) as Promise<Res>;
 }
 
 /** A generated client as promise-returning methods, each taking the request and the caller. */

@@ -3,7 +3,6 @@ export * from './config.js';
 export * from './logger.js';
 export * from './context.js';
 export * from './grpc.js';
-export { MAX_CALLS_PER_BATCH } from './batch.js';
 export * from './pagination.js';
 export * from './lifecycle.js';
 export * from './roles.js';
