@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   Collection,
   CreateCollectionRequest,
@@ -13,7 +13,9 @@ import type {
   RemoveSpaceUserPermissionResponse,
   Space,
 } from '@quire/proto/content';
-import { Role } from '@quire/service-kit';
+import { ContentServiceService } from '@quire/proto/content';
+import { promiseClient, Role } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { startContent, type ContentHarness } from './harness.ts';
 
@@ -91,6 +93,24 @@ describe('space permissions', () => {
     expect((await h.call<{ spaceId: string }, Space>(c().getSpace, { spaceId: s.id }, editor.id)).permissions).toMatchObject({ edit: true, admin: false });
     await grantSpace(s.id, { role: Role.ROLE_GUEST, teamIds: [teamId] });
     expect(await grants('SpaceGrant', s.id)).toEqual([{ principalType: 'user', principalId: editor.id, role: 'edit' }]);
+  });
+
+  it("reads the spaces of calls sent together in one batch, each with its caller's own grants", async () => {
+    const s = await createSpace();
+    await h.call(c().updateSpace, { spaceId: s.id, defaultLevel: Role.ROLE_GUEST }, owner.id);
+    await grantSpace(s.id, { role: Role.ROLE_READ, teamIds: [teamId] });
+    const gateway = testIdentity('gateway');
+    const content = promiseClient(h.client, ContentServiceService, { identity: gateway, audience: 'content' });
+    // Assertions signed beforehand: a first signature finishes in a later turn of the event loop.
+    await Promise.all([owner, reader, editor, outsider].map((u) => gateway.sign('content', { userId: u.id })));
+    const read = (as: TestUser) => content.getSpace({ spaceId: s.id }, { userId: as.id });
+    const batches = vi.spyOn(h.client, 'makeServerStreamRequest');
+    const [asOwner, asReader] = await Promise.all([read(owner), read(reader), rejects(read(editor), status.NOT_FOUND), rejects(read(outsider), status.NOT_FOUND)]);
+    expect(batches).toHaveBeenCalledTimes(1);
+    batches.mockRestore();
+    expect(asOwner.permissions).toMatchObject({ view: true, admin: true });
+    expect(asReader.permissions).toMatchObject({ view: true, edit: false, admin: false });
+    expect(asReader).toEqual(await h.call(c().getSpace, { spaceId: s.id }, reader.id));
   });
 
   it('refuses bad roles, empty grants, strangers and foreign teams, changing nothing', async () => {

@@ -14,6 +14,7 @@ let editor: TestUser;
 let reader: TestUser;
 let outsider: TestUser;
 let orgId: string;
+let otherOrgId: string;
 
 beforeAll(async () => {
   h = await startOrgs();
@@ -24,7 +25,7 @@ beforeAll(async () => {
       [reader, Role.ROLE_READ],
     ])
   ).id;
-  await h.organization(outsider, [], 'Other Org');
+  otherOrgId = (await h.organization(outsider, [], 'Other Org')).id;
 });
 afterAll(() => h?.stop());
 
@@ -54,15 +55,20 @@ describe('organizations', () => {
     // Assertions signed beforehand: a first signature finishes in a later turn of the event loop.
     await Promise.all([reader, owner, outsider].map((u) => gateway.sign('orgs', { userId: u.id })));
     const batches = vi.spyOn(h.client, 'makeServerStreamRequest');
-    const [asReader, asOwner] = await Promise.all([
+    // The batch's reads reach PostgreSQL as one statement over every (organization, caller) pair:
+    // each call still sees only its own caller's organizations.
+    const [asReader, asOwner, , ownOrg] = await Promise.all([
       orgs.getOrganization({ organizationId: orgId }, { userId: reader.id }),
       orgs.getOrganization({ organizationId: orgId }, { userId: owner.id }),
       rejects(orgs.getOrganization({ organizationId: orgId }, { userId: outsider.id }), status.NOT_FOUND),
+      orgs.getOrganization({ organizationId: otherOrgId }, { userId: outsider.id }),
+      rejects(orgs.getOrganization({ organizationId: otherOrgId }, { userId: reader.id }), status.NOT_FOUND),
     ]);
     expect(batches).toHaveBeenCalledTimes(1);
     batches.mockRestore();
     expect(asReader).toEqual(await h.call(h.client.getOrganization, { organizationId: orgId }, reader.id));
     expect(asOwner).toEqual(await h.call(h.client.getOrganization, { organizationId: orgId }, owner.id));
+    expect(ownOrg).toMatchObject({ id: otherOrgId, title: 'Other Org', permissions: { admin: true } });
   });
 
   it('lets only admins update, within the bounds', async () => {

@@ -50,9 +50,13 @@ const accessColumns = (organization: string, principals: string) => `
 const hot = preparedStatements('content', {
   space: `SELECT ${SPACE_COLUMNS} FROM "Space" s WHERE id = $1`,
   access: `SELECT ${accessColumns('$1', '$2')}`,
-  // Both at once, for the organization the space is expected in (the caller's principals are theirs).
-  spaceWithAccess: `SELECT ${SPACE_COLUMNS}, ${accessColumns('$2', '$3')} FROM "Space" s WHERE id = $1`,
+  // Both at once, for the organization the space is expected in (the caller's principals are
+  // theirs); many calls' at once (`hot.loader`), their keys a JSON array.
+  spacesWithAccess: `SELECT k.key, ${SPACE_COLUMNS}, ${accessColumns('k.org', 'k.principals')}
+    FROM jsonb_to_recordset($1::jsonb) AS k(key int, space text, org text, principals text[]) JOIN "Space" s ON s.id = k.space`,
 });
+type SpaceAccessKey = { id: string; organizationId: string; principalIds: string[] };
+const spaceAccessKeys = (keys: readonly SpaceAccessKey[]) => [JSON.stringify(keys.map((k, i) => ({ key: i + 1, space: k.id, org: k.organizationId, principals: k.principalIds })))];
 
 type Grant = { id: string; role: Level };
 type AccessRow = { collections: CollectionNode[]; collectionGrants: Grant[]; spaceGrants: Grant[] };
@@ -99,6 +103,7 @@ export function createStore(database: Db, log: Logger) {
   const db = database.prisma;
   const organizations = new LRUCache<string, string>({ max: 100_000 });
   const search = createSearchStore(database, log);
+  const loadSpaceWithAccess = hot.loader<SpaceAccessKey, SpaceRow & AccessRow>(database, 'spacesWithAccess', spaceAccessKeys);
   const revisions = createRevisionStore(database, search.indexLater);
   return {
     revisions,
@@ -117,7 +122,7 @@ export function createStore(database: Db, log: Logger) {
      * statement; the access is only the caller's there if the space is still in that organization.
      */
     async spaceWithAccess(id: string, organizationId: string, principalIds: string[]): Promise<{ space: SpaceRow; access: StoredAccess } | null> {
-      const row = await hot<SpaceRow & AccessRow>(database, 'spaceWithAccess', [id, organizationId, principalIds]);
+      const row = await loadSpaceWithAccess({ id, organizationId, principalIds });
       if (!row) return null;
       const { collections, collectionGrants, spaceGrants, ...space } = row;
       organizations.set(id, space.organizationId);

@@ -22,6 +22,10 @@ const teamInclude = { _count: { select: { members: true } } } as const;
 const samlInclude = { defaultTeam: { include: teamInclude } } as const;
 const oidcInclude = samlInclude;
 
+// The members of the pairs ($1[i], $2[i]), `k.key` the pair's position.
+const MEMBERS_OF_KEYS = `unnest($1::text[], $2::text[]) WITH ORDINALITY AS k("organizationId", "userId", key)
+      JOIN "Member" m ON m."organizationId" = k."organizationId" AND m."userId" = k."userId"`;
+
 // The reads behind every authenticated call run as prepared statements; everything else goes through Prisma.
 const hot = preparedStatements('orgs', {
   // A live token, its use noted at most once a minute (one write per minute, not per call).
@@ -40,15 +44,18 @@ const hot = preparedStatements('orgs', {
       WHERE id IN (SELECT id FROM s WHERE "lastSeenAt" < now() - $2 * interval '100 microseconds')
       RETURNING "lastSeenAt")
     SELECT s."userId", s."expiresAt", COALESCE((SELECT "lastSeenAt" FROM touched), s."lastSeenAt") AS "lastSeenAt" FROM s`,
-  membership: `SELECT m.role::text AS role, ARRAY(
+  // Memberships of (organization, user) pairs, many calls' at once (`hot.loader`).
+  memberships: `SELECT k.key, m.role::text AS role, ARRAY(
       SELECT tm."teamId" FROM "TeamMember" tm JOIN "Team" t ON t.id = tm."teamId"
       WHERE tm."userId" = m."userId" AND t."organizationId" = m."organizationId") AS "teamIds"
-    FROM "Member" m WHERE m."organizationId" = $1 AND m."userId" = $2`,
-  organizationForMember: `SELECT m.role::text AS "callerRole", o.id, o.title, o."createdAt", o."emailDomains", o.hostname,
+    FROM ${MEMBERS_OF_KEYS}`,
+  organizationsForMembers: `SELECT k.key, m.role::text AS "callerRole", o.id, o.title, o."createdAt", o."emailDomains", o.hostname,
       o.type, o."useCase", o."communityType", o."defaultRole"::text AS "defaultRole", o."defaultContentSite", o.logo,
       o.sso, o.ai, o."inviteLinks", o.plan
-    FROM "Member" m JOIN "Organization" o ON o.id = m."organizationId" WHERE m."organizationId" = $1 AND m."userId" = $2`,
+    FROM ${MEMBERS_OF_KEYS} JOIN "Organization" o ON o.id = m."organizationId"`,
 });
+type MemberKey = { organizationId: string; userId: string };
+const memberKeys = (keys: readonly MemberKey[]) => [keys.map((k) => k.organizationId), keys.map((k) => k.userId)];
 
 /** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
@@ -60,6 +67,8 @@ export const openStore = (connectionString: string, poolSize?: number, log?: Par
  */
 export function createStore(database: Db) {
   const db = database.prisma;
+  const loadMembership = hot.loader<MemberKey, { role: DbRole | null; teamIds: string[] }>(database, 'memberships', memberKeys);
+  const loadOrganizationForMember = hot.loader<MemberKey, OrganizationRow & { callerRole: DbRole | null }>(database, 'organizationsForMembers', memberKeys);
   return {
     /** The user, scope and expiry of a live token. */
     tokenByHash(hash: string) {
@@ -178,7 +187,7 @@ export function createStore(database: Db) {
     },
 
     async membership(organizationId: string, userId: string): Promise<{ role: DbRole | null; teamIds: string[] } | null> {
-      return (await hot<{ role: DbRole | null; teamIds: string[] }>(database, 'membership', [organizationId, userId])) ?? null;
+      return (await loadMembership({ organizationId, userId })) ?? null;
     },
 
     async membershipsOf(userId: string, organizationIds: string[]) {
@@ -187,7 +196,7 @@ export function createStore(database: Db) {
 
     /** The organization with the caller's membership, in one query; null when not a member. */
     async organizationForMember(organizationId: string, userId: string): Promise<{ role: DbRole | null; organization: OrganizationRow } | null> {
-      const row = await hot<OrganizationRow & { callerRole: DbRole | null }>(database, 'organizationForMember', [organizationId, userId]);
+      const row = await loadOrganizationForMember({ organizationId, userId });
       if (!row) return null;
       const { callerRole, ...organization } = row;
       return { role: callerRole, organization };
