@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StorageType, type KV, type NatsConnection } from 'nats';
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 
 /** What one `hit` decided: `allowed` while the window's count (this hit included) is within the limit. */
 export interface LimitResult {
@@ -54,6 +55,8 @@ export class Limiter {
   private readonly local = new Map<string, { count: number; expires: number }>();
   private readonly pending = new Map<string, Waiter[]>();
   private readonly views = new Map<string, View>();
+  // The hashes of keys counted lately: a token's count is taken on every request.
+  private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
   // Additions of cached hits on their way to NATS: closing waits for them.
   private readonly sending = new Set<Promise<void>>();
   private closed = false;
@@ -113,7 +116,9 @@ export class Limiter {
     const now = Date.now();
     const window = Math.floor(now / windowMs);
     const resetMs = (window + 1) * windowMs - now;
-    return { now, resetMs, name: `${createHash('sha256').update(key).digest('base64url')}.${windowMs}.${window}` };
+    let hash = this.hashes.get(key);
+    if (hash === undefined) this.hashes.set(key, (hash = createHash('sha256').update(key).digest('base64url')));
+    return { now, resetMs, name: `${hash}.${windowMs}.${window}` };
   }
 
   private async count(key: string, limit: number, windowMs: number, add: 0 | 1): Promise<LimitResult> {
