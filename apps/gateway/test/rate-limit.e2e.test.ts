@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TestUser } from '@quire/orgs/testing';
 import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
@@ -138,6 +138,20 @@ describe('Limiter', () => {
     await sleep(VIEW_MS * 3);
     expect(await a.peek(key, 10, 60_000)).toMatchObject({ count: 30, allowed: false });
     expect((await b.hitCached(key, 10, 60_000)).allowed).toBe(false);
+  });
+
+  it('keeps a view fresh under steady use: after the first hit, none waits for NATS', async () => {
+    const key = `token:${randomBytes(6).toString('hex')}`;
+    // `count` is the way to NATS of a hit whose view is missing or old.
+    const toNats = vi.spyOn(a as unknown as { count: (...args: unknown[]) => Promise<unknown> }, 'count');
+    for (let i = 0; i < 120; i++) {
+      await a.hitCached(key, 1_000, 60_000);
+      await sleep(5);
+    }
+    expect(toNats).toHaveBeenCalledTimes(1);
+    toNats.mockRestore();
+    await sleep(VIEW_MS);
+    expect(await b.peek(key, 1_000, 60_000)).toMatchObject({ count: 120 });
   });
 
   it('sends the hits it admitted last when it closes, before its NATS connection is drained', async () => {

@@ -32,7 +32,7 @@ const UNLIMITED = new Set(['/healthz', '/readyz']);
  * address over its limit cannot try more tokens until the window ends (tokens seen valid here
  * recently are exempt from that check, so one guesser behind a shared address does not lock out
  * its neighbours' working tokens). A token's count, taken on every request, is kept in memory and
- * shared with the other replicas every VIEW_MS (`Limiter.hitCached`).
+ * shared with the other replicas every VIEW_MS / 2 (`Limiter.hitCached`).
  */
 const rateLimit: FastifyPluginAsync<RateLimitOptions> = async (app, { limiter, perToken, perAddress }) => {
   app.decorate('limiter', limiter);
