@@ -11,21 +11,41 @@ type Orgs = Pick<PromiseClient<OrgsServiceClient>, 'getMembership'>;
 /**
  * orgs' GetMembership with answers kept `ttlMs`: the reads behind every call on a space or site
  * ask orgs once per member and period instead of once per call, and concurrent lookups share one
- * call. A role change or a removal takes effect within `ttlMs` (0 turns the cache off).
+ * call. An answer past half its life is asked anew in the background while callers keep using it,
+ * so a member's calls made steadily never wait for orgs (when an answer simply ran out, the calls
+ * of that moment all waited for the next). No answer is used past `ttlMs` from when it was asked:
+ * a role change or a removal takes effect within `ttlMs` (0 turns the cache off).
  */
 export function cachedMemberships<O extends Orgs>(orgs: O, ttlMs: number, now: () => number = Date.now): O {
   if (ttlMs <= 0) return orgs;
-  const cache = new Map<string, { answer: Promise<GetMembershipResponse>; until: number }>();
+  type Entry = { answer: Promise<GetMembershipResponse>; renewAt: number; until: number; renewing: boolean };
+  const cache = new Map<string, Entry>();
+  const ask = (req: GetMembershipRequest, caller: Caller): Entry => {
+    const asked = now();
+    return { answer: orgs.getMembership(req, caller), renewAt: asked + ttlMs / 2, until: asked + ttlMs, renewing: false };
+  };
   function getMembership(req: GetMembershipRequest, caller: Caller): Promise<GetMembershipResponse> {
     const key = `${req.organizationId}\n${req.userId}`;
     const hit = cache.get(key);
-    if (hit && hit.until > now()) return hit.answer;
+    const t = now();
+    if (hit && hit.until > t) {
+      if (t >= hit.renewAt && !hit.renewing) {
+        hit.renewing = true;
+        const next = ask(req, caller);
+        // Kept once answered; a failed renewal leaves the answer in hand to run out.
+        next.answer.then(
+          () => cache.get(key) === hit && cache.set(key, next),
+          () => undefined,
+        );
+      }
+      return hit.answer;
+    }
     if (cache.size >= 10_000) cache.clear();
-    const answer = orgs.getMembership(req, caller);
-    cache.set(key, { answer, until: now() + ttlMs });
+    const entry = ask(req, caller);
+    cache.set(key, entry);
     // A failed lookup is not remembered.
-    answer.catch(() => cache.delete(key));
-    return answer;
+    entry.answer.catch(() => cache.get(key) === entry && cache.delete(key));
+    return entry.answer;
   }
   return { ...orgs, getMembership };
 }
