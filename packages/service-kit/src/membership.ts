@@ -18,19 +18,20 @@ type Orgs = Pick<PromiseClient<OrgsServiceClient>, 'getMembership'>;
  */
 export function cachedMemberships<O extends Orgs>(orgs: O, ttlMs: number, now: () => number = Date.now): O {
   if (ttlMs <= 0) return orgs;
-  type Entry = { answer: Promise<GetMembershipResponse>; renewAt: number; until: number; renewing: boolean };
+  type Entry = { answer: Promise<GetMembershipResponse>; renewAt: number; until: number };
   const cache = new Map<string, Entry>();
   const ask = (req: GetMembershipRequest, caller: Caller): Entry => {
     const asked = now();
-    return { answer: orgs.getMembership(req, caller), renewAt: asked + ttlMs / 2, until: asked + ttlMs, renewing: false };
+    return { answer: orgs.getMembership(req, caller), renewAt: asked + ttlMs / 2, until: asked + ttlMs };
   };
   function getMembership(req: GetMembershipRequest, caller: Caller): Promise<GetMembershipResponse> {
     const key = `${req.organizationId}\n${req.userId}`;
     const hit = cache.get(key);
     const t = now();
     if (hit && hit.until > t) {
-      if (t >= hit.renewAt && !hit.renewing) {
-        hit.renewing = true;
+      if (t >= hit.renewAt) {
+        // One renewal per answer.
+        hit.renewAt = Infinity;
         const next = ask(req, caller);
         // Kept once answered; a failed renewal leaves the answer in hand to run out.
         next.answer.then(

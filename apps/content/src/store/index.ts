@@ -53,10 +53,11 @@ const hot = preparedStatements('content', {
   // Both at once, for the organization the space is expected in (the caller's principals are
   // theirs); many calls' at once (`hot.loader`), their keys a JSON array.
   spacesWithAccess: `SELECT k.key, ${SPACE_COLUMNS}, ${accessColumns('k.org', 'k.principals')}
-    FROM jsonb_to_recordset($1::jsonb) AS k(key int, space text, org text, principals text[]) JOIN "Space" s ON s.id = k.space`,
+    FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (space text, org text, principals text[])) WITH ORDINALITY AS k(space, org, principals, key)
+    JOIN "Space" s ON s.id = k.space`,
 });
 type SpaceAccessKey = { id: string; organizationId: string; principalIds: string[] };
-const spaceAccessKeys = (keys: readonly SpaceAccessKey[]) => [JSON.stringify(keys.map((k, i) => ({ key: i + 1, space: k.id, org: k.organizationId, principals: k.principalIds })))];
+const spaceAccessKeys = (keys: readonly SpaceAccessKey[]) => [JSON.stringify(keys.map((k) => ({ space: k.id, org: k.organizationId, principals: k.principalIds })))];
 
 type Grant = { id: string; role: Level };
 type AccessRow = { collections: CollectionNode[]; collectionGrants: Grant[]; spaceGrants: Grant[] };
