@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { FLUSH_MS } from '../src/ingest/writer.ts';
+import { event, track } from './fixtures.ts';
+import { insightsWithOwner } from './suite.ts';
+
+const s = insightsWithOwner('Trickle');
+
+describe('a steady trickle of events, closer together than the flush interval', () => {
+  it('is stored while it goes on, a batch at most FLUSH_MS after its first message, not once the batch is full', async () => {
+    const site = 'site-trickle';
+    // One event every FLUSH_MS / 4 for 3 s: fewer messages than a batch (100) and never a pause of
+    // FLUSH_MS. A writer that waits for a pause or a full batch stores nothing until the end.
+    const until = Date.now() + 3000;
+    let sent = 0;
+    let storedWhileSending = 0;
+    const trickle = (async () => {
+      while (Date.now() < until) {
+        await track(s.h, s.owner.id, s.orgId, site, [event({ visitorId: `trickle-${sent}` })]);
+        sent++;
+        await new Promise((r) => setTimeout(r, FLUSH_MS / 4));
+      }
+    })();
+    while (Date.now() < until - 500) {
+      storedWhileSending = await s.h.store.count(s.orgId, site);
+      if (storedWhileSending > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await trickle;
+    expect(sent).toBeLessThan(s.h.config.INSIGHTS_BATCH_MESSAGES);
+    expect(storedWhileSending).toBeGreaterThan(0);
+    expect(await s.h.stored(s.orgId, site, sent)).toBe(sent);
+  }, 30_000);
+});
