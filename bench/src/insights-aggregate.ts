@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// Relative imports: @quire/insights is not (yet) a dependency of the bench package.
 import { compileAggregation, type Aggregation } from '@quire/insights/query';
 import { openStore } from '@quire/insights/store';
 

@@ -7,8 +7,10 @@ import { createClient, createLogger, databaseUrlDefault } from '@quire/service-k
 import { testIdentity } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { openStore } from '@quire/orgs/store';
+import { eventRows } from '@quire/insights/events';
+import { toMessages } from '@quire/insights/publisher';
+import { openStore as openInsightsStore } from '@quire/insights/store';
 import { createOrganization, createToken, createUser } from '@quire/orgs/admin';
-// Relative import: @quire/proto is not (yet) a dependency of the bench package.
 import { InsightsServiceClient } from '@quire/proto/insights';
 import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
@@ -18,6 +20,9 @@ import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 // aggregate counts every accepted event. Accepted = JetStream stored the batch (the 204).
 // Processes: orgs, insights and gateway from their built bundles (as deployed), NATS and chdb as in
 // production, on a stream and data directory of their own. BENCH_SECONDS, BENCH_CONNECTIONS.
+// Baseline, last: ClickHouse alone (chdb in this process), inserting the same events as rows made
+// beforehand, in inserts of 10,000 (the writer's at 20,000 events/s): the ceiling this machine
+// puts on ingest, whatever runs in front of ClickHouse.
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -56,6 +61,37 @@ function event(i: number) {
   };
 }
 const batchOf = (n: number) => Array.from({ length: n }, (_, i) => event(i));
+
+/** Events/s and CPU per 1,000 events of inserts of `rows` rows straight into chdb, for `duration` s. */
+async function insertAlone(rows: number, duration: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-insights-alone-'));
+  const store = await openInsightsStore({ clickhouseDatabase: 'default', chdbPath: dir, retentionDays: 30 });
+  try {
+    // Ten different inserts, used in turn, each with a token of its own (as the writer's).
+    const events = batchOf(1000);
+    const inserts = Array.from({ length: 10 }, (_, i) => {
+      const batches = Array.from({ length: rows / 1000 }, () => eventRows(events, { organizationId: org.id, siteId: 'alone', clientIp: '127.0.0.1', now: new Date() }));
+      return Buffer.concat(batches.flatMap((b, k) => toMessages(b, `alone-${i}-${k}`, 1024 * 1024).map((m) => m.body)));
+    });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const until = Date.now() + duration * 1000;
+    let n = 0;
+    while (Date.now() < until) await store.insert(inserts[n % inserts.length]!, `alone-${n++}`);
+    const cpu = process.cpuUsage(cpu0);
+    const total = n * rows;
+    return {
+      rowsPerInsert: rows,
+      inserts: n,
+      eventsPerSecond: Math.round(total / ((performance.now() - t0) / 1000)),
+      cpuMsPer1000: Math.round(((cpu.user + cpu.system) / 1000 / total) * 1000 * 10) / 10,
+      stored: await store.count(org.id, 'alone'),
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const ports = { orgs: 51161, insights: 51167, gateway: 18190 };
 
@@ -169,7 +205,9 @@ try {
   }
   grpc.close();
   console.table(results);
-  writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, loadAverage: loadavg(), results });
+  const clickhouseAlone = await insertAlone(10_000, seconds);
+  console.table([clickhouseAlone]);
+  writeResult('insights-ingest', { date: new Date().toISOString(), connections, seconds, loadAverage: loadavg(), results, clickhouseAlone });
 } finally {
   // insights holds its data folder until it has exited.
   await stopAll();
