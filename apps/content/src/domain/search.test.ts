@@ -56,6 +56,9 @@ describe('snippet', () => {
     const pad = 'Lorem ipsum dolor sit amet. '.repeat(10);
     expect(snippet(`${pad}Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι έτοιμοι. ${pad}`, ['διακομιστης'])).toMatch(/^….* Οι ΔΙΑΚΟΜΙΣΤΈΣ είναι .*…$/);
     expect(snippet(`${pad}Ein Café. ${pad}`, ['CAFE'])).toContain('Ein Café.');
+    expect(snippet(`${pad}Настройка СЕРВЕРА и Сервера. ${pad}`, ['сервер'])).toMatch(/^….* Настройка СЕРВЕРА и Сервера\..*…$/);
+    // İ is I and a dot above: the dot is a mark.
+    expect(snippet(`${pad}Bienvenue à İstanbul. ${pad}`, ['istanbul'])).toMatch(/^….* à İstanbul\..*…$/);
     // Inside a word is no match: the snippet starts at the beginning.
     expect(snippet(`${pad}Decafeinated. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);
     expect(snippet(`${pad}2cafe. ${pad}`, ['cafe'])).toMatch(/^Lorem ipsum/);

@@ -191,21 +191,38 @@ function isWordChar(code: number): boolean {
 const SIGMAS = 'σς';
 const sameLetter = (a: string, b: string) => a === b || (SIGMAS.includes(a) && SIGMAS.includes(b));
 
+// A letter of the text as stemAt compares it: lower case, ASCII without a call. A letter whose
+// lower case is two letters compares by the first (İ, were it not decomposed already).
+const lowerAt = (text: string, i: number): string => {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? String.fromCharCode(c | 0x20) : text[i]!;
+  return text[i]!.toLowerCase()[0]!;
+};
+
 /**
- * Where in `lower` (a text in NFD, lower case) the stem starts a word, each of its letters
- * followed by any marks (accents aside), or -1. Candidates are found by their first letter with
- * indexOf: no pattern to compile per query (a case-blind Unicode pattern cost about 0.1 ms a
- * section to compile and run, more than the rest of a search).
+ * Where in `text` (NFD) the stem (lower case) starts a word, each of its letters followed by any
+ * marks (accents aside), whatever the text's case, or -1. Candidates are found by the stem's first
+ * letter in either case with indexOf, and only their letters are put in lower case: lower-casing
+ * a whole text beyond ASCII (Cyrillic, Greek) cost more than the rest of its snippet, and no
+ * pattern is compiled per query (a case-blind Unicode pattern cost about 0.1 ms a section).
  */
-function stemAt(lower: string, stem: string): number {
-  for (let at = lower.indexOf(stem[0]!); at >= 0; at = lower.indexOf(stem[0]!, at + 1)) {
-    if (at > 0 && isWordChar(lower.codePointAt(at - (isLowSurrogate(lower.charCodeAt(at - 1)) ? 2 : 1))!)) continue;
+function stemAt(text: string, stem: string): number {
+  const lower = stem[0]!;
+  const upper = lower.toUpperCase();
+  // The next place of each case of the first letter: each is searched for once past the last.
+  let nextLower = text.indexOf(lower);
+  let nextUpper = upper.length === 1 && upper !== lower ? text.indexOf(upper) : -1;
+  while (nextLower >= 0 || nextUpper >= 0) {
+    const at = nextUpper < 0 || (nextLower >= 0 && nextLower < nextUpper) ? nextLower : nextUpper;
+    if (at === nextLower) nextLower = text.indexOf(lower, at + 1);
+    else nextUpper = text.indexOf(upper, at + 1);
+    if (at > 0 && isWordChar(text.codePointAt(at - (isLowSurrogate(text.charCodeAt(at - 1)) ? 2 : 1))!)) continue;
     let i = at;
     let j = 0;
-    while (j < stem.length && i < lower.length && sameLetter(lower[i]!, stem[j]!)) {
+    while (j < stem.length && i < text.length && sameLetter(lowerAt(text, i), stem[j]!)) {
       i++;
       j++;
-      for (let m = markAt(lower, i); m > 0; m = markAt(lower, i)) i += m;
+      for (let m = markAt(text, i); m > 0; m = markAt(text, i)) i += m;
     }
     if (j === stem.length) return at;
   }
@@ -214,11 +231,7 @@ function stemAt(lower: string, stem: string): number {
 
 /** Where the first of the query's words is in `text` (NFD), or -1. */
 function firstHit(text: string, terms: SnippetTerms): number {
-  const hits = terms.cjk.map((word) => text.indexOf(word));
-  if (terms.stems.length) {
-    const lower = text.toLowerCase();
-    for (const stem of terms.stems) hits.push(stemAt(lower, stem));
-  }
+  const hits = [...terms.cjk.map((word) => text.indexOf(word)), ...terms.stems.map((stem) => stemAt(text, stem))];
   return hits.reduce((first, at) => (at >= 0 && (first < 0 || at < first) ? at : first), -1);
 }
 
