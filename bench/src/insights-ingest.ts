@@ -16,8 +16,10 @@ import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // Ingest: events accepted per second by POST /v1/orgs/{org}/sites/{site}/insights/events in
 // batches of 100 and of 1,000 events, through the gateway (HTTP, autocannon) and directly over
-// gRPC to the insights service (TrackEvents), then the time from the end of the load until an
-// aggregate counts every accepted event. Accepted = JetStream stored the batch (the 204).
+// gRPC to the insights service (TrackEvents); during the load, every 250 ms, how long ago the
+// oldest accepted event an aggregate does not count yet was accepted (the worst is reported); then
+// the time from the end of the load until an aggregate counts every accepted event. Accepted =
+// JetStream stored the batch (the 204).
 // Processes: orgs, insights and gateway from their built bundles (as deployed), NATS and chdb as in
 // production, on a stream and data directory of their own. BENCH_SECONDS, BENCH_CONNECTIONS.
 // Baseline, last: ClickHouse alone (chdb in this process), inserting the same events as rows made
@@ -130,17 +132,18 @@ try {
     return Math.round((performance.now() - t0) / 100) / 10;
   }
 
-  function viaGateway(site: string, body: string, duration: number) {
+  function viaGateway(site: string, body: string, duration: number, onAccepted: () => void) {
     return new Promise<{ accepted: number; p50: number; p99: number; errors: number }>((resolve, reject) => {
-      autocannon({ url: `${gateway}/v1/orgs/${org.id}/sites/${site}/insights/events`, method: 'POST', headers, body, connections, duration }, (err, r) => {
+      const instance = autocannon({ url: `${gateway}/v1/orgs/${org.id}/sites/${site}/insights/events`, method: 'POST', headers, body, connections, duration }, (err, r) => {
         if (err) return reject(err);
         resolve({ accepted: r['2xx'], p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
       });
+      instance.on('response', (_client, status) => status === 204 && onAccepted());
     });
   }
 
   const grpc = createClient(InsightsServiceClient, `127.0.0.1:${ports.insights}`);
-  async function viaGrpc(site: string, bodyJson: Buffer, duration: number) {
+  async function viaGrpc(site: string, bodyJson: Buffer, duration: number, onAccepted: () => void) {
     const until = Date.now() + duration * 1000;
     const latencies: number[] = [];
     let accepted = 0;
@@ -152,7 +155,10 @@ try {
         await new Promise<void>((resolve) => {
           grpc.trackEvents({ organizationId: org.id, siteId: site, bodyJson, clientIp: '127.0.0.1' }, metadata, (err) => {
             if (err) errors++;
-            else accepted++;
+            else {
+              accepted++;
+              onAccepted();
+            }
             resolve();
           });
         });
@@ -172,15 +178,34 @@ try {
     for (const size of [100, 1000]) {
       const events = batchOf(size);
       const site = `${via}-${size}`;
-      const run = (s: string, d: number) => (via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d) : viaGrpc(s, Buffer.from(JSON.stringify({ events })), d));
+      // Every accepted batch's time: how late the stored events are during the load is read
+      // against it (the oldest accepted event not yet counted, at each look).
+      let acceptedAt: number[] = [];
+      const onAccepted = () => acceptedAt.push(performance.now());
+      const run = (s: string, d: number) =>
+        via === 'gateway' ? viaGateway(s, JSON.stringify({ events }), d, onAccepted) : viaGrpc(s, Buffer.from(JSON.stringify({ events })), d, onAccepted);
       await run(`warmup-${site}`, 2);
+      acceptedAt = [];
       // CPU of each process during the load (the writer's share of those events included, as it
       // keeps up), per 1,000 accepted events: steadier than events/s on a shared machine. Not
       // until the events are visible: a late redelivery would count its idle minute.
       const cpuAt = () => [processCpuMs(insightsProcess.pid!), processCpuMs(gatewayProcess.pid!)];
       const cpu0 = cpuAt();
+      let loading = true;
+      const lagDuringLoad = (async () => {
+        let worst = 0;
+        while (loading) {
+          await new Promise((r) => setTimeout(r, 250));
+          const at = performance.now();
+          const oldestUnstored = acceptedAt[Math.floor((await count(site)) / size)];
+          if (loading && oldestUnstored !== undefined) worst = Math.max(worst, at - oldestUnstored);
+        }
+        return Math.round(worst / 100) / 10;
+      })();
       const r = await run(site, seconds);
       const cpu1 = cpuAt();
+      loading = false;
+      const worstLagSeconds = await lagDuringLoad;
       const total = r.accepted * size;
       const visibleSeconds = await visibleAfter(site, total);
       const stored = await count(site);
@@ -195,6 +220,7 @@ try {
         failed: r.errors,
         stored,
         visibleAfterSeconds: visibleSeconds,
+        worstLagDuringLoadSeconds: worstLagSeconds,
         insightsCpuMsPer1000: per1000(0, 'all'),
         insightsMainThreadMsPer1000: per1000(0, 'main'),
         gatewayCpuMsPer1000: per1000(1, 'all'),
