@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LRUCache } from 'lru-cache';
 import type { GetMembershipRequest, GetMembershipResponse, OrgsServiceClient } from '@quire/proto/orgs';
 import type { Caller } from './context.js';
 import type { PromiseClient } from './grpc.js';
@@ -19,7 +20,8 @@ type Orgs = Pick<PromiseClient<OrgsServiceClient>, 'getMembership'>;
 export function cachedMemberships<O extends Orgs>(orgs: O, ttlMs: number, now: () => number = Date.now): O {
   if (ttlMs <= 0) return orgs;
   type Entry = { answer: Promise<GetMembershipResponse>; renewAt: number; until: number };
-  const cache = new Map<string, Entry>();
+  // The members asked of most recently: a full cache drops its least used, not all at once.
+  const cache = new LRUCache<string, Entry>({ max: 10_000 });
   const ask = (req: GetMembershipRequest, caller: Caller): Entry => {
     const asked = now();
     return { answer: orgs.getMembership(req, caller), renewAt: asked + ttlMs / 2, until: asked + ttlMs };
@@ -41,7 +43,6 @@ export function cachedMemberships<O extends Orgs>(orgs: O, ttlMs: number, now: (
       }
       return hit.answer;
     }
-    if (cache.size >= 10_000) cache.clear();
     const entry = ask(req, caller);
     cache.set(key, entry);
     // A failed lookup is not remembered.
