@@ -92,6 +92,9 @@ describe('eventRows', () => {
     expect(rows[2]).toEqual(rows[0]);
     expect(rows[1]).toMatchObject({ utm_source: '', utm_campaign: '', referrer_domain: 'www.google.com', browser: 'firefox' });
     expect(() => eventRows([base, { ...base, session: { ...base.session, referrer: 'nowhere' } }], ctx)).toThrow(/events\[1\]\.session\.referrer/);
+    // A URL refused once is refused again, from the memo as from the parser.
+    const relative = { ...base, location: { ...base.location, url: '/a?utm_source=mail' } };
+    for (let i = 0; i < 2; i++) expect(() => eventRows([base, relative], ctx)).toThrow(/events\[1\]\.location\.url: must be an absolute URL/);
   });
 });
 
