@@ -1,6 +1,6 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { cachedMemberships, createClient, promiseClient, watchConsumer, type Logger, type ServiceBinding, type ServiceIdentity } from '@quire/service-kit';
-import { connectNats, ensurePullConsumer, ensureStream, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { connectNats, ensurePullConsumer, ensureStream, natsCheck, STREAMS, trimAcknowledged } from '@quire/service-kit/nats';
 import type { InsightsConfig } from './config.ts';
 import { EventPublisher } from './ingest/publisher.ts';
 import { maxUnacked, startWriter, type Writer } from './ingest/writer.ts';
@@ -8,6 +8,8 @@ import { insightsService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
 
 const NS_PER_MS = 1_000_000;
+/** How often the events ClickHouse has are removed from the stream. */
+const TRIM_MS = 10_000;
 
 /**
  * Everything the service runs in one process: the gRPC handlers and the consumer writing to
@@ -44,6 +46,14 @@ export async function startInsights(config: InsightsConfig, identity: ServiceIde
     writer = undefined;
   };
   startWriting();
+  // The stream keeps events until ClickHouse has them, not for its whole max_age (a week); any
+  // replica may trim, as the floor is the shared consumer's.
+  const trimStream = () =>
+    trimAcknowledged(nc, config.INSIGHTS_STREAM, config.INSIGHTS_CONSUMER).catch((err: unknown) => {
+      log.warn({ err }, 'removing stored events from the stream failed; tried again later');
+      return 0;
+    });
+  const trimmer = setInterval(trimStream, TRIM_MS).unref();
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   const publisher = new EventPublisher(js, subject, nc.info?.max_payload ?? 1024 * 1024, log);
   const service: ServiceBinding = insightsService(
@@ -58,6 +68,8 @@ export async function startInsights(config: InsightsConfig, identity: ServiceIde
     /** Stops and restarts the consumer: tests play a crashed consumer with them. */
     stopWriting,
     startWriting,
+    /** Removes from the stream the events ClickHouse has (run every TRIM_MS); how many. */
+    trimStream,
     /** NATS and ClickHouse: the service is SERVING while both answer. */
     checks: {
       nats: natsCheck(nc),
@@ -66,6 +78,6 @@ export async function startInsights(config: InsightsConfig, identity: ServiceIde
       },
     },
     /** Closes in dependency order: the consumer first, so no insert runs on a closed store. */
-    close: [forgetConsumer, stopWriting, () => nc.drain(), () => orgsClient.close(), () => store.close()],
+    close: [() => clearInterval(trimmer), forgetConsumer, stopWriting, () => nc.drain(), () => orgsClient.close(), () => store.close()],
   };
 }

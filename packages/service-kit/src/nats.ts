@@ -44,7 +44,8 @@ const DAY_NS = 24 * 60 * 60 * 1_000_000_000;
 export const STREAMS: Record<'jobs' | 'insights' | 'events', Partial<StreamConfig> & { name: string; subjects: string[] }> = {
   // Work queue: a job message is removed once a worker acks it.
   jobs: { name: 'JOBS', subjects: ['jobs.>'], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: 10 * 60 * 1_000_000_000 },
-  // Visitor events wait here until ClickHouse has them; a week of backlog at most.
+  // Visitor events wait here until ClickHouse has them (insights trims the stream of what it
+  // wrote, see trimAcknowledged); a week of backlog at most.
   insights: {
     name: 'INSIGHTS',
     subjects: ['insights.>'],
@@ -80,6 +81,23 @@ export async function ensurePullConsumer(nc: NatsConnection, stream: string, con
     if (!isNotFound(err)) throw err;
     await jsm.consumers.add(stream, full);
   }
+}
+
+/**
+ * Removes from `stream`, a queue read by `consumer` alone, the messages it has acknowledged: those
+ * below its ack floor. Such a stream created with limits retention keeps every message until its
+ * max_age otherwise, and JetStream refuses to change a stream's retention once it exists. A
+ * message waiting for redelivery holds the floor, so nothing unwritten is removed. The purge
+ * names no subject: on nats-server 2.9.10 a purge filtered by subject made the consumer forget a
+ * message waiting for redelivery, which never came. Returns how many messages were removed.
+ */
+export async function trimAcknowledged(nc: NatsConnection, stream: string, consumer: string): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const floor = (await jsm.consumers.info(stream, consumer)).ack_floor.stream_seq;
+  if (floor === 0) return 0;
+  // Purges up to, not including, `seq`.
+  const { purged } = await jsm.streams.purge(stream, { seq: floor + 1 });
+  return purged;
 }
 
 function isNotFound(err: unknown): boolean {
