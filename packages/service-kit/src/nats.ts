@@ -92,7 +92,8 @@ export async function ensurePullConsumer(nc: NatsConnection, stream: string, con
  * message waiting for redelivery, which never came. Returns how many messages were removed.
  */
 export async function trimAcknowledged(nc: NatsConnection, stream: string, consumer: string): Promise<number> {
-  const jsm = await nc.jetstreamManager();
+  // Without the account-info round trip each manager makes first: the stream, made at start, shows JetStream is there.
+  const jsm = await nc.jetstreamManager({ checkAPI: false });
   const floor = (await jsm.consumers.info(stream, consumer)).ack_floor.stream_seq;
   if (floor === 0) return 0;
   // Purges up to, not including, `seq`.
