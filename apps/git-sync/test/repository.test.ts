@@ -1,9 +1,9 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError } from '../src/worker/git.ts';
-import { CommitWriter, GitObjects, parseCommit, treeEntries, type CommitFile } from '../src/worker/repository.ts';
+import { CommitWriter, FETCHED, fetchRef, GitObjects, parseCommit, treeEntries, type CommitFile } from '../src/worker/repository.ts';
 import { gitIn as git } from './git-server.ts';
 
 // One repository read by git's own commands and by GitObjects: both must say the same.
@@ -51,6 +51,29 @@ describe('GitObjects: one cat-file process reads a commit, its trees and its blo
       expect([...files.keys()].sort()).toEqual(['README.md', 'assets/big.bin', 'docs/guide/deep/page.md', 'docs/screen shot.png', 'docs/中文/页面.md']);
     } finally {
       objects.close();
+    }
+  });
+
+  it('fetches a ref into a repository it lays out itself, which git and GitObjects read; a missing ref is false', async () => {
+    const into = await mkdtemp(join(tmpdir(), 'quire-fetch-'));
+    try {
+      const target = { url: `file://${dir}`, resolve: [] };
+      expect(await fetchRef(into, target, 'refs/heads/none', Date.now() + 10_000)).toBe(false);
+      const branch = (await git(dir, 'symbolic-ref', 'HEAD')).trim();
+      expect(await fetchRef(into, target, branch, Date.now() + 10_000)).toBe(true);
+      expect((await git(into, 'rev-parse', FETCHED)).trim()).toBe((await git(dir, 'rev-parse', 'HEAD')).trim());
+      expect((await git(into, 'rev-parse', '--is-bare-repository')).trim()).toBe('true');
+      // A throwaway repository: no FETCH_HEAD written.
+      await expect(access(join(into, 'FETCH_HEAD'))).rejects.toThrow();
+      const objects = new GitObjects(into, Date.now() + 10_000);
+      try {
+        const commit = await objects.commit(FETCHED);
+        expect((await objects.files(commit.tree)).get('docs/中文/页面.md')).toBe((await git(dir, 'rev-parse', 'HEAD:docs/中文/页面.md')).trim());
+      } finally {
+        objects.close();
+      }
+    } finally {
+      await rm(into, { recursive: true, force: true });
     }
   });
 
