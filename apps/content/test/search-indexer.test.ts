@@ -194,6 +194,68 @@ describe('the search index of a revision', () => {
     expect(await found(other.id, 'zeppelin shared')).toEqual(['Chapter 3']);
   });
 
+  it('writes the page of a document not stored yet, as a statement beside it sees it, without its vector until the indexer does', async () => {
+    // A large revision's documents are committed on a connection of their own while its pages are
+    // written: a page can be written before its document shows.
+    const other = await spaces.createSpace({
+      organizationId: 'org',
+      parentId: null,
+      title: 'late',
+      emoji: '',
+      visibility: 'private',
+      editMode: 'live',
+      defaultLevel: 'read',
+      position: 0,
+    });
+    const tree: Tree = { pages: [page('late', 0)], files: [], variables: {} };
+    await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
+      expected: other.revisionId!,
+    });
+    expect(await unindexed(other.id)).toEqual({ documents: 0, sections: 0, pages: 1 });
+    expect(await stores.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
+
+    // Its document then stored (here by a small revision of another space, analyzed as written).
+    await writeSpace('late', 1);
+    expect(await stores.search.reindex()).toMatchObject({ pages: 1 });
+    expect(await unindexed(other.id)).toEqual({ documents: 0, sections: 0, pages: 0 });
+    expect(await found(other.id, 'zeppelin late mooring')).toEqual(['Chapter 0']);
+  });
+
+  it('writes a large revision through a pool of one connection: its documents are asked for before the transaction', async () => {
+    const single = openDatabaseStore(PrismaClient, (db) => createRevisionStore(db, () => undefined), database.url, 1);
+    try {
+      const space = await spaces.createSpace({
+        organizationId: 'org',
+        parentId: null,
+        title: 'single',
+        emoji: '',
+        visibility: 'private',
+        editMode: 'live',
+        defaultLevel: 'read',
+        position: 0,
+      });
+      const n = INDEX_INLINE_DOCUMENTS + 1;
+      const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page('single', i)), files: [], variables: {} };
+      const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin('single', i) }]));
+      await single.store.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
+        expected: space.revisionId!,
+      });
+      expect(await unindexed(space.id)).toEqual({ documents: n, sections: 0, pages: n });
+      // A revision that fails (the space moved on) leaves its documents stored, and nothing else.
+      const moved = { pages: [page('moved', 0), ...Array.from({ length: n }, (_, i) => page('moved', i + 1))], files: [], variables: {} };
+      const more = new Map<string, DocumentBody>(moved.pages.map((p, i) => [p.documentId!, { markdown: zeppelin('moved', i) }]));
+      await expect(
+        single.store.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree: moved, redirects: [], reusableContents: [] }, more, {
+          expected: space.revisionId!,
+        }),
+      ).rejects.toThrow(/moved on to another revision/);
+      expect(await stored('moved-doc-3')).toEqual({ document: null, analyzed: false });
+      expect((await sql.query('SELECT count(*)::int AS n FROM "SpacePage" WHERE "documentId" LIKE $1', ['moved-doc-%'])).rows[0]).toEqual({ n: 0 });
+    } finally {
+      await single.close();
+    }
+  });
+
   it('writes without JIT, whose compiling of a bulk write cost more than the write', async () => {
     const clients = await Promise.all([pool.connect(), pool.connect()]);
     try {

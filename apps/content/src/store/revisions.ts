@@ -14,7 +14,7 @@ import type { ReusableContent } from '../domain/reusable.ts';
 import type { DocumentBody } from '../domain/changes.ts';
 import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
-import { indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
+import { INDEX_INLINE_DOCUMENTS, indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -144,6 +144,8 @@ const UNASKED_DOCUMENT_CHARS = 32_000;
 /** `indexLater`: tells search's indexer that a revision just committed left documents to analyze and index. */
 export function createRevisionStore(database: Db, indexLater: () => void) {
   const { pool } = database;
+  // One statement on a connection of its own, committed by itself.
+  const sqlAlone: Sql = async (text, values) => (await pool.query(text, values)).rows;
   // Frozen, as every caller shares them.
   const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
   const chunks = new LRUCache<string, ChunkItems>({ maxSize: CACHED_CHUNK_ITEMS, sizeCalculation: (items) => Math.max(1, items.length) });
@@ -328,11 +330,19 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         const fresh = [...documents].filter(([docId]) => !known.has(docId)).map(([docId, body]) => ({ id: docId, ...body }));
         const storedChunks = new Set(stored.chunks);
         const freshChunks = [...unsure.values()].filter((c) => !storedChunks.has(c.id));
+        // More than are analyzed inline (an import): stored unanalyzed on a connection of their
+        // own while the transaction writes the revision and the space's pages, PostgreSQL doing
+        // both at once; asked for before the transaction's connection, so the pool serves it first.
+        // Documents are immutable by content hash: stored, they are harmless should the revision
+        // fail, and the revision commits only once they are (nothing shows it without them).
+        const apart = fresh.length > INDEX_INLINE_DOCUMENTS ? writeDocuments(sqlAlone, fresh) : undefined;
+        apart?.catch(() => undefined);
         const written = await inTransaction(pool, async (sql) => {
           // A concurrent writer of the same document waits here for the other's commit, then skips it.
-          const { unanalyzed } = fresh.length ? await writeDocuments(sql, fresh) : { unanalyzed: false };
+          const inline = apart || !fresh.length ? undefined : await writeDocuments(sql, fresh);
           const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
           if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
+          const { unanalyzed } = (await apart) ?? inline ?? { unanalyzed: false };
           return { createdAt: rows[0]!.createdAt, unanalyzed };
         });
         createdAt = written.createdAt;

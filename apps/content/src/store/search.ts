@@ -213,9 +213,10 @@ interface StoredDocument {
 }
 
 // Whether the document (an SQL expression) has something left to index: it is not analyzed yet,
-// or it has sections not indexed.
+// not stored yet as this statement sees it (a large revision's documents are committed on a
+// connection of their own, see writeRevision), or it has sections not indexed.
 const unindexed = (documentId: string) =>
-  `(EXISTS (SELECT 1 FROM "Document" WHERE id = ${documentId} AND NOT analyzed) OR EXISTS (SELECT 1 FROM "DocumentSection" WHERE "documentId" = ${documentId} AND "language" IS NULL))`;
+  `(NOT EXISTS (SELECT 1 FROM "Document" WHERE id = ${documentId} AND analyzed) OR EXISTS (SELECT 1 FROM "DocumentSection" WHERE "documentId" = ${documentId} AND "language" IS NULL))`;
 
 // Sections not indexed (language null), indexed; one another indexer did meanwhile is left alone.
 const REINDEX_SECTIONS = `
