@@ -70,18 +70,13 @@ const page = (space: string, i: number): TreePage => ({
 
 const zeppelin = (name: string, i: number) => `The zeppelin ${name} number ${i} lands.\n\n## Mooring\n\nRopes ${i}, then [the next](chapter-${i + 1}.md).\n`;
 
+/** An empty private space of the test organization. */
+const newSpace = (title: string) =>
+  spaces.createSpace({ organizationId: 'org', parentId: null, title, emoji: '', visibility: 'private', editMode: 'live', defaultLevel: 'read', position: 0 });
+
 /** A space whose revision brings `n` new documents, each a section about a zeppelin (`given`: some with the client's model). */
 async function writeSpace(name: string, n: number, given = new Map<number, JSONDocument>()) {
-  const space = await spaces.createSpace({
-    organizationId: 'org',
-    parentId: null,
-    title: name,
-    emoji: '',
-    visibility: 'private',
-    editMode: 'live',
-    defaultLevel: 'read',
-    position: 0,
-  });
+  const space = await newSpace(name);
   const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page(name, i)), files: [], variables: {} };
   const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin(name, i), document: given.get(i) }]));
   await stores.revisions.writeRevision({ spaceId: space.id, parents: [space.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, documents, {
@@ -172,16 +167,7 @@ describe('the search index of a revision', () => {
     const n = INDEX_INLINE_DOCUMENTS + 1;
     const spaceId = await writeSpace('shared', n);
     // A small revision of another space reusing one of those documents while they wait.
-    const other = await spaces.createSpace({
-      organizationId: 'org',
-      parentId: null,
-      title: 'other',
-      emoji: '',
-      visibility: 'private',
-      editMode: 'live',
-      defaultLevel: 'read',
-      position: 0,
-    });
+    const other = await newSpace('other');
     const tree: Tree = { pages: [page('shared', 3)], files: [], variables: {} };
     await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
       expected: other.revisionId!,
@@ -197,16 +183,7 @@ describe('the search index of a revision', () => {
   it('writes the page of a document not stored yet, as a statement beside it sees it, without its vector until the indexer does', async () => {
     // A large revision's documents are committed on a connection of their own while its pages are
     // written: a page can be written before its document shows.
-    const other = await spaces.createSpace({
-      organizationId: 'org',
-      parentId: null,
-      title: 'late',
-      emoji: '',
-      visibility: 'private',
-      editMode: 'live',
-      defaultLevel: 'read',
-      position: 0,
-    });
+    const other = await newSpace('late');
     const tree: Tree = { pages: [page('late', 0)], files: [], variables: {} };
     await stores.revisions.writeRevision({ spaceId: other.id, parents: [other.revisionId!], type: 'edits', tree, redirects: [], reusableContents: [] }, new Map(), {
       expected: other.revisionId!,
@@ -224,16 +201,7 @@ describe('the search index of a revision', () => {
   it('writes a large revision through a pool of one connection: its documents are asked for before the transaction', async () => {
     const single = openDatabaseStore(PrismaClient, (db) => createRevisionStore(db, () => undefined), database.url, 1);
     try {
-      const space = await spaces.createSpace({
-        organizationId: 'org',
-        parentId: null,
-        title: 'single',
-        emoji: '',
-        visibility: 'private',
-        editMode: 'live',
-        defaultLevel: 'read',
-        position: 0,
-      });
+      const space = await newSpace('single');
       const n = INDEX_INLINE_DOCUMENTS + 1;
       const tree: Tree = { pages: Array.from({ length: n }, (_, i) => page('single', i)), files: [], variables: {} };
       const documents = new Map<string, DocumentBody>(tree.pages.map((p, i) => [p.documentId!, { markdown: zeppelin('single', i) }]));
