@@ -15,7 +15,8 @@ beforeAll(async () => {
   nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'service-kit-test', createLogger('test', 'silent'));
 });
 afterAll(async () => {
-  for (const stream of [name, queue]) await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+  const jsm = await nc.jetstreamManager();
+  for (const stream of [name, queue]) await jsm.streams.delete(stream).catch(() => undefined);
   await nc.close();
 });
 

@@ -14,7 +14,7 @@ import type { ReusableContent } from '../domain/reusable.ts';
 import type { DocumentBody } from '../domain/changes.ts';
 import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
 import type { JSONDocument } from '@quire/document';
-import { INDEX_INLINE_DOCUMENTS, indexCtes, indexParams, writeDocuments, syncSpacePages, type Sql } from './search.ts';
+import { analyzedInline, indexCtes, indexParams, sqlOn, syncSpacePages, writeDocuments, type Sql } from './search.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -66,7 +66,7 @@ const prismaSql =
  */
 async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  const sql: Sql = async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[];
+  const sql = sqlOn(client);
   try {
     await client.query('BEGIN');
     const out = await fn(sql);
@@ -144,8 +144,6 @@ const UNASKED_DOCUMENT_CHARS = 32_000;
 /** `indexLater`: tells search's indexer that a revision just committed left documents to analyze and index. */
 export function createRevisionStore(database: Db, indexLater: () => void) {
   const { pool } = database;
-  // One statement on a connection of its own, committed by itself.
-  const sqlAlone: Sql = async (text, values) => (await pool.query(text, values)).rows;
   // Frozen, as every caller shares them.
   const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
   const chunks = new LRUCache<string, ChunkItems>({ maxSize: CACHED_CHUNK_ITEMS, sizeCalculation: (items) => Math.max(1, items.length) });
@@ -335,14 +333,15 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         // both at once; asked for before the transaction's connection, so the pool serves it first.
         // Documents are immutable by content hash: stored, they are harmless should the revision
         // fail, and the revision commits only once they are (nothing shows it without them).
-        const apart = fresh.length > INDEX_INLINE_DOCUMENTS ? writeDocuments(sqlAlone, fresh) : undefined;
+        const apart = analyzedInline(fresh.length) ? undefined : writeDocuments(sqlOn(pool), fresh);
         apart?.catch(() => undefined);
         const written = await inTransaction(pool, async (sql) => {
-          // A concurrent writer of the same document waits here for the other's commit, then skips it.
-          const inline = apart || !fresh.length ? undefined : await writeDocuments(sql, fresh);
+          // Few are analyzed as written, in the transaction: a concurrent writer of the same
+          // document waits here for the other's commit, then skips it.
+          const documentsStored = apart ?? (fresh.length ? await writeDocuments(sql, fresh) : { unanalyzed: false });
           const rows = await sql<{ createdAt: Date }>(INSERT_REVISION, row(freshChunks)).catch(merged);
           if (activateOn) await activate(sql, r.spaceId, id, activateOn.expected, r.tree);
-          const { unanalyzed } = (await apart) ?? inline ?? { unanalyzed: false };
+          const { unanalyzed } = await documentsStored;
           return { createdAt: rows[0]!.createdAt, unanalyzed };
         });
         createdAt = written.createdAt;

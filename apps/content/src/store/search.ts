@@ -12,6 +12,12 @@ import type { Db } from './index.ts';
 /** Runs one statement and answers its rows: a pg client in a transaction, or Prisma's. */
 export type Sql = <R = unknown>(text: string, values: unknown[]) => Promise<R[]>;
 
+/** Sql on a pg client (a transaction's), or on the pool: each statement then on a connection of its own, committed by itself. */
+export const sqlOn =
+  (db: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }): Sql =>
+  async <R>(text: string, values: unknown[]) =>
+    (await db.query(text, values)).rows as R[];
+
 // to_tsvector refuses more than 1 MB of lexemes; a section longer than this is rare (a pasted log)
 // and its tail adds nothing findable that its head lacks.
 const MAX_SECTION_CHARS = 100_000;
@@ -27,6 +33,8 @@ const PARSE_BATCH = 50;
 // and writing what it yields was most of such a write's cost (bench/README.md, Git import), and
 // an edit stays searchable at once.
 export const INDEX_INLINE_DOCUMENTS = PARSE_BATCH;
+/** Whether writeDocuments analyzes `count` new documents as it writes them (else it leaves them to the indexer). */
+export const analyzedInline = (count: number) => count <= INDEX_INLINE_DOCUMENTS;
 // How often the indexer looks for what is left to index without being told (by a replica that
 // stopped before indexing what it wrote): finding nothing is two reads of empty partial indexes.
 const SWEEP_MS = 30_000;
@@ -157,7 +165,7 @@ const STORE_UNANALYZED = `
  * the same one is harmless (ON CONFLICT DO NOTHING).
  */
 export async function writeDocuments(sql: Sql, docs: IndexedDocument[]): Promise<{ unanalyzed: boolean }> {
-  if (docs.length <= INDEX_INLINE_DOCUMENTS) {
+  if (analyzedInline(docs.length)) {
     await sql(INDEX, indexParams(docs));
     return { unanalyzed: false };
   }
@@ -411,7 +419,7 @@ function startIndexer(index: () => Promise<Reindexed>, log: Logger) {
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. And the indexer of what revisions left to index. */
 export function createSearchStore({ pool }: Db, log: Logger) {
-  const sql: Sql = async (text, values) => (await pool.query(text, values)).rows;
+  const sql = sqlOn(pool);
   const reindex = (batch?: number) => reindexSearch(sql, batch);
   const indexer = startIndexer(reindex, log);
   // What reads a document's links or headings reads them for every document: those the indexer
