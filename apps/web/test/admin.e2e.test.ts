@@ -218,18 +218,22 @@ describeInChromium('the admin and publishing views in Chromium', () => {
     await visitor.screenshot({ path: `${shots}published-site.png` });
 
     // The visit shows in the insights (the reader sends it in the background, insights stores
-    // it in batches: slow on a loaded machine).
+    // it in batches: slow on a loaded machine). The page's three queries run side by side, so a
+    // batch can land between them: both charts are read from the same load, once all have answered.
     await a.getByRole('link', { name: 'Insights' }).click();
     await expect
       .poll(
         async () => {
           await a.reload();
-          return a.getByRole('img', { name: /^Visitors per day: / }).getAttribute('aria-label');
+          await a.getByRole('heading', { name: 'Searches' }).waitFor();
+          await a.getByRole('heading', { name: 'Top pages' }).waitFor();
+          const visitors = await a.getByRole('img', { name: /^Visitors per day: / }).getAttribute('aria-label');
+          const pages = await a.getByRole('img', { name: /^Page views per page: / }).count();
+          return `${visitors} | page charts: ${pages}`;
         },
         { timeout: 90_000, interval: 2000 },
       )
-      .toMatch(/^Visitors per day: [1-9]\d* in all/);
-    await a.getByRole('img', { name: /^Page views per page: / }).waitFor();
+      .toMatch(/^Visitors per day: [1-9]\d* in all.* \| page charts: 1$/);
     await expectAccessible(a, 'insights');
     await a.screenshot({ path: `${shots}site-insights.png`, fullPage: true });
     // The insights may take up to 90 s on a loaded machine.
