@@ -33,8 +33,8 @@ export async function fetchRef(dir: string, target: GitTarget, ref: string, dead
   await initBare(dir);
   try {
     // The repository lives for one job: no FETCH_HEAD to write, and no maintenance process to start after.
-    const quiet = ['--quiet', '--no-write-fetch-head', '--no-auto-maintenance'];
-    await git(dir, ['fetch', ...quiet, '--depth=1', '--no-tags', '--no-recurse-submodules', '--', target.url, `+${ref}:${FETCHED}`], { target, deadline });
+    const oneJob = ['--no-write-fetch-head', '--no-auto-maintenance'];
+    await git(dir, ['fetch', '--quiet', ...oneJob, '--depth=1', '--no-tags', '--no-recurse-submodules', '--', target.url, `+${ref}:${FETCHED}`], { target, deadline });
   } catch (err) {
     if (err instanceof GitError && /couldn't find remote ref/i.test(err.message)) return false;
     throw err;
