@@ -20,7 +20,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 5;
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const dropTemplates = await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
+await Promise.all([migrateTemplate('orgs', here('../../apps/orgs')), migrateTemplate('content', here('../../apps/content'))]);
 const orgs = await startOrgs();
 const content = await startContent(orgs.address);
 const db = new pg.Client({ connectionString: content.databaseUrl });
@@ -156,5 +156,4 @@ try {
   await db.end();
   await content.stop();
   await orgs.stop();
-  await Promise.all(dropTemplates.map((drop) => drop()));
 }

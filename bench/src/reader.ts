@@ -29,7 +29,7 @@ const READER_PORT = 18290;
 const STATIC_PORT = 18291;
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-const drops = await Promise.all(['orgs', 'content', 'sites'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
+await Promise.all(['orgs', 'content', 'sites'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
 const orgs = await startOrgs();
 const [content, insights] = await Promise.all([startContent(orgs.address), startInsights(orgs.address)]);
 const sites = await startSites(orgs.address, content.address);
@@ -167,4 +167,3 @@ rmSync(root, { recursive: true, force: true });
 await sites.stop();
 await Promise.all([content.stop(), insights.stop()]);
 await orgs.stop();
-await Promise.all(drops.map((d) => d()));

@@ -11,7 +11,7 @@ import { startReview } from '@quire/review/testing';
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 export async function startReviewStack() {
-  const dropTemplates = await Promise.all([
+  await Promise.all([
     migrateTemplate('orgs', here('../../apps/orgs')),
     migrateTemplate('content', here('../../apps/content')),
     migrateTemplate('review', here('../../apps/review')),
@@ -33,7 +33,6 @@ export async function startReviewStack() {
       await review.stop();
       await content.stop();
       await orgs.stop();
-      await Promise.all(dropTemplates.map((drop) => drop()));
     },
   };
 }

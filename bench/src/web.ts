@@ -30,7 +30,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const dist = here('../../apps/web/dist');
 if (!existsSync(`${dist}/index.html`)) execFileSync('pnpm', ['--filter', '@quire/web', 'build'], { stdio: 'inherit' });
 
-const drops = await Promise.all(['orgs', 'content', 'review', 'git-sync'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
+await Promise.all(['orgs', 'content', 'review', 'git-sync'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
 const orgs = await startOrgs();
 const content = await startContent(orgs.address);
 const [review, gitSync] = await Promise.all([startReview(orgs.address, content.address), startGitSync(content.address)]);
@@ -176,4 +176,3 @@ for (const c of services.channels) c.client.close();
 await Promise.all([review.stop(), gitSync.stop()]);
 await content.stop();
 await orgs.stop();
-await Promise.all(drops.map((d) => d()));

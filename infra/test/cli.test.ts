@@ -9,19 +9,17 @@ import { cloneTemplate, migrateTemplate, type TestDatabase } from '@quire/servic
 // sets are then checked by the real orgs service, as sign-in checks them.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let dropTemplate: () => Promise<void>;
 let db: TestDatabase;
 let orgs: Awaited<ReturnType<typeof startOrgs>>;
 
 beforeAll(async () => {
-  dropTemplate = await migrateTemplate('orgs', fileURLToPath(new URL('../../apps/orgs', import.meta.url)));
+  await migrateTemplate('orgs', fileURLToPath(new URL('../../apps/orgs', import.meta.url)));
   db = await cloneTemplate('orgs');
   orgs = await startOrgs({}, db.url);
 });
 afterAll(async () => {
   await orgs?.stop();
   await db?.drop();
-  await dropTemplate?.();
 });
 
 /** Runs `pnpm quire <args>` with `stdin` as its input; answers its exit code and output. */

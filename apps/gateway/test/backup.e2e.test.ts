@@ -35,7 +35,8 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
 }
 
 it('restores every database and the blobs so that the services read back what was written', async () => {
-  const g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' });
+  // Its own services: their databases are backed up and restored whole.
+  const g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' }, { own: true });
   cleanup.push(() => g.stop());
   const owner = await g.orgs.user('owner');
   const org = await g.orgs.organization(owner);

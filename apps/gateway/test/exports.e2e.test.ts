@@ -20,7 +20,8 @@ let spaceId: string;
 let crId: string;
 
 beforeAll(async () => {
-  g = await startGateway({ QUIRE_LINK_SECRET: SECRET });
+  // Its own services: a test stops review's export workers.
+  g = await startGateway({ QUIRE_LINK_SECRET: SECRET }, { own: true });
   [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
   const orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
   await g.orgs.organization(outsider, [], 'Elsewhere');

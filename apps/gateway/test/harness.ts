@@ -5,26 +5,19 @@ import { startIntegrations } from '@quire/integrations/testing';
 import { startOrgs, type TestUser } from '@quire/orgs/testing';
 import { startReview } from '@quire/review/testing';
 import { startSites } from '@quire/sites/testing';
-import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, expect } from 'vitest';
-import { testIdentity } from '@quire/service-kit/testing';
+import { expect } from 'vitest';
+import { testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { gitbookOperations, recordCoverage, served, specHook, type Violation } from './gitbook-spec.ts';
+import { gitbookOperations, served, specHook, type Violation } from './gitbook-spec.ts';
 
-const violations: Violation[] = [];
-// Registered by every test file that imports the harness: an answer of the test (or of the
-// setup before it) that breaks GitBook's OpenAPI document fails it, with Ajv's errors.
-afterEach(() => {
-  const found = violations.splice(0);
-  if (found.length) throw new Error(`answers not conforming to GitBook's OpenAPI document:\n${JSON.stringify(found, null, 2)}`);
-});
-afterAll(recordCoverage);
+/** What the answers of this file broke of GitBook's OpenAPI document (setup.ts fails the test that made them). */
+export const violations: Violation[] = [];
 
-/** The whole gateway over the real orgs, content and integrations services and fresh databases; drive it with `app.inject`. */
-export async function startGateway(env: Record<string, string> = {}, orgsEnv: Record<string, string> = {}, options: Parameters<typeof buildApp>[2] = {}) {
+/** The seven services wired as in production over fresh databases, with their own event streams; `orgsEnv` sets orgs' settings. */
+export async function startStack(orgsEnv: Record<string, string> = {}) {
   const orgs = await startOrgs(orgsEnv);
   // The services publish their domain events where this orgs instance's audit log reads them.
   const eventsPrefix = orgs.config.EVENTS_SUBJECT_PREFIX;
@@ -41,6 +34,46 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
     startGitSync(content.address, { eventsPrefix }),
   ]);
   content.useOwners(review.address, gitSync.address);
+  return {
+    orgs,
+    content,
+    integrations,
+    insights,
+    review,
+    sites,
+    gitSync,
+    async stop() {
+      await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);
+      await Promise.all([content.stop(), integrations.stop(), insights.stop()]);
+      await orgs.stop();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+let shared: Promise<Stack> | undefined;
+
+/**
+ * This worker's stack, started by the first test file that asks and used by every file after it
+ * (the e2e suites run their files in one process: vitest.config.ts). Tests are tenants: each makes
+ * its own organizations, so none sees another's data. No test stops it: the run's teardown sweeps
+ * its databases and streams. A file that stops, kills or reconfigures a service starts its own.
+ */
+export function sharedStack(): Promise<Stack> {
+  return (shared ??= startStack());
+}
+
+/**
+ * A gateway (its own configuration, caches and rate-limit counters) over this worker's shared
+ * stack; drive it with `call` or `app.inject`. `stop()` closes the gateway alone. With `own`, over
+ * a stack of its own (`orgsEnv` its orgs' settings), stopped with it: for a file that stops, kills
+ * or reconfigures a service.
+ */
+export async function startGateway(env: Record<string, string> = {}, options: Parameters<typeof buildApp>[2] & { own?: true; orgsEnv?: Record<string, string> } = {}) {
+  const { own, orgsEnv, ...appOptions } = options;
+  const stack = own ? await startStack(orgsEnv) : await sharedStack();
+  const { orgs, content, review, integrations, insights, sites, gitSync } = stack;
   const config = loadGatewayConfig({
     ORGS_URL: orgs.address,
     CONTENT_URL: content.address,
@@ -50,16 +83,17 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
     SITES_URL: sites.address,
     GIT_SYNC_URL: gitSync.address,
     LOG_LEVEL: 'silent',
-    RATE_LIMIT_BUCKET: `test_${randomBytes(6).toString('hex')}`,
+    RATE_LIMIT_BUCKET: `test_${testSuffix()}`,
     ...env,
   });
   const services = connectServices(config, testIdentity('gateway'));
-  const app = await buildApp(config, services, options);
+  const app = await buildApp(config, services, appOptions);
   app.addHook('onSend', specHook(violations));
   await app.ready();
   for (const id of gitbookOperations(app.swagger())) served.add(id);
   const replicas: Awaited<ReturnType<typeof buildApp>>[] = [];
   return {
+    ...stack,
     app,
     /** One request as `as` (no token when null), with a JSON body when given. */
     call(as: TestUser | null, method: Method, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
@@ -72,13 +106,6 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
       replicas.push(other);
       return other;
     },
-    orgs,
-    content,
-    integrations,
-    insights,
-    review,
-    sites,
-    gitSync,
     config,
     services,
     async stop() {
@@ -86,12 +113,12 @@ export async function startGateway(env: Record<string, string> = {}, orgsEnv: Re
       await app.limiter.drop();
       await app.close();
       for (const c of services.channels) c.client.close();
-      await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);
-      await Promise.all([content.stop(), integrations.stop(), insights.stop()]);
-      await orgs.stop();
+      if (own) await stack.stop();
     },
   };
 }
+
+export type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

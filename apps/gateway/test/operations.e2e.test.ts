@@ -13,7 +13,8 @@ let stopTracing: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   stopTracing = await startTracing('gateway-test', { spanProcessors: [new SimpleSpanProcessor(spans)] });
-  g = await startGateway();
+  // Its own services: the readiness test stops insights and orgs.
+  g = await startGateway({}, { own: true });
 });
 afterAll(async () => {
   await g?.stop();

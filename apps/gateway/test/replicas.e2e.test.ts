@@ -30,7 +30,8 @@ interface Answer {
 }
 
 it('keeps answering every service while one instance of each is killed mid-run', async () => {
-  const g = await startGateway();
+  // Its own services: one instance of each is killed.
+  const g = await startGateway({}, { own: true });
   cleanup.push(() => g.stop());
   // The second instances, over the harness's databases (left in place when they stop).
   const orgs = await startOrgs({}, g.orgs.databaseUrl);

@@ -21,7 +21,6 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 beforeAll(async () => {
   g = await startGateway(
     { QUIRE_PUBLIC_URL: 'http://quire.test', LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
-    {},
     { logStream: { write: (line: string) => void logged.push(line) } },
   );
   owner = await g.orgs.user('owner');

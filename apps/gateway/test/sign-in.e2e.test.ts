@@ -204,7 +204,8 @@ describe('session lifetimes', () => {
   let short: Awaited<ReturnType<typeof startGateway>>;
   let dee: TestUser;
   beforeAll(async () => {
-    short = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' });
+    // Its own services: orgs with short session lifetimes.
+    short = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } });
     dee = await short.orgs.user('dee');
   });
   afterAll(() => short?.stop());

@@ -15,7 +15,8 @@ let reader: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
+  // Its own services: a test kills review and git-sync.
+  g = await startGateway({}, { own: true });
   contentDb = new pg.Client({ connectionString: g.content.databaseUrl });
   await contentDb.connect();
   [owner, reader] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader')]);

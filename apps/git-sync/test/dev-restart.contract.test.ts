@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -11,7 +10,7 @@ import { startContent, type ContentHarness } from '@quire/content/testing';
 import { ensureDevKeys } from '@quire/infra/dev-keys';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { createClient } from '@quire/service-kit';
-import { callAs, cloneTemplate, reservedPort, testServiceKeys, type TestDatabase } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, reservedPort, testServiceKeys, testSuffix, type TestDatabase } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_REPO } from './fixtures.ts';
 import { startGitServer } from './git-server.ts';
@@ -48,7 +47,7 @@ let owner: TestUser;
 let orgId: string;
 let database: TestDatabase;
 let stateDir: string;
-const suffix = randomBytes(5).toString('hex');
+const suffix = testSuffix();
 const queue = { subject: `jobs.gitsync.test.${suffix}`, consumer: `git-sync-test-${suffix}` };
 const running = new Set<ChildProcess>();
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { GitSyncServiceClient } from '@quire/proto/gitsync';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
-import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { loadGitSyncConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import type { RunnerDeps } from '../src/worker/jobs.ts';
@@ -33,7 +32,7 @@ export interface GitSyncOptions {
  */
 export async function startGitSync(contentAddress: string, options: GitSyncOptions = {}) {
   const database = options.databaseUrl ? undefined : await cloneTemplate('git-sync');
-  const suffix = randomBytes(5).toString('hex');
+  const suffix = testSuffix();
   const queue = options.queue ?? { subject: `jobs.gitsync.test.${suffix}`, consumer: `git-sync-test-${suffix}` };
   const config = loadGitSyncConfig({
     DATABASE_URL: options.databaseUrl ?? database!.url,

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InsightsServiceClient } from '@quire/proto/insights';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
-import { callAs, testIdentity } from '@quire/service-kit/testing';
+import { callAs, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { loadInsightsConfig } from '../src/config.ts';
 import { startInsights as startRuntime } from '../src/runtime.ts';
 import { ChdbTransport } from '../src/store/index.ts';
@@ -33,7 +32,7 @@ async function closeChdbDirectory(): Promise<void> {
  * `clock.now` is the service's clock.
  */
 export async function startInsights(orgsAddress: string, env: Record<string, string> = {}) {
-  const suffix = randomBytes(5).toString('hex');
+  const suffix = testSuffix();
   const dataDir = await openChdbDirectory();
   const config = loadInsightsConfig({
     ORGS_URL: orgsAddress,

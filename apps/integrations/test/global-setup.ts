@@ -1,13 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { migrateTemplate } from '@quire/service-kit/testing';
+import { prepareTemplates } from '@quire/service-kit/testing';
 
 // The contract tests run the real orgs service beside this one: both templates are migrated.
-export default async function setup() {
-  const [dropOrgs, dropIntegrations] = await Promise.all([
-    migrateTemplate('orgs', fileURLToPath(new URL('../../orgs', import.meta.url))),
-    migrateTemplate('integrations', fileURLToPath(new URL('..', import.meta.url))),
-  ]);
-  return async () => {
-    await Promise.all([dropOrgs(), dropIntegrations()]);
-  };
-}
+export default () => prepareTemplates('orgs', 'integrations');

@@ -1,6 +1,3 @@
-import { fileURLToPath } from 'node:url';
-import { migrateTemplate } from '@quire/service-kit/testing';
+import { prepareTemplates } from '@quire/service-kit/testing';
 
-export default async function setup() {
-  return migrateTemplate('orgs', fileURLToPath(new URL('..', import.meta.url)));
-}
+export default () => prepareTemplates('orgs');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
 import { createClient, createLogger, Role, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
 import { loadOrgsConfig } from '../src/config.ts';
@@ -29,7 +29,7 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
   const database = databaseUrl ? { url: databaseUrl, drop: async () => {} } : await cloneTemplate('orgs');
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('orgs-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const suffix = randomBytes(5).toString('hex');
+  const suffix = testSuffix();
   const config = loadOrgsConfig({
     DATABASE_URL: database.url,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',

@@ -1,14 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { migrateTemplate } from '@quire/service-kit/testing';
+import { prepareTemplates } from '@quire/service-kit/testing';
 
 // The contract tests run the real orgs and content services beside this one: their templates are migrated too.
-export default async function setup() {
-  const drops = await Promise.all([
-    migrateTemplate('orgs', fileURLToPath(new URL('../../orgs', import.meta.url))),
-    migrateTemplate('content', fileURLToPath(new URL('../../content', import.meta.url))),
-    migrateTemplate('review', fileURLToPath(new URL('..', import.meta.url))),
-  ]);
-  return async () => {
-    await Promise.all(drops.map((drop) => drop()));
-  };
-}
+export default () => prepareTemplates('orgs', 'content', 'review');

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { ReviewServiceClient } from '@quire/proto/review';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { publishJob, type QueueConfig } from '@quire/service-kit/job-queue';
 import { connectNats } from '@quire/service-kit/nats';
-import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
+import { callAs, cloneTemplate, testEventSink, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
@@ -43,7 +42,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
   // The counters' state events go where content's copies read them (the gateway's tests), or nowhere.
   const sink = await testEventSink('review', log, options.eventsPrefix);
-  const suffix = randomBytes(5).toString('hex');
+  const suffix = testSuffix();
   const queue: QueueConfig = {
     ...(options.queue ?? { subject: `jobs.export.test.${suffix}`, consumer: `review-export-test-${suffix}` }),
     ackWaitMs: options.ackWaitMs ?? 30_000,

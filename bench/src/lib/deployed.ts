@@ -25,14 +25,13 @@ const EVENTS = { EVENTS_STREAM: 'BENCH_EVENTS', EVENTS_SUBJECT_PREFIX: 'bench.ev
 
 /** Fresh copies of the services' migrated databases, dropped by `drop()` but those in `keep` (left for a look after the run). */
 export async function freshDatabases<S extends Service>(services: S[], keep: S[] = []) {
-  const dropTemplates = await Promise.all(services.map((s) => migrateTemplate(s, here(`../../../apps/${s}`))));
+  await Promise.all(services.map((s) => migrateTemplate(s, here(`../../../apps/${s}`))));
   const databases = await Promise.all(services.map((s) => cloneTemplate(s)));
   const urls = Object.fromEntries(services.map((s, i) => [s, databases[i]!.url])) as Record<S, string>;
   return {
     urls,
     async drop() {
       await Promise.all(databases.filter((_, i) => !keep.includes(services[i]!)).map((d) => d.drop()));
-      await Promise.all(dropTemplates.map((drop) => drop()));
     },
   };
 }

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { join, relative } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { connect } from 'nats';
 import pg from 'pg';
 import type { Client } from '@grpc/grpc-js';
 import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
@@ -36,36 +38,99 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-// One template per test run (the globalSetup's process), named in the environment the workers
-// inherit, so two suites migrating the same service at once do not drop each other's template.
+/**
+ * This run's mark, set by the first globalSetup and inherited by its workers: every database and
+ * stream a test makes carries it, so the run's teardown sweeps what a shared stack left (a worker
+ * is killed, not asked to stop). It starts with a letter no hex suffix holds.
+ */
+export function testRun(): string {
+  return (process.env.QUIRE_TEST_RUN ??= `r${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`);
+}
+
+/** A name part no other test or run uses: streams, subjects, consumers, buckets. */
+export function testSuffix(): string {
+  return `${testRun()}${randomBytes(4).toString('hex')}`;
+}
+
+/** The migrations' fingerprint: a template stays valid until a migration is added or changed. */
+function migrationsHash(serviceDir: string): string {
+  const dir = join(serviceDir, 'prisma', 'migrations');
+  const hash = createHash('sha256');
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    if (entry.isFile()) hash.update(`${relative(dir, join(entry.parentPath, entry.name))}\0`).update(readFileSync(join(entry.parentPath, entry.name)));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
 const templateVar = (service: string) => `QUIRE_TEST_TEMPLATE_${service.toUpperCase().replace(/-/g, '_')}`;
+const templatePrefix = (service: string) => `quire_${service.replace(/-/g, '_')}_tpl_`;
 
 /**
- * The node flags of an app's start script (`node <flags> dist/main.js` in `appDir`'s package.json):
- * what its image runs it with, and the benchmarks too.
+ * The service's template database for its current migrations (vitest globalSetup): made by
+ * `prisma migrate deploy`, the step production runs, only when no template of these migrations
+ * exists yet. Every suite of a run, and the runs after it, clone the same template; each test
+ * file's clone takes milliseconds instead of a migration. An advisory lock keeps two suites from
+ * migrating it at once, and it is renamed into place only once migrated.
  */
-export function startScriptFlags(appDir: string): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
-  return /^node (.+) dist\/main\.js$/.exec(scripts?.start ?? '')?.[1]?.split(' ') ?? [];
+export async function migrateTemplate(service: string, serviceDir: string): Promise<void> {
+  testRun();
+  const name = `${templatePrefix(service)}${migrationsHash(serviceDir)}`;
+  process.env[templateVar(service)] = name;
+  const lock = new pg.Client({ connectionString: adminUrl() });
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    const found = await lock.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return;
+    const building = `${name}_new`;
+    await lock.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await lock.query(`CREATE DATABASE ${building}`);
+    await run('pnpm', ['exec', 'prisma', 'migrate', 'deploy'], { cwd: serviceDir, env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), building) } });
+    await lock.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    // Templates of older migrations: the three newest are kept (another checkout may be testing with one).
+    const stale = await lock.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ $1 ORDER BY oid DESC OFFSET 3`, [`^${templatePrefix(service)}[0-9a-f]{12}$`]);
+    for (const { datname } of stale.rows) await lock.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await lock.end();
+  }
 }
 
 /**
- * Migrates a template database once (vitest globalSetup): `prisma migrate deploy`, the same step
- * production runs, from the service's folder. Each test file then clones it, which takes
- * milliseconds instead of a migration.
+ * A suite's globalSetup: the templates of the services its tests start (by their folder under
+ * apps/), and a teardown that sweeps what the run left.
  */
-export async function migrateTemplate(service: string, serviceDir: string): Promise<() => Promise<void>> {
-  const name = `quire_${service.replace(/-/g, '_')}_tpl_${process.pid}`;
-  process.env[templateVar(service)] = name;
+export async function prepareTemplates(...services: string[]): Promise<() => Promise<void>> {
+  await Promise.all(services.map((s) => migrateTemplate(s, fileURLToPath(new URL(`../../../../apps/${s}`, import.meta.url)))));
+  return sweepTestRun;
+}
+
+/**
+ * Drops what this run's tests left: the databases and NATS streams and consumers named with
+ * `testRun()`. The globalSetup's teardown calls it; a clean run leaves nothing to drop but the
+ * shared stacks' (their workers are killed).
+ */
+export async function sweepTestRun(): Promise<void> {
+  const mark = testRun();
   await admin(async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name}`);
+    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'quire\\_%' AND strpos(datname, $1) > 0`, [`_test_${mark}`]);
+    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   });
-  await run('pnpm', ['exec', 'prisma', 'migrate', 'deploy'], {
-    cwd: serviceDir,
-    env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), name) },
-  });
-  return () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+  const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'test-sweep' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    for await (const info of jsm.streams.list()) {
+      const stream = info.config.name;
+      if (stream.toLowerCase().includes(mark)) {
+        await jsm.streams.delete(stream).catch(() => false);
+        continue;
+      }
+      for await (const consumer of jsm.consumers.list(stream)) {
+        if (consumer.name.includes(mark)) await jsm.consumers.delete(stream, consumer.name).catch(() => false);
+      }
+    }
+  } finally {
+    await nc.close();
+  }
 }
 
 export interface TestDatabase {
@@ -77,7 +142,7 @@ export interface TestDatabase {
 export async function cloneTemplate(service: string): Promise<TestDatabase> {
   const template = process.env[templateVar(service)];
   if (!template) throw new Error(`No template database for ${service}: add migrateTemplate('${service}', ...) to the vitest globalSetup`);
-  const name = `quire_${service.replace(/-/g, '_')}_test_${randomBytes(5).toString('hex')}`;
+  const name = `quire_${service.replace(/-/g, '_')}_test_${testSuffix()}`;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
     url: withDatabase(adminUrl(), name),
@@ -112,7 +177,7 @@ export function callAs(client: Client, audience: ServiceName) {
  * of the orgs instance the test started, whose audit log reads them. Without one, a prefix no
  * stream takes: publishing then fails, is logged, and fails no call, as when the stream is down.
  */
-export async function testEventSink(service: ServiceName, log: Logger, prefix = `test.events.none.${randomBytes(5).toString('hex')}`) {
+export async function testEventSink(service: ServiceName, log: Logger, prefix = `test.events.none.${testSuffix()}`) {
   const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${service}-test`, log);
   return { events: eventSink(nc, service, prefix, log), nc, close: () => nc.drain() };
 }
