@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['src/**/*.test.ts'] } });
+// Pure functions: the files share one process and its modules (no file changes the process).
+export default defineConfig({ test: { include: ['src/**/*.test.ts'], isolate: false } });

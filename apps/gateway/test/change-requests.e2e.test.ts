@@ -3,27 +3,14 @@ import { GitBookAPI } from '@gitbook/api';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway, type Method, ok } from './harness.ts';
+import { expectError, type Method, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherSpaceId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string, otherSpaceId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  const otherOrg = (await g.orgs.organization(outsider, [], 'Elsewhere')).id;
-  otherSpaceId = (await ok(g.call(outsider, 'POST', `/v1/orgs/${otherOrg}/spaces`, { title: 'Theirs' }), 201)).id;
+  ({ g, owner, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
+  otherSpaceId = (await ok(g.call(outsider, 'POST', `/v1/orgs/${otherOrgId}/spaces`, { title: 'Theirs' }), 201)).id;
 });
 afterAll(() => g?.stop());
 

@@ -1,33 +1,12 @@
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway, ok } from './harness.ts';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant, MEMBERS } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let editor: TestUser;
-let commenter: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, commenter: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, commenter, reader, outsider] = await Promise.all([
-    g.orgs.user('owner'),
-    g.orgs.user('editor'),
-    g.orgs.user('commenter'),
-    g.orgs.user('reader'),
-    g.orgs.user('outsider'),
-  ]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [commenter, Role.ROLE_COMMENT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
+  ({ g, owner, editor, commenter, reader, outsider, orgId } = await gatewayWithTenant({}, MEMBERS));
 });
 afterAll(() => g?.stop());
 

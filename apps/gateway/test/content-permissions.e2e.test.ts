@@ -1,38 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway, ok } from './harness.ts';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
-
-let g: Gateway;
-let owner: TestUser;
-let creator: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let g: Gateway, owner: TestUser, creator: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
 let teamId: string;
 let otherTeamId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, creator, editor, reader, outsider] = await Promise.all([
-    g.orgs.user('owner'),
-    g.orgs.user('creator'),
-    g.orgs.user('editor'),
-    g.orgs.user('reader'),
-    g.orgs.user('outsider'),
-  ]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [creator, Role.ROLE_CREATE],
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+  ({ g, owner, creator, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { creator: Role.ROLE_CREATE, editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
   teamId = (await ok(g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id] }), 201)).id;
   otherTeamId = (await ok(g.call(outsider, 'PUT', `/v1/orgs/${otherOrgId}/teams`, { title: 'Outsiders', members: [] }), 201)).id;
 });

@@ -3,30 +3,15 @@ import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, startGateway, ok } from './harness.ts';
+import { bearer, expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
-
-let g: Gateway;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
 let targetOrgId: string;
-let otherOrgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
+  ({ g, owner, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
   targetOrgId = (await g.orgs.organization(owner, [], 'Target Org')).id;
-  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
 });
 afterAll(() => g?.stop());
 

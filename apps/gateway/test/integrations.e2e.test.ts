@@ -3,24 +3,15 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
-
-let g: Gateway;
-let owner: TestUser;
-let editor: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64');
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT]])).id;
-  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+  ({ g, owner, editor, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT }));
 });
 afterAll(() => g?.stop());
 

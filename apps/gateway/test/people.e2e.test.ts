@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
 // Beyond the reference, what a user needs around members: invitations by email, a team's
 // members, and the subdomain lookup (GitBook's shapes).
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
+  ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
 });
 afterAll(() => g?.stop());
 

@@ -1,25 +1,13 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway, ok } from './harness.ts';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let editor: TestUser;
-let reviewer: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, reviewer: TestUser, outsider: TestUser, orgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, reviewer, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('reviewer'), g.orgs.user('outsider')]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reviewer, Role.ROLE_REVIEW],
-    ])
-  ).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
+  ({ g, owner, editor, reviewer, outsider, orgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reviewer: Role.ROLE_REVIEW }));
 });
 afterAll(() => g?.stop());
 

@@ -1,28 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway, type Method, ok } from './harness.ts';
+import { expectError, type Method, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
-
-let g: Gateway;
-let owner: TestUser;
-let creator: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let g: Gateway, owner: TestUser, creator: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, creator, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('creator'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (
-    await g.orgs.organization(owner, [
-      [creator, Role.ROLE_CREATE],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+  ({ g, owner, creator, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { creator: Role.ROLE_CREATE, reader: Role.ROLE_READ }));
 });
 afterAll(() => g?.stop());
 

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway, type Method } from './harness.ts';
+import { expectError, type Method, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let editor: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, editor: TestUser, outsider: TestUser, orgId: string;
 
 beforeAll(async () => {
-  g = await startGateway();
-  [owner, editor, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('editor'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT]])).id;
-  await g.orgs.organization(outsider, [], 'Outside');
+  ({ g, owner, editor, outsider, orgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT }));
 });
 afterAll(() => g?.stop());
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, ok, startGateway } from './harness.ts';
+import { bearer, expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
 // Issue 12: API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
 // sign-in throttle, and the organization's audit log fed by the EVENTS stream.
@@ -10,25 +11,22 @@ import { bearer, expectError, ok, startGateway } from './harness.ts';
 // Above the failures the other tests make from 127.0.0.1 (four); the address test uses addresses of its own.
 const PER_ADDRESS = 6;
 
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: Gateway, ada: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
 let replica: FastifyInstance;
-let ada: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
 
 beforeAll(async () => {
   // The default 30 s authentication cache: revocations must not wait for it.
-  g = await startGateway({
-    RATE_LIMIT_PER_MINUTE: '100000',
-    RATE_LIMIT_ADDRESS_PER_MINUTE: '100000',
-    SIGN_IN_FAILURES_PER_ACCOUNT: '3',
-    SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
-  });
+  ({
+    g,
+    owner: ada,
+    reader,
+    outsider,
+    orgId,
+  } = await gatewayWithTenant(
+    { RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS) },
+    { reader: Role.ROLE_READ },
+  ));
   replica = await g.replica();
-  [ada, reader, outsider] = [await g.orgs.user('ada'), await g.orgs.user('reader'), await g.orgs.user('outsider')];
-  orgId = (await g.orgs.organization(ada, [[reader, Role.ROLE_READ]])).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
 });
 afterAll(() => g?.stop());
 

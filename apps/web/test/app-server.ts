@@ -2,7 +2,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { describe, expect, onTestFailed } from 'vitest';
 import { startGateway } from '@quire/gateway/testing';
 import { reservedPort } from '@quire/service-kit/testing';
@@ -17,13 +16,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const root = fileURLToPath(new URL('..', import.meta.url));
 export const dist = fileURLToPath(new URL('../dist-e2e/', import.meta.url));
 
-/** Builds the app (once per run) and serves it from a real gateway over the real services. */
+/** Serves the app (built once per run: global-setup.ts) from a real gateway over the worker's shared services. */
 export async function startApp(env: Record<string, string> = {}) {
-  if (!existsSync(`${dist}/index.html`) || process.env.QUIRE_WEB_REBUILD !== 'off')
-    await build({ root, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
   // The session cookie's origin must be known before the gateway starts.
   const port = await reservedPort();
   const origin = `http://127.0.0.1:${port}`;

@@ -1,0 +1,71 @@
+import type { TestUser } from '@quire/orgs/testing';
+import { Role } from '@quire/service-kit';
+import { test as base } from 'vitest';
+import { ok, startGateway, type Gateway, type Stack } from './harness.ts';
+
+// What a test needs, made in an organization of its own: tests never see each other's data, run in
+// any order, and a second run finds nothing to clean up.
+
+export type Tenant<N extends string> = { orgId: string; owner: TestUser; outsider: TestUser; otherOrgId: string } & Record<N, TestUser>;
+
+/**
+ * A new organization (`title`) owned (as admin) by a new user, with a new member at each role of
+ * `members` (named by its key), and an outsider who owns an organization of their own.
+ */
+export async function tenant<N extends string = never>(stack: Pick<Stack, 'orgs'>, members: Record<N, Role> = {} as Record<N, Role>, title = 'Acme Docs'): Promise<Tenant<N>> {
+  const names = Object.keys(members) as N[];
+  const [owner, outsider, ...people] = await Promise.all(['owner', 'outsider', ...names].map((name) => stack.orgs.user(name)));
+  const [org, other] = await Promise.all([
+    stack.orgs.organization(
+      owner!,
+      names.map((name, i) => [people[i]!, members[name]]),
+      title,
+    ),
+    stack.orgs.organization(outsider!, [], 'Elsewhere'),
+  ]);
+  return { orgId: org.id, owner: owner!, outsider: outsider!, otherOrgId: other.id, ...(Object.fromEntries(names.map((name, i) => [name, people[i]!])) as Record<N, TestUser>) };
+}
+
+/** The roles most tests name: an editor, a commenter and a reader beside the owner. */
+export const MEMBERS = { editor: Role.ROLE_EDIT, commenter: Role.ROLE_COMMENT, reader: Role.ROLE_READ };
+
+/** A gateway over the shared stack, and a tenant with `members` in it: a file's `beforeAll` in one call. */
+export async function gatewayWithTenant<N extends string = never>(env: Record<string, string> = {}, members: Record<N, Role> = {} as Record<N, Role>) {
+  const g = await startGateway(env);
+  return { g, ...(await tenant(g, members)) };
+}
+
+export interface Space {
+  id: string;
+  revision: string;
+  [field: string]: unknown;
+}
+
+/**
+ * `test` with fixtures: `g` (a gateway over the shared stack, one per file), `team` (a new
+ * organization with an owner, an editor, a commenter, a reader and an outsider), `space` (a space
+ * of it), `changeRequest` (an open one on that space, with a page `Intro`) and `site` (a site of it).
+ */
+export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Space; changeRequest: { id: string; number: number }; site: { id: string } }>({
+  g: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a fixture needs from its first parameter
+    async ({}, use) => {
+      const g = await startGateway();
+      await use(g);
+      await g.stop();
+    },
+    { scope: 'worker' },
+  ],
+  team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
+  space: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook' }), 201)),
+  changeRequest: async ({ g, team, space }, use) => {
+    const cr = await ok(g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
+    await ok(
+      g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }],
+      }),
+    );
+    await use(cr);
+  },
+  site: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/sites`, { title: 'Docs' }), 201)),
+});
