@@ -21,6 +21,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     exclude: ['test/**/*.e2e.test.ts', '**/node_modules/**'],
     environment: 'jsdom',
+    setupFiles: ['test/setup-dom.ts'],
     testTimeout: 20_000,
     hookTimeout: 120_000,
   },

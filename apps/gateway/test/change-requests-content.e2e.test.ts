@@ -7,28 +7,22 @@ import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';
-import { expectError, startGateway, ok } from './harness.ts';
+import { expectError, startGateway, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
 // The smallest PNG: 1x1 transparent.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const SITE: Record<string, string> = { '/': '<html><head><title>Imported | Site</title></head><body><h1>Imported</h1><p>Hello.</p></body></html>' };
 
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: Gateway, owner: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
 let site: Server;
 let siteUrl: string;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
 
 beforeAll(async () => {
   site = createServer((req, res) => (SITE[req.url!] ? res.writeHead(200, { 'content-type': 'text/html' }).end(SITE[req.url!]) : res.writeHead(404).end()));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  g = await startGateway();
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
+  ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
 });
 afterAll(async () => {
   await g?.stop();

@@ -5,7 +5,8 @@ import { startGitServer } from '@quire/git-sync/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 /** A GitBook folder: SUMMARY.md with a group, front matter, links between pages, an asset, a link page. */
@@ -32,11 +33,7 @@ const SITE: Record<string, string | Buffer> = {
 
 let site: Server;
 let base: string;
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
 
 beforeAll(async () => {
   site = createServer((req, res) => {
@@ -46,10 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' });
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
+  ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({ QUIRE_PUBLIC_URL: 'http://quire.test' }, { reader: Role.ROLE_READ }));
 });
 afterAll(async () => {
   await g?.stop();

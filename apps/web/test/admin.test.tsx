@@ -1,29 +1,13 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../src/App.tsx';
-import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
+import { fakeApi, ORG, renderAt, USER, type Handler, spaceAnswer } from './render.tsx';
 
 // The views are loaded lazily, each its own module to transform on first use: slower than 1 s
 // (much slower on a loaded machine).
 configure({ asyncUtilTimeout: 10_000 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
-const SPACE = {
-  object: 'space',
-  id: 's1',
-  title: 'Handbook',
-  emoji: '',
-  organization: 'org1',
-  visibility: 'private',
-  defaultLevel: null,
-  revision: 'r1',
-  permissions: { admin: true, edit: true, triggerGitSync: true },
-  urls: {},
-};
+const SPACE = spaceAnswer({ title: 'Handbook', defaultLevel: null, permissions: { admin: true, edit: true, triggerGitSync: true } });
 const member = (id: string, name: string) => ({ object: 'member', id, role: 'read', user: { object: 'user', id, displayName: name, email: `${id}@example.com` } });
 
 /** The signed-in shell's calls, then `extra`. */

@@ -4,6 +4,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { describe, expect, onTestFailed } from 'vitest';
 import { startGateway } from '@quire/gateway/testing';
+import { tenant } from '@quire/gateway/testing/fixtures';
+import { Role } from '@quire/service-kit';
 import { reservedPort } from '@quire/service-kit/testing';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -26,6 +28,14 @@ export async function startApp(env: Record<string, string> = {}) {
   const g = await startGateway({ QUIRE_WEB_DIST: dist, QUIRE_PUBLIC_URL: origin, RATE_LIMIT_ADDRESS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env });
   await g.app.listen({ host: '127.0.0.1', port });
   return { g, origin };
+}
+
+/** The app served, `browser` launched, and a writer and a reviewer in an organization of the writer's: the review suites' start. */
+export async function writerAndReviewer(browser: ReturnType<typeof chromiumFor>) {
+  const app = await startApp();
+  await browser.launch();
+  const { owner: writer, reviewer, orgId } = await tenant(app.g, { reviewer: Role.ROLE_REVIEW });
+  return { app, writer, reviewer, orgId };
 }
 
 /** Signs `user` in on the app's sign-in page, which `path` sends to first. */

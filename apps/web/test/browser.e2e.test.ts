@@ -3,8 +3,7 @@ import type { DocumentBlockParagraph, DocumentBlockTable, DocumentBlockTabs, JSO
 import type { Editor } from '@tiptap/react';
 import type { Page } from 'playwright-core';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
-import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
+import { chromiumFor, describeInChromium, expectAccessible, shots, startApp, writerAndReviewer } from './app-server.ts';
 
 // The web app in Debian's Chromium, served by the real gateway over the real services: a writer
 // writes a page in a change request, a reviewer comments and approves, the writer merges.
@@ -14,19 +13,10 @@ import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } fr
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describeInChromium('the web app in Chromium', () => {
-  let app: Awaited<ReturnType<typeof startApp>>;
   const browser = chromiumFor('web');
-  let writer: TestUser;
-  let reviewer: TestUser;
-  let orgId: string;
+  let app: Awaited<ReturnType<typeof startApp>>, writer: TestUser, reviewer: TestUser, orgId: string;
 
-  beforeAll(async () => {
-    app = await startApp();
-    await browser.launch();
-    writer = await app.g.orgs.user('writer');
-    reviewer = await app.g.orgs.user('reviewer');
-    orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
-  });
+  beforeAll(async () => ({ app, writer, reviewer, orgId } = await writerAndReviewer(browser)));
   afterAll(async () => {
     await browser.close();
     await app?.g.stop();

@@ -1,26 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import type { RevisionPage } from '../src/types.ts';
-import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+import { fakeApi, ORG, renderAt, USER, spaceAnswer } from './render.tsx';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
-
-const SPACE = {
-  object: 'space',
-  id: 's1',
-  title: 'Guides',
-  emoji: '',
-  organization: 'org1',
-  visibility: 'private',
-  revision: 'r1',
-  permissions: { view: true, edit: true },
-  urls: {},
-};
+const SPACE = spaceAnswer({ permissions: { view: true, edit: true } });
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => ({ id, type: 'document', title, path, pages });
 

@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import { describeChange } from '../src/views/History.tsx';
 import { fakeApi, ORG, renderAt, USER } from './render.tsx';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r3', permissions: { view: true }, urls: {} };
 const revision = (id: string, type: string, extra: object = {}) => ({

@@ -14,6 +14,20 @@ HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
   this.open = false;
 };
 
+/** A space as the API answers it (`s1` of `org1`), with `fields` over the defaults. */
+export const spaceAnswer = (fields: Record<string, unknown> = {}) => ({
+  object: 'space',
+  id: 's1',
+  title: 'Guides',
+  emoji: '',
+  organization: 'org1',
+  visibility: 'private',
+  revision: 'r1',
+  permissions: {},
+  urls: {},
+  ...fields,
+});
+
 export type Answer = { status?: number; body?: unknown };
 export type Handler = (method: string, url: URL, body: unknown) => Answer | undefined | Promise<Answer | undefined>;
 

@@ -1,25 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
-import { chromiumFor, describeInChromium, expectAccessible, shots, startApp } from './app-server.ts';
+import { chromiumFor, describeInChromium, expectAccessible, shots, startApp, writerAndReviewer } from './app-server.ts';
 
 // Page tree editing, review requests, page comments, history and a refused merge, in Debian's
 // Chromium over the real gateway and services. The content they start from is made over the API.
 
 describeInChromium('editing the tree, reviewing and merging in Chromium', () => {
-  let app: Awaited<ReturnType<typeof startApp>>;
   const browser = chromiumFor('review');
-  let writer: TestUser;
-  let reviewer: TestUser;
-  let orgId: string;
+  let app: Awaited<ReturnType<typeof startApp>>, writer: TestUser, reviewer: TestUser, orgId: string;
 
-  beforeAll(async () => {
-    app = await startApp();
-    await browser.launch();
-    writer = await app.g.orgs.user('writer');
-    reviewer = await app.g.orgs.user('reviewer');
-    orgId = (await app.g.orgs.organization(writer, [[reviewer, Role.ROLE_REVIEW]])).id;
-  });
+  beforeAll(async () => ({ app, writer, reviewer, orgId } = await writerAndReviewer(browser)));
   afterAll(async () => {
     await browser.close();
     await app?.g.stop();

@@ -1,27 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { fromMarkdown } from '@quire/document';
 import { App } from '../src/App.tsx';
-import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+import { fakeApi, ORG, renderAt, USER, type Handler, spaceAnswer } from './render.tsx';
 
 const BOB = { object: 'user', id: 'u2', displayName: 'Bob', email: 'bob@example.com' };
 const EVE = { object: 'user', id: 'u3', displayName: 'Eve', email: 'eve@example.com' };
-const SPACE = {
-  object: 'space',
-  id: 's1',
-  title: 'Guides',
-  emoji: '',
-  organization: 'org1',
-  visibility: 'private',
-  revision: 'r1',
-  permissions: { view: true, edit: true, comment: true },
-  urls: {},
-};
+const SPACE = spaceAnswer({ permissions: { view: true, edit: true, comment: true } });
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', revisionInitial: 'r1', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const PAGE = { id: 'p1', type: 'document', title: 'Install', path: 'install', documentId: 'd2', pages: [] };
 const CR_PATH = '/v1/spaces/s1/change-requests/1';

@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import { fakeApi, ORG, renderAt, USER } from './render.tsx';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 const member = (id: string, name: string, role: string) => ({ object: 'member', id, role, user: { object: 'user', id, displayName: name, email: `${id}@example.com` } });
 

@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import { buildLibrary } from '../src/components/library.ts';
 import { safeNext } from '../src/views/SignIn.tsx';
 import { fakeApi, ORG, renderAt, USER } from './render.tsx';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
 
 const space = (id: string, title: string, parent?: string) => ({
   object: 'space',

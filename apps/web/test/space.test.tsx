@@ -1,25 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { fromMarkdown, toHtml } from '@quire/document';
 import { App } from '../src/App.tsx';
-import { fakeApi, ORG, renderAt, USER, type Handler } from './render.tsx';
+import { fakeApi, ORG, renderAt, USER, type Handler, spaceAnswer } from './render.tsx';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
-const SPACE = {
-  object: 'space',
-  id: 's1',
-  title: 'Guides',
-  emoji: '',
-  organization: 'org1',
-  visibility: 'private',
-  revision: 'r1',
-  permissions: { edit: false, view: true },
-  urls: {},
-};
+const SPACE = spaceAnswer({ permissions: { edit: false, view: true } });
 const PAGES = [
   { id: 'p1', type: 'document', title: 'Welcome', path: 'welcome', pages: [] },
   { id: 'p2', type: 'document', title: 'Install', path: 'install', pages: [{ id: 'p3', type: 'document', title: 'Linux', path: 'install/linux', pages: [] }] },
