@@ -48,7 +48,6 @@ export interface Space {
  */
 export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Space; changeRequest: { id: string; number: number }; site: { id: string } }>({
   g: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a fixture needs from its first parameter
     async ({}, use) => {
       const g = await startGateway();
       await use(g);
