@@ -7,7 +7,7 @@ import { Role } from '@quire/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';
-import { expectError, startGateway, ok, type Gateway } from './harness.ts';
+import { expectError, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';
 
 // The smallest PNG: 1x1 transparent.
