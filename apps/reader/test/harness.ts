@@ -9,11 +9,11 @@ import { buildReader } from '../src/server/app.ts';
 
 /**
  * The reader over the real services (orgs, content, sites, insights, with the gateway to set
- * sites up as a user would), on fresh databases; drive it with `reader.app.inject` or, once
- * `listen` is called, over HTTP.
+ * sites up as a user would): the process's shared stack, or with `own` a stack of its own; drive
+ * it with `reader.app.inject` or, once `listen` is called, over HTTP.
  */
-export async function startReader(env: Record<string, string> = {}, options: { gatewayEnv?: Record<string, string>; logStream?: DestinationStream } = {}) {
-  const g = await startGateway(options.gatewayEnv);
+export async function startReader(env: Record<string, string> = {}, options: { gatewayEnv?: Record<string, string>; logStream?: DestinationStream; own?: true } = {}) {
+  const g = await startGateway(options.gatewayEnv, { own: options.own });
   const { reader, config, stop } = await readerOver(g, env, options.logStream);
   return {
     g,

@@ -18,7 +18,8 @@ let privateBase: string;
 
 beforeAll(async () => {
   stopTracing = await startTracing('reader-test', { spanProcessors: [new SimpleSpanProcessor(spans)] });
-  h = await startReader();
+  // Its own services, started once tracing is: the shared stack's calls and queries were set up without it.
+  h = await startReader({}, { own: true });
   owner = await h.g.orgs.user('owner');
   const orgId = (await h.g.orgs.organization(owner, [])).id;
   const spaceId = await spaceWith(h.g, owner, orgId, 'Guide', [page('Introduction', 'Start here.')]);

@@ -52,6 +52,15 @@ export function testSuffix(): string {
   return `${testRun()}${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * The node flags of an app's start script (`node <flags> dist/main.js` in `appDir`'s package.json):
+ * what its image runs it with, and the benchmarks too.
+ */
+export function startScriptFlags(appDir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  return /^node (.+) dist\/main\.js$/.exec(scripts?.start ?? '')?.[1]?.split(' ') ?? [];
+}
+
 /** The migrations' fingerprint: a template stays valid until a migration is added or changed. */
 function migrationsHash(serviceDir: string): string {
   const dir = join(serviceDir, 'prisma', 'migrations');
