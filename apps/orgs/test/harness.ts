@@ -93,4 +93,26 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
 }
 
 export type OrgsHarness = Awaited<ReturnType<typeof startOrgs>>;
+
+/** The users a suite starts from: an `owner`, a member per entry of `roles` named after it, and an `outsider`. */
+export type Team<R extends string> = Record<R | 'owner' | 'outsider', TestUser> & {
+  /** The organization `owner` owns (as admin), each member in it at its role. */
+  orgId: string;
+  /** The outsider's own organization: one the team's users are no members of. */
+  otherOrgId: string;
+};
+
+/** Makes a `Team` on `orgs`; members join in the order `roles` names them. */
+export async function team<R extends string>(orgs: OrgsHarness, roles: Record<R, Role>): Promise<Team<R>> {
+  const entries = Object.entries(roles) as [R, Role][];
+  const [owner, outsider, members] = await Promise.all([orgs.user('owner'), orgs.user('outsider'), Promise.all(entries.map(([name]) => orgs.user(name)))]);
+  const org = await orgs.organization(
+    owner,
+    members.map((m, i) => [m, entries[i]![1]]),
+  );
+  const other = await orgs.organization(outsider, [], 'Other Org');
+  const named = Object.fromEntries(entries.map(([name], i) => [name, members[i]!])) as Record<R, TestUser>;
+  return { ...named, owner, outsider, orgId: org.id, otherOrgId: other.id };
+}
+
 export { TEST_CERTIFICATE } from './fixtures.ts';

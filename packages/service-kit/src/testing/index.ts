@@ -88,7 +88,9 @@ export async function migrateTemplate(service: string, serviceDir: string): Prom
     await run('pnpm', ['exec', 'prisma', 'migrate', 'deploy'], { cwd: serviceDir, env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), building) } });
     await lock.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
     // Templates of older migrations: the three newest are kept (another checkout may be testing with one).
-    const stale = await lock.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ $1 ORDER BY oid DESC OFFSET 3`, [`^${templatePrefix(service)}[0-9a-f]{12}$`]);
+    const stale = await lock.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ $1 ORDER BY oid DESC OFFSET 3`, [
+      `^${templatePrefix(service)}[0-9a-f]{12}$`,
+    ]);
     for (const { datname } of stale.rows) await lock.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   } finally {
     await lock.end();
@@ -148,6 +150,18 @@ export async function cloneTemplate(service: string): Promise<TestDatabase> {
     url: withDatabase(adminUrl(), name),
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
+}
+
+/** A connected client on the database at `url`, for a test to read and seed rows as stored. */
+export async function connectDb(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** Stops what a suite started, one after another in the order given; what never started (its beforeAll failed first) is passed over. */
+export async function stopAll(...running: ({ stop(): Promise<unknown> } | { end(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const r of running) if (r) await ('stop' in r ? r.stop() : r.end());
 }
 
 let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
