@@ -20,7 +20,8 @@ import type {
 } from '@quire/proto/space-content';
 import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMarkdown } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
@@ -32,32 +33,16 @@ import { startContent, type ContentHarness } from './harness.ts';
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let db: pg.Client;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+  db = await connectDb(h.databaseUrl);
+  ({ owner, editor, reader, outsider, orgId, otherOrgId } = await team(orgs, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
 const sc = () => h.spaceContent;
 const createSpace = (organizationId = orgId, as: TestUser = owner, req: Partial<CreateSpaceRequest> = {}) =>
