@@ -15,6 +15,7 @@ import type {
 import { Role } from '@quire/service-kit';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { READER_SPACE_PERMISSIONS } from './fixtures.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -97,17 +98,7 @@ describe('spaces', () => {
 
   it('gets a space as each caller sees it, and hides it from outsiders and other organizations', async () => {
     const s = await createSpace();
-    expect((await getSpace(s.id, reader)).permissions).toEqual({
-      view: true,
-      access: true,
-      admin: false,
-      viewInviteLinks: false,
-      edit: false,
-      triggerGitSync: false,
-      comment: false,
-      merge: false,
-      review: false,
-    });
+    expect((await getSpace(s.id, reader)).permissions).toEqual(READER_SPACE_PERMISSIONS);
     expect((await getSpace(s.id, editor)).permissions).toMatchObject({ edit: true, comment: true, review: false, admin: false });
     await rejects(getSpace(s.id, outsider), status.NOT_FOUND, new RegExp(`Space "${s.id}" not found`));
     await rejects(getSpace(s.id, guest), status.NOT_FOUND);
