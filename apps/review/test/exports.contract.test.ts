@@ -35,6 +35,8 @@ afterAll(() => stopAll(review, content, orgs));
 // The export runs for a user behind the gateway, as an API call does.
 const as = (user: TestUser): Caller => ({ userId: user.id, chain: ['gateway'], requestId: 'test' });
 const call = <Res>(m: (...a: never[]) => unknown, req: unknown) => review.call<unknown, Res>(m as never, req, owner.id);
+const createSpace = async (title: string) =>
+  (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
 const insert = (title: string, markdown: string, parent = ''): Change => ({
   insertPage: { fields: { title }, type: '', markdown, href: '', ref: '', ...(parent ? { parent } : {}) },
 });
@@ -44,11 +46,7 @@ const LINES = { Guide: 'Getting started with Quire', Install: 'Начало ра
 
 /** A space whose content is a Guide page with Install and Usage pages and a file, merged, and an open change request adding a page. */
 async function seeded() {
-  const space = (await content.call(
-    ContentServiceClient.prototype.createSpace,
-    { organizationId: orgId, title: 'Product Docs', emoji: '', editMode: '', visibility: '' },
-    owner.id,
-  )) as Space;
+  const space = await createSpace('Product Docs');
   const seed = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Seed', agentTaskId: '' });
   await call(R.prototype.updateChangeRequestContent, {
     spaceId: space.id,
@@ -152,11 +150,7 @@ describe('the ExportSpace call', () => {
   });
 
   it('refuses a file over the 16 MiB message limit by name, rather than failing in the client', async () => {
-    const space = (await content.call(
-      ContentServiceClient.prototype.createSpace,
-      { organizationId: orgId, title: 'Big', emoji: '', editMode: '', visibility: '' },
-      owner.id,
-    )) as Space;
+    const space = await createSpace('Big');
     const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Big files', agentTaskId: '' });
     // Two files of 9 MiB that do not compress: each call fits a message, their export does not.
     for (const name of ['a.bin', 'b.bin']) {
