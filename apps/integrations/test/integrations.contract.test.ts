@@ -7,6 +7,7 @@ import { Role } from '@quire/service-kit';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { openSecrets } from '../src/domain/secrets.ts';
+import { manifest as publishable } from './fixtures.ts';
 import { startIntegrations, type IntegrationsHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
@@ -30,24 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(db, h, orgs));
 
-const manifest = (name: string, over: Partial<PublishIntegrationRequest> = {}): PublishIntegrationRequest => ({
-  name,
-  organization: orgId,
-  runtime: '',
-  title: 'An integration',
-  description: 'It integrates',
-  previewImages: [],
-  visibility: '',
-  target: '',
-  scopes: [],
-  categories: [],
-  blocks: [],
-  contentSources: [],
-  externalLinks: [],
-  script: 'export default () => {}',
-  ...over,
-});
-
+const manifest = (name: string, over: Partial<PublishIntegrationRequest> = {}) => publishable(name, orgId, over);
 const publish = (req: PublishIntegrationRequest, as: TestUser = owner) => h.call<PublishIntegrationRequest, Integration>(h.client.publishIntegration, req, as.id);
 const get = (name: string, as?: TestUser) => h.call(h.client.getIntegration, { name }, as?.id);
 const list = (req: ListIntegrationsRequest, as: TestUser = owner) => h.call(h.client.listIntegrations, req, as.id);
