@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { Client } from '@grpc/grpc-js';
 import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
 import type { ServiceName } from '../callers.js';
-import { unaryCall } from '../grpc.js';
+import { createClient, unaryCall, type startGrpcServer } from '../grpc.js';
 import { generateServiceKeys, loadServiceKeys } from '../identity.js';
 import type { Logger } from '../logger.js';
 import { connectNats, eventSink } from '../nats.js';
@@ -184,6 +184,28 @@ export function callAs(client: Client, audience: ServiceName) {
   const callee = { identity: (gateway ??= testIdentity('gateway')), audience };
   return <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId?: string) =>
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
+}
+
+/**
+ * What every harness tells of the gRPC server it started: its address, a client of `Ctor` there,
+ * calls through it as a user, and a kill; `close` (the client closed, the server shut down) is the
+ * first step of the harness's stop.
+ */
+export function served<C extends Client>(server: Awaited<ReturnType<typeof startGrpcServer>>, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(Ctor, address);
+  return {
+    address,
+    client,
+    /** Calls an RPC as `userId`. */
+    call: callAs(client, audience),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
+    async close() {
+      client.close();
+      await server.shutdown(1000);
+    },
+  };
 }
 
 /**
