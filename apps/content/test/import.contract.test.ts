@@ -19,6 +19,7 @@ import type {
 } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
+import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crawl } from '../src/import/crawl.ts';
@@ -73,8 +74,7 @@ beforeAll(async () => {
   orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
 });
 afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
+  await stopAll(h, orgs);
   await new Promise((resolve) => site?.close(resolve));
 });
 

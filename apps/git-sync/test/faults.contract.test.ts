@@ -6,7 +6,7 @@ import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing'
 import { status } from '@grpc/grpc-js';
 import { createLogger, unaryCall } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
-import { testIdentity } from '@quire/service-kit/testing';
+import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_REPO } from './fixtures.ts';
@@ -26,15 +26,9 @@ beforeAll(async () => {
   repos = await startGitServer();
   owner = await orgs.user('owner');
   orgId = (await orgs.organization(owner, [])).id;
-  contentDb = new pg.Client({ connectionString: content.databaseUrl });
-  await contentDb.connect();
+  contentDb = await connectDb(content.databaseUrl);
 });
-afterAll(async () => {
-  await contentDb?.end();
-  await repos?.stop();
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(contentDb, repos, content, orgs));
 
 const createSpace = async () =>
   (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
