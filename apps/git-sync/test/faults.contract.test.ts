@@ -41,6 +41,19 @@ const importRepo = (h: GitSyncHarness, spaceId: string, url: string) =>
 const info = (h: GitSyncHarness, spaceId: string) => h.call<GetGitInfoRequest, GitInfo>(h.client.getGitInfo, { spaceId }, owner.id);
 const revisionsOf = async (spaceId: string) => Number((await contentDb.query('SELECT count(*) FROM "Revision" WHERE "spaceId" = $1', [spaceId])).rows[0].count);
 
+/** A stop before a job is applied: `atGate` resolves once a job waits there, `release` lets it (and later ones) on. */
+function gate() {
+  let reached!: () => void;
+  let release!: () => void;
+  const atGate = new Promise<void>((r) => (reached = r));
+  const open = new Promise<void>((r) => (release = r));
+  const beforeApply = async () => {
+    reached();
+    await open;
+  };
+  return { atGate, release, beforeApply };
+}
+
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
     const v = await probe();
@@ -52,18 +65,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 describe('a worker killed mid-job', () => {
   it('leaves the job to another worker, which applies it exactly once', async () => {
     await repos.create('fault', DOCS_REPO);
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
+    const { atGate, release, beforeApply } = gate();
     // The first worker reads the repository, then stops before applying, as if killed there.
     const first = await startGitSync(content.address, {
       workers: 1,
       ackWaitMs: 1500,
-      beforeApply: async () => {
-        reached();
-        await gate;
-      },
+      beforeApply,
     });
     let second: GitSyncHarness | undefined;
     try {
@@ -129,16 +136,10 @@ describe('a worker killed mid-job', () => {
 describe('a job outliving the assertion it was accepted with', () => {
   it('is applied under the git-sync identity for the user who asked, after that assertion expired', async () => {
     await repos.create('late', DOCS_REPO);
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
+    const { atGate, release, beforeApply } = gate();
     const gs = await startGitSync(content.address, {
       workers: 1,
-      beforeApply: async () => {
-        reached();
-        await gate;
-      },
+      beforeApply,
     });
     try {
       const spaceId = await createSpace();
