@@ -67,11 +67,7 @@ describe('a worker killed mid-job', () => {
     await repos.create('fault', DOCS_REPO);
     const { atGate, release, beforeApply } = gate();
     // The first worker reads the repository, then stops before applying, as if killed there.
-    const first = await startGitSync(content.address, {
-      workers: 1,
-      ackWaitMs: 1500,
-      beforeApply,
-    });
+    const first = await startGitSync(content.address, { workers: 1, ackWaitMs: 1500, beforeApply });
     let second: GitSyncHarness | undefined;
     try {
       const spaceId = await createSpace();
@@ -137,10 +133,7 @@ describe('a job outliving the assertion it was accepted with', () => {
   it('is applied under the git-sync identity for the user who asked, after that assertion expired', async () => {
     await repos.create('late', DOCS_REPO);
     const { atGate, release, beforeApply } = gate();
-    const gs = await startGitSync(content.address, {
-      workers: 1,
-      beforeApply,
-    });
+    const gs = await startGitSync(content.address, { workers: 1, beforeApply });
     try {
       const spaceId = await createSpace();
       // The gateway's assertions of this request live one second.
