@@ -13,51 +13,26 @@ import type {
   UpdateSpaceRequest,
 } from '@quire/proto/content';
 import { Role } from '@quire/service-kit';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { READER_SPACE_PERMISSIONS } from './fixtures.ts';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let db: pg.Client;
-let owner: TestUser;
-let creator: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let guest: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let targetOrgId: string;
-let otherOrgId: string;
+let owner: TestUser, creator: TestUser, editor: TestUser, reader: TestUser, guest: TestUser, outsider: TestUser;
+let orgId: string, targetOrgId: string, otherOrgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, creator, editor, reader, guest, outsider] = await Promise.all([
-    orgs.user('owner'),
-    orgs.user('creator'),
-    orgs.user('editor'),
-    orgs.user('reader'),
-    orgs.user('guest'),
-    orgs.user('outsider'),
-  ]);
-  orgId = (
-    await orgs.organization(owner, [
-      [creator, Role.ROLE_CREATE],
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-      [guest, Role.ROLE_GUEST],
-    ])
-  ).id;
+  db = await connectDb(h.databaseUrl);
+  const roles = { creator: Role.ROLE_CREATE, editor: Role.ROLE_EDIT, reader: Role.ROLE_READ, guest: Role.ROLE_GUEST };
+  ({ owner, creator, editor, reader, guest, outsider, orgId, otherOrgId } = await team(orgs, roles));
   targetOrgId = (await orgs.organization(owner, [[editor, Role.ROLE_ADMIN]], 'Target Org')).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
 const c = () => h.client;
 const createCollection = (req: Partial<CreateCollectionRequest> = {}, as: TestUser = owner) =>
@@ -123,17 +98,7 @@ describe('spaces', () => {
 
   it('gets a space as each caller sees it, and hides it from outsiders and other organizations', async () => {
     const s = await createSpace();
-    expect((await getSpace(s.id, reader)).permissions).toEqual({
-      view: true,
-      access: true,
-      admin: false,
-      viewInviteLinks: false,
-      edit: false,
-      triggerGitSync: false,
-      comment: false,
-      merge: false,
-      review: false,
-    });
+    expect((await getSpace(s.id, reader)).permissions).toEqual(READER_SPACE_PERMISSIONS);
     expect((await getSpace(s.id, editor)).permissions).toMatchObject({ edit: true, comment: true, review: false, admin: false });
     await rejects(getSpace(s.id, outsider), status.NOT_FOUND, new RegExp(`Space "${s.id}" not found`));
     await rejects(getSpace(s.id, guest), status.NOT_FOUND);

@@ -19,6 +19,7 @@ import type {
 } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
+import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crawl } from '../src/import/crawl.ts';
@@ -73,8 +74,7 @@ beforeAll(async () => {
   orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
 });
 afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
+  await stopAll(h, orgs);
   await new Promise((resolve) => site?.close(resolve));
 });
 
@@ -86,13 +86,18 @@ const getRevision = (spaceId: string, revisionId = '') =>
 const getPage = (spaceId: string, pageId: string) =>
   h.callContent<GetPageRequest, Page>(h.spaceContent.getPage, { spaceId, revisionId: '', pageId, format: 'markdown', metadata: false }, owner.id);
 
-describe('ImportContent from a website', () => {
+/** Lets each test of the describe reach the test servers on loopback, as production refuses to. */
+function allowPrivateNetwork() {
   beforeEach(() => {
     process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
   });
   afterEach(() => {
     delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
   });
+}
+
+describe('ImportContent from a website', () => {
+  allowPrivateNetwork();
 
   it('imports the page and the same-origin pages it links to as the space’s new revision', async () => {
     const space = await newSpace();
@@ -158,12 +163,7 @@ describe('ImportContent from a website', () => {
 });
 
 describe('crawl bounds', () => {
-  beforeEach(() => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
-  });
-  afterEach(() => {
-    delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
-  });
+  allowPrivateNetwork();
 
   it('fetches at most maxPages pages', async () => {
     const site = await crawl(`${base}/`, { maxPages: 2, maxPageBytes: 1_000_000, timeoutMs: 10_000 });
@@ -236,11 +236,8 @@ describe('ImportContent from a file', () => {
     filesBase = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((resolve) => files?.close(resolve)));
-  beforeEach(() => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
-  });
+  allowPrivateNetwork();
   afterEach(() => {
-    delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
     Object.assign(h.importLimits, DEFAULT_IMPORT_LIMITS);
   });
   const importFile = (spaceId: string, source: string, path: string, req: { revisionId?: string } = {}, as: TestUser = owner) =>

@@ -12,15 +12,15 @@ import type {
   Revision,
 } from '@quire/proto/space-content';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
 import { APP_URL, startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
-let owner: TestUser;
-let outsider: TestUser;
+let owner: TestUser, outsider: TestUser;
 let orgId: string;
 let space: Space;
 let first: Revision;
@@ -44,9 +44,7 @@ const guide = [
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  [owner, outsider] = await Promise.all([orgs.user('owner'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [])).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, outsider, orgId } = await team(orgs, {}));
   space = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id);
   const [logo, manual] = (await h.callContent<PutBlobsRequest, PutBlobsResponse>(h.spaceContent.putBlobs, { data: [Buffer.from('png bytes'), Buffer.from('pdf bytes')] }, owner.id))
     .blobs;
@@ -73,10 +71,7 @@ beforeAll(async () => {
     [{ id: 'logo', blob: logo!.blob }],
   );
 });
-afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(h, orgs));
 
 const summary = (res: ListLinksResponse) =>
   res.items.map((u) => [u.status, u.relation, u.targetKind, u.targetPageId || u.targetFileId || u.targetUrl, u.targetAnchor, u.locations.map((l) => l.pageId)]);

@@ -3,16 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateSpaceRequest, ListMemberSpacesRequest, ListMemberSpacesResponse, Space } from '@quire/proto/content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { SortOrder } from '@quire/proto/common';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
-let owner: TestUser;
-let reader: TestUser;
-let guest: TestUser;
-let outsider: TestUser;
+let owner: TestUser, reader: TestUser, guest: TestUser, outsider: TestUser;
 let orgId: string;
 let open: Space;
 let closed: Space;
@@ -20,24 +18,14 @@ let closed: Space;
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  [owner, reader, guest, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('guest'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [reader, Role.ROLE_READ],
-      [guest, Role.ROLE_GUEST],
-    ])
-  ).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, reader, guest, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ, guest: Role.ROLE_GUEST }));
   const create = (title: string) => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id);
   open = await create('Open');
   closed = await create('Closed');
   // Nothing passes down to members from the org role: only admins reach it.
   await h.call(h.client.updateSpace, { spaceId: closed.id, defaultLevel: Role.ROLE_GUEST }, owner.id);
 });
-afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(h, orgs));
 
 const list = (userId: string, as: TestUser, extra: Partial<ListMemberSpacesRequest> = {}) =>
   h.call<ListMemberSpacesRequest, ListMemberSpacesResponse>(h.client.listMemberSpaces, { organizationId: orgId, userId, order: SortOrder.SORT_ORDER_UNSPECIFIED, ...extra }, as.id);

@@ -12,9 +12,9 @@ import type {
   MergeRevisionsResponse,
 } from '@quire/proto/space-content';
 import { Role, unaryCall, type ServiceName } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
+import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContent, type ContentHarness } from './harness.ts';
@@ -22,31 +22,16 @@ import { startContent, type ContentHarness } from './harness.ts';
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let db: pg.Client;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let editor: TestUser;
+let owner: TestUser, reader: TestUser, outsider: TestUser, editor: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, reader, outsider, editor] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider'), orgs.user('editor')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [reader, Role.ROLE_READ],
-      [editor, Role.ROLE_EDIT],
-    ])
-  ).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  db = await connectDb(h.databaseUrl);
+  ({ owner, reader, outsider, editor, orgId } = await team(orgs, { reader: Role.ROLE_READ, editor: Role.ROLE_EDIT }));
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
 const BODY = 'one\ntwo\nthree\nfour\nfive';
 const apply = (spaceId: string, revisionId: string, changes: Change[]) =>

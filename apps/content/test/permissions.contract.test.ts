@@ -15,47 +15,27 @@ import type {
 } from '@quire/proto/content';
 import { ContentServiceService } from '@quire/proto/content';
 import { promiseClient, Role } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let db: pg.Client;
-let owner: TestUser;
-let creator: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
-let teamId: string;
-let otherTeamId: string;
+let owner: TestUser, creator: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string, teamId: string, otherTeamId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, creator, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('creator'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [creator, Role.ROLE_CREATE],
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+  db = await connectDb(h.databaseUrl);
+  ({ owner, creator, editor, reader, outsider, orgId, otherOrgId } = await team(orgs, { creator: Role.ROLE_CREATE, editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
   const createTeam = (organizationId: string, as: TestUser, members: string[]) =>
     orgs.call<{ organizationId: string; title: string; members: string[] }, { id: string }>(orgs.client.createTeam, { organizationId, title: 'Writers', members }, as.id);
   teamId = (await createTeam(orgId, owner, [reader.id])).id;
   otherTeamId = (await createTeam(otherOrgId, outsider, [])).id;
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
 const c = () => h.client;
 const createSpace = (req: Partial<CreateSpaceRequest> = {}, as: TestUser = owner) =>

@@ -20,7 +20,8 @@ import type {
 } from '@quire/proto/space-content';
 import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH, Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMarkdown } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
@@ -32,32 +33,16 @@ import { startContent, type ContentHarness } from './harness.ts';
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let db: pg.Client;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+  db = await connectDb(h.databaseUrl);
+  ({ owner, editor, reader, outsider, orgId, otherOrgId } = await team(orgs, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
 const sc = () => h.spaceContent;
 const createSpace = (organizationId = orgId, as: TestUser = owner, req: Partial<CreateSpaceRequest> = {}) =>
@@ -73,6 +58,26 @@ const setRevision = (spaceId: string, revisionId: string, expectedRevisionId: st
 const insert = (title: string, extra: Record<string, unknown> = {}): Change => ({ insertPage: { fields: { title }, type: '', href: '', ref: '', ...extra } });
 const count = async (table: string) => Number((await db.query(`SELECT count(*) FROM "${table}"`)).rows[0].count);
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEIGGEMAC/WAf7C9rEAAAAAAElFTkSuQmCC', 'base64');
+
+/**
+ * The `key` list an import (`req`) set on `imported` stays on what is made on it (an edit, a merge
+ * of the edit, an import without the list); an import with an empty list clears it.
+ */
+async function expectCarried(key: 'redirects' | 'reusableContents', req: CreateRevisionRequest, imported: Revision, edit: Change, kept: unknown[]) {
+  const { spaceId } = req;
+  const edited = (await apply(spaceId, imported.id, [edit])).revision!;
+  expect((await getRevision(spaceId, edited.id))[key]).toEqual(kept);
+  const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(
+    sc().mergeRevisions,
+    { spaceId, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' },
+    editor.id,
+  );
+  expect(merged.revision![key]).toEqual(kept);
+  const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, [key]: undefined }, editor.id);
+  expect((await getRevision(spaceId, again.id))[key]).toEqual(kept);
+  const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, [key]: { items: [] } }, editor.id);
+  expect((await getRevision(spaceId, cleared.id))[key]).toEqual([]);
+}
 
 /** A space with pages Intro (markdown "hello", child Setup) and FAQ, made active. */
 async function seeded() {
@@ -535,20 +540,8 @@ describe('SetSpaceRevision and CreateRevision', () => {
       { path: 'help', pageId: 'p1', anchor: '' },
     ];
     expect((await getRevision(s.id)).redirects).toEqual(kept);
-    // An edit and a merge of it carry them; a revision made without them (another import kind) too.
-    const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false, markdown: '# Begin' } }])).revision!;
-    expect((await getRevision(s.id, edited.id)).redirects).toEqual(kept);
-    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(
-      sc().mergeRevisions,
-      { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' },
-      editor.id,
-    );
-    expect(merged.revision!.redirects).toEqual(kept);
-    const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, redirects: undefined }, editor.id);
-    expect((await getRevision(s.id, again.id)).redirects).toEqual(kept);
-    // The next import's list replaces them, an empty one removes them.
-    const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, redirects: { items: [] } }, editor.id);
-    expect((await getRevision(s.id, cleared.id)).redirects).toEqual([]);
+    // An edit, a merge of it and a revision made without them (another import kind) carry them; an import's empty list removes them.
+    await expectCarried('redirects', req, imported, { updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false, markdown: '# Begin' } }, kept);
     // Bad redirects are refused, naming the one.
     const bad = (item: { path: string; pageId: string; anchor: string }) =>
       h.callContent(sc().createRevision, { ...req, parentRevisionId: '', setActive: false, redirects: { items: [item] } }, editor.id);
@@ -631,18 +624,7 @@ describe('SetSpaceRevision and CreateRevision', () => {
     const foreign = await createSpace(otherOrgId, outsider);
     await rejects(read({ spaceId: foreign.id }), status.NOT_FOUND, /Space/);
     // An edit, a merge and an import without them carry them; an import's list replaces them.
-    const edited = (await apply(s.id, imported.id, [{ updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false } }])).revision!;
-    expect((await getRevision(s.id, edited.id)).reusableContents).toEqual(importedContents);
-    const merged = await h.callContent<MergeRevisionsRequest, MergeRevisionsResponse>(
-      sc().mergeRevisions,
-      { spaceId: s.id, baseRevisionId: imported.id, oursRevisionId: imported.id, theirsRevisionId: edited.id, type: '' },
-      editor.id,
-    );
-    expect(merged.revision!.reusableContents).toEqual(importedContents);
-    const again = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: imported.id, reusableContents: undefined }, editor.id);
-    expect((await getRevision(s.id, again.id)).reusableContents).toEqual(importedContents);
-    const cleared = await h.callContent<CreateRevisionRequest, Revision>(sc().createRevision, { ...req, parentRevisionId: again.id, reusableContents: { items: [] } }, editor.id);
-    expect((await getRevision(s.id, cleared.id)).reusableContents).toEqual([]);
+    await expectCarried('reusableContents', req, imported, { updatePage: { page: 'p1', fields: { title: 'Begin' }, move: false } }, importedContents);
     // Bad ones are refused, naming the one; the bound is checked before anything is written.
     const bad = (items: ReusableContent[]) => h.callContent(sc().createRevision, { ...req, setActive: false, reusableContents: { items } }, editor.id);
     const one = { id: 'x', title: 'X', documentId: '', markdown: '' };

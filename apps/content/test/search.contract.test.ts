@@ -3,7 +3,8 @@ import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateRevisionRequest, PageContent, Revision, SearchOrganizationRequest, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openStore } from '../src/store/index.ts';
@@ -11,9 +12,7 @@ import { startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
+let owner: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string;
 let handbook: Space;
 
@@ -30,9 +29,7 @@ const searchOrg = (query: string, as: TestUser = owner, organizationId = orgId) 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, reader, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ }));
   handbook = await createSpace('Handbook');
   await publish(handbook.id, [
     page(
@@ -44,10 +41,7 @@ beforeAll(async () => {
     page('Billing', 'Invoices are sent monthly.\n'),
   ]);
 });
-afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(h, orgs));
 
 describe('SearchSpace', () => {
   it('finds pages by their sections and titles, best first, each with its matching sections', async () => {

@@ -3,7 +3,7 @@ import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import type { ContentServiceClient, Space } from '@quire/proto/content';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { ServiceIdentity } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
+import { stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContent, type ContentHarness } from './harness.ts';
@@ -22,10 +22,7 @@ beforeAll(async () => {
   const org = await orgs.organization(owner);
   space = await h.call(h.client.createSpace, { organizationId: org.id, title: 'Private plans', emoji: '', editMode: '', visibility: 'private' }, owner.id);
 });
-afterAll(async () => {
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(h, orgs));
 
 /** A ContentService RPC sent with exactly this metadata, as any process on the network could. */
 function raw<Req, Res>(method: keyof ContentServiceClient, request: Req, metadata: Metadata): Promise<Res> {

@@ -13,7 +13,7 @@ import type {
 import { unaryCall, type ServiceName } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { connectNats, publishEvent, STATE_EVENTS, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
-import { testIdentity } from '@quire/service-kit/testing';
+import { connectDb, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -33,8 +33,7 @@ beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address, { eventsPrefix: orgs.config.EVENTS_SUBJECT_PREFIX, eventsStream: orgs.config.EVENTS_STREAM });
   nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'copies-test', { info: () => {} });
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
+  db = await connectDb(h.databaseUrl);
   owner = await orgs.user('owner');
   orgId = (await orgs.organization(owner, [])).id;
 });

@@ -6,7 +6,7 @@ import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing'
 import { status } from '@grpc/grpc-js';
 import { createLogger, unaryCall } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
-import { testIdentity } from '@quire/service-kit/testing';
+import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_REPO } from './fixtures.ts';
@@ -26,15 +26,9 @@ beforeAll(async () => {
   repos = await startGitServer();
   owner = await orgs.user('owner');
   orgId = (await orgs.organization(owner, [])).id;
-  contentDb = new pg.Client({ connectionString: content.databaseUrl });
-  await contentDb.connect();
+  contentDb = await connectDb(content.databaseUrl);
 });
-afterAll(async () => {
-  await contentDb?.end();
-  await repos?.stop();
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(contentDb, repos, content, orgs));
 
 const createSpace = async () =>
   (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
@@ -47,6 +41,19 @@ const importRepo = (h: GitSyncHarness, spaceId: string, url: string) =>
 const info = (h: GitSyncHarness, spaceId: string) => h.call<GetGitInfoRequest, GitInfo>(h.client.getGitInfo, { spaceId }, owner.id);
 const revisionsOf = async (spaceId: string) => Number((await contentDb.query('SELECT count(*) FROM "Revision" WHERE "spaceId" = $1', [spaceId])).rows[0].count);
 
+/** A stop before a job is applied: `atGate` resolves once a job waits there, `release` lets it (and later ones) on. */
+function gate() {
+  let reached!: () => void;
+  let release!: () => void;
+  const atGate = new Promise<void>((r) => (reached = r));
+  const open = new Promise<void>((r) => (release = r));
+  const beforeApply = async () => {
+    reached();
+    await open;
+  };
+  return { atGate, release, beforeApply };
+}
+
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
     const v = await probe();
@@ -58,19 +65,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 describe('a worker killed mid-job', () => {
   it('leaves the job to another worker, which applies it exactly once', async () => {
     await repos.create('fault', DOCS_REPO);
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
+    const { atGate, release, beforeApply } = gate();
     // The first worker reads the repository, then stops before applying, as if killed there.
-    const first = await startGitSync(content.address, {
-      workers: 1,
-      ackWaitMs: 1500,
-      beforeApply: async () => {
-        reached();
-        await gate;
-      },
-    });
+    const first = await startGitSync(content.address, { workers: 1, ackWaitMs: 1500, beforeApply });
     let second: GitSyncHarness | undefined;
     try {
       const spaceId = await createSpace();
@@ -135,17 +132,8 @@ describe('a worker killed mid-job', () => {
 describe('a job outliving the assertion it was accepted with', () => {
   it('is applied under the git-sync identity for the user who asked, after that assertion expired', async () => {
     await repos.create('late', DOCS_REPO);
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const gs = await startGitSync(content.address, {
-      workers: 1,
-      beforeApply: async () => {
-        reached();
-        await gate;
-      },
-    });
+    const { atGate, release, beforeApply } = gate();
+    const gs = await startGitSync(content.address, { workers: 1, beforeApply });
     try {
       const spaceId = await createSpace();
       // The gateway's assertions of this request live one second.

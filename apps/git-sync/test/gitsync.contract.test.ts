@@ -25,7 +25,8 @@ import type {
   Revision,
 } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { createLogger, MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, Role } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { rejects } from '@quire/service-kit/testing/expect';
@@ -39,9 +40,7 @@ let content: ContentHarness;
 let gs: GitSyncHarness;
 let repos: Awaited<ReturnType<typeof startGitServer>>;
 let secured: Awaited<ReturnType<typeof startGitServer>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
+let owner: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string;
 let contentDb: pg.Client;
 
@@ -51,19 +50,10 @@ beforeAll(async () => {
   orgs = await startOrgs();
   content = await startContent(orgs.address);
   [gs, repos, secured] = await Promise.all([startGitSync(content.address), startGitServer(), startGitServer(CREDS)]);
-  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await orgs.organization(outsider, [], 'Other');
-  contentDb = new pg.Client({ connectionString: content.databaseUrl });
-  await contentDb.connect();
+  ({ owner, reader, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ }));
+  contentDb = await connectDb(content.databaseUrl);
 });
-afterAll(async () => {
-  await contentDb?.end();
-  await gs?.stop();
-  await Promise.all([repos?.stop(), secured?.stop()]);
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(contentDb, gs, repos, secured, content, orgs));
 
 const createSpace = async () =>
   (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;

@@ -1,7 +1,7 @@
 import { GitSyncServiceClient } from '@quire/proto/gitsync';
-import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
+import { createLogger, startGrpcServer } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
-import { callAs, cloneTemplate, testIdentity, testSuffix } from '@quire/service-kit/testing';
+import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { loadGitSyncConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import type { RunnerDeps } from '../src/worker/jobs.ts';
@@ -55,22 +55,16 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
   const identity = testIdentity('git-sync');
   const runtime = await startRuntime(config, identity, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(GitSyncServiceClient, address);
+  const { close: closeServer, ...grpc } = served(server, GitSyncServiceClient, 'git-sync');
   const owned = !options.queue;
   return {
-    address,
-    client,
-    call: callAs(client, 'git-sync'),
+    ...grpc,
     queue,
     databaseUrl: config.DATABASE_URL,
     store: runtime.store,
     workers: runtime.workers,
-    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
-    kill: () => server.server.forceShutdown(),
     async stop() {
-      client.close();
-      await server.shutdown(1000);
+      await closeServer();
       for (const step of runtime.close) await step();
       if (owned) await dropQueue(queue);
       await database?.drop();

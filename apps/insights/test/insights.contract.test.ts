@@ -2,7 +2,8 @@ import { status } from '@grpc/grpc-js';
 import type { AggregateEventsRequest } from '@quire/proto/insights';
 import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, hoursAgo, SAFARI_IPHONE, track } from './fixtures.ts';
 import { startInsights, type InsightsHarness } from './harness.ts';
@@ -16,11 +17,8 @@ describe.skipIf(!SERVER)(`on a ClickHouse server (${SERVER ? SERVER : 'skipped: 
 function contract(env: Record<string, string>) {
   let orgs: OrgsHarness;
   let h: InsightsHarness;
-  let owner: TestUser;
-  let reader: TestUser;
-  let outsider: TestUser;
-  let orgId: string;
-  let otherOrgId: string;
+  let owner: TestUser, reader: TestUser, outsider: TestUser;
+  let orgId: string, otherOrgId: string;
   const site = 'site-main';
   // The service's clock is fixed: ranges and buckets are then the same on every run.
   const NOW = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 + 30 * 60_000);
@@ -33,9 +31,7 @@ function contract(env: Record<string, string>) {
     orgs = await startOrgs();
     h = await startInsights(orgs.address, env);
     h.clock.now = () => NOW;
-    [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-    orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-    otherOrgId = (await orgs.organization(outsider, [], 'Other')).id;
+    ({ owner, reader, outsider, orgId, otherOrgId } = await team(orgs, { reader: Role.ROLE_READ }));
 
     // Three visitors over two days; one on an iPhone, two signed in with claims.
     const events = [
@@ -55,10 +51,7 @@ function contract(env: Record<string, string>) {
     expect(await h.stored(orgId, site, events.length)).toBe(events.length);
     expect(await h.stored(otherOrgId, site, 1)).toBe(1);
   });
-  afterAll(async () => {
-    await h?.stop();
-    await orgs?.stop();
-  });
+  afterAll(() => stopAll(h, orgs));
 
   describe('TrackEvents', () => {
     it('accepts a batch of any member once JetStream has it, and refuses others', async () => {

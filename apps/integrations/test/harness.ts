@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { IntegrationsServiceClient } from '@quire/proto/integrations';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testIdentity } from '@quire/service-kit/testing';
+import { cloneTemplate, served, testIdentity } from '@quire/service-kit/testing';
 import { integrationsService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -26,22 +26,15 @@ export async function startIntegrations(orgsAddress: string, existing?: { databa
     identity,
     log,
   });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(IntegrationsServiceClient, address);
+  const { close: closeServer, ...grpc } = served(server, IntegrationsServiceClient, 'integrations');
 
   return {
-    address,
-    client,
+    ...grpc,
     /** The database's URL, to read rows as stored. */
     databaseUrl: database.url,
     secretsKey,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, 'integrations'),
-    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
-    kill: () => server.server.forceShutdown(),
     async stop() {
-      client.close();
-      await server.shutdown(1000);
+      await closeServer();
       orgsClient.close();
       await close();
       await database.drop();

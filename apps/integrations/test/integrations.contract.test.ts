@@ -4,65 +4,34 @@ import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Integration, ListIntegrationsRequest, PublishIntegrationRequest } from '@quire/proto/integrations';
 import { Role } from '@quire/service-kit';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { connectDb, stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { openSecrets } from '../src/domain/secrets.ts';
+import { manifest as publishable } from './fixtures.ts';
 import { startIntegrations, type IntegrationsHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: IntegrationsHarness;
 let db: pg.Client;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string;
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]).toString('base64');
 
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startIntegrations(orgs.address);
-  db = new pg.Client({ connectionString: h.databaseUrl });
-  await db.connect();
-  [owner, editor, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+  db = await connectDb(h.databaseUrl);
+  ({ owner, editor, reader, outsider, orgId, otherOrgId } = await team(orgs, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
   await orgs.call(
     orgs.client.updateOrganization,
     { organizationId: orgId, hostname: 'acme', setEmailDomains: false, emailDomains: [], clearDefaultContent: false, clearLogo: false },
     owner.id,
   );
 });
-afterAll(async () => {
-  await db?.end();
-  await h?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(db, h, orgs));
 
-const manifest = (name: string, over: Partial<PublishIntegrationRequest> = {}): PublishIntegrationRequest => ({
-  name,
-  organization: orgId,
-  runtime: '',
-  title: 'An integration',
-  description: 'It integrates',
-  previewImages: [],
-  visibility: '',
-  target: '',
-  scopes: [],
-  categories: [],
-  blocks: [],
-  contentSources: [],
-  externalLinks: [],
-  script: 'export default () => {}',
-  ...over,
-});
-
+const manifest = (name: string, over: Partial<PublishIntegrationRequest> = {}) => publishable(name, orgId, over);
 const publish = (req: PublishIntegrationRequest, as: TestUser = owner) => h.call<PublishIntegrationRequest, Integration>(h.client.publishIntegration, req, as.id);
 const get = (name: string, as?: TestUser) => h.call(h.client.getIntegration, { name }, as?.id);
 const list = (req: ListIntegrationsRequest, as: TestUser = owner) => h.call(h.client.listIntegrations, req, as.id);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
-import { createClient, createLogger, Role, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testIdentity, testSuffix } from '@quire/service-kit/testing';
+import { createLogger, Role, startGrpcServer } from '@quire/service-kit';
+import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
 import { loadOrgsConfig } from '../src/config.ts';
@@ -39,8 +39,7 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
   });
   const runtime = await startOrgsRuntime(config, store, new TextEncoder().encode('test-visitor-claims-key-0123456789'), log);
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], identity: testIdentity('orgs'), log });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(OrgsServiceClient, address);
+  const { close: closeServer, ...grpc } = served(server, OrgsServiceClient, 'orgs');
 
   async function user(name = 'user'): Promise<TestUser> {
     const email = `${name}-${randomBytes(4).toString('hex')}@example.com`;
@@ -59,8 +58,7 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
   return {
     /** Adds `user` to the organization at `role`. */
     member: (organizationId: string, u: TestUser, role: Role) => addMember(store, organizationId, u.email, role),
-    address,
-    client,
+    ...grpc,
     config,
     /** Resolves with the organization's audit entries once `count` are written, or what there is after `timeoutMs`. */
     async audit(organizationId: string, count: number, timeoutMs = 10_000) {
@@ -75,13 +73,8 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
     databaseUrl: database.url,
     user,
     organization,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, 'orgs'),
-    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
-    kill: () => server.server.forceShutdown(),
     async stop() {
-      client.close();
-      await server.shutdown(1000);
+      await closeServer();
       for (const step of runtime.close) await step();
       const nc = await connectNats(config.NATS_URL, 'orgs-test-cleanup', log);
       await (await nc.jetstreamManager()).streams.delete(config.EVENTS_STREAM).catch(() => false);
@@ -93,4 +86,26 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
 }
 
 export type OrgsHarness = Awaited<ReturnType<typeof startOrgs>>;
+
+/** The users a suite starts from: an `owner`, a member per entry of `roles` named after it, and an `outsider`. */
+export type Team<R extends string> = Record<R | 'owner' | 'outsider', TestUser> & {
+  /** The organization `owner` owns (as admin), each member in it at its role. */
+  orgId: string;
+  /** The outsider's own organization: one the team's users are no members of. */
+  otherOrgId: string;
+};
+
+/** Makes a `Team` on `orgs`; members join in the order `roles` names them. */
+export async function team<R extends string>(orgs: OrgsHarness, roles: Record<R, Role>): Promise<Team<R>> {
+  const entries = Object.entries(roles) as [R, Role][];
+  const [owner, outsider, members] = await Promise.all([orgs.user('owner'), orgs.user('outsider'), Promise.all(entries.map(([name]) => orgs.user(name)))]);
+  const org = await orgs.organization(
+    owner,
+    members.map((m, i) => [m, entries[i]![1]]),
+  );
+  const other = await orgs.organization(outsider, [], 'Other Org');
+  const named = Object.fromEntries(entries.map(([name], i) => [name, members[i]!])) as Record<R, TestUser>;
+  return { ...named, owner, outsider, orgId: org.id, otherOrgId: other.id };
+}
+
 export { TEST_CERTIFICATE } from './fixtures.ts';

@@ -6,26 +6,15 @@ import { MemberSort, OrgsServiceService, TeamMemberRole, TokenScope, type BatchG
 import { SortOrder } from '@quire/proto/common';
 import { promiseClient, Role, unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';
+import { startOrgs, team, type OrgsHarness, type TestUser } from './harness.ts';
 
 let h: OrgsHarness;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
   h = await startOrgs();
-  [owner, editor, reader, outsider] = await Promise.all([h.user('owner'), h.user('editor'), h.user('reader'), h.user('outsider')]);
-  orgId = (
-    await h.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  otherOrgId = (await h.organization(outsider, [], 'Other Org')).id;
+  ({ owner, editor, reader, outsider, orgId, otherOrgId } = await team(h, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
 });
 afterAll(() => h?.stop());
 

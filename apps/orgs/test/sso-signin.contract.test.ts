@@ -34,6 +34,9 @@ afterAll(async () => {
   await h?.stop();
 });
 
+/** The settings of a sign-in provider of the organization whose new members join the team at `defaultRole`. */
+const joining = (defaultRole: Role) => ({ organizationId: orgId, defaultRole, defaultTeam: teamId });
+
 /** The organization's audit entries of an action, once the events consumer has written `atLeast` of them. */
 type AuditEntry = { targetId: string; details: Record<string, unknown> };
 
@@ -94,13 +97,8 @@ describe('OIDC providers', () => {
 describe('OIDC sign-in', () => {
   let providerId: string;
   beforeAll(async () => {
-    providerId = (
-      await h.call(
-        h.client.createOidcProvider,
-        { organizationId: orgId, label: 'Test OP', issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, defaultRole: Role.ROLE_EDIT, defaultTeam: teamId },
-        owner.id,
-      )
-    ).id;
+    const oidc = { label: 'Test OP', issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret };
+    providerId = (await h.call(h.client.createOidcProvider, { ...joining(Role.ROLE_EDIT), ...oidc }, owner.id)).id;
   });
 
   /** Start, then the browser's way through the provider until it comes back to the callback. */
@@ -196,13 +194,8 @@ describe('SAML sign-in', () => {
   const idp = samlIdentityProvider();
   let providerId: string;
   beforeAll(async () => {
-    providerId = (
-      await h.call(
-        h.client.createSamlProvider,
-        { organizationId: orgId, label: 'Test IdP', entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificate: idp.certificate, defaultRole: Role.ROLE_REVIEW, defaultTeam: teamId },
-        owner.id,
-      )
-    ).id;
+    const saml = { label: 'Test IdP', entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificate: idp.certificate };
+    providerId = (await h.call(h.client.createSamlProvider, { ...joining(Role.ROLE_REVIEW), ...saml }, owner.id)).id;
   });
 
   async function requestId() {

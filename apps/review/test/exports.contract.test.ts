@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { startContent, type ContentHarness } from '@quire/content/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/review';
 import type { Change } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
 import { pdfText } from '@quire/render/testing';
 import { Role, unaryCall, type Caller } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
+import { stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,29 +20,23 @@ let orgs: OrgsHarness;
 let content: ContentHarness;
 let review: ReviewHarness;
 let deps: Deps;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
+let owner: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   content = await startContent(orgs.address);
   review = await startReview(orgs.address, content.address);
-  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, reader, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ }));
   deps = review.deps;
 }, 60_000);
-afterAll(async () => {
-  await review?.stop();
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(review, content, orgs));
 
 // The export runs for a user behind the gateway, as an API call does.
 const as = (user: TestUser): Caller => ({ userId: user.id, chain: ['gateway'], requestId: 'test' });
 const call = <Res>(m: (...a: never[]) => unknown, req: unknown) => review.call<unknown, Res>(m as never, req, owner.id);
+const createSpace = async (title: string) =>
+  (await content.call(ContentServiceClient.prototype.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id)) as Space;
 const insert = (title: string, markdown: string, parent = ''): Change => ({
   insertPage: { fields: { title }, type: '', markdown, href: '', ref: '', ...(parent ? { parent } : {}) },
 });
@@ -52,11 +46,7 @@ const LINES = { Guide: 'Getting started with Quire', Install: 'Начало ра
 
 /** A space whose content is a Guide page with Install and Usage pages and a file, merged, and an open change request adding a page. */
 async function seeded() {
-  const space = (await content.call(
-    ContentServiceClient.prototype.createSpace,
-    { organizationId: orgId, title: 'Product Docs', emoji: '', editMode: '', visibility: '' },
-    owner.id,
-  )) as Space;
+  const space = await createSpace('Product Docs');
   const seed = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Seed', agentTaskId: '' });
   await call(R.prototype.updateChangeRequestContent, {
     spaceId: space.id,
@@ -160,11 +150,7 @@ describe('the ExportSpace call', () => {
   });
 
   it('refuses a file over the 16 MiB message limit by name, rather than failing in the client', async () => {
-    const space = (await content.call(
-      ContentServiceClient.prototype.createSpace,
-      { organizationId: orgId, title: 'Big', emoji: '', editMode: '', visibility: '' },
-      owner.id,
-    )) as Space;
+    const space = await createSpace('Big');
     const cr = await call<ChangeRequest>(R.prototype.createChangeRequest, { spaceId: space.id, subject: 'Big files', agentTaskId: '' });
     // Two files of 9 MiB that do not compress: each call fits a message, their export does not.
     for (const name of ['a.bin', 'b.bin']) {

@@ -1,8 +1,8 @@
 import { ReviewServiceClient } from '@quire/proto/review';
-import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
+import { createLogger, startGrpcServer } from '@quire/service-kit';
 import { publishJob, type QueueConfig } from '@quire/service-kit/job-queue';
 import { connectNats } from '@quire/service-kit/nats';
-import { callAs, cloneTemplate, testEventSink, testIdentity, testSuffix } from '@quire/service-kit/testing';
+import { cloneTemplate, served, testEventSink, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectUpstreams } from '../src/deps-clients.ts';
@@ -64,24 +64,17 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
   const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(ReviewServiceClient, address);
+  const { close: closeServer, ...grpc } = served(server, ReviewServiceClient, 'review');
   const owned = !options.queue;
   return {
-    address,
-    client,
+    ...grpc,
     databaseUrl: database.url,
     /** What the server's handlers run on, for tests of the domain functions behind an RPC. */
     deps,
     queue,
     workers,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, 'review'),
-    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
-    kill: () => server.server.forceShutdown(),
     async stop() {
-      client.close();
-      await server.shutdown(1000);
+      await closeServer();
       await workers.stop();
       await stopMerges();
       if (owned) {

@@ -1,5 +1,6 @@
 import { startContent } from '@quire/content/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest, type GetChangeRequestRevisionResponse } from '@quire/proto/review';
 import { SpaceContentServiceClient as SC, type Change, type Page } from '@quire/proto/space-content';
@@ -16,9 +17,7 @@ import { startReview } from './harness.ts';
 // request ends merged from content's event, on the next read, or at the next start.
 
 let orgs: OrgsHarness;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
+let owner: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string;
 
 /** Content and review, with or without content's events reaching review. */
@@ -103,16 +102,10 @@ let withoutEvents: Awaited<ReturnType<typeof stack>>;
 
 beforeAll(async () => {
   orgs = await startOrgs();
-  [owner, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (await orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, reader, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ }));
   [withEvents, withoutEvents] = await Promise.all([stack(true), stack(false)]);
 });
-afterAll(async () => {
-  await withEvents?.stop();
-  await withoutEvents?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(withEvents, withoutEvents, orgs));
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   for (const until = Date.now() + ms; ;) {

@@ -1,5 +1,6 @@
 import { startContent, type ContentHarness } from '@quire/content/testing';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { SortOrder } from '@quire/proto/common';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/review';
@@ -14,32 +15,16 @@ import { startReview, type ReviewHarness } from './harness.ts';
 let orgs: OrgsHarness;
 let content: ContentHarness;
 let review: ReviewHarness;
-let owner: TestUser;
-let editor: TestUser;
-let commenter: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
+let owner: TestUser, editor: TestUser, commenter: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   content = await startContent(orgs.address);
   review = await startReview(orgs.address, content.address);
-  [owner, editor, commenter, reader, outsider] = await Promise.all([orgs.user('owner'), orgs.user('editor'), orgs.user('commenter'), orgs.user('reader'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [editor, Role.ROLE_EDIT],
-      [commenter, Role.ROLE_COMMENT],
-      [reader, Role.ROLE_READ],
-    ])
-  ).id;
-  await orgs.organization(outsider, [], 'Elsewhere');
+  ({ owner, editor, commenter, reader, outsider, orgId } = await team(orgs, { editor: Role.ROLE_EDIT, commenter: Role.ROLE_COMMENT, reader: Role.ROLE_READ }));
 });
-afterAll(async () => {
-  await review?.stop();
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(review, content, orgs));
 
 const call = <Req, Res>(m: (...a: never[]) => unknown, req: Req, as: TestUser = owner) => review.call<Req, Res>(m as never, req, as.id);
 const createSpace = () =>

@@ -3,7 +3,7 @@ import { ContentServiceClient, ContentServiceService } from '@quire/proto/conten
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { SitesServiceClient } from '@quire/proto/sites';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
+import { cloneTemplate, served, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { sitesService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 
@@ -31,22 +31,15 @@ export async function startSites(orgsAddress: string, contentAddress: string, op
     identity,
   };
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [sitesService(deps, log)], identity, log });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(SitesServiceClient, address);
+  const { close: closeServer, ...grpc } = served(server, SitesServiceClient, 'sites');
 
   return {
-    address,
-    client,
+    ...grpc,
     /** The database's URL, to read rows as stored. */
     databaseUrl: database.url,
     secretsKey: deps.secretsKey,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, 'sites'),
-    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
-    kill: () => server.server.forceShutdown(),
     async stop() {
-      client.close();
-      await server.shutdown(1000);
+      await closeServer();
       orgsClient.close();
       contentClient.close();
       await sink.close();

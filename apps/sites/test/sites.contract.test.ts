@@ -4,40 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem, ShareLink } from '@quire/proto/sites';
 import type { Space } from '@quire/proto/content';
 import { Role } from '@quire/service-kit';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import { stopAll } from '@quire/service-kit/testing';
+import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { startSites, type SitesHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let content: ContentHarness;
 let h: SitesHarness;
-let owner: TestUser;
-let creator: TestUser;
-let reader: TestUser;
-let guest: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+let owner: TestUser, creator: TestUser, reader: TestUser, guest: TestUser, outsider: TestUser;
+let orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
   orgs = await startOrgs();
   content = await startContent(orgs.address);
   h = await startSites(orgs.address, content.address);
-  [owner, creator, reader, guest, outsider] = await Promise.all([orgs.user('owner'), orgs.user('creator'), orgs.user('reader'), orgs.user('guest'), orgs.user('outsider')]);
-  orgId = (
-    await orgs.organization(owner, [
-      [creator, Role.ROLE_CREATE],
-      [reader, Role.ROLE_READ],
-      [guest, Role.ROLE_GUEST],
-    ])
-  ).id;
-  otherOrgId = (await orgs.organization(outsider, [], 'Other Org')).id;
+  ({ owner, creator, reader, guest, outsider, orgId, otherOrgId } = await team(orgs, { creator: Role.ROLE_CREATE, reader: Role.ROLE_READ, guest: Role.ROLE_GUEST }));
 });
-afterAll(async () => {
-  await h?.stop();
-  await content?.stop();
-  await orgs?.stop();
-});
+afterAll(() => stopAll(h, content, orgs));
 
 const c = () => h.client;
 // Requests are written partially here (proto3 defaults fill the rest on the wire).

@@ -38,6 +38,13 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
+/** A server of no services whose health is `checks`, checked when a test asks (checkHealth), shut down after the file. */
+async function serving(checks: Parameters<typeof startGrpcServer>[0]['checks']) {
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [], identity: testIdentity('orgs'), log, checks, checkIntervalMs: 60_000 });
+  cleanup.push(() => server.shutdown(100));
+  return server;
+}
+
 describe('health follows the dependencies', () => {
   it('is NOT_SERVING once the database is gone, and /readyz says so', async () => {
     const name = `quire_health_test_${randomBytes(4).toString('hex')}`;
@@ -48,16 +55,7 @@ describe('health follows the dependencies', () => {
     const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
     pool.on('error', () => {});
     cleanup.push(() => pool.end());
-    const server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      services: [],
-      identity: testIdentity('orgs'),
-      log,
-      checks: { database: () => pool.query('SELECT 1') },
-      checkIntervalMs: 60_000,
-    });
-    cleanup.push(() => server.shutdown(100));
+    const server = await serving({ database: () => pool.query('SELECT 1') });
     const side = await startMetricsServer('127.0.0.1', 0, server.ready);
     cleanup.push(() => side.close());
 
@@ -78,16 +76,7 @@ describe('health follows the dependencies', () => {
 
   it('is NOT_SERVING once NATS is gone', async () => {
     const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'health-test', log);
-    const server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      services: [],
-      identity: testIdentity('orgs'),
-      log,
-      checks: { nats: natsCheck(nc) },
-      checkIntervalMs: 60_000,
-    });
-    cleanup.push(() => server.shutdown(100));
+    const server = await serving({ nats: natsCheck(nc) });
     expect(await server.checkHealth()).toBe(true);
     await nc.close();
     expect(await server.checkHealth()).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
+import { READER_SPACE_PERMISSIONS } from '../../test/fixtures.ts';
 import { collectionPermissions, collectionRole, spacePermissions, spaceRole, subtree, type Access, type CollectionNode, type Level } from './access.ts';
 
 const col = (id: string, parentId: string | null, defaultLevel: Level = 'inherit'): CollectionNode => ({ id, parentId, defaultLevel });
@@ -61,17 +62,7 @@ describe('collectionRole and subtree', () => {
 
 describe('permissions', () => {
   it('follow the role, and a locked space takes no edits', () => {
-    expect(spacePermissions(Role.ROLE_READ, 'live')).toEqual({
-      view: true,
-      access: true,
-      admin: false,
-      viewInviteLinks: false,
-      edit: false,
-      triggerGitSync: false,
-      comment: false,
-      merge: false,
-      review: false,
-    });
+    expect(spacePermissions(Role.ROLE_READ, 'live')).toEqual(READER_SPACE_PERMISSIONS);
     expect(spacePermissions(Role.ROLE_ADMIN, 'live')).toMatchObject({ admin: true, edit: true, merge: true, review: true });
     expect(spacePermissions(Role.ROLE_ADMIN, 'locked')).toMatchObject({ admin: true, edit: false, merge: false });
     expect(collectionPermissions(Role.ROLE_CREATE)).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });

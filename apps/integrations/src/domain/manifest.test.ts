@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PublishIntegrationRequest } from '@quire/proto/integrations';
 import { InvalidArgumentError } from '@quire/service-kit';
+import { manifest } from '../../test/fixtures.ts';
 import { checkListFilter, checkManifest, checkName, checkSecrets, decodeBase64, unfurlDomains } from './manifest.ts';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]).toString('base64');
 
-const request = (over: Partial<PublishIntegrationRequest> = {}): PublishIntegrationRequest => ({
-  name: 'my-integration',
-  organization: 'org',
-  runtime: '',
-  title: 'My integration',
-  description: 'Does things',
-  previewImages: [],
-  visibility: '',
-  target: '',
-  scopes: [],
-  categories: [],
-  blocks: [],
-  contentSources: [],
-  externalLinks: [],
-  script: 'export default {}',
-  ...over,
-});
+const request = (over: Partial<PublishIntegrationRequest> = {}) => manifest('my-integration', 'org', over);
 
 const invalid = (fn: () => unknown, message: RegExp) => {
   expect(fn).toThrow(InvalidArgumentError);

@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { Client } from '@grpc/grpc-js';
 import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
 import type { ServiceName } from '../callers.js';
-import { unaryCall } from '../grpc.js';
+import { createClient, unaryCall, type startGrpcServer } from '../grpc.js';
 import { generateServiceKeys, loadServiceKeys } from '../identity.js';
 import type { Logger } from '../logger.js';
 import { connectNats, eventSink } from '../nats.js';
@@ -97,7 +97,9 @@ export async function migrateTemplate(service: string, serviceDir: string): Prom
     await run('pnpm', ['exec', 'prisma', 'migrate', 'deploy'], { cwd: serviceDir, env: { ...process.env, DATABASE_URL: withDatabase(adminUrl(), building) } });
     await lock.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
     // Templates of older migrations: the three newest are kept (another checkout may be testing with one).
-    const stale = await lock.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ $1 ORDER BY oid DESC OFFSET 3`, [`^${templatePrefix(service)}[0-9a-f]{12}$`]);
+    const stale = await lock.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ $1 ORDER BY oid DESC OFFSET 3`, [
+      `^${templatePrefix(service)}[0-9a-f]{12}$`,
+    ]);
     for (const { datname } of stale.rows) await lock.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   } finally {
     await lock.end();
@@ -159,6 +161,18 @@ export async function cloneTemplate(service: string): Promise<TestDatabase> {
   };
 }
 
+/** A connected client on the database at `url`, for a test to read and seed rows as stored. */
+export async function connectDb(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** Stops what a suite started, one after another in the order given; what never started (its beforeAll failed first) is passed over. */
+export async function stopAll(...running: ({ stop(): Promise<unknown> } | { end(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const r of running) if (r) await ('stop' in r ? r.stop() : r.end());
+}
+
 let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
 
 /** The key set of this test process, made once: every service's private key and the trust document naming them all. */
@@ -179,6 +193,28 @@ export function callAs(client: Client, audience: ServiceName) {
   const callee = { identity: (gateway ??= testIdentity('gateway')), audience };
   return <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId?: string) =>
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
+}
+
+/**
+ * What every harness tells of the gRPC server it started: its address, a client of `Ctor` there,
+ * calls through it as a user, and a kill; `close` (the client closed, the server shut down) is the
+ * first step of the harness's stop.
+ */
+export function served<C extends Client>(server: Awaited<ReturnType<typeof startGrpcServer>>, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(Ctor, address);
+  return {
+    address,
+    client,
+    /** Calls an RPC as `userId`. */
+    call: callAs(client, audience),
+    /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
+    kill: () => server.server.forceShutdown(),
+    async close() {
+      client.close();
+      await server.shutdown(1000);
+    },
+  };
 }
 
 /**
