@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-// As the gateway's e2e suite: the files share one process and its stack of services.
-export default mergeConfig(shared, defineConfig({ test: { isolate: false, setupFiles: ['../gateway/test/setup.ts'] } }));
+// As the gateway's e2e suite: one stack of services for the files, every answer of the gateway checked.
+export default mergeConfig(shared, defineConfig({ test: { setupFiles: ['../gateway/test/setup.ts'] } }));
