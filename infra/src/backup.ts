@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -81,7 +82,10 @@ export async function backup(out: string, sources: BackupSources): Promise<Manif
  * data replaces the engine's directory (insights stopped) or is inserted into the server's table.
  */
 export async function restore(dir: string, targets: BackupSources): Promise<Manifest> {
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => {
+    throw new Error(`no backup at ${dir}: it has no manifest.json (quire backup writes one)`);
+  });
+  const manifest = JSON.parse(text) as Manifest;
   await Promise.all(
     manifest.databases.map(async (service) => {
       const url = targets.databases[service];
@@ -124,23 +128,24 @@ async function clickhouse(url: string, database: string, query: string, body?: B
   return Buffer.from(await res.arrayBuffer());
 }
 
-/** `pnpm quire backup --out DIR` / `pnpm quire restore DIR`, with the stores of the environment. */
-export async function backupCli(argv: string[]): Promise<boolean> {
-  const [command, ...rest] = argv;
-  if (command === 'backup') {
-    const at = rest.indexOf('--out');
-    const out = at >= 0 ? rest[at + 1] : undefined;
-    if (!out) throw new Error('usage: quire backup --out DIR');
-    const m = await backup(resolve(out), sourcesFromEnv());
-    process.stdout.write(`backed up ${m.databases.join(', ')}${m.blobs ? ', blobs' : ''}${m.insights !== 'none' ? `, insights (${m.insights})` : ''} to ${out}\n`);
-    return true;
-  }
-  if (command === 'restore') {
-    const dir = rest[0];
-    if (!dir) throw new Error('usage: quire restore DIR');
-    const m = await restore(resolve(dir), sourcesFromEnv());
-    process.stdout.write(`restored ${m.databases.join(', ')}${m.blobs ? ', blobs' : ''}${m.insights !== 'none' ? `, insights (${m.insights})` : ''} from ${dir}\n`);
-    return true;
-  }
-  return false;
+const summary = (m: Manifest) => `${m.databases.join(', ')}${m.blobs ? ', blobs' : ''}${m.insights !== 'none' ? `, insights (${m.insights})` : ''}`;
+
+/** `quire backup --out DIR` and `quire restore DIR` on `program`, with the stores the environment names (sourcesFromEnv). */
+export function backupCommands(program: Command): void {
+  program
+    .command('backup')
+    .description('write every database (pg_dump), the blobs and the insights events to a new folder')
+    .requiredOption('--out <dir>', 'the folder to write; it must not exist yet')
+    .action(async (o: { out: string }) => {
+      const m = await backup(resolve(o.out), sourcesFromEnv());
+      process.stdout.write(`backed up ${summary(m)} to ${o.out}\n`);
+    });
+  program
+    .command('restore')
+    .description('replace every database, the blobs and the insights events with a backup (stop the stack first)')
+    .argument('<dir>', 'a folder `quire backup` wrote')
+    .action(async (dir: string) => {
+      const m = await restore(resolve(dir), sourcesFromEnv());
+      process.stdout.write(`restored ${summary(m)} from ${dir}\n`);
+    });
 }

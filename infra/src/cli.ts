@@ -1,8 +1,15 @@
-import { backupCli } from './backup.ts';
+import { Command } from 'commander';
+import { adminCommands } from '@quire/orgs/cli';
+import { backupCommands, sourcesFromEnv } from './backup.ts';
 
-// `pnpm quire ...`: backup and restore here, every other command is the orgs administration CLI.
+// `pnpm quire <command>`: every operator command on one parser (`quire --help`, `quire <command>
+// --help`). Each reads the databases as backup does: `<SERVICE>_DATABASE_URL`, else
+// `quire_<service>` on `QUIRE_PG_URL`.
+const program = new Command('quire').description('Quire administration: users, organizations, members, tokens, backups');
+adminCommands(program, () => sourcesFromEnv().databases.orgs!);
+backupCommands(program);
 try {
-  if (!(await backupCli(process.argv.slice(2)))) await import('@quire/orgs/cli');
+  await program.parseAsync();
 } catch (err) {
   process.stderr.write(`quire: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

@@ -5,8 +5,9 @@ import { GrpcStatus } from '@quire/service-kit';
 import { startOrgs } from '@quire/orgs/testing';
 import { cloneTemplate, migrateTemplate, type TestDatabase } from '@quire/service-kit/testing';
 
-// `pnpm quire user ...` as an operator runs it, against a fresh orgs database; the passwords it
-// sets are then checked by the real orgs service, as sign-in checks them.
+// `pnpm quire ...` as an operator runs it, against a fresh orgs database (ORGS_DATABASE_URL, as
+// backup reads it); the passwords it sets are then checked by the real orgs service, as sign-in
+// checks them.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let db: TestDatabase;
@@ -25,7 +26,7 @@ afterAll(async () => {
 /** Runs `pnpm quire <args>` with `stdin` as its input; answers its exit code and output. */
 function quire(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: db.url } }, (err, stdout, stderr) =>
+    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, ORGS_DATABASE_URL: db.url } }, (err, stdout, stderr) =>
       resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin!.end(stdin ?? '');
@@ -65,5 +66,25 @@ describe('pnpm quire user', { timeout: 180_000 }, () => {
     expect(twice).toMatchObject({ code: 1, stderr: expect.stringMatching(/exists/) });
     // Nothing half-written: bob was never made.
     expect(await orgs.store.findUserByEmail('bob@example.com')).toBeNull();
+  });
+});
+
+describe('pnpm quire on one parser', { timeout: 180_000 }, () => {
+  it('lists every command in --help, and each command prints its own usage', async () => {
+    const all = await quire(['--help']);
+    expect(all, all.stderr).toMatchObject({ code: 0 });
+    for (const command of ['user', 'org', 'member', 'token', 'backup', 'restore']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    const restore = await quire(['restore', '--help']);
+    expect(restore).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: quire restore \[options\] <dir>\n/) });
+    const backup = await quire(['backup', '--help']);
+    expect(backup).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: quire backup \[options\]\n/) });
+    expect(backup.stdout).toContain('--out <dir>');
+  });
+
+  it('refuses a backup without its folder and a restore from a folder that holds no backup, naming them', async () => {
+    expect(await quire(['backup'])).toMatchObject({ code: 1, stderr: expect.stringContaining("required option '--out <dir>' not specified") });
+    expect(await quire(['restore'])).toMatchObject({ code: 1, stderr: expect.stringContaining("missing required argument 'dir'") });
+    const missing = await quire(['restore', '/nonexistent/quire-backup']);
+    expect(missing).toMatchObject({ code: 1, stderr: 'quire: no backup at /nonexistent/quire-backup: it has no manifest.json (quire backup writes one)\n' });
   });
 });
