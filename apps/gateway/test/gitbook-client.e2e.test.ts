@@ -3,23 +3,18 @@ import { GitBookAPI, GitBookAPIError, MemberRole } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { startGateway } from './harness.ts';
+import type { Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
 // The official client of the release whose API matches the reference, unchanged, over real HTTP.
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let orgId: string;
+let g: Gateway, owner: TestUser, reader: TestUser, orgId: string;
 let endpoint: string;
 
 beforeAll(async () => {
-  g = await startGateway();
+  ({ g, owner, reader, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
   await g.app.listen({ host: '127.0.0.1', port: 0 });
   endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
-  owner = await g.orgs.user('owner');
-  reader = await g.orgs.user('reader');
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
 });
 afterAll(() => g?.stop());
 

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
-import type { TestUser } from '@quire/orgs/testing';
-import { expectError, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { describe, expect } from 'vitest';
+import { expectError } from './harness.ts';
+import { test as it } from './fixtures.ts';
 
 // Beyond the reference, what a user needs around members: invitations by email, a team's
 // members, and the subdomain lookup (GitBook's shapes).
 
-let g: Gateway, owner: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
-
-beforeAll(async () => {
-  ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
-});
-afterAll(() => g?.stop());
+// Each test in an organization of its own (fixtures.ts).
 
 describe('invitations, team members and subdomains', () => {
-  it('invites people by email with a role each or one for all', async () => {
+  it('invites people by email with a role each or one for all', async ({ g, team: { owner, orgId } }) => {
     const res = await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: ['ada@example.com', { email: 'bob@example.com', role: 'edit' }], role: 'comment' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -31,7 +24,7 @@ describe('invitations, team members and subdomains', () => {
     expect(again.invited).toBe(0);
   });
 
-  it('refuses bad invitations and other callers, adding nobody', async () => {
+  it('refuses bad invitations and other callers, adding nobody', async ({ g, team: { owner, reader, outsider, orgId } }) => {
     const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json().count;
     expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, {}), 400, /emails/);
     expectError(await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: [] }), 400, /emails/);
@@ -42,7 +35,7 @@ describe('invitations, team members and subdomains', () => {
     expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json().count).toBe(before);
   });
 
-  it("lists a team's members", async () => {
+  it("lists a team's members", async ({ g, team: { owner, reader, outsider, orgId } }) => {
     const team = (await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Readers', members: [reader.id] })).json();
     const res = await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams/${team.id}/members`);
     expect(res.statusCode).toBe(200);
@@ -51,7 +44,7 @@ describe('invitations, team members and subdomains', () => {
     expectError(await g.call(reader, 'GET', `/v1/orgs/${orgId}/teams/${team.id}/members?limit=1001`), 400, /limit/);
   });
 
-  it('answers what a subdomain points to', async () => {
+  it('answers what a subdomain points to', async ({ g, team: { owner, outsider, orgId } }) => {
     await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: 'people-co' });
     const res = await g.call(outsider, 'GET', '/v1/subdomains/people-co');
     expect(res.json()).toEqual({ object: 'subdomain', subdomain: 'people-co', target: { type: 'organization', organization: orgId }, isActive: true });

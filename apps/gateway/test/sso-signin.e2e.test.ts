@@ -3,28 +3,26 @@ import { Role } from '@quire/service-kit';
 import { reservedPort } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { browser, samlIdentityProvider, startOidcProvider } from '@quire/orgs/testing/idp';
-import { bearer, expectError, ok, startGateway } from './harness.ts';
+import { bearer, expectError, ok, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-// Issue 12: OIDC and SAML sign-in through the gateway, listening on loopback, against an OpenID
+// OIDC and SAML sign-in through the gateway, listening on loopback, against an OpenID
 // provider and a SAML identity provider running in the test, over the real services.
 
 process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
 
 const domain = `e2e-${Date.now().toString(36)}.example`;
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: Gateway, owner: TestUser, editor: TestUser, orgId: string;
 let base: string;
-let owner: TestUser;
-let editor: TestUser;
-let orgId: string;
 
 beforeAll(async () => {
   const port = await reservedPort();
   base = `http://127.0.0.1:${port}`;
-  g = await startGateway({ QUIRE_PUBLIC_URL: base, RATE_LIMIT_PER_MINUTE: '100000', QUIRE_LINK_SECRET: 'test-link-secret-0123456789' });
+  ({ g, owner, editor, orgId } = await gatewayWithTenant(
+    { QUIRE_PUBLIC_URL: base, RATE_LIMIT_PER_MINUTE: '100000', QUIRE_LINK_SECRET: 'test-link-secret-0123456789' },
+    { editor: Role.ROLE_EDIT },
+  ));
   await g.app.listen({ port, host: '127.0.0.1' });
-  owner = await g.orgs.user('owner');
-  editor = await g.orgs.user('editor');
-  orgId = (await g.orgs.organization(owner, [[editor, Role.ROLE_EDIT]])).id;
   await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { emailDomains: [domain] }));
 });
 afterAll(() => g?.stop());

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { describe, expect } from 'vitest';
 import { TEST_CERTIFICATE, type TestUser } from '@quire/orgs/testing';
-import { expectError, type Method, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { expectError, type Method } from './harness.ts';
+import { test as it } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, editor: TestUser, outsider: TestUser, orgId: string;
-
-beforeAll(async () => {
-  ({ g, owner, editor, outsider, orgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT }));
-});
-afterAll(() => g?.stop());
+// Each test in an organization of its own (fixtures.ts).
 
 describe('SAML providers', () => {
-  it('creates (201), completes, lists, gets, patches and deletes (204); /sso lists active ones', async () => {
+  it('creates (201), completes, lists, gets, patches and deletes (204); /sso lists active ones', async ({ g, team: { owner, outsider, orgId } }) => {
     const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/saml`, { label: 'Okta', defaultRole: null });
     expect(created.statusCode).toBe(201);
     const provider = created.json();
@@ -44,7 +38,7 @@ describe('SAML providers', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/saml/${provider.id}`), 404);
   });
 
-  it('answers bad input and other callers with the error body, writing nothing', async () => {
+  it('answers bad input and other callers with the error body, writing nothing', async ({ g, team: { owner, editor, outsider, orgId } }) => {
     const cases: [TestUser, Method, string, unknown, number, RegExp?][] = [
       [owner, 'POST', `/v1/orgs/${orgId}/saml`, {}, 400, /label/],
       [owner, 'POST', `/v1/orgs/${orgId}/saml`, { label: '' }, 400, /label/],
@@ -69,7 +63,7 @@ describe('SAML providers', () => {
 });
 
 describe('translation settings', () => {
-  it('creates (201), lists, gets, replaces with PUT and deletes (205)', async () => {
+  it('creates (201), lists, gets, replaces with PUT and deletes (205)', async ({ g, team: { owner, editor, orgId } }) => {
     const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/translations`, { title: 'French docs', languages: ['fr', 'de-ch'] });
     expect(created.statusCode).toBe(201);
     const t = created.json();
@@ -86,7 +80,7 @@ describe('translation settings', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/translations/${t.id}`), 404);
   });
 
-  it('answers bad input and other callers with the error body, writing nothing', async () => {
+  it('answers bad input and other callers with the error body, writing nothing', async ({ g, team: { owner, editor, outsider, orgId } }) => {
     const cases: [TestUser, Method, string, unknown, number, RegExp?][] = [
       [owner, 'POST', `/v1/orgs/${orgId}/translations`, {}, 400, /title/],
       [owner, 'POST', `/v1/orgs/${orgId}/translations`, { title: '' }, 400, /title/],
