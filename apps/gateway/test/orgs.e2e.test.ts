@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, type Method, type Gateway } from './harness.ts';
+import { bearer, expectError, ok, type Method, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';
 
 let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
@@ -77,10 +77,13 @@ describe('organizations', () => {
   });
 
   it('looks organizations up by email domain', async () => {
-    const res = await g.call(owner, 'GET', '/v1/email-domains/acme.example/orgs');
+    // A domain of this test's own: it runs alone as well as after the patch above.
+    const domain = `acme-${orgId.toLowerCase()}.example`;
+    await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { emailDomains: ['acme.example', domain] }));
+    const res = await g.call(owner, 'GET', `/v1/email-domains/${domain}/orgs`);
     expect(res.statusCode).toBe(200);
     expect(res.json().organizations.map((o: { id: string }) => o.id)).toEqual([orgId]);
-    expect((await g.call(outsider, 'GET', '/v1/email-domains/acme.example/orgs')).json()).toEqual({ organizations: [] });
+    expect((await g.call(outsider, 'GET', `/v1/email-domains/${domain}/orgs`)).json()).toEqual({ organizations: [] });
   });
 });
 
