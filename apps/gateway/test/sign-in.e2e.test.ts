@@ -5,7 +5,7 @@ import type { TestUser } from '@quire/orgs/testing';
 import { buildApp } from '../src/app.ts';
 import { bearer, expectError, ok, startGateway } from './harness.ts';
 
-// Issue 12: browser sessions, passwords and the CSRF rules, through the gateway over the real
+// Browser sessions, passwords and the CSRF rules, through the gateway over the real
 // orgs service, PostgreSQL and NATS.
 
 const COOKIE = 'quire_session';

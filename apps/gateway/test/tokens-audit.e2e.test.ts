@@ -5,7 +5,7 @@ import type { TestUser } from '@quire/orgs/testing';
 import { bearer, expectError, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';
 
-// Issue 12: API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
+// API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
 // sign-in throttle, and the organization's audit log fed by the EVENTS stream.
 
 // Above the failures the other tests make from 127.0.0.1 (four); the address test uses addresses of its own.
