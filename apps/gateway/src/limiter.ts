@@ -156,7 +156,7 @@ export class Limiter {
    * wait for the next flush. Half the view's age: the flush's answer refreshes the view before it
    * is VIEW_MS old. Flushing every VIEW_MS, the view went stale for a compare-and-set's round trip
    * every cycle, and the requests of that moment waited for NATS (7% of org-read's requests, 8.7 ms
-   * each on average, bench/README.md "twelfth session").
+   * each on average, in the org-read benchmark).
    */
   private flushLater(kv: KV, name: string, view: View): void {
     setTimeout(() => {
