@@ -1,7 +1,7 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { test as base } from 'vitest';
-import { ok, startGateway, type Gateway, type Stack } from './harness.ts';
+import { startGateway, type Gateway, type Stack } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -35,18 +35,11 @@ export async function gatewayWithTenant<N extends string = never>(env: Record<st
   return { g, ...(await tenant(g, members)) };
 }
 
-export interface Space {
-  id: string;
-  revision: string;
-  [field: string]: unknown;
-}
-
 /**
- * `test` with fixtures: `g` (a gateway over the shared stack, one per file), `team` (a new
- * organization with an owner, an editor, a commenter, a reader and an outsider), `space` (a space
- * of it), `changeRequest` (an open one on that space, with a page `Intro`) and `site` (a site of it).
+ * `test` with fixtures: `g` (a gateway over the shared stack, one per process) and `team` (a new
+ * organization with an owner, an editor, a commenter, a reader and an outsider, for each test).
  */
-export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Space; changeRequest: { id: string; number: number }; site: { id: string } }>({
+export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS> }>({
   g: [
     async ({}, use) => {
       const g = await startGateway();
@@ -56,15 +49,4 @@ export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>
     { scope: 'worker' },
   ],
   team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
-  space: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook' }), 201)),
-  changeRequest: async ({ g, team, space }, use) => {
-    const cr = await ok(g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edit' }), 201);
-    await ok(
-      g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
-        changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }],
-      }),
-    );
-    await use(cr);
-  },
-  site: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/sites`, { title: 'Docs' }), 201)),
 });
