@@ -34,7 +34,7 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
     }
     if (value !== undefined && value !== '') raw[key] = value;
     else if (field.requiredInProduction && env.NODE_ENV === 'production')
-      missing.push(`  ${key}: must be set in production (a key drawn per process breaks across replicas and restarts) (not set)`);
+      missing.push(`  ${key}: must be set in production (a key drawn per process breaks across replicas and restarts; \`quire init\` makes a deployment's secrets) (not set)`);
   }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const withDefaults = Value.Default(schema, raw);

@@ -46,7 +46,7 @@ function attempt<T>(problems: string[], variable: string, inline: string | undef
     }
   }
   if (!text) {
-    problems.push(`${variable}: required (or ${variable}_FILE), the service identity cannot be made without it (not set)`);
+    problems.push(`${variable}: required (or ${variable}_FILE), the service identity cannot be made without it; \`quire init\` makes every app's key (not set)`);
     return undefined;
   }
   try {
