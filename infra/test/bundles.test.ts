@@ -50,20 +50,23 @@ async function externalImports(dir: string, entryPoints: string[]): Promise<Set<
   return found;
 }
 
-describe('every app declares exactly the packages its bundle imports', () => {
-  it.each(apps)('%s', async (app) => {
-    const pkg = JSON.parse(readFileSync(`${root}apps/${app}/package.json`, 'utf8')) as { dependencies: Record<string, string> };
+// Each app's bundle and its command line (run from source); the ops image's CLI (infra).
+const bundles = [
+  ...apps.map((app) => ({ dir: `apps/${app}`, entries: ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${root}apps/${app}/${entry}`)) })),
+  { dir: 'infra', entries: ['src/cli.ts', 'src/prisma.config.ts'] },
+];
+
+describe('every bundle declares exactly the packages it imports', () => {
+  it.each(bundles)('$dir', async ({ dir, entries }) => {
+    const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as { dependencies: Record<string, string> };
     const declared = new Set(Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@quire/')));
-    // The app's bundle, and its command line (run from source).
-    const dir = `${root}apps/${app}`;
-    const imported = await externalImports(
-      dir,
-      ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${dir}/${entry}`)),
-    );
+    const imported = await externalImports(`${root}${dir}`, entries);
+    // The CLI runs Prisma's from its package: a dependency no import names.
+    if (dir === 'infra') imported.add('prisma');
     const missing = [...imported].filter((name) => !declared.has(name)).sort();
-    expect(missing, `apps/${app}/package.json lacks dependencies its built bundle imports`).toEqual([]);
+    expect(missing, `${dir}/package.json lacks dependencies its built bundle imports`).toEqual([]);
     const unused = [...declared].filter((name) => !imported.has(name)).sort();
-    expect(unused, `apps/${app}/package.json declares dependencies its built bundle never imports`).toEqual([]);
+    expect(unused, `${dir}/package.json declares dependencies its built bundle never imports`).toEqual([]);
   });
 });
 
