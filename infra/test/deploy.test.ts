@@ -1,58 +1,22 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { TObject, TSchema } from '@sinclair/typebox';
-import { grpcAddress } from '@quire/service-kit';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { TSchema } from '@sinclair/typebox';
 import { startScriptFlags } from '@quire/service-kit/testing';
-import * as models from 'kubernetes-models';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { addressTarget, apps, type App, infra, k8s, k8sEnv, root, SET } from './deployment.ts';
 
 // Static checks of the deploy files against the apps' own configuration schemas: every setting a
 // deployed app cannot do without is set, every service address names the service and its port,
-// migrations run before each service, probes ask each service, and only callers reach a service.
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const infra = `${root}infra/`;
+// migrations run before each service and probes ask each service. What only the Kubernetes
+// manifests hold (network policies, disruption budgets, the Ingress) is checked in k8s.test.ts.
 
 /** Settings that have a default only good for one process on a laptop (a random key, the loopback). */
 const SECRETS = ['QUIRE_SECRETS_KEY', 'QUIRE_VISITOR_CLAIMS_SECRET', 'QUIRE_LINK_SECRET', 'QUIRE_SERVICE_KEY', 'QUIRE_SERVICE_TRUST'];
 /** Settings naming where a service keeps state: on a volume, or the state is lost with the container. */
 const STATE_PATHS: Record<string, string> = { CONTENT_BLOB_DIR: 'S3_BUCKET', INSIGHTS_CHDB_PATH: 'CLICKHOUSE_URL' };
-const ADDRESS_PATTERN = grpcAddress(1).pattern;
 /** Where clients reach the API and visitors the published sites. */
 const PUBLIC_ADDRESSES = ['QUIRE_PUBLIC_URL', 'QUIRE_READER_URL'];
 const LOOPBACK = /127\.0\.0\.1|localhost|\[::1\]/;
-
-interface App {
-  name: string;
-  schema: TObject;
-  /** The gRPC port setting (`ORGS_PORT`), absent for the HTTP apps (gateway, reader). */
-  portSetting?: string;
-  migrates: boolean;
-}
-
-const apps: App[] = await Promise.all(
-  readdirSync(`${root}apps`)
-    .filter((name) => existsSync(`${root}apps/${name}/src/config.ts`))
-    .map(async (name) => {
-      const { ConfigSchema } = (await import(`${root}apps/${name}/src/config.ts`)) as { ConfigSchema: TObject };
-      const portSetting = `${settingPrefix(name)}_PORT`;
-      const grpc = 'GRPC_HOST' in ConfigSchema.properties && portSetting in ConfigSchema.properties;
-      return { name, schema: ConfigSchema, portSetting: grpc ? portSetting : undefined, migrates: existsSync(`${root}apps/${name}/prisma`) };
-    }),
-);
-const byName = new Map(apps.map((a) => [a.name, a]));
-
-function settingPrefix(app: string) {
-  return app.toUpperCase().replace(/-/g, '_');
-}
-
-/** The service an address setting points to (`GIT_SYNC_URL` → git-sync), when it is one. */
-function addressTarget(key: string, prop: TSchema): App | undefined {
-  if (prop.pattern !== ADDRESS_PATTERN) return undefined;
-  return byName.get(key.replace(/_URL$/, '').toLowerCase().replace(/_/g, '-'));
-}
 
 /** What an app's deployment must set, from its schema. */
 function requiredSettings(app: App): string[] {
@@ -75,8 +39,6 @@ interface Deployed {
   migration?: { command: string; databaseUrl?: string };
   readiness?: number;
 }
-
-const SET = '<set by the operator>';
 
 // ---------------------------------------------------------------- compose
 const compose = parse(readFileSync(`${infra}docker-compose.yml`, 'utf8'), { merge: true }) as {
@@ -115,21 +77,11 @@ function fromCompose(name: string): Deployed | undefined {
 }
 
 // ---------------------------------------------------------------- kubernetes
-type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; [k: string]: unknown };
-const manifests = parseAllDocuments(execFileSync('kubectl', ['kustomize', `${infra}k8s`], { encoding: 'utf8' })).map((d) => d.toJS() as K8sObject);
-const k8s = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- plain parsed YAML
-const configMaps = manifests.filter((m) => m.kind === 'ConfigMap') as unknown as { metadata: { name: string }; data: Record<string, string> }[];
-
 function fromK8s(name: string): Deployed | undefined {
-  const d = k8s('Deployment', name);
-  if (!d) return undefined;
-  const pod = d.spec.template.spec;
+  const env = k8sEnv(name);
+  if (!env) return undefined;
+  const pod = k8s('Deployment', name).spec.template.spec;
   const container = pod.containers.find((c: { name: string }) => c.name === name);
-  const env = new Map<string, string>();
-  for (const from of container.envFrom ?? []) {
-    for (const [k, v] of Object.entries(configMaps.find((c) => c.metadata.name === from.configMapRef.name)?.data ?? {})) env.set(k, v);
-  }
-  for (const e of container.env ?? []) env.set(e.name, e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional ? SET : (e.value ?? ''));
   const init = (pod.initContainers ?? []).find((c: { command?: string[] }) => c.command?.join(' ').includes('migrate deploy'));
   const dbRef = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] }) => c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
   return {
@@ -208,35 +160,6 @@ describe('docker-compose.yml', () => {
   });
 });
 
-describe('k8s', () => {
-  it('validates against the Kubernetes schemas', () => {
-    expect(manifests.length).toBeGreaterThan(0);
-    for (const m of manifests) {
-      const Model = modelOf(m.apiVersion, m.kind);
-      expect(Model, `${m.apiVersion} ${m.kind} has a schema`).toBeDefined();
-      expect(() => new Model!(m).validate(), `${m.kind}/${m.metadata.name}`).not.toThrow();
-    }
-  });
-
-  it('lets only the callers of a service reach its gRPC port', () => {
-    for (const target of apps.filter((a) => a.portSetting)) {
-      const callers = apps
-        .filter((a) => Object.entries(a.schema.properties as Record<string, TSchema>).some(([k, p]) => addressTarget(k, p)?.name === target.name))
-        .map((a) => a.name)
-        .sort();
-      const policy = k8s('NetworkPolicy', target.name);
-      expect(policy, `${target.name} has no NetworkPolicy`).toBeDefined();
-      expect(policy.spec.podSelector.matchLabels['app.kubernetes.io/name']).toBe(target.name);
-      const grpcRule = policy.spec.ingress.find((r: { ports: { port: string }[] }) => r.ports.some((p) => p.port === 'grpc'));
-      const allowed = grpcRule.from.map((f: { podSelector: { matchLabels: Record<string, string> }; namespaceSelector?: unknown }) => {
-        expect(f.namespaceSelector, 'callers come from this namespace only').toBeUndefined();
-        return f.podSelector.matchLabels['app.kubernetes.io/name'];
-      });
-      expect(allowed.sort(), `callers of ${target.name}`).toEqual(callers);
-    }
-  });
-});
-
 describe('images', () => {
   const dockerfile = readFileSync(`${infra}Dockerfile`, 'utf8');
   const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\n`).test(s)) ?? '';
@@ -258,17 +181,6 @@ describe('images', () => {
     for (const a of apps.filter((x) => x.migrates)) expect(stage(`files-${a.name}`), a.name).toMatch(/^files-migrate AS/);
   });
 });
-
-type Model = new (o: unknown) => { validate(): void };
-
-/** The kubernetes-models class of an object: `apps/v1` Deployment is `apps.v1.Deployment`, `v1` Service is `v1.Service`. */
-function modelOf(apiVersion: string, kind: string): Model | undefined {
-  const all = models as unknown as Record<string, Record<string, Model> | Record<string, Record<string, Model>>>;
-  if (!apiVersion.includes('/')) return (all[apiVersion] as Record<string, Model> | undefined)?.[kind];
-  const [group, version] = apiVersion.split('/') as [string, string];
-  const module = all[group.replace(/\.(\w)/g, (_s, c: string) => c.toUpperCase())] as Record<string, Record<string, Model>> | undefined;
-  return module?.[version]?.[kind];
-}
 
 describe('grafana/quire.json', () => {
   it('charts only series the processes export', () => {
