@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcStatus } from '@quire/service-kit';
 import { startOrgs } from '@quire/orgs/testing';
-import { cloneTemplate, migrateTemplate, type TestDatabase } from '@quire/service-kit/testing';
+import { adminUrl, cloneTemplate, connectDb, migrateTemplate, testSuffix, type TestDatabase } from '@quire/service-kit/testing';
 
 // `pnpm quire ...` as an operator runs it, against a fresh orgs database (ORGS_DATABASE_URL, as
 // backup reads it); the passwords it sets are then checked by the real orgs service, as sign-in
@@ -24,9 +24,9 @@ afterAll(async () => {
 });
 
 /** Runs `pnpm quire <args>` with `stdin` as its input; answers its exit code and output. */
-function quire(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function quire(args: string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, ORGS_DATABASE_URL: db.url } }, (err, stdout, stderr) =>
+    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, ORGS_DATABASE_URL: db.url, ...env } }, (err, stdout, stderr) =>
       resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin!.end(stdin ?? '');
@@ -73,7 +73,7 @@ describe('pnpm quire on one parser', { timeout: 180_000 }, () => {
   it('lists every command in --help, and each command prints its own usage', async () => {
     const all = await quire(['--help']);
     expect(all, all.stderr).toMatchObject({ code: 0 });
-    for (const command of ['user', 'org', 'member', 'token', 'backup', 'restore']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['init', 'migrate', 'user', 'org', 'member', 'token', 'backup', 'restore']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const restore = await quire(['restore', '--help']);
     expect(restore).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: quire restore \[options\] <dir>\n/) });
     const backup = await quire(['backup', '--help']);
@@ -86,5 +86,31 @@ describe('pnpm quire on one parser', { timeout: 180_000 }, () => {
     expect(await quire(['restore'])).toMatchObject({ code: 1, stderr: expect.stringContaining("missing required argument 'dir'") });
     const missing = await quire(['restore', '/nonexistent/quire-backup']);
     expect(missing).toMatchObject({ code: 1, stderr: 'quire: no backup at /nonexistent/quire-backup: it has no manifest.json (quire backup writes one)\n' });
+  });
+});
+
+describe('pnpm quire migrate', { timeout: 300_000 }, () => {
+  it("applies a service's migrations to an empty database once, and names an unknown service", async () => {
+    const name = `quire_content_test_${testSuffix()}`;
+    const server = await connectDb(adminUrl());
+    await server.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl());
+    url.pathname = `/${name}`;
+    try {
+      const env = { CONTENT_DATABASE_URL: url.toString() };
+      const first = await quire(['migrate', 'content'], undefined, env);
+      expect(first, first.stderr).toMatchObject({ code: 0, stdout: 'content: The following migration(s) have been applied\n' });
+      const again = await quire(['migrate', 'content'], undefined, env);
+      expect(again).toMatchObject({ code: 0, stdout: 'content: No pending migrations\n' });
+      const db = await connectDb(url.toString());
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`);
+      await db.end();
+      expect(rows[0].n).toBeGreaterThan(0);
+      const unknown = await quire(['migrate', 'contnet']);
+      expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown service contnet (services with a database: orgs, content, review, sites, integrations, git-sync)') });
+    } finally {
+      await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await server.end();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { startScriptFlags } from '@quire/service-kit/testing';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { DATABASES } from '../src/backup.ts';
 import { addressTarget, apps, type App, infra, k8s, k8sEnv, root, SET } from './deployment.ts';
 
 // Static checks of the deploy files against the apps' own configuration schemas: every setting a
@@ -41,6 +42,12 @@ interface Deployed {
 }
 
 // ---------------------------------------------------------------- compose
+const dockerfile = readFileSync(`${infra}Dockerfile`, 'utf8');
+/** A stage of the Dockerfile, from the line after its `FROM ... AS name` to the next `FROM`. */
+const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`^\\S+ AS ${name}\\n`).test(s)) ?? '';
+/** The port of an app image's health check (its HEALTHCHECK_URL), which compose relies on. */
+const imageHealthPort = (app: string) => Number(stage(`app-${app}`).match(/HEALTHCHECK_URL=http:\/\/127\.0\.0\.1:(\d+)\//)?.[1]) || undefined;
+
 const compose = parse(readFileSync(`${infra}docker-compose.yml`, 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
   secrets: Record<string, unknown>;
@@ -66,13 +73,15 @@ function fromCompose(name: string): Deployed | undefined {
   if (!s) return undefined;
   const env = new Map(Object.entries(s.environment ?? {}).map(([k, v]) => [k, composeValue(String(v))]));
   const mounts = [...(s.volumes ?? []).map((v) => v.split(':')[1]!), ...(s.secrets ?? []).map((x) => `/run/secrets/${x.target}`)];
-  const migrate = compose.services[`${name}-migrate`];
-  const migrated = s.depends_on?.[`${name}-migrate`]?.condition === 'service_completed_successfully';
+  // One step migrates every database, with the ops image's `quire migrate`.
+  const migrate = compose.services.migrate;
+  const migrated = s.depends_on?.migrate?.condition === 'service_completed_successfully';
+  const databaseUrl = migrate?.environment?.[`${name.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`];
   return {
     env,
     mounts,
-    migration: migrate && migrated ? { command: (migrate.command ?? []).join(' '), databaseUrl: composeValue(migrate.environment?.DATABASE_URL ?? '') } : undefined,
-    readiness: s.healthcheck ? Number(env.get('METRICS_PORT')) : undefined,
+    migration: migrate && migrated ? { command: `quire ${(migrate.command ?? []).join(' ')} ${name}`, databaseUrl: composeValue(String(databaseUrl ?? '')) } : undefined,
+    readiness: imageHealthPort(name),
   };
 }
 
@@ -82,8 +91,10 @@ function fromK8s(name: string): Deployed | undefined {
   if (!env) return undefined;
   const pod = k8s('Deployment', name).spec.template.spec;
   const container = pod.containers.find((c: { name: string }) => c.name === name);
-  const init = (pod.initContainers ?? []).find((c: { command?: string[] }) => c.command?.join(' ').includes('migrate deploy'));
-  const dbRef = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] }) => c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
+  const init = (pod.initContainers ?? []).find((c: { image: string; args?: string[] }) => c.image.startsWith('quire/ops:') && c.args?.[0] === 'migrate');
+  type Container = { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] };
+  const dbRef = (c: Container, variable = 'DATABASE_URL') => c.env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef?.key;
+  const opsVariable = `${name.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
   return {
     env,
     mounts: (container.volumeMounts ?? [])
@@ -91,7 +102,7 @@ function fromK8s(name: string): Deployed | undefined {
         pod.volumes.some((v: { name: string; persistentVolumeClaim?: unknown; secret?: unknown }) => v.name === m.name && (v.persistentVolumeClaim || v.secret)),
       )
       .map((m: { mountPath: string }) => m.mountPath),
-    migration: init ? { command: init.command.join(' '), databaseUrl: dbRef(init) === dbRef(container) ? 'same secret' : undefined } : undefined,
+    migration: init ? { command: `quire ${init.args.join(' ')}`, databaseUrl: dbRef(init, opsVariable) === dbRef(container) ? 'same secret' : undefined } : undefined,
     readiness: container.readinessProbe?.grpc?.port,
   };
 }
@@ -138,7 +149,7 @@ describe.each([
 
   it.each(apps.filter((a) => a.migrates).map((a) => [a.name] as const))('%s: its migrations run before it starts', (name) => {
     const d = deployed(name)!;
-    expect(d.migration?.command, `${name} has no migration step`).toBe(`pnpm --filter @quire/${name} exec prisma migrate deploy`);
+    expect(d.migration?.command, `${name} has no migration step`).toBe(`quire migrate ${name}`);
     expect(d.migration?.databaseUrl).toBeTruthy();
     if (d.migration?.databaseUrl !== 'same secret') expect(d.migration?.databaseUrl).toBe(d.env.get('DATABASE_URL'));
     expect(d.env.get('DATABASE_URL')).toMatch(new RegExp(`^(${SET}|postgresql://.*/quire_${name.replace(/-/g, '_')})$`));
@@ -161,24 +172,29 @@ describe('docker-compose.yml', () => {
 });
 
 describe('images', () => {
-  const dockerfile = readFileSync(`${infra}Dockerfile`, 'utf8');
-  const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\n`).test(s)) ?? '';
   it('git-sync carries git; review carries Chromium and its fonts', () => {
-    expect(stage('files-git-sync')).toMatch(/apt-get install[^\n]*\bgit\b/);
-    expect(stage('files-review')).toMatch(/apt-get install[^\n]*\bchromium fonts-noto-cjk fonts-noto-core\b/);
+    expect(stage('app-git-sync')).toMatch(/apt-get install[^\n]*\bgit\b/);
+    expect(stage('app-review')).toMatch(/apt-get install[^\n]*\bchromium fonts-noto-cjk fonts-noto-core\b/);
   });
   it("runs each app with the node flags of its package's start script", () => {
     for (const app of readdirSync(`${root}apps`)) {
       const flags = startScriptFlags(`${root}apps/${app}`);
-      if (flags.length) expect(stage(`files-${app}`), app).toContain(`ENV NODE_OPTIONS=${flags.join(' ')}\n`);
+      if (flags.length) expect(stage(`app-${app}`), app).toMatch(new RegExp(`^ENV .*\\bNODE_OPTIONS=${flags.join(' ')}$`, 'm'));
     }
   });
   it('the gateway carries the built web app and serves it', () => {
-    expect(stage('pruner')).toMatch(/turbo prune "@quire\/\$\{APP\}" \$\(\[ "\$APP" = gateway \] && echo @quire\/web\)/);
-    expect(stage('files-gateway')).toMatch(/COPY --from=builder \/app\/apps\/web\/dist \.\/apps\/web\/dist\nENV QUIRE_WEB_DIST=\/app\/apps\/web\/dist/);
+    expect(stage('app-gateway')).toMatch(/COPY --from=builder \/src\/apps\/web\/dist \.\/apps\/web\/dist\nENV QUIRE_WEB_DIST=\/app\/apps\/web\/dist /);
   });
-  it('every service with migrations carries the prisma CLI', () => {
-    for (const a of apps.filter((x) => x.migrates)) expect(stage(`files-${a.name}`), a.name).toMatch(/^files-migrate AS/);
+  it('the ops image migrates every service with a database, and pg_dump backs them up', () => {
+    const migrating = apps.filter((x) => x.migrates).map((a) => a.name);
+    expect([...DATABASES].sort()).toEqual(migrating.sort());
+    for (const name of migrating) expect(stage('ops'), name).toContain(`COPY --from=sources /src/apps/${name}/prisma ./apps/${name}/prisma\n`);
+    expect(stage('ops')).toMatch(/apt-get install[^\n]*\bpostgresql-client-15\b/);
+  });
+  it('every image runs as node, without the build toolchain', () => {
+    expect(stage('app')).toMatch(/^USER node$/m);
+    expect(stage('ops')).toMatch(/^USER node$/m);
+    for (const name of ['runtime', 'app', 'ops']) expect(stage(name), name).not.toMatch(/pnpm|turbo|--from=sources \/src\/(?!apps\/[\w-]+\/prisma)/);
   });
 });
 
