@@ -6,7 +6,7 @@ import httpProxy from '@fastify/http-proxy';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { checkClientJson, ConfigError, InvalidArgumentError, logRedaction, securityHeaders, type Logger } from '@quire/service-kit';
+import { checkClientJson, ConfigError, InvalidArgumentError, logRedaction, parseTrustProxy, securityHeaders, type Logger } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import type { Services } from './clients.ts';
 import { makeAuthenticator } from './credentials.ts';
@@ -69,7 +69,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) },
-    trustProxy: trustProxy(config.TRUST_PROXY),
+    trustProxy: parseTrustProxy(config.TRUST_PROXY),
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerValidation(app);
@@ -208,8 +208,3 @@ const readerProxy: FastifyPluginAsync<{ publicUrl: string; readerUrl: string; up
       replyOptions: { rewriteRequestHeaders: (req, headers) => ({ ...headers, host: req.headers.host ?? headers.host }) },
     });
 };
-
-/** TRUST_PROXY as Fastify's trustProxy: `true`/`false`, or a list of addresses. */
-function trustProxy(value: string | undefined): boolean | string {
-  return value === undefined || value === 'false' ? false : value === 'true' ? true : value;
-}

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, trustProxySetting, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
@@ -35,12 +35,8 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_ADDRESS_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   /** NATS KV bucket of the limits' counters, shared by every gateway replica. */
   RATE_LIMIT_BUCKET: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'quire_rate_limits' }),
-  /**
-   * Proxies in front of the gateway whose X-Forwarded-For and X-Forwarded-Proto are believed
-   * (`true`, or addresses/CIDRs separated by commas); unset,
-   * the client address is the connection's and limits count per proxy.
-   */
-  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.:/, ]{1,1000}$' })),
+  /** Proxies whose X-Forwarded-* headers are believed (service-kit's trust-proxy.ts); unset, limits count per connection's address. */
+  TRUST_PROXY: trustProxySetting,
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** Failed sign-ins allowed per account and per address in SIGN_IN_WINDOW_MS before sign-in answers 429 until the window ends. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, trustProxySetting, url } from '@quire/service-kit';
 
 export const ConfigSchema = Type.Object({
   LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
@@ -18,6 +18,11 @@ export const ConfigSchema = Type.Object({
    * a custom hostname they pass through its `/auth/site-access` for a short-lived grant.
    */
   QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
+  /**
+   * Proxies whose X-Forwarded-For, -Proto and -Host are believed (service-kit's trust-proxy.ts);
+   * unset, nobody's: page views count the connection's address, cookies are Secure on TLS only.
+   */
+  TRUST_PROXY: trustProxySetting,
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   SITES_URL: grpcAddress(50054),

@@ -4,7 +4,7 @@ import { gzip as gzipCb } from 'node:zlib';
 import cookie from '@fastify/cookie';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import type { SiteSection, SiteSpace } from '@quire/proto/sites';
-import { logRedaction, securityHeaders } from '@quire/service-kit';
+import { logRedaction, parseTrustProxy, securityHeaders } from '@quire/service-kit';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -53,7 +53,7 @@ interface Visit {
 export async function buildReader(config: ReaderConfig, services: Services, logStream?: DestinationStream) {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, ...logRedaction, ...(logStream ? { stream: logStream } : {}) },
-    trustProxy: true,
+    trustProxy: parseTrustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
   });
@@ -426,7 +426,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   };
 
   app.get('/*', async (req, reply) => {
-    const at = locate(req.headers.host, req.url.split('?')[0]!, readerHosts, mount);
+    // req.host: the Host a trusted proxy forwarded (X-Forwarded-Host), else the request's own, as the origin of `visit` reads it.
+    const at = locate(req.host, req.url.split('?')[0]!, readerHosts, mount);
     if (!at) return notFound(reply);
     const v = await visit(req, reply, at);
     if (!v) return reply;
