@@ -7,7 +7,8 @@ export default defineConfig({
   entry: ['src/main.ts'],
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  // The oldest Node the images may run (24 is what they ship; 22 still works).
+  target: 'node22',
   outDir: 'dist',
   clean: true,
   sourcemap: true,

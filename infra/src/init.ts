@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { BOOTSTRAP_EMAIL } from '@quire/orgs/admin';
@@ -23,7 +23,7 @@ export interface InitResult {
  * same as two Kubernetes Secrets in `secrets/k8s-secrets.yaml`. What exists is kept, so a second
  * run changes nothing; `force` makes everything anew (every sealed value and link breaks).
  */
-export function initDeployment(dir: string, options: { force?: boolean; postgresUrl?: string } = {}): InitResult {
+export function initDeployment(dir: string, options: { force?: boolean; postgresUrl?: string; owner?: string } = {}): InitResult {
   const secretsDir = join(dir, 'secrets');
   const envFile = join(dir, '.env');
   const manifest = join(secretsDir, 'k8s-secrets.yaml');
@@ -50,6 +50,12 @@ export function initDeployment(dir: string, options: { force?: boolean; postgres
     const postgresUrl = options.postgresUrl ?? `postgresql://quire:${env.POSTGRES_PASSWORD}@postgres:5432`;
     writeFileSync(manifest, kubernetesSecrets(env, secretsDir, postgresUrl), { mode: 0o600 });
     result.made.push('secrets/k8s-secrets.yaml');
+  }
+  if (options.owner) {
+    // Compose mounts the key files as they are: only their owner, the containers' user, reads them.
+    const [uid, gid = uid] = options.owner.split(':').map(Number);
+    for (const file of readdirSync(secretsDir)) chownSync(join(secretsDir, file), uid!, gid!);
+    chownSync(secretsDir, uid!, gid!);
   }
   return result;
 }
@@ -91,7 +97,9 @@ export function initCommand(program: Command, defaultDir: string): void {
     .option('--dir <dir>', 'where infra/docker-compose.yml is: secrets/ and .env are written there', defaultDir)
     .option('--postgres-url <url>', 'the PostgreSQL server the Kubernetes Secret names (postgresql://USER:PASS@HOST:5432)')
     .option('--force', 'replace every existing secret (sealed values, links and sessions stop working)')
-    .action((opts: { dir: string; postgresUrl?: string; force?: boolean }) => {
+    .option('--owner <uid[:gid]>', "owner of the key files: the containers' user (the images run as 1000), by default when run as root", process.getuid?.() === 0 ? '1000:1000' : undefined)
+    .action((opts: { dir: string; postgresUrl?: string; force?: boolean; owner?: string }) => {
+      if (opts.owner && !/^\d+(:\d+)?$/.test(opts.owner)) throw new Error(`--owner: a numeric uid or uid:gid, got ${opts.owner}`);
       const dir = resolve(opts.dir);
       mkdirSync(dir, { recursive: true });
       const result = initDeployment(dir, opts);

@@ -39,7 +39,7 @@ async function externalImports(dir: string, entryPoints: string[]): Promise<Set<
     write: false,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     logLevel: 'silent',
     plugins: [thirdParty],
   });

@@ -67,6 +67,14 @@ describe('quire init', () => {
     for (const file of Object.keys(first)) expect(after[file], file).not.toBe(first[file]);
   });
 
+  it.runIf(process.getuid?.() === 0)("gives the key files to the containers' user, who alone reads them", () => {
+    const dir = folder();
+    initDeployment(dir, { owner: '1000:1000' });
+    for (const file of readdirSync(join(dir, 'secrets'))) expect(statSync(join(dir, 'secrets', file)), file).toMatchObject({ uid: 1000, gid: 1000 });
+    expect(statSync(join(dir, 'secrets/orgs.key')).mode & 0o077).toBe(0);
+    expect(statSync(join(dir, '.env')).uid).toBe(0);
+  });
+
   it('writes the Kubernetes Secrets every manifest reads, valid against the Kubernetes schema', () => {
     const dir = folder();
     initDeployment(dir, { postgresUrl: 'postgresql://quire:pw@db.internal:5432/' });

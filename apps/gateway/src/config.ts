@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, trustProxySetting, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { trustProxySetting } from '@quire/service-kit/trust-proxy';
 
 export const ConfigSchema = Type.Object({
   LOG_LEVEL: serviceConfigFields.LOG_LEVEL,

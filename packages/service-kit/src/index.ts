@@ -19,4 +19,3 @@ export * from './metrics.js';
 export * from './tracing.js';
 export * from './json.js';
 export * from './http-headers.js';
-export * from './trust-proxy.js';
