@@ -9,7 +9,7 @@ const { GATEWAY, READER, ADMIN_EMAIL, ADMIN_PASSWORD, TOKEN, REPO } = process.en
 const step = (what) => process.stdout.write(`smoke: ${what}\n`);
 
 /** A JSON call to the API with the bootstrap token; the answer's body, its status checked. */
-async function api(method, path, body, status = [200, 201]) {
+async function api(method, path, body, status = [200, 201, 204]) {
   const res = await fetch(`${GATEWAY}${path}`, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },

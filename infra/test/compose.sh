@@ -96,7 +96,8 @@ printf '# Summary\n\n* [Welcome](README.md)\n* [Installation](installation.md)\n
 git -C "$work/src" add -A && git -C "$work/src" -c user.name=Smoke -c user.email=smoke@quire.local commit -qm docs
 git clone -q --bare "$work/src" "$work/git/docs.git" && git -C "$work/git/docs.git" update-server-info
 # Git's "dumb" HTTP protocol: the bare repository's files, served as they are.
-$DOCKER run -d --name "$PROJECT-git" --network "${PROJECT//-/}_default" --network-alias gitserver -v "$work/git:/git:ro" "$BASE" \
+network=$($DOCKER inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$(compose ps -q git-sync)")
+$DOCKER run -d --name "$PROJECT-git" --network "$network" --network-alias gitserver -v "$work/git:/git:ro" "$BASE" \
   node -e "require('http').createServer((q, s) => require('fs').createReadStream('/git' + decodeURIComponent(q.url.split('?')[0])).on('error', () => { s.statusCode = 404; s.end(); }).pipe(s)).listen(80)" >/dev/null
 
 say "the smoke suite"
