@@ -79,13 +79,15 @@ export async function backup(out: string, sources: BackupSources): Promise<Manif
 /**
  * Restores a backup into the stores `targets` names: each database is created when missing and
  * its objects replaced by the archive's; blobs are copied into the blob directory; the insights
- * data replaces the engine's directory (insights stopped) or is inserted into the server's table.
+ * events replace the engine's directory (insights stopped) or the server table's rows.
  */
 export async function restore(dir: string, targets: BackupSources): Promise<Manifest> {
   const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => {
     throw new Error(`no backup at ${dir}: it has no manifest.json (quire backup writes one)`);
   });
   const manifest = JSON.parse(text) as Manifest;
+  const mismatch = eventsMismatch(manifest, targets);
+  if (mismatch) throw new Error(`${mismatch} (nothing was restored)`);
   await Promise.all(
     manifest.databases.map(async (service) => {
       const url = targets.databases[service];
@@ -99,9 +101,29 @@ export async function restore(dir: string, targets: BackupSources): Promise<Mani
     await rm(targets.chdbPath, { recursive: true, force: true });
     await cp(join(dir, 'insights-chdb'), targets.chdbPath, { recursive: true });
   } else if (manifest.insights === 'clickhouse' && targets.clickhouseUrl) {
-    await clickhouse(targets.clickhouseUrl, targets.clickhouseDatabase!, 'INSERT INTO events FORMAT Native', await readFile(join(dir, 'insights-events.native')));
+    await replaceEvents(targets.clickhouseUrl, targets.clickhouseDatabase!, await readFile(join(dir, 'insights-events.native')));
   }
   return manifest;
+}
+
+/** Why the target cannot take the backup's insights events, if it cannot: refused up front rather than skipped. */
+function eventsMismatch(manifest: Manifest, targets: BackupSources): string | undefined {
+  if (manifest.insights === 'chdb' && !targets.chdbPath)
+    return "the backup's insights events are the embedded engine's directory, and CLICKHOUSE_URL names a server: restore with CLICKHOUSE_URL unset (into INSIGHTS_CHDB_PATH)";
+  if (manifest.insights === 'clickhouse' && !targets.clickhouseUrl)
+    return "the backup's insights events come from a ClickHouse server, and CLICKHOUSE_URL is not set: set it to the server to restore them into";
+  return undefined;
+}
+
+/**
+ * The server's events become the backup's: the table emptied, then filled (an insert alone would
+ * add the backup's rows to those already there, again on every restore). Deduplication is off for
+ * the insert: a table that remembers the hashes of blocks inserted before (a replicated one keeps
+ * them in Keeper) would otherwise drop identical ones.
+ */
+async function replaceEvents(url: string, database: string, native: Buffer): Promise<void> {
+  await clickhouse(url, database, 'TRUNCATE TABLE events');
+  await clickhouse(url, database, 'INSERT INTO events SETTINGS insert_deduplicate = 0 FORMAT Native', native);
 }
 
 async function createDatabaseIfMissing(url: string): Promise<void> {

@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcStatus } from '@quire/service-kit';
 import { startOrgs } from '@quire/orgs/testing';
 import { adminUrl, cloneTemplate, connectDb, migrateTemplate, testSuffix, type TestDatabase } from '@quire/service-kit/testing';
+import { quire as run } from './quire.ts';
 
 // `pnpm quire ...` as an operator runs it, against a fresh orgs database (ORGS_DATABASE_URL, as
 // backup reads it); the passwords it sets are then checked by the real orgs service, as sign-in
 // checks them.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let db: TestDatabase;
 let orgs: Awaited<ReturnType<typeof startOrgs>>;
 
@@ -23,15 +22,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Runs `pnpm quire <args>` with `stdin` as its input; answers its exit code and output. */
-function quire(args: string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile('pnpm', ['--silent', 'quire', ...args], { cwd: root, env: { ...process.env, ORGS_DATABASE_URL: db.url, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin!.end(stdin ?? '');
-  });
-}
+/** `pnpm quire` on this file's orgs database. */
+const quire = (args: string[], stdin?: string, env: NodeJS.ProcessEnv = {}) => run(args, stdin, { ORGS_DATABASE_URL: db.url, ...env });
 
 const signIn = (email: string, password: string) => orgs.call(orgs.client.checkPassword, { email, password, client: { ip: '127.0.0.1', userAgent: 'cli-test' } });
 
@@ -73,7 +65,7 @@ describe('pnpm quire on one parser', { timeout: 180_000 }, () => {
   it('lists every command in --help, and each command prints its own usage', async () => {
     const all = await quire(['--help']);
     expect(all, all.stderr).toMatchObject({ code: 0 });
-    for (const command of ['init', 'migrate', 'user', 'org', 'member', 'token', 'backup', 'restore']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['init', 'migrate', 'user', 'org', 'member', 'token', 'backup', 'restore', 'secrets']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const restore = await quire(['restore', '--help']);
     expect(restore).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: quire restore \[options\] <dir>\n/) });
     const backup = await quire(['backup', '--help']);
@@ -107,7 +99,10 @@ describe('pnpm quire migrate', { timeout: 300_000 }, () => {
       await db.end();
       expect(rows[0].n).toBeGreaterThan(0);
       const unknown = await quire(['migrate', 'contnet']);
-      expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown service contnet (services with a database: orgs, content, review, sites, integrations, git-sync)') });
+      expect(unknown).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('unknown service contnet (services with a database: orgs, content, review, sites, integrations, git-sync)'),
+      });
     } finally {
       await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await server.end();

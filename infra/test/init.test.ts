@@ -24,7 +24,13 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const readEnv = (dir: string) => Object.fromEntries(readFileSync(join(dir, '.env'), 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+const readEnv = (dir: string) =>
+  Object.fromEntries(
+    readFileSync(join(dir, '.env'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  );
 const snapshot = (dir: string) => Object.fromEntries(['.env', ...readdirSync(join(dir, 'secrets')).map((f) => `secrets/${f}`)].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 
 describe('quire init', () => {
@@ -81,12 +87,15 @@ describe('quire init', () => {
     const docs = parseAllDocuments(readFileSync(join(dir, 'secrets/k8s-secrets.yaml'), 'utf8')).map((d) => d.toJS());
     for (const doc of docs) new models.v1.Secret(doc).validate();
     const byName = new Map(docs.map((d) => [d.metadata.name, d.stringData as Record<string, string>]));
-    expect(byName.get('quire-secrets')).toMatchObject({ 'orgs-database-url': 'postgresql://quire:pw@db.internal:5432/quire_orgs', 'git-sync-database-url': 'postgresql://quire:pw@db.internal:5432/quire_git_sync' });
+    expect(byName.get('quire-secrets')).toMatchObject({
+      'orgs-database-url': 'postgresql://quire:pw@db.internal:5432/quire_orgs',
+      'git-sync-database-url': 'postgresql://quire:pw@db.internal:5432/quire_git_sync',
+    });
     expect(byName.get('quire-secrets')!['link-secret']).toBe(readEnv(dir).QUIRE_LINK_SECRET);
     // Every key a manifest in infra/k8s asks of a Secret is there.
     const manifests = readdirSync(join(root, 'infra/k8s')).map((f) => readFileSync(join(root, 'infra/k8s', f), 'utf8'));
-    const asked = manifests.flatMap((text) => [...text.matchAll(/secretKeyRef: \{ name: ([\w-]+), key: ([\w.-]+)/g)].map((m) => [m[1]!, m[2]!]));
-    const mounted = manifests.flatMap((text) => [...text.matchAll(/\{ key: ([\w.-]+\.(?:key|json)), path: /g)].map((m) => ['quire-service-identity', m[1]!]));
+    const asked = manifests.flatMap((text) => [...text.matchAll(/secretKeyRef: \{ name: ([\w-]+), key: ([\w.-]+)/g)].map((m): [string, string] => [m[1]!, m[2]!]));
+    const mounted = manifests.flatMap((text) => [...text.matchAll(/\{ key: ([\w.-]+\.(?:key|json)), path: /g)].map((m): [string, string] => ['quire-service-identity', m[1]!]));
     expect(asked.length).toBeGreaterThan(10);
     for (const [secret, key] of [...asked, ...mounted]) expect(byName.get(secret), `${secret}/${key}`).toHaveProperty([key]);
   });

@@ -23,7 +23,7 @@ import rateLimit from './plugins/rate-limit.ts';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import { registerValidation } from './plugins/validation.ts';
 import { makeUrls } from './presenters/urls.ts';
-import { makeLinkSigner } from './signing.ts';
+import { linkSecrets, makeLinkSigner } from './signing.ts';
 import collections from './routes/collections.ts';
 import git from './routes/git.ts';
 import health from './routes/health.ts';
@@ -137,10 +137,11 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
   await app.register(rateLimit, { limiter, perToken: config.RATE_LIMIT_PER_MINUTE, perAddress: config.RATE_LIMIT_ADDRESS_PER_MINUTE });
 
+  const secrets = linkSecrets(config);
   const deps = {
     services,
     urls: makeUrls(config.QUIRE_PUBLIC_URL, config.QUIRE_APP_URL ?? config.QUIRE_PUBLIC_URL, config.QUIRE_READER_URL),
-    links: makeLinkSigner(config.QUIRE_PUBLIC_URL, config.QUIRE_LINK_SECRET),
+    links: makeLinkSigner(config.QUIRE_PUBLIC_URL, secrets),
     sessions,
     authenticator,
     signInThrottle: { perAccount: config.SIGN_IN_FAILURES_PER_ACCOUNT, perAddress: config.SIGN_IN_FAILURES_PER_ADDRESS, windowMs: config.SIGN_IN_WINDOW_MS },
@@ -149,7 +150,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   await app.register(health, deps);
   await app.register(downloads, deps);
   await app.register(signIn, { ...deps, prefix: '/auth' });
-  await app.register(ssoSignIn, { ...deps, prefix: '/auth', publicUrl: config.QUIRE_PUBLIC_URL, stateSecret: config.QUIRE_LINK_SECRET });
+  await app.register(ssoSignIn, { ...deps, prefix: '/auth', publicUrl: config.QUIRE_PUBLIC_URL, stateSecrets: secrets });
   await app.register(
     async (v1) => {
       // Every /v1 route needs a bearer token or a session, but for the OpenAPI document.

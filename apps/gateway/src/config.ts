@@ -49,6 +49,8 @@ export const ConfigSchema = Type.Object({
   GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** Key of signed download links (files, PDFs); drawn at start when unset, so links last until a restart. */
   QUIRE_LINK_SECRET: secret(Type.String({ minLength: 16 })),
+  /** Link secrets in use before the current one, comma-separated: links they signed still verify until they expire. */
+  QUIRE_LINK_SECRET_PREVIOUS: Type.Optional(Type.String({ pattern: '^[^,]{16,}(,[^,]{16,})*$', description: 'comma-separated secrets of 16+ characters' })),
 });
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

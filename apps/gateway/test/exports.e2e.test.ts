@@ -174,19 +174,23 @@ describe('export links', () => {
     const crLink = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).url as string;
     expectError(await fetchSigned(crLink.replace(`/change-requests/${crId}/`, '/change-requests/1/')), 404, /expired/);
     // Signed with the gateway's own secret, but two hours ago: past its hour.
-    const old = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET, () => Date.now() - 2 * 3600_000);
+    const old = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET }, () => Date.now() - 2 * 3600_000);
     const stale = old.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id, job: job.id }, 3600);
     expectError(await fetchSigned(stale), 404, /expired/);
     // Another job in the link: the signature breaks too.
     expectError(await fetchSigned(url.replace(/job=[^&]+/, 'job=other')), 404, /expired/);
     // The same link made now downloads: the refusal above is the expiry's, not a slip of the test.
-    const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET).sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id, job: job.id }, 3600);
+    const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET }).sign(
+      `/v1/spaces/${spaceId}/export/download`,
+      { format: 'markdown', user: reader.id, job: job.id },
+      3600,
+    );
     expect((await poll(fresh)).res.statusCode).toBe(200);
   });
 
   it("download only the job of the user they were made for: a link validly signed for B naming A's job gets nothing", async () => {
     const { job } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
-    const signer = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, SECRET);
+    const signer = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET });
     // Another organization's member, and a member of the same one: neither gets the reader's job.
     for (const user of [outsider, owner]) {
       expectError(await fetchSigned(signer.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: user.id, job: job.id }, 3600)), 404, /^Export not found/);

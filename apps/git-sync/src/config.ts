@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
 import { eventsPrefixField } from '@quire/service-kit/nats';
-import { secretsKeyField } from '@quire/service-kit/sealed';
+import { secretsKeyFields } from '@quire/service-kit/sealed';
 
 const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def });
 
@@ -30,8 +30,9 @@ export const ConfigSchema = Type.Object({
   GIT_SYNC_WORK_DIR: Type.Optional(Type.String()),
   /** Lets repositories be local paths (`file:` URLs): tests and single-machine setups only; the private network setting does not. */
   QUIRE_ALLOW_FILE_REMOTES: Type.Boolean({ default: false }),
-  /** AES-256-GCM key sealing repository credentials on job messages: 32 bytes, base64, the same on every replica. */
-  QUIRE_SECRETS_KEY: secretsKeyField,
+  // QUIRE_SECRETS_KEY: AES-256-GCM key sealing repository credentials on job messages, the same on
+  // every replica. Jobs queued before a rotation open with QUIRE_SECRETS_KEY_PREVIOUS.
+  ...secretsKeyFields,
 });
 
 export type GitSyncConfig = ReturnType<typeof loadGitSyncConfig>;

@@ -5,7 +5,7 @@ import { newId } from '@quire/service-kit/ids';
 import { ensureQueue, publishJob, startWorkers, type Workers } from '@quire/service-kit/job-queue';
 import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { privateNetworkAllowed } from '@quire/service-kit/outbound';
-import { loadSecretsKey } from '@quire/service-kit/sealed';
+import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import type { GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
@@ -30,7 +30,7 @@ export async function startRuntime(
   log: Logger,
   options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
 ): Promise<GitSyncRuntime> {
-  const secretsKey = loadSecretsKey(config.QUIRE_SECRETS_KEY, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
+  const secretsKey = loadSecretsKeys(config, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
   const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;
   const { store, close: closeStore, checks: storeChecks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
-import { secretsKeyField } from '@quire/service-kit/sealed';
+import { secretsKeyFields } from '@quire/service-kit/sealed';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
@@ -8,8 +8,8 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('integrations'),
   /** The orgs service, asked for organizations and the caller's role in them. */
   ORGS_URL: grpcAddress(50051),
-  /** AES-256-GCM key of the integrations' secrets: 32 bytes, base64. Random per process when unset. */
-  QUIRE_SECRETS_KEY: secretsKeyField,
+  // QUIRE_SECRETS_KEY: AES-256-GCM key of the integrations' secrets. Random per process when unset.
+  ...secretsKeyFields,
 });
 
 export const loadIntegrationsConfig = (env = process.env) => loadConfig(ConfigSchema, env);

@@ -1,6 +1,6 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
-import { loadSecretsKey } from '@quire/service-kit/sealed';
+import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadIntegrationsConfig } from './config.ts';
 import { integrationsService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -10,7 +10,7 @@ await runGrpcService('integrations', async () => {
   const log = createLogger('integrations', config.LOG_LEVEL);
   const identity = loadServiceIdentity('integrations', config);
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
-  const secretsKey = loadSecretsKey(config.QUIRE_SECRETS_KEY, (msg) => log.warn(msg), 'secrets published now are sealed with a per-process key and unreadable after a restart');
+  const secretsKey = loadSecretsKeys(config, (msg) => log.warn(msg), 'secrets published now are sealed with a per-process key and unreadable after a restart');
   const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
   return {
     log,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { secretsKeyField } from '@quire/service-kit/sealed';
+import { secretsKeyFields } from '@quire/service-kit/sealed';
 import { databaseConfigFields, loadConfig, PASSWORD_MAX, PASSWORD_MIN, port, secret, serviceConfigFields } from '@quire/service-kit';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
@@ -9,8 +9,9 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('orgs'),
   /** Key for the visitor-claims JWT of `ping`; at least 32 characters. Random per process when unset. */
   QUIRE_VISITOR_CLAIMS_SECRET: secret(Type.String({ minLength: 32 })),
-  /** Seals OIDC client secrets; per process when unset (providers then need their secret again after a restart). */
-  QUIRE_SECRETS_KEY: secretsKeyField,
+  // QUIRE_SECRETS_KEY seals OIDC client secrets; per process when unset (providers then need their
+  // secret again after a restart). QUIRE_SECRETS_KEY_PREVIOUS still opens those older keys sealed.
+  ...secretsKeyFields,
   /** On first start with an empty database, the token of the admin user created then. */
   QUIRE_BOOTSTRAP_TOKEN: Type.Optional(Type.String({ minLength: 20, pattern: '^[A-Za-z0-9_-]+$' })),
   /** On first start with an empty database, the password of the admin user created then. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { secretsKeyField } from '@quire/service-kit/sealed';
+import { secretsKeyFields } from '@quire/service-kit/sealed';
 import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields } from '@quire/service-kit';
 import { eventsPrefixField } from '@quire/service-kit/nats';
 
@@ -12,8 +12,8 @@ export const ConfigSchema = Type.Object({
   MEMBERSHIP_CACHE_MS: membershipCacheField,
   /** The content service: spaces added to sites are checked there, and created for new sites. */
   CONTENT_URL: grpcAddress(50052),
-  /** Seals the sites' visitor keys: the same on every replica. */
-  QUIRE_SECRETS_KEY: secretsKeyField,
+  // QUIRE_SECRETS_KEY seals the sites' visitor keys: the same on every replica.
+  ...secretsKeyFields,
   /** Where visibility and publishing changes go as domain events (the audit log reads them). */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   EVENTS_SUBJECT_PREFIX: eventsPrefixField,

@@ -2,7 +2,7 @@ import { ContentServiceClient, ContentServiceService } from '@quire/proto/conten
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { cachedMemberships, createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
 import { connectNats, eventSink } from '@quire/service-kit/nats';
-import { loadSecretsKey } from '@quire/service-kit/sealed';
+import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadSitesConfig } from './config.ts';
 import { sitesService } from './server.ts';
 import { openStore } from './store/index.ts';
@@ -20,7 +20,7 @@ await runGrpcService('sites', async () => {
     orgs: cachedMemberships(promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), config.MEMBERSHIP_CACHE_MS),
     content: promiseClient(contentClient, ContentServiceService, { identity, audience: 'content' }),
     identity,
-    secretsKey: loadSecretsKey(config.QUIRE_SECRETS_KEY, (m) => log.warn(m), 'visitor keys of sites sealed now will not open after a restart'),
+    secretsKey: loadSecretsKeys(config, (m) => log.warn(m), 'visitor keys of sites sealed now will not open after a restart'),
     events: eventSink(nc, 'sites', config.EVENTS_SUBJECT_PREFIX, log),
   };
   return {

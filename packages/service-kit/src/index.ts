@@ -19,3 +19,4 @@ export * from './metrics.js';
 export * from './tracing.js';
 export * from './json.js';
 export * from './http-headers.js';
+export * from './keyring.js';

@@ -5,7 +5,7 @@ import { anonymousCaller } from '../plugins/auth.ts';
 import { oidcServiceUrls, presentSignInOption, samlServiceUrls } from '../presenters/orgs.ts';
 import { errorResponses, Id } from '../schemas/common.ts';
 import { SignInOption } from '../schemas/orgs.ts';
-import { makeValueSigner } from '../signing.ts';
+import { makeValueSigner, type LinkSecrets } from '../signing.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['sign-in'];
@@ -30,8 +30,11 @@ interface OidcState {
  * HTTP-POST ACS). The protocols run in orgs; this keeps the browser's side (the signed state
  * cookie, redirects, the form post) and ends, like every sign-in, in `sessions.issue`.
  */
-const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSecret?: string }> = async (app, { services: { orgs }, urls, sessions, publicUrl, stateSecret }) => {
-  const signer = makeValueSigner(stateSecret, 'oidc-state');
+const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSecrets: LinkSecrets }> = async (
+  app,
+  { services: { orgs }, urls, sessions, publicUrl, stateSecrets },
+) => {
+  const signer = makeValueSigner(stateSecrets, 'oidc-state');
   const secure = new URL(publicUrl).protocol === 'https:';
   const stateCookie = secure ? '__Secure-quire_oidc' : 'quire_oidc';
   const signedIn = urls.app('/');

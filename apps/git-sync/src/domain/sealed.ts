@@ -1,13 +1,14 @@
-import { seal, unseal } from '@quire/service-kit/sealed';
+import { seal, unseal, type SealingKeys } from '@quire/service-kit/sealed';
 
 // Repository credentials travel on the job message sealed to the job id, so a sealed value copied
-// onto another job does not open.
+// onto another job does not open. Jobs are short-lived: one queued before a key rotation opens
+// with the previous key while it stays configured, so nothing of theirs needs resealing.
 export interface Credentials {
   username: string;
   password: string;
 }
 
-export const sealCredentials = (credentials: Credentials, jobId: string, key: Uint8Array): string => seal(credentials, jobId, key).toString('base64');
+export const sealCredentials = (credentials: Credentials, jobId: string, keys: SealingKeys): string => seal(credentials, jobId, keys).toString('base64');
 
-/** The credentials back; throws when the key, the job id or the bytes are not those they were sealed with. */
-export const openCredentials = (sealed: string, jobId: string, key: Uint8Array) => unseal<Credentials>(Buffer.from(sealed, 'base64'), jobId, key);
+/** The credentials back; throws unless a configured key, the job id and the bytes are those they were sealed with. */
+export const openCredentials = (sealed: string, jobId: string, keys: SealingKeys) => unseal<Credentials>(Buffer.from(sealed, 'base64'), jobId, keys);

@@ -1,6 +1,7 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { PromiseClient } from '@quire/service-kit';
 import type { EventSink } from '@quire/service-kit/nats';
+import type { SealingKeys } from '@quire/service-kit/sealed';
 import type { JobMessage } from '../worker/jobs.ts';
 import type { Store } from '../store/index.ts';
 
@@ -11,7 +12,8 @@ export interface Deps {
   publish: (msg: JobMessage) => Promise<void>;
   /** Exports and imports started, for the audit log. */
   events: EventSink;
-  secretsKey: Uint8Array;
+  /** Seals the credentials a job message carries. */
+  secretsKey: SealingKeys;
   allowPrivateNetwork: boolean;
   /** `file:` repository URLs (QUIRE_ALLOW_FILE_REMOTES). */
   allowFileRemotes: boolean;

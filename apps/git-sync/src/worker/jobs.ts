@@ -6,6 +6,7 @@ import type { ContentServiceClient } from '@quire/proto/content';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
+import type { SealingKeys } from '@quire/service-kit/sealed';
 import pLimit from 'p-limit';
 import { checkPublicUrl } from '@quire/service-kit/outbound';
 import {
@@ -39,7 +40,8 @@ export interface RunnerDeps {
   content: PromiseClient<SpaceContentServiceClient>;
   /** A space's active revision, which a reimport compares with the one its last import made. */
   spaces: Pick<PromiseClient<ContentServiceClient>, 'getSpace'>;
-  secretsKey: Uint8Array;
+  /** Opens the credentials a job message carries: the current key, or a previous one for jobs queued before a rotation. */
+  secretsKey: SealingKeys;
   newId: () => string;
   workDir?: string;
   jobTimeoutMs: number;
@@ -126,8 +128,9 @@ async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise
   if (msg.credentials) {
     try {
       credentials = openCredentials(msg.credentials, job.id, deps.secretsKey);
-    } catch {
-      throw new JobFailure('the repository credentials cannot be read by this worker (QUIRE_SECRETS_KEY differs between replicas)');
+    } catch (err) {
+      // A key that differs between replicas, or a previous key removed while jobs it sealed were queued.
+      throw new JobFailure(`the repository credentials cannot be read by this worker: ${(err as Error).message}`);
     }
   }
   // Checked again when run: a job queued before the setting changed does not read local paths.

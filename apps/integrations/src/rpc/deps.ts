@@ -1,13 +1,14 @@
 import { status } from '@grpc/grpc-js';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import { isServiceError, NotFoundError, Role, type CallContext, type PromiseClient } from '@quire/service-kit';
+import type { SealingKeys } from '@quire/service-kit/sealed';
 import type { Store } from '../store/index.ts';
 
 export interface Deps {
   store: Store;
   orgs: PromiseClient<OrgsServiceClient>;
-  /** AES-256-GCM key of the integrations' secrets. */
-  secretsKey: Uint8Array;
+  /** AES-256-GCM keys of the integrations' secrets: the current one seals, previous ones still open. */
+  secretsKey: SealingKeys;
 }
 
 export { callerOf, pageArgs } from '@quire/service-kit';

@@ -8,6 +8,9 @@ import { errors, jwtVerify } from 'jose';
 /** A new visitor key: 32 random bytes, hex (GitBook shows the key as a string to paste in a backend). */
 export const newVisitorKey = (): string => randomBytes(32).toString('hex');
 
+/** The sealing context of a site's visitor key: the sealed key opens only on its own site's row. */
+export const visitorKeyContext = (siteId: string) => `sites:visitor-key:${siteId}`;
+
 const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
 /** Longest token taken: verification is linear, but a bound keeps work before the check small. */

@@ -15,14 +15,15 @@ import {
 } from '@quire/service-kit';
 import { canEdit, canRead, visitorMayView } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
+import type { SealingKeys } from '@quire/service-kit/sealed';
 import type { SiteRow, SpaceRef, Store } from '../store/index.ts';
 
 export interface Deps {
   store: Store;
   orgs: PromiseClient<OrgsServiceClient>;
   content: PromiseClient<ContentServiceClient>;
-  /** Seals the sites' visitor keys (AES-256-GCM). */
-  secretsKey: Uint8Array;
+  /** Seals the sites' visitor keys (AES-256-GCM), and opens them with the previous keys too. */
+  secretsKey: SealingKeys;
   /** Visibility and publishing changes, for the audit log. */
   events: EventSink;
   /** This service's identity: verifies the gateway's member grants. */

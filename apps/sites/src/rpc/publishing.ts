@@ -4,7 +4,7 @@ import { seal, unseal } from '@quire/service-kit/sealed';
 import { canRead, visitorAccess } from '../domain/access.ts';
 import { customizationOf } from '../domain/customization.ts';
 import { readerTree } from '../domain/structure.ts';
-import { newVisitorKey, verifyVisitorToken } from '../domain/visitor-token.ts';
+import { newVisitorKey, verifyVisitorToken, visitorKeyContext } from '../domain/visitor-token.ts';
 import { presentSite, presentStructure } from '../presenters.ts';
 import type { SiteRecord } from '../store/index.ts';
 import { editable, siteNotFound, type Deps } from './deps.ts';
@@ -12,9 +12,6 @@ import { editable, siteNotFound, type Deps } from './deps.ts';
 type H = Pick<Handlers<SitesServiceServer>, 'viewPublishedSite' | 'getPublishingAuth' | 'updatePublishingAuth' | 'regeneratePublishingAuth'>;
 
 export const VISITOR_AUTH_BACKENDS = ['custom', 'integration'] as const;
-
-// The sealed key opens only on its own site's row.
-const keyContext = (siteId: string) => `sites:visitor-key:${siteId}`;
 
 function checkFallbackUrl(v: string): string {
   let url: URL | undefined;
@@ -32,8 +29,8 @@ function checkFallbackUrl(v: string): string {
 export function publishingHandlers(deps: Deps): H {
   const { store, secretsKey } = deps;
 
-  const keyOf = (site: SiteRecord): string | null => (site.visitorKeySealed ? unseal<string>(site.visitorKeySealed, keyContext(site.id), secretsKey) : null);
-  const sealedKey = (siteId: string) => new Uint8Array(seal(newVisitorKey(), keyContext(siteId), secretsKey));
+  const keyOf = (site: SiteRecord): string | null => (site.visitorKeySealed ? unseal<string>(site.visitorKeySealed, visitorKeyContext(site.id), secretsKey) : null);
+  const sealedKey = (siteId: string) => new Uint8Array(seal(newVisitorKey(), visitorKeyContext(siteId), secretsKey));
 
   const present = (site: SiteRecord) => ({ backend: site.visitorAuthBackend, privateKey: keyOf(site)!, fallbackUrl: site.visitorFallbackUrl ?? undefined });
 

@@ -15,6 +15,8 @@ import { generateServiceKeys, loadServiceKeys } from '../identity.js';
 import type { Logger } from '../logger.js';
 import { connectNats, eventSink } from '../nats.js';
 
+export { sealWithoutKeyId } from './sealed.js';
+
 const run = promisify(execFile);
 
 /** The server tests create their databases on: the local PostgreSQL unless QUIRE_PG_URL says otherwise. */
