@@ -94,7 +94,7 @@ describe('quire init', () => {
     expect(byName.get('quire-secrets')!['link-secret']).toBe(readEnv(dir).QUIRE_LINK_SECRET);
     // Every key a manifest in infra/k8s asks of a Secret is there.
     const manifests = readdirSync(join(root, 'infra/k8s')).map((f) => readFileSync(join(root, 'infra/k8s', f), 'utf8'));
-    const asked = manifests.flatMap((text) => [...text.matchAll(/secretKeyRef: \{ name: ([\w-]+), key: ([\w.-]+)/g)].map((m): [string, string] => [m[1]!, m[2]!]));
+    const asked = manifests.flatMap((text) => [...text.matchAll(/secretKeyRef: \{ name: ([\w-]+), key: ([\w.-]+) \}/g)].map((m): [string, string] => [m[1]!, m[2]!]));
     const mounted = manifests.flatMap((text) => [...text.matchAll(/\{ key: ([\w.-]+\.(?:key|json)), path: /g)].map((m): [string, string] => ['quire-service-identity', m[1]!]));
     expect(asked.length).toBeGreaterThan(10);
     for (const [secret, key] of [...asked, ...mounted]) expect(byName.get(secret), `${secret}/${key}`).toHaveProperty([key]);
