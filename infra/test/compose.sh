@@ -94,11 +94,11 @@ printf '# Welcome\n\nThe smoke docs.\n' >"$work/src/README.md"
 printf '# Installation\n\nInstall with `pnpm add quire`.\n' >"$work/src/installation.md"
 printf '# Summary\n\n* [Welcome](README.md)\n* [Installation](installation.md)\n' >"$work/src/SUMMARY.md"
 git -C "$work/src" add -A && git -C "$work/src" -c user.name=Smoke -c user.email=smoke@quire.local commit -qm docs
-git clone -q --bare "$work/src" "$work/git/docs.git" && git -C "$work/git/docs.git" update-server-info
-# Git's "dumb" HTTP protocol: the bare repository's files, served as they are.
+git clone -q --bare "$work/src" "$work/git/docs.git"
+# Served by git-sync's image (it has git), on the project's network.
 network=$($DOCKER inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$(compose ps -q git-sync)")
-$DOCKER run -d --name "$PROJECT-git" --network "$network" --network-alias gitserver -v "$work/git:/git:ro" "$BASE" \
-  node -e "require('http').createServer((q, s) => require('fs').createReadStream('/git' + decodeURIComponent(q.url.split('?')[0])).on('error', () => { s.statusCode = 404; s.end(); }).pipe(s)).listen(80)" >/dev/null
+$DOCKER run -d --name "$PROJECT-git" --network "$network" --network-alias gitserver --user root \
+  -v "$work/git:/git:ro" -v "$PWD/infra/test/git-http.mjs:/git-http.mjs:ro" quire/git-sync node /git-http.mjs >/dev/null
 
 say "the smoke suite"
 GATEWAY="http://127.0.0.1:$GATEWAY_PORT" READER="http://127.0.0.1:$READER_PORT" ADMIN_EMAIL=admin@quire.local \
