@@ -83,17 +83,17 @@ describe('pnpm quire on one parser', { timeout: 180_000 }, () => {
 
 describe('pnpm quire migrate', { timeout: 300_000 }, () => {
   it("applies a service's migrations to an empty database once, and names an unknown service", async () => {
-    const name = `quire_content_test_${testSuffix()}`;
+    const name = `quire_integrations_test_${testSuffix()}`;
     const server = await connectDb(adminUrl());
     await server.query(`CREATE DATABASE ${name}`);
     const url = new URL(adminUrl());
     url.pathname = `/${name}`;
     try {
-      const env = { CONTENT_DATABASE_URL: url.toString() };
-      const first = await quire(['migrate', 'content'], undefined, env);
-      expect(first, first.stderr).toMatchObject({ code: 0, stdout: 'content: The following migration(s) have been applied\n' });
-      const again = await quire(['migrate', 'content'], undefined, env);
-      expect(again).toMatchObject({ code: 0, stdout: 'content: No pending migrations\n' });
+      const env = { INTEGRATIONS_DATABASE_URL: url.toString() };
+      const first = await quire(['migrate', 'integrations'], undefined, env);
+      expect(first, first.stderr).toMatchObject({ code: 0, stdout: 'integrations: The following migration(s) have been applied\n' });
+      const again = await quire(['migrate', 'integrations'], undefined, env);
+      expect(again).toMatchObject({ code: 0, stdout: 'integrations: No pending migrations\n' });
       const db = await connectDb(url.toString());
       const { rows } = await db.query(`SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`);
       await db.end();

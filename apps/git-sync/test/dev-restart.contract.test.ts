@@ -61,7 +61,7 @@ beforeAll(async () => {
   // its own: the preparation keeps them and makes the rest (secrets, trust document).
   stateDir = mkdtempSync(join(tmpdir(), 'quire-dev-state-'));
   mkdirSync(join(stateDir, 'service-keys'));
-  for (const [name, pem] of Object.entries(testServiceKeys().privateKeys)) writeFileSync(join(stateDir, 'service-keys', `${name}.pem`), pem);
+  for (const [name, pem] of Object.entries(testServiceKeys().privateKeys)) writeFileSync(join(stateDir, 'service-keys', `${name}.key`), pem);
   ensureDevKeys(stateDir);
 });
 afterAll(async () => {
