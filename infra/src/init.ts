@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { BOOTSTRAP_EMAIL } from '@quire/orgs/admin';
-import { SERVICE_IDENTITIES } from '@quire/service-kit';
+import { databaseUrlDefault, SERVICE_IDENTITIES } from '@quire/service-kit';
 import { DATABASES } from './backup.ts';
 import { SECRETS } from './secrets.ts';
 import { ensureServiceKeys } from './service-keys.ts';
@@ -40,7 +40,13 @@ export function initDeployment(dir: string, options: { force?: boolean; postgres
   const missing = Object.keys(SECRETS).filter((name) => !env[name]);
   for (const name of missing) env[name] = SECRETS[name]!();
   if (missing.length > 0) {
-    writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+    writeFileSync(
+      envFile,
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+      { mode: 0o600 },
+    );
     result.made.push('.env');
     if (missing.includes('QUIRE_BOOTSTRAP_PASSWORD')) result.adminPassword = env.QUIRE_BOOTSTRAP_PASSWORD;
   } else result.kept.push('.env');
@@ -72,9 +78,8 @@ function readEnv(text: string): Record<string, string> {
 
 /** `quire-secrets` (the keys the manifests in infra/k8s read) and `quire-service-identity`. */
 function kubernetesSecrets(env: Record<string, string>, secretsDir: string, postgresUrl: string): string {
-  const base = postgresUrl.replace(/\/+$/, '');
   const secrets = {
-    ...Object.fromEntries(DATABASES.map((s) => [`${s}-database-url`, `${base}/quire_${s.replace(/-/g, '_')}`])),
+    ...Object.fromEntries(DATABASES.map((s) => [`${s}-database-url`, databaseUrlDefault(s, postgresUrl)])),
     'visitor-claims-secret': env.QUIRE_VISITOR_CLAIMS_SECRET,
     'secrets-key': env.QUIRE_SECRETS_KEY,
     'link-secret': env.QUIRE_LINK_SECRET,
@@ -97,7 +102,11 @@ export function initCommand(program: Command, defaultDir: string): void {
     .option('--dir <dir>', 'where infra/docker-compose.yml is: secrets/ and .env are written there', defaultDir)
     .option('--postgres-url <url>', 'the PostgreSQL server the Kubernetes Secret names (postgresql://USER:PASS@HOST:5432)')
     .option('--force', 'replace every existing secret (sealed values, links and sessions stop working)')
-    .option('--owner <uid[:gid]>', "owner of the key files: the containers' user (the images run as 1000), by default when run as root", process.getuid?.() === 0 ? '1000:1000' : undefined)
+    .option(
+      '--owner <uid[:gid]>',
+      "owner of the key files: the containers' user (the images run as 1000), by default when run as root",
+      process.getuid?.() === 0 ? '1000:1000' : undefined,
+    )
     .action((opts: { dir: string; postgresUrl?: string; force?: boolean; owner?: string }) => {
       if (opts.owner && !/^\d+(:\d+)?$/.test(opts.owner)) throw new Error(`--owner: a numeric uid or uid:gid, got ${opts.owner}`);
       const dir = resolve(opts.dir);
