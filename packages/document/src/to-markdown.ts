@@ -78,12 +78,8 @@ export function toMarkdown(document: JSONDocument, options: ToMarkdownOptions = 
   return children.length ? writeMdast(root, BASE) : '';
 }
 
-/**
- * How inline content is spelled: as markdown; in a pipe table cell, with `<br>` for a line break
- * (a cell is one line); inside a cell's HTML (`<p>`, `<li>`), with tags for marks and links too,
- * as GitBook writes them there.
- */
-type Spelling = 'markdown' | 'cell' | 'html';
+/** How inline content is spelled: as markdown, or inside a pipe table cell's HTML (`<p>`, `<li>`) with tags for marks, links and line breaks, as GitBook writes them there. */
+type Spelling = 'markdown' | 'html';
 
 /** Whether a pipe table cell can hold the block (see cellHtml): paragraphs, and lists of them. */
 const inPipeCell = (block: DocumentBlock): boolean =>
@@ -270,17 +266,21 @@ class Writer {
     return { type: 'table', align, children: [head, ...rows] };
   }
 
-  /** A cell of one paragraph as markdown; of more blocks as HTML, `<p>a</p><ul><li>b</li></ul>`. */
+  /**
+   * A cell of one line of text as markdown, as GitBook writes it; anything more as HTML, as
+   * GitBook does: `<p>a<br>b</p>`, `<p>a</p><ul><li>b</li></ul>`.
+   */
   private cellPhrasing(f: DocumentFragment): PhrasingContent[] {
     const [only] = f.nodes;
-    if (f.nodes.length === 1 && only!.type === 'paragraph') return this.phrasing((only as DocumentBlockParagraph).nodes, 'cell');
-    return this.cellHtml(f.nodes);
+    if (f.nodes.length === 1 && only!.type === 'paragraph' && !inlineText((only as DocumentBlockParagraph).nodes).includes('\n'))
+      return this.phrasing((only as DocumentBlockParagraph).nodes);
+    return this.cellHtml(f.nodes, false);
   }
 
-  /** Blocks (inPipeCell's) as a cell's HTML, as GitBook's HTML tables write them (writeHtmlTable): a lone paragraph without its `<p>`. */
-  private cellHtml(blocks: readonly DocumentBlock[]): PhrasingContent[] {
+  /** Blocks (inPipeCell's) as a cell's HTML; a list item's lone paragraph without its `<p>`, as writeHtmlTable writes a cell's. */
+  private cellHtml(blocks: readonly DocumentBlock[], inItem: boolean): PhrasingContent[] {
     const out: PhrasingContent[] = [];
-    const lone = blocks.length === 1;
+    const lone = inItem && blocks.length === 1;
     for (const block of blocks) {
       if (block.type === 'paragraph') {
         const inner = this.phrasing(block.nodes, 'html');
@@ -289,7 +289,7 @@ class Writer {
         const start = block.type === 'list-ordered' && block.data.start !== undefined && block.data.start !== 1 ? ` start="${block.data.start}"` : '';
         const tag = block.type === 'list-ordered' ? 'ol' : 'ul';
         out.push(html(`<${tag}${start}>`));
-        for (const item of block.nodes) out.push(html('<li>'), ...this.cellHtml(item.nodes as DocumentBlock[]), html('</li>'));
+        for (const item of block.nodes) out.push(html('<li>'), ...this.cellHtml(item.nodes as DocumentBlock[], true), html('</li>'));
         out.push(html(`</${tag}>`));
       }
     }
@@ -352,7 +352,7 @@ class Writer {
   }
 }
 
-/** Text with hard breaks where the leaf holds a newline (`<br>` in a table cell). */
+/** Text with hard breaks where the leaf holds a newline (`<br>` in a table cell's HTML). */
 function textNodes(value: string, spelling: Spelling): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   value.split('\n').forEach((part, i) => {

@@ -112,7 +112,7 @@ describe('toHtml renders every block', () => {
       '<td><p>One of:</p><ul><li><p><code>read</code> - <strong>read</strong> only</p></li><li><p><code>write</code> - see <a href="https://example.com/modes">modes</a></p></li></ul></td>',
     );
     expect(cells).toContain('<td><ol><li><p>First</p></li><li><p>Second, <em>then</em> <mark class="color-red">stop</mark></p></li></ol></td>');
-    expect(cells).toContain('<td><p>In MB<br>at most 10<sup>3</sup>, like H<sub>2</sub>O</p></td>');
+    expect(cells).toContain('<td><p>In MB, at most 10<sup>3</sup>, like H<sub>2</sub>O.<br><br><strong>- Default:</strong> 64</p></td>');
     expect(cells).not.toContain('&#x3C;');
     expect(html(read('html-table.md'))).toContain('<td><p>One of:</p><ul><li><p>read</p></li><li><p>write, <em>then</em> read</p></li></ul></td>');
   });

@@ -76,8 +76,12 @@ describe('inline HTML in a pipe table cell', () => {
     expect((cell![2] as Extract<Block, { type: 'list-unordered' }>).nodes).toHaveLength(2);
   });
 
-  it('a cell of one paragraph stays markdown; a line break is `<br>`, so the table stays a pipe table', () => {
-    const markdown = '| a            |\n| ------------ |\n| **x**<br>`y` |\n';
+  it('a cell of one line stays markdown; a paragraph with line breaks is `<p>` and tags, as GitBook writes it', () => {
+    const markdown =
+      '| a                                                     |\n| ----------------------------------------------------- |\n| **x** and `y`                                         |\n| <p><strong>x</strong><br><br><code>y</code> and z</p> |\n';
+    const [line, broken] = cells(markdown);
+    expect(line!.map((b) => b.type)).toEqual(['paragraph']);
+    expect(broken!.map((b) => b.type)).toEqual(['paragraph']);
     expect(toMarkdown(fromMarkdown(markdown))).toBe(markdown);
   });
 
