@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { status } from '@grpc/grpc-js';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateRevisionRequest, PageContent, Revision, SearchOrganizationRequest, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
@@ -79,8 +80,15 @@ describe('SearchSpace', () => {
         'Tips',
         '## Careful\n\n{% hint style="danger" %}\nNever skip the backups.\n{% endhint %}\n\n{% tabs %}\n{% tab title="Linux" %}\nRun the script.\n{% endtab %}\n{% endtabs %}\n',
       ),
+      // Tags the document keeps as text (inside a line, unpaired, unknown): still no words.
+      page(
+        'Restores',
+        'Restore weekly. {% hint style="info" %} Test a restore. {% endhint %}\n\n{% endhint %}\n\n{% swagger method="get" path="/restores" %}\n{% swagger-description %}\nLists the restores.\n{% endswagger-description %}\n{% endswagger %}\n',
+      ),
     ]);
-    for (const tag of ['endhint', 'hint', 'danger', 'endtabs', 'endtab', 'style']) expect((await searchSpace(space.id, tag)).items, tag).toEqual([]);
+    for (const tag of ['endhint', 'hint', 'danger', 'endtabs', 'endtab', 'style', 'info', 'swagger', 'endswagger', 'method'])
+      expect((await searchSpace(space.id, tag)).items, tag).toEqual([]);
+    expect((await searchSpace(space.id, 'weekly')).items.map((p) => p.title)).toEqual(['Restores']);
     const found = await searchSpace(space.id, 'backups');
     expect(found.items.map((p) => p.title)).toEqual(['Tips']);
     expect(found.items[0]!.sections).toEqual([{ id: 'careful', title: 'Careful', body: 'Never skip the backups. Linux Run the script.' }]);
@@ -221,6 +229,40 @@ describe('SearchSpace in every language', () => {
       expect(await titles('копия')).toEqual(['Серверы']);
       expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
       expect(await titles('accueil')).toEqual(['Accueil']);
+      expect(await store.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
+    } finally {
+      await close();
+      await db.end();
+    }
+  });
+});
+
+describe('SearchSpace after the tags migration', () => {
+  it('indexes again the documents whose sections held GitBook tags as words, without them', async () => {
+    const space = await createSpace('Legacy');
+    const markdown = 'Restore weekly. {% hint style="info" %} Test a restore. {% endhint %}\n';
+    await publish(space.id, [page('Legacy', markdown)]);
+    const found = async (query: string) => (await searchSpace(space.id, query)).items.map((p) => p.title);
+    const db = new pg.Client({ connectionString: h.databaseUrl });
+    await db.connect();
+    const { store, close } = openStore(h.databaseUrl, 1);
+    try {
+      await store.search.indexed();
+      // As sections were written before: the tags' words in the body and its vector.
+      const body = markdown.trim();
+      const { rows } = await db.query<{ documentId: string }>(
+        `UPDATE "DocumentSection" ds SET body = $2, search = setweight(to_tsvector('quire_english', ds.title), 'A') || setweight(to_tsvector('quire_english', $2), 'B')
+         FROM "SpacePage" sp WHERE sp."spaceId" = $1 AND ds."documentId" = sp."documentId" RETURNING ds."documentId"`,
+        [space.id, body],
+      );
+      await db.query(`UPDATE "SpacePage" SET content = NULL WHERE "documentId" = $1`, [rows[0]!.documentId]);
+      await store.search.reindex();
+      expect(await found('endhint')).toEqual(['Legacy']);
+
+      await db.query(readFileSync(new URL('../prisma/migrations/20261129100000_search_without_tag_words/migration.sql', import.meta.url), 'utf8'));
+      await store.search.reindex();
+      expect(await found('endhint')).toEqual([]);
+      expect(await found('weekly')).toEqual(['Legacy']);
       expect(await store.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
     } finally {
       await close();

@@ -91,6 +91,28 @@ describe.skipIf(!present && !process.env.CI)('the reader in Chromium', () => {
     await p.close();
   });
 
+  it('closes the search dialog on the first Escape while its box holds text; finds a hint by its text, never by its tags', async () => {
+    const space = await spaceWith(h.g, owner, orgId, 'Notes', [
+      page('Backups', '{% hint style="warning" %}\nNever skip the backups.\n{% endhint %}\n\nRestore them weekly. {% hint style="info" %} Test a restore. {% endhint %}\n'),
+    ]);
+    const site = await api('POST', '/sites', { title: 'Notes site', spaces: [space] }, 201);
+    await api('POST', `/sites/${site.id}/publish`);
+    const p = await open(`${origin}/${orgId}/${site.id}/`);
+    const results = p.locator('#search-dialog .results');
+    await p.keyboard.press('Control+k');
+    await p.keyboard.type('endhint');
+    await results.getByText('No results for “endhint”').waitFor();
+    await p.keyboard.press('Escape');
+    await expect(p.locator('dialog[open]').count()).resolves.toBe(0);
+    await p.keyboard.press('Control+k');
+    await expect(p.locator('#search-dialog input').inputValue()).resolves.toBe('endhint');
+    await p.keyboard.type('restore');
+    await results.locator('a', { hasText: 'Backups' }).waitFor();
+    await p.keyboard.press('Escape');
+    await expect(p.locator('dialog[open]').count()).resolves.toBe(0);
+    await p.close();
+  }, 60_000);
+
   it('toggles the theme and keeps it across visits, with a screenshot in each theme', async () => {
     const p = await open(`${base}/`);
     const theme = () => p.evaluate(() => document.documentElement.dataset.theme);

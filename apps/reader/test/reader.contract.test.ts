@@ -195,6 +195,24 @@ describe('serving a public site', () => {
     expect((await get(`/${orgId}/${other.id}/`)).statusCode).toBe(404);
   });
 
+  it('shows a table cell of the inline HTML GitBook writes as GitBook does, keeping none of an attacker’s markup', async () => {
+    // GitBook renders the cell's blocks: its `<p>`s as paragraphs, `<code>` as inline code, a list
+    // as a list (RecordColumnValue in GitbookIO/gitbook); never the tags as text.
+    const table = [
+      '| Option | Description                                                                             |',
+      '| ------ | --------------------------------------------------------------------------------------- |',
+      "| `type` | <p>Either one of these strings:</p><p><code>'fileManager'</code> - the file manager</p> |",
+      '| `evil` | <p style="x" onclick="alert(1)">a</p><script>alert(2)</script><a href="javascript:alert(3)">b</a><img src="x" onerror="alert(4)"> |',
+    ].join('\n');
+    const space = await spaceWith(h.g, owner, orgId, 'Options', [page('Options', `${table}\n`)]);
+    const site = `/${orgId}/${(await publishedSite([space])).id}`;
+    const body = (await get(`${site}/options`)).body;
+    expect(body).toContain("<td><p>Either one of these strings:</p><p><code>'fileManager'</code> - the file manager</p></td>");
+    expect(body).toContain('<td><p>a</p><p>&#x3C;script>alert(2)&#x3C;/script><a>b</a><img src="x" alt="" loading="lazy"></p></td>');
+    expect(body).not.toMatch(/onclick|onerror|javascript:|<script>alert/);
+    expect((await get(`${site}/options.md`)).body).toContain(table.split('\n')[2]);
+  });
+
   it('serves the machine files: robots, sitemap, page markdown, llms.txt and llms-full.txt', async () => {
     const robots = await get(`${base}/robots.txt`);
     expect(robots.body).toContain(`Sitemap: http://127.0.0.1:8090${base}/sitemap.xml`);

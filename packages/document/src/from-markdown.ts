@@ -1,7 +1,8 @@
 import type { PhrasingContent, RootContent, Table as MdastTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { fitBlocks } from './fit.ts';
-import { attributesOf, colorMark, decodeEntities, htmlText } from './markdown/html.ts';
+import { cellBlocks } from './markdown/html-cells.ts';
+import { attributesOf, colorMark, decodeEntities, htmlTag, htmlText, tagMark } from './markdown/html.ts';
 import { readHtmlInlines, readHtmlTable } from './markdown/html-table.ts';
 import { parseMarkdownTree } from './markdown/parse.ts';
 import { parseTag, type ParsedTag } from './markdown/tags.ts';
@@ -59,7 +60,6 @@ export function parseMarkdown(markdown: string, options: FromMarkdownOptions = {
 }
 
 const HINT_STYLES = new Set<HintStyle>(['info', 'warning', 'danger', 'success']);
-const SIMPLE_HTML_MARKS: Record<string, DocumentTextMark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
 const FIGURE = /<figure>([\s\S]*?)<\/figure>/g;
 const IMG = /<img\s[^>]*>/;
 const FIGCAPTION = /<figcaption>([\s\S]*?)<\/figcaption>/;
@@ -436,98 +436,128 @@ class Reader {
         const cell = row.children[c];
         const name = `${id}r${r}c${c}`;
         values[column] = name;
-        fragments.push(fragment(name, [paragraph(cell ? this.inlines(cell.children) : [])]));
+        fragments.push(
+          fragment(
+            name,
+            cellBlocks(cell?.children ?? [], (nodes) => this.inlines(nodes)),
+          ),
+        );
       });
       records[`${id}r${r}`] = { orderIndex: String(r).padStart(4, '0'), values };
     });
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
 
-  /** Phrasing content as leaves and inlines; `<mark>`, `<kbd>`, `<sup>`, `<sub>` become marks. */
+  /**
+   * Phrasing content as leaves and inlines. Inline HTML GitBook writes is read (html.ts): the
+   * marks' tags, `<mark>` colors, `<a href>` links, `<br>`, `<img>`; any other tag stays text.
+   */
   inlines(children: PhrasingContent[], marks: DocumentTextMark[] = [], out: InlineContent[] = []): InlineContent[] {
-    const open: { tag: string; marks: DocumentTextMark[] }[] = [];
+    // Open inline tags: the marks before each, and for a link the content it was written into.
+    const open: { tag: string; marks: DocumentTextMark[]; link?: { url: string; outer: InlineContent[] } }[] = [];
     let current = marks;
+    let target = out;
+    const close = (depth: number) => {
+      while (open.length > depth) {
+        const tag = open.pop()!;
+        current = tag.marks;
+        if (!tag.link) continue;
+        tag.link.outer.push(this.link(tag.link.url, target));
+        target = tag.link.outer;
+      }
+    };
     for (const node of children) {
       switch (node.type) {
         case 'text':
-          pushText(out, node.value, current);
+          pushText(target, node.value, current);
           break;
         case 'emphasis':
-          this.inlines(node.children, [...current, { object: 'mark', type: 'italic' }], out);
+          this.inlines(node.children, [...current, { object: 'mark', type: 'italic' }], target);
           break;
         case 'strong':
-          this.inlines(node.children, [...current, { object: 'mark', type: 'bold' }], out);
+          this.inlines(node.children, [...current, { object: 'mark', type: 'bold' }], target);
           break;
         case 'delete':
-          this.inlines(node.children, [...current, { object: 'mark', type: 'strikethrough' }], out);
+          this.inlines(node.children, [...current, { object: 'mark', type: 'strikethrough' }], target);
           break;
         case 'inlineCode':
-          pushText(out, node.value, [...current, { object: 'mark', type: 'code' }]);
+          pushText(target, node.value, [...current, { object: 'mark', type: 'code' }]);
           break;
         case 'break':
-          pushText(out, '\n', current);
+          pushText(target, '\n', current);
           break;
         case 'inlineMath':
-          out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
+          target.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
           break;
         // markdown-it resolves reference links and images against their definitions.
         case 'link': {
-          const url = node.url;
           if (node.title === 'mention') {
-            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: resolveRef(url, 'mention', this.options.resolveLink) } });
+            target.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: resolveRef(node.url, 'mention', this.options.resolveLink) } });
             break;
           }
-          const inner = this.inlines(node.children, current).filter((n) => n.object === 'text' || n.type === 'inline-image') as never[];
-          out.push({ object: 'inline', type: 'link', data: { ref: resolveRef(url, 'link', this.options.resolveLink) }, nodes: inner.length ? inner : [text('')] });
+          target.push(this.link(node.url, this.inlines(node.children, current)));
           break;
         }
         case 'image':
-          out.push(this.inlineImage(node.url, node.alt ?? ''));
+          target.push(this.inlineImage(node.url, node.alt ?? ''));
           break;
         case 'html': {
           const value = node.value;
-          const close = /^<\/([a-z]+)\s*>$/i.exec(value);
-          if (close) {
-            const at = open.findLastIndex((o) => o.tag === close[1]!.toLowerCase());
+          const tag = htmlTag(value);
+          if (tag?.closing) {
+            const at = open.findLastIndex((o) => o.tag === tag.name);
             if (at !== -1) {
-              current = open[at]!.marks;
-              open.length = at;
+              close(at);
+              break;
+            }
+          } else if (tag) {
+            const attributes = attributesOf(value);
+            if (tag.name === 'br') {
+              pushText(target, '\n', current);
+              break;
+            }
+            if (tag.name === 'img' && attributes.src !== undefined) {
+              const image = this.inlineImage(attributes.src, attributes.alt ?? '');
+              if (attributes['data-size'] === 'line' || attributes['data-size'] === 'original') image.data.size = attributes['data-size'];
+              target.push(image);
+              break;
+            }
+            // An `<a id>` is an anchor, which the model has on headings only: it stays as written.
+            if (tag.name === 'a' && attributes.href !== undefined && attributes.id === undefined) {
+              open.push({ tag: tag.name, marks: current, link: { url: attributes.href, outer: target } });
+              target = [];
+              break;
+            }
+            // A `<mark>` without a color GitBook has marks nothing: its text shows plain.
+            const mark = tag.name === 'mark' ? colorMark(attributes.style ?? '') : tagMark(tag.name);
+            if (mark || tag.name === 'mark') {
+              open.push({ tag: tag.name, marks: current });
+              if (mark) current = [...current, mark];
               break;
             }
           }
-          const start = /^<([a-z]+)(\s[^>]*)?>$/i.exec(value);
-          const tag = start?.[1]!.toLowerCase();
-          if (tag === 'mark') {
-            const color = colorMark(attributesOf(value).style ?? '');
-            if (color) {
-              open.push({ tag, marks: current });
-              current = [...current, color];
-              break;
-            }
-          } else if (tag && SIMPLE_HTML_MARKS[tag]) {
-            open.push({ tag, marks: current });
-            current = [...current, { object: 'mark', type: SIMPLE_HTML_MARKS[tag]! } as DocumentTextMark];
-            break;
-          } else if (tag === 'img') {
-            const attrs = attributesOf(value);
-            if (attrs.src !== undefined) {
-              const image = this.inlineImage(attrs.src, attrs.alt ?? '');
-              if (attrs['data-size'] === 'line' || attrs['data-size'] === 'original') image.data.size = attrs['data-size'];
-              out.push(image);
-              break;
-            }
-          } else if (tag === 'br') {
-            pushText(out, '\n', current);
-            break;
-          }
-          pushText(out, value, current);
+          pushText(target, value, current);
           break;
         }
         default:
-          pushText(out, decodeEntities(toString(node)), current);
+          pushText(target, decodeEntities(toString(node)), current);
       }
     }
+    // Tags left open end with the content: a link holds what followed it.
+    close(0);
     return out;
+  }
+
+  /** A link holding text and inline images (a link written inside it gives its content). */
+  private link(url: string, inner: InlineContent[]): InlineContent {
+    const nodes: InlineContent[] = [];
+    const add = (n: InlineContent) => {
+      if (n.object === 'text') for (const leaf of n.leaves) pushText(nodes, leaf.text, leaf.marks);
+      else if (n.type === 'inline-image') nodes.push(n);
+      else if (n.type === 'link') n.nodes.forEach(add);
+    };
+    inner.forEach(add);
+    return { object: 'inline', type: 'link', data: { ref: resolveRef(url, 'link', this.options.resolveLink) }, nodes: (nodes.length ? nodes : [text('')]) as never[] };
   }
 
   private inlineImage(url: string, alt: string): DocumentInlineImage {

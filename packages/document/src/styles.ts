@@ -34,6 +34,7 @@ const RULES = `
 & :not(pre)>code{background:var(--code);padding:.1rem .3rem;border-radius:4px}
 & table{border-collapse:collapse;display:block;overflow:auto}
 & th,& td{border:1px solid var(--line);padding:.4rem .7rem}
+& td :is(p,ul,ol){margin:.5rem 0}& td>:first-child{margin-top:0}& td>:last-child{margin-bottom:0}& td li>p{margin:0}
 & blockquote,& .hint{margin:1rem 0;padding:.7rem 1rem;border-left:4px solid var(--accent);background:var(--soft);border-radius:4px}
 & .hint-warning{border-color:#d97706}& .hint-danger{border-color:#dc2626}& .hint-success{border-color:#16a34a}
 & details{border:1px solid var(--line);border-radius:8px;padding:.5rem 1rem;margin:1rem 0}

@@ -1,5 +1,6 @@
 import slugify from '@sindresorhus/slugify';
 import { transliterate } from 'transliteration';
+import { withoutTags } from './markdown/tags.ts';
 import { childBlocks, inlineText } from './nodes.ts';
 import type { DocumentBlock, DocumentBlockHeading, InlineContent, JSONDocument } from './types.ts';
 
@@ -64,10 +65,12 @@ export interface Section {
   text: string;
 }
 
-/** The block's own text (not its child blocks'), or undefined for a container. */
-function ownText(block: DocumentBlock): string | undefined {
+/** The block's own text (not its child blocks'), or undefined for a container; for `search`, a paragraph's words. */
+function ownText(block: DocumentBlock, search: boolean): string | undefined {
   switch (block.type) {
+    // The GitBook tags a paragraph holds as text are no words to find; a code line's are its code.
     case 'paragraph':
+      return search ? withoutTags(inlineText(block.nodes)).trim() : inlineText(block.nodes);
     case 'code-line':
       return inlineText(block.nodes as InlineContent[]);
     case 'math':
@@ -92,12 +95,13 @@ function notesOf(block: DocumentBlock): DocumentBlock[] {
   return notes;
 }
 
+/** The blocks' lines; for search (`onHeading` given), each heading passed to it instead. */
 function collect(blocks: readonly DocumentBlock[], lines: string[], onHeading?: (h: DocumentBlockHeading) => void): void {
   for (const block of blocks) {
     if (isHeading(block) && onHeading) onHeading(block);
     else if (isHeading(block)) lines.push(inlineText(block.nodes));
     else {
-      const own = ownText(block);
+      const own = ownText(block, onHeading !== undefined);
       if (own) lines.push(own);
       collect(childBlocks(block), lines, onHeading);
     }

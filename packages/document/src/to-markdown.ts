@@ -5,7 +5,7 @@ import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { gfmTaskListItemToMarkdown } from 'mdast-util-gfm-task-list-item';
 import { mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown as writeMdast, type Join, type Options } from 'mdast-util-to-markdown';
-import { colorStyle, escapeAttribute, escapeText } from './markdown/html.ts';
+import { colorStyle, escapeAttribute, escapeText, MARK_TAGS } from './markdown/html.ts';
 import { writeHtmlInlines, writeHtmlTable } from './markdown/html-table.ts';
 import { formatTag, gitbookTagToMarkdown, type GitbookTag } from './markdown/tags.ts';
 import { emojiText, inlineText, nestLeaves } from './nodes.ts';
@@ -78,13 +78,20 @@ export function toMarkdown(document: JSONDocument, options: ToMarkdownOptions = 
   return children.length ? writeMdast(root, BASE) : '';
 }
 
-/** Whether a pipe table says all of it: a plain grid of text columns, one line of text per cell. */
+/** How inline content is spelled: as markdown, or inside a pipe table cell's HTML (`<p>`, `<li>`) with tags for marks, links and line breaks, as GitBook writes them there. */
+type Spelling = 'markdown' | 'html';
+
+/** Whether a pipe table cell can hold the block (see cellHtml): paragraphs, and lists of them. */
+const inPipeCell = (block: DocumentBlock): boolean =>
+  block.type === 'paragraph' || ((block.type === 'list-unordered' || block.type === 'list-ordered') && block.nodes.every((item) => item.nodes.every(inPipeCell)));
+
+/** Whether a pipe table says all of it: a plain grid of text columns whose cells hold paragraphs and lists. */
 function pipeTable(block: DocumentBlockTable): boolean {
   const { view, definition } = block.data;
   if (view.type !== 'grid' || view.hideHeader || view.columnWidths || block.data.fullWidth) return false;
   const definitions = Object.values(definition);
   if (definitions.length !== view.columns.length || definitions.some((d, i) => d.type !== 'text' || view.columns[i] !== d.id)) return false;
-  return block.fragments.every((f) => f.nodes.length === 1 && f.nodes[0]!.type === 'paragraph' && !inlineText((f.nodes[0] as DocumentBlockParagraph).nodes).includes('\n'));
+  return block.fragments.every((f) => f.nodes.every(inPipeCell));
 }
 
 /**
@@ -259,21 +266,49 @@ class Writer {
     return { type: 'table', align, children: [head, ...rows] };
   }
 
+  /**
+   * A cell of one line of text as markdown, as GitBook writes it; anything more as HTML, as
+   * GitBook does: `<p>a<br>b</p>`, `<p>a</p><ul><li>b</li></ul>`.
+   */
   private cellPhrasing(f: DocumentFragment): PhrasingContent[] {
+    const [only] = f.nodes;
+    if (f.nodes.length === 1 && only!.type === 'paragraph' && !inlineText((only as DocumentBlockParagraph).nodes).includes('\n'))
+      return this.phrasing((only as DocumentBlockParagraph).nodes);
+    return this.cellHtml(f.nodes, false);
+  }
+
+  /** Blocks (inPipeCell's) as a cell's HTML; a list item's lone paragraph without its `<p>`, as writeHtmlTable writes a cell's. */
+  private cellHtml(blocks: readonly DocumentBlock[], inItem: boolean): PhrasingContent[] {
     const out: PhrasingContent[] = [];
-    f.nodes.forEach((node, i) => {
-      if (i > 0) out.push(html('<br>'));
-      if (node.type === 'paragraph') out.push(...this.phrasing((node as DocumentBlockParagraph).nodes));
-    });
+    const lone = inItem && blocks.length === 1;
+    for (const block of blocks) {
+      if (block.type === 'paragraph') {
+        const inner = this.phrasing(block.nodes, 'html');
+        out.push(...(lone ? inner : [html('<p>'), ...inner, html('</p>')]));
+      } else if (block.type === 'list-unordered' || block.type === 'list-ordered') {
+        const start = block.type === 'list-ordered' && block.data.start !== undefined && block.data.start !== 1 ? ` start="${block.data.start}"` : '';
+        const tag = block.type === 'list-ordered' ? 'ol' : 'ul';
+        out.push(html(`<${tag}${start}>`));
+        for (const item of block.nodes) out.push(html('<li>'), ...this.cellHtml(item.nodes as DocumentBlock[], true), html('</li>'));
+        out.push(html(`</${tag}>`));
+      }
+    }
     return out;
   }
 
   /** Inline content as mdast phrasing, marks nested so the widest run is outermost. */
-  phrasing(nodes: readonly InlineContent[]): PhrasingContent[] {
+  phrasing(nodes: readonly InlineContent[], spelling: Spelling = 'markdown'): PhrasingContent[] {
     const out: PhrasingContent[] = [];
     let leaves: DocumentTextLeaf[] = [];
     const flush = () => {
-      if (leaves.length) out.push(...this.leaves(leaves));
+      if (leaves.length)
+        out.push(
+          ...nestLeaves<PhrasingContent>(
+            leaves,
+            (mark, children, value) => wrap(mark, children, value, spelling),
+            (value) => textNodes(value, spelling),
+          ),
+        );
       leaves = [];
     };
     for (const node of nodes) {
@@ -283,9 +318,14 @@ class Writer {
       }
       flush();
       switch (node.type) {
-        case 'link':
-          out.push({ type: 'link', url: this.url(node.data.ref, 'link'), children: this.phrasing(node.nodes) });
+        case 'link': {
+          const url = this.url(node.data.ref, 'link');
+          const children = this.phrasing(node.nodes, spelling);
+          // A `|` would end the pipe table's cell, even inside a tag.
+          if (spelling === 'html') out.push(html(`<a href="${escapeAttribute(url).replace(/\|/g, '&#x7C;')}">`), ...children, html('</a>'));
+          else out.push({ type: 'link', url, children });
           break;
+        }
         case 'mention': {
           const url = this.url(node.data.ref, 'mention');
           out.push({ type: 'link', url, title: 'mention', children: [label(url)] });
@@ -310,25 +350,24 @@ class Writer {
     flush();
     return out;
   }
-
-  private leaves(leaves: DocumentTextLeaf[]): PhrasingContent[] {
-    return nestLeaves<PhrasingContent>(leaves, wrap, textNodes);
-  }
 }
 
-/** Text with hard breaks where the leaf holds a newline. */
-function textNodes(value: string): PhrasingContent[] {
+/** Text with hard breaks where the leaf holds a newline (`<br>` in a table cell's HTML). */
+function textNodes(value: string, spelling: Spelling): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   value.split('\n').forEach((part, i) => {
-    if (i > 0) out.push({ type: 'break' });
+    if (i > 0) out.push(spelling === 'markdown' ? { type: 'break' } : html('<br>'));
     if (part) out.push({ type: 'text', value: part });
   });
   return out;
 }
 
-const HTML_MARKS: Partial<Record<DocumentTextMark['type'], string>> = { keyboard: 'kbd', superscript: 'sup', subscript: 'sub' };
-
-function wrap(mark: DocumentTextMark, children: PhrasingContent[], value: string): PhrasingContent[] {
+/** A mark around its content: markdown where markdown says it, else (and inside HTML) its tag. */
+function wrap(mark: DocumentTextMark, children: PhrasingContent[], value: string, spelling: Spelling): PhrasingContent[] {
+  if (spelling === 'html' && mark.type !== 'color') {
+    const tag = MARK_TAGS[mark.type]!;
+    return [html(`<${tag}>`), ...(mark.type === 'code' ? textNodes(value, spelling) : children), html(`</${tag}>`)];
+  }
   switch (mark.type) {
     case 'bold':
       return [{ type: 'strong', children }];
@@ -341,7 +380,7 @@ function wrap(mark: DocumentTextMark, children: PhrasingContent[], value: string
     case 'color':
       return [html(`<mark style="${colorStyle(mark)}">`), ...children, html('</mark>')];
     default: {
-      const tag = HTML_MARKS[mark.type]!;
+      const tag = MARK_TAGS[mark.type]!;
       return [html(`<${tag}>`), ...children, html(`</${tag}>`)];
     }
   }

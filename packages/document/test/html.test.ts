@@ -101,6 +101,22 @@ describe('toHtml renders every block', () => {
     expect(html(read('html-table.md'))).toContain('<table><tbody><tr><td><p>a</p></td><td><p>b</p></td></tr></tbody></table>');
   });
 
+  it('table cells holding the inline HTML GitBook writes, as GitBook shows them', () => {
+    // GitBook (GitbookIO/gitbook, DocumentView/Table/RecordColumnValue.tsx) renders a text cell's
+    // fragment with its Blocks component: each `<p>` of the cell a paragraph of its own, `<code>`
+    // its inline code, a list a `<ul>` of items holding their paragraphs, `<br>` a line break;
+    // never the tags as text. Quire shows the same blocks with its own elements.
+    const cells = html(read('table-html-cells.md'));
+    expect(cells).toContain("<td><p>Either one of these strings:</p><p><code>'fileManager'</code> - the file manager</p><p><code>'editor'</code> - the editor</p></td>");
+    expect(cells).toContain(
+      '<td><p>One of:</p><ul><li><p><code>read</code> - <strong>read</strong> only</p></li><li><p><code>write</code> - see <a href="https://example.com/modes">modes</a></p></li></ul></td>',
+    );
+    expect(cells).toContain('<td><ol><li><p>First</p></li><li><p>Second, <em>then</em> <mark class="color-red">stop</mark></p></li></ol></td>');
+    expect(cells).toContain('<td><p>In MB, at most 10<sup>3</sup>, like H<sub>2</sub>O.<br><br><strong>- Default:</strong> 64</p></td>');
+    expect(cells).not.toContain('&#x3C;');
+    expect(html(read('html-table.md'))).toContain('<td><p>One of:</p><ul><li><p>read</p></li><li><p>write, <em>then</em> read</p></li></ul></td>');
+  });
+
   it('math with KaTeX, or as its source', () => {
     expect(html(read('math.md'))).toContain('<div class="math math-display"><span class="katex-display"><span class="katex">');
     expect(html(read('math.md'), { math: 'source' })).toBe(
@@ -188,6 +204,14 @@ describe('toHtml never lets script through', () => {
     ['katex commands needing trust', '$$\n\\href{javascript:alert(1)}{x} \\htmlId{a}{b} \\url{javascript:alert(1)}\n$$'],
     ['style and mark injection', '<mark style="color:red;background:url(javascript:alert(1))">x</mark> <span style="x" onmouseover="alert(1)">y</span>'],
     ['heading anchor injection', '## T <a href="#x" id="x&#x22; onclick=&#x22;alert(1)"></a>'],
+    [
+      'html in a pipe table cell',
+      '| a | b |\n| - | - |\n| <p style="color:red" onclick="alert(1)">x</p><script>alert(1)</script> | <ul><li onmouseover="alert(1)"><a href="javascript:alert(1)">y</a> <img src="x" onerror="alert(1)"></li></ul><p><a href=" JaVaScRiPt:alert(1)">z</a></p> |',
+    ],
+    [
+      'inline html in a paragraph',
+      'a <strong onclick="alert(1)">b</strong> <a href="javascript:alert(1)" onclick="alert(1)">c</a> <code style="x">d</code> <mark onclick="alert(1)">e</mark>',
+    ],
   ];
   it.each(attacks)('%s', (_, markdown) => {
     const out = html(markdown);

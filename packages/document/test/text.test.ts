@@ -91,6 +91,42 @@ describe('sections', () => {
     expect(toPlainText(document)).toBe('Setup quickly\nIn under a minute.\nRun the installer once.\nLinux and macOS only.');
   });
 
+  it('never holds a GitBook tag read as text, only what it encloses; code keeps its own', () => {
+    const document = fromMarkdown(
+      [
+        'Careful: {% hint style="info" %} a hint in a line {% endhint %}',
+        '',
+        '{% endhint %}',
+        '',
+        '{% swagger method="get" path="/pets" summary="List pets" %}',
+        '{% swagger-description %}',
+        'Lists the pets.',
+        '{% endswagger-description %}',
+        '{% endswagger %}',
+        '',
+        '| Option | Notes |',
+        '| - | - |',
+        '| a | {% tab title="x" %} in a cell {% endtab %} |',
+        '',
+        '```liquid',
+        '{% if pet %}{{ pet.name }}{% endif %}',
+        '```',
+        '',
+        'Braces that are no tag: {%d} and {% 1 %} and 50%} stay.',
+      ].join('\n'),
+    );
+    expect(sections(document)).toEqual([
+      {
+        heading: '',
+        anchor: '',
+        level: 0,
+        text: 'Careful:   a hint in a line\nLists the pets.\na\nin a cell\n{% if pet %}{{ pet.name }}{% endif %}\nBraces that are no tag: {%d} and {% 1 %} and 50%} stay.',
+      },
+    ]);
+    // The document and its plain text keep the tags as written.
+    expect(toPlainText(document)).toContain('{% endhint %}');
+  });
+
   it('has no section for an empty document', () => {
     expect(sections(fromMarkdown(''))).toEqual([]);
   });

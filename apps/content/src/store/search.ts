@@ -233,12 +233,13 @@ const REINDEX_SECTIONS = `
   WHERE ds."documentId" = u.d AND ds.position = u.p AND ds."language" IS NULL`;
 
 /**
- * Analyzes the documents stored unanalyzed (left by a large revision, or stored before the document
- * model), then indexes, `batch` at a time, the sections not indexed (indexed before languages),
+ * Analyzes the documents stored unanalyzed (left by a large revision, stored before the document
+ * model, or whose sections held GitBook tags as words), then indexes, `batch` at a time, the sections not indexed (indexed before languages),
  * then the pages not indexed whose documents are (written beside those documents, before content
  * indexed pages, or made of sections indexed again): see the migrations
  * 20261124200000_search_every_language, 20261124210000_search_page_vectors,
- * 20261126100000_search_indexed_after_write and 20261128100000_documents_analyzed_after_write.
+ * 20261126100000_search_indexed_after_write, 20261128100000_documents_analyzed_after_write and
+ * 20261129100000_search_without_tag_words.
  * Idempotent, so safe beside other replicas doing the same. Answers how many of each it did.
  */
 /** What an indexer run did: documents analyzed, sections and pages indexed, and the documents that could not be analyzed. */

@@ -3,7 +3,8 @@ import { READER_CSS as CSS } from '@quire/render';
 
 // The reader's only stylesheet (shared with exports and PDFs: @quire/render) and script: small, no
 // framework. Served under a path holding their hash, so browsers keep them for a year and a new
-// release is fetched at once.
+// release is fetched at once. Escape closes the search dialog at once: a search box holding text
+// would take the first Escape to clear itself (the text stays, selected when the dialog reopens).
 
 const JS = `(()=>{const d=document,r=d.documentElement,K='quire-theme',M=['system','light','dark'];
 const label=t=>'Theme: '+t;
@@ -16,6 +17,7 @@ const s=e.target.closest('[data-search]');if(s&&dlg){e.preventDefault();open()}}
 const dlg=d.getElementById('search-dialog'),inp=dlg&&dlg.querySelector('input'),out=dlg&&dlg.querySelector('.results'),base=r.dataset.base;
 function open(){dlg.showModal();inp.select()}
 d.addEventListener('keydown',e=>{if((e.ctrlKey||e.metaKey)&&e.key.toLowerCase()==='k'&&dlg){e.preventDefault();open()}});
+dlg&&dlg.addEventListener('keydown',e=>{if(e.key==='Escape'){e.preventDefault();dlg.close()}});
 let timer,seq=0;
 inp&&inp.addEventListener('input',()=>{clearTimeout(timer);timer=setTimeout(run,150)});
 async function run(){const q=inp.value.trim(),n=++seq;if(!q){out.replaceChildren();return}

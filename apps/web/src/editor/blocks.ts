@@ -20,9 +20,9 @@ export const CONTENT = {
   hint: `(${ESSENTIALS})+`,
   tab: `tabTitle (${ESSENTIALS} | contentRef | codeBlock | embed | file | image | hint | blockquote | blockMath | gbBlock)+`,
   expandableBody: `(${ESSENTIALS} | image | codeBlock | table | hint | blockquote | gbBlock)+`,
-  // A table cell's fragment: paragraphs (any inline content) and code blocks, as GitBook's HTML
-  // tables hold them (packages/document's html-table.ts).
-  tableCell: '(paragraph | codeBlock)+',
+  // A table cell's fragment: paragraphs (any inline content), lists and code blocks, as GitBook's
+  // tables hold them (packages/document's html-cells.ts and html-table.ts).
+  tableCell: '(paragraph | bulletList | orderedList | codeBlock)+',
 };
 
 declare module '@tiptap/react' {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Editor as TiptapEditor } from '@tiptap/react';
@@ -6,7 +8,7 @@ import { Editor } from './Editor.tsx';
 
 // Tables in the editor as a writer uses them: the table toolbar (shown while the cursor is in a
 // table) adds and removes rows and columns; cells hold what GitBook's cells hold (paragraphs with
-// any inline content, code blocks). Each edit is saved to the model, written as markdown, and
+// any inline content, lists, code blocks). Each edit is saved to the model, written as markdown, and
 // shows again when the page is opened anew.
 
 afterEach(cleanup);
@@ -146,12 +148,33 @@ describe('rich cells', () => {
     expect(second!.querySelectorAll('td')[1]!.querySelector('pre')?.textContent).toBe('let x = 1;');
   });
 
-  it('take only what a GitBook cell holds: a list or a hint is not made inside one', () => {
-    const { editor } = open(fromMarkdown(TABLE));
+  it('show the inline HTML of a GitBook cell formatted, and save it untouched as GitBook wrote it', () => {
+    const markdown = readFileSync(join(import.meta.dirname, '../../../../packages/document/test/fixtures/table-html-cells.md'), 'utf8');
+    const { dom, editor, saved } = open(fromMarkdown(`Intro\n\n${markdown}\nOutro\n`));
+    const [, type, mode] = [...dom.querySelectorAll('tr')].map((tr) => tr.querySelectorAll('td')[1]!);
+    expect([...type!.querySelectorAll('p')].map((p) => p.innerHTML)).toEqual([
+      'Either one of these strings:',
+      "<code>'fileManager'</code> - the file manager",
+      "<code>'editor'</code> - the editor",
+    ]);
+    expect([...mode!.querySelectorAll('ul > li')].map((li) => li.textContent)).toEqual(['read - read only', 'write - see modes']);
+    expect(mode!.querySelector('li strong')?.textContent).toBe('read');
+    expect(mode!.querySelector('li a')?.getAttribute('href')).toBe('https://example.com/modes');
+    expect(dom.textContent).not.toContain('<p>');
+    // An edit elsewhere on the page saves the table byte for byte as GitBook wrote it.
+    act(() => void editor.chain().setTextSelection(1).insertContent('The ').run());
+    expect(toMarkdown(saved())).toBe(`The Intro\n\n${markdown}\nOutro\n`);
+  });
+
+  it('take only what a GitBook cell holds: a list, but no hint', () => {
+    const { editor, saved } = open(fromMarkdown(TABLE));
     inCell(editor, 1, 0);
     const before = editor.getJSON();
-    expect(editor.commands.toggleBulletList()).toBe(false);
     expect(editor.commands.setHint('info')).toBe(false);
     expect(editor.getJSON()).toEqual(before);
+    expect(editor.commands.toggleBulletList()).toBe(true);
+    // Saved first: the editor keeps an empty paragraph after a table that ends the page.
+    const table = '| Name                    | Kind   |\n| ----------------------- | ------ |\n| <ul><li>alpha</li></ul> | first  |\n| beta                    | second |\n';
+    expect(toMarkdown(saved()).slice(0, table.length)).toBe(table);
   });
 });

@@ -1,8 +1,9 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
+import { fitBlocks } from '../fit.ts';
 import { emojiText, fragment, nestLeaves, paragraph, pushText, text } from '../nodes.ts';
-import { colorMark, colorStyle } from './html.ts';
+import { colorMark, colorStyle, MARK_TAGS, tagMark } from './html.ts';
 import { refLabel, refUrl, resolveRef, type RefToUrl, type ResolveLink } from '../refs.ts';
 import type {
   ContentRef,
@@ -18,30 +19,8 @@ import type {
 
 // GitBook writes a table as HTML inside markdown when a pipe table cannot say it: column widths,
 // a hidden header, card views (`<table data-view="cards">`), cells holding links to pages or
-// files, or more than one paragraph. Read with hast-util-from-html (parse5) and written with
+// files, or cells holding code blocks. Read with hast-util-from-html (parse5) and written with
 // hast-util-to-html, as GitBook's own files are.
-
-const TAG_MARKS: Record<string, DocumentTextMark['type']> = {
-  strong: 'bold',
-  b: 'bold',
-  em: 'italic',
-  i: 'italic',
-  code: 'code',
-  s: 'strikethrough',
-  del: 'strikethrough',
-  kbd: 'keyboard',
-  sup: 'superscript',
-  sub: 'subscript',
-};
-const MARK_TAGS: Partial<Record<DocumentTextMark['type'], string>> = {
-  bold: 'strong',
-  italic: 'em',
-  code: 'code',
-  strikethrough: 's',
-  keyboard: 'kbd',
-  superscript: 'sup',
-  subscript: 'sub',
-};
 
 const prop = (el: Element, name: string): string | undefined => {
   const value = el.properties[name];
@@ -127,14 +106,34 @@ export function readHtmlTable(source: string, id: string, resolve: ResolveLink |
   return { object: 'block', type: 'table', isVoid: true, data, fragments };
 }
 
-/** A cell's content: `<p>` and `<pre>` blocks, or inline content as one paragraph. */
+const BLOCKS = new Set(['p', 'pre', 'ul', 'ol']);
+
+/** A cell's content: `<p>`, `<pre>` and list blocks (inline content between them a paragraph), or inline content as one paragraph. */
 function cellBlocks(children: ElementContent[], resolve: ResolveLink | undefined): DocumentBlock[] {
-  const blockish = children.some((n) => n.type === 'element' && (n.tagName === 'p' || n.tagName === 'pre'));
-  if (!blockish) return [paragraph(readInlines(children, [], [], resolve))];
+  const isBlock = (n: ElementContent): n is Element => n.type === 'element' && BLOCKS.has(n.tagName);
+  if (!children.some(isBlock)) return [paragraph(readInlines(children, [], [], resolve))];
   const out: DocumentBlock[] = [];
+  let run: ElementContent[] = [];
+  const flush = () => {
+    if (run.some((n) => n.type === 'element' || (n.type === 'text' && n.value.trim()))) out.push(paragraph(readInlines(run, [], [], resolve)));
+    run = [];
+  };
   for (const node of children) {
-    if (node.type !== 'element') continue;
-    if (node.tagName === 'pre') {
+    if (!isBlock(node)) {
+      run.push(node);
+      continue;
+    }
+    flush();
+    if (node.tagName === 'ul' || node.tagName === 'ol') {
+      const items = elements(node.children, 'li').map((li) => ({
+        object: 'block' as const,
+        type: 'list-item' as const,
+        nodes: fitBlocks(cellBlocks(li.children, resolve), 'list-item') as never,
+      }));
+      const start = Number(prop(node, 'start'));
+      if (node.tagName === 'ul') out.push({ object: 'block', type: 'list-unordered', nodes: items });
+      else out.push({ object: 'block', type: 'list-ordered', data: Number.isInteger(start) && start !== 1 ? { start } : {}, nodes: items });
+    } else if (node.tagName === 'pre') {
       const code = elements(node.children, 'code')[0];
       const className = code ? prop(code, 'className') : undefined;
       const syntax = className?.split(' ').find((c) => c.startsWith('language-') || c.startsWith('lang-'));
@@ -147,8 +146,9 @@ function cellBlocks(children: ElementContent[], resolve: ResolveLink | undefined
           .map((line) => ({ object: 'block', type: 'code-line', data: {}, nodes: [text(line)] })),
       };
       out.push(block);
-    } else out.push(paragraph(readInlines(node.tagName === 'p' ? node.children : [node], [], [], resolve)));
+    } else out.push(paragraph(readInlines(node.children, [], [], resolve)));
   }
+  flush();
   return out;
 }
 
@@ -168,7 +168,7 @@ function readInlines(nodes: ElementContent[], marks: DocumentTextMark[], out: In
     if (node.type !== 'element') continue;
     const tag = node.tagName;
     if (tag === 'br') pushText(out, '\n', marks);
-    else if (TAG_MARKS[tag]) readInlines(node.children, [...marks, { object: 'mark', type: TAG_MARKS[tag]! } as DocumentTextMark], out, resolve);
+    else if (tagMark(tag)) readInlines(node.children, [...marks, tagMark(tag)!], out, resolve);
     else if (tag === 'mark') {
       const color = colorMark(prop(node, 'style') ?? '');
       readInlines(node.children, color ? [...marks, color] : marks, out, resolve);
@@ -244,6 +244,14 @@ function writeCell(blocks: DocumentBlock[], toUrl: RefToUrl | undefined): Elemen
     if (block.type === 'code') {
       const source = block.nodes.map((line) => line.nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('')).join('\n');
       return h('pre', {}, [h('code', block.data.syntax ? { className: [`lang-${block.data.syntax}`] } : {}, [{ type: 'text', value: source }])]);
+    }
+    if (block.type === 'list-unordered' || block.type === 'list-ordered') {
+      const start = block.type === 'list-ordered' && block.data.start !== undefined && block.data.start !== 1 ? { start: block.data.start } : {};
+      return h(
+        block.type === 'list-ordered' ? 'ol' : 'ul',
+        start,
+        block.nodes.map((item) => h('li', {}, writeCell(item.nodes as DocumentBlock[], toUrl))),
+      );
     }
     return h('p', {}, block.type === 'paragraph' ? writeInlines(block.nodes, toUrl) : []);
   });

@@ -1,13 +1,52 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
-import type { DocumentMarkColor, MarkColorName } from '../types.ts';
+import type { DocumentMarkColor, DocumentTextMark, MarkColorName } from '../types.ts';
 
 // The few HTML shapes GitBook's Git Sync writes inside markdown (`<figure>`, `<img>`, `<details>`,
-// `<summary>`, `<mark>`, `<a id>`, card tables), read with linear-time patterns and written back
+// `<summary>`, `<a id>`, card tables, and inline: the marks' tags below, `<mark>` colors, `<a href>`,
+// `<br>`, and `<p>` and lists in a table cell), read with linear-time patterns and written back
 // the way GitBook writes them (hex references for `&`, `<` and `"`, as hast-util-to-html does).
-// Any other HTML is not interpreted: it stays visible text.
+// Only what they mean is kept (a tag's other attributes are not); any other HTML is not
+// interpreted: it stays visible text, so nothing in content ever becomes markup of its own.
+
+/** The inline tags read as marks (`<mark>` is a color, see colorMark). */
+const TAG_MARKS: Record<string, DocumentTextMark['type']> = {
+  strong: 'bold',
+  b: 'bold',
+  em: 'italic',
+  i: 'italic',
+  code: 'code',
+  s: 'strikethrough',
+  del: 'strikethrough',
+  kbd: 'keyboard',
+  sup: 'superscript',
+  sub: 'subscript',
+};
+/** The mark an inline tag's name stands for (`strong` → bold), if any. */
+export function tagMark(name: string): DocumentTextMark | undefined {
+  return Object.hasOwn(TAG_MARKS, name) ? ({ object: 'mark', type: TAG_MARKS[name] } as DocumentTextMark) : undefined;
+}
+
+/** The tag each mark (but color) is written as in HTML. */
+export const MARK_TAGS: Partial<Record<DocumentTextMark['type'], string>> = {
+  bold: 'strong',
+  italic: 'em',
+  code: 'code',
+  strikethrough: 's',
+  keyboard: 'kbd',
+  superscript: 'sup',
+  subscript: 'sub',
+};
 
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const REFERENCE = /&(#[xX][\da-fA-F]{1,6}|#\d{1,7}|[a-zA-Z][a-zA-Z\d]{1,31});/g;
+
+const TAG = /^<(\/?)([a-z][a-z\d]*)(?:\s[^<>]*)?\/?>$/i;
+
+/** One tag's source, `<a href="x">` or `</a>`: its name (lower case) and whether it closes. */
+export function htmlTag(source: string): { name: string; closing: boolean } | undefined {
+  const match = TAG.exec(source);
+  return match ? { name: match[2]!.toLowerCase(), closing: match[1] === '/' } : undefined;
+}
 
 /** Decodes character references (`&amp;`, `&#x26;`, `&#38;`). */
 export function decodeEntities(value: string): string {

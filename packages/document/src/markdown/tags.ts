@@ -71,6 +71,18 @@ export function parseTag(value: string): ParsedTag | undefined {
   return { name: name[2]!.toLowerCase(), closing: name[1] !== undefined, attributes };
 }
 
+// A tag inside text: `{%`, anything but a line break or another `{%`, then `%}`. Linear: each
+// character is read by one alternative only, and no match spans the next `{%`.
+const TAG_IN_TEXT = /\{%(?:[^\n%{]|%(?!\})|\{(?!%))*%\}/g;
+
+/**
+ * Text without the GitBook tags it holds, each a space: a tag read as text (unpaired, unknown, or
+ * written inside a line) is still structure to GitBook, never words.
+ */
+export function withoutTags(text: string): string {
+  return text.includes('{%') ? text.replace(TAG_IN_TEXT, (tag) => (parseTag(tag) ? ' ' : tag)) : text;
+}
+
 /** A tag in GitBook's spelling: `{% name a="1" b="2" %}`. */
 export function formatTag(name: string, attributes: Record<string, string | undefined> = {}): string {
   let out = `{% ${name}`;
