@@ -74,3 +74,59 @@ export const MANUAL_REPO: Record<string, string | Buffer> = {
   // Included by setup-steps.md.
   'manual/docs/.gitbook/includes/note.md': '---\ntitle: 注意\n---\n\n先[备份](../../guide/install_steps.md)。\n',
 };
+
+/**
+ * Repositories of the shapes GitBook's Git Sync leaves that an import has to read as GitBook
+ * publishes them, and that an export onto them must leave as they are.
+ */
+export const SHAPES = {
+  // Groups whose slug is their heading's anchor, `&` in a title, dots and pluses in file names, `***` ending a group.
+  groups: {
+    'SUMMARY.md':
+      '# Table of contents\n\n* [Home](README.md)\n\n## 入门指南 <a href="#ru-men" id="ru-men"></a>\n\n* [安装](ru-men/install.md)\n\n## Editing & publishing\n\n* [Building with C++](editing-and-publishing/17.1.-building-with-visual-c++.md)\n\n***\n\n* [Pricing](pricing.md)\n',
+    'README.md': '# Home\n\nStart with [安装](ru-men/install.md).\n',
+    'ru-men/install.md': '# 安装\n',
+    'editing-and-publishing/17.1.-building-with-visual-c++.md': '# Building with C++\n',
+    'pricing.md': '# Pricing\n',
+  },
+  // Links to pages written with escapes, to folders and READMEs; files named by specs, spaces, angle brackets, titles, queries.
+  links: {
+    'SUMMARY.md': '# Table of contents\n\n* [Intro](README.md)\n* [Guide](guide/README.md)\n  * [pg_authid](guide/pg_authid.md)\n* [API](reference/api.md)\n',
+    'README.md':
+      'Read [the guide](guide/), [its readme](guide/README.md) and [pg\\_authid](guide/pg\\_authid.md).\n\n| Column | References |\n| --- | --- |\n| `owner` | ``[`pg_authid`](guide/pg\\_authid.md).oid |\n| `space` | ``[`pg_authid`](guide/pg\\_authid.md).oid |\n\nThe [spec](.gitbook/assets/my%20spec.pdf "Spec"), [again](<.gitbook/assets/my spec.pdf>), [raw](.gitbook/assets/my%20spec.pdf?raw=true).\n\n{% file src=".gitbook/assets/SKILL (1).md" %}\n',
+    'guide/README.md': '# Guide\n\nBack to [the intro](../README.md).\n',
+    'guide/pg_authid.md': '# pg_authid\n',
+    'reference/api.md':
+      '# API\n\n{% openapi src="../.gitbook/assets/api spec.yaml" path="/pets" method="get" %}\n[api spec.yaml](../.gitbook/assets/api spec.yaml)\n{% endopenapi %}\n',
+    '.gitbook/assets/my spec.pdf': '%PDF-1.4\n',
+    '.gitbook/assets/SKILL (1).md': '# A file, not a page\n',
+    '.gitbook/assets/api spec.yaml': 'openapi: 3.0.0\n',
+  },
+  // Covers relative to the page and to the docs root, layouts with some keys, in other orders.
+  covers: {
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
+    'README.md': '---\ncover: .gitbook/assets/hero (1).png\ncoverY: -42\nlayout:\n  width: wide\n  title:\n    visible: false\n---\n\n# Home\n',
+    'guide/README.md':
+      '---\nlayout:\n  outline:\n    visible: false\n  pagination:\n    visible: true\ncover: ../.gitbook/assets/guide%20cover.png\ndescription: The guide\n---\n\n# Guide\n',
+    '.gitbook/assets/hero (1).png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]),
+    '.gitbook/assets/guide cover.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 2]),
+  },
+  // Redirects to files with and without `.md`, from the root, to folders, through another redirect.
+  redirects: {
+    '.gitbook.yaml':
+      'root: ./\n\nredirects:\n  to-file: guide/steps.md\n  without-md: guide/steps\n  from-root: /guide/steps.md#part\n  to-folder: guide/\n  moved-once: old/place.md\n  old/place: guide/steps.md\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Steps](guide/steps.md)\n',
+    'README.md': '# Home\n',
+    'guide/README.md': '# Guide\n',
+    'guide/steps.md': '# Steps\n',
+  },
+  // A summary listing pages above the docs root and a notebook: files the space never writes.
+  outside: {
+    '.gitbook.yaml': 'root: ./docs/\n',
+    'docs/SUMMARY.md': '# Table of contents\n\n* [Intro](README.md)\n* [Example](../examples/x/README.md)\n* [Notebook](notebooks/analysis.ipynb)\n',
+    'docs/README.md': '# Intro\n\nSee [the example](../examples/x/README.md).\n',
+    'examples/x/README.md': '# Example\n\nRun it.\n',
+    'examples/x/main.py': 'print("x")\n',
+    'docs/notebooks/analysis.ipynb': '{"cells": []}\n',
+  },
+} satisfies Record<string, Record<string, string | Buffer>>;

@@ -1,29 +1,8 @@
 import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
-import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type {
-  BatchGetGitInfoRequest,
-  BatchGetGitInfoResponse,
-  ExportRepositoryRequest,
-  GetGitInfoRequest,
-  GitInfo,
-  GitJob,
-  ImportRepositoryRequest,
-  QueueJobResponse,
-  RepositoryOptions,
-} from '@quire/proto/gitsync';
-import type {
-  ApplyChangesRequest,
-  ApplyChangesResponse,
-  CreateRevisionRequest,
-  GetRevisionRequest,
-  Page,
-  PageContent,
-  ReadBlobRequest,
-  ReadBlobResponse,
-  Revision,
-} from '@quire/proto/space-content';
+import type { BatchGetGitInfoRequest, BatchGetGitInfoResponse, GitJob, ImportRepositoryRequest, QueueJobResponse, RepositoryOptions } from '@quire/proto/gitsync';
+import type { ApplyChangesRequest, ApplyChangesResponse, CreateRevisionRequest, Page, PageContent, ReadBlobRequest, ReadBlobResponse, Revision } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
@@ -34,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_REPO, MANUAL_REPO } from './fixtures.ts';
 import { changedPaths, commitTo, diffStat, readRepo, startGitServer } from './git-server.ts';
 import { startGitSync, type GitSyncHarness } from './harness.ts';
+import { byTitle, flat, gitSyncJobs } from './jobs.ts';
 
 let orgs: OrgsHarness;
 let content: ContentHarness;
@@ -51,47 +31,21 @@ beforeAll(async () => {
   content = await startContent(orgs.address);
   [gs, repos, secured] = await Promise.all([startGitSync(content.address), startGitServer(), startGitServer(CREDS)]);
   ({ owner, reader, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ }));
+  jobs = gitSyncJobs(gs, content, owner, orgId);
   contentDb = await connectDb(content.databaseUrl);
 });
 afterAll(() => stopAll(contentDb, gs, repos, secured, content, orgs));
 
-const createSpace = async () =>
-  (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
-const revision = (spaceId: string, revisionId = '', withMarkdown = true) =>
-  content.callContent<GetRevisionRequest, Revision>(content.spaceContent.getRevision, { spaceId, revisionId, metadata: true, withMarkdown, withDocuments: false }, owner.id);
-const options = (o: Partial<RepositoryOptions> & { url: string }): RepositoryOptions => ({
-  ref: 'refs/heads/main',
-  repoCacheId: '',
-  repoTreeUrl: '',
-  repoCommitUrl: '',
-  repoProjectDirectory: '',
-  force: false,
-  ...o,
-});
-const importRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, extra: { standalone?: boolean; as?: TestUser } = {}) =>
-  gs.call<ImportRepositoryRequest, QueueJobResponse>(
-    gs.client.importRepository,
-    { spaceId, repository: options(o), standalone: extra.standalone ?? false },
-    (extra.as ?? owner).id,
-  );
-const exportRepo = (spaceId: string, o: Partial<RepositoryOptions> & { url: string }, commitMessage = 'Update docs') =>
-  gs.call<ExportRepositoryRequest, QueueJobResponse>(gs.client.exportRepository, { spaceId, repository: options(o), commitMessage }, owner.id);
-const info = (spaceId: string, as: TestUser = owner) => gs.call<GetGitInfoRequest, GitInfo>(gs.client.getGitInfo, { spaceId }, as.id);
-
-/** Waits for the job to be over and answers the space's info then. */
-async function finished(spaceId: string, jobId: string): Promise<GitInfo> {
-  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    const i = await info(spaceId);
-    if (i.latestJob?.id === jobId && (i.latestJob.state === 'done' || i.latestJob.state === 'failed')) return i;
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
-const run = async (spaceId: string, queued: Promise<QueueJobResponse>) => (await finished(spaceId, (await queued).jobId)).latestJob!;
+let jobs: ReturnType<typeof gitSyncJobs>;
+const createSpace = () => jobs.createSpace();
+const revision = (...a: Parameters<typeof jobs.revision>) => jobs.revision(...a);
+const importRepo = (...a: Parameters<typeof jobs.importRepo>) => jobs.importRepo(...a);
+const exportRepo = (...a: Parameters<typeof jobs.exportRepo>) => jobs.exportRepo(...a);
+const info = (...a: Parameters<typeof jobs.info>) => jobs.info(...a);
+const run = (...a: Parameters<typeof jobs.run>) => jobs.run(...a);
 
 type Outline = { title: string; type: string; slug: string; pages?: Outline[] };
 const outline = (pages: Page[]): Outline[] => pages.map((p) => ({ title: p.title, type: p.type, slug: p.slug, ...(p.pages.length ? { pages: outline(p.pages) } : {}) }));
-const flat = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
-const byTitle = (r: Revision, title: string) => flat(r.pages).find((p) => p.title === title)!;
 const revisionsOf = async (spaceId: string) => Number((await contentDb.query('SELECT count(*) FROM "Revision" WHERE "spaceId" = $1', [spaceId])).rows[0].count);
 
 describe('queueing', () => {
@@ -115,7 +69,7 @@ describe('queueing', () => {
       const spaceId = await createSpace();
       const { jobId } = await api.call<ImportRepositoryRequest, QueueJobResponse>(
         api.client.importRepository,
-        { spaceId, repository: options({ url: secured.url('private', CREDS), gitInfo: { provider: 'github', url: '' } }), standalone: false },
+        { spaceId, repository: jobs.options({ url: secured.url('private', CREDS), gitInfo: { provider: 'github', url: '' } }), standalone: false },
         owner.id,
       );
       const job = await gs.store.getJob(jobId);

@@ -19,10 +19,12 @@ export const romanizeEastAsian = (value: string): string => value.replace(EAST_A
 /**
  * A heading's anchor computed GitBook's way: lower-case, transliterated to ASCII, words joined by
  * `-` ("Café Crème" → "cafe-creme", "Установка" → "ustanovka", "安装 Node.js" →
- * "an-zhuang-node-js"). Text with nothing to transliterate keeps its letters.
+ * "an-zhuang-node-js", "Q&A" → "q-and-a"). Text with nothing to transliterate keeps its letters.
+ * GitBook's page slugs follow the same rule; a file's name keeps its dots and underscores
+ * (`preserve`).
  */
-export function anchorSlug(value: string): string {
-  const ascii = slugify(romanizeEastAsian(value), { decamelize: false });
+export function anchorSlug(value: string, preserve: readonly string[] = []): string {
+  const ascii = slugify(romanizeEastAsian(value), { decamelize: false, preserveCharacters: [...preserve] });
   if (ascii) return ascii;
   return value
     .toLowerCase()

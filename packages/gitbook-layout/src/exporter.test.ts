@@ -1,79 +1,7 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { knownIds, planExport, type SpaceFile, type SpacePage, type SpaceReusableContent } from './exporter.ts';
-import { planImport, type PlannedPage, type RepoSnapshot } from './importer.ts';
-
-// A repository as Git Sync reads it: every file's oid (git's, so equal bytes have equal oids), the
-// text of the markdown and YAML ones.
-const oid = (text: string) =>
-  createHash('sha1')
-    .update(`blob ${Buffer.byteLength(text)}\0`)
-    .update(text)
-    .digest('hex');
-function snapshot(files: Record<string, string>): RepoSnapshot {
-  const blobs = new Map<string, string>();
-  const texts = new Map<string, string>();
-  for (const [path, text] of Object.entries(files)) {
-    blobs.set(path, oid(text));
-    if (/\.(md|ya?ml)$/.test(path)) texts.set(path, text);
-  }
-  return { blobs, texts };
-}
-
-const counter = () => {
-  let n = 0;
-  return () => `id${++n}`;
-};
-
-// What content keeps of an import: the pages with their fields, markdown and Git paths.
-const toSpace = (pages: PlannedPage[]): SpacePage[] =>
-  pages.map((p) => ({
-    id: p.id,
-    type: p.type,
-    title: p.title,
-    slug: p.slug,
-    emoji: p.front.emoji ?? '',
-    icon: p.front.icon ?? '',
-    description: p.front.description ?? '',
-    hidden: p.front.hidden ?? false,
-    href: p.href,
-    markdown: p.markdown,
-    ...(p.git ? { git: p.git } : {}),
-    pages: toSpace(p.pages),
-  }));
-
-type Space = { pages: SpacePage[]; files: SpaceFile[]; reusableContents?: SpaceReusableContent[] };
-
-function importSpace(files: Record<string, string>, projectDirectory = '', space?: Space) {
-  const snap = snapshot(files);
-  const known = space ? knownIds(space.pages, space.files, projectDirectory, space.reusableContents) : { pages: new Map<string, string>(), files: new Map<string, string>() };
-  const plan = planImport(snap, { projectDirectory, known, newId: counter() });
-  return { pages: toSpace(plan.pages), files: plan.files.map((f) => ({ id: f.id, name: f.name, git: f.git })), reusableContents: plan.reusableContents };
-}
-
-/** The repository after the export: written files (file bytes stand for their id), removed ones gone. */
-function applyExport(files: Record<string, string>, space: Space, projectDirectory = '') {
-  const plan = planExport(space.pages, space.files, {
-    projectDirectory,
-    existing: Object.keys(files).length ? snapshot(files) : undefined,
-    reusableContents: space.reusableContents,
-  });
-  const out = { ...files };
-  for (const path of plan.remove) delete out[path];
-  for (const [path, text] of plan.texts) out[path] = text;
-  for (const f of space.files) {
-    const path = plan.files.get(f.id)!;
-    if (!(path in out)) out[path] = `bytes of ${f.name}`;
-  }
-  return { plan, files: out };
-}
-
-const flat = (pages: SpacePage[]): SpacePage[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
-const find = (space: { pages: SpacePage[] }, title: string) => flat(space.pages).find((p) => p.title === title)!;
-const same = (space: { pages: SpacePage[] }) => {
-  const strip = (list: SpacePage[]): unknown[] => list.map(({ git: _git, ...p }) => ({ ...p, pages: strip(p.pages) }));
-  return strip(space.pages);
-};
+import { knownIds, planExport } from './exporter.ts';
+import { planImport } from './importer.ts';
+import { applyExport, counter, find, importSpace, same, snapshot } from './testing.ts';
 
 // A project's docs as GitBook's Git Sync leaves them, and what else a repository holds.
 const REPO: Record<string, string> = {
@@ -190,12 +118,14 @@ describe('planExport to a new repository', () => {
         'guide/README.md',
         'guide/install_steps.md',
         'guide/api_v2.1.md',
-        'get-started/first.md',
+        'start/first.md',
         '.gitbook/assets/logo.png',
         '.gitbook/assets/shot.png',
       ].sort(),
     );
     expect(files['SUMMARY.md']).toContain('  * [Before you start](guide/install_steps.md#before)\n');
+    // The group's slug, which its title would not give, as the heading's anchor.
+    expect(files['SUMMARY.md']).toContain('\n## Get Started <a href="#start" id="start"></a>\n\n* [First](start/first.md)\n');
     expect(files['guide/README.md']).toBe('# Guide\n\nSee ![shot](../.gitbook/assets/shot.png) and [the API](api_v2.1.md).\n');
     const back = importSpace(files, '', space);
     expect(same(back).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, ''))).toEqual(same(space).map((p) => JSON.stringify(p).replace(/"slug":"[^"]*"/g, '')));
@@ -213,7 +143,7 @@ describe('planExport to a new repository', () => {
     ];
     const plan = planExport(space.pages, space.files, { projectDirectory: '', redirects: withAnchor });
     const yaml = plan.texts.get('.gitbook.yaml')!;
-    expect(yaml).toContain('redirects:\n  old/page: guide/install_steps.md\n  "old: first": get-started/first.md#top\n');
+    expect(yaml).toContain('redirects:\n  old/page: guide/install_steps.md\n  "old: first": start/first.md#top\n');
     const files = Object.fromEntries([...plan.texts, ...[...plan.files.values()].map((path) => [path, 'bytes'])]);
     const back = planImport(snapshot(files), { projectDirectory: '', known: knownIds(space.pages, space.files, ''), newId: counter() });
     expect(back.redirects).toEqual([
@@ -252,8 +182,8 @@ describe('planExport of reusable contents', () => {
   it('writes them to .gitbook/includes in a new repository, pages including them by path, and reimports them with their ids', () => {
     const space = importSpace(repo);
     const { plan, files } = applyExport({}, space);
-    expect(plan.texts.get('.gitbook/includes/setup-steps.md')).toBe('---\ntitle: Setup steps\n---\n\n1. Read [first](../../get-started/first.md).\n\n{% include "footer.md" %}\n');
-    expect(plan.texts.get('get-started/first.md')).toContain('{% include "../.gitbook/includes/setup-steps.md" %}');
+    expect(plan.texts.get('.gitbook/includes/setup-steps.md')).toBe('---\ntitle: Setup steps\n---\n\n1. Read [first](../../start/first.md).\n\n{% include "footer.md" %}\n');
+    expect(plan.texts.get('start/first.md')).toContain('{% include "../.gitbook/includes/setup-steps.md" %}');
     // An include the import left as written stays so.
     expect(plan.texts.get('guide/install_steps.md')).toContain('{% include "../.gitbook/includes/setup-steps.md" %}\n\n{% include "../../outside.md" %}');
     const back = importSpace(files, '', space);

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
-import YAML from 'yaml';
 import { parseMarkdown, toMarkdown } from '@quire/document';
 import { safeFileName, slugify } from '@quire/service-kit';
 import { planImport, readConfig, RepositoryError, type ImportPlan, type PlannedPage, type RepoSnapshot } from './importer.ts';
-import { joinIncludeFile, joinPageFile, splitPageFile, takeMatter } from './markdown.ts';
-import { dirOf, isInside, isMarkdown, isWritablePath, joinPath, relativePath, splitTarget } from './paths.ts';
+import { joinIncludeFile, joinPageFile, rewriteCover, splitPageFile, takeMatter } from './markdown.ts';
+import { dirOf, isInside, isMarkdown, isWritablePath, joinPath, PAGE_LINK, relativePath, splitTarget } from './paths.ts';
+import { pageFile, redirectsYaml } from './redirects.ts';
 import { titleSlug } from './slug.ts';
 import { writeSummary, type SummaryLine } from './summary.ts';
 
@@ -89,7 +89,6 @@ export function exportLayout(pages: SpacePage[], files: SpaceFile[], docsRoot: s
   return layout;
 }
 
-const PAGE_LINK = /^\/pages\/([A-Za-z0-9_-]+)$/;
 const FILE_LINK = /^\/files\/([A-Za-z0-9_-]+)$/;
 
 /** What an export changes in the repository: text files to write, where each file goes, what goes away. */
@@ -151,11 +150,17 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
 
   const taken = new Set<string>([config.summary.toLowerCase()]);
   const layout: ExportLayout = { pages: new Map(), folders: new Map(), files: new Map(), includes: new Map() };
+  // Pages whose file the export may not write (listed from above the docs root, a notebook):
+  // their files stay where they are, as they are, listed by their paths.
+  const foreign = new Set<string>();
   for (const p of all) {
-    const path = p.type === 'document' ? own(p.git?.path, true) : undefined;
+    const recorded = p.type === 'document' ? p.git?.path : undefined;
+    const kept = own(recorded, true);
+    const path = kept ?? (samePaths && recorded && existing?.blobs.has(recorded) ? recorded : undefined);
     if (path && !taken.has(path.toLowerCase())) {
       taken.add(path.toLowerCase());
       layout.pages.set(p.id, path);
+      if (!kept) foreign.add(p.id);
     }
   }
   // A folder page the import made without a file (a folder with no README) stays without one
@@ -199,7 +204,7 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
   const ctx: RenderContext = { layout, hrefs, repoTreeUrl: options.repoTreeUrl };
   for (const p of all) {
     const path = layout.pages.get(p.id);
-    if (!path) continue;
+    if (!path || foreign.has(p.id)) continue;
     const b = before.get(p.id);
     if (b?.git?.path === path && samePage(b, p)) continue;
     const old = existing?.texts.get(path);
@@ -227,12 +232,7 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
     const yaml = joinPath(projectDirectory, '.gitbook.yaml');
     if (!existing?.texts.has(yaml)) {
       const rel = root === projectDirectory ? '' : `${relativePath(projectDirectory, root)}/`;
-      // Redirects to pages with a file (a page since deleted has none) as GitBook reads them.
-      const redirects = (options.redirects ?? []).flatMap((r) => {
-        const to = layout.pages.get(r.pageId);
-        return to ? [[r.path, `${relativePath(root, to)}${r.anchor ? `#${r.anchor}` : ''}`] as const] : [];
-      });
-      const written = redirects.length ? `\n${YAML.stringify({ redirects: Object.fromEntries(redirects) })}` : '';
+      const written = redirectsYaml(options.redirects ?? [], pageFile(pages, layout.pages), root);
       texts.set(
         yaml,
         `root: ./${rel}\n\nstructure:\n  readme: ${relativePath(root, layout.pages.get(pages.find((p) => p.type === 'document')?.id ?? '') ?? config.readme)}\n  summary: ${relativePath(root, config.summary)}\n${written}`,
@@ -281,7 +281,9 @@ interface RenderContext {
  * its file had none.
  */
 function renderPage(p: SpacePage, path: string, ctx: RenderContext): string {
-  const { matter, body } = takeMatter(p.markdown ?? '');
+  const taken = takeMatter(p.markdown ?? '');
+  const { body } = taken;
+  const matter = taken.matter && rewriteCover(taken.matter, targetRewriter(dirOf(path), ctx));
   const text = renderBody(body, dirOf(path), ctx);
   const old = ctx.old !== undefined ? splitPageFile(ctx.old) : undefined;
   const ownHeading = splitPageFile(body).heading !== undefined;
@@ -295,8 +297,22 @@ function renderPage(p: SpacePage, path: string, ctx: RenderContext): string {
  * includes of reusable contents as paths to their files.
  */
 function renderBody(markdown: string, dir: string, ctx: RenderContext): string {
+  const rewrite = targetRewriter(dir, ctx);
+  const included = (id: string) => {
+    const to = ctx.layout.includes.get(id);
+    return to && relativePath(dir, to);
+  };
+  const { document } = parseMarkdown(markdown);
+  return toMarkdown(document, {
+    refToUrl: (ref) =>
+      ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : ref.kind === 'reusable-content' ? included(ref.reusableContent) : undefined,
+  });
+}
+
+/** Links to pages and files as paths relative to `dir`, and the links the import made repository URLs as paths again. */
+function targetRewriter(dir: string, ctx: RenderContext): (url: string) => string | undefined {
   const tree = ctx.repoTreeUrl ? `${ctx.repoTreeUrl.replace(/(?<!\/)\/+$/, '')}/` : undefined;
-  const rewrite = (url: string): string | undefined => {
+  return (url) => {
     const { path: target, rest } = splitTarget(url);
     const page = PAGE_LINK.exec(target)?.[1];
     if (page) {
@@ -311,15 +327,6 @@ function renderBody(markdown: string, dir: string, ctx: RenderContext): string {
     if (tree && url.startsWith(tree)) return relativePath(dir, url.slice(tree.length));
     return undefined;
   };
-  const included = (id: string) => {
-    const to = ctx.layout.includes.get(id);
-    return to && relativePath(dir, to);
-  };
-  const { document } = parseMarkdown(markdown);
-  return toMarkdown(document, {
-    refToUrl: (ref) =>
-      ref.kind === 'url' ? rewrite(ref.url) : ref.kind === 'file' ? rewrite(ref.file) : ref.kind === 'reusable-content' ? included(ref.reusableContent) : undefined,
-  });
 }
 
 function summaryOf(pages: SpacePage[], layout: ExportLayout, base: string): string {
@@ -338,9 +345,10 @@ function summaryOf(pages: SpacePage[], layout: ExportLayout, base: string): stri
       const path = layout.pages.get(p.id);
       return path ? [{ title: p.title, href: relativePath(base, path), children: lines(p.pages) }] : lines(p.pages);
     });
-  const parts: { title?: string; lines: SummaryLine[] }[] = [];
+  const parts: { title?: string; anchor?: string; lines: SummaryLine[] }[] = [];
   for (const p of pages) {
-    if (p.type === 'group') parts.push({ title: p.title, lines: lines(p.pages) });
+    // A group's slug that its title would not give is written as its heading's anchor, as GitBook does.
+    if (p.type === 'group') parts.push({ title: p.title, ...(p.slug !== titleSlug(p.title) ? { anchor: p.slug } : {}), lines: lines(p.pages) });
     else if (parts.length === 0 || parts.at(-1)!.title !== undefined) parts.push({ lines: lines([p]) });
     else parts.at(-1)!.lines.push(...lines([p]));
   }

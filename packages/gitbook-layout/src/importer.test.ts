@@ -118,7 +118,7 @@ describe('planImport', () => {
     expect(plan.pages[0]!.git?.path).toBe('README.md');
   });
 
-  it('keeps a heading other than the summary title, every front matter key, and group titles without their HTML anchors', () => {
+  it('keeps a heading other than the summary title, every front matter key, and a group title without its HTML anchor, whose id is the group slug', () => {
     const plan = planImport(
       snapshot({
         'SUMMARY.md': '# Table of contents\n\n* [Overview](README.md)\n\n## Get Started <a href="#start" id="start"></a>\n\n* [Install](install.md)\n',
@@ -129,7 +129,7 @@ describe('planImport', () => {
     );
     const [readme, group] = plan.pages as [PlannedPage, PlannedPage];
     expect(readme).toMatchObject({ title: 'Overview', markdown: '# Welcome to the project\n\nHi.\n' });
-    expect(group).toMatchObject({ type: 'group', title: 'Get Started', slug: 'get-started' });
+    expect(group).toMatchObject({ type: 'group', title: 'Get Started', slug: 'start' });
     const install = group.pages[0]!;
     expect(install.front).toEqual({ description: 'Folded text' });
     expect(install.markdown).toBe('---\ndescription: >-\n  Folded\n  text\nlayout:\n  cover:\n    visible: true\ncoverY: 0\n---\nSteps.\n');

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import YAML from 'yaml';
-import { rewriteIncludes, rewriteLinks, splitIncludeFile, splitPageFile, type FrontMatter, type PageFile } from './markdown.ts';
+import { rewriteCover, rewriteIncludes, rewriteLinks, splitIncludeFile, splitPageFile, type FrontMatter, type PageFile } from './markdown.ts';
 import { contentTypeOf, dirOf, isExternal, isInside, isMarkdown, joinPath, splitTarget } from './paths.ts';
+import { pageOf, redirectTarget } from './redirects.ts';
 import { fileSlug, titleSlug } from './slug.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
 
@@ -154,6 +155,8 @@ interface Node {
   href: string;
   /** The folder a page stands for, when it has no file: its slug. */
   folder?: string;
+  /** A group's slug as its SUMMARY.md heading's anchor gives it. */
+  anchor?: string;
   /** A link page to a page of the space: the file of that page and the anchor. */
   linkTo?: { source: string; rest: string };
   children: Node[];
@@ -212,12 +215,16 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): Impo
     if (!path) return undefined;
     const target = joinPath(dirOf(source), path);
     if (target.startsWith('..')) return undefined;
-    const page = pageIds.get(target) ?? pageIds.get(joinPath(target, 'README.md')) ?? pageIds.get(`${target}.md`);
+    const page = pageOf(pageIds, target);
     if (page) return `/pages/${page}${rest}`;
-    // Assets of the docs become files; other repository files stay links to the repository.
-    if (snapshot.blobs.has(target) && !isMarkdown(target) && isInside(target, config.root)) return `/files/${fileFor(target)}`;
+    // Assets of the docs become files (markdown too, in the assets folder); other repository files
+    // stay links to the repository.
+    if (snapshot.blobs.has(target) && isInside(target, config.root) && (!isMarkdown(target) || isInside(target, assets))) return `/files/${fileFor(target)}`;
     return options.repoTreeUrl ? `${options.repoTreeUrl.replace(/(?<!\/)\/+$/, '')}/${target}${rest}` : undefined;
   };
+
+  // A cover names a file of the space, relative to the page (or, written so, to the docs root).
+  const coverFrom = (source: string) => (url: string) => [rewriteFrom(source)(url), rewriteFrom(joinPath(config.root, 'README.md'))(url)].find((to) => to?.startsWith('/files/'));
 
   // Included files, each read once (by path) however many pages include it, nested ones too; an
   // include of itself or a cycle is kept as data (the reader stops there). Only markdown files
@@ -255,7 +262,7 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): Impo
       const slug = uniqueSlug(slugOf(n, config, title), slugs);
       // A heading other than the summary's title is the page's own first block: it stays.
       const body = file.headed !== undefined && heading !== undefined && heading !== title ? file.headed : file.body;
-      const matter = file.matter ?? '';
+      const matter = n.source && file.matter ? rewriteCover(file.matter, coverFrom(n.source)) : (file.matter ?? '');
       return {
         id: n.id,
         type: n.type,
@@ -270,11 +277,9 @@ export function planImport(snapshot: RepoSnapshot, options: ImportOptions): Impo
     });
   };
   const pages = toPages(tree);
-  // Redirects to files that are no page of the space lead nowhere: left out.
   const redirects = [...config.redirects].flatMap(([from, to]): PlannedRedirect[] => {
-    const { path, rest } = splitTarget(to);
-    const page = pageIds.get(path) ?? pageIds.get(joinPath(path, 'README.md'));
-    return page ? [{ from, page, anchor: rest.startsWith('#') ? rest.slice(1) : '' }] : [];
+    const found = redirectTarget(to, config, pageIds);
+    return found ? [{ from, ...found }] : [];
   });
   return { pages, files: [...files.values()], redirects, reusableContents: [...reusable.values()], ignoredIncludes };
 }
@@ -300,7 +305,7 @@ function summaryNodes(summary: string, snapshot: RepoSnapshot, config: DocsConfi
   for (const part of parseSummary(summary)) {
     const entries = part.entries.map(fromEntry);
     if (part.title === undefined) nodes.push(...entries);
-    else nodes.push({ type: 'group', title: part.title, href: '', children: entries });
+    else nodes.push({ type: 'group', title: part.title, ...(part.anchor ? { anchor: part.anchor } : {}), href: '', children: entries });
   }
   // The readme is the space's first page even when the summary does not list it.
   if (snapshot.texts.has(config.readme) && !referenced.has(config.readme)) nodes.unshift({ type: 'document', source: config.readme, href: '', children: [] });
@@ -328,6 +333,8 @@ function folderNodes(snapshot: RepoSnapshot, config: DocsConfig): Node[] {
 }
 
 function slugOf(n: Node, config: DocsConfig, title: string): string {
+  // GitBook's path of a group is the id of its heading's anchor, when it has one.
+  if (n.anchor !== undefined) return fileSlug(n.anchor, title);
   if (n.type !== 'document' || (n.source === undefined && n.folder === undefined) || n.source === config.readme) return titleSlug(title);
   const path = n.source ?? n.folder!;
   const base = /^readme\.md$/i.test(posix.basename(path)) ? posix.basename(dirOf(path)) : posix.basename(path).replace(/\.md$/i, '');

@@ -4,10 +4,13 @@ import { unified } from 'unified';
 import YAML from 'yaml';
 import { atxHeadingText, matchHead, parseGfm } from '@quire/service-kit/markdown';
 import { memoByText } from './memo.ts';
+import { decodedUri } from './paths.ts';
 
-// Links, images and definitions parse the same without GFM, at less than half the cost; GFM's
-// autolink literals are absolute URLs, never rewritten.
+// Links, images and definitions parse the same without GFM, at less than half the cost (GFM's
+// autolink literals are absolute URLs, never rewritten), except in tables: a cell is read on its
+// own there, so a backtick left open in one does not hide the links of the next rows.
 const linkParser = unified().use(remarkParse);
+const TABLE_DELIMITER_ROW = /^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*\|/m;
 
 /** Page fields a markdown file may carry in its front matter (GitBook writes these). */
 export interface FrontMatter {
@@ -143,6 +146,34 @@ export function splitIncludeFile(text: string): { title?: string; body: string }
 /** The file an export writes for a reusable content, as splitIncludeFile reads it. */
 export const joinIncludeFile = (title: string, body: string): string => `---\n${YAML.stringify({ title })}---\n\n${body.trim() ? `${body.trimEnd()}\n` : ''}`;
 
+// GitBook's front matter keys that name an image: the page's cover, and its dark-mode variant.
+const COVER_KEYS = ['cover', 'coverDark'];
+
+/**
+ * Rewrites the images a front matter block names as its cover (a path relative to the page, or
+ * a file's id) in place, the rest of the block byte for byte; `rewrite` answers the new target
+ * or undefined to keep one.
+ */
+export function rewriteCover(matter: string, rewrite: (url: string) => string | undefined): string {
+  const m = FRONT_MATTER.exec(matter);
+  if (!m || !/^cover/m.test(m[1]!)) return matter;
+  const doc = YAML.parseDocument(m[1]!);
+  if (doc.errors.length > 0) return matter;
+  const offset = m[0].indexOf('\n') + 1;
+  const edits = COVER_KEYS.flatMap((key) => {
+    const node = doc.get(key, true);
+    if (!YAML.isScalar(node) || typeof node.value !== 'string' || !node.range) return [];
+    const next = rewrite(node.value.trim());
+    // Never folded: the value stays on its key's line.
+    return next !== undefined && next !== node.value
+      ? [{ start: offset + node.range[0], end: offset + node.range[1], text: YAML.stringify(next, { lineWidth: 0 }).trimEnd() }]
+      : [];
+  });
+  let out = matter;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
 /** A page's markdown as stored: the front matter block the import kept (see PageFile.matter), and the rest. */
 export function takeMatter(markdown: string): { matter?: string; body: string } {
   const m = FRONT_MATTER.exec(markdown);
@@ -159,8 +190,9 @@ export function plainText(node: RootContent | Root): string {
 
 // Text without any of these has nothing to rewrite: no parse needed.
 const LINK_HINT = /\]\s*[(:[]|\b(?:src|href|url)\s*=/i;
-// GitBook's blocks that name a page or a file: `{% content-ref url="…" %}`, `{% file src="…" %}`.
-const TAG_URL = /(\{%[ \t]*(?:content-ref[ \t]+url|file[ \t]+src)[ \t]*=[ \t]*)"([^"\r\n]*)"/g;
+// GitBook's blocks that name a page or a file: `{% content-ref url="…" %}`, `{% file src="…" %}`,
+// `{% openapi src="…" path="…" method="…" %}` (its spec).
+const TAG_URL = /(\{%[ \t]*(?:content-ref[ \t]+url|(?:file|openapi)[ \t]+src)[ \t]*=[ \t]*)"([^"\r\n]*)"/g;
 const HTML_URL = /(\b(?:src|href)\s*=\s*)(["'])([^"']*)\2/gi;
 
 // An include as the document model reads one (a line of its own in GitBook's spelling).
@@ -224,7 +256,7 @@ const parsedLinks = memoByText(16_000_000, (markdown: string): { targets: readon
     }
     if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
   };
-  visit(linkParser.parse(markdown));
+  visit(TABLE_DELIMITER_ROW.test(markdown) ? parseGfm(markdown) : linkParser.parse(markdown));
   if (markdown.includes('{%')) {
     for (const m of markdown.matchAll(TAG_URL)) {
       if (inside(code, m.index)) continue;
@@ -257,7 +289,8 @@ function escapedDestination(raw: string, from: number, url: string): { start: nu
     if (c === ')') depth--;
     text += c;
   }
-  return text === url ? { start, end: i } : undefined;
+  // The parser gives the destination percent-encoded (`<截图 1.png>` reads `%E6%88%AA%E5%9B%BE%201.png`).
+  return text === url || decodedUri(text) === decodedUri(url) ? { start, end: i } : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 /** Joins repository paths: posix, normalized, no leading `./` or `/`. */
 export function joinPath(...parts: string[]): string {
   const joined = posix.normalize(parts.filter(Boolean).join('/'));
-  return joined === '.' ? '' : joined.replace(/^\.\//, '').replace(/\/$/, '');
+  return joined === '.' || joined === '/' ? '' : joined.replace(/^\.?\//, '').replace(/\/$/, '');
 }
 
 export const dirOf = (path: string) => {
@@ -30,20 +30,25 @@ export function relativePath(fromDir: string, target: string): string {
   return posix.relative(fromDir || '.', target) || posix.basename(target);
 }
 
+/** A link to a page of the space, as imports write them (`/pages/<id>`). */
+export const PAGE_LINK = /^\/pages\/([A-Za-z0-9_-]+)$/;
+
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 export const isExternal = (url: string) => SCHEME.test(url) || url.startsWith('//');
 
 /** A link target split into its path and what follows it (`#anchor` or `?query`). */
 export function splitTarget(url: string): { path: string; rest: string } {
   const at = url.search(/[?#]/);
-  const path = at < 0 ? url : url.slice(0, at);
-  let decoded = path;
+  return { path: decodedUri(at < 0 ? url : url.slice(0, at)), rest: at < 0 ? '' : url.slice(at) };
+}
+
+/** `url` with its percent-encoding taken out (`%20` → space), or as it is when that is malformed. */
+export function decodedUri(url: string): string {
   try {
-    decoded = decodeURI(path);
+    return decodeURI(url);
   } catch {
-    decoded = path;
+    return url;
   }
-  return { path: decoded, rest: at < 0 ? '' : url.slice(at) };
 }
 
 const TYPES: Record<string, string> = {

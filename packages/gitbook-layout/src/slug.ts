@@ -1,33 +1,34 @@
-import transliterate from '@sindresorhus/transliterate';
-import { romanizeEastAsian } from '@quire/document';
-import { slugify } from '@quire/service-kit';
+import { anchorSlug } from '@quire/document';
+import { PAGE_SLUG } from '@quire/service-kit';
 
-/**
- * A new page's slug as GitBook makes it: accents dropped, other scripts transliterated
- * (`Установка` → `ustanovka`, `安装指南` → `an-zhuang-zhi-nan`), lower case, words joined by hyphens.
- */
-export function titleSlug(title: string): string {
-  // Accents go first: transliteration would spell `Ü` as `Ue`.
-  return slugify(
-    transliterate(
-      romanizeEastAsian(title)
-        .normalize('NFKD')
-        .replace(/[\u0300-\u036f]/g, ''),
-    ),
-  );
+// Accents go first: transliteration would spell `Ü` as `Ue`.
+const unaccented = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+
+/** A slug cut to content's length, or `page` when nothing of the text can be one. */
+function fit(slug: string): string {
+  let end = Math.min(slug.length, 100);
+  // A cut may end on a separator; a slug may not.
+  while (end > 0 && (slug[end - 1] === '-' || slug[end - 1] === '.')) end--;
+  const cut = slug.slice(0, end);
+  return PAGE_SLUG.test(cut) ? cut : 'page';
 }
 
-// What a slug may be (content's rule): a file's own name that fits is the page's slug as it is.
-const NAME_SLUG = /^[a-z0-9](?:[a-z0-9_.-]{0,98}[a-z0-9_-])?$/;
+/**
+ * A new page's or group's slug as GitBook makes it (the rule of its heading anchors): accents
+ * dropped, other scripts transliterated (`Установка` → `ustanovka`, `安装指南` →
+ * `an-zhuang-zhi-nan`), `&` spelled `and`, lower case, words joined by hyphens.
+ */
+export const titleSlug = (title: string): string => fit(anchorSlug(unaccented(title)));
 
 /**
- * An imported page's slug: its file's name without `.md`, underscores and dots kept
- * (`install_steps`, `api_v2.1`), so published URLs stay the paths readers know; a name that
- * cannot be a slug as it is (spaces, other scripts) is made one.
+ * An imported page's slug: its file's name without `.md`, underscores, dots and pluses kept
+ * (`install_steps`, `api_v2.1`, `17.1.-building-with-visual-c++`) as GitBook keeps them, so
+ * published URLs stay the paths readers know; a name that cannot be a slug as it is (spaces,
+ * capitals, other scripts) is made one by the same rule, still keeping those.
  */
 export function fileSlug(name: string, title: string): string {
   const lower = name.toLowerCase();
-  if (NAME_SLUG.test(lower)) return lower;
-  const fromName = titleSlug(name);
+  if (PAGE_SLUG.test(lower)) return lower;
+  const fromName = fit(anchorSlug(unaccented(name), ['.', '_', '+']));
   return fromName !== 'page' ? fromName : titleSlug(title);
 }

@@ -11,22 +11,33 @@ export interface SummaryEntry {
   children: SummaryEntry[];
 }
 
-/** A part of the table of contents: the entries before the first `##` heading, then one per heading. */
+/**
+ * A part of the table of contents: the entries before the first `##` heading, then one per
+ * heading, and one for the entries after each `***` (a rule ends a group).
+ */
 export interface SummaryPart {
-  /** The `##` heading's text; undefined for the entries before any. */
+  /** The `##` heading's text; undefined for the entries outside any group. */
   title?: string;
+  /** The id of the heading's anchor (`## 入门 <a href="#ru-men" id="ru-men"></a>`): the group's slug. */
+  anchor?: string;
   entries: SummaryEntry[];
 }
 
+const ANCHOR_ID = /\bid\s*=\s*["']([^"']+)["']/i;
+
 /**
  * Reads a GitBook SUMMARY.md: nested bullet lists of links; `#` is the document's own title,
- * `##` (and deeper) headings start groups. Kept per text: a reimport whose commit left the
- * summary as it was does not parse it again (the parts are shared: read them, never change them).
+ * `##` (and deeper) headings start groups, `***` ends one. Kept per text: a reimport whose commit
+ * left the summary as it was does not parse it again (the parts are shared: read them, never
+ * change them).
  */
 export const parseSummary = memoByText(4_000_000, (markdown: string): readonly SummaryPart[] => {
   const parts: SummaryPart[] = [{ entries: [] }];
   for (const node of parseGfm(markdown).children) {
-    if (node.type === 'heading' && node.depth >= 2) parts.push({ title: plainText(node).trim(), entries: [] });
+    if (node.type === 'heading' && node.depth >= 2) {
+      const anchor = node.children.flatMap((c) => (c.type === 'html' ? [ANCHOR_ID.exec(c.value)?.[1]] : [])).find(Boolean);
+      parts.push({ title: plainText(node).trim(), ...(anchor ? { anchor } : {}), entries: [] });
+    } else if (node.type === 'thematicBreak') parts.push({ entries: [] });
     else if (node.type === 'list') parts.at(-1)!.entries.push(...listEntries(node));
   }
   return parts.filter((p) => p.title !== undefined || p.entries.length > 0);
@@ -66,7 +77,13 @@ function findLink(node: RootContent): (RootContent & { type: 'link' }) | undefin
 }
 
 const escapeTitle = (t: string) => t.replace(/([\\[\]])/g, '\\$1').replace(/\n/g, ' ');
-const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+// Each segment encoded, but for the characters a link keeps as they are and the import's
+// decoding would leave encoded (`c++.md`, `q&a.md`).
+const encodePath = (p: string) =>
+  p
+    .split('/')
+    .map((s) => encodeURIComponent(s).replace(/%(?:2B|26|3D|2C|40|24|3B)/g, decodeURIComponent))
+    .join('/');
 
 export interface SummaryLine {
   title: string;
@@ -78,8 +95,11 @@ export interface SummaryLine {
   children: SummaryLine[];
 }
 
-/** Writes a SUMMARY.md from the same structure parseSummary reads. */
-export function writeSummary(parts: { title?: string; lines: SummaryLine[] }[]): string {
+/**
+ * Writes a SUMMARY.md from the same structure parseSummary reads: a group's anchor as GitBook
+ * writes it, and `***` before entries that follow a group without being in it.
+ */
+export function writeSummary(parts: { title?: string; anchor?: string; lines: SummaryLine[] }[]): string {
   const out = ['# Table of contents', ''];
   const write = (lines: SummaryLine[], depth: number) => {
     for (const l of lines) {
@@ -87,9 +107,11 @@ export function writeSummary(parts: { title?: string; lines: SummaryLine[] }[]):
       write(l.children, depth + 1);
     }
   };
-  for (const part of parts) {
-    if (part.title !== undefined) out.push('', `## ${part.title.replace(/\n/g, ' ')}`, '');
+  parts.forEach((part, i) => {
+    const anchor = part.anchor ? ` <a href="#${part.anchor}" id="${part.anchor}"></a>` : '';
+    if (part.title !== undefined) out.push('', `## ${part.title.replace(/\n/g, ' ')}${anchor}`, '');
+    else if (i > 0) out.push('', '***', '');
     write(part.lines, 0);
-  }
+  });
   return `${out.join('\n')}\n`;
 }

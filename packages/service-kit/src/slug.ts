@@ -1,4 +1,11 @@
 /**
+ * What a page's slug may be: lower-case letters, digits, `-`, `_`, `.` and `+` (GitBook's slugs
+ * keep the dots and pluses of `17.1.-building-with-visual-c++`), at most 100, neither first nor
+ * a dot last.
+ */
+export const PAGE_SLUG = /^[a-z0-9](?:[a-z0-9_.+-]{0,98}[a-z0-9_+-])?$/;
+
+/**
  * A URL-safe slug of a title (GitBook's page and path slugs): accents dropped, lower-case ASCII
  * letters and digits joined by single hyphens, at most `maxLength` characters, `fallback` when
  * nothing is left.

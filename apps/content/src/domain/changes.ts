@@ -3,11 +3,11 @@
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
 import { fromMarkdown, mapRefs, rawRef, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
-import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName, slugify } from '@quire/service-kit';
+import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, PAGE_SLUG, safeFileName, slugify } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { stringify } from 'safe-stable-stringify';
 import { parse as parseYaml } from 'yaml';
-import { clonePages, findPage, flatten, PAGE_TYPES, SLUG, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
+import { clonePages, findPage, flatten, PAGE_TYPES, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
 export const MAX_CHANGES = 50;
 export const MAX_MARKDOWN = 1_000_000;
@@ -181,7 +181,8 @@ function fieldsFromDocument(document: JSONDocument, given: PageFieldsInput): { f
 function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
   if (!f) return {};
   if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, PAGE_TITLE_MAX);
-  if (f.slug !== undefined && !SLUG.test(f.slug)) throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-", "_" or "." (not first or last)`);
+  if (f.slug !== undefined && !PAGE_SLUG.test(f.slug))
+    throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-", "_", "." or "+" (not first, nor a dot last)`);
   if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, 0, 50);
   if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, 0, 50);
   if (f.description !== undefined) checkLength(`${at}.description`, f.description, 0, 1000);

@@ -98,8 +98,6 @@ export function uniqueSlug(slug: string, siblings: TreePage[], self?: string): s
   return candidate;
 }
 
-export const SLUG = /^[a-z0-9](?:[a-z0-9_.-]{0,98}[a-z0-9_-])?$/;
-
 /**
  * Copy of the pages and their lists, so a change never touches the tree it started from: a
  * change sets a page's fields and never changes a value inside one (its `git`), so those are
