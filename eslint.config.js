@@ -8,7 +8,8 @@ export default tseslint.config(
     plugins: { regexp },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Patterns run on what users send: none may backtrack super-linearly (issue 13, ReDoS).
+      // Patterns run on what users send: none may backtrack super-linearly, or one crafted input could
+      // hold a process's CPU for seconds (ReDoS).
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
     },

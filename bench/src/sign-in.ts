@@ -5,7 +5,7 @@ import { ARGON2_OPTIONS } from '@quire/orgs/passwords';
 import { connections, load, seconds, startApp, stopAll, waitForHttp, type LoadResult } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 
-// Issue 12: sign-in throughput at the chosen argon2id cost (POST /auth/sign-in through gateway ->
+// Sign-in throughput at the chosen argon2id cost (POST /auth/sign-in through gateway ->
 // orgs -> argon2id -> PostgreSQL, each sign-in a new session), and GET /v1/user authenticated by
 // the session cookie against the same request with a bearer token, in the same run.
 

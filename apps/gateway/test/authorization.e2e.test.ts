@@ -3,7 +3,7 @@ import { API_ROLES, Role, roleFromApi } from '@quire/service-kit';
 import type { TestUser } from '@quire/orgs/testing';
 import { bearer, startGateway } from './harness.ts';
 
-// DESIGN "Tests": every operation of the organization area, called by a member with each role,
+// Every operation of the organization area, called by a member with each role,
 // by a guest, by a member of another organization and with no token. Reads that only members
 // may do answer 404 to outsiders; changes that only admins may do answer 403 to other members.
 

@@ -25,7 +25,7 @@ describe('errors across the wire', () => {
     expect(toServiceError(upstream(status.PERMISSION_DENIED))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
   });
 
-  it('maps gRPC codes to the HTTP statuses of DESIGN, without internal details', () => {
+  it('maps gRPC codes to the HTTP statuses the API answers, without internal details', () => {
     const wire = (code: status, details: string) => Object.assign(new Error(details), { code, details, metadata: new Metadata() });
     expect(httpErrorFor(wire(status.INVALID_ARGUMENT, 'title: too short'))).toEqual({ statusCode: 400, message: 'title: too short' });
     expect(httpErrorFor(wire(status.NOT_FOUND, 'Team not found'))).toEqual({ statusCode: 404, message: 'Team not found' });

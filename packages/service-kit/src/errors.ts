@@ -101,7 +101,7 @@ export function isServiceError(err: unknown): err is ServiceError {
 
 /**
  * HTTP status and the message safe to show for a failed gRPC call or a domain error raised in
- * the gateway itself (DESIGN "Errors"): internal details never leave.
+ * the gateway itself: internal details never leave.
  */
 export function httpErrorFor(err: ServiceError | DomainError): { statusCode: number; message: string } {
   const statusCode = HTTP_FOR_GRPC[err.code] ?? 500;

@@ -158,7 +158,7 @@ export async function startGrpcServer(opts: {
 }
 
 // Channelz bookkeeping and the retry wrapper cost CPU on every call and serve nothing here:
-// calls carry deadlines and the gateway answers 503 rather than retrying (bench/README.md).
+// calls carry deadlines and the gateway answers 503 rather than retrying (bench/README.md, org-read).
 const LEAN = { 'grpc.enable_channelz': 0 } as const;
 
 /**

@@ -40,7 +40,7 @@ export const traceMessage = <T>(name: string, headers: MsgHdrs | undefined, run:
 
 const DAY_NS = 24 * 60 * 60 * 1_000_000_000;
 
-/** The JetStream streams of DESIGN "Asynchronous work"; created by the store preparation step. */
+/** The JetStream streams: background jobs, visitor events and domain events; created by the store preparation step. */
 export const STREAMS: Record<'jobs' | 'insights' | 'events', Partial<StreamConfig> & { name: string; subjects: string[] }> = {
   // Work queue: a job message is removed once a worker acks it.
   jobs: { name: 'JOBS', subjects: ['jobs.>'], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: 10 * 60 * 1_000_000_000 },

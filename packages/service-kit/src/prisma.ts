@@ -15,7 +15,7 @@ const types = {
 };
 
 export interface Database<C> {
-  /** Prisma 6.19 on the pg driver adapter: no native engine, works offline (TOOLCHAIN "Prisma"). */
+  /** Prisma 6.19 on the pg driver adapter: its engine is WASM from npm, so nothing is downloaded at install or run time. */
   prisma: C;
   /**
    * The same connection pool, for the few hot reads where Prisma's per-query compile and
@@ -34,7 +34,8 @@ export function createDatabase<C extends { $disconnect(): Promise<void> }>(
 ): Database<C> {
   // No JIT: PostgreSQL compiles a statement when its estimated cost is high, and the estimates of
   // the bulk writes (arrays unnested into 1,000s of rows) are: compiling an import's page rows took
-  // 460 ms for a 45 ms insert (bench/README.md, Git import). Every statement here is short.
+  // 459 ms of a 486 ms insert that takes 24-37 ms without it (bench/README.md, git-sync). Every
+  // statement here is short.
   const pool = new pg.Pool({ connectionString, max: poolSize, types, options: '-c jit=off' });
   // The server may close an idle connection (restart, failover, a forced drop): the pool discards
   // it and opens another when needed. Without a listener pg would crash the process instead.
@@ -68,7 +69,7 @@ export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>
 
 /**
  * Named prepared statements on the shared pool, for the reads behind every call: through Prisma
- * each paid more for query compilation than PostgreSQL spent answering it (bench/README.md).
+ * each paid more for query compilation than PostgreSQL spent answering it (bench/README.md, org-read).
  */
 export function preparedStatements<K extends string>(service: string, statements: Record<K, string>) {
   async function rows<R extends object>(db: { pool: pg.Pool }, name: K, values: unknown[]): Promise<R[]> {

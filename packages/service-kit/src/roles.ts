@@ -2,7 +2,7 @@ import { Role } from '@quire/proto/common';
 
 export { Role };
 
-/** The API's role names, strongest first (DESIGN "Identity and permissions"). */
+/** The API's role names, as GitBook's API spells them, strongest first. */
 export const API_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type ApiRole = (typeof API_ROLES)[number];
 

@@ -1,6 +1,6 @@
 import { Role, roleAtLeast } from '@quire/service-kit';
 
-// Effective roles (DESIGN "Identity and permissions"): the strongest of the explicit grants to the
+// Effective roles: the strongest of the explicit grants to the
 // caller or its teams on the item and its ancestor collections, and what it inherits through the
 // items' `defaultLevel` from its organization role. Organization admins are always admins.
 

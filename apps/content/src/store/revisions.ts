@@ -62,7 +62,7 @@ const prismaSql =
 /**
  * `fn` in one transaction on a client of the pool. Revision writes run here rather than in a
  * Prisma interactive transaction: their statements are few and fixed, and Prisma's compile of each
- * cost more than PostgreSQL's work on an edit (bench/README.md, content revisions).
+ * cost more than PostgreSQL's work on an edit (bench/README.md, content-revision).
  */
 async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();

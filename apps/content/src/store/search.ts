@@ -30,7 +30,7 @@ const PARSE_BATCH = 50;
 // New documents a revision reads into the model and indexes as it is written; one that brings
 // more (an import, a large merge) stores them as given and leaves reading them (model, sections,
 // links) and indexing them to the indexer, right after its commit: reading 1,000 pages of markdown
-// and writing what it yields was most of such a write's cost (bench/README.md, Git import), and
+// and writing what it yields was most of such a write's cost (bench/README.md, git-sync), and
 // an edit stays searchable at once.
 export const INDEX_INLINE_DOCUMENTS = PARSE_BATCH;
 /** Whether writeDocuments analyzes `count` new documents as it writes them (else it leaves them to the indexer). */

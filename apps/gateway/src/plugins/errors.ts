@@ -15,7 +15,7 @@ function validationMessage(err: FastifyError): string {
   return path ? `${context}.${path}: ${message}` : `${context}: ${message}`;
 }
 
-/** The one error handler: every failure answers `{error: {code, message}}` (DESIGN "Errors"). */
+/** The one error handler: every failure answers `{error: {code, message}}`, as GitBook's API does. */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let statusCode: number;

@@ -14,7 +14,7 @@ const hot = preparedStatements('git-sync', {
   links: 'SELECT * FROM "SpaceGitSync" WHERE "spaceId" = ANY($1)',
   latestJobs: 'SELECT DISTINCT ON ("spaceId") * FROM "GitJob" WHERE "spaceId" = ANY($1) ORDER BY "spaceId", "createdAt" DESC, id DESC',
   // A job's way, from the call that queues it through a worker, each step one statement: through
-  // Prisma, its query compiling and transaction round trips cost every import 20-25 ms (bench/README.md).
+  // Prisma, its query compiling and transaction round trips cost every import 20-25 ms (bench/README.md, git-sync).
   // The link set (at its next version) and the job, at once.
   createJob: `WITH link AS (
       INSERT INTO "SpaceGitSync" ("spaceId", "repoName", "installationProvider", integration, url, "updatedAt")
