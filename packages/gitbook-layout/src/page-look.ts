@@ -9,6 +9,7 @@
 //
 // read into GitBook API's terms (RevisionPageDocumentCover, RevisionPageLayoutOptions). Only what
 // the front matter sets is read: the defaults are the API's to give.
+import { FILE_LINK } from './paths.ts';
 
 /** An image a cover names: a file of the space, or an outside URL. */
 export type ImageRef = { kind: 'file'; file: string } | { kind: 'url'; url: string };
@@ -45,8 +46,6 @@ const WIDTHS = ['default', 'wide'] as const;
 const COVER_SIZES = ['hero', 'full'] as const;
 // The parts of the page a layout shows or hides, each written `<part>: { visible: <boolean> }`.
 const PARTS = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
-// How content keeps a link to a file of the space (see rewriteCover: imports write covers so).
-const FILE_LINK = /^\/files\/([A-Za-z0-9_-]{1,64})$/;
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);

@@ -300,7 +300,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
           const markdown = checkMarkdown(at, c.markdown!);
           const updated = updatedMarkdown(markdown, givenFrontMatter(at, markdown, files), previous || undefined, fields);
           fields = checkFields(at, updated.fields);
-          bodies.set(page.id, updated.markdown);
+          bodies.set(page.id, checkMarkdown(at, updated.markdown));
         }
       }
       let siblings = found.siblings;

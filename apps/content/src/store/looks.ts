@@ -8,8 +8,9 @@ import type { Db } from './index.ts';
 
 /** How much of a document is read for its front matter: a longer block sets no cover nor layout. */
 export const FRONT_MATTER_HEAD = 16_384;
-// Entries are small (most are the shared empty look); a large space's pages fit many times.
-const CACHED_LOOKS = 200_000;
+// Ten times the pages the revision cache keeps (store/revisions.ts): most entries are the shared
+// empty look, the others a few hundred bytes.
+const CACHED_LOOKS = 50_000;
 const NONE: PageLook = Object.freeze({});
 
 // A block without these keys sets nothing: not parsed (most GitBook pages' hold a description only).
