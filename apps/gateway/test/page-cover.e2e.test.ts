@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { zip } from '@quire/content/testing';
 import type { TestUser } from '@quire/orgs/testing';
-import { describe, expect } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { expectError, ok, type Gateway } from './harness.ts';
 import { test } from './fixtures.ts';
 
@@ -36,7 +39,37 @@ async function covered(g: Gateway, as: TestUser, orgId: string) {
   return { spaceId, hero, matter, home: pages.find((p) => p.title === 'Home')!.id, plain: pages.find((p) => p.title === 'Plain')!.id };
 }
 
+afterEach(() => {
+  delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
+});
+
 describe("a page's cover and layout", () => {
+  test('of an imported GitBook folder are answered, its cover a file of the space', async ({ g, team: { owner, orgId } }) => {
+    const folder = zip({
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
+      'README.md': '---\ncover: .gitbook/assets/hero.png\ncoverY: -42\nlayout:\n  width: wide\n  cover:\n    size: hero\n  title:\n    visible: false\n---\n\n# Home\n',
+      'guide/README.md': '---\ndescription: The guide\nlayout:\n  pagination:\n    visible: false\n---\n\n# Guide\n',
+      '.gitbook/assets/hero.png': Buffer.from(PNG, 'base64'),
+    });
+    const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/zip' }).end(folder));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
+      const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Imported' }), 201)).id as string;
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs.zip`;
+      await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url, source: 'zip' }), 201);
+      const hero = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files`))).items[0].id as string;
+      const pages = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages;
+      expect(pages).toMatchObject([
+        { title: 'Home', cover: { ref: { kind: 'file', file: hero }, yPos: -42 }, layout: { ...DEFAULTS, width: 'wide', coverSize: 'hero', title: false } },
+        { title: 'Guide', description: 'The guide', layout: { ...DEFAULTS, pagination: false } },
+      ]);
+      expect(pages[1]).not.toHaveProperty('cover');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test("are answered from its front matter wherever pages are, GitBook's defaults for the rest", async ({ g, team: { owner, reader, outsider, orgId } }) => {
     const { spaceId, hero, home, plain } = await covered(g, owner, orgId);
     const expected = { cover: { ref: { kind: 'file', file: hero }, yPos: 24 }, layout: { ...DEFAULTS, width: 'wide', outline: false } };
