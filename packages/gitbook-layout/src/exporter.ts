@@ -3,7 +3,7 @@ import { parseMarkdown, toMarkdown } from '@quire/document';
 import { safeFileName, slugify } from '@quire/service-kit';
 import { planImport, readConfig, RepositoryError, type ImportPlan, type PlannedPage, type RepoSnapshot } from './importer.ts';
 import { joinIncludeFile, joinPageFile, rewriteCover, splitPageFile, takeMatter } from './markdown.ts';
-import { dirOf, isInside, isMarkdown, isWritablePath, joinPath, PAGE_LINK, relativePath, splitTarget } from './paths.ts';
+import { dirOf, FILE_LINK, isInside, isMarkdown, isWritablePath, joinPath, PAGE_LINK, relativePath, splitTarget } from './paths.ts';
 import { pageFile, redirectsYaml } from './redirects.ts';
 import { titleSlug } from './slug.ts';
 import { writeSummary, type SummaryLine } from './summary.ts';
@@ -88,8 +88,6 @@ export function exportLayout(pages: SpacePage[], files: SpaceFile[], docsRoot: s
   for (const f of files) layout.files.set(f.id, unique(joinPath(docsRoot, '.gitbook/assets', safeFileName(f.name)), taken));
   return layout;
 }
-
-const FILE_LINK = /^\/files\/([A-Za-z0-9_-]+)$/;
 
 /** What an export changes in the repository: text files to write, where each file goes, what goes away. */
 export interface ExportPlan {

@@ -20,3 +20,5 @@ export {
 } from './importer.ts';
 export { isInside, isMarkdown, isWritablePath, joinPath } from './paths.ts';
 export { gitBlobOid, isLayoutText, snapshotOfFiles } from './snapshot.ts';
+export { FRONT_MATTER, readFrontMatter, setFrontMatter, type FrontMatterBlock } from './front-matter.ts';
+export { pageLook, type ImageRef, type LookProblem, type PageCover, type PageLayout, type PageLook } from './page-look.ts';

@@ -3,6 +3,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import YAML from 'yaml';
 import { atxHeadingText, matchHead, parseGfm } from '@quire/service-kit/markdown';
+import { FRONT_MATTER, readFrontMatter } from './front-matter.ts';
 import { memoByText } from './memo.ts';
 import { decodedUri } from './paths.ts';
 
@@ -21,7 +22,6 @@ export interface FrontMatter {
 }
 
 const FIELDS = new Set(['description', 'icon', 'emoji', 'hidden']);
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** A page file read by splitPageFile. */
 export interface PageFile {
@@ -47,24 +47,16 @@ export function splitPageFile(text: string): PageFile {
   let body = text.replace(/^\uFEFF/, '');
   const front: FrontMatter = {};
   let matter: string | undefined;
-  const fm = FRONT_MATTER.exec(body);
+  // A block that is not a YAML map is not front matter: it stays in the body.
+  const fm = readFrontMatter(body);
   if (fm) {
-    let data: unknown;
-    try {
-      data = YAML.parse(fm[1]!);
-    } catch {
-      data = undefined;
-    }
-    // Not YAML after all: the text stays in the body.
-    if (data && typeof data === 'object' && !Array.isArray(data)) {
-      const d = data as Record<string, unknown>;
-      if (typeof d.description === 'string') front.description = d.description;
-      if (typeof d.icon === 'string') front.icon = d.icon;
-      if (typeof d.emoji === 'string') front.emoji = d.emoji;
-      if (typeof d.hidden === 'boolean') front.hidden = d.hidden;
-      if (Object.keys(d).some((k) => !FIELDS.has(k))) matter = fm[0];
-      body = body.slice(fm[0].length);
-    }
+    const d = fm.data;
+    if (typeof d.description === 'string') front.description = d.description;
+    if (typeof d.icon === 'string') front.icon = d.icon;
+    if (typeof d.emoji === 'string') front.emoji = d.emoji;
+    if (typeof d.hidden === 'boolean') front.hidden = d.hidden;
+    if (Object.keys(d).some((k) => !FIELDS.has(k))) matter = fm.block;
+    body = body.slice(fm.block.length);
   }
   const headed = body.replace(/^\s*\n/, '');
   const atx = matchHead(LEADING_H1, body);
@@ -125,20 +117,14 @@ function frontMatterOf(front: FrontMatter, matter: string | undefined): string {
 
 /** A reusable content's file as GitBook writes it: the title in the front matter, then the body. */
 export function splitIncludeFile(text: string): { title?: string; body: string } {
-  const fm = FRONT_MATTER.exec(text.replace(/^\uFEFF/, ''));
-  let data: unknown;
-  try {
-    data = fm && YAML.parse(fm[1]!);
-  } catch {
-    data = undefined;
-  }
-  if (!fm || !data || typeof data !== 'object' || Array.isArray(data)) return { body: text };
-  const title = (data as Record<string, unknown>).title;
+  const fm = readFrontMatter(text.replace(/^\uFEFF/, ''));
+  if (!fm) return { body: text };
+  const title = fm.data.title;
   return {
     ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}),
     body: text
       .replace(/^\uFEFF/, '')
-      .slice(fm[0].length)
+      .slice(fm.block.length)
       .replace(/^\s*\n/, ''),
   };
 }

@@ -32,6 +32,8 @@ export function relativePath(fromDir: string, target: string): string {
 
 /** A link to a page of the space, as imports write them (`/pages/<id>`). */
 export const PAGE_LINK = /^\/pages\/([A-Za-z0-9_-]+)$/;
+/** A link to a file of the space, as imports write them (`/files/<id>`). */
+export const FILE_LINK = /^\/files\/([A-Za-z0-9_-]+)$/;
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 export const isExternal = (url: string) => SCHEME.test(url) || url.startsWith('//');

@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { fromMarkdown, mapRefs, rawRef, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
 import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, PAGE_SLUG, safeFileName, slugify } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
+import { readFrontMatter } from '@quire/gitbook-layout';
 import { stringify } from 'safe-stable-stringify';
-import { parse as parseYaml } from 'yaml';
+import { fieldsFromFrontMatter, givenFrontMatter, matterOf, updatedMarkdown, withMatter } from './front-matter.ts';
 import { clonePages, findPage, flatten, PAGE_TYPES, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
 export const MAX_CHANGES = 50;
@@ -52,6 +53,8 @@ export interface ApplyContext {
   newId: () => string;
   /** The trees revert_page may go back to, by revision id; '' is the batch's base. */
   revisions: Map<string, Tree>;
+  /** The front matter blocks of the base's documents whose pages get a new body, by document id. */
+  matters?: Map<string, string>;
 }
 
 /**
@@ -82,23 +85,24 @@ const MODEL_ID_PREFIX = '\0document\n';
 
 /**
  * A page given as a document (stored form: see `storedDocument`) as content keeps it, with its id.
- * The markdown is a projection (what markdown readers, diffs and text merges see). The id is
- * content-addressed either way: the markdown's hash when the markdown reads back to exactly this
- * document, which is then the same page as that markdown written (one id, one stored row, nothing
- * lost); else the hash of the document's canonical JSON (keys sorted), kept whole beside its
- * projection, so that the same document written twice is one document.
+ * The markdown is a projection (what markdown readers, diffs and text merges see), under the
+ * page's front matter (`matter`) when it has one. The id is content-addressed either way: the
+ * markdown's hash when the markdown reads back to exactly this document, which is then the same
+ * page as that markdown written (one id, one stored row, nothing lost); else the hash of the
+ * front matter and the document's canonical JSON (keys sorted), kept whole beside its projection,
+ * so that the same document written twice is one document.
  */
-export function documentOfModel(at: string, document: JSONDocument): { id: string; body: DocumentBody } {
+export function documentOfModel(at: string, document: JSONDocument, matter = ''): { id: string; body: DocumentBody } {
   let markdown: string;
   try {
-    markdown = toMarkdown(document);
+    markdown = withMatter(matter, toMarkdown(document));
   } catch (e) {
     throw new InvalidArgumentError(`${at}.document: not a valid JSONDocument (${(e as Error).message})`);
   }
   if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.document: its markdown must be at most ${MAX_MARKDOWN} characters`);
   const json = stringify(document);
   if (stringify(fromMarkdown(markdown)) === json) return { id: documentId(markdown), body: { markdown } };
-  return { id: documentId(MODEL_ID_PREFIX + json), body: { markdown, document } };
+  return { id: documentId(MODEL_ID_PREFIX + matter + json), body: { markdown, document } };
 }
 
 /** Whether the stored document `id` says more than its `markdown` reads back to: ids tell (documentOfModel). */
@@ -107,8 +111,6 @@ export const saysMoreThanMarkdown = (id: string, markdown: string): boolean => i
 /** The revision ids revert_page changes go back to ('' for the base). */
 export const revertTargets = (changes: Change[]) => [...new Set(changes.flatMap((c) => ('revertPage' in c ? [c.revertPage.revision] : [])))];
 
-// Anything else GitBook's front matter holds stays in the markdown.
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 // The heading's line only, read greedily; its text is trimmed by atxHeadingText (linear time).
 const LEADING_H1 = /^\s*#[ \t]+([^\r\n]*)/;
 
@@ -118,22 +120,14 @@ const LEADING_H1 = /^\s*#[ \t]+([^\r\n]*)/;
  * what was used leaves the body, where it would show twice.
  */
 export function fieldsFromMarkdown(markdown: string, given: PageFieldsInput): { fields: PageFieldsInput; markdown: string } {
-  const fields = { ...given };
+  let fields = { ...given };
   let body = markdown;
-  const fm = FRONT_MATTER.exec(body);
+  const fm = readFrontMatter(body);
   if (fm) {
-    let data: unknown;
-    try {
-      data = parseYaml(fm[1]!);
-    } catch {
-      data = undefined;
-    }
-    if (data && typeof data === 'object') {
-      const d = data as Record<string, unknown>;
-      const used = ['description', 'icon', 'title'].filter((k) => typeof d[k] === 'string' && fields[k as 'title'] === undefined);
-      for (const k of used) fields[k as 'title'] = d[k] as string;
-      if (Object.keys(d).every((k) => used.includes(k))) body = body.slice(fm[0].length);
-    }
+    const read = fieldsFromFrontMatter(fm.data, given);
+    fields = read.fields;
+    // Anything else GitBook's front matter holds stays in the markdown.
+    if (read.whole) body = body.slice(fm.block.length);
   }
   const h1 = matchHead(LEADING_H1, body);
   const title = h1 ? atxHeadingText(h1[1]!) : '';
@@ -217,8 +211,8 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
   const root: TreePage = { id: '', type: 'group', title: '', slug: '', createdAt: now, updatedAt: now, pages: clonePages(base.pages) };
   const files = [...base.files];
   const refs = new Map<string, { kind: 'pages' | 'files'; id: string }>();
-  // Each page's new body: markdown, or a document (`at` names its change).
-  const bodies = new Map<string, string | { document: JSONDocument; at: string }>();
+  // Each page's new body: markdown, or a document under the page's front matter (`at` names its change).
+  const bodies = new Map<string, string | { document: JSONDocument; at: string; matter: string }>();
   const changed = new Map<string, ChangedPage>();
   const insertedFiles: TreeFile[] = [];
 
@@ -266,13 +260,17 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const c = change.insertPage;
       const type = checkOneOf(`${at}.type`, c.type || 'document', PAGE_TYPES);
       let fields = checkFields(at, c.fields);
-      let body: string | { document: JSONDocument; at: string } | undefined;
+      let body: string | { document: JSONDocument; at: string; matter: string } | undefined;
       if (type === 'document') {
         let given: string | JSONDocument;
         if (c.document) ({ fields, document: given } = fieldsFromDocument(c.document, fields));
-        else ({ fields, markdown: given } = fieldsFromMarkdown(checkMarkdown(at, c.markdown ?? ''), fields));
+        else {
+          const markdown = checkMarkdown(at, c.markdown ?? '');
+          givenFrontMatter(at, markdown, files);
+          ({ fields, markdown: given } = fieldsFromMarkdown(markdown, fields));
+        }
         checkFields(at, fields);
-        body = typeof given === 'string' ? given : { document: given, at };
+        body = typeof given === 'string' ? given : { document: given, at, matter: '' };
       } else if (c.markdown !== undefined || c.document) throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
       if (type === 'link') checkLength(`${at}.href`, c.href, 1, 2048);
       const parent = container(at, c.into, type);
@@ -291,10 +289,19 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const c = change.updatePage;
       const found = locate(at, c.page);
       const page = found.page;
-      const fields = checkFields(at, c.fields);
+      let fields = checkFields(at, c.fields);
       if (c.markdown !== undefined || c.document) {
         if (page.type !== 'document') throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
-        bodies.set(page.id, c.document ? { document: c.document, at } : checkMarkdown(at, c.markdown!));
+        // The page's front matter as it stands: its body's earlier in the batch, or its stored document's.
+        const before = bodies.get(page.id);
+        const previous = before === undefined ? page.documentId && ctx.matters?.get(page.documentId) : typeof before === 'string' ? matterOf(before) : before.matter;
+        if (c.document) bodies.set(page.id, { document: c.document, at, matter: previous || '' });
+        else {
+          const markdown = checkMarkdown(at, c.markdown!);
+          const updated = updatedMarkdown(markdown, givenFrontMatter(at, markdown, files), previous || undefined, fields);
+          fields = checkFields(at, updated.fields);
+          bodies.set(page.id, checkMarkdown(at, updated.markdown));
+        }
       }
       let siblings = found.siblings;
       if (c.move) {
@@ -366,7 +373,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
     const kept =
       typeof body === 'string'
         ? documentOfMarkdown(refs.size ? resolveRefs(body, target) : body)
-        : documentOfModel(body.at, refs.size ? resolveDocumentRefs(body.document, target) : body.document);
+        : documentOfModel(body.at, refs.size ? resolveDocumentRefs(body.document, target) : body.document, body.matter);
     page.documentId = kept.id;
     documents.set(kept.id, kept.body);
   }

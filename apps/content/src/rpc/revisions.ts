@@ -32,6 +32,7 @@ import {
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import type { JSONDocument } from '@quire/document';
+import type { PageLook } from '@quire/gitbook-layout';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
 import { spacePermissions } from '../domain/access.ts';
@@ -46,6 +47,7 @@ import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { spaceMovedOn, type GitCommitInfo, type RevisionRow } from '../store/revisions.ts';
 import { callerOf, visibleSpace, type Deps } from './deps.ts';
+import { lookMessage, pageLooks, storedMatters } from './front-matter.ts';
 
 export interface RevisionDeps extends Deps {
   blobs: BlobStore;
@@ -137,6 +139,8 @@ interface Shown {
   markdown?: Map<string, string>;
   /** A page's document as JSON when it says more than its markdown (GetRevision with_documents). */
   document?: (page: TreePage, path: string) => string | undefined;
+  /** The cover and layout of documents, by id. */
+  looks?: Map<string, PageLook>;
 }
 
 export function presentPage(page: TreePage, path: string, shown: Shown): PageMessage {
@@ -158,6 +162,7 @@ export function presentPage(page: TreePage, path: string, shown: Shown): PageMes
     pages: page.pages.map((p) => presentPage(p, `${path}/${p.slug}`, shown)),
     markdown: shown.markdown && page.documentId ? (shown.markdown.get(page.documentId) ?? '') : undefined,
     documentJson: shown.document?.(page, path),
+    ...lookMessage(page.documentId ? shown.looks?.get(page.documentId) : undefined),
   };
 }
 
@@ -361,7 +366,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
       for (const id of ids.slice(0, limit)) {
         const row = await revisions.getRevision(id);
         if (!row) break;
-        const item = presentRevision(row, { metadata: req.metadata });
+        const item = presentRevision(row, { metadata: req.metadata, looks: await pageLooks(deps, row.tree.pages) });
         bytes += RevisionCodec.encode(item).finish().byteLength;
         // Whole revisions are large: a page ends before the answer could pass the message bound.
         if (items.length > 0 && bytes > HISTORY_PAGE_BYTES) break;
@@ -374,7 +379,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
     async getRevision(req, ctx) {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const ids = () => [...flatten(revision.tree.pages).flatMap((l) => l.page.documentId ?? []), ...revision.reusableContents.map((c) => c.documentId)];
-      const markdown = req.withMarkdown || req.withDocuments ? await revisions.getDocuments(ids()) : undefined;
+      const [markdown, looks] = await Promise.all([req.withMarkdown || req.withDocuments ? revisions.getDocuments(ids()) : undefined, pageLooks(deps, revision.tree.pages)]);
       // Only the documents their markdown cannot say whole: every other one is what its markdown reads back to.
       const models =
         markdown && req.withDocuments ? await revisions.getStoredDocuments([...markdown].filter(([id, md]) => saysMoreThanMarkdown(id, md)).map(([id]) => id)) : undefined;
@@ -384,7 +389,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
           const found = page.documentId ? models.get(page.documentId) : undefined;
           return found && JSON.stringify(documentOf(found, revision.tree, { path, hasChildren: page.pages.length > 0 }));
         });
-      return presentRevision(revision, { metadata: req.metadata, markdown: req.withMarkdown ? markdown : undefined, document });
+      return presentRevision(revision, { metadata: req.metadata, markdown: req.withMarkdown ? markdown : undefined, document, looks });
     },
 
     async getPage(req, ctx) {
@@ -393,8 +398,8 @@ export function revisionHandlers(deps: RevisionDeps): H {
       const { revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       const found = req.pageId !== undefined ? findPage(revision.tree.pages, req.pageId) : findPageByPath(revision.tree.pages, req.path!);
       if (!found) throw new NotFoundError(req.pageId !== undefined ? `Page "${req.pageId}" not found` : `No page at path "${req.path}"`);
-      const page = presentPage(found.page, found.path, { metadata: req.metadata });
       const id = found.page.documentId;
+      const page = presentPage(found.page, found.path, { metadata: req.metadata, looks: await pageLooks(deps, [found.page]) });
       if (format && id) {
         const stored = (await revisions.getStoredDocuments([id])).get(id) ?? { markdown: '', document: null };
         if (format === 'markdown') page.markdown = stored.markdown;
@@ -462,7 +467,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
       const changes = await storeFiles(req.changes, base.tree);
       const trees = new Map<string, Tree>();
       for (const id of revertTargets(changes)) trees.set(id, id === '' ? base.tree : (await revisionOf(deps, space, id, 'changes.revision')).tree);
-      const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees });
+      const applied = applyChanges(base.tree, changes, { now: now(), newId, revisions: trees, matters: await storedMatters(deps, base.tree, changes) });
       const revision = await revisions.writeRevision(
         { spaceId: space.id, parents: [base.id], type: 'edits', tree: applied.tree, redirects: base.redirects, reusableContents: base.reusableContents },
         applied.documents,

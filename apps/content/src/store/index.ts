@@ -9,6 +9,7 @@ import type { Principal } from '../domain/grants.ts';
 import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { Sibling } from '../domain/positions.ts';
 import { createCopyStore, type CopyRow } from './copies.ts';
+import { createLookStore } from './looks.ts';
 import { createRevisionStore } from './revisions.ts';
 import { createSearchStore } from './search.ts';
 
@@ -112,6 +113,8 @@ export function createStore(database: Db, log: Logger) {
     search,
     /** What spaces show from other services. */
     copies: createCopyStore(database),
+    /** The cover and layout of documents' pages. */
+    looks: createLookStore(database),
 
     /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
     async access(organizationId: string, principalIds: string[]): Promise<StoredAccess> {

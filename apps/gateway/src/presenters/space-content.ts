@@ -3,18 +3,30 @@ import type {
   Document,
   File as FileMsg,
   GetSemanticChangesResponse,
+  ImageRef,
   Page as PageMsg,
   Revision as RevisionMsg,
   ReusableContent as ReusableContentMsg,
   SemanticChange,
 } from '@quire/proto/space-content';
 import type { LinkSigner } from '../signing.ts';
-import type { DocumentJson, File, PageJson, ReusableContent, Revision, SemanticChanges } from '../schemas/space-content.ts';
+import type { DocumentJson, File, PageJson, PageLayout, ReusableContent, Revision, SemanticChanges } from '../schemas/space-content.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
-// GitBook's page layout defaults: everything shown, default width, full cover.
-const LAYOUT = { width: 'default', cover: true, coverSize: 'full', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true };
+// GitBook's page layout defaults (for what the page's front matter does not set): everything
+// shown, default width, full cover.
+const LAYOUT: Static<typeof PageLayout> = {
+  width: 'default',
+  cover: true,
+  coverSize: 'full',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
 const KIND = { document: 'sheet', group: 'group', link: 'link' } as const;
 
 /** What the presenters need: the links of the app and the signer of download links. */
@@ -24,6 +36,20 @@ export interface ContentLinks {
 }
 
 const optional = <K extends string>(key: K, value: string) => (value ? ({ [key]: value } as Record<K, string>) : {});
+const definedOf = <T extends object>(o: T | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+const imageRef = (r: ImageRef | undefined) =>
+  r?.fileId !== undefined ? { kind: 'file' as const, file: r.fileId } : r?.url !== undefined ? { kind: 'url' as const, url: r.url } : undefined;
+
+/** A document page's layout and cover (GitBook's RevisionPageLayoutOptions and RevisionPageDocumentCover). */
+function look(p: PageMsg): Pick<PageJson, 'layout' | 'cover'> {
+  const ref = imageRef(p.cover?.ref);
+  const refDark = imageRef(p.cover?.refDark);
+  return {
+    // Content answers only the widths and sizes GitBook has (it leaves out any other).
+    layout: { ...LAYOUT, ...(definedOf(p.layout) as Partial<Static<typeof PageLayout>>) },
+    ...(ref ? { cover: { ref, ...(refDark ? { refDark } : {}), yPos: p.cover!.yPos } } : {}),
+  };
+}
 
 export function presentPage(p: PageMsg, spaceId: string, l: ContentLinks): PageJson {
   const type = p.type as PageJson['type'];
@@ -44,7 +70,7 @@ export function presentPage(p: PageMsg, spaceId: string, l: ContentLinks): PageJ
     ...(type === 'link' ? { href: p.href, target: { kind: 'url' as const, url: p.href } } : {}),
     pages: p.pages.map((c) => presentPage(c, spaceId, l)),
     ...(p.git ? { git: p.git } : {}),
-    ...(type === 'document' ? { layout: LAYOUT } : {}),
+    ...(type === 'document' ? look(p) : {}),
     hidden: p.hidden,
     noIndex: false,
     noRobotsIndex: false,

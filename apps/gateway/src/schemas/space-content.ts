@@ -14,15 +14,27 @@ export const GitCommit = Type.Object({
 });
 
 export const PageLayout = Type.Object({
-  width: Type.String(),
+  width: Type.Union([Type.Literal('default'), Type.Literal('wide')]),
   cover: Type.Boolean(),
-  coverSize: Type.String(),
+  coverSize: Type.Union([Type.Literal('hero'), Type.Literal('full')]),
   title: Type.Boolean(),
   description: Type.Boolean(),
   tableOfContents: Type.Boolean(),
   outline: Type.Boolean(),
   pagination: Type.Boolean(),
   metadata: Type.Boolean(),
+});
+
+const ImageRef = Type.Union([
+  Type.Object({ kind: Type.Literal('file'), file: Type.String({ description: 'A file of the revision' }) }),
+  Type.Object({ kind: Type.Literal('url'), url: Type.String() }),
+]);
+
+/** GitBook's RevisionPageDocumentCover: from the page's front matter (`cover`, `coverDark`, `coverY`). */
+export const PageCover = Type.Object({
+  ref: ImageRef,
+  refDark: Type.Optional(ImageRef),
+  yPos: Type.Number({ description: 'Vertical position of the cover image' }),
 });
 
 /**
@@ -50,6 +62,7 @@ export const Page = Type.Recursive(
       pages: Type.Array(This),
       git: Type.Optional(GitBlob),
       layout: Type.Optional(PageLayout),
+      cover: Type.Optional(PageCover),
       hidden: Type.Boolean(),
       noIndex: Type.Boolean(),
       noRobotsIndex: Type.Boolean(),
