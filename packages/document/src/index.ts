@@ -7,3 +7,4 @@ export { anchorSlug, headingAnchors, romanizeEastAsian, sections, toPlainText, t
 export { mapRefs, mentionedUsers, rawRef, resolveRefs, type LinkContext, type ResolveLink, type RefToUrl } from './refs.ts';
 export { documentStyles } from './styles.ts';
 export { emojiText, paragraph, text } from './nodes.ts';
+export * from './slug.ts';

@@ -1,11 +1,10 @@
 import { posix } from 'node:path';
-import { parseMarkdown, toMarkdown } from '@quire/document';
-import { safeFileName, slugify } from '@quire/service-kit';
+import { parseMarkdown, titleSlug, toMarkdown } from '@quire/document';
+import { safeFileName } from '@quire/service-kit';
 import { planImport, readConfig, RepositoryError, type ImportPlan, type PlannedPage, type RepoSnapshot } from './importer.ts';
 import { joinIncludeFile, joinPageFile, rewriteCover, splitPageFile, takeMatter } from './markdown.ts';
 import { dirOf, FILE_LINK, isInside, isMarkdown, isWritablePath, joinPath, PAGE_LINK, relativePath, splitTarget } from './paths.ts';
 import { pageFile, redirectsYaml } from './redirects.ts';
-import { titleSlug } from './slug.ts';
 import { writeSummary, type SummaryLine } from './summary.ts';
 
 /** The parts of a revision's page an export reads (the content service's Page has them). */
@@ -248,8 +247,8 @@ export function planExport(pages: SpacePage[], files: SpaceFile[], options: Expo
   return { texts, files: layout.files, remove, readme: config.readme, pageCount: layout.pages.size };
 }
 
-/** A new page's file name: its slug, or GitBook's slug of its title when the slug is the one made of it without transliteration. */
-const nameOf = (p: SpacePage) => (p.slug === slugify(p.title) ? titleSlug(p.title) : p.slug);
+/** A new page's file name: its slug (GitBook's slug of its title unless someone chose one). */
+const nameOf = (p: SpacePage) => p.slug;
 
 const field = (v: string | undefined) => v ?? '';
 

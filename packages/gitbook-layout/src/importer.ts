@@ -3,7 +3,7 @@ import YAML from 'yaml';
 import { rewriteCover, rewriteIncludes, rewriteLinks, splitIncludeFile, splitPageFile, type FrontMatter, type PageFile } from './markdown.ts';
 import { contentTypeOf, dirOf, isExternal, isInside, isMarkdown, joinPath, splitTarget } from './paths.ts';
 import { pageOf, redirectTarget } from './redirects.ts';
-import { fileSlug, titleSlug } from './slug.ts';
+import { fileSlug, titleSlug } from '@quire/document';
 import { parseSummary, type SummaryEntry } from './summary.ts';
 
 /** A problem with the repository's content, told to the user as the job's failure. */

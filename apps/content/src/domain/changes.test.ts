@@ -30,6 +30,11 @@ describe('applyChanges', () => {
     expect(applied.documents.get(documentId(''))).toEqual({ markdown: '' });
   });
 
+  it("slugs a new page's title as GitBook and Git import do, other scripts transliterated", () => {
+    const r = applyChanges(emptyTree(), [insert('Установка'), insert('安装指南'), insert('Q&A')], ctx());
+    expect(r.tree.pages.map((p) => p.slug)).toEqual(['ustanovka', 'an-zhuang-zhi-nan', 'q-and-a']);
+  });
+
   it('takes the title from the leading heading when none is given, and drops it from the body', () => {
     const r = applyChanges(emptyTree(), [{ insertPage: { type: 'document', href: '', ref: '', markdown: '# Getting started\n\nBody' } }], ctx());
     expect(r.tree.pages[0]).toMatchObject({ title: 'Getting started', slug: 'getting-started' });

@@ -2,8 +2,8 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
-import { fromMarkdown, mapRefs, rawRef, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
-import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, PAGE_SLUG, safeFileName, slugify } from '@quire/service-kit';
+import { fromMarkdown, mapRefs, PAGE_SLUG, rawRef, titleSlug, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
+import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { readFrontMatter } from '@quire/gitbook-layout';
 import { stringify } from 'safe-stable-stringify';
@@ -278,7 +278,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
       const title = fields.title ?? DEFAULT_PAGE_TITLE;
       if (fields.slug !== undefined && parent.pages.some((s) => s.slug === fields.slug))
         throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
-      const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(slugify(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
+      const page: TreePage = { id: ctx.newId(), type, title, slug: fields.slug ?? uniqueSlug(titleSlug(title), parent.pages), createdAt: now, updatedAt: now, pages: [] };
       setFields(page, fields);
       if (type === 'link') page.href = c.href;
       if (body !== undefined) bodies.set(page.id, body);
@@ -451,7 +451,7 @@ export function treeFromContent(
       if (type === 'link') page.href = checkLength(`${at}.href`, p.href, 1, 2048);
       page.title = fields.title ?? DEFAULT_PAGE_TITLE;
       if (fields.slug !== undefined && siblings.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
-      page.slug = fields.slug ?? uniqueSlug(slugify(page.title), siblings);
+      page.slug = fields.slug ?? uniqueSlug(titleSlug(page.title), siblings);
       setFields(page, fields);
       if (p.git) page.git = { oid: p.git.oid, path: p.git.path };
       page.pages = build(p.pages, `${at}.pages`, depth + 1);

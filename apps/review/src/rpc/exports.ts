@@ -1,9 +1,9 @@
 import type { ExportJob, ReviewServiceServer } from '@quire/proto/review';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import { planExport } from '@quire/gitbook-layout';
-import { mentionedUsers, type JSONDocument } from '@quire/document';
+import { type JSONDocument, mentionedUsers, titleSlug } from '@quire/document';
 import { bookHtml, staticSiteZip } from '@quire/render';
-import { callerOf, DomainError, GrpcStatus, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, slugify, type Caller, type Handlers } from '@quire/service-kit';
+import { callerOf, DomainError, GrpcStatus, InvalidArgumentError, MAX_MESSAGE_BYTES, NotFoundError, type Caller, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { zipSync } from 'fflate';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, EXPORT_FORMATS, EXPORT_KEEP_SECONDS, exportProblem, type ExportFormat } from '../domain/exports.ts';
@@ -143,7 +143,7 @@ export async function exportSource(deps: Deps, req: { spaceId: string; changeReq
   const revisionId = req.revisionId ?? cr?.revision ?? '';
   const revision = await upstream(deps.spaceContent.getRevision(exportedContent(space.id, revisionId, withContent), caller));
   const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Space';
-  return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : slugify(space.title, { fallback: 'space' }) };
+  return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : titleSlug(space.title, { fallback: 'space' }) };
 }
 
 /** The format named, INVALID_ARGUMENT for another. */

@@ -1,4 +1,5 @@
-import { checkLength, InvalidArgumentError, slugify } from '@quire/service-kit';
+import { titleSlug } from '@quire/document/slug';
+import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
 // The enumerations and bounds of the API reference ("Site", "SiteSection", "SiteSectionGroup",
 // "SiteSpace", "ShareLink", "Limits"), checked here too: the gateway is not the only caller.
@@ -35,7 +36,7 @@ export const checkIcon = (v: string) => checkLength('icon', v, 0, 50);
 export const checkShareLinkName = (v: string) => checkLength('name', v, 0, 50);
 
 /** A path for a title, cut below the path bound; `fallback` when nothing is left. */
-export const pathFromTitle = (title: string, fallback = 'item'): string => slugify(title, { maxLength: 90, fallback });
+export const pathFromTitle = (title: string, fallback = 'item'): string => titleSlug(title, { maxLength: 90, fallback });
 
 /** `base`, or `base-2`, `base-3`... : the first not in `taken`. */
 export function freePath(base: string, taken: Iterable<string>): string {

@@ -1,16 +1,31 @@
-import { anchorSlug } from '@quire/document';
-import { PAGE_SLUG } from '@quire/service-kit';
+import { anchorSlug } from './text.ts';
+
+// Slugs of pages, groups, site sections and export files: GitBook's one rule, everywhere.
+
+/**
+ * What a page's slug may be: lower-case letters, digits, `-`, `_`, `.` and `+` (GitBook's slugs
+ * keep the dots and pluses of `17.1.-building-with-visual-c++`), at most 100, neither first nor
+ * a dot last.
+ */
+export const PAGE_SLUG = /^[a-z0-9](?:[a-z0-9_.+-]{0,98}[a-z0-9_+-])?$/;
 
 // Accents go first: transliteration would spell `Ü` as `Ue`.
 const unaccented = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 
-/** A slug cut to content's length, or `page` when nothing of the text can be one. */
-function fit(slug: string): string {
-  let end = Math.min(slug.length, 100);
+interface Fit {
+  /** At most this long (100, a page slug's bound). */
+  maxLength?: number;
+  /** What a text with nothing that can be a slug gives (`page`). */
+  fallback?: string;
+}
+
+/** A slug cut to `maxLength`, or `fallback` when nothing of the text can be one. */
+function fit(slug: string, { maxLength = 100, fallback = 'page' }: Fit = {}): string {
+  let end = Math.min(slug.length, maxLength);
   // A cut may end on a separator; a slug may not.
   while (end > 0 && (slug[end - 1] === '-' || slug[end - 1] === '.')) end--;
   const cut = slug.slice(0, end);
-  return PAGE_SLUG.test(cut) ? cut : 'page';
+  return PAGE_SLUG.test(cut) ? cut : fallback;
 }
 
 /**
@@ -18,7 +33,7 @@ function fit(slug: string): string {
  * dropped, other scripts transliterated (`Установка` → `ustanovka`, `安装指南` →
  * `an-zhuang-zhi-nan`), `&` spelled `and`, lower case, words joined by hyphens.
  */
-export const titleSlug = (title: string): string => fit(anchorSlug(unaccented(title)));
+export const titleSlug = (title: string, options?: Fit): string => fit(anchorSlug(unaccented(title)), options);
 
 /**
  * An imported page's slug: its file's name without `.md`, underscores, dots and pluses kept

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileSlug, titleSlug } from './slug.ts';
+import { fileSlug, titleSlug } from '../src/slug.ts';
 
 describe('slugs', () => {
   it("makes a new page's slug GitBook's way, other scripts transliterated", () => {
@@ -9,6 +9,14 @@ describe('slugs', () => {
     // As GitBook's own paths spell them (`editing-and-publishing-documentation/how-to-use-gitbooks-editor`).
     expect(titleSlug('Editing & publishing documentation')).toBe('editing-and-publishing-documentation');
     expect(titleSlug('How to use GitBook’s editor')).toBe('how-to-use-gitbooks-editor');
+  });
+
+  it('cuts to a bound on a letter, and falls back when nothing of the title can be a slug', () => {
+    expect(titleSlug('Héllo, World!  2')).toBe('hello-world-2');
+    expect(titleSlug('x'.repeat(200), { maxLength: 90 })).toHaveLength(90);
+    expect(titleSlug(`${'a'.repeat(99)} b`)).toBe('a'.repeat(99));
+    expect(titleSlug('🎉')).toBe('page');
+    expect(titleSlug('???', { fallback: 'item' })).toBe('item');
   });
 
   it("keeps an imported file's name when it can be a slug", () => {
