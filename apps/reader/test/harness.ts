@@ -1,4 +1,4 @@
-import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
+import type { CreateRevisionRequest, FileContent, PageContent, Revision } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
 import { startGateway, ok } from '@quire/gateway/testing';
 import { testIdentity } from '@quire/service-kit/testing';
@@ -67,10 +67,10 @@ export async function spaceWith(g: Awaited<ReturnType<typeof startGateway>>, own
   return id;
 }
 
-export async function setPages(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, spaceId: string, pages: PageContent[]) {
+export async function setPages(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, spaceId: string, pages: PageContent[], files: FileContent[] = []) {
   await g.content.callContent<CreateRevisionRequest, Revision>(
     g.content.spaceContent.createRevision,
-    { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
+    { spaceId, parentRevisionId: '', pages, files, setActive: true, type: '' },
     owner.id,
   );
 }

@@ -15,9 +15,9 @@ a{color:var(--accent)}
 .skip:focus{left:.5rem}
 .top{position:sticky;top:0;z-index:5;display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;background:var(--bg);border-bottom:1px solid var(--line);flex-wrap:wrap}
 .brand{font-weight:700;font-size:1.1rem;color:var(--fg);text-decoration:none;display:flex;align-items:center;gap:.5rem}
-.brand img{height:28px;width:auto}.logo-dark{display:none}
-:root[data-theme=dark] .logo-dark{display:inline}:root[data-theme=dark] .logo-light{display:none}
-@media (prefers-color-scheme:dark){:root:not([data-theme=light]):not([data-theme=dark]) .logo-dark{display:inline}:root:not([data-theme=light]):not([data-theme=dark]) .logo-light{display:none}}
+.brand img{height:28px;width:auto}:is(.logo-dark,.cover-dark){display:none}
+:root[data-theme=dark] :is(.logo-dark,.cover-dark){display:inline}:root[data-theme=dark] :is(.logo-light,.cover-light){display:none}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]):not([data-theme=dark]) :is(.logo-dark,.cover-dark){display:inline}:root:not([data-theme=light]):not([data-theme=dark]) :is(.logo-light,.cover-light){display:none}}
 .tabs{display:flex;gap:.25rem;flex-wrap:wrap;flex:1}
 .tabs a{padding:.35rem .7rem;border-radius:6px;color:var(--muted);text-decoration:none}
 .tabs a[aria-current]{color:var(--accent);background:var(--soft);font-weight:600}
@@ -27,6 +27,7 @@ a{color:var(--accent)}
 .btn kbd{font:inherit;font-size:.75rem;color:var(--muted)}
 .menu{display:none}
 .shell{display:grid;grid-template-columns:17rem minmax(0,1fr) 14rem;max-width:90rem;margin:0 auto}
+.shell.no-toc{grid-template-columns:minmax(0,1fr) 14rem}.shell.wide{max-width:none}
 .sidebar{border-right:1px solid var(--line);padding:1.25rem 1rem;position:sticky;top:3.5rem;align-self:start;max-height:calc(100vh - 3.5rem);overflow:auto}
 .sidebar ul{list-style:none;margin:0;padding:0}
 .sidebar ul ul{padding-left:.9rem;border-left:1px solid var(--line);margin-left:.4rem}
@@ -43,6 +44,8 @@ main{padding:1.5rem 2.5rem 3rem;min-width:0}
 .crumbs a{color:var(--muted)}
 h1{font-size:2rem;line-height:1.25;margin:.2rem 0 .5rem}
 .lead{color:var(--muted);font-size:1.1rem;margin-top:0}
+.cover{display:grid;overflow:hidden;margin-bottom:1.5rem}.cover.hero{border-radius:12px}.cover.full{margin:-1.5rem -2.5rem 1.5rem}
+.cover img{width:100%;height:100%;object-fit:cover}
 ${documentStyles('article')}
 .anchor{margin-left:.4rem;opacity:0;text-decoration:none}
 h2:hover .anchor,h3:hover .anchor,.anchor:focus{opacity:1}
@@ -66,12 +69,12 @@ dialog::backdrop{background:rgb(0 0 0 / .45)}
 .results small{display:block;color:var(--muted)}
 .refusal{max-width:36rem;margin:15vh auto;padding:0 1.5rem;text-align:center}
 .refusal .code{font-size:.9rem;color:var(--muted)}
-@media (max-width:1100px){.shell{grid-template-columns:15rem minmax(0,1fr)}.outline{display:none}}
+@media (max-width:1100px){.shell{grid-template-columns:15rem minmax(0,1fr)}.shell.no-toc{grid-template-columns:minmax(0,1fr)}.outline{display:none}}
 @media (max-width:768px){
 .shell{display:block}.menu{display:inline-flex}.tabs{order:5;flex-basis:100%;overflow-x:auto;flex-wrap:nowrap}
 .tools .label,.tools kbd{display:none}
 .js .sidebar{display:none}.js.nav-open .sidebar{display:block;position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}
-main{padding:1rem 1.1rem 2rem}h1{font-size:1.6rem}
+main{padding:1rem 1.1rem 2rem}h1{font-size:1.6rem}.cover.full,.cover.hero{margin:-1rem -1.1rem 1.5rem;border-radius:0}
 .pager{grid-template-columns:1fr}.pager .next{grid-column:1}}
 @media print{.top,.sidebar,.outline,.pager,.skip,dialog{display:none!important}.shell{display:block}main{padding:0}a{color:inherit}body{background:#fff;color:#000}article pre{white-space:pre-wrap}}
 `;

@@ -16,6 +16,7 @@ import type { ReaderConfig } from '../config.ts';
 import { hostOf, locate, pathIn, type Located } from '../domain/address.ts';
 import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
+import { coverOf, INLINE_IMAGE, shownOf } from '../domain/page-look.ts';
 import { findByPath, firstPage, neighbours, readingOrder, redirectOf } from '../domain/pages.ts';
 import { includedIds, includeTargets, inlineMarkdown, renderDocument } from '@quire/render';
 import { mentionedUsers } from '@quire/document';
@@ -285,6 +286,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       // The stored model, so the site shows what the editor wrote (markdown cannot carry all of it).
       const document = await data.document(placement.siteSpace.spaceId, revision.id, page.id, v.req.id);
       const files = revision.files;
+      const fileHref = (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}`;
       const [reusableContents, memberNames] = await Promise.all([
         data.includes(placement.siteSpace.spaceId, revision, includedIds(document), v.req.id),
         data.memberNames(v.view.site!.organizationId, mentionedUsers(document), v.req.id),
@@ -294,7 +296,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
         pages: revision.pages,
         files,
         hrefOf: chrome.hrefOf,
-        fileHref: (f: File) => `${v.at.base}/~files/${encodeURIComponent(placement.siteSpace.id)}/${encodeURIComponent(f.id)}`,
+        fileHref,
         reusableContents,
         memberNames,
       });
@@ -315,6 +317,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
           crumbs,
           previous: previous && { title: previous.title, href: chrome.hrefOf(previous) },
           next: next && { title: next.title, href: chrome.hrefOf(next) },
+          cover: coverOf(page, files, fileHref),
+          shown: shownOf(page),
         },
       );
       kept = { html: body, gzip: await gzip(body) };
@@ -415,7 +419,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
       if (!file) return notFound(v.reply, 'No such file.');
       const bytes = await data.blob(file.blob, v.req.id);
       // Only raster images show inline; anything else (SVG, HTML, PDF…) downloads, in a sandbox.
-      const inline = /^image\/(png|jpe?g|gif|webp|avif)$/.test(file.contentType);
+      const inline = INLINE_IMAGE.test(file.contentType);
       return v.reply
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('x-content-type-options', 'nosniff')
