@@ -1,10 +1,9 @@
 import type { Logger } from '@quire/service-kit';
-import { ensurePullConsumer, isStateEvent, parseDomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { startEventConsumer } from '@quire/service-kit/event-consumer';
+import { isStateEvent, parseDomainEvent, type NatsConnection } from '@quire/service-kit/nats';
 import { copyUpdateOf } from './domain/copies.ts';
 import { applyCopyUpdate } from './rpc/copies.ts';
 import type { Store } from './store/index.ts';
-
-const NS_PER_MS = 1_000_000;
 
 /**
  * Keeps the copies of what a Space shows from the owners' state events on the EVENTS stream
@@ -12,31 +11,23 @@ const NS_PER_MS = 1_000_000;
  * replicas; each event carries the owner's version for the space, so a redelivered, duplicated
  * or late event leaves a newer copy as it is. Events about spaces that feed no copy are acked.
  */
-export async function startCopyConsumer(nc: NatsConnection, stream: string, subjectPrefix: string, store: Store, log: Logger) {
-  const durable = 'content-space-copies';
-  await ensurePullConsumer(nc, stream, { durable_name: durable, filter_subject: `${subjectPrefix}.*.space.*`, ack_wait: 30_000 * NS_PER_MS, max_deliver: -1 });
-  const consumer = await nc.jetstream().consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: 100 });
-  const done = (async () => {
-    for await (const m of messages) {
-      const event = parseDomainEvent(m.string());
-      const update = event && copyUpdateOf(event);
-      if (!update) {
-        if (!event || isStateEvent(event)) log.warn({ subject: m.subject, seq: m.seq }, 'not a well-formed event; dropped');
-        m.ack();
-        continue;
-      }
-      try {
-        await applyCopyUpdate(store, update);
-        m.ack();
-      } catch (err) {
-        log.warn({ err, id: event.id }, 'space copy not written; redelivered later');
-        m.nak(Math.min(30_000, 500 * 2 ** m.info.redeliveryCount));
-      }
-    }
-  })();
-  return async () => {
-    await messages.close();
-    await done;
-  };
+export function startCopyConsumer(nc: NatsConnection, stream: string, subjectPrefix: string, store: Store, log: Logger) {
+  return startEventConsumer(
+    nc,
+    stream,
+    {
+      durable: 'content-space-copies',
+      filterSubject: `${subjectPrefix}.*.space.*`,
+      read: (data) => {
+        const event = parseDomainEvent(data);
+        const update = event && copyUpdateOf(event);
+        if (update) return { id: event.id, run: () => applyCopyUpdate(store, update) };
+        // A state event should feed a copy: one that does not is malformed.
+        return !event || isStateEvent(event) ? null : 'skip';
+      },
+      malformed: 'not a well-formed event',
+      failed: 'space copy not written',
+    },
+    log,
+  );
 }

@@ -1,9 +1,8 @@
 import type { Logger } from '@quire/service-kit';
-import { ensurePullConsumer, parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { startEventConsumer } from '@quire/service-kit/event-consumer';
+import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
 import { recordMerge } from './rpc/merges.ts';
 import type { Deps } from './rpc/deps.ts';
-
-const NS_PER_MS = 1_000_000;
 
 /** What a `content.change_request.merged` event says: the change request, its space and the merge revision. */
 export function mergeOf(e: DomainEvent): { changeRequestId: string; spaceId: string; revisionId: string } | null {
@@ -19,32 +18,28 @@ export function mergeOf(e: DomainEvent): { changeRequestId: string; spaceId: str
  * shared by the replicas; recording is idempotent, so a redelivered event or one already recorded
  * by the merge call changes nothing.
  */
-export async function startMergeConsumer(nc: NatsConnection, stream: string, subjectPrefix: string, deps: Deps, log: Logger) {
-  const durable = 'review-merges';
-  await ensurePullConsumer(nc, stream, { durable_name: durable, filter_subject: `${subjectPrefix}.content.change_request.merged`, ack_wait: 30_000 * NS_PER_MS, max_deliver: -1 });
-  const consumer = await nc.jetstream().consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: 100 });
-  const done = (async () => {
-    for await (const m of messages) {
-      const event = parseDomainEvent(m.string());
-      const merge = event && mergeOf(event);
-      if (!merge) {
-        log.warn({ subject: m.subject, seq: m.seq }, 'not a well-formed merge event; dropped');
-        m.ack();
-        continue;
-      }
-      try {
-        const cr = (await deps.store.changeRequestsByIds([merge.changeRequestId])).get(merge.changeRequestId);
-        if (cr?.spaceId === merge.spaceId) await recordMerge(deps, cr, merge.revisionId, { log });
-        m.ack();
-      } catch (err) {
-        log.warn({ err, id: event.id }, 'merge not recorded; redelivered later');
-        m.nak(Math.min(30_000, 500 * 2 ** m.info.redeliveryCount));
-      }
-    }
-  })();
-  return async () => {
-    await messages.close();
-    await done;
-  };
+export function startMergeConsumer(nc: NatsConnection, stream: string, subjectPrefix: string, deps: Deps, log: Logger) {
+  return startEventConsumer(
+    nc,
+    stream,
+    {
+      durable: 'review-merges',
+      filterSubject: `${subjectPrefix}.content.change_request.merged`,
+      read: (data) => {
+        const event = parseDomainEvent(data);
+        const merge = event && mergeOf(event);
+        if (!event || !merge) return null;
+        return {
+          id: event.id,
+          run: async () => {
+            const cr = (await deps.store.changeRequestsByIds([merge.changeRequestId])).get(merge.changeRequestId);
+            if (cr?.spaceId === merge.spaceId) await recordMerge(deps, cr, merge.revisionId, { log });
+          },
+        };
+      },
+      malformed: 'not a well-formed merge event',
+      failed: 'merge not recorded',
+    },
+    log,
+  );
 }
