@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { anonymousCaller } from '../plugins/auth.ts';
@@ -38,6 +39,19 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
   const secure = new URL(publicUrl).protocol === 'https:';
   const stateCookie = secure ? '__Secure-quire_oidc' : 'quire_oidc';
   const signedIn = urls.app('/');
+  // Set and cleared with the same attributes, or the browser keeps it. SameSite=Lax: the provider's
+  // redirect back is a top-level GET, which carries it.
+  const stateCookieOptions = (providerId: string) => ({ httpOnly: true, secure, sameSite: 'lax' as const, path: `/auth/oidc/${providerId}` });
+  /** What orgs needs in every SAML call: the provider, and this gateway's endpoints for it. */
+  const samlService = (samlProviderId: string) => {
+    const { entityID, acsURL } = samlServiceUrls(samlProviderId, urls);
+    return { samlProviderId, service: { entityId: entityID, acsUrl: acsURL } };
+  };
+  /** Every SSO sign-in ends alike: a session cookie, then the app. */
+  const completeSignIn = async (req: FastifyRequest, reply: FastifyReply, userId: string, method: 'oidc' | 'saml') => {
+    await sessions.issue(req, reply, userId, method);
+    return reply.redirect(signedIn, 303);
+  };
 
   app.get(
     '/providers',
@@ -76,14 +90,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
       const { redirectURL } = oidcServiceUrls(providerId, urls);
       const start = await orgs.startOidcSignIn({ oidcProviderId: providerId, redirectUri: redirectURL }, anonymousCaller(req));
       const state: OidcState = { p: providerId, state: start.state, nonce: start.nonce, verifier: start.codeVerifier };
-      // SameSite=Lax: the provider's redirect back is a top-level GET, which carries it.
-      void reply.setCookie(stateCookie, signer.sign(state, OIDC_STATE_TTL_S), {
-        httpOnly: true,
-        secure,
-        sameSite: 'lax',
-        path: `/auth/oidc/${providerId}`,
-        maxAge: OIDC_STATE_TTL_S,
-      });
+      void reply.setCookie(stateCookie, signer.sign(state, OIDC_STATE_TTL_S), { ...stateCookieOptions(providerId), maxAge: OIDC_STATE_TTL_S });
       return reply.redirect(start.authorizationUrl, 302);
     },
   );
@@ -103,8 +110,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
     },
     async (req, reply) => {
       const { providerId } = req.params;
-      const path = `/auth/oidc/${providerId}`;
-      void reply.clearCookie(stateCookie, { path, secure, httpOnly: true, sameSite: 'lax' });
+      void reply.clearCookie(stateCookie, stateCookieOptions(providerId));
       const raw = req.cookies[stateCookie];
       const state = raw ? signer.verify<OidcState>(raw) : undefined;
       if (!state || state.p !== providerId) throw new InvalidArgumentError('state: no sign-in with this provider is under way in this browser (or it took too long); start again');
@@ -114,8 +120,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
         { oidcProviderId: providerId, redirectUri: redirectURL, callbackUrl: redirectURL + query, state: state.state, nonce: state.nonce, codeVerifier: state.verifier },
         anonymousCaller(req),
       );
-      await sessions.issue(req, reply, userId, 'oidc');
-      return reply.redirect(signedIn, 303);
+      return completeSignIn(req, reply, userId, 'oidc');
     },
   );
 
@@ -133,8 +138,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
       },
     },
     async (req, reply) => {
-      const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
-      const { xml } = await orgs.getSamlMetadata({ samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL } }, anonymousCaller(req));
+      const { xml } = await orgs.getSamlMetadata(samlService(req.params.samlProviderId), anonymousCaller(req));
       return reply.type('application/samlmetadata+xml').send(xml);
     },
   );
@@ -152,8 +156,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
       },
     },
     async (req, reply) => {
-      const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
-      const { redirectUrl } = await orgs.startSamlSignIn({ samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL } }, anonymousCaller(req));
+      const { redirectUrl } = await orgs.startSamlSignIn(samlService(req.params.samlProviderId), anonymousCaller(req));
       return reply.redirect(redirectUrl, 302);
     },
   );
@@ -180,13 +183,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
         },
       },
       async (req, reply) => {
-        const { entityID, acsURL } = samlServiceUrls(req.params.samlProviderId, urls);
-        const { userId } = await orgs.finishSamlSignIn(
-          { samlProviderId: req.params.samlProviderId, service: { entityId: entityID, acsUrl: acsURL }, samlResponse: req.body.SAMLResponse },
-          anonymousCaller(req),
-        );
-        await sessions.issue(req, reply, userId, 'saml');
-        return reply.redirect(signedIn, 303);
+        const { userId } = await orgs.finishSamlSignIn({ ...samlService(req.params.samlProviderId), samlResponse: req.body.SAMLResponse }, anonymousCaller(req));
+        return completeSignIn(req, reply, userId, 'saml');
       },
     );
   });

@@ -1,263 +1,203 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { Role, roleFromApi } from '@quire/service-kit';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { Role, roleFromApi, type Caller } from '@quire/service-kit';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { OidcProvider, SamlProvider } from '../schemas/orgs.ts';
 import { presentOidcProvider, presentSamlProvider, presentSignInOption } from '../presenters/orgs.ts';
+import type { Urls } from '../presenters/urls.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['sso'];
-const ProviderParams = Type.Object({ organizationId: Id('Organization id'), samlProviderId: Id('SAML provider id') });
-const fields = {
-  label: Type.String({ minLength: 1, maxLength: 30 }),
+
+/** Both kinds of provider take a label and the defaults for new members around their protocol's settings. */
+const providerBody = <T extends TProperties>(protocol: T) =>
+  Type.Object({
+    label: Type.String({ minLength: 1, maxLength: 30 }),
+    ...protocol,
+    defaultTeam: Type.Optional(Id('Team id')),
+    defaultRole: Type.Optional(RoleOrGuest),
+  });
+interface ProviderBody {
+  label: string;
+  defaultTeam?: string;
+  defaultRole?: Static<typeof RoleOrGuest>;
+}
+
+/** A kind of provider: its schemas, names and calls to orgs. `B` is its body, `P` its item route's params, `M` orgs' answer. */
+interface ProviderKind<B, P extends { organizationId: string }, M> {
+  path: string;
+  itemPath: string;
+  params: TObject;
+  body: TObject;
+  schema: TSchema;
+  /** The summaries' nouns: one provider, several. */
+  one: string;
+  many: string;
+  operationIds: { list: string; create: string; get: string; update: string; delete: string };
+  createDescription?: string;
+  present: (p: M, organizationId: string, urls: Urls) => { urls: { location: string } };
+  list: (req: { organizationId: string; page: ReturnType<typeof pageRequest> }, caller: Caller) => Promise<{ items: M[]; page?: { next?: string } }>;
+  /** Create and update add the protocol's settings from the body to the request made of the shared fields. */
+  create: (req: { organizationId: string; label: string; defaultTeam?: string; defaultRole: Role }, body: B, caller: Caller) => Promise<M>;
+  get: (params: P, caller: Caller) => Promise<M>;
+  update: (req: P & { label?: string; defaultTeam?: string; defaultRole?: Role }, body: Partial<B>, caller: Caller) => Promise<M>;
+  delete: (params: P, caller: Caller) => Promise<unknown>;
+}
+
+/**
+ * The admin routes of one kind of provider: list, create, get, update and delete. TypeBox cannot
+ * type requests from schemas that are generic here, so the handlers take the validated params and
+ * body as the kind's types.
+ */
+function providerRoutes<B, P extends { organizationId: string }, M>(app: FastifyInstance, urls: Urls, kind: ProviderKind<B, P, M>) {
+  const adminsOnly = (summary: string) => `${summary} (admins only)`;
+  const role = (r: Static<typeof RoleOrGuest> | undefined) => (r === undefined ? undefined : roleFromApi(r));
+
+  app.get<{ Params: { organizationId: string }; Querystring: { page?: string; limit?: number } }>(
+    kind.path,
+    {
+      schema: {
+        operationId: kind.operationIds.list,
+        tags,
+        summary: adminsOnly(`List ${kind.many}`),
+        params: OrgParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(kind.schema), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { organizationId } = req.params;
+      const res = await kind.list({ organizationId, page: pageRequest(req.query) }, req.caller);
+      return list(
+        res.items.map((p) => kind.present(p, organizationId, urls)),
+        res.page?.next,
+      );
+    },
+  );
+
+  app.post<{ Params: { organizationId: string } }>(
+    kind.path,
+    {
+      schema: {
+        operationId: kind.operationIds.create,
+        tags,
+        summary: adminsOnly(`Create ${kind.one}`),
+        ...(kind.createDescription === undefined ? {} : { description: kind.createDescription }),
+        params: OrgParams,
+        body: kind.body,
+        response: { 201: kind.schema, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId } = req.params;
+      const b = req.body as ProviderBody & B;
+      const provider = await kind.create({ organizationId, label: b.label, defaultTeam: b.defaultTeam, defaultRole: role(b.defaultRole) ?? Role.ROLE_UNSPECIFIED }, b, req.caller);
+      const body = kind.present(provider, organizationId, urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    kind.itemPath,
+    { schema: { operationId: kind.operationIds.get, tags, summary: adminsOnly(`Get ${kind.one}`), params: kind.params, response: { 200: kind.schema, ...errorResponses } } },
+    async (req) => {
+      const params = req.params as P;
+      return kind.present(await kind.get(params, req.caller), params.organizationId, urls);
+    },
+  );
+
+  app.patch(
+    kind.itemPath,
+    {
+      schema: {
+        operationId: kind.operationIds.update,
+        tags,
+        summary: adminsOnly(`Update ${kind.one}`),
+        params: kind.params,
+        body: Type.Partial(kind.body),
+        response: { 200: kind.schema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const params = req.params as P;
+      const b = req.body as Partial<ProviderBody & B>;
+      const provider = await kind.update({ ...params, label: b.label, defaultTeam: b.defaultTeam, defaultRole: role(b.defaultRole) }, b, req.caller);
+      return kind.present(provider, params.organizationId, urls);
+    },
+  );
+
+  app.delete(
+    kind.itemPath,
+    { schema: { operationId: kind.operationIds.delete, tags, summary: adminsOnly(`Delete ${kind.one}`), params: kind.params, response: { 204: NoContent, ...errorResponses } } },
+    async (req, reply) => {
+      await kind.delete(req.params as P, req.caller);
+      return reply.code(204).send();
+    },
+  );
+}
+
+const samlBody = providerBody({
   entityID: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   certificate: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'X.509 certificate, PEM or its base64 body' })),
   ssoURL: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-  defaultTeam: Type.Optional(Id('Team id')),
-  defaultRole: Type.Optional(RoleOrGuest),
-};
-
-const OidcParams = Type.Object({ organizationId: Id('Organization id'), oidcProviderId: Id('OIDC provider id') });
-const oidcFields = {
-  label: Type.String({ minLength: 1, maxLength: 30 }),
+});
+const oidcBody = providerBody({
   issuer: Type.String({ format: 'uri', maxLength: 2048 }),
   clientId: Type.String({ minLength: 1, maxLength: 255 }),
   clientSecret: Type.String({ minLength: 1, maxLength: 1024, description: 'Kept sealed; never answered' }),
-  defaultTeam: Type.Optional(Id('Team id')),
-  defaultRole: Type.Optional(RoleOrGuest),
-};
+});
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
-  app.get(
-    '/orgs/:organizationId/saml',
-    {
-      schema: {
-        operationId: 'listSAMLProvidersInOrganizationById',
-        tags,
-        summary: 'List SAML providers (admins only)',
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(SamlProvider), ...errorResponses },
-      },
-    },
-    async (req) => {
-      const { organizationId } = req.params;
-      const res = await orgs.listSamlProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((p) => presentSamlProvider(p, organizationId, urls)),
-        res.page?.next,
-      );
-    },
-  );
+  // Typed by the kinds (see providerRoutes); withTypeProvider only changes the type.
+  const untyped = app.withTypeProvider();
 
-  app.post(
-    '/orgs/:organizationId/saml',
-    {
-      schema: {
-        operationId: 'createOrganizationSAMLProvider',
-        tags,
-        summary: 'Create a SAML provider (admins only)',
-        params: OrgParams,
-        body: Type.Object(fields),
-        response: { 201: SamlProvider, ...errorResponses },
-      },
+  providerRoutes(untyped, urls, {
+    path: '/orgs/:organizationId/saml',
+    itemPath: '/orgs/:organizationId/saml/:samlProviderId',
+    params: Type.Object({ organizationId: Id('Organization id'), samlProviderId: Id('SAML provider id') }),
+    body: samlBody,
+    schema: SamlProvider,
+    one: 'a SAML provider',
+    many: 'SAML providers',
+    operationIds: {
+      list: 'listSAMLProvidersInOrganizationById',
+      create: 'createOrganizationSAMLProvider',
+      get: 'getOrganizationSAMLProviderById',
+      update: 'updateOrganizationSAMLProvider',
+      delete: 'deleteOrganizationSAMLProvider',
     },
-    async (req, reply) => {
-      const { organizationId } = req.params;
-      const b = req.body;
-      const provider = await orgs.createSamlProvider(
-        {
-          organizationId,
-          label: b.label,
-          entityId: b.entityID,
-          certificate: b.certificate,
-          ssoUrl: b.ssoURL,
-          defaultTeam: b.defaultTeam,
-          defaultRole: b.defaultRole === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(b.defaultRole),
-        },
-        req.caller,
-      );
-      const body = presentSamlProvider(provider, organizationId, urls);
-      return reply.code(201).header('location', body.urls.location).send(body);
-    },
-  );
+    present: presentSamlProvider,
+    list: orgs.listSamlProviders,
+    create: (req, b: Static<typeof samlBody>, caller) => orgs.createSamlProvider({ ...req, entityId: b.entityID, certificate: b.certificate, ssoUrl: b.ssoURL }, caller),
+    get: orgs.getSamlProvider,
+    update: (req, b, caller) => orgs.updateSamlProvider({ ...req, entityId: b.entityID, certificate: b.certificate, ssoUrl: b.ssoURL }, caller),
+    delete: orgs.deleteSamlProvider,
+  });
 
-  app.get(
-    '/orgs/:organizationId/saml/:samlProviderId',
-    {
-      schema: {
-        operationId: 'getOrganizationSAMLProviderById',
-        tags,
-        summary: 'Get a SAML provider (admins only)',
-        params: ProviderParams,
-        response: { 200: SamlProvider, ...errorResponses },
-      },
+  providerRoutes(untyped, urls, {
+    path: '/orgs/:organizationId/oidc',
+    itemPath: '/orgs/:organizationId/oidc/:oidcProviderId',
+    params: Type.Object({ organizationId: Id('Organization id'), oidcProviderId: Id('OIDC provider id') }),
+    body: oidcBody,
+    schema: OidcProvider,
+    one: 'an OpenID Connect provider',
+    many: 'OpenID Connect providers',
+    operationIds: {
+      list: 'listOIDCProvidersInOrganizationById',
+      create: 'createOrganizationOIDCProvider',
+      get: 'getOrganizationOIDCProviderById',
+      update: 'updateOrganizationOIDCProvider',
+      delete: 'deleteOrganizationOIDCProvider',
     },
-    async (req) => presentSamlProvider(await orgs.getSamlProvider(req.params, req.caller), req.params.organizationId, urls),
-  );
-
-  app.patch(
-    '/orgs/:organizationId/saml/:samlProviderId',
-    {
-      schema: {
-        operationId: 'updateOrganizationSAMLProvider',
-        tags,
-        summary: 'Update a SAML provider (admins only)',
-        params: ProviderParams,
-        body: Type.Partial(Type.Object(fields)),
-        response: { 200: SamlProvider, ...errorResponses },
-      },
-    },
-    async (req) => {
-      const b = req.body;
-      const provider = await orgs.updateSamlProvider(
-        {
-          ...req.params,
-          label: b.label,
-          entityId: b.entityID,
-          certificate: b.certificate,
-          ssoUrl: b.ssoURL,
-          defaultTeam: b.defaultTeam,
-          defaultRole: b.defaultRole === undefined ? undefined : roleFromApi(b.defaultRole),
-        },
-        req.caller,
-      );
-      return presentSamlProvider(provider, req.params.organizationId, urls);
-    },
-  );
-
-  app.delete(
-    '/orgs/:organizationId/saml/:samlProviderId',
-    {
-      schema: {
-        operationId: 'deleteOrganizationSAMLProvider',
-        tags,
-        summary: 'Delete a SAML provider (admins only)',
-        params: ProviderParams,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await orgs.deleteSamlProvider(req.params, req.caller);
-      return reply.code(204).send();
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/oidc',
-    {
-      schema: {
-        operationId: 'listOIDCProvidersInOrganizationById',
-        tags,
-        summary: 'List OpenID Connect providers (admins only)',
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(OidcProvider), ...errorResponses },
-      },
-    },
-    async (req) => {
-      const { organizationId } = req.params;
-      const res = await orgs.listOidcProviders({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((p) => presentOidcProvider(p, organizationId, urls)),
-        res.page?.next,
-      );
-    },
-  );
-
-  app.post(
-    '/orgs/:organizationId/oidc',
-    {
-      schema: {
-        operationId: 'createOrganizationOIDCProvider',
-        tags,
-        summary: 'Create an OpenID Connect provider (admins only)',
-        description: 'Register `service.redirectURL` of the answer as the redirect URI of the client at the provider.',
-        params: OrgParams,
-        body: Type.Object(oidcFields),
-        response: { 201: OidcProvider, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      const { organizationId } = req.params;
-      const b = req.body;
-      const provider = await orgs.createOidcProvider(
-        {
-          organizationId,
-          label: b.label,
-          issuer: b.issuer,
-          clientId: b.clientId,
-          clientSecret: b.clientSecret,
-          defaultTeam: b.defaultTeam,
-          defaultRole: b.defaultRole === undefined ? Role.ROLE_UNSPECIFIED : roleFromApi(b.defaultRole),
-        },
-        req.caller,
-      );
-      const body = presentOidcProvider(provider, organizationId, urls);
-      return reply.code(201).header('location', body.urls.location).send(body);
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/oidc/:oidcProviderId',
-    {
-      schema: {
-        operationId: 'getOrganizationOIDCProviderById',
-        tags,
-        summary: 'Get an OpenID Connect provider (admins only)',
-        params: OidcParams,
-        response: { 200: OidcProvider, ...errorResponses },
-      },
-    },
-    async (req) => presentOidcProvider(await orgs.getOidcProvider(req.params, req.caller), req.params.organizationId, urls),
-  );
-
-  app.patch(
-    '/orgs/:organizationId/oidc/:oidcProviderId',
-    {
-      schema: {
-        operationId: 'updateOrganizationOIDCProvider',
-        tags,
-        summary: 'Update an OpenID Connect provider (admins only)',
-        params: OidcParams,
-        body: Type.Partial(Type.Object(oidcFields)),
-        response: { 200: OidcProvider, ...errorResponses },
-      },
-    },
-    async (req) => {
-      const b = req.body;
-      const provider = await orgs.updateOidcProvider(
-        {
-          ...req.params,
-          label: b.label,
-          issuer: b.issuer,
-          clientId: b.clientId,
-          clientSecret: b.clientSecret,
-          defaultTeam: b.defaultTeam,
-          defaultRole: b.defaultRole === undefined ? undefined : roleFromApi(b.defaultRole),
-        },
-        req.caller,
-      );
-      return presentOidcProvider(provider, req.params.organizationId, urls);
-    },
-  );
-
-  app.delete(
-    '/orgs/:organizationId/oidc/:oidcProviderId',
-    {
-      schema: {
-        operationId: 'deleteOrganizationOIDCProvider',
-        tags,
-        summary: 'Delete an OpenID Connect provider (admins only)',
-        params: OidcParams,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await orgs.deleteOidcProvider(req.params, req.caller);
-      return reply.code(204).send();
-    },
-  );
+    createDescription: 'Register `service.redirectURL` of the answer as the redirect URI of the client at the provider.',
+    present: presentOidcProvider,
+    list: orgs.listOidcProviders,
+    create: (req, b: Static<typeof oidcBody>, caller) => orgs.createOidcProvider({ ...req, issuer: b.issuer, clientId: b.clientId, clientSecret: b.clientSecret }, caller),
+    get: orgs.getOidcProvider,
+    update: (req, b, caller) => orgs.updateOidcProvider({ ...req, issuer: b.issuer, clientId: b.clientId, clientSecret: b.clientSecret }, caller),
+    delete: orgs.deleteOidcProvider,
+  });
 
   app.get(
     '/orgs/:organizationId/sso',
