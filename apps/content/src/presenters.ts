@@ -1,6 +1,6 @@
 import type { Collection, Space } from '@quire/proto/content';
-import type { Role } from '@quire/service-kit';
-import { collectionPermissions, levelToRole, spacePermissions } from './domain/access.ts';
+import { collectionPermissions, spacePermissions, type Role } from '@quire/policy';
+import { levelToRole } from './domain/access.ts';
 import type { CopyRow } from './store/copies.ts';
 import type { CollectionRow, SpaceRow } from './store/index.ts';
 
@@ -33,7 +33,7 @@ export function presentSpace(r: SpaceRow, role: Role, copy: CopyRow | null | und
     editMode: r.editMode,
     defaultLevel: levelToRole(r.defaultLevel),
     revisionId: r.revisionId,
-    permissions: spacePermissions(role, r.editMode),
+    permissions: spacePermissions(role, r),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     deletedAt: r.deletedAt ?? undefined,

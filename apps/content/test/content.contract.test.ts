@@ -12,7 +12,7 @@ import type {
   Space,
   UpdateSpaceRequest,
 } from '@quire/proto/content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { READER_SPACE_PERMISSIONS } from './fixtures.ts';

@@ -17,7 +17,7 @@ import type {
   SearchResponse,
   SearchSpaceRequest,
 } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateSpaceRequest, ListMemberSpacesRequest, ListMemberSpacesResponse, Space } from '@quire/proto/content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

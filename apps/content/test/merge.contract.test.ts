@@ -11,7 +11,8 @@ import type {
   MergeRevisionsRequest,
   MergeRevisionsResponse,
 } from '@quire/proto/space-content';
-import { Role, unaryCall, type ServiceName } from '@quire/service-kit';
+import { unaryCall, type ServiceName } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

@@ -15,7 +15,7 @@ import type {
   PutBlobsResponse,
   Revision,
 } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

@@ -14,7 +14,8 @@ import type {
   Space,
 } from '@quire/proto/content';
 import { ContentServiceService } from '@quire/proto/content';
-import { promiseClient, Role } from '@quire/service-kit';
+import { promiseClient } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { connectDb, stopAll, testIdentity } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { startContent, type ContentHarness } from './harness.ts';

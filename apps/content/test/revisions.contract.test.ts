@@ -18,7 +18,8 @@ import type {
   ReusableContent,
   GetReusableContentRequest,
 } from '@quire/proto/space-content';
-import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH, Role } from '@quire/service-kit';
+import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

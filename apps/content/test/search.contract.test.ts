@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { status } from '@grpc/grpc-js';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateRevisionRequest, PageContent, Revision, SearchOrganizationRequest, SearchResponse, SearchSpaceRequest } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

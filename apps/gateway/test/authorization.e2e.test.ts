@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ROLES, Role, roleFromApi } from '@quire/service-kit';
+import { API_ROLES, Role, roleFromApi } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { bearer, startGateway } from './harness.ts';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
 import { paragraph, text } from '@quire/document';
 import { pdfText } from '@quire/render/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';

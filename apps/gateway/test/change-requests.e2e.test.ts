@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Method, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

@@ -1,6 +1,6 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { pdfText } from '@quire/render/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXPORT_LIMITS, startReview } from '@quire/review/testing';

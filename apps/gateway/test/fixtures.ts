@@ -1,5 +1,5 @@
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { test as base } from 'vitest';
 import { startGateway, type Gateway, type Stack } from './harness.ts';
 

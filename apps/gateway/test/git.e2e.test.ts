@@ -1,6 +1,6 @@
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError, startGateway } from './harness.ts';
 

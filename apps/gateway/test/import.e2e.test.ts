@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { docx, lyingBomb, para, zip } from '@quire/content/testing';
 import { startGitServer } from '@quire/git-sync/testing';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

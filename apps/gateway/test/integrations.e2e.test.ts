@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { expectError, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

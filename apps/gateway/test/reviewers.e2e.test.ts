@@ -1,5 +1,5 @@
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

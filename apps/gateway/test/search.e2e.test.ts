@@ -1,5 +1,5 @@
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startGateway } from './harness.ts';

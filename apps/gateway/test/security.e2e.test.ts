@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApplyChangesRequest, ApplyChangesResponse } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok, startGateway, type Method } from './harness.ts';
 

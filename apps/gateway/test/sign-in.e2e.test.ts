@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { buildApp } from '../src/app.ts';
 import { bearer, expectError, ok, startGateway } from './harness.ts';

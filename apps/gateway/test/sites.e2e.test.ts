@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { expectError, type Method, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
 import type { ApplyChangesRequest, ApplyChangesResponse, Change, CreateRevisionRequest, GetRevisionRequest, Revision } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';

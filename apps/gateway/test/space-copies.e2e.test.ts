@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGateway } from './harness.ts';
 

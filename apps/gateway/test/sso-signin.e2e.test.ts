@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { reservedPort } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { browser, samlIdentityProvider, startOidcProvider } from '@quire/orgs/testing/idp';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { bearer, expectError, ok, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';

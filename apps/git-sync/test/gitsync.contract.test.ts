@@ -6,7 +6,8 @@ import type { ApplyChangesRequest, ApplyChangesResponse, CreateRevisionRequest, 
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { createLogger, MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, Role } from '@quire/service-kit';
+import { createLogger, MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { connectNats } from '@quire/service-kit/nats';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import type { AggregateEventsRequest } from '@quire/proto/insights';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';

@@ -1,7 +1,6 @@
 import type { ContentSecurityPolicy, Integration, IntegrationBlock, IntegrationContentSource, IntegrationExternalLink } from '@quire/proto/integrations';
-import type { Role } from '@quire/service-kit';
+import { integrationPermissions, type Role } from '@quire/policy';
 import { dataUri } from './domain/images.ts';
-import { integrationPermissions } from './domain/policy.ts';
 import type { IntegrationRow } from './store/index.ts';
 
 // Row to proto message. The JSON columns hold what `checkManifest` wrote, in the messages' shapes.
@@ -33,6 +32,6 @@ export function presentIntegration(r: IntegrationRow, ownerRole: Role): Integrat
     ownerOrganizationId: r.ownerOrganizationId,
     // No review process exists here to verify an integration.
     verified: false,
-    permissions: integrationPermissions(r.visibility, ownerRole),
+    permissions: integrationPermissions(ownerRole, r),
   };
 }

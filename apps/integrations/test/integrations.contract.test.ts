@@ -3,7 +3,7 @@ import pg from 'pg';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Integration, ListIntegrationsRequest, PublishIntegrationRequest } from '@quire/proto/integrations';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { openSecrets } from '../src/domain/secrets.ts';

@@ -1,4 +1,5 @@
-import { AlreadyExistsError, checkLength, NotFoundError, Role } from '@quire/service-kit';
+import { AlreadyExistsError, checkLength, NotFoundError } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { hashToken, newApiToken } from './domain/ids.ts';
 import { checkNewPassword, hashPassword } from './domain/passwords.ts';

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { API_ROLES, DomainError, PASSWORD_MAX, PASSWORD_MIN, roleFromApi, type ApiRole } from '@quire/service-kit';
+import { DomainError, PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
+import { API_ROLES, roleFromApi, type ApiRole } from '@quire/policy';
 import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
 import { openStore, type Store } from './store/index.ts';
 

@@ -1,7 +1,6 @@
 import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '@quire/proto/orgs';
 import { TeamMemberRole } from '@quire/proto/orgs';
-import { Role, roleAtLeast } from '@quire/service-kit';
-import { organizationPermissions } from './domain/policy.ts';
+import { inviteRedundant, organizationPermissions, type Role } from '@quire/policy';
 import { roleFromDb } from './domain/roles.ts';
 import type { LinkInviteRow, MemberRow, OidcProviderRow, OrganizationRow, SamlProviderRow, TeamRow, TranslationRow, UserRow, DbRole } from './store/index.ts';
 import { isActive } from './domain/saml.ts';
@@ -73,8 +72,7 @@ export function presentLinkInvite(i: LinkInviteRow, defaultRole: DbRole | null):
   return {
     id: i.id,
     role,
-    // Joining through this link gives no more than joining with the default role would.
-    redundant: defaultRole !== null && roleAtLeast(roleFromDb(defaultRole), role),
+    redundant: inviteRedundant(roleFromDb(defaultRole), role),
     createdAt: i.createdAt,
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
-import { createLogger, Role, startGrpcServer } from '@quire/service-kit';
+import { createLogger, startGrpcServer } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';

@@ -4,7 +4,8 @@ import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemberSort, OrgsServiceService, TeamMemberRole, TokenScope, type BatchGetUsersRequest, type BatchGetUsersResponse } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { promiseClient, Role, unaryCall } from '@quire/service-kit';
+import { promiseClient, unaryCall } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { testIdentity } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from './harness.ts';
 

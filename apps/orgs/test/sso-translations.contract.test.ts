@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { SignInProviderKind } from '@quire/proto/orgs';
 import { TEST_CERTIFICATE } from './fixtures.ts';
 import { startOrgs, type OrgsHarness, type TestUser } from './harness.ts';

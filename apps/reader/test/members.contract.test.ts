@@ -1,4 +1,4 @@
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { reservedPort } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { startGitServer } from '@quire/git-sync/testing';
 import { paragraph, text, type DocumentInlineMention } from '@quire/document';
-import { Role, startMetricsServer } from '@quire/service-kit';
+import { startMetricsServer } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
 import { SignJWT } from 'jose';

@@ -6,7 +6,8 @@ import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/revie
 import type { Change } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
 import { pdfText } from '@quire/render/testing';
-import { Role, unaryCall, type Caller } from '@quire/service-kit';
+import { unaryCall, type Caller } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { strFromU8, unzipSync } from 'fflate';

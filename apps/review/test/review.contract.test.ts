@@ -1,13 +1,12 @@
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { SortOrder } from '@quire/proto/common';
+import { Role, SortOrder } from '@quire/proto/common';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
 import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/review';
 import { SpaceContentServiceClient as SC, type Change, type Page } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
 import { pdfText } from '@quire/render/testing';
-import { Role } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReview, type ReviewHarness } from './harness.ts';

@@ -3,7 +3,7 @@ import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem, ShareLink } from '@quire/proto/sites';
 import type { Space } from '@quire/proto/content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { startContent, type ContentHarness } from '@quire/content/testing';

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { describe, expect, onTestFailed } from 'vitest';
 import { startGateway } from '@quire/gateway/testing';
 import { tenant } from '@quire/gateway/testing/fixtures';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { reservedPort } from '@quire/service-kit/testing';
 
 export const CHROMIUM = '/usr/bin/chromium';

@@ -40,7 +40,8 @@ describe('permissions objects', () => {
     expect(spacePermissions(Role.ROLE_ADMIN, { editMode: 'locked' })).toMatchObject({ admin: true, edit: false, triggerGitSync: false, merge: false, review: true });
   });
 
-  it('of an integration', () => {
+  it('of an integration, unlisted ones being listed', () => {
+    expect(integrationPermissions(Role.ROLE_UNSPECIFIED, { visibility: 'unlisted' })).toEqual({ admin: false, install: true });
     expect(integrationPermissions(Role.ROLE_UNSPECIFIED, { visibility: 'public' })).toEqual({ admin: false, install: true });
     expect(integrationPermissions(Role.ROLE_READ, { visibility: 'private' })).toEqual({ admin: false, install: false });
     expect(integrationPermissions(Role.ROLE_ADMIN, { visibility: 'private' })).toEqual({ admin: true, install: true });

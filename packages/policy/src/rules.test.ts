@@ -3,14 +3,15 @@ import { allow, RULES, type Action, type Contexts, type Resource } from './index
 import { Role } from './roles.ts';
 
 // Every answer of every table, pinned: one row per action, one column per role, weakest first.
-// `x` allows, `.` refuses.
+// `x` allows, `.` refuses. The rows that do not depend on the resource's state ignore `context`.
+const ask = allow as (role: Role, action: string, resource: Resource, context?: object) => boolean;
 const ROLES = [Role.ROLE_UNSPECIFIED, Role.ROLE_GUEST, Role.ROLE_READ, Role.ROLE_COMMENT, Role.ROLE_EDIT, Role.ROLE_REVIEW, Role.ROLE_CREATE, Role.ROLE_ADMIN];
 
 function pins<R extends Resource>(resource: R, grid: Record<Action<R>, string>, ...context: R extends keyof Contexts ? [Contexts[R]] : []) {
   it('answers every action of the table', () => expect(Object.keys(grid).sort()).toEqual(Object.keys(RULES[resource]).sort()));
   for (const [action, row] of Object.entries(grid) as [Action<R>, string][]) {
     it(`${action}: ${row}`, () => {
-      const answers = ROLES.map((role) => (allow(role, action, resource, ...context) ? 'x' : '.'));
+      const answers = ROLES.map((role) => (ask(role, action, resource, ...context) ? 'x' : '.'));
       expect(answers).toEqual(row.split(/\s+/));
     });
   }
@@ -78,15 +79,15 @@ describe('space, by the effective role on it', () => {
       view:              '.   .     x    x       x    x      x      x',
       access:            '.   .     x    x       x    x      x      x',
       comment:           '.   .     .    x       x    x      x      x',
-      update:            '.   .     .    .       x    x      x      x',
-      edit:              '.   .     .    .       x    x      x      x',
-      triggerGitSync:    '.   .     .    .       x    x      x      x',
       writeContent:      '.   .     .    .       x    x      x      x',
       review:            '.   .     .    .       .    x      x      x',
-      merge:             '.   .     .    .       .    x      x      x',
       admin:             '.   .     .    .       .    .      .      x',
       viewInviteLinks:   '.   .     .    .       .    .      .      x',
       managePermissions: '.   .     .    .       .    .      .      x',
+      update:            '.   .     .    .       x    x      x      x',
+      edit:              '.   .     .    .       x    x      x      x',
+      triggerGitSync:    '.   .     .    .       x    x      x      x',
+      merge:             '.   .     .    .       .    x      x      x',
     }, { editMode: 'live' });
   });
   describe('locked: no edits, whoever asks; change requests still go in', () => {
@@ -96,15 +97,15 @@ describe('space, by the effective role on it', () => {
       view:              '.   .     x    x       x    x      x      x',
       access:            '.   .     x    x       x    x      x      x',
       comment:           '.   .     .    x       x    x      x      x',
-      update:            '.   .     .    .       .    .      .      x',
-      edit:              '.   .     .    .       .    .      .      .',
-      triggerGitSync:    '.   .     .    .       .    .      .      .',
       writeContent:      '.   .     .    .       x    x      x      x',
       review:            '.   .     .    .       .    x      x      x',
-      merge:             '.   .     .    .       .    .      .      .',
       admin:             '.   .     .    .       .    .      .      x',
       viewInviteLinks:   '.   .     .    .       .    .      .      x',
       managePermissions: '.   .     .    .       .    .      .      x',
+      update:            '.   .     .    .       .    .      .      x',
+      edit:              '.   .     .    .       .    .      .      .',
+      triggerGitSync:    '.   .     .    .       .    .      .      .',
+      merge:             '.   .     .    .       .    .      .      .',
     }, { editMode: 'locked' });
   });
 });
@@ -123,18 +124,18 @@ describe('integration, by the role in its owner organization', () => {
     // prettier-ignore
     pins('integration', {
       //       none guest read comment edit review create admin
+      admin:   '.   .     .    .       .    .      .      x',
       view:    'x   x     x    x       x    x      x      x',
       install: 'x   x     x    x       x    x      x      x',
-      admin:   '.   .     .    .       .    .      .      x',
     }, { visibility: 'public' });
   });
   describe('private', () => {
     // prettier-ignore
     pins('integration', {
       //       none guest read comment edit review create admin
+      admin:   '.   .     .    .       .    .      .      x',
       view:    '.   x     x    x       x    x      x      x',
       install: '.   .     .    .       .    .      .      x',
-      admin:   '.   .     .    .       .    .      .      x',
     }, { visibility: 'private' });
   });
 });

@@ -8,7 +8,7 @@ export type Threshold = 'anyone' | 'guest' | ApiRole | 'nobody';
 
 /**
  * Every decision by role, one table per resource. Each row is an action and the least role it
- * needs; resources whose state changes the answer give one column per state.
+ * needs; a row whose answer depends on the resource's state has one column per state.
  */
 export const RULES = {
   /** By the caller's role in the organization. */
@@ -51,23 +51,22 @@ export const RULES = {
     managePermissions: 'admin',
   },
 
-  /** By the caller's effective role on the space: a locked space takes no edits, whoever asks. */
+  /** By the caller's effective role on the space. */
   space: {
-    // [live, locked]
-    view: ['read', 'read'],
-    access: ['read', 'read'],
-    comment: ['comment', 'comment'],
-    // Its title and emoji; a locked one's are its admins' to change.
+    view: 'read',
+    access: 'read',
+    comment: 'comment',
+    // Writes of its content through change requests, which a locked space still takes.
+    writeContent: 'edit',
+    review: 'review',
+    admin: 'admin',
+    viewInviteLinks: 'admin',
+    managePermissions: 'admin',
+    // [live, locked]: a locked space takes no edits, whoever asks; its title and emoji are its admins' to change.
     update: ['edit', 'admin'],
     edit: ['edit', 'nobody'],
     triggerGitSync: ['edit', 'nobody'],
-    // Writes of its content through change requests, which a locked space still takes.
-    writeContent: ['edit', 'edit'],
-    review: ['review', 'review'],
     merge: ['review', 'nobody'],
-    admin: ['admin', 'admin'],
-    viewInviteLinks: ['admin', 'admin'],
-    managePermissions: ['admin', 'admin'],
   },
 
   /** Sites belong to their organization: by the caller's role there. */
@@ -79,9 +78,9 @@ export const RULES = {
 
   /** By the caller's role in the integration's owner organization. */
   integration: {
+    admin: 'admin',
     // [listed (public or unlisted), private]
     view: ['anyone', 'guest'],
     install: ['anyone', 'admin'],
-    admin: ['admin', 'admin'],
   },
 } as const satisfies Record<string, Record<string, Threshold | readonly [Threshold, Threshold]>>;

@@ -1,7 +1,6 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError, httpErrorFor, INTERNAL_MESSAGE, InvalidArgumentError, NotFoundError, toServiceError } from './errors.js';
-import { API_ROLES, Role, roleAtLeast, roleFromApi, roleToApi } from './roles.js';
 
 describe('errors across the wire', () => {
   it('sends a domain error with its code, message and id, and hides anything else', () => {
@@ -36,25 +35,5 @@ describe('errors across the wire', () => {
     expect(httpErrorFor(wire(status.UNKNOWN, 'stack trace'))).toEqual({ statusCode: 500, message: INTERNAL_MESSAGE });
     expect(httpErrorFor(new InvalidArgumentError('limit: must be at most 1000'))).toEqual({ statusCode: 400, message: 'limit: must be at most 1000' });
     expect(httpErrorFor(new NotFoundError('Organization not found')).statusCode).toBe(404);
-  });
-});
-
-describe('roles', () => {
-  it('round-trips every API role, null being a guest', () => {
-    for (const r of API_ROLES) expect(roleToApi(roleFromApi(r))).toBe(r);
-    expect(roleFromApi(null)).toBe(Role.ROLE_GUEST);
-    expect(roleToApi(Role.ROLE_GUEST)).toBeNull();
-    expect(roleToApi(Role.ROLE_UNSPECIFIED)).toBeNull();
-  });
-
-  it('orders roles strongest first: admin, create, review, edit, comment, read', () => {
-    const ordered = API_ROLES.map(roleFromApi);
-    ordered.forEach((stronger, i) =>
-      ordered.slice(i + 1).forEach((weaker) => {
-        expect(roleAtLeast(stronger, weaker)).toBe(true);
-        expect(roleAtLeast(weaker, stronger)).toBe(false);
-      }),
-    );
-    expect(roleAtLeast(Role.ROLE_GUEST, Role.ROLE_READ)).toBe(false);
   });
 });

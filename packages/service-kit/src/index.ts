@@ -5,7 +5,6 @@ export * from './context.js';
 export * from './grpc.js';
 export * from './pagination.js';
 export * from './lifecycle.js';
-export * from './roles.js';
 export * from './validate.js';
 export * from './service.js';
 export * from './membership.js';

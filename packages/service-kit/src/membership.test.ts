@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GetMembershipRequest, GetMembershipResponse } from '@quire/proto/orgs';
 import type { Caller } from './context.ts';
-import { Role } from './roles.ts';
+import { Role } from '@quire/proto/common';
 import { cachedMemberships } from './membership.ts';
 
 function fakeOrgs(answer: (req: GetMembershipRequest) => Promise<GetMembershipResponse>) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { collectionPermissions, Role, spacePermissions } from '@quire/policy';
 import { READER_SPACE_PERMISSIONS } from '../../test/fixtures.ts';
-import { collectionPermissions, collectionRole, spacePermissions, spaceRole, subtree, type Access, type CollectionNode, type Level } from './access.ts';
+import { collectionRole, spaceRole, subtree, type Access, type CollectionNode, type Level } from './access.ts';
 
 const col = (id: string, parentId: string | null, defaultLevel: Level = 'inherit'): CollectionNode => ({ id, parentId, defaultLevel });
 
@@ -62,9 +62,9 @@ describe('collectionRole and subtree', () => {
 
 describe('permissions', () => {
   it('follow the role, and a locked space takes no edits', () => {
-    expect(spacePermissions(Role.ROLE_READ, 'live')).toEqual(READER_SPACE_PERMISSIONS);
-    expect(spacePermissions(Role.ROLE_ADMIN, 'live')).toMatchObject({ admin: true, edit: true, merge: true, review: true });
-    expect(spacePermissions(Role.ROLE_ADMIN, 'locked')).toMatchObject({ admin: true, edit: false, merge: false });
+    expect(spacePermissions(Role.ROLE_READ, { editMode: 'live' })).toEqual(READER_SPACE_PERMISSIONS);
+    expect(spacePermissions(Role.ROLE_ADMIN, { editMode: 'live' })).toMatchObject({ admin: true, edit: true, merge: true, review: true });
+    expect(spacePermissions(Role.ROLE_ADMIN, { editMode: 'locked' })).toMatchObject({ admin: true, edit: false, merge: false });
     expect(collectionPermissions(Role.ROLE_CREATE)).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });
     expect(collectionPermissions(Role.ROLE_UNSPECIFIED)).toEqual({ view: false, admin: false, viewInviteLinks: false, create: false });
   });

@@ -1,8 +1,8 @@
-import { Role, roleAtLeast } from '@quire/service-kit';
+import { allow, isRole, Role, strongest } from '@quire/policy';
 
 // Effective roles: the strongest of the explicit grants to the
 // caller or its teams on the item and its ancestor collections, and what it inherits through the
-// items' `defaultLevel` from its organization role. Organization admins are always admins.
+// items' `defaultLevel` from its organization role. What each role may do is @quire/policy's.
 
 /** A stored default level: `inherit` defers to the parent (up to the org role), `guest` gives nothing. */
 export const LEVELS = ['inherit', 'guest', 'read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
@@ -46,8 +46,6 @@ export interface Access {
   spaceGrants: Map<string, Role>;
 }
 
-export const strongest = (a: Role, b: Role): Role => (roleAtLeast(a, b) ? a : b);
-
 /** Ancestor collections from `parentId` up, stopping at a missing one (and at a cycle, which moves refuse). */
 export function ancestors(collections: Map<string, CollectionNode>, parentId: string | null): CollectionNode[] {
   const chain: CollectionNode[] = [];
@@ -61,8 +59,7 @@ export function ancestors(collections: Map<string, CollectionNode>, parentId: st
 }
 
 function inherited(access: Access, level: Level, parentId: string | null): Role {
-  // Guests and outsiders inherit nothing: only explicit grants (or a public visibility) reach them.
-  if (!roleAtLeast(access.orgRole, Role.ROLE_READ)) return Role.ROLE_UNSPECIFIED;
+  if (!allow(access.orgRole, 'inheritContent', 'organization')) return Role.ROLE_UNSPECIFIED;
   const explicit = [level, ...ancestors(access.collections, parentId).map((c) => c.defaultLevel)].find((l) => l !== 'inherit');
   if (explicit === undefined) return access.orgRole;
   return explicit === 'guest' ? Role.ROLE_UNSPECIFIED : levelToRole(explicit);
@@ -70,24 +67,22 @@ function inherited(access: Access, level: Level, parentId: string | null): Role 
 
 function granted(access: Access, own: Role | undefined, parentId: string | null): Role {
   // A grant counts only while its user belongs to the organization (it may have been transferred).
-  if (access.orgRole === Role.ROLE_UNSPECIFIED) return Role.ROLE_UNSPECIFIED;
+  if (!isRole(access.orgRole)) return Role.ROLE_UNSPECIFIED;
   return ancestors(access.collections, parentId).reduce((best, c) => strongest(best, access.collectionGrants.get(c.id) ?? Role.ROLE_UNSPECIFIED), own ?? Role.ROLE_UNSPECIFIED);
 }
 
 export function collectionRole(access: Access, c: CollectionNode): Role {
-  if (access.orgRole === Role.ROLE_ADMIN) return Role.ROLE_ADMIN;
+  if (allow(access.orgRole, 'adminContent', 'organization')) return Role.ROLE_ADMIN;
   return strongest(inherited(access, c.defaultLevel, c.parentId), granted(access, access.collectionGrants.get(c.id), c.parentId));
 }
 
 export function spaceRole(access: Access, s: SpaceNode): Role {
-  if (access.orgRole === Role.ROLE_ADMIN) return Role.ROLE_ADMIN;
+  if (allow(access.orgRole, 'adminContent', 'organization')) return Role.ROLE_ADMIN;
   // `in-collection`: whoever can access the parent collection can access the space, whatever its own level.
   const level = s.visibility === 'in-collection' ? 'inherit' : s.defaultLevel;
   const role = strongest(inherited(access, level, s.parentId), granted(access, access.spaceGrants.get(s.id), s.parentId));
   return s.visibility === 'public' || s.visibility === 'unlisted' ? strongest(role, Role.ROLE_READ) : role;
 }
-
-export const canView = (role: Role) => roleAtLeast(role, Role.ROLE_READ);
 
 /**
  * The reader (the published sites' server), calling as itself, reads any space: it asks only for
@@ -98,29 +93,4 @@ export const serviceRole = (readerAsItself: boolean): Role => (readerAsItself ? 
 /** Collection `id` and every collection below it. */
 export function subtree(collections: Map<string, CollectionNode>, id: string): string[] {
   return [...collections.values()].filter((c) => c.id === id || ancestors(collections, c.parentId).some((a) => a.id === id)).map((c) => c.id);
-}
-
-export function spacePermissions(role: Role, editMode: string) {
-  const at = (min: Role) => roleAtLeast(role, min);
-  return {
-    view: at(Role.ROLE_READ),
-    access: at(Role.ROLE_READ),
-    admin: at(Role.ROLE_ADMIN),
-    viewInviteLinks: at(Role.ROLE_ADMIN),
-    // A locked space takes no edits, whoever asks.
-    edit: at(Role.ROLE_EDIT) && editMode === 'live',
-    triggerGitSync: at(Role.ROLE_EDIT) && editMode === 'live',
-    comment: at(Role.ROLE_COMMENT),
-    merge: at(Role.ROLE_REVIEW) && editMode === 'live',
-    review: at(Role.ROLE_REVIEW),
-  };
-}
-
-export function collectionPermissions(role: Role) {
-  return {
-    view: roleAtLeast(role, Role.ROLE_READ),
-    admin: roleAtLeast(role, Role.ROLE_ADMIN),
-    viewInviteLinks: roleAtLeast(role, Role.ROLE_ADMIN),
-    create: roleAtLeast(role, Role.ROLE_CREATE),
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, visibilityAtRoot } from './fields.ts';
 import { purgeCutoff, restorable } from './lifecycle.ts';
 

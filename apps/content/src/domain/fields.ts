@@ -1,5 +1,5 @@
 import { checkLength, checkOneOf, InvalidArgumentError } from '@quire/service-kit';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { roleToLevel, type Level } from './access.ts';
 
 // Bounds and enumerations of the reference (collection title 50, description 100; space title 50,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { accessChanges, authorizeGrant, checkKnown, grantLevel, grantPrincipals, MAX_PRINCIPALS } from './grants.ts';
 
 describe('grantLevel', () => {
@@ -35,10 +35,10 @@ describe('grantPrincipals', () => {
 
 describe('authorizeGrant', () => {
   it('lets only admins grant, any role or none', () => {
-    expect(() => authorizeGrant(Role.ROLE_ADMIN, 'admin', 'space "s"')).not.toThrow();
-    expect(() => authorizeGrant(Role.ROLE_ADMIN, null, 'space "s"')).not.toThrow();
+    expect(() => authorizeGrant(Role.ROLE_ADMIN, 'admin', 'space', 's')).not.toThrow();
+    expect(() => authorizeGrant(Role.ROLE_ADMIN, null, 'space', 's')).not.toThrow();
     for (const held of [Role.ROLE_CREATE, Role.ROLE_EDIT, Role.ROLE_READ, Role.ROLE_UNSPECIFIED]) {
-      expect(() => authorizeGrant(held, 'read', 'space "s"')).toThrow(/^Only admins of space "s" can manage its permissions$/);
+      expect(() => authorizeGrant(held, 'read', 'space', 's')).toThrow(/^Only admins of space "s" can manage its permissions$/);
     }
   });
 });

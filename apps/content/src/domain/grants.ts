@@ -1,5 +1,5 @@
-import { API_ROLES, InvalidArgumentError, PermissionDeniedError, Role, roleAtLeast } from '@quire/service-kit';
-import { levelToRole, roleToLevel, type Level } from './access.ts';
+import { InvalidArgumentError, PermissionDeniedError } from '@quire/service-kit';
+import { allow, API_ROLES, isRole, mayGrant, roleFromApi, roleToApi, type ApiRole, type Role } from '@quire/policy';
 
 // Grants (GitBook's space and collection permissions): who may hand them out, which roles, to whom.
 
@@ -12,12 +12,10 @@ export interface Principal {
   id: string;
 }
 
-/** The level a grant stores; null (the API's `null`, proto GUEST) removes the grant. */
-export function grantLevel(role: Role): Exclude<Level, 'inherit' | 'guest'> | null {
-  if (role === Role.ROLE_GUEST) return null;
-  const level = roleToLevel(role);
-  if (!level || level === 'inherit' || level === 'guest') throw new InvalidArgumentError(`role: must be one of ${API_ROLES.join(', ')} or null`);
-  return level;
+/** The level a grant stores: a role's API name; null (the API's `null`, proto GUEST) removes the grant. */
+export function grantLevel(role: Role): ApiRole | null {
+  if (!isRole(role)) throw new InvalidArgumentError(`role: must be one of ${API_ROLES.join(', ')} or null`);
+  return roleToApi(role);
 }
 
 /** The principals of a grant, each once: at least one, at most MAX_PRINCIPALS users and as many teams. */
@@ -33,13 +31,11 @@ export function grantPrincipals(userIds: string[], teamIds: string[]): Principal
   return [...check('users', userIds).map((id) => ({ type: 'user' as const, id })), ...check('teams', teamIds).map((id) => ({ type: 'team' as const, id }))];
 }
 
-/**
- * Only admins of an item manage its grants, and nobody grants more than it holds (so far the same
- * thing: an admin holds everything).
- */
-export function authorizeGrant(held: Role, granted: Level | null, item: string): void {
-  if (held !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of ${item} can manage its permissions`);
-  if (granted !== null && !roleAtLeast(held, levelToRole(granted))) throw new PermissionDeniedError(`role: cannot grant more than your own role on ${item}`);
+/** Refuses a change of the grants of a space or collection `id` that the role `held` there may not make. */
+export function authorizeGrant(held: Role, granted: ApiRole | null, kind: 'space' | 'collection', id: string): void {
+  const item = `${kind} "${id}"`;
+  if (!allow(held, 'managePermissions', kind)) throw new PermissionDeniedError(`Only admins of ${item} can manage its permissions`);
+  if (!mayGrant(held, roleFromApi(granted))) throw new PermissionDeniedError(`role: cannot grant more than your own role on ${item}`);
 }
 
 /** The first id of `ids` (under `field`) not in `known`, as the error naming it; nothing when all are known. */

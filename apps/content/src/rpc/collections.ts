@@ -1,6 +1,7 @@
 import type { ContentServiceServer } from '@quire/proto/content';
-import { InvalidArgumentError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
-import { ancestors, canView, collectionRole, spaceRole, subtree, type Access } from '../domain/access.ts';
+import { InvalidArgumentError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import { allow, Role } from '@quire/policy';
+import { ancestors, collectionRole, spaceRole, subtree, type Access } from '../domain/access.ts';
 import { checkDefaultLevel, checkDescription, checkTitle, DEFAULT_TITLE } from '../domain/fields.ts';
 import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
@@ -17,20 +18,20 @@ type H = Pick<
 /** Where a new or moved item may go: the root to org members at `create` and above, a collection to those who may create in it. */
 export function authorizeParent(access: Access, parentId: string | null, organizationId: string): void {
   if (parentId === null) {
-    if (!roleAtLeast(access.orgRole, Role.ROLE_CREATE)) throw new PermissionDeniedError(`organization: creating at the root of "${organizationId}" needs the create role`);
+    if (!allow(access.orgRole, 'createContent', 'organization')) throw new PermissionDeniedError(`organization: creating at the root of "${organizationId}" needs the create role`);
     return;
   }
   const parent = access.collections.get(parentId);
   const role = parent ? collectionRole(access, parent) : Role.ROLE_UNSPECIFIED;
-  if (!parent || !canView(role)) throw collectionNotFound(parentId, 'parent');
-  if (!roleAtLeast(role, Role.ROLE_CREATE)) throw new PermissionDeniedError(`parent: creating in collection "${parentId}" needs the create role on it`);
+  if (!parent || !allow(role, 'view', 'collection')) throw collectionNotFound(parentId, 'parent');
+  if (!allow(role, 'create', 'collection')) throw new PermissionDeniedError(`parent: creating in collection "${parentId}" needs the create role on it`);
 }
 
 /** Transfers need admins of both organizations; to others the target does not exist. */
 export async function authorizeTransfer(deps: Deps, from: Access, organizationId: string, ctx: CallContext): Promise<Access> {
-  if (from.orgRole !== Role.ROLE_ADMIN) throw new PermissionDeniedError('Only admins of the organization can transfer its content');
+  if (!allow(from.orgRole, 'transferContent', 'organization')) throw new PermissionDeniedError('Only admins of the organization can transfer its content');
   const to = await memberAccessIn(deps, organizationId, ctx);
-  if (to.orgRole !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`organization: only admins of "${organizationId}" can transfer content into it`);
+  if (!allow(to.orgRole, 'transferContent', 'organization')) throw new PermissionDeniedError(`organization: only admins of "${organizationId}" can transfer content into it`);
   return to;
 }
 
@@ -41,7 +42,7 @@ export function collectionHandlers(deps: Deps): H {
   async function administered(collectionId: string, ctx: CallContext) {
     callerOf(ctx);
     const found = await visibleCollection(deps, collectionId, ctx);
-    if (found.role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of collection "${collectionId}" can change it`);
+    if (!allow(found.role, 'admin', 'collection')) throw new PermissionDeniedError(`Only admins of collection "${collectionId}" can change it`);
     return found;
   }
 
@@ -63,7 +64,7 @@ export function collectionHandlers(deps: Deps): H {
       const { items, next } = await visiblePage(
         req.page,
         (page) => store.listCollections(req.organizationId, req.nested ?? true, page),
-        (c) => canView(role(c)),
+        (c) => allow(role(c), 'view', 'collection'),
       );
       return { items: items.map((c) => presentCollection(c, role(c))), page: { next } };
     },
@@ -102,7 +103,7 @@ export function collectionHandlers(deps: Deps): H {
       const { items, next } = await visiblePage(
         req.page,
         (page) => store.listSpacesInCollection(req.collectionId, page),
-        (s) => canView(spaceRole(access, s)),
+        (s) => allow(spaceRole(access, s), 'view', 'space'),
       );
       return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },

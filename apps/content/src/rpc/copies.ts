@@ -1,5 +1,6 @@
 import type { ContentServiceServer, Space, SpaceCounters, SpaceGitLink } from '@quire/proto/content';
-import { callsAsItself, MAX_PAGE_LIMIT, PermissionDeniedError, type Handlers, type Logger, type Role } from '@quire/service-kit';
+import { callsAsItself, MAX_PAGE_LIMIT, PermissionDeniedError, type Handlers, type Logger } from '@quire/service-kit';
+import { type Role } from '@quire/policy';
 import { checkCounters, checkGitLinks, newest, type CopyUpdate } from '../domain/copies.ts';
 import { presentSpace } from '../presenters.ts';
 import type { CopyRow } from '../store/copies.ts';

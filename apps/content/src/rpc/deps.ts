@@ -1,7 +1,8 @@
 import type { PageRequest } from '@quire/proto/common';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
-import { callsAsItself, NotFoundError, pageArgs, pageOf, Role, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
-import { canView, collectionRole, levelToRole, serviceRole, spaceRole, strongest, type Access, type Level } from '../domain/access.ts';
+import { callsAsItself, NotFoundError, pageArgs, pageOf, type CallContext, type Page, type PromiseClient } from '@quire/service-kit';
+import { allow, isRole, Role, strongest } from '@quire/policy';
+import { collectionRole, levelToRole, serviceRole, spaceRole, type Access, type Level } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { SpaceRow, Store, StoredAccess } from '../store/index.ts';
 import type { Owners } from './copies.ts';
@@ -39,7 +40,7 @@ export async function accessOf(deps: Deps, organizationId: string, userId: strin
 /** The user's role in the organization (orgs says) and who grants to it may name: the user and its teams. */
 async function membershipOf({ orgs }: Deps, organizationId: string, userId: string | undefined, ctx: CallContext) {
   const { role, teamIds } = userId ? await orgs.getMembership({ organizationId, userId }, ctx) : { role: Role.ROLE_UNSPECIFIED, teamIds: [] };
-  return { role, principals: userId && role !== Role.ROLE_UNSPECIFIED ? [userId, ...teamIds] : [] };
+  return { role, principals: userId && isRole(role) ? [userId, ...teamIds] : [] };
 }
 
 const accessFrom = (orgRole: Role, { collections, collectionGrants, spaceGrants }: StoredAccess): Access => ({
@@ -67,7 +68,7 @@ async function spaceAndAccess(deps: Deps, spaceId: string, ctx: CallContext): Pr
 /** Access to an organization the caller belongs to; NOT_FOUND naming it otherwise. */
 export async function memberAccessIn(deps: Deps, organizationId: string, ctx: CallContext, field = 'organization'): Promise<Access> {
   const access = await accessIn(deps, organizationId, ctx);
-  if (access.orgRole === Role.ROLE_UNSPECIFIED) throw new NotFoundError(`${field}: "${organizationId}" not found`);
+  if (!isRole(access.orgRole)) throw new NotFoundError(`${field}: "${organizationId}" not found`);
   return access;
 }
 
@@ -99,7 +100,7 @@ export async function visibleSpace(deps: Deps, spaceId: string, ctx: CallContext
   if (!space || (space.deletedAt !== null) !== deleted) throw spaceNotFound(spaceId);
   const access = known ?? (await accessIn(deps, space.organizationId, ctx));
   const role = strongest(spaceRole(access, space), serviceRole(callsAsItself(ctx, 'reader')));
-  if (!canView(role)) throw spaceNotFound(spaceId);
+  if (!allow(role, 'view', 'space')) throw spaceNotFound(spaceId);
   return { space, access, role };
 }
 
@@ -109,6 +110,6 @@ export async function visibleCollection(deps: Deps, collectionId: string, ctx: C
   if (!collection) throw collectionNotFound(collectionId);
   const access = await accessIn(deps, collection.organizationId, ctx);
   const role = collectionRole(access, collection);
-  if (!canView(role)) throw collectionNotFound(collectionId);
+  if (!allow(role, 'view', 'collection')) throw collectionNotFound(collectionId);
   return { collection, access, role };
 }

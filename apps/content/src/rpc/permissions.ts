@@ -1,6 +1,7 @@
 import type { ContentServiceServer } from '@quire/proto/content';
-import { NotFoundError, pageArgs, pageOf, type CallContext, type Role, type Handlers } from '@quire/service-kit';
-import { levelToRole, type Level } from '../domain/access.ts';
+import { NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import type { ApiRole, Role } from '@quire/policy';
+import { levelToRole } from '../domain/access.ts';
 import { authorizeGrant, checkKnown, grantLevel, grantPrincipals } from '../domain/grants.ts';
 import { callerOf, visibleCollection, visibleSpace, type Deps } from './deps.ts';
 
@@ -30,17 +31,17 @@ export function permissionHandlers(deps: Deps): H {
     const found = kind === 'space' ? await visibleSpace(deps, itemId, ctx) : await visibleCollection(deps, itemId, ctx);
     const { organizationId } = 'space' in found ? found.space : found.collection;
     const { role } = found;
-    authorizeGrant(role, level, `${kind} "${itemId}"`);
+    authorizeGrant(role, level, kind, itemId);
     await checkPrincipalsIn(organizationId, req.userIds, req.teamIds, ctx);
     await store.setGrants(kind, itemId, principals, level);
     await changed(ctx, kind, organizationId, itemId, { userIds: req.userIds, teamIds: req.teamIds, role: level });
   }
 
   /** The space the caller administers, for the changes of one user's grant. */
-  async function administeredSpace(spaceId: string, level: Level | null, ctx: CallContext) {
+  async function administeredSpace(spaceId: string, level: ApiRole | null, ctx: CallContext) {
     callerOf(ctx);
     const { space: row, role } = await visibleSpace(deps, spaceId, ctx);
-    authorizeGrant(role, level, `space "${spaceId}"`);
+    authorizeGrant(role, level, 'space', spaceId);
     return row;
   }
 

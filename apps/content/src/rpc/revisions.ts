@@ -24,18 +24,16 @@ import {
   pageArgs,
   pageOf,
   PermissionDeniedError,
-  Role,
-  roleAtLeast,
   type CallContext,
   type Handlers,
 } from '@quire/service-kit';
+import { allow, Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import type { JSONDocument } from '@quire/document';
 import type { PageLook } from '@quire/gitbook-layout';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
-import { spacePermissions } from '../domain/access.ts';
 import { applyChanges, revertTargets, saysMoreThanMarkdown, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, storedDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
@@ -91,7 +89,7 @@ const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`
 
 /** Writes need `edit` on the space (change requests too, so a locked space still takes them). */
 export function requireEdit(space: SpaceRow, role: Role) {
-  if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
+  if (!allow(role, 'writeContent', 'space')) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
 }
 
 /** Moving a space's revision is refused while it is locked. */
@@ -508,7 +506,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
       if (!req.changeRequestId) throw new InvalidArgumentError('changeRequestId: the change request being merged is needed');
       // Review reads nothing of the space before this call: the caller's right to merge is checked here.
       const { space, role } = await visibleSpace(deps, req.spaceId, ctx);
-      if (!spacePermissions(role, space.editMode).merge) throw new PermissionDeniedError(`You need the merge permission on space "${space.id}" to merge a change request`);
+      if (!allow(role, 'merge', 'space', space)) throw new PermissionDeniedError(`You need the merge permission on space "${space.id}" to merge a change request`);
       // Merged already (a retry after the answer was lost): the same answer, nothing written again.
       const done = await revisions.changeRequestMerge(space.id, req.changeRequestId);
       if (done) return { revision: revisionHeader((await revisions.getRevision(done))!), conflicts: [] };

@@ -1,6 +1,7 @@
 import type { SearchPage, SpaceContentServiceServer } from '@quire/proto/space-content';
 import type { Handlers } from '@quire/service-kit';
-import { canView, spaceRole } from '../domain/access.ts';
+import { allow } from '@quire/policy';
+import { spaceRole } from '../domain/access.ts';
 import { checkQuery, offsetPage, offsetPageOf, queryTerms, SECTIONS_PER_PAGE, snippet, snippetTerms } from '../domain/search.ts';
 import { memberAccessIn, visibleSpace, type Deps } from './deps.ts';
 
@@ -39,7 +40,7 @@ export function searchHandlers(deps: Deps): H {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
       const spaces = await store.search.organizationSpaces(req.organizationId);
       return search(
-        spaces.filter((s) => canView(spaceRole(access, s))).map((s) => s.id),
+        spaces.filter((s) => allow(spaceRole(access, s), 'view', 'space')).map((s) => s.id),
         query,
         req.page,
       );

@@ -1,18 +1,8 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { SortOrder } from '@quire/proto/common';
-import {
-  checkOneOf,
-  ConflictError,
-  InvalidArgumentError,
-  MAX_PAGE_LIMIT,
-  NotFoundError,
-  PermissionDeniedError,
-  Role,
-  roleAtLeast,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
-import { canView, spaceRole } from '../domain/access.ts';
+import { checkOneOf, ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import { allow, isRole } from '@quire/policy';
+import { spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
 import { accessChanges } from '../domain/grants.ts';
@@ -45,7 +35,7 @@ export function spaceHandlers(deps: Deps): H {
   async function administered(spaceId: string, ctx: CallContext, deleted = false) {
     callerOf(ctx);
     const found = await visibleSpace(deps, spaceId, ctx, deleted);
-    if (found.role !== Role.ROLE_ADMIN) throw new PermissionDeniedError(`Only admins of space "${spaceId}" can do this`);
+    if (!allow(found.role, 'admin', 'space')) throw new PermissionDeniedError(`Only admins of space "${spaceId}" can do this`);
     return found;
   }
 
@@ -69,21 +59,21 @@ export function spaceHandlers(deps: Deps): H {
       const { items, next } = await visiblePage(
         req.page,
         (page) => store.listSpacesInOrganization(req.organizationId, page),
-        (s) => canView(spaceRole(access, s)),
+        (s) => allow(spaceRole(access, s), 'view', 'space'),
       );
       return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
     },
 
     async listMemberSpaces(req, ctx) {
       const caller = await memberAccessIn(deps, req.organizationId, ctx);
-      if (caller.orgRole === Role.ROLE_GUEST) throw new PermissionDeniedError('Guests cannot list the spaces of members');
+      if (!allow(caller.orgRole, 'listMemberSpaces', 'organization')) throw new PermissionDeniedError('Guests cannot list the spaces of members');
       const member = await accessOf(deps, req.organizationId, req.userId, ctx);
-      if (member.orgRole === Role.ROLE_UNSPECIFIED) throw new NotFoundError(`Member "${req.userId}" not found`);
+      if (!isRole(member.orgRole)) throw new NotFoundError(`Member "${req.userId}" not found`);
       const order = req.order === SortOrder.SORT_ORDER_ASC ? 'asc' : 'desc';
       const { items, next } = await visiblePage(
         req.page,
         (page) => store.listSpacesInOrganization(req.organizationId, page, order),
-        (s) => canView(spaceRole(member, s)) && canView(spaceRole(caller, s)),
+        (s) => allow(spaceRole(member, s), 'view', 'space') && allow(spaceRole(caller, s), 'view', 'space'),
       );
       const spaces = await presentSpaces(deps, items, (s) => spaceRole(caller, s), ctx.log);
       return { items: items.map((s, i) => ({ space: spaces[i], permission: spaceRole(member, s) })), page: { next } };
@@ -104,10 +94,10 @@ export function spaceHandlers(deps: Deps): H {
       const visibility = req.visibility !== undefined ? checkVisibility(req.visibility, row.parentId) : undefined;
       // Who may see the space and how it is edited are the admins' to set; its title and emoji, editors'.
       const settings = editMode ?? defaultLevel ?? visibility;
-      if (settings !== undefined && role !== Role.ROLE_ADMIN)
+      if (settings !== undefined && !allow(role, 'admin', 'space'))
         throw new PermissionDeniedError(`Only admins of space "${row.id}" can change its editMode, defaultLevel or visibility`);
-      if (!roleAtLeast(role, Role.ROLE_EDIT)) throw new PermissionDeniedError(`Only editors of space "${row.id}" can change it`);
-      if (row.editMode === 'locked' && role !== Role.ROLE_ADMIN) throw new ConflictError(`editMode: space "${row.id}" is locked; only its admins can change it`);
+      if (!allow(role, 'update', 'space', { editMode: 'live' })) throw new PermissionDeniedError(`Only editors of space "${row.id}" can change it`);
+      if (!allow(role, 'update', 'space', row)) throw new ConflictError(`editMode: space "${row.id}" is locked; only its admins can change it`);
       const updated = await store.updateSpace(row.id, { title, emoji, editMode, defaultLevel, visibility });
       const changes = accessChanges(row, updated);
       if (changes)
@@ -173,7 +163,7 @@ export function spaceHandlers(deps: Deps): H {
       const roleOf = (row: SpaceRow) => spaceRole(accesses.get(row.organizationId)!, row);
       const shown = spaceIds.flatMap((id) => {
         const row = byId.get(id);
-        return row && canView(roleOf(row)) ? [row] : [];
+        return row && allow(roleOf(row), 'view', 'space') ? [row] : [];
       });
       return { spaces: await presentSpaces(deps, shown, roleOf, ctx.log) };
     },

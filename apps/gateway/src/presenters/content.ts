@@ -1,6 +1,6 @@
 import type { Collection as CollectionMsg, Position, Space as SpaceMsg, UserPermission } from '@quire/proto/content';
 import type { User as UserMsg } from '@quire/proto/orgs';
-import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
+import { isRole, Role, roleFromApi, roleToApi } from '@quire/policy';
 import type { Static } from '@sinclair/typebox';
 import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
 import { presentGitSyncState } from './git.ts';
@@ -12,7 +12,7 @@ import type { Urls } from './urls.ts';
 
 /** The proto's default level: UNSPECIFIED is `inherit`, GUEST `null`. */
 export function defaultLevelToApi(role: Role): Static<typeof DefaultLevel> {
-  return role === Role.ROLE_UNSPECIFIED ? 'inherit' : roleToApi(role);
+  return isRole(role) ? roleToApi(role) : 'inherit';
 }
 
 export function defaultLevelFromApi(level: Static<typeof DefaultLevel>): Role {

@@ -9,7 +9,7 @@ import type {
   User as UserMsg,
 } from '@quire/proto/orgs';
 import { SignInProviderKind, TeamMemberRole, type SsoLogin } from '@quire/proto/orgs';
-import { roleToApi } from '@quire/service-kit';
+import { roleToApi } from '@quire/policy';
 import type { Static } from '@sinclair/typebox';
 import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
 import { iso } from './time.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Role, roleFromApi } from '@quire/service-kit';
+import { Role, roleFromApi } from '@quire/policy';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { MemberSort } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { Role, roleFromApi, roleToApi } from '@quire/service-kit';
+import { Role, roleFromApi, roleToApi } from '@quire/policy';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';

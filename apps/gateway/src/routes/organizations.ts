@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { roleFromApi } from '@quire/service-kit';
+import { roleFromApi } from '@quire/policy';
 import { errorResponses, list, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
-import { roleFromApi } from '@quire/service-kit';
+import { roleFromApi } from '@quire/policy';
 import {
   CreateSpaceBody,
   InviteBody,

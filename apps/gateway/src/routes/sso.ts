@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Role, roleFromApi, type Caller } from '@quire/service-kit';
+import { type Caller } from '@quire/service-kit';
+import { Role, roleFromApi } from '@quire/policy';
 import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { OidcProvider, SamlProvider } from '../schemas/orgs.ts';
 import { presentOidcProvider, presentSamlProvider, presentSignInOption } from '../presenters/orgs.ts';

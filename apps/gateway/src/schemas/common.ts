@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { API_ROLES } from '@quire/service-kit';
+import { API_ROLES } from '@quire/policy';
 
 export const ErrorBody = Type.Object(
   { error: Type.Object({ code: Type.Integer(), message: Type.String() }) },

@@ -1,5 +1,6 @@
 import type { OrgsServiceClient } from '@quire/proto/orgs';
-import { callerOf, NotFoundError, Role, roleAtLeast, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { callerOf, NotFoundError, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { allow } from '@quire/policy';
 import type { EventPublisher } from '../ingest/publisher.ts';
 import type { Store } from '../store/index.ts';
 
@@ -12,12 +13,12 @@ export interface Deps {
 }
 
 /**
- * Those who may read the site (members with a role, as sites decides) may send its events and read
+ * Those who may view the site (@quire/policy's `site` table) may send its events and read
  * its aggregates and visitor segments; to anyone else, guests included, the site does not exist:
  * visitor claims are personal data. (The orgs client keeps answers briefly: a stream of event
  * batches costs one orgs call per caller and period, not one per request.)
  */
 export async function requireMember(deps: Pick<Deps, 'orgs'>, organizationId: string, siteId: string, ctx: CallContext): Promise<void> {
   const { role } = await deps.orgs.getMembership({ organizationId, userId: callerOf(ctx) }, ctx);
-  if (!roleAtLeast(role, Role.ROLE_READ)) throw new NotFoundError(`Site "${siteId}" not found`);
+  if (!allow(role, 'view', 'site')) throw new NotFoundError(`Site "${siteId}" not found`);
 }

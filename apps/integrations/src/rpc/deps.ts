@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
-import { isServiceError, NotFoundError, Role, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { isServiceError, NotFoundError, type CallContext, type PromiseClient } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import type { SealingKeys } from '@quire/service-kit/sealed';
 import type { Store } from '../store/index.ts';
 

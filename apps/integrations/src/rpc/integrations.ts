@@ -1,7 +1,8 @@
 import type { IntegrationsServiceServer } from '@quire/proto/integrations';
-import { AlreadyExistsError, NotFoundError, pageOf, Role, type CallContext, type Handlers } from '@quire/service-kit';
+import { AlreadyExistsError, NotFoundError, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { allow, Role } from '@quire/policy';
 import { checkListFilter, checkManifest, checkName, checkSecrets } from '../domain/manifest.ts';
-import { authorizeOwnerAdmin, authorizePublisher, canView } from '../domain/policy.ts';
+import { authorizeOwnerAdmin, authorizePublisher } from '../domain/policy.ts';
 import { sealSecrets } from '../domain/secrets.ts';
 import { presentIntegration } from '../presenters.ts';
 import { callerOf, pageArgs, resolveOrganization, rolesIn, type Deps } from './deps.ts';
@@ -17,7 +18,7 @@ export function integrationHandlers({ store, orgs, secretsKey }: Deps): H {
     const row = await store.get(name);
     if (!row) throw notFound(name);
     const role = (await rolesIn(orgs, [row.ownerOrganizationId], ctx)).get(row.ownerOrganizationId)!;
-    if (!canView(row.visibility, role)) throw notFound(name);
+    if (!allow(role, 'view', 'integration', row)) throw notFound(name);
     return { row, role };
   }
 
@@ -26,7 +27,7 @@ export function integrationHandlers({ store, orgs, secretsKey }: Deps): H {
       const filter = checkListFilter(req);
       const { limit, page } = pageArgs(req.page);
       const ownerRole = filter.owner ? (await rolesIn(orgs, [filter.owner], ctx)).get(filter.owner)! : Role.ROLE_UNSPECIFIED;
-      const rows = await store.list(filter, ownerRole !== Role.ROLE_UNSPECIFIED, page);
+      const rows = await store.list(filter, allow(ownerRole, 'view', 'integration', { visibility: 'private' }), page);
       const { items, next } = pageOf(rows, limit, (r) => r.name);
       const roles = await rolesIn(
         orgs,

@@ -1,4 +1,5 @@
-import { ConflictError, Role, roleFromApi, roleToApi } from '@quire/service-kit';
+import { ConflictError } from '@quire/service-kit';
+import { roleFromApi, roleToApi, type Role } from '@quire/policy';
 import type { DbRole } from '../store/index.ts';
 
 /** Stored roles are the API's names, `null` being a guest. */
@@ -8,11 +9,6 @@ export function roleFromDb(role: DbRole | null): Role {
 
 export function roleToDb(role: Role): DbRole | null {
   return roleToApi(role);
-}
-
-/** A role given in a request: GUEST or a real role; UNSPECIFIED is not a role. */
-export function isAssignable(role: Role | undefined): role is Role {
-  return role !== undefined && role !== Role.ROLE_UNSPECIFIED;
 }
 
 /**

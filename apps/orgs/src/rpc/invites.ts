@@ -2,7 +2,8 @@ import type { OrgsServiceServer } from '@quire/proto/orgs';
 import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
-import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { isRole } from '@quire/policy';
+import { roleToDb } from '../domain/roles.ts';
 import { presentLinkInvite } from '../presenters.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
 import { organizationOf } from './organizations.ts';
@@ -23,7 +24,7 @@ export function inviteHandlers({ store }: Deps): Pick<H, 'listLinkInvites' | 'cr
       const caller = callerOf(ctx);
       const { organization, role } = await organizationOf(store, organizationId, caller);
       authorize(role, 'manageInvites');
-      if (!isAssignable(inviteRole)) throw new InvalidArgumentError('role: not a role');
+      if (!isRole(inviteRole)) throw new InvalidArgumentError('role: not a role');
       const invite = await store.createLinkInvite({ id: newId(), organizationId, role: roleToDb(inviteRole), createdBy: caller });
       return presentLinkInvite(invite, organization.defaultRole);
     },

@@ -1,9 +1,10 @@
 import { SignJWT } from 'jose';
 import { MemberSort, type OrgsServiceServer } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
-import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
-import { authorize, canManageTeam } from '../domain/policy.ts';
-import { isAssignable, keepAnAdmin, roleToDb } from '../domain/roles.ts';
+import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { allow, isRole } from '@quire/policy';
+import { authorize } from '../domain/policy.ts';
+import { keepAnAdmin, roleToDb } from '../domain/roles.ts';
 import { presentMember, presentTeam, teamRoleToProto } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
@@ -35,7 +36,7 @@ export function memberHandlers({
       const rows = await store.listMembers(
         req.organizationId,
         {
-          role: req.role === Role.ROLE_UNSPECIFIED ? undefined : roleToDb(req.role),
+          role: isRole(req.role) ? roleToDb(req.role) : undefined,
           search: req.search?.trim() || undefined,
           sort: req.sort === MemberSort.MEMBER_SORT_LAST_SEEN_AT ? 'lastSeenAt' : 'joinedAt',
           order: req.order === SortOrder.SORT_ORDER_ASC ? 'asc' : 'desc',
@@ -62,7 +63,7 @@ export function memberHandlers({
       authorize(await roleIn(store, organizationId, callerOf(ctx)), 'manageMembers');
       const member = await memberOf(store, organizationId, userId);
       if (newRole === undefined) return presentOne(store, organizationId, member);
-      if (!isAssignable(newRole)) throw new InvalidArgumentError('role: not a role');
+      if (!isRole(newRole)) throw new InvalidArgumentError('role: not a role');
       const next = roleToDb(newRole);
       const { before, member: updated } = await store.changeMember(organizationId, userId, { role: next }, (current, admins) => keepAnAdmin(current, next, admins));
       if (before !== next) {
@@ -125,7 +126,7 @@ export function memberHandlers({
         items.map((r) => r.teamId),
       );
       return {
-        items: items.map((r) => ({ team: presentTeam(r.team, canManageTeam(role, owned.has(r.teamId))), role: teamRoleToProto(r.role) })),
+        items: items.map((r) => ({ team: presentTeam(r.team, allow(role, 'manage', 'team', { owner: owned.has(r.teamId) })), role: teamRoleToProto(r.role) })),
         page: { next },
       };
     },

@@ -1,9 +1,10 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { isRole, Role, roleOr } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { seal } from '@quire/service-kit/sealed';
 import { authorize } from '../domain/policy.ts';
-import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { roleToDb } from '../domain/roles.ts';
 import { checkClientId, checkClientSecret, checkIssuer, checkOidcLabel, clientSecretContext } from '../domain/sso.ts';
 import { presentOidcProvider } from '../presenters.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
@@ -37,7 +38,7 @@ export function oidcHandlers({
     async createOidcProvider(req, ctx) {
       await admin(req.organizationId, ctx);
       const id = newId();
-      const role = req.defaultRole === Role.ROLE_UNSPECIFIED ? Role.ROLE_READ : req.defaultRole;
+      const role = roleOr(req.defaultRole, Role.ROLE_READ);
       const provider = await store.createOidcProvider({
         id,
         organizationId: req.organizationId,
@@ -67,7 +68,7 @@ export function oidcHandlers({
       if (req.clientSecret !== undefined) data.clientSecret = sealSecret(req.oidcProviderId, req.clientSecret);
       if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
       if (req.defaultRole !== undefined) {
-        if (!isAssignable(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
+        if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
         data.defaultRole = roleToDb(req.defaultRole);
       }
       const provider = await store.updateOidcProvider(req.oidcProviderId, data);

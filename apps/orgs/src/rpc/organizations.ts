@@ -1,8 +1,9 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { checkLength, checkUri, InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { checkLength, checkUri, InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { isRole, Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
-import { isAssignable, roleFromDb, roleToDb } from '../domain/roles.ts';
+import { roleFromDb, roleToDb } from '../domain/roles.ts';
 import { checkHostname, emailDomainOf, normalizeEmailDomains } from '../domain/validate.ts';
 import { presentOrganization } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
@@ -83,7 +84,7 @@ export function organizationHandlers({
         data.hostname = checkHostname(req.hostname);
       }
       if (req.defaultRole !== undefined) {
-        if (!isAssignable(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
+        if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
         data.defaultRole = roleToDb(req.defaultRole);
       }
       if (req.clearDefaultContent) data.defaultContentSite = null;

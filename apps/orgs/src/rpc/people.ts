@@ -1,8 +1,9 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { callerOf, checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { callerOf, checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
+import { isRole } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
-import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { roleToDb } from '../domain/roles.ts';
 import { checkEmail } from '../domain/validate.ts';
 import { presentMember, teamRoleToProto } from '../presenters.ts';
 import type { Deps } from './deps.ts';
@@ -35,13 +36,11 @@ export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMember
       const { organization, role: callerRole } = await organizationOf(store, organizationId, callerOf(ctx));
       authorize(callerRole, 'manageMembers');
       if (invitees.length === 0 || invitees.length > MAX_INVITEES) throw new InvalidArgumentError(`emails: between 1 and ${MAX_INVITEES} people`);
-      const fallback = role === Role.ROLE_UNSPECIFIED ? organization.defaultRole : roleToDb(role);
+      const fallback = isRole(role) ? roleToDb(role) : organization.defaultRole;
       const checked = invitees.map((i, n) => {
         const email = checkEmail(i.email, `emails[${n}]`);
-        const own = i.role === Role.ROLE_UNSPECIFIED ? undefined : i.role;
-        if (own !== undefined && !isAssignable(own)) throw new InvalidArgumentError(`emails[${n}].role: not a role`);
         const displayName = checkLength(`emails[${n}]`, email.slice(0, email.indexOf('@')), 1, 64);
-        return { email, displayName, id: newId(), role: own === undefined ? fallback : roleToDb(own) };
+        return { email, displayName, id: newId(), role: isRole(i.role) ? roleToDb(i.role) : fallback };
       });
       const { users, joined } = await store.invite(organizationId, checked, sso);
       for (const j of joined)

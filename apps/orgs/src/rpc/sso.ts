@@ -1,8 +1,9 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, Role, type Handlers } from '@quire/service-kit';
+import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { isRole, Role, roleOr } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
-import { isAssignable, roleToDb } from '../domain/roles.ts';
+import { roleToDb } from '../domain/roles.ts';
 import { checkCertificate, checkEntityId, checkLabel, checkSsoUrl } from '../domain/saml.ts';
 import { presentSamlProvider } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
@@ -57,7 +58,7 @@ export function ssoHandlers({
 
     async createSamlProvider(req, ctx) {
       await admin(req.organizationId, ctx);
-      const role = req.defaultRole === Role.ROLE_UNSPECIFIED ? Role.ROLE_READ : req.defaultRole;
+      const role = roleOr(req.defaultRole, Role.ROLE_READ);
       const provider = await store.createSamlProvider({
         id: newId(),
         organizationId: req.organizationId,
@@ -87,7 +88,7 @@ export function ssoHandlers({
       if (req.ssoUrl !== undefined) data.ssoUrl = checkSsoUrl(req.ssoUrl);
       if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
       if (req.defaultRole !== undefined) {
-        if (!isAssignable(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
+        if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
         data.defaultRole = roleToDb(req.defaultRole);
       }
       const provider = await store.updateSamlProvider(req.samlProviderId, data);

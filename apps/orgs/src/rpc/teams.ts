@@ -1,7 +1,9 @@
 import { TeamMemberRole, type OrgsServiceServer } from '@quire/proto/orgs';
 import { checkLength, InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
-import { authorize, canManageTeam } from '../domain/policy.ts';
+import { allow } from '@quire/policy';
+import { authorize } from '../domain/policy.ts';
+import { roleFromDb } from '../domain/roles.ts';
 import { presentTeam } from '../presenters.ts';
 import type { Store, TeamRole } from '../store/index.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
@@ -34,7 +36,7 @@ async function teamAccess(store: Store, organizationId: string, teamId: string, 
   authorize(role, 'listTeams', 'Team');
   const team = await teamOf(store, organizationId, teamId);
   const owned = await store.ownedTeamIds(caller, [teamId]);
-  return { team, canManage: canManageTeam(role, owned.has(teamId)) };
+  return { team, canManage: allow(role, 'manage', 'team', { owner: owned.has(teamId) }) };
 }
 
 export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam' | 'getTeam' | 'updateTeam' | 'deleteTeam' | 'updateTeamMembers'> {
@@ -46,10 +48,10 @@ export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam
       const { limit, page: p } = pageArgs(page);
       let ownerId: string | undefined;
       if (owner) {
-        // Admins manage every team; other members manage the teams they own.
+        // Those who manage every team (admins) own them all; others, the teams they own.
         const ownerRole = await store.membership(organizationId, owner);
         if (!ownerRole) return { items: [], page: {} };
-        if (ownerRole.role !== 'admin') ownerId = owner;
+        if (!allow(roleFromDb(ownerRole.role), 'manage', 'team', { owner: false })) ownerId = owner;
       }
       const rows = await store.listTeams(organizationId, { title: title?.trim() || undefined, ownerId }, p);
       const { items, next } = pageOf(rows, limit, (t) => t.id);
@@ -57,7 +59,7 @@ export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam
         caller,
         items.map((t) => t.id),
       );
-      return { items: items.map((t) => presentTeam(t, canManageTeam(role, owned.has(t.id)))), page: { next } };
+      return { items: items.map((t) => presentTeam(t, allow(role, 'manage', 'team', { owner: owned.has(t.id) }))), page: { next } };
     },
 
     async createTeam({ organizationId, title, members }, ctx) {

@@ -1,7 +1,8 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
 import { NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
-import { authorize, can } from '../domain/policy.ts';
+import { allow } from '@quire/policy';
+import { authorize } from '../domain/policy.ts';
 import { checkLanguages, checkTitle } from '../domain/translations.ts';
 import { presentTranslation } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
@@ -21,7 +22,7 @@ export function translationHandlers({ store }: Deps): Pick<H, 'listTranslations'
   const access = async (organizationId: string, userId: string, action: 'listMembers' | 'admin') => {
     const role = await roleIn(store, organizationId, userId);
     authorize(role, action);
-    return { view: true, edit: can(role, 'admin') };
+    return { view: true, edit: allow(role, 'admin', 'organization') };
   };
 
   return {

@@ -1,5 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { callsAsItself, InvalidArgumentError, NotFoundError, Role, type Handlers } from '@quire/service-kit';
+import { callsAsItself, InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { roleFromDb } from '../domain/roles.ts';
 import { presentPublicUser, presentUser } from '../presenters.ts';
 import { callerOf, type Deps } from './deps.ts';

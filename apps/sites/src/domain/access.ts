@@ -1,12 +1,7 @@
-import { Role, roleAtLeast } from '@quire/service-kit';
 import type { SiteVisibility } from './fields.ts';
 
-// Sites belong to their organization: members with a role read them, `create` and `admin` change
-// them; guests and outsiders see none of them. Visitors (anyone, members or not) reach a
-// published site as its visibility allows.
-
-export const canRead = (orgRole: Role) => roleAtLeast(orgRole, Role.ROLE_READ);
-export const canEdit = (orgRole: Role) => roleAtLeast(orgRole, Role.ROLE_CREATE);
+// Sites belong to their organization: which members read and change them is @quire/policy's
+// `site` table. Visitors (anyone, members or not) reach a published site as its visibility allows.
 
 /** What a visitor of a published site gets: in, or what is missing (an active share key, a valid visitor token). */
 export type VisitorAccess = 'granted' | 'share-key' | 'visitor-token';

@@ -8,12 +8,12 @@ import {
   isServiceError,
   NotFoundError,
   PermissionDeniedError,
-  Role,
   type CallContext,
   type PromiseClient,
   type ServiceIdentity,
 } from '@quire/service-kit';
-import { canEdit, canRead, visitorMayView } from '../domain/access.ts';
+import { allow, Role } from '@quire/policy';
+import { visitorMayView } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { SealingKeys } from '@quire/service-kit/sealed';
 import type { SiteRow, SpaceRef, Store } from '../store/index.ts';
@@ -55,7 +55,7 @@ async function siteIn(deps: Deps, ref: SiteRef | undefined): Promise<SiteRow> {
 export async function readable(deps: Deps, ref: SiteRef | undefined, ctx: CallContext) {
   const site = await siteIn(deps, ref);
   const role = await orgRole(deps, site.organizationId, ctx);
-  if (!canRead(role)) throw siteNotFound(site.id);
+  if (!allow(role, 'view', 'site')) throw siteNotFound(site.id);
   return { site, role };
 }
 
@@ -65,7 +65,7 @@ const mayNotEdit = (what: string) => new PermissionDeniedError(`Only members wit
 export async function editable(deps: Deps, ref: SiteRef | undefined, ctx: CallContext): Promise<SiteRow> {
   callerOf(ctx);
   const { site, role } = await readable(deps, ref, ctx);
-  if (!canEdit(role)) throw mayNotEdit(`site "${site.id}"`);
+  if (!allow(role, 'edit', 'site')) throw mayNotEdit(`site "${site.id}"`);
   return site;
 }
 
@@ -73,13 +73,13 @@ export async function editable(deps: Deps, ref: SiteRef | undefined, ctx: CallCo
 export async function memberOf(deps: Deps, organizationId: string, ctx: CallContext): Promise<Role> {
   callerOf(ctx);
   const role = await orgRole(deps, organizationId, ctx);
-  if (!canRead(role)) throw new NotFoundError(`Organization "${organizationId}" not found`);
+  if (!allow(role, 'view', 'site')) throw new NotFoundError(`Organization "${organizationId}" not found`);
   return role;
 }
 
 /** The same, for a member who may create sites there. */
 export async function editorOf(deps: Deps, organizationId: string, ctx: CallContext): Promise<void> {
-  if (!canEdit(await memberOf(deps, organizationId, ctx))) throw mayNotEdit(`the sites of organization "${organizationId}"`);
+  if (!allow(await memberOf(deps, organizationId, ctx), 'edit', 'site')) throw mayNotEdit(`the sites of organization "${organizationId}"`);
 }
 
 /**
@@ -89,7 +89,7 @@ export async function editorOf(deps: Deps, organizationId: string, ctx: CallCont
 export async function viewable(deps: Deps, ref: SiteRef | undefined, shareKey: string | undefined, ctx: CallContext) {
   const site = await siteIn(deps, ref);
   const role = await orgRole(deps, site.organizationId, ctx);
-  if (canRead(role)) return { site, member: true };
+  if (allow(role, 'view', 'site')) return { site, member: true };
   const keyOk = !!shareKey && (await deps.store.activeShareKey(site.id, shareKey));
   if (!visitorMayView(site, keyOk)) throw siteNotFound(site.id);
   return { site, member: false };

@@ -1,7 +1,8 @@
 import type { PublishedSiteView, SitesServiceServer } from '@quire/proto/sites';
 import { checkOneOf, GRANTS, GrpcStatus, InvalidArgumentError, isServiceError, UnauthenticatedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { seal, unseal } from '@quire/service-kit/sealed';
-import { canRead, visitorAccess } from '../domain/access.ts';
+import { allow } from '@quire/policy';
+import { visitorAccess } from '../domain/access.ts';
 import { customizationOf } from '../domain/customization.ts';
 import { readerTree } from '../domain/structure.ts';
 import { newVisitorKey, verifyVisitorToken, visitorKeyContext } from '../domain/visitor-token.ts';
@@ -58,7 +59,7 @@ export function publishingHandlers(deps: Deps): H {
     }
     if (!userId) return undefined;
     const { role } = await deps.orgs.getMembership({ organizationId: site.organizationId, userId }, ctx);
-    return canRead(role) ? userId : undefined;
+    return allow(role, 'view', 'site') ? userId : undefined;
   }
 
   return {
