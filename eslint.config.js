@@ -20,15 +20,12 @@ export default tseslint.config(
     files: ['**/src/**/*.{ts,tsx}'],
     ignores: ['packages/policy/**', '**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['@quire/policy/*'], message: 'Import @quire/policy itself: its rankings are its own.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@quire/policy/*'], message: 'Import @quire/policy itself: its rankings are its own.' }] }],
       'no-restricted-syntax': [
         'error',
         {
           selector: "BinaryExpression[operator=/^[!=]==?$/] > MemberExpression[object.name='Role'][property.name=/^ROLE_/]",
-          message: "Compare no roles: ask @quire/policy's allow() (isRole() for \"a role at all\").",
+          message: 'Compare no roles: ask @quire/policy\'s allow() (isRole() for "a role at all").',
         },
         {
           selector: "SwitchCase > MemberExpression.test[object.name='Role'][property.name=/^ROLE_/]",
