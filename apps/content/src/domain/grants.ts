@@ -1,5 +1,5 @@
 import { InvalidArgumentError, PermissionDeniedError } from '@quire/service-kit';
-import { allow, API_ROLES, isRole, mayGrant, roleFromApi, roleToApi, type ApiRole, type Role } from '@quire/policy';
+import { allow, API_ROLES, isRole, mayGrant, Role, roleFromApi, roleToApi, type ApiRole } from '@quire/policy';
 
 // Grants (GitBook's space and collection permissions): who may hand them out, which roles, to whom.
 
@@ -14,7 +14,7 @@ export interface Principal {
 
 /** The level a grant stores: a role's API name; null (the API's `null`, proto GUEST) removes the grant. */
 export function grantLevel(role: Role): ApiRole | null {
-  if (!isRole(role)) throw new InvalidArgumentError(`role: must be one of ${API_ROLES.join(', ')} or null`);
+  if (!isRole(role) || !Object.values(Role).includes(role)) throw new InvalidArgumentError(`role: must be one of ${API_ROLES.join(', ')} or null`);
   return roleToApi(role);
 }
 
