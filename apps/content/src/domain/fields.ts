@@ -1,3 +1,4 @@
+import { COMMON, SPACE } from '@quire/proto/limits';
 import { checkLength, checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 import { Role } from '@quire/service-kit';
 import { roleToLevel, type Level } from './access.ts';
@@ -12,17 +13,16 @@ export type EditMode = (typeof EDIT_MODES)[number];
 
 export const DEFAULT_TITLE = 'Untitled';
 const COPY_SUFFIX = ' (copy)';
-const TITLE_MAX = 50;
 
-export const checkTitle = (value: string) => checkLength('title', value, 1, TITLE_MAX);
-export const checkDescription = (value: string) => checkLength('description', value, 0, 100);
+export const checkTitle = (value: string) => checkLength('title', value, SPACE.title);
+export const checkDescription = (value: string) => checkLength('description', value, SPACE.description);
 
 // One emoji (with its modifiers and joiners), or its code points in hex as GitBook also stores them.
 const EMOJI = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation}\p{Emoji_Modifier}\p{Regional_Indicator}\u200d\ufe0f\u20e3#*0-9]+|[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*)$/u;
 
 /** An emoji, or empty for none. */
 export function checkEmoji(value: string): string {
-  checkLength('emoji', value, 0, 50);
+  checkLength('emoji', value, COMMON.emoji);
   if (value !== '' && !EMOJI.test(value)) throw new InvalidArgumentError('emoji: must be an emoji character or its hex code points');
   return value;
 }
