@@ -15,9 +15,9 @@ export const COMMON = {
   /** Browsers' practical limit on a URL. */
   url: { min: 1, max: 2048 },
   /** RFC 5321: a 64-character local part, "@", a 255-character domain. */
-  email: { max: 320 },
-  /** Invites also refuse the shortest strings that cannot be an address ("a@b" is 3). */
-  inviteEmail: { min: 3, max: 320 },
+  email: { min: 1, max: 320 },
+  /** An address invited or looked up: "a@b" is the shortest. */
+  emailAddress: { min: 3, max: 320 },
   /** A DNS name's longest text form (RFC 1035). */
   domain: { min: 1, max: 253 },
   emoji: { max: 50 },
@@ -91,7 +91,8 @@ export const AUDIT = {
 
 /** Spaces and collections. */
 export const SPACE = {
-  title: { min: 1, max: 50 },
+  /** GitBook's SpaceTitle (an empty one asks for the default title). */
+  title: { max: 50 },
   description: { max: 100 },
   /** Users (and as many teams) one permission grant names. */
   principals: { min: 1, max: 100 },
@@ -218,6 +219,7 @@ export const INSIGHTS = {
   ip: { max: 64 },
   userAgent: { max: 1024 },
   language: { max: 64 },
+  eventType: { max: 64 },
   columns: { max: 50 },
   filters: { max: 50 },
   groupBy: { max: 10 },

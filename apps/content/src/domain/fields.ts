@@ -14,7 +14,8 @@ export type EditMode = (typeof EDIT_MODES)[number];
 export const DEFAULT_TITLE = 'Untitled';
 const COPY_SUFFIX = ' (copy)';
 
-export const checkTitle = (value: string) => checkLength('title', value, SPACE.title);
+/** A title given: never empty once set. */
+export const checkTitle = (value: string) => checkLength('title', value, { min: 1, max: SPACE.title.max });
 export const checkDescription = (value: string) => checkLength('description', value, SPACE.description);
 
 // One emoji (with its modifiers and joiners), or its code points in hex as GitBook also stores them.

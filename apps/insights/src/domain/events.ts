@@ -64,7 +64,7 @@ const Base = Type.Object({
   session: Session,
   location: Location,
   timestamp: Type.Optional(Type.String({ maxLength: 64 })),
-  type: Type.String({ maxLength: 64 }),
+  type: Type.String({ maxLength: INSIGHTS.eventType.max }),
 });
 
 const Query = Text(512);
