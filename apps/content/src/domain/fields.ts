@@ -48,5 +48,5 @@ export function visibilityAtRoot(visibility: Visibility): Visibility {
 
 /** The duplicate's title: "<title> (copy)", the title shortened to keep within the bound. */
 export function copyTitle(title: string): string {
-  return [...title].slice(0, TITLE_MAX - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
+  return [...title].slice(0, SPACE.title.max - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
 }
