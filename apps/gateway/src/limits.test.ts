@@ -153,7 +153,8 @@ function resolve(schema: Schema, path: string[]): Schema[] {
   const here = alternatives.flatMap((alt) => resolve(alt, path));
   if (path.length === 0) return alternatives.length ? [schema, ...here] : [schema];
   const [step, ...rest] = path;
-  const next = step === '[]' ? schema.items : step === '*' ? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined) : schema.properties?.[step!];
+  const next =
+    step === '[]' ? schema.items : step === '*' ? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined) : schema.properties?.[step!];
   return [...here, ...(next ? resolve(next, rest) : [])];
 }
 

@@ -19,13 +19,25 @@ describe('content refuses what is over the bounds of @quire/proto/limits', () =>
     ['SPACE.title', 'title', () => checkTitle(overBound(SPACE.title))],
     ['SPACE.description', 'description', () => checkDescription(overBound(SPACE.description))],
     ['COMMON.emoji', 'emoji', () => checkEmoji('😀'.repeat(COMMON.emoji.max + 1))],
-    ['SPACE.principals', 'users', () => grantPrincipals(Array.from({ length: SPACE.principals.max + 1 }, (_, i) => `u${i}`), [])],
+    [
+      'SPACE.principals',
+      'users',
+      () =>
+        grantPrincipals(
+          Array.from({ length: SPACE.principals.max + 1 }, (_, i) => `u${i}`),
+          [],
+        ),
+    ],
     ['SPACE.searchQuery', 'query', () => checkQuery(overBound(SPACE.searchQuery))],
     ['CHANGE_REQUEST.changes', 'changes', () => apply(...Array.from({ length: CHANGE_REQUEST.changes.max + 1 }, () => page({})))],
     ['PAGE.title', 'changes\\[0\\]\\.title', () => apply(page({ fields: { title: overBound(PAGE.title) } }))],
     ['PAGE.description', 'changes\\[0\\]\\.description', () => apply(page({ fields: { description: overBound(PAGE.description) } }))],
     ['PAGE.markdown', 'changes\\[0\\]\\.markdown', () => apply(page({ markdown: overBound(PAGE.markdown) }))],
-    ['FILE.name', 'changes\\[0\\]\\.files\\[0\\]\\.name', () => apply({ insertFiles: { files: [{ ref: 'f', name: overBound(FILE.name), contentType: '', blob: 'f'.repeat(64), size: 1 }] } })],
+    [
+      'FILE.name',
+      'changes\\[0\\]\\.files\\[0\\]\\.name',
+      () => apply({ insertFiles: { files: [{ ref: 'f', name: overBound(FILE.name), contentType: '', blob: 'f'.repeat(64), size: 1 }] } }),
+    ],
   ])('%s', (_bound, field, check) => {
     expect(refusal(check)).toMatch(new RegExp(`^${field}: `));
   });

@@ -1,17 +1,7 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { SortOrder } from '@quire/proto/common';
 import { COMMON } from '@quire/proto/limits';
-import {
-  checkOneOf,
-  ConflictError,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionDeniedError,
-  Role,
-  roleAtLeast,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
+import { checkOneOf, ConflictError, InvalidArgumentError, NotFoundError, PermissionDeniedError, Role, roleAtLeast, type CallContext, type Handlers } from '@quire/service-kit';
 import { canView, spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';

@@ -67,7 +67,10 @@ export const AggregateBody = Type.Object({
   where: Type.Optional(Type.Array(Filter, items(INSIGHTS.filters))),
   groupBy: Type.Optional(Type.Array(Column, items(INSIGHTS.groupBy))),
   order: Type.Optional(Type.Object({ by: Column, direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) })),
-  range: Type.Union([Type.String({ ...chars(INSIGHTS.range), description: 'lastYear, last3Months, last30Days, last7Days, last24Hours' }), Type.Object({ from: Timestamp, to: Timestamp })]),
+  range: Type.Union([
+    Type.String({ ...chars(INSIGHTS.range), description: 'lastYear, last3Months, last30Days, last7Days, last24Hours' }),
+    Type.Object({ from: Timestamp, to: Timestamp }),
+  ]),
   limit: Type.Optional(Type.Integer({ ...range(INSIGHTS.limit), default: INSIGHTS.limit.max })),
 });
 

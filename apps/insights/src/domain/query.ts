@@ -28,7 +28,6 @@ export interface CompiledQuery {
   columns: { column: string; claim?: string; alias: string; decode: (v: unknown) => unknown }[];
 }
 
-
 interface Resolved {
   ref: ColumnRef;
   def: ColumnDef;
@@ -46,7 +45,10 @@ function resolve(ref: ColumnRef, field: string): Resolved {
   }
   if (ref.column === 'visitorClaim' && !ref.claim) throw new InvalidArgumentError(`${field}.claim: required for the visitorClaim column`);
   if (ref.claim !== undefined && ref.column !== 'visitorClaim') throw new InvalidArgumentError(`${field}.claim: only the visitorClaim column takes a claim`);
-  if (ref.precision !== undefined && (ref.column !== 'visitorGeoPoint' || !Number.isInteger(ref.precision) || ref.precision < INSIGHTS.precision.min || ref.precision > INSIGHTS.precision.max)) {
+  if (
+    ref.precision !== undefined &&
+    (ref.column !== 'visitorGeoPoint' || !Number.isInteger(ref.precision) || ref.precision < INSIGHTS.precision.min || ref.precision > INSIGHTS.precision.max)
+  ) {
     throw new InvalidArgumentError(`${field}.precision: an integer ${INSIGHTS.precision.min}..${INSIGHTS.precision.max}, for the visitorGeoPoint column only`);
   }
   return { ref, def, key: JSON.stringify([ref.column, ref.interval ?? null, ref.claim ?? null]) };

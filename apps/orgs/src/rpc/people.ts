@@ -11,7 +11,6 @@ import { organizationOf, roleIn } from './organizations.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
-
 /** Team membership lists, invitations by email and subdomain lookups: who belongs where. */
 export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMembers' | 'inviteUsers' | 'getSubdomain'> {
   return {

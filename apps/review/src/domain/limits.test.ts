@@ -8,7 +8,14 @@ import { checkReactions } from './comments.ts';
 
 describe('review refuses what is over the bounds of @quire/proto/limits', () => {
   it.each([
-    ['COMMENT.reactions', () => checkReactions('addedReactions', Array.from({ length: COMMENT.reactions.max + 1 }, (_, i) => `${i}`))],
+    [
+      'COMMENT.reactions',
+      () =>
+        checkReactions(
+          'addedReactions',
+          Array.from({ length: COMMENT.reactions.max + 1 }, (_, i) => `${i}`),
+        ),
+    ],
     ['COMMENT.reaction', () => checkReactions('addedReactions', [overBound(COMMENT.reaction)])],
   ])('%s', (_bound, check) => {
     expect(refusal(check)).toMatch(/^addedReactions: /);

@@ -1,17 +1,7 @@
 import { CHANGE_REQUEST, COMMON } from '@quire/proto/limits';
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
-import {
-  checkLength,
-  ConflictError,
-  GrpcStatus,
-  InvalidArgumentError,
-  isServiceError,
-  pageArgs,
-  pageOf,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MERGE_TIMEOUT_MS, parseStatus, statusFilter } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import {
@@ -153,7 +143,8 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'edit a change request']);
       if (req.changes.length === 0) throw new InvalidArgumentError('changes: at least one change is required');
-      if (req.changes.length > CHANGE_REQUEST.changes.max) throw new InvalidArgumentError(`changes: at most ${CHANGE_REQUEST.changes.max} changes per request (got ${req.changes.length})`);
+      if (req.changes.length > CHANGE_REQUEST.changes.max)
+        throw new InvalidArgumentError(`changes: at most ${CHANGE_REQUEST.changes.max} changes per request (got ${req.changes.length})`);
       checkWritable(cr.number, cr.status, 'its content cannot change');
       const { revision } = await deps.spaceContent.applyChanges({ spaceId: space.id, revisionId: cr.revision, changes: req.changes }, ctx).catch((err: unknown) => {
         // A change naming a page that is not there is bad input of this batch (400), not a missing resource.

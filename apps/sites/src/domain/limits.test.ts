@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON, SITE } from '@quire/proto/limits';
 import { overBound, refusal } from '@quire/service-kit/testing';
-import { checkBasename, checkCondition, checkDescription, checkGroupTitle, checkHostname, checkIcon, checkPath, checkProxy, checkSectionTitle, checkShareLinkName, checkSiteTitle } from './fields.ts';
+import {
+  checkBasename,
+  checkCondition,
+  checkDescription,
+  checkGroupTitle,
+  checkHostname,
+  checkIcon,
+  checkPath,
+  checkProxy,
+  checkSectionTitle,
+  checkShareLinkName,
+  checkSiteTitle,
+} from './fields.ts';
 
 // The bounds of @quire/proto/limits this service owns, refused one over with the field named (the
 // gateway's limits.test.ts finds the same numbers in its OpenAPI document).

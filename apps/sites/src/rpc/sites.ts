@@ -8,7 +8,6 @@ import { editable, editorOf, memberOf, readable, relayed, type Deps } from './de
 
 type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSite' | 'updateSite' | 'deleteSite' | 'setSitePublished'>;
 
-
 export function siteHandlers(deps: Deps): H {
   const { store, content, events } = deps;
 
