@@ -16,7 +16,7 @@ describe('orgs refuses what is over the bounds of @quire/proto/limits', () => {
   it.each([
     ['AUTH.password', 'newPassword', () => checkNewPassword('newPassword', overBound(AUTH.password))],
     ['AUTH.tokenLabel', 'label', () => checkTokenLabel(overBound(AUTH.tokenLabel))],
-    ['COMMON.email', 'email', () => checkEmail(`${'a'.repeat(COMMON.email.max - 'a@b.co'.length + 1)}@b.co`)],
+    ['COMMON.email', 'email', () => checkEmail(`${'a'.repeat(COMMON.email.max + 1 - '@b.co'.length)}@b.co`)],
     ['ORGANIZATION.hostname', 'hostname', () => checkHostname(overBound(ORGANIZATION.hostname))],
     ['ORGANIZATION.emailDomains', 'emailDomains', () => normalizeEmailDomains(many(ORGANIZATION.emailDomains.max + 1, (i) => `d${i}.example.com`))],
     ['SSO.label (SAML)', 'label', () => checkLabel(overBound(SSO.label))],
