@@ -1,3 +1,4 @@
+import { MEMBER, ORGANIZATION } from '@quire/proto/limits';
 import { AlreadyExistsError, checkLength, NotFoundError } from '@quire/service-kit';
 import { Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
@@ -11,7 +12,7 @@ import type { Store } from './store/index.ts';
 
 export async function createUser(store: Store, email: string, displayName: string, password?: string) {
   const e = checkEmail(email);
-  const name = checkLength('name', displayName, 1, 64);
+  const name = checkLength('name', displayName, MEMBER.displayName);
   const passwordHash = password === undefined ? undefined : await hashPassword(checkNewPassword('password', password));
   if (await store.findUserByEmail(e)) throw new AlreadyExistsError(`A user with email ${e} exists`);
   return store.createUser({ id: newId(), email: e, displayName: name, passwordHash });
@@ -31,7 +32,7 @@ async function userByEmail(store: Store, email: string) {
 
 export async function createOrganization(store: Store, title: string, ownerEmail: string) {
   const owner = await userByEmail(store, ownerEmail);
-  return store.createOrganization({ id: newId(), title: checkLength('title', title, 2, 255), emailDomains: [], ownerId: owner.id });
+  return store.createOrganization({ id: newId(), title: checkLength('title', title, ORGANIZATION.title), emailDomains: [], ownerId: owner.id });
 }
 
 export async function addMember(store: Store, organizationId: string, email: string, role: Role) {

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { DomainError, PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
+import { AUTH } from '@quire/proto/limits';
+import { DomainError } from '@quire/service-kit';
 import { API_ROLES, roleFromApi, type ApiRole } from '@quire/policy';
 import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
 import { openStore, type Store } from './store/index.ts';
@@ -29,7 +30,7 @@ export function adminCommands(program: Command, databaseUrl: () => string): void
   const user = program.command('user').description('users');
   // A password on the command line lands in the shell's history and the process list: `-` reads
   // it from the standard input instead (`echo "$PW" | pnpm quire user set-password --email E --password -`).
-  const PASSWORD_HELP = `a password to sign in with (${PASSWORD_MIN} to ${PASSWORD_MAX} characters), or - to read it from stdin`;
+  const PASSWORD_HELP = `a password to sign in with (${AUTH.password.min} to ${AUTH.password.max} characters), or - to read it from stdin`;
 
   async function passwordFrom(value: string): Promise<string> {
     if (value !== '-') return value;

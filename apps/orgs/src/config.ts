@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
-import { databaseConfigFields, loadConfig, PASSWORD_MAX, PASSWORD_MIN, port, secret, serviceConfigFields } from '@quire/service-kit';
+import { AUTH } from '@quire/proto/limits';
+import { databaseConfigFields, loadConfig, port, secret, serviceConfigFields } from '@quire/service-kit';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
@@ -15,7 +16,7 @@ export const ConfigSchema = Type.Object({
   /** On first start with an empty database, the token of the admin user created then. */
   QUIRE_BOOTSTRAP_TOKEN: Type.Optional(Type.String({ minLength: 20, pattern: '^[A-Za-z0-9_-]+$' })),
   /** On first start with an empty database, the password of the admin user created then. */
-  QUIRE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })),
+  QUIRE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: AUTH.password.min, maxLength: AUTH.password.max })),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The stream of domain events the audit log is written from, and its subjects' prefix (tests use their own). */
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),

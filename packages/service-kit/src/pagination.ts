@@ -1,12 +1,12 @@
+import { COMMON } from '@quire/proto/limits';
 import { InvalidArgumentError } from './errors.js';
 
 export const DEFAULT_PAGE_LIMIT = 50;
-export const MAX_PAGE_LIMIT = 1000;
 
 /** The page size to use: the default when none was asked for, never above the maximum. */
 export function pageLimit(limit: number | undefined): number {
   if (!limit) return DEFAULT_PAGE_LIMIT;
-  if (limit > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`limit: must be at most ${MAX_PAGE_LIMIT}`);
+  if (limit > COMMON.pageLimit.max) throw new InvalidArgumentError(`limit: must be at most ${COMMON.pageLimit.max}`);
   return limit;
 }
 

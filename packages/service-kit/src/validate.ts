@@ -1,11 +1,5 @@
+import { COMMON, type Bound } from '@quire/proto/limits';
 import { InvalidArgumentError } from './errors.js';
-
-/**
- * A password's bounds, for the gateway's schemas and orgs's checks alike. NIST SP 800-63B: at
- * least 8 characters, long passphrases welcome; the upper bound caps the work before argon2 runs.
- */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 256;
 
 /** The refusal of text holding NUL, which no store takes (PostgreSQL's text and jsonb refuse it). */
 export const nulRefused = (field: string) => new InvalidArgumentError(`${field}: text must not contain NUL (\\u0000)`);
@@ -16,8 +10,8 @@ export function checkNoNul(field: string, value: string): string {
   return value;
 }
 
-/** Bounds of the API reference, checked by the services too: the gateway is not their only caller. */
-export function checkLength(field: string, value: string, min: number, max: number): string {
+/** Bounds of the API reference (@quire/proto/limits), checked by the services too: the gateway is not their only caller. */
+export function checkLength(field: string, value: string, { min = 0, max }: Bound): string {
   checkNoNul(field, value);
   // Characters as people count them (code points), not UTF-16 units.
   const length = [...value].length;
@@ -34,9 +28,9 @@ export function checkOneOf<T extends string>(field: string, value: string, allow
   return value as T;
 }
 
-/** An http(s) URL of at most `max` characters. */
-export function checkUri(field: string, value: string, max: number): string {
-  checkLength(field, value, 1, max);
+/** An http(s) URL within the bound of URLs. */
+export function checkUri(field: string, value: string): string {
+  checkLength(field, value, COMMON.url);
   let ok = false;
   try {
     const u = new URL(value);

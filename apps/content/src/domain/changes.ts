@@ -3,6 +3,7 @@
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
 import { fromMarkdown, mapRefs, PAGE_SLUG, rawRef, titleSlug, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
+import { CHANGE_REQUEST, COMMON, FILE, PAGE } from '@quire/proto/limits';
 import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName } from '@quire/service-kit';
 import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
 import { readFrontMatter } from '@quire/gitbook-layout';
@@ -10,10 +11,7 @@ import { stringify } from 'safe-stable-stringify';
 import { fieldsFromFrontMatter, givenFrontMatter, matterOf, updatedMarkdown, withMatter } from './front-matter.ts';
 import { clonePages, findPage, flatten, PAGE_TYPES, subtreeIds, uniqueSlug, type GitRef, type PageType, type Tree, type TreeFile, type TreePage } from './tree.ts';
 
-export const MAX_CHANGES = 50;
-export const MAX_MARKDOWN = 1_000_000;
 export const DEFAULT_PAGE_TITLE = 'Untitled';
-export const PAGE_TITLE_MAX = 255;
 
 export interface PageFieldsInput {
   title?: string;
@@ -99,7 +97,7 @@ export function documentOfModel(at: string, document: JSONDocument, matter = '')
   } catch (e) {
     throw new InvalidArgumentError(`${at}.document: not a valid JSONDocument (${(e as Error).message})`);
   }
-  if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.document: its markdown must be at most ${MAX_MARKDOWN} characters`);
+  if (markdown.length > PAGE.markdown.max) throw new InvalidArgumentError(`${at}.document: its markdown must be at most ${PAGE.markdown.max} characters`);
   const json = stringify(document);
   if (stringify(fromMarkdown(markdown)) === json) return { id: documentId(markdown), body: { markdown } };
   return { id: documentId(MODEL_ID_PREFIX + matter + json), body: { markdown, document } };
@@ -174,17 +172,17 @@ function fieldsFromDocument(document: JSONDocument, given: PageFieldsInput): { f
 
 function checkFields(at: string, f: PageFieldsInput | undefined): PageFieldsInput {
   if (!f) return {};
-  if (f.title !== undefined) checkLength(`${at}.title`, f.title, 1, PAGE_TITLE_MAX);
+  if (f.title !== undefined) checkLength(`${at}.title`, f.title, PAGE.title);
   if (f.slug !== undefined && !PAGE_SLUG.test(f.slug))
-    throw new InvalidArgumentError(`${at}.slug: must be 1 to 100 lower case letters, digits, "-", "_", "." or "+" (not first, nor a dot last)`);
-  if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, 0, 50);
-  if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, 0, 50);
-  if (f.description !== undefined) checkLength(`${at}.description`, f.description, 0, 1000);
+    throw new InvalidArgumentError(`${at}.slug: must be ${PAGE.slug.min} to ${PAGE.slug.max} lower case letters, digits, "-", "_", "." or "+" (not first, nor a dot last)`);
+  if (f.emoji !== undefined) checkLength(`${at}.emoji`, f.emoji, COMMON.emoji);
+  if (f.icon !== undefined) checkLength(`${at}.icon`, f.icon, COMMON.icon);
+  if (f.description !== undefined) checkLength(`${at}.description`, f.description, PAGE.description);
   return f;
 }
 
 export function checkMarkdown(at: string, markdown: string): string {
-  if (markdown.length > MAX_MARKDOWN) throw new InvalidArgumentError(`${at}.markdown: must be at most ${MAX_MARKDOWN} characters`);
+  if (markdown.length > PAGE.markdown.max) throw new InvalidArgumentError(`${at}.markdown: must be at most ${PAGE.markdown.max} characters`);
   return checkNoNul(`${at}.markdown`, markdown);
 }
 
@@ -206,7 +204,7 @@ function setFields(page: TreePage, f: PageFieldsInput) {
 /** Applies `changes` in order to `base`; the first bad one throws, naming its index. */
 export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): Applied {
   if (changes.length === 0) throw new InvalidArgumentError('changes: at least one change is needed');
-  if (changes.length > MAX_CHANGES) throw new InvalidArgumentError(`changes: at most ${MAX_CHANGES} changes per batch (got ${changes.length})`);
+  if (changes.length > CHANGE_REQUEST.changes.max) throw new InvalidArgumentError(`changes: at most ${CHANGE_REQUEST.changes.max} changes per batch (got ${changes.length})`);
   const now = ctx.now.toISOString();
   const root: TreePage = { id: '', type: 'group', title: '', slug: '', createdAt: now, updatedAt: now, pages: clonePages(base.pages) };
   const files = [...base.files];
@@ -272,7 +270,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
         checkFields(at, fields);
         body = typeof given === 'string' ? given : { document: given, at, matter: '' };
       } else if (c.markdown !== undefined || c.document) throw new InvalidArgumentError(`${at}.markdown: only document pages have markdown`);
-      if (type === 'link') checkLength(`${at}.href`, c.href, 1, 2048);
+      if (type === 'link') checkLength(`${at}.href`, c.href, COMMON.url);
       const parent = container(at, c.into, type);
       const index = position(at, c.at, parent.pages);
       const title = fields.title ?? DEFAULT_PAGE_TITLE;
@@ -350,7 +348,7 @@ export function applyChanges(base: Tree, changes: Change[], ctx: ApplyContext): 
     } else {
       change.insertFiles.files.forEach((f, j) => {
         const fat = `${at}.files[${j}]`;
-        checkLength(`${fat}.name`, f.name, 1, 255);
+        checkLength(`${fat}.name`, f.name, FILE.name);
         const file: TreeFile = { id: ctx.newId(), name: safeFileName(f.name), contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
         if (f.dimensions) file.dimensions = f.dimensions;
         addRef(fat, f.ref, 'files', file.id);
@@ -448,7 +446,7 @@ export function treeFromContent(
         page.documentId = kept.id;
         documents.set(kept.id, kept.body);
       }
-      if (type === 'link') page.href = checkLength(`${at}.href`, p.href, 1, 2048);
+      if (type === 'link') page.href = checkLength(`${at}.href`, p.href, COMMON.url);
       page.title = fields.title ?? DEFAULT_PAGE_TITLE;
       if (fields.slug !== undefined && siblings.some((s) => s.slug === fields.slug)) throw new InvalidArgumentError(`${at}.slug: "${fields.slug}" is used by another page there`);
       page.slug = fields.slug ?? uniqueSlug(titleSlug(page.title), siblings);
@@ -472,7 +470,7 @@ export function treeFromContent(
     if (f.id && !ID.test(f.id)) throw new InvalidArgumentError(`${at}.id: must be 1 to 64 letters, digits, "-" or "_"`);
     if (fileIds.has(id)) throw new InvalidArgumentError(`${at}.id: "${id}" is used twice`);
     fileIds.add(id);
-    checkLength(`${at}.name`, f.name, 1, 255);
+    checkLength(`${at}.name`, f.name, FILE.name);
     const file: TreeFile = { id, name: safeFileName(f.name), contentType: f.contentType || 'application/octet-stream', size: f.size, blob: f.blob };
     if (f.dimensions) file.dimensions = f.dimensions;
     if (f.git) file.git = { oid: f.git.oid, path: f.git.path };

@@ -1,5 +1,6 @@
 import type { SpaceCounters, SpaceGitLink } from '@quire/proto/content';
-import { InvalidArgumentError, MAX_PAGE_LIMIT } from '@quire/service-kit';
+import { COMMON } from '@quire/proto/limits';
+import { InvalidArgumentError } from '@quire/service-kit';
 import { STATE_EVENTS, type DomainEvent } from '@quire/service-kit/nats';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -99,7 +100,7 @@ export function checkGitLinks(links: SpaceGitLink[]): SpaceGitLink[] {
 }
 
 function checkCount(field: string, n: number) {
-  if (n > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`${field}: at most ${MAX_PAGE_LIMIT} (got ${n})`);
+  if (n > COMMON.batchIds.max) throw new InvalidArgumentError(`${field}: at most ${COMMON.batchIds.max} (got ${n})`);
 }
 
 /** One copy per space, the highest version (a batch updating a row twice is refused by PostgreSQL). */

@@ -1,3 +1,4 @@
+import { COMMON, SPACE } from '@quire/proto/limits';
 import { checkLength, checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 import { Role } from '@quire/policy';
 import { roleToLevel, type Level } from './access.ts';
@@ -12,17 +13,17 @@ export type EditMode = (typeof EDIT_MODES)[number];
 
 export const DEFAULT_TITLE = 'Untitled';
 const COPY_SUFFIX = ' (copy)';
-const TITLE_MAX = 50;
 
-export const checkTitle = (value: string) => checkLength('title', value, 1, TITLE_MAX);
-export const checkDescription = (value: string) => checkLength('description', value, 0, 100);
+/** A title given: never empty once set. */
+export const checkTitle = (value: string) => checkLength('title', value, { min: 1, max: SPACE.title.max });
+export const checkDescription = (value: string) => checkLength('description', value, SPACE.description);
 
 // One emoji (with its modifiers and joiners), or its code points in hex as GitBook also stores them.
 const EMOJI = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation}\p{Emoji_Modifier}\p{Regional_Indicator}\u200d\ufe0f\u20e3#*0-9]+|[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*)$/u;
 
 /** An emoji, or empty for none. */
 export function checkEmoji(value: string): string {
-  checkLength('emoji', value, 0, 50);
+  checkLength('emoji', value, COMMON.emoji);
   if (value !== '' && !EMOJI.test(value)) throw new InvalidArgumentError('emoji: must be an emoji character or its hex code points');
   return value;
 }
@@ -47,5 +48,5 @@ export function visibilityAtRoot(visibility: Visibility): Visibility {
 
 /** The duplicate's title: "<title> (copy)", the title shortened to keep within the bound. */
 export function copyTitle(title: string): string {
-  return [...title].slice(0, TITLE_MAX - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
+  return [...title].slice(0, SPACE.title.max - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '@quire/policy';
-import { accessChanges, authorizeGrant, checkKnown, grantLevel, grantPrincipals, MAX_PRINCIPALS } from './grants.ts';
+import { SPACE } from '@quire/proto/limits';
+import { accessChanges, authorizeGrant, checkKnown, grantLevel, grantPrincipals } from './grants.ts';
 
 describe('grantLevel', () => {
   it('stores the roles and removes on null (GUEST)', () => {
@@ -26,7 +27,7 @@ describe('grantPrincipals', () => {
 
   it('needs at least one and at most the maximum of each', () => {
     expect(() => grantPrincipals([], [])).toThrow(/^users, teams: at least one/);
-    const many = Array.from({ length: MAX_PRINCIPALS + 1 }, (_, i) => `u${i}`);
+    const many = Array.from({ length: SPACE.principals.max + 1 }, (_, i) => `u${i}`);
     expect(() => grantPrincipals(many, [])).toThrow(/^users: at most 100 ids \(got 101\)$/);
     expect(() => grantPrincipals([], many)).toThrow(/^teams: at most 100/);
     expect(() => grantPrincipals(['u', ''], [])).toThrow(/^users\[1\]: must not be empty$/);

@@ -1,10 +1,8 @@
+import { SPACE } from '@quire/proto/limits';
 import { InvalidArgumentError, PermissionDeniedError } from '@quire/service-kit';
 import { allow, API_ROLES, isRole, mayGrant, Role, roleFromApi, roleToApi, type ApiRole } from '@quire/policy';
 
 // Grants (GitBook's space and collection permissions): who may hand them out, which roles, to whom.
-
-/** At most this many users, and as many teams, in one grant. */
-export const MAX_PRINCIPALS = 100;
 
 export type PrincipalType = 'user' | 'team';
 export interface Principal {
@@ -18,11 +16,11 @@ export function grantLevel(role: Role): ApiRole | null {
   return roleToApi(role);
 }
 
-/** The principals of a grant, each once: at least one, at most MAX_PRINCIPALS users and as many teams. */
+/** The principals of a grant, each once: at least one, at most SPACE.principals users and as many teams. */
 export function grantPrincipals(userIds: string[], teamIds: string[]): Principal[] {
   if (userIds.length === 0 && teamIds.length === 0) throw new InvalidArgumentError('users, teams: at least one user or team is needed');
   const check = (field: string, ids: string[]) => {
-    if (ids.length > MAX_PRINCIPALS) throw new InvalidArgumentError(`${field}: at most ${MAX_PRINCIPALS} ids (got ${ids.length})`);
+    if (ids.length > SPACE.principals.max) throw new InvalidArgumentError(`${field}: at most ${SPACE.principals.max} ids (got ${ids.length})`);
     ids.forEach((id, i) => {
       if (id === '') throw new InvalidArgumentError(`${field}[${i}]: must not be empty`);
     });

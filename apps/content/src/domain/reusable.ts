@@ -1,8 +1,9 @@
 // A revision's reusable contents: blocks several pages include (GitBook's reusable content; a Git
 // import's `.gitbook/includes/*.md`, `{% include "<id>" %}` in page markdown). Each is a title and
 // a document stored like a page's; a Git import sets them and every later revision carries them.
+import { PAGE } from '@quire/proto/limits';
 import { checkLength, InvalidArgumentError } from '@quire/service-kit';
-import { checkMarkdown, documentOfMarkdown, ID, PAGE_TITLE_MAX, type DocumentBody } from './changes.ts';
+import { checkMarkdown, documentOfMarkdown, ID, type DocumentBody } from './changes.ts';
 import type { GitRef } from './tree.ts';
 
 export interface ReusableContent {
@@ -35,7 +36,7 @@ export function checkReusableContents(items: readonly ReusableContentInput[], ne
     const id = r.id || newId();
     seen.add(id);
     const kept = documentOfMarkdown(checkMarkdown(at, r.markdown));
-    const content: ReusableContent = { id, title: checkLength(`${at}.title`, r.title, 1, PAGE_TITLE_MAX), documentId: kept.id };
+    const content: ReusableContent = { id, title: checkLength(`${at}.title`, r.title, PAGE.title), documentId: kept.id };
     documents.set(kept.id, kept.body);
     if (r.git) content.git = { oid: r.git.oid, path: r.git.path };
     return content;

@@ -1,15 +1,15 @@
 // Request rules shared by search and the link lists: the query's bounds and offset paging (results
 // ranked or computed in one pass have no natural key to continue after).
+import { SPACE } from '@quire/proto/limits';
 import { decodeCursor, encodeCursor, InvalidArgumentError, pageLimit } from '@quire/service-kit';
 
-export const MAX_QUERY_LENGTH = 512;
 /** Matching sections shown under each page found. */
 export const SECTIONS_PER_PAGE = 5;
 
 export function checkQuery(query: string): string {
   const q = query.trim();
   if (q === '') throw new InvalidArgumentError('query: required');
-  if (query.length > MAX_QUERY_LENGTH) throw new InvalidArgumentError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
+  if (query.length > SPACE.searchQuery.max) throw new InvalidArgumentError(`query: must be at most ${SPACE.searchQuery.max} characters`);
   return q;
 }
 

@@ -6,7 +6,6 @@
 import { flatten, type Located, type PageType, type Tree, type TreeFile } from './tree.ts';
 
 export const DEFAULT_SEMANTIC_LIMIT = 10;
-export const MAX_SEMANTIC_LIMIT = 1000;
 
 export interface ChangedPage {
   id: string;

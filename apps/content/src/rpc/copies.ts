@@ -1,5 +1,6 @@
 import type { ContentServiceServer, Space, SpaceCounters, SpaceGitLink } from '@quire/proto/content';
-import { callsAsItself, MAX_PAGE_LIMIT, PermissionDeniedError, type Handlers, type Logger } from '@quire/service-kit';
+import { COMMON } from '@quire/proto/limits';
+import { callsAsItself, PermissionDeniedError, type Handlers, type Logger } from '@quire/service-kit';
 import { type Role } from '@quire/policy';
 import { checkCounters, checkGitLinks, newest, type CopyUpdate } from '../domain/copies.ts';
 import { presentSpace } from '../presenters.ts';
@@ -83,7 +84,7 @@ export async function presentOne(deps: CopyDeps, row: SpaceRow, role: Role, log:
 export async function rebuildMissingCopies(deps: CopyDeps, log: Pick<Logger, 'warn'>): Promise<number> {
   let total = 0;
   for (let after = ''; ;) {
-    const ids = await deps.store.copies.missing(after, MAX_PAGE_LIMIT);
+    const ids = await deps.store.copies.missing(after, COMMON.batchIds.max);
     if (!ids.length) return total;
     await rebuildCopies(deps, { counters: ids, gitLinks: ids }, log);
     total += ids.length;

@@ -53,7 +53,7 @@ export function importHandlers(deps: ImportDeps): H {
   const writeContent = contentWriter(deps);
   return {
     async importContent(req, ctx) {
-      const url = checkUri('url', req.url, 2048);
+      const url = checkUri('url', req.url);
       if (!req.source) throw new InvalidArgumentError('source: required');
       checkOneOf('source', req.source, IMPORT_SOURCES);
       if (req.source !== 'website' && !isFileSource(req.source))

@@ -10,6 +10,7 @@ import type {
   SemanticChange as SemanticChangeMessage,
   SpaceContentServiceServer,
 } from '@quire/proto/space-content';
+import { SPACE } from '@quire/proto/limits';
 import { Revision as RevisionCodec } from '@quire/proto/space-content';
 import {
   callsAsItself,
@@ -37,7 +38,7 @@ import pLimit from 'p-limit';
 import { applyChanges, revertTargets, saysMoreThanMarkdown, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, storedDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
-import { DEFAULT_SEMANTIC_LIMIT, MAX_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
+import { DEFAULT_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
 import { checkRedirects, mergeWhole } from '../domain/redirects.ts';
 import { checkReusableContents, type ReusableContent } from '../domain/reusable.ts';
 import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
@@ -343,7 +344,7 @@ export function revisionHandlers(deps: RevisionDeps): H {
 
   return {
     async getSemanticChanges(req, ctx) {
-      if (req.limit < 0 || req.limit > MAX_SEMANTIC_LIMIT) throw new InvalidArgumentError(`limit: must be between 1 and ${MAX_SEMANTIC_LIMIT}`);
+      if (req.limit < 0 || req.limit > SPACE.changesLimit.max) throw new InvalidArgumentError(`limit: must be between ${SPACE.changesLimit.min} and ${SPACE.changesLimit.max}`);
       const { space, revision } = await readRevision(deps, req.spaceId, req.revisionId, ctx);
       // The first parent may be another space's (a duplicate's first revision): its tree is this one's source.
       const baseId = req.baseRevisionId || revision.parents[0];

@@ -1,6 +1,7 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { SortOrder } from '@quire/proto/common';
-import { checkOneOf, ConflictError, InvalidArgumentError, MAX_PAGE_LIMIT, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import { COMMON } from '@quire/proto/limits';
+import { checkOneOf, ConflictError, InvalidArgumentError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { allow, isRole } from '@quire/policy';
 import { spaceRole } from '../domain/access.ts';
 import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, DEFAULT_TITLE, EDIT_MODES, visibilityAtRoot } from '../domain/fields.ts';
@@ -154,7 +155,7 @@ export function spaceHandlers(deps: Deps): H {
     },
 
     async batchGetSpaces({ spaceIds }, ctx) {
-      if (spaceIds.length > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`spaceIds: at most ${MAX_PAGE_LIMIT} ids (got ${spaceIds.length})`);
+      if (spaceIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`spaceIds: at most ${COMMON.batchIds.max} ids (got ${spaceIds.length})`);
       const rows = spaceIds.length ? await store.getSpaces(spaceIds) : [];
       // One membership call per organization, not per space.
       const organizationIds = [...new Set(rows.map((r) => r.organizationId))];

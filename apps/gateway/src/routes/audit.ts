@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { AUDIT } from '@quire/proto/limits';
 import type { AuditEntry as AuditEntryMsg } from '@quire/proto/orgs';
 import { AuditLog } from '../schemas/auth.ts';
-import { errorResponses, list, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
+import { chars, errorResponses, list, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
 import { iso } from '../presenters/time.ts';
 import type { RouteDeps } from './context.ts';
 
@@ -31,8 +32,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         params: OrgParams,
         querystring: Type.Object({
           ...ListQuery,
-          actor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only entries of this user id' })),
-          action: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only this action, e.g. `user.sign_in_failed`' })),
+          actor: Type.Optional(Type.String({ ...chars(AUDIT.actor), description: 'Only entries of this user id' })),
+          action: Type.Optional(Type.String({ ...chars(AUDIT.action), description: 'Only this action, e.g. `user.sign_in_failed`' })),
           from: Type.Optional({ ...Timestamp, description: 'Entries at or after this time' }),
           to: Type.Optional({ ...Timestamp, description: 'Entries before this time' }),
         }),

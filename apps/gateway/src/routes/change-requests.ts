@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { CHANGE_REQUEST } from '@quire/proto/limits';
 import type { Caller } from '@quire/service-kit';
 import { InvalidArgumentError, NotFoundError } from '@quire/service-kit';
 import { linkPresenters } from '../presenters/space-links.ts';
@@ -117,7 +118,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       schema: {
         operationId: 'updateChangeRequestContent',
         tags,
-        summary: 'Apply an ordered batch of at most 50 content changes as one new revision of the change request; one bad change rejects the batch',
+        summary: `Apply an ordered batch of at most ${CHANGE_REQUEST.changes.max} content changes as one new revision of the change request; one bad change rejects the batch`,
         params: ChangeRequestParams,
         body: UpdateContentBody,
         response: { 200: ChangeRequest, ...errorResponses },

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { INTEGRATION } from '@quire/proto/limits';
 import type { Integration as IntegrationMsg } from '@quire/proto/integrations';
 import { NotFoundError, type Caller } from '@quire/service-kit';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
 import { BlockDomain, Integration, IntegrationCategory, IntegrationName, IntegrationScope, IntegrationTarget, PublishIntegrationBody } from '../schemas/integrations.ts';
 import { presentIntegration, publishRequest } from '../presenters/integrations.ts';
 import type { RouteDeps } from './context.ts';
@@ -38,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
         summary: "List public integrations, and all of an organization's own for its members (`owner`)",
         querystring: Type.Object({
           ...ListQuery,
-          search: Type.Optional(Type.String({ maxLength: 100, description: 'Name or title contains, case-insensitive' })),
+          search: Type.Optional(Type.String({ ...chars(INTEGRATION.search), description: 'Name or title contains, case-insensitive' })),
           category: Type.Optional(IntegrationCategory),
           blockDomain: Type.Optional(BlockDomain),
           blocks: Type.Optional(Type.Boolean({ description: 'true: only integrations with blocks; false: only those without' })),

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { COMMON, MEMBER } from '@quire/proto/limits';
 import { Role, roleFromApi } from '@quire/policy';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, Id, items, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
@@ -55,11 +56,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         params: OrgParams,
         body: Type.Object({
           emails: Type.Array(
-            Type.Union([Type.String({ minLength: 3, maxLength: 320 }), Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }), role: RoleOrGuest })]),
-            {
-              minItems: 1,
-              maxItems: 100,
-            },
+            Type.Union([Type.String(chars(COMMON.emailAddress)), Type.Object({ email: Type.String(chars(COMMON.emailAddress)), role: RoleOrGuest })]),
+            items(MEMBER.invitees),
           ),
           role: Type.Optional(RoleOrGuest),
           sso: Type.Optional(Type.Boolean()),

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { MEMBER, TEAM } from '@quire/proto/limits';
 import { MemberSort } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
 import { Role, roleFromApi, roleToApi } from '@quire/policy';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
 import { presentSpace } from '../presenters/content.ts';
@@ -27,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
           ...ListQuery,
           order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }),
           role: Type.Optional(Type.Union([RoleName, Type.Literal('guest')])),
-          search: Type.Optional(Type.String({ maxLength: 256, description: 'Matches display name and email' })),
+          search: Type.Optional(Type.String({ ...chars(MEMBER.search), description: 'Matches display name and email' })),
           sort: Type.Union([Type.Literal('joinedAt'), Type.Literal('lastSeenAt')], {
             default: 'joinedAt',
             description: 'With `lastSeenAt` only members that have been seen are listed',
@@ -162,7 +163,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         tags,
         summary: "List a member's teams",
         params: MemberParams,
-        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive contains' })) }),
+        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ maxLength: TEAM.title.max, description: 'Case-insensitive contains' })) }),
         response: { 200: ListOf(Type.Object({ team: Team, member: Type.Object({ role: TeamMemberRole }) })), ...errorResponses },
       },
     },

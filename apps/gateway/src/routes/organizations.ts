@@ -1,22 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { COMMON, ORGANIZATION } from '@quire/proto/limits';
 import { roleFromApi } from '@quire/policy';
-import { errorResponses, list, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, items, list, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['organizations'];
-const Title = Type.String({ minLength: 2, maxLength: 255 });
-const EmailDomains = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 });
+const Title = Type.String(chars(ORGANIZATION.title));
+const EmailDomains = Type.Array(Type.String(chars(COMMON.domain)), items(ORGANIZATION.emailDomains));
 
 const UpdateBody = Type.Object({
   title: Type.Optional(Title),
   emailDomains: Type.Optional(EmailDomains),
-  hostname: Type.Optional(Type.String({ minLength: 3, maxLength: 32 })),
+  hostname: Type.Optional(Type.String(chars(ORGANIZATION.hostname))),
   defaultRole: Type.Optional(RoleOrGuest),
   defaultContent: Type.Optional(Type.Union([SitePointer, Type.Null()])),
-  logo: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()])),
+  logo: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: COMMON.url.max }), Type.Null()])),
   sso: Type.Optional(Type.Boolean()),
   ai: Type.Optional(Type.Boolean()),
   inviteLinks: Type.Optional(Type.Boolean()),
@@ -118,7 +119,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         operationId: 'getSubdomain',
         tags,
         summary: 'The organization a subdomain points to',
-        params: Type.Object({ subdomain: Type.String({ minLength: 3, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }) }),
+        params: Type.Object({ subdomain: Type.String({ ...chars(ORGANIZATION.hostname), pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }) }),
         response: {
           200: Type.Object({
             object: Type.Literal('subdomain'),
@@ -143,7 +144,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         operationId: 'getOrganizationsForEmailDomain',
         tags,
         summary: 'Organizations that people of an email domain can join',
-        params: Type.Object({ emailDomain: Type.String({ minLength: 1, maxLength: 253 }) }),
+        params: Type.Object({ emailDomain: Type.String(chars(COMMON.domain)) }),
         response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errorResponses },
       },
     },

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
+import { PAGE } from '@quire/proto/limits';
 import type { Revision as RevisionMessage } from '@quire/proto/space-content';
 import type { Caller } from '@quire/service-kit';
 import { presentChangeRequest } from '../presenters/change-requests.ts';
 import { presentDocument, presentFile, presentPage, presentReusableContent, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
-import { errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
+import { chars, errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import {
   ContentQuery,
@@ -62,7 +63,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
   const FileParams = Type.Composite([params, Type.Object(FileIdParam)]);
   const PageParams = Type.Composite([params, Type.Object(PageIdParam)]);
   const ReusableContentParams = Type.Composite([params, Type.Object(ReusableContentIdParam)]);
-  const PathParams = Type.Composite([params, Type.Object({ '*': Type.String({ maxLength: 2048, description: 'The page path: slugs joined by "/"' }) })]);
+  const PathParams = Type.Composite([params, Type.Object({ '*': Type.String({ ...chars(PAGE.path), description: 'The page path: slugs joined by "/"' }) })]);
 
   app.get(
     prefix,

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { AUTH, COMMON } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { anonymousCaller } from '../plugins/auth.ts';
 import { oidcServiceUrls, presentSignInOption, samlServiceUrls } from '../presenters/orgs.ts';
-import { errorResponses, Id } from '../schemas/common.ts';
+import { chars, errorResponses, Id } from '../schemas/common.ts';
 import { SignInOption } from '../schemas/orgs.ts';
 import { makeValueSigner, type LinkSecrets } from '../signing.ts';
 import type { RouteDeps } from './context.ts';
@@ -13,7 +14,6 @@ const tags = ['sign-in'];
 /** How long a browser has to come back from its OIDC provider. */
 const OIDC_STATE_TTL_S = 600;
 /** A SAML response is a few kB; a signed one with certificates stays well under this. */
-const SAML_FORM_LIMIT = 256 * 1024;
 
 const OidcParams = Type.Object({ providerId: Id('OIDC provider id') });
 const SamlParams = Type.Object({ samlProviderId: Id('SAML provider id') });
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
         security: [],
         summary: 'The SSO providers a sign-in page offers for an email address',
         description: "Those of the organizations whose email domains include the address's domain: type, id, label and start URL only. Unknown domains answer an empty list.",
-        querystring: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }) }),
+        querystring: Type.Object({ email: Type.String(chars(COMMON.emailAddress)) }),
         response: { 200: Type.Object({ items: Type.Array(SignInOption) }), ...errorResponses },
       },
     },
@@ -164,7 +164,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
   await app.register(async (scope) => {
     const acs = scope.withTypeProvider<TypeBoxTypeProvider>();
     // The identity provider posts the response as an HTML form; this scope alone reads forms.
-    acs.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: SAML_FORM_LIMIT }, (_req, body, done) =>
+    acs.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: AUTH.samlResponse.max }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
     acs.post(
@@ -178,7 +178,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
           description: 'Refused (403) when the signature, issuer, audience, recipient, time window or request do not match, or the assertion was used before.',
           params: SamlParams,
           consumes: ['application/x-www-form-urlencoded'],
-          body: Type.Object({ SAMLResponse: Type.String({ minLength: 1, maxLength: SAML_FORM_LIMIT }), RelayState: Type.Optional(Type.String({ maxLength: 1024 })) }),
+          body: Type.Object({ SAMLResponse: Type.String(chars(AUTH.samlResponse)), RelayState: Type.Optional(Type.String(chars(AUTH.relayState))) }),
           response: { 303: Redirect, ...errorResponses },
         },
       },

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { COMMON, SSO } from '@quire/proto/limits';
 import type { FastifyInstance } from 'fastify';
 import { type Caller } from '@quire/service-kit';
 import { Role, roleFromApi } from '@quire/policy';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { OidcProvider, SamlProvider } from '../schemas/orgs.ts';
 import { presentOidcProvider, presentSamlProvider, presentSignInOption } from '../presenters/orgs.ts';
 import type { Urls } from '../presenters/urls.ts';
@@ -14,7 +15,7 @@ const tags = ['sso'];
 /** Both kinds of provider take a label and the defaults for new members around their protocol's settings. */
 const providerBody = <T extends TProperties>(protocol: T) =>
   Type.Object({
-    label: Type.String({ minLength: 1, maxLength: 30 }),
+    label: Type.String(chars(SSO.label)),
     ...protocol,
     defaultTeam: Type.Optional(Id('Team id')),
     defaultRole: Type.Optional(RoleOrGuest),
@@ -139,14 +140,14 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
 }
 
 const samlBody = providerBody({
-  entityID: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-  certificate: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'X.509 certificate, PEM or its base64 body' })),
-  ssoURL: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  entityID: Type.Optional(Type.String(chars(SSO.entityID))),
+  certificate: Type.Optional(Type.String({ ...chars(SSO.certificate), description: 'X.509 certificate, PEM or its base64 body' })),
+  ssoURL: Type.Optional(Type.String({ format: 'uri', maxLength: COMMON.url.max })),
 });
 const oidcBody = providerBody({
-  issuer: Type.String({ format: 'uri', maxLength: 2048 }),
-  clientId: Type.String({ minLength: 1, maxLength: 255 }),
-  clientSecret: Type.String({ minLength: 1, maxLength: 1024, description: 'Kept sealed; never answered' }),
+  issuer: Type.String({ format: 'uri', maxLength: COMMON.url.max }),
+  clientId: Type.String(chars(SSO.clientId)),
+  clientSecret: Type.String({ ...chars(SSO.clientSecret), description: 'Kept sealed; never answered' }),
 });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { TEAM } from '@quire/proto/limits';
+import { chars, errorResponses, items, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleFromApi, teamRoleToApi } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
 
 const tags = ['teams'];
 const TeamParams = Type.Object({ organizationId: Id('Organization id'), teamId: Id('Team id') });
-const Title = Type.String({ minLength: 1, maxLength: 64 });
-const UserIds = Type.Array(Id('User id of a member'), { maxItems: 1000 });
+const Title = Type.String(chars(TEAM.title));
+const UserIds = Type.Array(Id('User id of a member'), items(TEAM.members));
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
   app.get(
@@ -22,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         querystring: Type.Object({
           ...ListQuery,
           owner: Type.Optional(Id('Member id: only the teams that member can manage')),
-          title: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive contains' })),
+          title: Type.Optional(Type.String({ maxLength: TEAM.title.max, description: 'Case-insensitive contains' })),
         }),
         response: { 200: ListOf(Team), ...errorResponses },
       },

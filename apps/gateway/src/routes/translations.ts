@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { TRANSLATION } from '@quire/proto/limits';
+import { chars, errorResponses, items, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { TranslationSettings } from '../schemas/orgs.ts';
 import { presentTranslation } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
@@ -8,8 +9,8 @@ import type { RouteDeps } from './context.ts';
 const tags = ['translations'];
 const SettingsParams = Type.Object({ organizationId: Id('Organization id'), translationSettingsId: Id('Translation settings id') });
 const Body = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 100 }),
-  languages: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 35, description: 'BCP 47 language tag' }), { maxItems: 100 })),
+  title: Type.String(chars(TRANSLATION.title)),
+  languages: Type.Optional(Type.Array(Type.String({ ...chars(TRANSLATION.language), description: 'BCP 47 language tag' }), items(TRANSLATION.languages))),
 });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
-import { literals, ListOf, Timestamp } from './common.ts';
+import { AUTH, COMMON } from '@quire/proto/limits';
+import { chars, literals, ListOf, Timestamp } from './common.ts';
 import { User } from './orgs.ts';
 
 /** A password as the sign-in service takes it; longer ones are refused here, before any hashing. */
-const Password = (description: string, minLength = 1) => Type.String({ minLength, maxLength: PASSWORD_MAX, description });
+const Password = (description: string, minLength = 1) => Type.String({ minLength, maxLength: AUTH.password.max, description });
 
-export const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password("The account's password") }, { additionalProperties: false });
+export const SignInBody = Type.Object({ email: Type.String(chars(COMMON.email)), password: Password("The account's password") }, { additionalProperties: false });
 
 export const ChangePasswordBody = Type.Object(
-  { currentPassword: Password('The password in use'), newPassword: Password(`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, PASSWORD_MIN) },
+  { currentPassword: Password('The password in use'), newPassword: Password(`${AUTH.password.min} to ${AUTH.password.max} characters`, AUTH.password.min) },
   { additionalProperties: false },
 );
 
@@ -44,7 +44,7 @@ export const CreatedApiToken = Type.Composite([ApiToken, Type.Object({ token: Ty
 
 export const CreateApiTokenBody = Type.Object(
   {
-    label: Type.String({ minLength: 1, maxLength: 100 }),
+    label: Type.String(chars(AUTH.tokenLabel)),
     expiresAt: Type.Optional(Timestamp),
     scope: Type.Optional(literals(TOKEN_SCOPES, { default: 'write', description: '`read` tokens may only read (GET)' })),
   },
@@ -69,7 +69,7 @@ export const AuditEntry = Type.Object(
 export const AuditLog = ListOf(AuditEntry);
 
 export const SiteAccessQuery = Type.Object({
-  organization: Type.String({ minLength: 1, maxLength: 64, description: "The site's organization id" }),
-  site: Type.String({ minLength: 1, maxLength: 64, description: 'The site id' }),
-  location: Type.String({ minLength: 1, maxLength: 2048, description: 'The page of the site to return to: on its custom hostname or below its published URL' }),
+  organization: Type.String({ ...chars(AUTH.siteId), description: "The site's organization id" }),
+  site: Type.String({ ...chars(AUTH.siteId), description: 'The site id' }),
+  location: Type.String({ ...chars(COMMON.url), description: 'The page of the site to return to: on its custom hostname or below its published URL' }),
 });

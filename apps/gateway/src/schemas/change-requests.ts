@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, ListQuery, Timestamp } from './common.ts';
+import { CHANGE_REQUEST, COMMON, FILE, PAGE } from '@quire/proto/limits';
+import { chars, Id, items, ListQuery, Timestamp } from './common.ts';
 import { JsonDocument } from './document.ts';
 import { User } from './orgs.ts';
 
@@ -34,11 +35,11 @@ export const ListChangeRequestsQuery = Type.Object({
   contributor: Type.Optional(Id('Only the change requests of this user')),
 });
 
-export const Subject = Type.String({ maxLength: 100 });
+export const Subject = Type.String(chars(CHANGE_REQUEST.subject));
 
 export const CreateChangeRequestBody = Type.Object({
   subject: Type.Optional(Subject),
-  agentTaskId: Type.Optional(Type.String({ maxLength: 128, description: 'The agent task the change request implements' })),
+  agentTaskId: Type.Optional(Type.String({ ...chars(CHANGE_REQUEST.agentTaskId), description: 'The agent task the change request implements' })),
 });
 
 export const UpdateChangeRequestBody = Type.Object({ subject: Type.Optional(Subject), status: Type.Optional(ChangeRequestStatus) });
@@ -47,15 +48,15 @@ export const MergeResult = Type.Object({ revision: Type.String(), result: Type.U
 
 // The fields of a page a change sets (GitBook's RevisionPageUpdate); unset ones are kept.
 const PageFields = {
-  title: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  emoji: Type.Optional(Type.String({ maxLength: 50 })),
-  icon: Type.Optional(Type.String({ maxLength: 50 })),
-  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  title: Type.Optional(Type.String(chars(PAGE.title))),
+  slug: Type.Optional(Type.String(chars(PAGE.slug))),
+  emoji: Type.Optional(Type.String(chars(COMMON.emoji))),
+  icon: Type.Optional(Type.String(chars(COMMON.icon))),
+  description: Type.Optional(Type.String(chars(PAGE.description))),
   hidden: Type.Optional(Type.Boolean()),
 };
 
-const MarkdownDocument = Type.Object({ markdown: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false });
+const MarkdownDocument = Type.Object({ markdown: Type.String(chars(PAGE.markdown)) }, { additionalProperties: false });
 // A page body: markdown, or GitBook's JSONDocument (stored as its markdown).
 export const PageDocument = Type.Union([MarkdownDocument, JsonDocument]);
 
@@ -65,7 +66,7 @@ export const InsertPageChange = Type.Object({
   document: PageDocument,
   into: Type.Optional(Type.String({ minLength: 1 })),
   at: Type.Optional(Type.Integer({ minimum: 0 })),
-  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  ref: Type.Optional(Type.String(chars(PAGE.ref))),
 });
 
 export const UpdatePageChange = Type.Object({
@@ -86,15 +87,14 @@ export const RevertPageChange = Type.Object({
 });
 
 const NewFile = Type.Object({
-  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  name: Type.String({ minLength: 1, maxLength: 256 }),
-  contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-  // At most 1 MB of bytes.
-  base64: Type.Optional(Type.String({ maxLength: 1_400_000, pattern: '^[A-Za-z0-9+/]*={0,2}$' })),
+  ref: Type.Optional(Type.String(chars(PAGE.ref))),
+  name: Type.String(chars(FILE.name)),
+  contentType: Type.Optional(Type.String(chars(FILE.contentType))),
+  url: Type.Optional(Type.String({ format: 'uri', maxLength: COMMON.url.max })),
+  base64: Type.Optional(Type.String({ ...chars(FILE.base64), pattern: '^[A-Za-z0-9+/]*={0,2}$' })),
 });
 
-export const InsertFilesChange = Type.Object({ operation: Type.Literal('insert_files'), files: Type.Array(NewFile, { minItems: 1, maxItems: 20 }) });
+export const InsertFilesChange = Type.Object({ operation: Type.Literal('insert_files'), files: Type.Array(NewFile, items(FILE.perInsert)) });
 
 /** Each operation's shape, checked one change at a time so that an error names the change at fault. */
 export const CHANGE_SCHEMAS = {
@@ -113,7 +113,7 @@ export const UpdateContentBody = Type.Object({
       { operation: Type.Union(Object.keys(CHANGE_SCHEMAS).map((k) => Type.Literal(k))) },
       { additionalProperties: true, description: 'One of insert_page, update_page, delete_page, revert_page, insert_files (GitBook ChangeRequestContentChange)' },
     ),
-    { minItems: 1, maxItems: 50 },
+    items(CHANGE_REQUEST.changes),
   ),
 });
 
@@ -124,8 +124,8 @@ export const PdfQuery = Type.Object({
 
 /** The signed download link's parameters (see routes/change-requests.ts). */
 export const PdfDownloadQuery = Type.Object({
-  page: Type.String({ maxLength: 128 }),
-  user: Type.String({ maxLength: 128 }),
+  page: Type.String({ maxLength: COMMON.id.max }),
+  user: Type.String({ maxLength: COMMON.id.max }),
   exp: Type.Integer(),
-  sig: Type.String({ maxLength: 128 }),
+  sig: Type.String(chars(COMMON.signature)),
 });

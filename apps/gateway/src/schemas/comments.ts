@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Id, ListQuery, Timestamp } from './common.ts';
+import { COMMENT, COMMON } from '@quire/proto/limits';
+import { chars, Id, items, ListQuery, Timestamp } from './common.ts';
 import { User } from './orgs.ts';
 
 export const CommentParams = Type.Object({ spaceId: Id('Space id'), changeRequestId: Id('Change request id or number'), commentId: Id('Comment id') });
@@ -53,7 +54,7 @@ export const CommentReply = Type.Object(
 );
 
 // GitBook's Document: markdown, or an empty object for no text. JSON documents are not taken.
-export const DocumentBody = Type.Object({ markdown: Type.Optional(Type.String({ maxLength: 20_000 })) }, { additionalProperties: false });
+export const DocumentBody = Type.Object({ markdown: Type.Optional(Type.String(chars(COMMENT.markdown))) }, { additionalProperties: false });
 
 const Format = Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('document')], { description: 'Bodies are answered as markdown either way' }));
 export const FormatQuery = Type.Object({ format: Format });
@@ -65,16 +66,16 @@ export const ListCommentsQuery = Type.Object({
   format: Format,
   status: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('open'), Type.Literal('resolved')])),
   targetPage: Type.Optional(Id('Only the comments on this page')),
-  authors: Type.Optional(Type.Array(Id('User id'), { maxItems: 100 })),
+  authors: Type.Optional(Type.Array(Id('User id'), items(COMMENT.authors))),
 });
 
 export const PostCommentBody = Type.Object({
-  node: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  node: Type.Optional(Type.String(chars(COMMON.id))),
+  page: Type.Optional(Type.String(chars(COMMON.id))),
   body: DocumentBody,
 });
 
-const Emojis = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 });
+const Emojis = Type.Array(Type.String(chars(COMMENT.reaction)), items(COMMENT.reactions));
 
 export const UpdateCommentBody = Type.Object({
   resolved: Type.Optional(Type.Boolean()),

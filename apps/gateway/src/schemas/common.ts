@@ -1,5 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { COMMON, type Bound } from '@quire/proto/limits';
 import { API_ROLES } from '@quire/policy';
+
+// A bound of @quire/proto/limits as JSON Schema keywords, its `min` only when it has one.
+export const chars = ({ min, max }: Bound) => (min === undefined ? { maxLength: max } : { minLength: min, maxLength: max });
+export const items = ({ min, max }: Bound) => (min === undefined ? { maxItems: max } : { minItems: min, maxItems: max });
+export const range = ({ min, max }: Bound) => (min === undefined ? { maximum: max } : { minimum: min, maximum: max });
 
 export const ErrorBody = Type.Object(
   { error: Type.Object({ code: Type.Integer(), message: Type.String() }) },
@@ -13,8 +19,8 @@ export const RoleName = Type.Union(API_ROLES.map((r) => Type.Literal(r)));
 export const RoleOrGuest = Type.Union([RoleName, Type.Null()]);
 
 export const ListQuery = {
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "Cursor from a previous answer's `next.page`" })),
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Items per page, at most 1000' })),
+  page: Type.Optional(Type.String({ ...chars(COMMON.cursor), description: "Cursor from a previous answer's `next.page`" })),
+  limit: Type.Optional(Type.Integer({ ...range(COMMON.pageLimit), description: `Items per page, at most ${COMMON.pageLimit.max}` })),
 };
 
 /** The list envelope: `next` only when more results exist. */
@@ -45,7 +51,7 @@ export const errorResponses = {
 // An empty schema typed as void: the route answers with no body at all (204, 205).
 export const NoContent = Type.Unsafe<void>({ description: 'No content' });
 
-export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description });
+export const Id = (description: string) => Type.String({ ...chars(COMMON.id), pattern: '^[A-Za-z0-9_-]+$', description });
 
 /** Path parameters of everything under `/orgs/{organizationId}`. */
 export const OrgParams = Type.Object({ organizationId: Id('Organization id') });

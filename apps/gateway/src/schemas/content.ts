@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Id, RoleName, Timestamp } from './common.ts';
+import { COMMON, SPACE } from '@quire/proto/limits';
+import { chars, Id, items, RoleName, Timestamp } from './common.ts';
 import { GitSyncState } from './git.ts';
 import { User } from './orgs.ts';
 
@@ -13,8 +14,8 @@ export const Visibility = Type.Union(
 export const EditMode = Type.Union([Type.Literal('live'), Type.Literal('locked')]);
 /** A role, `null` (nothing inherited: only explicit grants) or `inherit` (the parent's, up to the organization role). */
 export const DefaultLevel = Type.Union([RoleName, Type.Null(), Type.Literal('inherit')]);
-const Title = Type.String({ maxLength: 50 });
-const Emoji = Type.String({ maxLength: 50, description: 'An emoji character or its hex code points' });
+const Title = Type.String(chars(SPACE.title));
+const Emoji = Type.String({ ...chars(COMMON.emoji), description: 'An emoji character or its hex code points' });
 
 export const SpaceParams = Type.Object({ spaceId: Id('Space id') });
 export const CollectionParams = Type.Object({ collectionId: Id('Collection id') });
@@ -38,7 +39,7 @@ export const CreateCollectionBody = Type.Object({ title: Type.Optional(Title), p
 
 export const UpdateCollectionBody = Type.Object({
   title: Type.Optional(Title),
-  description: Type.Optional(Type.String({ maxLength: 100 })),
+  description: Type.Optional(Type.String(chars(SPACE.description))),
   defaultLevel: Type.Optional(DefaultLevel),
 });
 
@@ -117,7 +118,7 @@ export const Space = Type.Object(
 
 export const SpaceUserParams = Type.Object({ spaceId: Id('Space id'), userId: Id('User id') });
 
-const Principals = (description: string) => Type.Optional(Type.Array(Id(description), { minItems: 1, maxItems: 100 }));
+const Principals = (description: string) => Type.Optional(Type.Array(Id(description), items(SPACE.principals)));
 
 /** GitBook's InviteUsersAndTeams: at least one of `users` and `teams` (the content service checks it). */
 export const InviteBody = Type.Object(

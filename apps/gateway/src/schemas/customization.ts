@@ -1,24 +1,25 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { literals } from './common.ts';
+import { COMMON, CUSTOMIZATION, SITE } from '@quire/proto/limits';
+import { chars, items, literals, range } from './common.ts';
 
 // GitBook's SiteCustomizationSettings (the official OpenAPI document, `site-customization`): what
 // a published site looks like. The sites service keeps it whole; its shape is checked here.
 
 const Color = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}){1,2}$', description: 'A hex color' });
 const ThemedColor = Type.Object({ light: Color, dark: Color });
-const Url = Type.String({ format: 'uri', maxLength: 2048 });
+const Url = Type.String({ format: 'uri', maxLength: COMMON.url.max });
 const ThemedUrl = Type.Object({ light: Url, dark: Url });
-const Emoji = Type.String({ maxLength: 50, description: 'Unicode codepoint or character of the emoji' });
+const Emoji = Type.String({ ...chars(COMMON.emoji), description: 'Unicode codepoint or character of the emoji' });
 
 const FontFace = Type.Object({
-  weight: Type.Integer({ minimum: 1, maximum: 1000 }),
-  sources: Type.Array(Type.Object({ url: Url, format: Type.Optional(literals(['woff2', 'woff'])) }), { minItems: 1, maxItems: 8 }),
+  weight: Type.Integer(range(CUSTOMIZATION.fontWeight)),
+  sources: Type.Array(Type.Object({ url: Url, format: Type.Optional(literals(['woff2', 'woff'])) }), items(CUSTOMIZATION.fontSources)),
 });
 const FontDefinition = Type.Object({
-  id: Type.String({ maxLength: 128 }),
+  id: Type.String({ maxLength: COMMON.id.max }),
   custom: Type.Boolean(),
-  fontFamily: Type.String({ minLength: 1, maxLength: 50 }),
-  fontFaces: Type.Array(FontFace, { minItems: 1, maxItems: 16 }),
+  fontFamily: Type.String(chars(CUSTOMIZATION.fontFamily)),
+  fontFaces: Type.Array(FontFace, items(CUSTOMIZATION.fontFaces)),
 });
 const Font = Type.Union([
   literals([
@@ -44,13 +45,14 @@ const MonospaceFont = Type.Union([literals(['FiraCode', 'IBMPlexMono', 'JetBrain
 
 // Where a header or footer link goes: a URL, or a page, space or collection of the organization.
 const ContentRef = Type.Union([
-  Type.Object({ kind: Type.Literal('url'), url: Type.String({ maxLength: 2048 }) }),
-  Type.Object({ kind: Type.Literal('page'), page: Type.String({ maxLength: 128 }), space: Type.Optional(Type.String({ maxLength: 128 })) }),
-  Type.Object({ kind: Type.Literal('space'), space: Type.String({ maxLength: 128 }) }),
-  Type.Object({ kind: Type.Literal('collection'), collection: Type.String({ maxLength: 128 }) }),
+  Type.Object({ kind: Type.Literal('url'), url: Type.String({ maxLength: COMMON.url.max }) }),
+  Type.Object({ kind: Type.Literal('page'), page: Type.String({ maxLength: COMMON.id.max }), space: Type.Optional(Type.String({ maxLength: COMMON.id.max })) }),
+  Type.Object({ kind: Type.Literal('space'), space: Type.String({ maxLength: COMMON.id.max }) }),
+  Type.Object({ kind: Type.Literal('collection'), collection: Type.String({ maxLength: COMMON.id.max }) }),
 ]);
-const ContentLink = Type.Object({ title: Type.String({ maxLength: 64 }), to: ContentRef });
-const Links = Type.Array(ContentLink, { maxItems: 50 });
+const LinkTitle = Type.String(chars(CUSTOMIZATION.linkTitle));
+const ContentLink = Type.Object({ title: LinkTitle, to: ContentRef });
+const Links = Type.Array(ContentLink, items(CUSTOMIZATION.links));
 
 const Favicon = Type.Union([Type.Object({ icon: ThemedUrl }), Type.Object({ emoji: Emoji }), Type.Object({}, { additionalProperties: false })]);
 
@@ -76,7 +78,7 @@ const Styling = Type.Object({
 const enabled = () => Type.Object({ enabled: Type.Boolean() });
 
 const settings = {
-  title: Type.Optional(Type.String({ minLength: 2, maxLength: 128 })),
+  title: Type.Optional(Type.String(chars(CUSTOMIZATION.title))),
   styling: Styling,
   internationalization: Type.Object({ locale: literals(['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br']) }),
   favicon: Favicon,
@@ -87,24 +89,24 @@ const settings = {
     linkColor: Type.Optional(ThemedColor),
     links: Type.Array(
       Type.Object({
-        title: Type.String({ maxLength: 64 }),
+        title: LinkTitle,
         style: Type.Optional(literals(['link', 'button-primary', 'button-secondary'])),
         to: Type.Union([ContentRef, Type.Null()]),
         links: Links,
-        condition: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+        condition: Type.Optional(Type.String(chars(SITE.condition))),
       }),
-      { maxItems: 20 },
+      items(CUSTOMIZATION.headerLinks),
     ),
   }),
   footer: Type.Object({
     logo: Type.Optional(ThemedUrl),
-    groups: Type.Array(Type.Object({ title: Type.String({ maxLength: 64 }), links: Links }), { maxItems: 20 }),
-    copyright: Type.Optional(Type.String({ maxLength: 300 })),
+    groups: Type.Array(Type.Object({ title: LinkTitle, links: Links }), items(CUSTOMIZATION.footerGroups)),
+    copyright: Type.Optional(Type.String(chars(CUSTOMIZATION.copyright))),
   }),
   announcement: Type.Optional(
     Type.Object({
       enabled: Type.Boolean(),
-      message: Type.String({ minLength: 2, maxLength: 128 }),
+      message: Type.String(chars(CUSTOMIZATION.announcement)),
       link: Type.Optional(ContentLink),
       style: literals(['info', 'warning', 'danger', 'success']),
     }),

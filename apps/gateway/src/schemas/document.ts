@@ -1,14 +1,16 @@
 import { createRequire } from 'node:module';
 import { Type } from '@sinclair/typebox';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PAGE } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
+import { items } from './common.ts';
 
 /** GitBook's JSONDocument in a request: its shape here, its blocks checked by `checkJsonDocument`. */
 export const JsonDocument = Type.Object(
   {
     object: Type.Literal('document'),
     data: Type.Object({}, { additionalProperties: true }),
-    nodes: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10_000 }),
+    nodes: Type.Array(Type.Object({}, { additionalProperties: true }), items(PAGE.nodes)),
   },
   { description: "GitBook's JSONDocument" },
 );

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { downloadResponses, ErrorBody, literals, Timestamp } from './common.ts';
+import { COMMON } from '@quire/proto/limits';
+import { chars, downloadResponses, ErrorBody, literals, Timestamp } from './common.ts';
 
 /** What a space or a change request exports to (review's ExportSpace names the same three). */
 export const EXPORT_FORMATS = ['markdown', 'html', 'pdf'] as const;
@@ -38,8 +39,8 @@ export const exportDownloadResponses = { ...downloadResponses, 202: ExportJob, 4
 /** The signed download link's parameters (see routes/exports.ts). */
 export const ExportDownloadQuery = Type.Object({
   format: Format,
-  user: Type.String({ maxLength: 128 }),
-  job: Type.String({ maxLength: 128 }),
+  user: Type.String({ maxLength: COMMON.id.max }),
+  job: Type.String({ maxLength: COMMON.id.max }),
   exp: Type.Integer(),
-  sig: Type.String({ maxLength: 128 }),
+  sig: Type.String(chars(COMMON.signature)),
 });

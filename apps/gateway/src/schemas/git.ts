@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from './common.ts';
+import { COMMON, GIT_SYNC } from '@quire/proto/limits';
+import { chars, Timestamp } from './common.ts';
 
-const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
+const Url = (description: string) => Type.String({ ...chars(COMMON.url), description });
 
 const GitInfoBody = Type.Object(
   {
@@ -14,11 +15,11 @@ const GitInfoBody = Type.Object(
 /** What an import and an export take alike. */
 const repository = {
   url: Url('URL of the Git repository; may hold basic-auth credentials, used for this operation only and never stored'),
-  ref: Type.String({ minLength: 1, maxLength: 256, description: 'Git ref such as refs/heads/main' }),
-  repoCacheID: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  ref: Type.String({ ...chars(GIT_SYNC.ref), description: 'Git ref such as refs/heads/main' }),
+  repoCacheID: Type.Optional(Type.String(chars(GIT_SYNC.repoCacheID))),
   repoTreeURL: Type.Optional(Url('Prefix for external file references')),
   repoCommitURL: Type.Optional(Url('Prefix for the commit URL')),
-  repoProjectDirectory: Type.Optional(Type.String({ maxLength: 512, description: 'Root directory of the project in the repository' })),
+  repoProjectDirectory: Type.Optional(Type.String({ ...chars(GIT_SYNC.repoProjectDirectory), description: 'Root directory of the project in the repository' })),
   timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Orders import and export operations: an older one never overwrites a newer one' })),
   force: Type.Optional(Type.Boolean({ description: 'Run even when a newer operation already ran' })),
   gitInfo: Type.Optional(GitInfoBody),
@@ -30,7 +31,7 @@ export const ImportBody = Type.Object(
 );
 
 export const ExportBody = Type.Object(
-  { ...repository, commitMessage: Type.String({ minLength: 1, maxLength: 4096, description: 'Message of the commit the export makes' }) },
+  { ...repository, commitMessage: Type.String({ ...chars(GIT_SYNC.commitMessage), description: 'Message of the commit the export makes' }) },
   { additionalProperties: false },
 );
 

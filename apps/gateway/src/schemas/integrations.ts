@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
-import { literals } from './common.ts';
+import { COMMON, INTEGRATION } from '@quire/proto/limits';
+import { chars, items, literals } from './common.ts';
 import { Organization } from './orgs.ts';
 
 // GitBook's integration enumerations, from the lists the integrations service checks too.
@@ -12,29 +13,34 @@ export const IntegrationCategory = literals(CATEGORIES);
 export const IntegrationScope = literals(SCOPES);
 
 const NAME_PATTERN = '^[a-zA-Z0-9-_.]+$';
-export const IntegrationName = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN, description: 'Name of the integration' });
-export const BlockDomain = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN, description: "Only integrations with a block unfurling this domain's URLs" });
+export const IntegrationName = Type.String({ ...chars(INTEGRATION.name), pattern: NAME_PATTERN, description: 'Name of the integration' });
+export const BlockDomain = Type.String({ ...chars(INTEGRATION.name), pattern: NAME_PATTERN, description: "Only integrations with a block unfurling this domain's URLs" });
 
 const Base64 = (description: string) => Type.String({ contentEncoding: 'base64', description });
 
+const Key = Type.String(chars(INTEGRATION.key));
+const BlockTitle = Type.String(chars(INTEGRATION.blockTitle));
+const BlockDescription = Type.Optional(Type.String(chars(INTEGRATION.blockDescription)));
+const BlockIcon = Type.Optional(Type.String(chars(INTEGRATION.blockIcon)));
+
 export const IntegrationBlock = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 100 }),
-  title: Type.String({ minLength: 2, maxLength: 40 }),
-  description: Type.Optional(Type.String({ maxLength: 150 })),
-  icon: Type.Optional(Type.String({ maxLength: 2048 })),
-  urlUnfurl: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }))),
-  markdown: Type.Optional(Type.Object({ codeblock: Type.String({ minLength: 1, maxLength: 100 }), body: Type.String({ minLength: 1, maxLength: 100 }) })),
+  id: Key,
+  title: BlockTitle,
+  description: BlockDescription,
+  icon: BlockIcon,
+  urlUnfurl: Type.Optional(Type.Array(Type.String(chars(COMMON.url)))),
+  markdown: Type.Optional(Type.Object({ codeblock: Key, body: Key })),
 });
 
 export const IntegrationContentSource = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 100 }),
-  title: Type.String({ minLength: 2, maxLength: 40 }),
-  description: Type.Optional(Type.String({ maxLength: 150 })),
-  icon: Type.Optional(Type.String({ maxLength: 2048 })),
-  configuration: Type.Object({ componentId: Type.String({ minLength: 1, maxLength: 100 }) }),
+  id: Key,
+  title: BlockTitle,
+  description: BlockDescription,
+  icon: BlockIcon,
+  configuration: Type.Object({ componentId: Key }),
 });
 
-export const IntegrationExternalLink = Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }), label: Type.String({ maxLength: 256 }) });
+export const IntegrationExternalLink = Type.Object({ url: Type.String({ format: 'uri', maxLength: COMMON.url.max }), label: Type.String(chars(INTEGRATION.externalLinkLabel)) });
 
 // A settings schema (`properties`) or a ContentKit component (`componentId`), kept as published.
 const Configuration = Type.Object({}, { additionalProperties: true });
@@ -43,7 +49,8 @@ export const IntegrationConfigurations = Type.Object(
   { additionalProperties: false },
 );
 
-export const ContentSecurityPolicy = Type.Union([Type.String({ maxLength: 8192 }), Type.Record(Type.String(), Type.String({ maxLength: 8192 }))], {
+const Policy = Type.String(chars(INTEGRATION.contentSecurityPolicy));
+export const ContentSecurityPolicy = Type.Union([Policy, Type.Record(Type.String(), Policy)], {
   description: 'Sent as headers when the script-fetch and blocks-fetch events are processed',
 });
 
@@ -52,21 +59,21 @@ const optionalArray = <T extends TSchema>(item: T, options: object = {}) => Type
 export const PublishIntegrationBody = Type.Object({
   runtime: Type.Optional(IntegrationRuntime),
   icon: Type.Optional(Base64('Base64 content of the icon')),
-  title: Type.String({ minLength: 2, maxLength: 30 }),
-  description: Type.String({ maxLength: 100 }),
-  summary: Type.Optional(Type.String({ maxLength: 2048, description: 'Markdown' })),
-  previewImages: optionalArray(Base64('Base64 content of the image'), { maxItems: 3 }),
+  title: Type.String(chars(INTEGRATION.title)),
+  description: Type.String(chars(INTEGRATION.description)),
+  summary: Type.Optional(Type.String({ ...chars(INTEGRATION.summary), description: 'Markdown' })),
+  previewImages: optionalArray(Base64('Base64 content of the image'), items(INTEGRATION.previewImages)),
   visibility: Type.Optional(IntegrationVisibility),
   target: Type.Optional(IntegrationTarget),
   scopes: optionalArray(IntegrationScope),
   categories: optionalArray(IntegrationCategory),
   blocks: optionalArray(IntegrationBlock),
   contentSources: optionalArray(IntegrationContentSource),
-  externalLinks: optionalArray(IntegrationExternalLink, { maxItems: 5 }),
+  externalLinks: optionalArray(IntegrationExternalLink, items(INTEGRATION.externalLinks)),
   configurations: Type.Optional(IntegrationConfigurations),
   script: Type.String({ minLength: 1, description: 'Content of the script' }),
-  organization: Type.String({ minLength: 1, maxLength: 128, description: 'Id or subdomain of the publishing organization' }),
-  secrets: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 10_000 }), { maxProperties: 20 })),
+  organization: Type.String({ ...chars(INTEGRATION.organization), description: 'Id or subdomain of the publishing organization' }),
+  secrets: Type.Optional(Type.Record(Key, Type.String(chars(INTEGRATION.secretValue)), { maxProperties: INTEGRATION.secrets.max })),
   contentSecurityPolicy: Type.Optional(ContentSecurityPolicy),
 });
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { RoleOrGuest, Timestamp } from './common.ts';
+import { ORGANIZATION } from '@quire/proto/limits';
+import { chars, RoleOrGuest, Timestamp } from './common.ts';
 
 export const User = Type.Object(
   {
@@ -26,16 +27,16 @@ export const OrganizationPermissions = Type.Object({
   listIntegrations: Type.Boolean(),
 });
 
-export const SitePointer = Type.Object({ type: Type.Literal('site'), site: Type.String({ minLength: 1, maxLength: 100 }) });
+export const SitePointer = Type.Object({ type: Type.Literal('site'), site: Type.String(chars(ORGANIZATION.defaultContentSite)) });
 
 export const Organization = Type.Object(
   {
     object: Type.Literal('organization'),
     id: Type.String(),
-    title: Type.String({ minLength: 2, maxLength: 255 }),
+    title: Type.String(chars(ORGANIZATION.title)),
     createdAt: Timestamp,
     emailDomains: Type.Array(Type.String()),
-    hostname: Type.Optional(Type.String({ minLength: 3, maxLength: 32 })),
+    hostname: Type.Optional(Type.String(chars(ORGANIZATION.hostname))),
     type: Type.String({ description: '`business` or `community`' }),
     useCase: Type.Optional(Type.String()),
     communityType: Type.Optional(Type.String()),

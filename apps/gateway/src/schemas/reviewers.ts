@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Id, Timestamp } from './common.ts';
+import { CHANGE_REQUEST } from '@quire/proto/limits';
+import { chars, Id, items, Timestamp } from './common.ts';
 import { Comment, DocumentBody } from './comments.ts';
 import { User } from './orgs.ts';
 
@@ -11,8 +12,8 @@ export const RequestedReviewer = Type.Object(
 );
 
 export const RequestReviewersBody = Type.Object({
-  users: Type.Array(Id('User id'), { minItems: 1, maxItems: 100 }),
-  subject: Type.Optional(Type.String({ maxLength: 100 })),
+  users: Type.Array(Id('User id'), items(CHANGE_REQUEST.reviewers)),
+  subject: Type.Optional(Type.String(chars(CHANGE_REQUEST.subject))),
 });
 
 export const ReviewStatus = Type.Union([Type.Literal('approved'), Type.Literal('changes-requested')]);

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Id, ListQuery, literals, Timestamp } from './common.ts';
+import { COMMON, SITE } from '@quire/proto/limits';
+import { chars, Id, items, ListQuery, literals, Timestamp } from './common.ts';
 import { Space } from './content.ts';
 import { SiteCustomizationSettings } from './customization.ts';
 
@@ -12,19 +13,19 @@ const nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t
 export const SiteType = literals(['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'], { description: 'Default on creation: basic' });
 export const SiteVisibility = literals(['public', 'unlisted', 'share-link', 'visitor-auth']);
 export const AgentsContext = literals(['excluded', 'included']);
-const SiteTitle = Type.String({ minLength: 2, maxLength: 128 });
-const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });
-const Path = Type.String({ minLength: 1, maxLength: 100 });
-const Condition = Type.String({ minLength: 1, maxLength: 1024, description: 'Expression deciding whether a visitor sees the item' });
-const Icon = Type.String({ maxLength: 50, description: 'Icon name' });
-const ShareLinkName = Type.String({ maxLength: 50 });
-const Hostname = Type.String({ maxLength: 512, pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$' });
+const SiteTitle = Type.String(chars(SITE.title));
+const SectionTitle = Type.String(chars(SITE.sectionTitle));
+const Path = Type.String(chars(SITE.path));
+const Condition = Type.String({ ...chars(SITE.condition), description: 'Expression deciding whether a visitor sees the item' });
+const Icon = Type.String({ ...chars(COMMON.icon), description: 'Icon name' });
+const ShareLinkName = Type.String(chars(SITE.shareLinkName));
+const Hostname = Type.String({ ...chars(SITE.hostname), pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$' });
 const ProxyOrigin = Type.String({
-  maxLength: 512,
+  ...chars(SITE.proxy),
   pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
   description: 'A host followed by a path, such as example.com/docs',
 });
-const ShareKey = Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Key of an active share link, for sites shared by link' }));
+const ShareKey = Type.Optional(Type.String({ ...chars(SITE.shareKey), description: 'Key of an active share link, for sites shared by link' }));
 
 export const SiteParams = Type.Object({ organizationId: Id('Organization id'), siteId: Id('Site id') });
 export const ShareLinkParams = Type.Object({ ...SiteParams.properties, shareLinkId: Id('Share link id') });
@@ -143,7 +144,7 @@ export const PublishingAuth = Type.Object(
 );
 export const PublishingAuthBody = Type.Object({
   backend: VisitorAuthBackend,
-  fallbackURL: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()], { description: 'null removes it; absent leaves it' })),
+  fallbackURL: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: COMMON.url.max }), Type.Null()], { description: 'null removes it; absent leaves it' })),
 });
 export const TemplateConditions = Type.Object({ items: Type.Array(Type.Object({ description: Type.String(), condition: Type.String() })) });
 
@@ -152,7 +153,7 @@ export const TemplateConditions = Type.Object({ items: Type.Array(Type.Object({ 
 export const ListSitesQuery = Type.Object({
   ...ListQuery,
   space: Type.Optional(Id('Only sites holding this space')),
-  title: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only sites whose title contains this, in any case' })),
+  title: Type.Optional(Type.String({ ...chars(SITE.titleFilter), description: 'Only sites whose title contains this, in any case' })),
   published: Type.Optional(Type.Boolean()),
 });
 
@@ -161,7 +162,7 @@ export const CreateSiteBody = Type.Object({
   title: Type.Optional(SiteTitle),
   visibility: Type.Optional(SiteVisibility),
   spaces: Type.Optional(
-    Type.Union([Type.Array(Id('Space id'), { maxItems: 100 }), literals(['empty', 'sample'])], {
+    Type.Union([Type.Array(Id('Space id'), items(SITE.spaces)), literals(['empty', 'sample'])], {
       description: 'Spaces to add, or a keyword that creates a new space for the site',
     }),
   ),
@@ -170,7 +171,7 @@ export const CreateSiteBody = Type.Object({
 export const UpdateSiteBody = Type.Object({
   title: Type.Optional(SiteTitle),
   visibility: Type.Optional(SiteVisibility),
-  basename: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  basename: Type.Optional(Type.String(chars(SITE.basename))),
   adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
   agentsContext: Type.Optional(AgentsContext),
   defaultSiteSpace: Type.Optional(Id('Site-space id')),
@@ -205,15 +206,15 @@ export const UpdateSectionBody = Type.Object({
   defaultSiteSpace: Type.Optional(Id('Site-space id of this section')),
   condition: Type.Optional(nullable(Condition, 'null removes it; unset leaves it')),
   icon: Type.Optional(nullable(Icon, 'null removes it')),
-  description: Type.Optional(nullable(Type.String({ maxLength: 256 }), 'null removes it')),
+  description: Type.Optional(nullable(Type.String(chars(SITE.description)), 'null removes it')),
 });
 
 export const CreateGroupBody = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 100 }),
+  title: Type.String(chars(SITE.groupTitle)),
   icon: Type.Optional(nullable(Icon, 'null: no icon')),
-  sections: Type.Optional(Type.Array(Id('Site section id'), { maxItems: 1000 })),
+  sections: Type.Optional(Type.Array(Id('Site section id'), items(SITE.groupSections))),
 });
-export const UpdateGroupBody = Type.Object({ title: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), icon: Type.Optional(nullable(Icon, 'null removes it')) });
+export const UpdateGroupBody = Type.Object({ title: Type.Optional(Type.String(chars(SITE.groupTitle))), icon: Type.Optional(nullable(Icon, 'null removes it')) });
 export const AddSectionToGroupBody = Type.Object({ sectionId: Id('Site section id') });
 
 const anchors = <T extends TSchema>(pointer: T, description: string) => Type.Object({ before: Type.Optional(pointer), after: Type.Optional(pointer) }, { description });

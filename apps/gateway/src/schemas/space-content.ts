@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ChangeRequest } from './change-requests.ts';
-import { Id, Timestamp } from './common.ts';
+import { COMMON, FILE, SPACE } from '@quire/proto/limits';
+import { chars, Id, range, Timestamp } from './common.ts';
 
 export const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
 // `createdByGitBook` is GitBook's name for the reference's `createdByService`: both answer the same.
@@ -136,7 +137,7 @@ export const DocumentParams = Type.Object({
   documentId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Document id (SHA-256 of its markdown)' }),
 });
 export const BlobParams = Type.Object({ blob: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
-export const BlobQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), exp: Type.Integer(), sig: Type.String({ maxLength: 128 }) });
+export const BlobQuery = Type.Object({ name: Type.String(chars(FILE.name)), exp: Type.Integer(), sig: Type.String(chars(COMMON.signature)) });
 
 const ChangedPage = Type.Object({ id: Type.String(), type: Type.String(), title: Type.String(), path: Type.Optional(Type.String()) });
 const ChangedValue = Type.Object({ before: Type.Optional(Type.Unknown()), after: Type.Optional(Type.Unknown()) });
@@ -159,5 +160,5 @@ export const SemanticChanges = Type.Object({
 });
 export const SemanticChangesQuery = Type.Object({
   ...ContentQuery,
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'At most this many changes' }),
+  limit: Type.Integer({ ...range(SPACE.changesLimit), default: 10, description: 'At most this many changes' }),
 });

@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListQuery } from './common.ts';
+import { SPACE } from '@quire/proto/limits';
+import { chars, ListQuery } from './common.ts';
 
 const AppUrl = (description: string) => Type.Object({ app: Type.String({ format: 'uri', description }) });
 
 export const SearchQuery = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 512, description: 'Words, "phrases", -excluded words, or' }),
+  query: Type.String({ ...chars(SPACE.searchQuery), description: 'Words, "phrases", -excluded words, or' }),
   ...ListQuery,
 });
 

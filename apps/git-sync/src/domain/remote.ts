@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from '@quire/service-kit';
+import { GIT_SYNC } from '@quire/proto/limits';
+import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
 /** A repository URL split into what may be stored and shown, and the credentials for one job. */
 export interface RemoteUrl {
@@ -32,6 +33,7 @@ export function parseRemote(raw: string, allowFile: boolean, field = 'url'): Rem
 
 /** `refs/heads/<branch>` or `refs/tags/<tag>`, as git check-ref-format would take it. */
 export function checkRef(ref: string, field = 'ref'): string {
+  checkLength(field, ref, GIT_SYNC.ref);
   if (!FULL_REF.test(ref) || ref.includes('..') || ref.endsWith('/') || ref.endsWith('.lock') || ref.includes('//') || ref.includes('@{')) {
     throw new InvalidArgumentError(`${field}: must be a full Git ref such as refs/heads/main`);
   }

@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import type { GitInfo, GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
+import { COMMON, GIT_SYNC } from '@quire/proto/limits';
 import { STATE_EVENTS } from '@quire/service-kit/nats';
 import {
   callerOf,
@@ -22,7 +23,6 @@ import type { Deps } from './deps.ts';
 
 type H = Handlers<GitSyncServiceServer>;
 
-const MAX_URL = 2048;
 const PROVIDERS = ['github', 'gitlab'];
 // The integration that provides the link, as GitBook names its Git Sync integrations.
 const INTEGRATION = 'git-sync';
@@ -39,16 +39,16 @@ async function spaceFor(deps: Deps, spaceId: string, ctx: CallContext) {
 
 function checkOptions(o: RepositoryOptions | undefined, allowFile: boolean) {
   if (!o) throw new InvalidArgumentError('url: required');
-  checkLength('url', o.url, 1, MAX_URL);
+  checkLength('url', o.url, COMMON.url);
   const remote = parseRemote(o.url, allowFile);
   checkRef(o.ref);
-  if (o.repoTreeUrl) checkUri('repoTreeURL', o.repoTreeUrl, MAX_URL);
-  if (o.repoCommitUrl) checkUri('repoCommitURL', o.repoCommitUrl, MAX_URL);
-  if (o.repoCacheId) checkLength('repoCacheID', o.repoCacheId, 1, 256);
-  const projectDirectory = checkProjectDirectory(checkLength('repoProjectDirectory', o.repoProjectDirectory, 0, 512));
+  if (o.repoTreeUrl) checkUri('repoTreeURL', o.repoTreeUrl);
+  if (o.repoCommitUrl) checkUri('repoCommitURL', o.repoCommitUrl);
+  if (o.repoCacheId) checkLength('repoCacheID', o.repoCacheId, GIT_SYNC.repoCacheID);
+  const projectDirectory = checkProjectDirectory(checkLength('repoProjectDirectory', o.repoProjectDirectory, GIT_SYNC.repoProjectDirectory));
   const provider = o.gitInfo?.provider;
   if (provider) checkOneOf('gitInfo.provider', provider, PROVIDERS);
-  if (o.gitInfo?.url) checkUri('gitInfo.url', o.gitInfo.url, MAX_URL);
+  if (o.gitInfo?.url) checkUri('gitInfo.url', o.gitInfo.url);
   return { remote, projectDirectory };
 }
 
@@ -122,7 +122,7 @@ export function gitSyncHandlers(deps: Deps): H {
     },
 
     async exportRepository(req, ctx) {
-      checkLength('commitMessage', req.commitMessage.trim(), 1, 4096);
+      checkLength('commitMessage', req.commitMessage.trim(), GIT_SYNC.commitMessage);
       return queue(ctx, req.spaceId, req.repository, { direction: 'export', standalone: false, commitMessage: req.commitMessage });
     },
 
@@ -135,7 +135,7 @@ export function gitSyncHandlers(deps: Deps): H {
     },
 
     async batchGetGitInfo({ spaceIds }) {
-      if (spaceIds.length > 1000) throw new InvalidArgumentError('spaceIds: at most 1000');
+      if (spaceIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`spaceIds: at most ${COMMON.batchIds.max}`);
       return { items: (await deps.store.batchInfo(spaceIds)).map(presentInfo) };
     },
   };

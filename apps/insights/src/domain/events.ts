@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { COMMON, INSIGHTS } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { parseUserAgent } from './visitor.ts';
 
@@ -29,24 +30,22 @@ export const LINK_TARGET_KINDS = ['url', 'page', 'file', 'anchor', 'space', 'col
 export const TRADEMARK_PLACEMENTS = ['sidebar', 'ad', 'footer', 'pdf'] as const;
 export const AD_PLACEMENTS = ['aside'] as const;
 
-/** Events in one request: the reference gives no bound; this keeps a batch within one insert. */
-export const MAX_EVENTS = 1000;
 /** Bound of the claims object as JSON: claims are a handful of visitor attributes, not documents. */
 export const MAX_CLAIMS_JSON = 4096;
 
 const enumOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const Text = (max: number) => Type.String({ maxLength: max });
-const Url = Type.String({ minLength: 1, maxLength: 2048 });
-const NullableId = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
+const Url = Type.String({ minLength: COMMON.url.min, maxLength: COMMON.url.max });
+const NullableId = Type.Union([Type.String({ maxLength: COMMON.id.max }), Type.Null()]);
 
 const Session = Type.Object({
-  visitorId: Type.String({ minLength: 1, maxLength: 128 }),
-  sessionId: Type.String({ minLength: 1, maxLength: 128 }),
+  visitorId: Type.String({ minLength: INSIGHTS.visitorId.min, maxLength: INSIGHTS.visitorId.max }),
+  sessionId: Type.String({ minLength: INSIGHTS.visitorId.min, maxLength: INSIGHTS.visitorId.max }),
   cookies: Type.Record(Type.String({ maxLength: 256 }), Text(4096), { maxProperties: 100 }),
-  ip: Type.Optional(Text(64)),
-  userAgent: Text(1024),
-  language: Type.Union([Text(64), Type.Null()]),
-  referrer: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
+  ip: Type.Optional(Text(INSIGHTS.ip.max)),
+  userAgent: Text(INSIGHTS.userAgent.max),
+  language: Type.Union([Text(INSIGHTS.language.max), Type.Null()]),
+  referrer: Type.Union([Type.String({ maxLength: COMMON.url.max }), Type.Null()]),
   visitorAuthToken: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   visitorAuthClaims: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
@@ -65,7 +64,7 @@ const Base = Type.Object({
   session: Session,
   location: Location,
   timestamp: Type.Optional(Type.String({ maxLength: 64 })),
-  type: Type.String({ maxLength: 64 }),
+  type: Type.String({ maxLength: INSIGHTS.eventType.max }),
 });
 
 const Query = Text(512);
@@ -396,7 +395,7 @@ function toRow(raw: unknown, index: number, ctx: Shared): EventRow {
  */
 export function eventRows(events: unknown, ctx: BatchContext): EventRow[] {
   if (!Array.isArray(events)) throw new InvalidArgumentError('events: must be an array');
-  if (events.length > MAX_EVENTS) throw new InvalidArgumentError(`events: at most ${MAX_EVENTS} events per request`);
+  if (events.length > INSIGHTS.events.max) throw new InvalidArgumentError(`events: at most ${INSIGHTS.events.max} events per request`);
   const shared: Shared = { ...ctx, nowText: clickhouseTime(ctx.now) };
   return events.map((e, i) => toRow(e, i, shared));
 }

@@ -1,3 +1,4 @@
+import { INSIGHTS } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { clickhouseTime } from './events.ts';
 import { COLUMNS, encodeValue, HOUR, INTERVALS, OPERATORS, RANGES, type Bind, type ColumnDef } from './catalogue.ts';
@@ -27,10 +28,6 @@ export interface CompiledQuery {
   columns: { column: string; claim?: string; alias: string; decode: (v: unknown) => unknown }[];
 }
 
-export const MAX_LIMIT = 1000;
-/** Filter values per filter: a filter is a short list, not a join. */
-export const MAX_VALUES = 1000;
-
 interface Resolved {
   ref: ColumnRef;
   def: ColumnDef;
@@ -48,8 +45,11 @@ function resolve(ref: ColumnRef, field: string): Resolved {
   }
   if (ref.column === 'visitorClaim' && !ref.claim) throw new InvalidArgumentError(`${field}.claim: required for the visitorClaim column`);
   if (ref.claim !== undefined && ref.column !== 'visitorClaim') throw new InvalidArgumentError(`${field}.claim: only the visitorClaim column takes a claim`);
-  if (ref.precision !== undefined && (ref.column !== 'visitorGeoPoint' || !Number.isInteger(ref.precision) || ref.precision < 0 || ref.precision > 15)) {
-    throw new InvalidArgumentError(`${field}.precision: an integer 0..15, for the visitorGeoPoint column only`);
+  if (
+    ref.precision !== undefined &&
+    (ref.column !== 'visitorGeoPoint' || !Number.isInteger(ref.precision) || ref.precision < INSIGHTS.precision.min || ref.precision > INSIGHTS.precision.max)
+  ) {
+    throw new InvalidArgumentError(`${field}.precision: an integer ${INSIGHTS.precision.min}..${INSIGHTS.precision.max}, for the visitorGeoPoint column only`);
   }
   return { ref, def, key: JSON.stringify([ref.column, ref.interval ?? null, ref.claim ?? null]) };
 }
@@ -99,8 +99,9 @@ export function compileAggregation(q: Aggregation, scope: { organizationId: stri
   };
 
   if (q.select.length === 0) throw new InvalidArgumentError('select: at least one column');
-  const limit = q.limit === 0 ? MAX_LIMIT : q.limit;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidArgumentError(`limit: an integer 1..${MAX_LIMIT}`);
+  const { min, max } = INSIGHTS.limit;
+  const limit = q.limit === 0 ? max : q.limit;
+  if (!Number.isInteger(limit) || limit < min || limit > max) throw new InvalidArgumentError(`limit: an integer ${min}..${max}`);
 
   const select = q.select.map((ref, i) => resolve(ref, `select[${i}]`));
   const groupBy = q.groupBy.map((ref, i) => resolve(ref, `groupBy[${i}]`));
@@ -121,7 +122,7 @@ export function compileAggregation(q: Aggregation, scope: { organizationId: stri
     const operatorName = f.operator ?? 'in';
     const operator = Object.hasOwn(OPERATORS, operatorName) ? OPERATORS[operatorName] : undefined;
     if (!operator) throw new InvalidArgumentError(`${field}.operator: unknown operator "${operatorName}" (one of ${Object.keys(OPERATORS).join(', ')})`);
-    if (f.values.length === 0 || f.values.length > MAX_VALUES) throw new InvalidArgumentError(`${field}.values: 1..${MAX_VALUES} values`);
+    if (f.values.length === 0 || f.values.length > INSIGHTS.values.max) throw new InvalidArgumentError(`${field}.values: 1..${INSIGHTS.values.max} values`);
     if (operator.single && f.values.length !== 1) throw new InvalidArgumentError(`${field}.values: exactly one value for the ${operatorName} operator`);
     const filter = def.filter;
     const values = f.values.map((v, j) => encodeValue(filter, v, `${field}.values[${j}]`));

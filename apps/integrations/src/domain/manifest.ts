@@ -6,6 +6,7 @@ import type {
   ListIntegrationsRequest,
   PublishIntegrationRequest,
 } from '@quire/proto/integrations';
+import { COMMON, INTEGRATION } from '@quire/proto/limits';
 import { checkLength, checkOneOf, checkUri, InvalidArgumentError } from '@quire/service-kit';
 import { CATEGORIES, RUNTIMES, SCOPES, TARGETS, VISIBILITIES } from '@quire/proto/integrations-values';
 
@@ -13,15 +14,14 @@ export type Runtime = (typeof RUNTIMES)[number];
 export type Visibility = (typeof VISIBILITIES)[number];
 export type Target = (typeof TARGETS)[number];
 
-export const MAX_SECRETS = 20;
 const NAME = /^[a-zA-Z0-9-_.]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const CSP_DIRECTIVE = /^[a-z][a-z-]{0,63}$/;
 const CONFIGURATION_KEYS = ['account', 'space', 'site'];
 
-/** Integration names and block domains share the reference's pattern and its 100 characters. */
+/** Integration names and block domains share the reference's pattern and its bound. */
 export function checkName(field: string, value: string): string {
-  checkLength(field, value, 1, 100);
+  checkLength(field, value, INTEGRATION.name);
   if (!NAME.test(value)) throw new InvalidArgumentError(`${field}: only letters, digits, "-", "_" and "." are allowed`);
   return value;
 }
@@ -55,14 +55,14 @@ export function unfurlDomains(blocks: { urlUnfurl: string[] }[]): string[] {
 function checkBlocks(blocks: IntegrationBlock[]): IntegrationBlock[] {
   return blocks.map((b, i) => {
     const f = `blocks[${i}]`;
-    checkLength(`${f}.id`, b.id, 1, 100);
-    checkLength(`${f}.title`, b.title, 2, 40);
-    if (b.description !== undefined) checkLength(`${f}.description`, b.description, 0, 150);
-    if (b.icon !== undefined) checkLength(`${f}.icon`, b.icon, 0, 2048);
-    b.urlUnfurl.forEach((u, j) => checkLength(`${f}.urlUnfurl[${j}]`, u, 1, 2048));
+    checkLength(`${f}.id`, b.id, INTEGRATION.key);
+    checkLength(`${f}.title`, b.title, INTEGRATION.blockTitle);
+    if (b.description !== undefined) checkLength(`${f}.description`, b.description, INTEGRATION.blockDescription);
+    if (b.icon !== undefined) checkLength(`${f}.icon`, b.icon, INTEGRATION.blockIcon);
+    b.urlUnfurl.forEach((u, j) => checkLength(`${f}.urlUnfurl[${j}]`, u, COMMON.url));
     if (b.markdown) {
-      checkLength(`${f}.markdown.codeblock`, b.markdown.codeblock, 1, 100);
-      checkLength(`${f}.markdown.body`, b.markdown.body, 1, 100);
+      checkLength(`${f}.markdown.codeblock`, b.markdown.codeblock, INTEGRATION.key);
+      checkLength(`${f}.markdown.body`, b.markdown.body, INTEGRATION.key);
     }
     return {
       id: b.id,
@@ -78,11 +78,11 @@ function checkBlocks(blocks: IntegrationBlock[]): IntegrationBlock[] {
 function checkContentSources(sources: IntegrationContentSource[]): IntegrationContentSource[] {
   return sources.map((s, i) => {
     const f = `contentSources[${i}]`;
-    checkLength(`${f}.id`, s.id, 1, 100);
-    checkLength(`${f}.title`, s.title, 2, 40);
-    if (s.description !== undefined) checkLength(`${f}.description`, s.description, 0, 150);
-    if (s.icon !== undefined) checkLength(`${f}.icon`, s.icon, 0, 2048);
-    checkLength(`${f}.configuration.componentId`, s.configuration?.componentId ?? '', 1, 100);
+    checkLength(`${f}.id`, s.id, INTEGRATION.key);
+    checkLength(`${f}.title`, s.title, INTEGRATION.blockTitle);
+    if (s.description !== undefined) checkLength(`${f}.description`, s.description, INTEGRATION.blockDescription);
+    if (s.icon !== undefined) checkLength(`${f}.icon`, s.icon, INTEGRATION.blockIcon);
+    checkLength(`${f}.configuration.componentId`, s.configuration?.componentId ?? '', INTEGRATION.key);
     return {
       id: s.id,
       title: s.title,
@@ -94,8 +94,8 @@ function checkContentSources(sources: IntegrationContentSource[]): IntegrationCo
 }
 
 function checkExternalLinks(links: IntegrationExternalLink[]): IntegrationExternalLink[] {
-  if (links.length > 5) throw new InvalidArgumentError('externalLinks: at most 5 links');
-  return links.map((l, i) => ({ url: checkUri(`externalLinks[${i}].url`, l.url, 2048), label: checkLength(`externalLinks[${i}].label`, l.label, 0, 256) }));
+  if (links.length > INTEGRATION.externalLinks.max) throw new InvalidArgumentError(`externalLinks: at most ${INTEGRATION.externalLinks.max} links`);
+  return links.map((l, i) => ({ url: checkUri(`externalLinks[${i}].url`, l.url), label: checkLength(`externalLinks[${i}].label`, l.label, INTEGRATION.externalLinkLabel) }));
 }
 
 /** `{account, space, site}`, each a settings schema (`properties`) or a ContentKit component (`componentId`). */
@@ -110,10 +110,10 @@ function checkConfigurations(value: Record<string, unknown>): Record<string, unk
 }
 
 function checkContentSecurityPolicy(csp: ContentSecurityPolicy): string | Record<string, string> {
-  if (csp.text !== undefined) return checkLength('contentSecurityPolicy', csp.text, 0, 8192);
+  if (csp.text !== undefined) return checkLength('contentSecurityPolicy', csp.text, INTEGRATION.contentSecurityPolicy);
   for (const [name, value] of Object.entries(csp.directives)) {
     if (!CSP_DIRECTIVE.test(name)) throw new InvalidArgumentError(`contentSecurityPolicy.${name}: not a directive name`);
-    checkLength(`contentSecurityPolicy.${name}`, value, 0, 8192);
+    checkLength(`contentSecurityPolicy.${name}`, value, INTEGRATION.contentSecurityPolicy);
   }
   return csp.directives;
 }
@@ -122,13 +122,13 @@ function checkContentSecurityPolicy(csp: ContentSecurityPolicy): string | Record
 export function checkManifest(req: PublishIntegrationRequest) {
   const blocks = checkBlocks(req.blocks);
   const contentSources = checkContentSources(req.contentSources);
-  if (req.previewImages.length > 3) throw new InvalidArgumentError('previewImages: at most 3 images');
+  if (req.previewImages.length > INTEGRATION.previewImages.max) throw new InvalidArgumentError(`previewImages: at most ${INTEGRATION.previewImages.max} images`);
   if (!req.script) throw new InvalidArgumentError('script: is required');
   return {
     name: checkName('name', req.name),
-    title: checkLength('title', req.title, 2, 30),
-    description: checkLength('description', req.description, 0, 100),
-    summary: req.summary === undefined ? null : checkLength('summary', req.summary, 0, 2048),
+    title: checkLength('title', req.title, INTEGRATION.title),
+    description: checkLength('description', req.description, INTEGRATION.description),
+    summary: req.summary === undefined ? null : checkLength('summary', req.summary, INTEGRATION.summary),
     previewImages: req.previewImages.map((img, i) => decodeBase64(`previewImages[${i}]`, img)),
     icon: req.icon === undefined ? null : decodeBase64('icon', req.icon),
     runtime: checkOneOf('runtime', req.runtime || 'v1', RUNTIMES),
@@ -152,10 +152,10 @@ export type Manifest = ReturnType<typeof checkManifest>;
 
 export function checkSecrets(values: Record<string, string>): Record<string, string> {
   const entries = Object.entries(values);
-  if (entries.length > MAX_SECRETS) throw new InvalidArgumentError(`secrets: at most ${MAX_SECRETS} secrets`);
+  if (entries.length > INTEGRATION.secrets.max) throw new InvalidArgumentError(`secrets: at most ${INTEGRATION.secrets.max} secrets`);
   for (const [key, value] of entries) {
-    checkLength('secrets (a key)', key, 1, 100);
-    checkLength(`secrets.${key}`, value, 0, 10_000);
+    checkLength('secrets (a key)', key, INTEGRATION.key);
+    checkLength(`secrets.${key}`, value, INTEGRATION.secretValue);
   }
   return values;
 }
@@ -163,7 +163,7 @@ export function checkSecrets(values: Record<string, string>): Record<string, str
 /** The list filters checked; values the enumerations do not know are a 400, not an empty list. */
 export function checkListFilter(req: ListIntegrationsRequest) {
   return {
-    search: req.search?.trim() ? checkLength('search', req.search.trim(), 1, 100) : undefined,
+    search: req.search?.trim() ? checkLength('search', req.search.trim(), INTEGRATION.search) : undefined,
     category: req.category ? checkOneOf('category', req.category, CATEGORIES) : undefined,
     blockDomain: req.blockDomain ? checkName('blockDomain', req.blockDomain).toLowerCase() : undefined,
     blocks: req.blocks,

@@ -1,3 +1,4 @@
+import { AUTH } from '@quire/proto/limits';
 import { TokenScope } from '@quire/proto/orgs';
 import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
@@ -16,7 +17,7 @@ export function sessionEnd(lastSeenAt: Date, expiresAt: Date, idleMs: number): D
   return new Date(Math.min(lastSeenAt.getTime() + idleMs, expiresAt.getTime()));
 }
 
-export const checkTokenLabel = (label: string) => checkLength('label', label.trim(), 1, 100);
+export const checkTokenLabel = (label: string) => checkLength('label', label.trim(), AUTH.tokenLabel);
 
 /** A token's expiry must lie ahead. */
 export function checkTokenExpiry(expiresAt: Date | undefined, now: Date): Date | undefined {

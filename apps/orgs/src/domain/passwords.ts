@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { InvalidArgumentError, PASSWORD_MAX, PASSWORD_MIN } from '@quire/service-kit';
+import { AUTH } from '@quire/proto/limits';
+import { InvalidArgumentError } from '@quire/service-kit';
 
 /**
  * argon2id at OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): about 20-40 ms of
@@ -11,8 +12,8 @@ import { InvalidArgumentError, PASSWORD_MAX, PASSWORD_MIN } from '@quire/service
 export const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function checkNewPassword(field: string, password: string): string {
-  if (password.length < PASSWORD_MIN) throw new InvalidArgumentError(`${field}: must have at least ${PASSWORD_MIN} characters`);
-  if (password.length > PASSWORD_MAX) throw new InvalidArgumentError(`${field}: must have at most ${PASSWORD_MAX} characters`);
+  if (password.length < AUTH.password.min) throw new InvalidArgumentError(`${field}: must have at least ${AUTH.password.min} characters`);
+  if (password.length > AUTH.password.max) throw new InvalidArgumentError(`${field}: must have at most ${AUTH.password.max} characters`);
   return password;
 }
 
@@ -25,7 +26,7 @@ let dummy: Promise<string> | undefined;
 /** Whether `password` matches `stored`; with no stored hash, the same work against a dummy, then false. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   // Over-long input is refused after the same work, not before it (no length oracle either).
-  const given = password.length > PASSWORD_MAX ? password.slice(0, PASSWORD_MAX) : password;
+  const given = password.length > AUTH.password.max ? password.slice(0, AUTH.password.max) : password;
   if (!stored) {
     await verify(await (dummy ??= hashPassword(randomBytes(16).toString('base64url'))), given).catch(() => false);
     return false;

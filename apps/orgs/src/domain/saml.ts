@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { SSO } from '@quire/proto/limits';
 import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit';
 
 /**
@@ -6,7 +7,7 @@ import { checkLength, checkUri, InvalidArgumentError } from '@quire/service-kit'
  * the PEM form, after checking that it parses as X.509.
  */
 export function checkCertificate(input: string): string {
-  checkLength('certificate', input, 1, 10_000);
+  checkLength('certificate', input, SSO.certificate);
   const body = input.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----\n`;
   try {
@@ -18,15 +19,15 @@ export function checkCertificate(input: string): string {
 }
 
 export function checkEntityId(entityId: string): string {
-  return checkLength('entityID', entityId, 1, 1024);
+  return checkLength('entityID', entityId, SSO.entityID);
 }
 
 export function checkSsoUrl(url: string): string {
-  return checkUri('ssoURL', url, 2048);
+  return checkUri('ssoURL', url);
 }
 
 export function checkLabel(label: string): string {
-  return checkLength('label', label, 1, 30);
+  return checkLength('label', label, SSO.label);
 }
 
 /** Sign-in works once the provider's address, identity and certificate are all known. */

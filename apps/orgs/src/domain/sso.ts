@@ -1,11 +1,12 @@
+import { COMMON, SSO } from '@quire/proto/limits';
 import { checkLength, checkUri, PermissionDeniedError } from '@quire/service-kit';
 
 // Rules of SSO sign-in (OIDC and SAML alike), without I/O.
 
-export const checkOidcLabel = (label: string) => checkLength('label', label, 1, 30);
-export const checkIssuer = (issuer: string) => checkUri('issuer', issuer, 2048);
-export const checkClientId = (clientId: string) => checkLength('clientId', clientId, 1, 255);
-export const checkClientSecret = (secret: string) => checkLength('clientSecret', secret, 1, 1024);
+export const checkOidcLabel = (label: string) => checkLength('label', label, SSO.label);
+export const checkIssuer = (issuer: string) => checkUri('issuer', issuer);
+export const checkClientId = (clientId: string) => checkLength('clientId', clientId, SSO.clientId);
+export const checkClientSecret = (secret: string) => checkLength('clientSecret', secret, SSO.clientSecret);
 
 /** The sealing context of a provider's client secret: a sealed value copied to another row does not open. */
 export const clientSecretContext = (providerId: string) => `oidc-client-secret:${providerId}`;
@@ -14,7 +15,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 /** The lower-cased address, or null when the value is not one. */
 export function normalizeEmail(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > 320 || !EMAIL.test(value)) return null;
+  if (typeof value !== 'string' || value.length > COMMON.email.max || !EMAIL.test(value)) return null;
   return value.toLowerCase();
 }
 

@@ -1,4 +1,5 @@
 import type { AuditEntry, OrgsServiceServer } from '@quire/proto/orgs';
+import { AUDIT } from '@quire/proto/limits';
 import { checkLength, InvalidArgumentError, pageOf, type Handlers } from '@quire/service-kit';
 import { authorize } from '../domain/policy.ts';
 import type { AuditEntryRow } from '../store/index.ts';
@@ -28,8 +29,8 @@ export function auditHandlers({ store }: Deps): Pick<H, 'listAuditLog'> {
       if (from && to && from.getTime() > to.getTime()) throw new InvalidArgumentError('from: must not be after to');
       const { limit, page: p } = pageArgs(page);
       const filter = {
-        actor: actor ? checkLength('actor', actor, 1, 128) : undefined,
-        action: action ? checkLength('action', action, 1, 128) : undefined,
+        actor: actor ? checkLength('actor', actor, AUDIT.actor) : undefined,
+        action: action ? checkLength('action', action, AUDIT.action) : undefined,
         from,
         to,
       };

@@ -1,4 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { COMMON, ORGANIZATION } from '@quire/proto/limits';
 import { checkLength, checkUri, InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
 import { isRole, Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
@@ -39,7 +40,7 @@ export function organizationHandlers({
     },
 
     async batchGetOrganizations({ organizationIds }, ctx) {
-      if (organizationIds.length > 1000) throw new InvalidArgumentError('organizationIds: at most 1000');
+      if (organizationIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`organizationIds: at most ${COMMON.batchIds.max}`);
       const rows = await store.organizationsByIds(organizationIds, ctx.userId);
       const byId = new Map(rows.map((o) => [o.id, o]));
       return {
@@ -62,7 +63,7 @@ export function organizationHandlers({
       const ownerId = callerOf(ctx);
       const org = await store.createOrganization({
         id: newId(),
-        title: checkLength('title', title, 2, 255),
+        title: checkLength('title', title, ORGANIZATION.title),
         emailDomains: normalizeEmailDomains(emailDomains),
         ownerId,
       });
@@ -78,7 +79,7 @@ export function organizationHandlers({
       const { role } = await organizationOf(store, req.organizationId, callerOf(ctx));
       authorize(role, 'admin');
       const data: Parameters<Store['updateOrganization']>[1] = {};
-      if (req.title !== undefined) data.title = checkLength('title', req.title, 2, 255);
+      if (req.title !== undefined) data.title = checkLength('title', req.title, ORGANIZATION.title);
       if (req.setEmailDomains) data.emailDomains = normalizeEmailDomains(req.emailDomains);
       if (req.hostname !== undefined) {
         data.hostname = checkHostname(req.hostname);
@@ -88,9 +89,9 @@ export function organizationHandlers({
         data.defaultRole = roleToDb(req.defaultRole);
       }
       if (req.clearDefaultContent) data.defaultContentSite = null;
-      else if (req.defaultContentSite !== undefined) data.defaultContentSite = checkLength('defaultContent.site', req.defaultContentSite, 1, 100);
+      else if (req.defaultContentSite !== undefined) data.defaultContentSite = checkLength('defaultContent.site', req.defaultContentSite, ORGANIZATION.defaultContentSite);
       if (req.clearLogo) data.logo = null;
-      else if (req.logo !== undefined) data.logo = checkUri('logo', req.logo, 2048);
+      else if (req.logo !== undefined) data.logo = checkUri('logo', req.logo);
       if (req.sso !== undefined) data.sso = req.sso;
       if (req.ai !== undefined) data.ai = req.ai;
       if (req.inviteLinks !== undefined) data.inviteLinks = req.inviteLinks;

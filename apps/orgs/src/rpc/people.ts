@@ -1,4 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { MEMBER } from '@quire/proto/limits';
 import { callerOf, checkLength, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
 import { isRole } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
@@ -10,8 +11,6 @@ import type { Deps } from './deps.ts';
 import { organizationOf, roleIn } from './organizations.ts';
 
 type H = Handlers<OrgsServiceServer>;
-
-const MAX_INVITEES = 100;
 
 /** Team membership lists, invitations by email and subdomain lookups: who belongs where. */
 export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMembers' | 'inviteUsers' | 'getSubdomain'> {
@@ -35,11 +34,12 @@ export function peopleHandlers({ store, events }: Deps): Pick<H, 'listTeamMember
     async inviteUsers({ organizationId, invitees, role, sso }, ctx) {
       const { organization, role: callerRole } = await organizationOf(store, organizationId, callerOf(ctx));
       authorize(callerRole, 'manageMembers');
-      if (invitees.length === 0 || invitees.length > MAX_INVITEES) throw new InvalidArgumentError(`emails: between 1 and ${MAX_INVITEES} people`);
+      if (invitees.length < MEMBER.invitees.min || invitees.length > MEMBER.invitees.max)
+        throw new InvalidArgumentError(`emails: between ${MEMBER.invitees.min} and ${MEMBER.invitees.max} people`);
       const fallback = isRole(role) ? roleToDb(role) : organization.defaultRole;
       const checked = invitees.map((i, n) => {
         const email = checkEmail(i.email, `emails[${n}]`);
-        const displayName = checkLength(`emails[${n}]`, email.slice(0, email.indexOf('@')), 1, 64);
+        const displayName = checkLength(`emails[${n}]`, email.slice(0, email.indexOf('@')), MEMBER.displayName);
         return { email, displayName, id: newId(), role: isRole(i.role) ? roleToDb(i.role) : fallback };
       });
       const { users, joined } = await store.invite(organizationId, checked, sso);

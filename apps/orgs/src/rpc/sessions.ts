@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { COMMON } from '@quire/proto/limits';
 import { TokenScope, type OrgsServiceServer } from '@quire/proto/orgs';
 import { InvalidArgumentError, NotFoundError, UnauthenticatedError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
@@ -62,7 +63,7 @@ export function sessionHandlers({
 
     async checkPassword({ email, password, client }, ctx) {
       const e = email.trim().toLowerCase();
-      const user = e.length <= 320 ? await store.findUserByEmail(e) : null;
+      const user = e.length <= COMMON.email.max ? await store.findUserByEmail(e) : null;
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!ok || !user) {
         const where = { ...ctx, userId: undefined, ip: client?.ip, userAgent: client?.userAgent };
@@ -71,7 +72,7 @@ export function sessionHandlers({
           entity: 'user',
           verb: 'sign_in_failed',
           target: user ? { type: 'user', id: user.id } : undefined,
-          details: { method: 'password', email: e.slice(0, 320) },
+          details: { method: 'password', email: e.slice(0, COMMON.email.max) },
         });
         throw signInRefused();
       }

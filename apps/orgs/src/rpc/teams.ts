@@ -1,4 +1,5 @@
 import { TeamMemberRole, type OrgsServiceServer } from '@quire/proto/orgs';
+import { TEAM } from '@quire/proto/limits';
 import { checkLength, InvalidArgumentError, NotFoundError, pageOf, PermissionDeniedError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { allow } from '@quire/policy';
@@ -65,7 +66,7 @@ export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam
     async createTeam({ organizationId, title, members }, ctx) {
       const caller = callerOf(ctx);
       authorize(await roleIn(store, organizationId, caller), 'manageTeams');
-      checkLength('title', title, 1, 64);
+      checkLength('title', title, TEAM.title);
       const unique = [...new Set(members)];
       await checkMembers(store, organizationId, 'members', unique);
       const team = await store.createTeam({
@@ -85,7 +86,7 @@ export function teamHandlers({ store }: Deps): Pick<H, 'listTeams' | 'createTeam
     async updateTeam({ organizationId, teamId, title }, ctx) {
       const { canManage } = await teamAccess(store, organizationId, teamId, callerOf(ctx));
       if (!canManage) throw new PermissionDeniedError('Only organization admins and team owners can change a team');
-      checkLength('title', title, 1, 64);
+      checkLength('title', title, TEAM.title);
       return presentTeam(await store.updateTeam(teamId, title), true);
     },
 

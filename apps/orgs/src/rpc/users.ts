@@ -1,4 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
+import { COMMON } from '@quire/proto/limits';
 import { callsAsItself, InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
 import { Role } from '@quire/policy';
 import { roleFromDb } from '../domain/roles.ts';
@@ -15,18 +16,18 @@ export function userHandlers({ store }: Deps): Pick<H, 'getMembership' | 'batchG
     },
 
     async batchGetMemberships({ userId, organizationIds }) {
-      if (organizationIds.length > 1000) throw new InvalidArgumentError('organizationIds: at most 1000');
+      if (organizationIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`organizationIds: at most ${COMMON.batchIds.max}`);
       const rows = organizationIds.length && userId ? await store.membershipsOf(userId, organizationIds) : [];
       return { roles: Object.fromEntries(rows.map((m) => [m.organizationId, roleFromDb(m.role)])) };
     },
 
     async filterPrincipals({ organizationId, userIds, teamIds }) {
-      if (userIds.length > 1000 || teamIds.length > 1000) throw new InvalidArgumentError('userIds, teamIds: at most 1000 each');
+      if (userIds.length > COMMON.batchIds.max || teamIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`userIds, teamIds: at most ${COMMON.batchIds.max} each`);
       return store.principalsIn(organizationId, userIds, teamIds);
     },
 
     async batchGetUsers({ userIds, organizationId }, ctx) {
-      if (userIds.length > 1000) throw new InvalidArgumentError('userIds: at most 1000');
+      if (userIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`userIds: at most ${COMMON.batchIds.max}`);
       // The reader has no caller: a published page's mentions show the names of the site's
       // organization's members, which its visitors may see, and nothing else of them.
       const reader = callsAsItself(ctx, 'reader');

@@ -3,13 +3,11 @@ import { checkOneOf, FailedPreconditionError, InvalidArgumentError } from '@quir
 export const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type Status = (typeof STATUSES)[number];
 
-export const SUBJECT_MAX = 100;
 /**
  * The longest a merge takes (content's deadline for it): a merge started longer ago than this has
  * ended, recorded or not, and another one may start.
  */
 export const MERGE_TIMEOUT_MS = 60_000;
-export const MAX_CHANGES = 50;
 
 export function parseStatus(field: string, value: string): Status {
   return checkOneOf(field, value, STATUSES);

@@ -1,3 +1,4 @@
+import { COMMENT } from '@quire/proto/limits';
 import { checkOneOf, InvalidArgumentError } from '@quire/service-kit';
 
 export const COMMENT_STATUSES = ['all', 'open', 'resolved'] as const;
@@ -8,13 +9,12 @@ export function commentStatusFilter(value: string): CommentStatusFilter {
   return checkOneOf('status', value, COMMENT_STATUSES);
 }
 
-export const MARKDOWN_MAX = 20_000;
-export const EMOJI_MAX = 50;
-
 export function checkReactions(field: string, emojis: string[]): string[] {
+  if (emojis.length > COMMENT.reactions.max) throw new InvalidArgumentError(`${field}: at most ${COMMENT.reactions.max} emojis`);
+  const { min, max } = COMMENT.reaction;
   for (const e of emojis) {
     const n = [...e].length;
-    if (n === 0 || n > EMOJI_MAX) throw new InvalidArgumentError(`${field}: each emoji must be 1 to ${EMOJI_MAX} characters`);
+    if (n < min || n > max) throw new InvalidArgumentError(`${field}: each emoji must be ${min} to ${max} characters`);
   }
   return [...new Set(emojis)];
 }

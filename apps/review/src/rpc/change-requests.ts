@@ -1,18 +1,8 @@
+import { CHANGE_REQUEST, COMMON } from '@quire/proto/limits';
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
-import {
-  checkLength,
-  ConflictError,
-  GrpcStatus,
-  InvalidArgumentError,
-  isServiceError,
-  MAX_PAGE_LIMIT,
-  pageArgs,
-  pageOf,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
-import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MAX_CHANGES, MERGE_TIMEOUT_MS, parseStatus, statusFilter, SUBJECT_MAX } from '../domain/change-requests.ts';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MERGE_TIMEOUT_MS, parseStatus, statusFilter } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import {
   asDomainError,
@@ -101,8 +91,8 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const userId = callerOf(ctx);
       const space = await spaceOf(deps, req.spaceId, ctx);
       need(space, 'edit', 'create a change request');
-      checkLength('subject', req.subject, 0, SUBJECT_MAX);
-      checkLength('agentTaskId', req.agentTaskId, 0, 128);
+      checkLength('subject', req.subject, CHANGE_REQUEST.subject);
+      checkLength('agentTaskId', req.agentTaskId, CHANGE_REQUEST.agentTaskId);
       const row = await store.createChangeRequest({
         spaceId: space.id,
         organizationId: space.organizationId,
@@ -120,7 +110,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const status = statusFilter(req.status);
       const { limit, page } = pageArgs(req.page);
       const mergedRevisions = [...(req.mergedRevision !== undefined ? [req.mergedRevision] : []), ...req.mergedRevisions];
-      if (mergedRevisions.length > MAX_PAGE_LIMIT) throw new InvalidArgumentError(`mergedRevisions: at most ${MAX_PAGE_LIMIT}`);
+      if (mergedRevisions.length > COMMON.batchIds.max) throw new InvalidArgumentError(`mergedRevisions: at most ${COMMON.batchIds.max}`);
       const rows = await store.listChangeRequests(space.id, status, { contributor: req.contributor || undefined, mergedRevisions }, page);
       const { items, next } = pageOf(rows, limit, (r) => r.id);
       return { items: await presentChangeRequests(deps, items, space.revisionId, ctx), page: { next } };
@@ -139,7 +129,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
     async updateChangeRequest(req, ctx) {
       callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'update a change request']);
-      if (req.subject !== undefined) checkLength('subject', req.subject, 0, SUBJECT_MAX);
+      if (req.subject !== undefined) checkLength('subject', req.subject, CHANGE_REQUEST.subject);
       const status = req.status === undefined ? undefined : parseStatus('status', req.status);
       if (status) checkTransition(cr.number, cr.status, status);
       if (req.subject === undefined && (status === undefined || status === cr.status)) return presentOne(deps, cr, space.revisionId, ctx);
@@ -153,7 +143,8 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'edit a change request']);
       if (req.changes.length === 0) throw new InvalidArgumentError('changes: at least one change is required');
-      if (req.changes.length > MAX_CHANGES) throw new InvalidArgumentError(`changes: at most ${MAX_CHANGES} changes per request (got ${req.changes.length})`);
+      if (req.changes.length > CHANGE_REQUEST.changes.max)
+        throw new InvalidArgumentError(`changes: at most ${CHANGE_REQUEST.changes.max} changes per request (got ${req.changes.length})`);
       checkWritable(cr.number, cr.status, 'its content cannot change');
       const { revision } = await deps.spaceContent.applyChanges({ spaceId: space.id, revisionId: cr.revision, changes: req.changes }, ctx).catch((err: unknown) => {
         // A change naming a page that is not there is bad input of this batch (400), not a missing resource.

@@ -1,4 +1,5 @@
 import { SortOrder } from '@quire/proto/common';
+import { COMMENT, COMMON } from '@quire/proto/limits';
 import type { Space } from '@quire/proto/content';
 import type { Comment, Reaction, Reply, ReviewServiceServer } from '@quire/proto/review';
 import {
@@ -13,7 +14,7 @@ import {
   type CallContext,
   type Handlers,
 } from '@quire/service-kit';
-import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, MARKDOWN_MAX, type ReactionRow } from '../domain/comments.ts';
+import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, type ReactionRow } from '../domain/comments.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
 import { asDomainError, callerOf, countersChanged, changeRequestIn, need, spaceOf, upstream, usersById, type Deps } from './deps.ts';
 
@@ -99,7 +100,7 @@ async function presentReplies(deps: Deps, space: Space, rows: ReplyRow[], ctx: C
 }
 
 const first = async <T>(list: Promise<T[]>) => (await list)[0]!;
-const checkMarkdown = (field: string, markdown: string) => checkLength(field, markdown, 0, MARKDOWN_MAX);
+const checkMarkdown = (field: string, markdown: string) => checkLength(field, markdown, COMMENT.markdown);
 
 /** The space, and the change request the comments belong to (none for the space's own). */
 async function scope(deps: Deps, req: { spaceId: string; changeRequest: string }, ctx: CallContext) {
@@ -174,7 +175,7 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       const { space, cr } = await scope(deps, req, ctx);
       need(space, 'comment', 'comment');
       checkMarkdown('body.markdown', req.markdown);
-      checkLength('node', req.nodeId, 0, 128);
+      if (req.nodeId) checkLength('node', req.nodeId, COMMON.id);
       const revision = cr?.revision ?? space.revisionId;
       const page = await targetPage(deps, space.id, revision, req.pageId, ctx);
       const row = await store.createComment({

@@ -1,7 +1,7 @@
+import { CHANGE_REQUEST, COMMENT, COMMON } from '@quire/proto/limits';
 import type { ReviewServiceServer } from '@quire/proto/review';
 import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
-import { checkWritable, SUBJECT_MAX } from '../domain/change-requests.ts';
-import { MARKDOWN_MAX } from '../domain/comments.ts';
+import { checkWritable } from '../domain/change-requests.ts';
 import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
 import { presentComments } from './comments.ts';
 import { callerOf, countersChanged, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
@@ -12,7 +12,6 @@ type ReviewerHandlers = Pick<
 >;
 
 const REVIEW_STATUSES: ReviewStatus[] = ['approved', 'changes-requested'];
-const MAX_REVIEWERS = 100;
 
 async function presentReviewers(deps: Deps, rows: ReviewerRow[], ctx: CallContext) {
   const user = await usersById(
@@ -36,9 +35,9 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
     async requestReviewers(req, ctx) {
       const userId = callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'request reviewers']);
-      if (req.userIds.length === 0) throw new InvalidArgumentError('users: at least one user is required');
-      if (req.userIds.length > MAX_REVIEWERS) throw new InvalidArgumentError(`users: at most ${MAX_REVIEWERS} users per request`);
-      if (req.subject !== undefined) checkLength('subject', req.subject, 0, SUBJECT_MAX);
+      if (req.userIds.length < CHANGE_REQUEST.reviewers.min) throw new InvalidArgumentError('users: at least one user is required');
+      if (req.userIds.length > CHANGE_REQUEST.reviewers.max) throw new InvalidArgumentError(`users: at most ${CHANGE_REQUEST.reviewers.max} users per request`);
+      if (req.subject !== undefined) checkLength('subject', req.subject, CHANGE_REQUEST.subject);
       const wanted = [...new Set(req.userIds)];
       const { userIds: members } = await upstream(deps.orgs.filterPrincipals({ organizationId: space.organizationId, userIds: wanted, teamIds: [] }, ctx));
       const outsiders = wanted.filter((id) => !members.includes(id));
@@ -58,7 +57,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
       const userId = callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['review', 'review a change request']);
       checkOneOf('status', req.status, REVIEW_STATUSES);
-      if (req.comment !== undefined) checkLength('comment.markdown', req.comment, 0, MARKDOWN_MAX);
+      if (req.comment !== undefined) checkLength('comment.markdown', req.comment, COMMENT.markdown);
       checkWritable(cr.number, cr.status, 'it can no longer be reviewed');
       const requested = await store.reviewer(cr.id, userId);
       const row = await store.createReview({
@@ -83,7 +82,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
     },
 
     async batchGetSpaceCounters(req) {
-      if (req.spaceIds.length > 1000) throw new InvalidArgumentError('spaceIds: at most 1000 spaces per call');
+      if (req.spaceIds.length > COMMON.batchIds.max) throw new InvalidArgumentError(`spaceIds: at most ${COMMON.batchIds.max} spaces per call`);
       const counts = await store.counters(req.spaceIds);
       return { counters: req.spaceIds.map((spaceId) => ({ spaceId, ...counts.get(spaceId)! })) };
     },

@@ -1,4 +1,5 @@
 import { titleSlug } from '@quire/document/slug';
+import { COMMON, SITE } from '@quire/proto/limits';
 import { checkLength, InvalidArgumentError } from '@quire/service-kit';
 
 // The enumerations and bounds of the API reference ("Site", "SiteSection", "SiteSectionGroup",
@@ -22,21 +23,21 @@ function checkPattern(field: string, value: string, pattern: RegExp, what: strin
 const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 const PROXY = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
-export const checkSiteTitle = (v: string) => checkLength('title', v, 2, 128);
-export const checkBasename = (v: string) => checkLength('basename', v, 1, 100);
+export const checkSiteTitle = (v: string) => checkLength('title', v, SITE.title);
+export const checkBasename = (v: string) => checkLength('basename', v, SITE.basename);
 export const checkHostname = (v: string) =>
-  checkPattern('hostname', checkLength('hostname', v, 1, 512), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
-export const checkProxy = (v: string) => checkPattern('proxy', checkLength('proxy', v, 1, 512), PROXY, 'a host followed by a path, such as example.com/docs');
-export const checkSectionTitle = (v: string) => checkLength('title', v, 2, 128);
-export const checkDescription = (v: string) => checkLength('description', v, 0, 256);
-export const checkPath = (v: string) => checkLength('path', v, 1, 100);
-export const checkCondition = (v: string) => checkLength('condition', v, 1, 1024);
-export const checkGroupTitle = (v: string) => checkLength('title', v, 1, 100);
-export const checkIcon = (v: string) => checkLength('icon', v, 0, 50);
-export const checkShareLinkName = (v: string) => checkLength('name', v, 0, 50);
+  checkPattern('hostname', checkLength('hostname', v, { min: 1, max: SITE.hostname.max }), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
+export const checkProxy = (v: string) => checkPattern('proxy', checkLength('proxy', v, { min: 1, max: SITE.proxy.max }), PROXY, 'a host followed by a path, such as example.com/docs');
+export const checkSectionTitle = (v: string) => checkLength('title', v, SITE.sectionTitle);
+export const checkDescription = (v: string) => checkLength('description', v, SITE.description);
+export const checkPath = (v: string) => checkLength('path', v, SITE.path);
+export const checkCondition = (v: string) => checkLength('condition', v, SITE.condition);
+export const checkGroupTitle = (v: string) => checkLength('title', v, SITE.groupTitle);
+export const checkIcon = (v: string) => checkLength('icon', v, COMMON.icon);
+export const checkShareLinkName = (v: string) => checkLength('name', v, SITE.shareLinkName);
 
 /** A path for a title, cut below the path bound; `fallback` when nothing is left. */
-export const pathFromTitle = (title: string, fallback = 'item'): string => titleSlug(title, { maxLength: 90, fallback });
+export const pathFromTitle = (title: string, fallback = 'item'): string => titleSlug(title, { maxLength: SITE.path.max - 10, fallback });
 
 /** `base`, or `base-2`, `base-3`... : the first not in `taken`. */
 export function freePath(base: string, taken: Iterable<string>): string {

@@ -1,4 +1,5 @@
 import type { PublishedSiteView, SitesServiceServer } from '@quire/proto/sites';
+import { COMMON } from '@quire/proto/limits';
 import { checkOneOf, GRANTS, GrpcStatus, InvalidArgumentError, isServiceError, UnauthenticatedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { seal, unseal } from '@quire/service-kit/sealed';
 import { allow } from '@quire/policy';
@@ -21,8 +22,8 @@ function checkFallbackUrl(v: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || v.length > 2048) {
-    throw new InvalidArgumentError(`fallbackURL: must be an http or https URL of at most 2048 characters (got "${v.slice(0, 100)}")`);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || v.length > COMMON.url.max) {
+    throw new InvalidArgumentError(`fallbackURL: must be an http or https URL of at most ${COMMON.url.max} characters (got "${v.slice(0, 100)}")`);
   }
   return v;
 }

@@ -1,3 +1,4 @@
+import { SPACE } from '@quire/proto/limits';
 import type { SitesServiceServer } from '@quire/proto/sites';
 import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { AGENTS_CONTEXTS, checkBasename, checkHostname, checkProxy, checkSiteTitle, DEFAULTS, SITE_TYPES, SITE_VISIBILITIES, SPACE_KEYWORDS } from '../domain/fields.ts';
@@ -6,8 +7,6 @@ import type { SpaceRef } from '../store/index.ts';
 import { editable, editorOf, memberOf, readable, relayed, type Deps } from './deps.ts';
 
 type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSite' | 'updateSite' | 'deleteSite' | 'setSitePublished'>;
-
-const SPACE_TITLE_MAX = 50;
 
 export function siteHandlers(deps: Deps): H {
   const { store, content, events } = deps;
@@ -18,7 +17,7 @@ export function siteHandlers(deps: Deps): H {
   async function initialSpaces(organizationId: string, spaceIds: string[], keyword: string | undefined, title: string, ctx: CallContext): Promise<SpaceRef[]> {
     if (keyword !== undefined) {
       checkOneOf('spaces', keyword, SPACE_KEYWORDS);
-      const spaceTitle = [...title].slice(0, SPACE_TITLE_MAX).join('');
+      const spaceTitle = [...title].slice(0, SPACE.title.max).join('');
       const space = await content.createSpace({ organizationId, title: spaceTitle, emoji: '', editMode: '', visibility: '' }, ctx).catch((err: unknown) => {
         throw relayed(err);
       });

@@ -8,11 +8,13 @@ import { promisify } from 'node:util';
 import { connect } from 'nats';
 import pg from 'pg';
 import type { Client } from '@grpc/grpc-js';
+import type { Bound } from '@quire/proto/limits';
 import { ServiceIdentity, type IdentityOptions } from '../assertion.js';
 import type { ServiceName } from '../callers.js';
 import { createClient, unaryCall, type startGrpcServer } from '../grpc.js';
 import { generateServiceKeys, loadServiceKeys } from '../identity.js';
 import type { Logger } from '../logger.js';
+import { InvalidArgumentError } from '../errors.js';
 import { connectNats, eventSink } from '../nats.js';
 
 export { sealWithoutKeyId } from './sealed.js';
@@ -178,6 +180,20 @@ export async function stopAll(...running: ({ stop(): Promise<unknown> } | { end(
 let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
 
 /** The key set of this test process, made once: every service's private key and the trust document naming them all. */
+/** The message of the INVALID_ARGUMENT `check` throws; it fails when `check` throws another error or none. */
+export function refusal(check: () => unknown): string {
+  try {
+    check();
+  } catch (err) {
+    if (err instanceof InvalidArgumentError) return err.message;
+    throw err;
+  }
+  throw new Error('accepted a value over its bound');
+}
+
+/** A string one character over `bound`. */
+export const overBound = (bound: Bound) => 'x'.repeat(bound.max + 1);
+
 export function testServiceKeys() {
   return (testKeys ??= generateServiceKeys());
 }
