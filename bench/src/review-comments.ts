@@ -1,6 +1,6 @@
 // The proto package is not a dependency of the bench package: the enum is reached by path.
 import { SortOrder } from '@quire/proto/common';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 
 // Listing 1,000 comments of a change request page by page over gRPC (review -> content GetSpace,

@@ -5,7 +5,8 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { OrgsServiceClient, OrgsServiceService, type GetOrganizationRequest, type Organization, type OrgsServiceServer } from '@quire/proto/orgs';
-import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, Role, startGrpcServer, unaryCall, type Handlers } from '@quire/service-kit';
+import { createClient, createLogger, implement, loadServiceIdentity, promiseClient, startGrpcServer, unaryCall, type Handlers } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { identitySettings, processCpuMs } from './lib/load.ts';
 import { writeResult } from './lib/results.ts';
 

@@ -1,4 +1,5 @@
-import { databaseUrlDefault, Role } from '@quire/service-kit';
+import { databaseUrlDefault } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { openStore } from '@quire/orgs/store';
 import { addMember, createOrganization, createToken, createUser } from '@quire/orgs/admin';
 import { gitSyncQueue } from './lib/deployed.ts';
