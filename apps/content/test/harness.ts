@@ -98,4 +98,6 @@ export type ContentHarness = Awaited<ReturnType<typeof startContent>>;
 
 export { docx, lyingBomb, para, zip } from './import-files.ts';
 /** How content stores and indexes documents and a space's pages: the search benchmark seeds with them. */
-export { reindexSearch, syncSpacePages, writeDocuments } from '../src/store/search.ts';
+export { writeDocuments } from '../src/store/search-documents.ts';
+export { reindexSearch } from '../src/store/search-indexer.ts';
+export { syncSpacePages } from '../src/store/search-pages.ts';

@@ -15,7 +15,7 @@ import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
+import { INDEX_INLINE_DOCUMENTS } from '../src/store/search-documents.ts';
 import { APP_URL, startContent, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;

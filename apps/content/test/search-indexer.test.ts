@@ -9,7 +9,8 @@ import type { Tree, TreePage } from '../src/domain/tree.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { openStore } from '../src/store/index.ts';
 import { createRevisionStore } from '../src/store/revisions.ts';
-import { createSearchStore, INDEX_INLINE_DOCUMENTS } from '../src/store/search.ts';
+import { createSearchStore } from '../src/store/search.ts';
+import { INDEX_INLINE_DOCUMENTS } from '../src/store/search-documents.ts';
 
 // Search's index of a revision that brings many documents, on real PostgreSQL: its documents stored
 // unanalyzed with the revision, its pages found by their titles meanwhile, analyzed and indexed by

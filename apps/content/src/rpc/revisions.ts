@@ -1,15 +1,4 @@
-import type {
-  Change as ChangeMessage,
-  CreateRevisionRequest,
-  File as FileMessage,
-  GitCommit,
-  NewFile,
-  Page as PageMessage,
-  Revision as RevisionMessage,
-  ReusableContent as ReusableContentMessage,
-  SemanticChange as SemanticChangeMessage,
-  SpaceContentServiceServer,
-} from '@quire/proto/space-content';
+import type { Change as ChangeMessage, CreateRevisionRequest, GitCommit, NewFile, Revision as RevisionMessage, SpaceContentServiceServer } from '@quire/proto/space-content';
 import { SPACE } from '@quire/proto/limits';
 import { Revision as RevisionCodec } from '@quire/proto/space-content';
 import {
@@ -32,21 +21,21 @@ import { allow, Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import type { JSONDocument } from '@quire/document';
-import type { PageLook } from '@quire/gitbook-layout';
 import { imageSize } from 'image-size';
 import pLimit from 'p-limit';
 import { applyChanges, revertTargets, saysMoreThanMarkdown, treeFromContent, type Change, type StoredFile } from '../domain/changes.ts';
 import { documentOf, storedDocument } from '../domain/document.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
-import { DEFAULT_SEMANTIC_LIMIT, semanticChanges, type ChangedPage, type SemanticChange } from '../domain/semantic.ts';
+import { DEFAULT_SEMANTIC_LIMIT, semanticChanges } from '../domain/semantic.ts';
 import { checkRedirects, mergeWhole } from '../domain/redirects.ts';
-import { checkReusableContents, type ReusableContent } from '../domain/reusable.ts';
-import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreeFile, type TreePage } from '../domain/tree.ts';
+import { checkReusableContents } from '../domain/reusable.ts';
+import { emptyTree, findPage, findPageByPath, flatten, type Tree, type TreePage } from '../domain/tree.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { spaceMovedOn, type GitCommitInfo, type RevisionRow } from '../store/revisions.ts';
 import { callerOf, visibleSpace, type Deps } from './deps.ts';
-import { lookMessage, pageLooks, storedMatters } from './front-matter.ts';
+import { pageLooks, storedMatters } from './front-matter.ts';
+import { presentFile, presentPage, presentReusableContent, presentRevision, presentSemanticChange, revisionHeader } from './revision-presenters.ts';
 
 export interface RevisionDeps extends Deps {
   blobs: BlobStore;
@@ -115,96 +104,6 @@ export async function readRevision(deps: Deps, spaceId: string, revisionId: stri
   const { space, role } = await visibleSpace(deps, spaceId, ctx);
   return { space, role, revision: await revisionOf(deps, space, revisionId, 'revisionId', early) };
 }
-
-// Tree to proto.
-
-const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
-const presentChangedPage = (p: ChangedPage | undefined) => p && { ...p };
-
-export function presentSemanticChange(c: SemanticChange): SemanticChangeMessage {
-  const attributes = c.type === 'page_edited' || c.type === 'file_edited' ? c.attributes : c.type === 'variables_edited' ? c.variables : {};
-  return {
-    type: c.type,
-    page: 'page' in c ? presentChangedPage(c.page) : undefined,
-    parentBefore: c.type === 'page_moved' ? presentChangedPage(c.parent.before) : undefined,
-    parentAfter: c.type === 'page_moved' ? presentChangedPage(c.parent.after) : undefined,
-    file: 'file' in c ? presentFile(c.file, false) : undefined,
-    attributes: Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, { beforeJson: json(v.before), afterJson: json(v.after) }])),
-  };
-}
-
-interface Shown {
-  metadata: boolean;
-  markdown?: Map<string, string>;
-  /** A page's document as JSON when it says more than its markdown (GetRevision with_documents). */
-  document?: (page: TreePage, path: string) => string | undefined;
-  /** The cover and layout of documents, by id. */
-  looks?: Map<string, PageLook>;
-}
-
-export function presentPage(page: TreePage, path: string, shown: Shown): PageMessage {
-  return {
-    id: page.id,
-    type: page.type,
-    title: page.title,
-    emoji: page.emoji ?? '',
-    icon: page.icon ?? '',
-    description: page.description ?? '',
-    slug: page.slug,
-    path,
-    documentId: page.documentId ?? '',
-    hidden: page.hidden ?? false,
-    href: page.href ?? '',
-    git: shown.metadata ? page.git : undefined,
-    createdAt: new Date(page.createdAt),
-    updatedAt: new Date(page.updatedAt),
-    pages: page.pages.map((p) => presentPage(p, `${path}/${p.slug}`, shown)),
-    markdown: shown.markdown && page.documentId ? (shown.markdown.get(page.documentId) ?? '') : undefined,
-    documentJson: shown.document?.(page, path),
-    ...lookMessage(page.documentId ? shown.looks?.get(page.documentId) : undefined),
-  };
-}
-
-export const presentFile = (f: TreeFile, metadata: boolean): FileMessage => ({
-  id: f.id,
-  name: f.name,
-  contentType: f.contentType,
-  size: f.size,
-  dimensions: f.dimensions,
-  git: metadata ? f.git : undefined,
-  blob: f.blob,
-});
-
-export function presentRevision(r: RevisionRow, shown: Shown): RevisionMessage {
-  return {
-    id: r.id,
-    spaceId: r.spaceId,
-    parents: r.parents,
-    type: r.type,
-    createdAt: r.createdAt,
-    pages: r.tree.pages.map((p) => presentPage(p, p.slug, shown)),
-    files: r.tree.files.map((f) => presentFile(f, shown.metadata)),
-    variables: r.tree.variables,
-    git: shown.metadata && r.git ? r.git : undefined,
-    redirects: r.redirects.map((x) => ({ ...x })),
-    reusableContents: r.reusableContents.map((c) => presentReusableContent(c, shown)),
-  };
-}
-
-const presentReusableContent = (c: ReusableContent, shown: Shown): ReusableContentMessage => ({
-  id: c.id,
-  title: c.title,
-  documentId: c.documentId,
-  markdown: shown.markdown?.get(c.documentId) ?? '',
-  git: shown.metadata ? c.git : undefined,
-});
-
-/**
- * A revision without its content, as an edit or a whole-content write answers it: the caller has
- * what it sent, and the whole tree of a large space costs more to encode and decode than the
- * write's id (GetRevision reads it).
- */
-const revisionHeader = (r: RevisionRow): RevisionMessage => presentRevision({ ...r, tree: emptyTree(), redirects: [], reusableContents: [] }, { metadata: true });
 
 const dimensionsOf = (data: Uint8Array, contentType: string) => {
   if (!contentType.startsWith('image/')) return undefined;

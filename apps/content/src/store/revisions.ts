@@ -5,16 +5,17 @@
 import { ConflictError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { UTC_NOW } from '@quire/service-kit/prisma';
-import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { assembleTree, chunkTree, type Chunk, type PageRecord, type StoredChunk } from '../domain/chunks.ts';
+import { chunkTree, type Chunk } from '../domain/chunks.ts';
 import type { Redirect } from '../domain/redirects.ts';
 import type { ReusableContent } from '../domain/reusable.ts';
 import type { DocumentBody } from '../domain/changes.ts';
-import { documentPages, flatten, readTree, type Tree, type TreeFile } from '../domain/tree.ts';
-import type { JSONDocument } from '@quire/document';
-import { analyzedInline, indexCtes, indexParams, sqlOn, syncSpacePages, writeDocuments, type Sql } from './search.ts';
+import { documentPages, type Tree } from '../domain/tree.ts';
+import { createDocumentStore } from './documents.ts';
+import { createRevisionCache, type StoredRevision } from './revision-cache.ts';
+import { analyzedInline, indexCtes, indexParams, sqlOn, writeDocuments, type Sql } from './search-documents.ts';
+import { syncSpacePages } from './search-pages.ts';
 import type { Db } from './index.ts';
 
 export interface GitCommitInfo {
@@ -95,36 +96,9 @@ async function activate(sql: Sql, spaceId: string, revisionId: string, expected:
   await syncSpacePages(sql, spaceId, documentPages(tree));
 }
 
-// Revisions never change once written, and an edit starts from the revision the previous edit
-// wrote: the last ones read or written are kept assembled (a large tree costs more to read and
-// assemble than the edit), up to this many pages in all; and, apart, the last chunks read or
-// written, parsed, up to this many items (pages and files) in all, so a revision not kept reads
-// only the chunks it does not share with those.
-const CACHED_PAGES = 5_000;
-const CACHED_CHUNK_ITEMS = 20_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A chunk's items as parsed from its JSON. */
-type ChunkItems = readonly PageRecord[] | readonly TreeFile[];
-
-/** A Revision row as read: `tree` for rows written before chunks, the chunk lists and variables since. */
-interface StoredRevision extends Omit<RevisionRow, 'tree'> {
-  tree: unknown;
-  pageChunks: string[];
-  fileChunks: string[];
-  variables: Record<string, string>;
-}
-
 // One statement: the chunks not stored yet (a concurrent writer of the same chunk waits for the
 // other's commit, then skips it) and the row; with `documents`, the documents and their index
-// rows too (search.ts's indexCtes, its parameters after the row's), so that a small edit is
+// rows too (search-documents.ts's indexCtes, its parameters after the row's), so that a small edit is
 // one statement, atomic without a transaction: one round trip instead of five.
 const ROW_PARAMS = 13;
 const insertRevision = (documents: boolean) => `
@@ -144,63 +118,11 @@ const UNASKED_DOCUMENT_CHARS = 32_000;
 /** `indexLater`: tells search's indexer that a revision just committed left documents to analyze and index. */
 export function createRevisionStore(database: Db, indexLater: () => void) {
   const { pool } = database;
-  // Frozen, as every caller shares them.
-  const cache = new LRUCache<string, RevisionRow>({ maxSize: CACHED_PAGES, sizeCalculation: (row) => Math.max(1, flatten(row.tree.pages).length) });
-  const chunks = new LRUCache<string, ChunkItems>({ maxSize: CACHED_CHUNK_ITEMS, sizeCalculation: (items) => Math.max(1, items.length) });
-  // The chunk ids of the rows kept that are stored as chunks: an edit of one re-cuts from them.
-  const chunkIds = new WeakMap<RevisionRow, { pages: string[]; files: string[] }>();
-  const keep = (row: RevisionRow, ids?: { pages: string[]; files: string[] }): RevisionRow => {
-    cache.set(row.id, deepFreeze(row));
-    if (ids) chunkIds.set(row, ids);
-    return row;
-  };
-
-  /** The chunks of the revision `id` if it and they are all kept: what an edit of it re-cuts from. */
-  function keptChunks(id: string | undefined) {
-    const row = id === undefined ? undefined : cache.get(id);
-    const ids = row && chunkIds.get(row);
-    if (!ids) return undefined;
-    const stored = <T>(list: string[]) => {
-      const out: StoredChunk<T>[] = [];
-      for (const chunkId of list) {
-        const items = chunks.get(chunkId);
-        if (!items) return undefined;
-        out.push({ id: chunkId, items: items as readonly T[] });
-      }
-      return out;
-    };
-    const pages = stored<PageRecord>(ids.pages);
-    const files = stored<TreeFile>(ids.files);
-    return pages && files && { pages, files };
-  }
-
-  /** The row's tree: its own JSON (a row from before chunks), or its chunks, those not kept read in one query. */
-  async function treeOf(r: StoredRevision): Promise<Tree> {
-    if (r.tree !== null) return readTree(r.tree);
-    const found = new Map<string, ChunkItems>();
-    const missing: string[] = [];
-    for (const id of [...r.pageChunks, ...r.fileChunks]) {
-      const items = chunks.get(id);
-      if (items) found.set(id, items);
-      else missing.push(id);
-    }
-    if (missing.length) {
-      const { rows } = await pool.query<{ id: string; content: ChunkItems }>('SELECT id, content FROM "TreeChunk" WHERE id = ANY($1::text[])', [missing]);
-      for (const { id, content } of rows) {
-        found.set(id, deepFreeze(content));
-        chunks.set(id, content);
-      }
-    }
-    const items = <T extends ChunkItems>(ids: string[]) =>
-      ids.map((id) => {
-        const got = found.get(id);
-        if (!got) throw new Error(`Revision "${r.id}": chunk "${id}" is not stored`);
-        return got as T;
-      });
-    return assembleTree(items<readonly PageRecord[]>(r.pageChunks), items<readonly TreeFile[]>(r.fileChunks), r.variables);
-  }
+  const cache = createRevisionCache(pool);
 
   return {
+    ...createDocumentStore(pool),
+
     // Plain SQL: pg parses the JSON of the chunks once.
     async getRevision(id: string): Promise<RevisionRow | undefined> {
       const cached = cache.get(id);
@@ -212,8 +134,8 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
       const r = rows[0];
       if (!r) return undefined;
       const { spaceId, parents, type, git, redirects, reusableContents, createdAt } = r;
-      const row = { id, spaceId, parents, type, tree: await treeOf(r), git, redirects, reusableContents, createdAt };
-      return keep(row, r.tree === null ? { pages: r.pageChunks, files: r.fileChunks } : undefined);
+      const row = { id, spaceId, parents, type, tree: await cache.treeOf(r), git, redirects, reusableContents, createdAt };
+      return cache.keep(row, r.tree === null ? { pages: r.pageChunks, files: r.fileChunks } : undefined);
     },
 
     /**
@@ -235,42 +157,6 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
       return rows.map((r) => r.id);
     },
 
-    /** Markdown by document id, for the ids that exist. */
-    async getDocuments(ids: string[]): Promise<Map<string, string>> {
-      if (ids.length === 0) return new Map();
-      const { rows } = await pool.query<{ id: string; markdown: string }>('SELECT id, markdown FROM "Document" WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
-      return new Map(rows.map((r) => [r.id, r.markdown]));
-    },
-
-    /** Markdown and its document (null when stored without one and not analyzed yet: see search's writeDocuments) by document id, for the ids that exist. */
-    async getStoredDocuments(ids: string[]): Promise<Map<string, { markdown: string; document: JSONDocument | null }>> {
-      if (ids.length === 0) return new Map();
-      const { rows } = await pool.query<{ id: string; markdown: string; document: JSONDocument | null }>(
-        'SELECT id, markdown, document FROM "Document" WHERE id = ANY($1::text[])',
-        [[...new Set(ids)]],
-      );
-      return new Map(rows.map((r) => [r.id, { markdown: r.markdown, document: r.document }]));
-    },
-
-    /**
-     * Whether the document belongs to one of the space's revisions, a page's or a reusable
-     * content's (the active one's pages are checked first, by index; then each chunk of the
-     * space's revisions once, and the trees of rows from before chunks).
-     */
-    async spaceHasDocument(spaceId: string, activeRevisionId: string, documentId: string): Promise<boolean> {
-      const { rows } = await pool.query(
-        `WITH revisions AS (SELECT * FROM "Revision" WHERE "spaceId" = $1 OR id = $2)
-         SELECT EXISTS (SELECT 1 FROM "SpacePage" WHERE "spaceId" = $1 AND "documentId" = $3)
-             OR EXISTS (SELECT 1 FROM revisions
-                          WHERE jsonb_path_exists(tree, '$.**.documentId ? (@ == $d)', jsonb_build_object('d', $3::text))
-                             OR jsonb_path_exists("reusableContents", '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text)))
-             OR EXISTS (SELECT 1 FROM "TreeChunk" WHERE id IN (SELECT unnest("pageChunks") FROM revisions)
-                          AND jsonb_path_exists(content::jsonb, '$[*].documentId ? (@ == $d)', jsonb_build_object('d', $3::text))) AS found`,
-        [spaceId, activeRevisionId, documentId],
-      );
-      return rows[0].found as boolean;
-    },
-
     /**
      * Writes the revision and the documents not stored yet, analyzed and indexed for search (or
      * tells the indexer, once committed, when they are many: see writeDocuments); with `activate`, also
@@ -280,9 +166,9 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
     async writeRevision(r: NewRevision, documents: Map<string, DocumentBody>, activateOn?: { expected: string }): Promise<RevisionRow> {
       const id = newId();
       // Cut from its first parent's chunks when they are kept: an edit cuts and hashes what it changed.
-      const cut = chunkTree(r.tree, keptChunks(r.parents[0]));
+      const cut = chunkTree(r.tree, cache.keptChunks(r.parents[0]));
       // Chunks are never changed nor removed: those kept here are stored.
-      const unsure = new Map([...cut.pages.fresh, ...cut.files.fresh].filter((c) => !chunks.has(c.id)).map((c) => [c.id, c]));
+      const unsure = new Map([...cut.pages.fresh, ...cut.files.fresh].filter((c) => !cache.hasChunk(c.id)).map((c) => [c.id, c]));
       const row = (freshChunks: Chunk[]) => [
         id,
         r.spaceId,
@@ -348,7 +234,7 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         if (written.unanalyzed) indexLater();
       }
       // Kept as a reader would have them, parsed from what was stored.
-      for (const c of unsure.values()) if (!chunks.has(c.id)) chunks.set(c.id, deepFreeze(JSON.parse(c.json) as ChunkItems));
+      for (const c of unsure.values()) cache.keepChunk(c.id, c.json);
       const written: RevisionRow = {
         id,
         spaceId: r.spaceId,
@@ -360,7 +246,7 @@ export function createRevisionStore(database: Db, indexLater: () => void) {
         reusableContents: r.reusableContents,
         createdAt,
       };
-      return keep(written, { pages: cut.pages.ids, files: cut.files.ids });
+      return cache.keep(written, { pages: cut.pages.ids, files: cut.files.ids });
     },
 
     /** The revision the change request was merged as in the space, if it was. */
