@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { ApplyChangesRequest, ApplyChangesResponse, Change, GetPageRequest, Page } from '@quire/proto/space-content';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/policy';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll } from 'vitest';

@@ -3,7 +3,7 @@ import type { Page } from '@quire/proto/space-content';
 import { startContent, type ContentHarness } from '@quire/content/testing';
 import { connectDb, stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { afterAll, beforeAll } from 'vitest';
 import { startGitServer } from './git-server.ts';
 import { startGitSync, type GitSyncHarness } from './harness.ts';
