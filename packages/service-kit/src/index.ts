@@ -3,6 +3,8 @@ export * from './config.js';
 export * from './logger.js';
 export * from './context.js';
 export * from './grpc.js';
+export * from './client.js';
+export * from './client-middleware.js';
 export * from './pagination.js';
 export * from './lifecycle.js';
 export * from './roles.js';
