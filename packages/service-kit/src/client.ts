@@ -103,10 +103,16 @@ export interface Upstream<C extends Client> {
   slow?: SlowRpcs<C>;
 }
 
-/** The promise clients by name, with their channels (health name and client, for readiness) and one close for all. */
+/** A channel with the full name of the service it reaches, as its health check knows it (readiness, shutdown). */
+export interface Channel {
+  name: string;
+  client: Client;
+}
+
+/** The promise clients by name, with their channels and one close for all. */
 export interface Upstreams<T extends Record<string, Client>> {
   clients: { [K in keyof T]: PromiseClient<T[K]> };
-  channels: { name: string; client: Client }[];
+  channels: Channel[];
   close(): void;
 }
 

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { API_ROLES, DomainError, PASSWORD_MAX, PASSWORD_MIN, roleFromApi, type ApiRole } from '@quire/service-kit';
-import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
-import { openStore, type Store } from './store/index.ts';
+import { addMember, createOrganization, createToken, createUser, setPassword } from '../domain/admin.ts';
+import { openStore, type Store } from '../store/index.ts';
 
 // The operator commands on the orgs database (`quire user|org|member|token`): infra's `quire`
 // CLI puts them on its one parser, beside backup and restore, and names the database.
