@@ -45,7 +45,13 @@ export function connectServices(
       },
       integrations: { client: IntegrationsServiceClient, definition: IntegrationsServiceService, address: config.INTEGRATIONS_URL, audience: 'integrations' },
       // Merges of large spaces take longer than a read.
-      review: { client: ReviewServiceClient, definition: ReviewServiceService, address: config.REVIEW_URL, audience: 'review', timeoutMs: Math.max(config.GRPC_TIMEOUT_MS, 60_000) },
+      review: {
+        client: ReviewServiceClient,
+        definition: ReviewServiceService,
+        address: config.REVIEW_URL,
+        audience: 'review',
+        timeoutMs: Math.max(config.GRPC_TIMEOUT_MS, 60_000),
+      },
       insights: { client: InsightsServiceClient, definition: InsightsServiceService, address: config.INSIGHTS_URL, audience: 'insights' },
       sites: { client: SitesServiceClient, definition: SitesServiceService, address: config.SITES_URL, audience: 'sites' },
       gitSync: { client: GitSyncServiceClient, definition: GitSyncServiceService, address: config.GIT_SYNC_URL, audience: 'git-sync' },

@@ -4,7 +4,16 @@
 // idle process pays nothing; under load one HTTP/2 stream, one set of headers and one pass through
 // grpc-js's call layers serve many calls, which is most of what a call costs (bench/README.md,
 // rpc-transport).
-import { Metadata, status as GrpcStatus, type Client, type ClientReadableStream, type Deadline, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as GrpcStatus,
+  type Client,
+  type ClientReadableStream,
+  type Deadline,
+  type MethodDefinition,
+  type ServerWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { BatchServiceService, type CallRequest, type CallResponse, type Header } from '@quire/proto/rpc';
 import { verifiedCaller, type ServiceIdentity } from './assertion.js';
 import type { ServiceName } from './callers.js';

@@ -1,4 +1,14 @@
-import { credentials, Metadata, type CallOptions, type ChannelOptions, type Client, type ClientUnaryCall, type MethodDefinition, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type ChannelOptions,
+  type Client,
+  type ClientUnaryCall,
+  type MethodDefinition,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import type { ServiceIdentity } from './assertion.js';
 import { CallBatcher } from './batch.js';
 import type { ServiceName } from './callers.js';
@@ -83,7 +93,13 @@ export type SlowRpcs<C> = Partial<Record<keyof PromiseClient<C>, number>>;
  * middleware (identity, tracing, deadline, error relay), and calls made in the same turn of the
  * event loop travel as one batch (`CallBatcher`).
  */
-export function promiseClient<C extends Client>(client: C, definition: ServiceDefinition, callee: Callee, timeoutMs = DEFAULT_TIMEOUT_MS, slow: SlowRpcs<C> = {}): PromiseClient<C> {
+export function promiseClient<C extends Client>(
+  client: C,
+  definition: ServiceDefinition,
+  callee: Callee,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  slow: SlowRpcs<C> = {},
+): PromiseClient<C> {
   const send = middlewareChain(client, callee);
   const out: Record<string, (request: unknown, caller: Caller) => Promise<unknown>> = {};
   for (const [name, method] of Object.entries(definition)) {

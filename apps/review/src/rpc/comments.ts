@@ -15,7 +15,7 @@ import {
 } from '@quire/service-kit';
 import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, MARKDOWN_MAX, type ReactionRow } from '../domain/comments.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
-import { asDomainError, callerOf, countersChanged, changeRequestIn, need, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { callerOf, countersChanged, changeRequestIn, need, spaceOf, usersById, type Deps } from './deps.ts';
 
 type CommentHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -42,7 +42,7 @@ async function livePages(deps: Deps, space: Space, rows: CommentRow[], ctx: Call
   const revisionOf = (r: CommentRow) => (r.changeRequestId ? (crs.get(r.changeRequestId)?.revision ?? space.revisionId) : space.revisionId);
   const revisions = [...new Set(onPages.map(revisionOf))];
   const trees = await Promise.all(
-    revisions.map((revisionId) => upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, ctx))),
+    revisions.map((revisionId) => deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, ctx)),
   );
   const pageIds = new Map<string, Set<string>>();
   trees.forEach((t, i) => {
@@ -148,7 +148,7 @@ async function targetPage(deps: Deps, spaceId: string, revisionId: string, pageI
     return { pageId: p.id, pageTitle: p.title, pageEmoji: p.emoji, pagePath: p.path };
   } catch (err) {
     if (isServiceError(err) && err.code === GrpcStatus.NOT_FOUND) throw new InvalidArgumentError(`page: "${pageId}" is not a page of the content commented on`);
-    throw asDomainError(err);
+    throw err;
   }
 }
 

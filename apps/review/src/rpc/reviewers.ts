@@ -4,7 +4,7 @@ import { checkWritable, SUBJECT_MAX } from '../domain/change-requests.ts';
 import { MARKDOWN_MAX } from '../domain/comments.ts';
 import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
 import { presentComments } from './comments.ts';
-import { callerOf, countersChanged, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
+import { callerOf, countersChanged, spaceAndChangeRequest, usersById, type Deps } from './deps.ts';
 
 type ReviewerHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -40,7 +40,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
       if (req.userIds.length > MAX_REVIEWERS) throw new InvalidArgumentError(`users: at most ${MAX_REVIEWERS} users per request`);
       if (req.subject !== undefined) checkLength('subject', req.subject, 0, SUBJECT_MAX);
       const wanted = [...new Set(req.userIds)];
-      const { userIds: members } = await upstream(deps.orgs.filterPrincipals({ organizationId: space.organizationId, userIds: wanted, teamIds: [] }, ctx));
+      const { userIds: members } = await deps.orgs.filterPrincipals({ organizationId: space.organizationId, userIds: wanted, teamIds: [] }, ctx);
       const outsiders = wanted.filter((id) => !members.includes(id));
       if (outsiders.length) throw new InvalidArgumentError(`users: ${outsiders.map((id) => `"${id}"`).join(', ')} not a member of the space's organization`);
       const rows = await store.requestReviewers(cr.id, wanted, userId, cr.revision, req.subject);

@@ -1,17 +1,7 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { SiteRef } from '@quire/proto/sites';
-import {
-  callerOf,
-  GrpcStatus,
-  isServiceError,
-  NotFoundError,
-  PermissionDeniedError,
-  Role,
-  type CallContext,
-  type PromiseClient,
-  type ServiceIdentity,
-} from '@quire/service-kit';
+import { callerOf, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, Role, type CallContext, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import { canEdit, canRead, visitorMayView } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { SealingKeys } from '@quire/service-kit/sealed';
