@@ -11,7 +11,6 @@ export * from './roles.js';
 export * from './validate.js';
 export * from './service.js';
 export * from './membership.js';
-export * from './slug.js';
 export * from './callers.js';
 export * from './identity.js';
 export * from './assertion.js';
