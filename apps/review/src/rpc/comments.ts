@@ -1,6 +1,6 @@
 import { SortOrder } from '@quire/proto/common';
 import type { Space } from '@quire/proto/content';
-import type { Comment, Reaction, Reply, ReviewServiceServer } from '@quire/proto/review';
+import type { Comment, Reply, ReviewServiceServer } from '@quire/proto/review';
 import {
   checkLength,
   InvalidArgumentError,
@@ -13,7 +13,8 @@ import {
   type CallContext,
   type Handlers,
 } from '@quire/service-kit';
-import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, MARKDOWN_MAX, type ReactionRow } from '../domain/comments.ts';
+import { checkReactions, commentPermissions, commentStatusFilter, MARKDOWN_MAX } from '../domain/comments.ts';
+import { presentReactions } from '../presenters.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
 import { callerOf, countersChanged, changeRequestIn, need, spaceOf, usersById, type Deps } from './deps.ts';
 
@@ -23,13 +24,6 @@ type CommentHandlers = Pick<
 >;
 
 const rightsOf = (space: Space) => ({ comment: !!space.permissions?.comment, admin: !!space.permissions?.admin });
-
-function presentReactions(rows: ReactionRow[], subjectId: string, user: (id: string) => Comment['postedBy']): Reaction[] {
-  return groupReactions(rows.filter((r) => r.subjectId === subjectId)).map((g) => ({
-    emoji: g.emoji,
-    users: g.users.map((u) => ({ user: user(u.userId), reactedAt: u.reactedAt })),
-  }));
-}
 
 /**
  * Whether each commented page is still in the content its comment is on: the change request's

@@ -1,4 +1,4 @@
-import type { ExportJob, ReviewServiceServer } from '@quire/proto/review';
+import type { ReviewServiceServer } from '@quire/proto/review';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import { planExport } from '@quire/gitbook-layout';
 import { type JSONDocument, mentionedUsers, titleSlug } from '@quire/document';
@@ -7,7 +7,7 @@ import { callerOf, DomainError, GrpcStatus, InvalidArgumentError, MAX_MESSAGE_BY
 import { newId } from '@quire/service-kit/ids';
 import { zipSync } from 'fflate';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, EXPORT_FORMATS, EXPORT_KEEP_SECONDS, exportProblem, type ExportFormat } from '../domain/exports.ts';
-import type { ExportJobRow } from '../store/index.ts';
+import { presentExportJob } from '../presenters.ts';
 import { changeRequestIn, spaceOf, usersById, type Deps } from './deps.ts';
 
 // A revision (a space's, or a change request's) as a downloadable file: the static HTML site, the
@@ -175,17 +175,6 @@ export function fitAnswer(file: ExportFile, format: ExportFormat): ExportFile & 
   }
   return { ...file, data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.length) };
 }
-
-export const presentExportJob = (job: ExportJobRow): ExportJob => ({
-  id: job.id,
-  state: job.state,
-  format: job.format,
-  pagesDone: job.pagesDone,
-  pagesTotal: job.pagesTotal,
-  filesDone: job.filesDone,
-  filesTotal: job.filesTotal,
-  expiresAt: job.expiresAt,
-});
 
 const jobNotFound = () => new NotFoundError('Export not found, or past its time');
 
