@@ -8,8 +8,8 @@ import { createClient, createLogger, promiseClient, startGrpcServer } from '@qui
 import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../src/rpc/import.ts';
-import { startCopyConsumer } from '../src/copies-consumer.ts';
-import { connectOwners } from '../src/owners.ts';
+import { startCopyConsumer } from '../src/consumers/copies.ts';
+import { connectOwners } from '../src/main.ts';
 import { contentService, spaceContentService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
 

@@ -6,9 +6,7 @@ import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
 import { SitesServiceClient, SitesServiceService } from '@quire/proto/sites';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
-import { SERVICE_NAMES } from '@quire/proto';
-import { createClient, promiseClient, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
-import type { Client } from '@grpc/grpc-js';
+import { connectUpstreams, type Channel, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import type { GatewayConfig } from './config.ts';
 
 /** One long-lived channel per service the gateway calls, created at start. */
@@ -23,7 +21,7 @@ export interface Services {
   sites: PromiseClient<SitesServiceClient>;
   gitSync: PromiseClient<GitSyncServiceClient>;
   /** Every channel with its service name, for readiness and shutdown. */
-  channels: { name: string; client: Client }[];
+  channels: Channel[];
   /** The gateway's identity, which also signs the grants it hands browsers (members' site access). */
   identity: ServiceIdentity;
 }
@@ -32,37 +30,33 @@ export function connectServices(
   config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>,
   identity: ServiceIdentity,
 ): Services {
-  const orgs = createClient(OrgsServiceClient, config.ORGS_URL);
-  const content = createClient(ContentServiceClient, config.CONTENT_URL);
-  const spaceContent = createClient(SpaceContentServiceClient, config.CONTENT_URL);
-  const integrations = createClient(IntegrationsServiceClient, config.INTEGRATIONS_URL);
-  const review = createClient(ReviewServiceClient, config.REVIEW_URL);
-  const insights = createClient(InsightsServiceClient, config.INSIGHTS_URL);
-  const sites = createClient(SitesServiceClient, config.SITES_URL);
-  const gitSync = createClient(GitSyncServiceClient, config.GIT_SYNC_URL);
-  return {
-    orgs: promiseClient(orgs, OrgsServiceService, { identity, audience: 'orgs' }, config.GRPC_TIMEOUT_MS),
-    content: promiseClient(content, ContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS),
-    // An import fetches a website within the content service's own time bound (30 s by default).
-    spaceContent: promiseClient(spaceContent, SpaceContentServiceService, { identity, audience: 'content' }, config.GRPC_TIMEOUT_MS, {
-      importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000),
-    }),
-    integrations: promiseClient(integrations, IntegrationsServiceService, { identity, audience: 'integrations' }, config.GRPC_TIMEOUT_MS),
-    // Merges of large spaces take longer than a read.
-    review: promiseClient(review, ReviewServiceService, { identity, audience: 'review' }, Math.max(config.GRPC_TIMEOUT_MS, 60_000)),
-    insights: promiseClient(insights, InsightsServiceService, { identity, audience: 'insights' }, config.GRPC_TIMEOUT_MS),
-    sites: promiseClient(sites, SitesServiceService, { identity, audience: 'sites' }, config.GRPC_TIMEOUT_MS),
-    gitSync: promiseClient(gitSync, GitSyncServiceService, { identity, audience: 'git-sync' }, config.GRPC_TIMEOUT_MS),
-    channels: [
-      { name: SERVICE_NAMES.orgs, client: orgs },
-      { name: SERVICE_NAMES.content, client: content },
-      { name: SERVICE_NAMES.spaceContent, client: spaceContent },
-      { name: SERVICE_NAMES.integrations, client: integrations },
-      { name: SERVICE_NAMES.review, client: review },
-      { name: SERVICE_NAMES.insights, client: insights },
-      { name: SERVICE_NAMES.sites, client: sites },
-      { name: SERVICE_NAMES.gitSync, client: gitSync },
-    ],
+  const { clients, channels } = connectUpstreams(
     identity,
-  };
+    {
+      orgs: { client: OrgsServiceClient, definition: OrgsServiceService, address: config.ORGS_URL, audience: 'orgs' },
+      content: { client: ContentServiceClient, definition: ContentServiceService, address: config.CONTENT_URL, audience: 'content' },
+      // An import fetches a website within the content service's own time bound (30 s by default).
+      spaceContent: {
+        client: SpaceContentServiceClient,
+        definition: SpaceContentServiceService,
+        address: config.CONTENT_URL,
+        audience: 'content',
+        slow: { importContent: Math.max(config.GRPC_TIMEOUT_MS, 60_000) },
+      },
+      integrations: { client: IntegrationsServiceClient, definition: IntegrationsServiceService, address: config.INTEGRATIONS_URL, audience: 'integrations' },
+      // Merges of large spaces take longer than a read.
+      review: {
+        client: ReviewServiceClient,
+        definition: ReviewServiceService,
+        address: config.REVIEW_URL,
+        audience: 'review',
+        timeoutMs: Math.max(config.GRPC_TIMEOUT_MS, 60_000),
+      },
+      insights: { client: InsightsServiceClient, definition: InsightsServiceService, address: config.INSIGHTS_URL, audience: 'insights' },
+      sites: { client: SitesServiceClient, definition: SitesServiceService, address: config.SITES_URL, audience: 'sites' },
+      gitSync: { client: GitSyncServiceClient, definition: GitSyncServiceService, address: config.GIT_SYNC_URL, audience: 'git-sync' },
+    },
+    { timeoutMs: config.GRPC_TIMEOUT_MS },
+  );
+  return { ...clients, channels, identity };
 }

@@ -1,20 +1,83 @@
-import { createLogger, loadServiceIdentity, runGrpcService } from '@quire/service-kit';
-import { loadGitSyncConfig } from './config.ts';
-import { startRuntime } from './runtime.ts';
+import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
+import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
+import { connectUpstreams, serveGrpcService, watchConsumer, type ComposedService, type Logger, type ServiceIdentity } from '@quire/service-kit';
+import { newId } from '@quire/service-kit/ids';
+import { ensureQueue, publishJob, startWorkers, type Workers } from '@quire/service-kit/job-queue';
+import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { privateNetworkAllowed } from '@quire/service-kit/outbound';
+import { loadSecretsKeys } from '@quire/service-kit/sealed';
+import { loadGitSyncConfig, type GitSyncConfig } from './config.ts';
+import { gitSyncService } from './server.ts';
+import { openStore, type Store } from './store/index.ts';
+import { runJob, type RunnerDeps } from './worker/jobs.ts';
 
-await runGrpcService('git-sync', async () => {
-  const config = loadGitSyncConfig();
-  const log = createLogger('git-sync', config.LOG_LEVEL);
-  const identity = loadServiceIdentity('git-sync', config);
-  const runtime = await startRuntime(config, identity, log);
-  return {
-    log,
-    host: config.GRPC_HOST,
-    port: config.GIT_SYNC_PORT,
-    metricsPort: config.METRICS_PORT,
+// Content calls of a job move whole revisions (a thousand pages): longer than a request's deadline.
+const CONTENT_TIMEOUT_MS = 120_000;
+
+/** The composition root: store, content's clients, the job queue and its workers, the gRPC service; its health needs the database and NATS. */
+export async function compose(
+  config: GitSyncConfig,
+  identity: ServiceIdentity,
+  log: Logger,
+  options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
+): Promise<ComposedService & { store: Store; workers: Workers }> {
+  const secretsKey = loadSecretsKeys(config, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
+  const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
+  const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;
+  const { store, close: closeStore, checks: storeChecks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  const upstreams = connectUpstreams(
     identity,
-    services: runtime.services,
-    checks: runtime.checks,
-    close: runtime.close,
+    {
+      content: { client: ContentServiceClient, definition: ContentServiceService, address: config.CONTENT_URL, audience: 'content' },
+      spaceContent: { client: SpaceContentServiceClient, definition: SpaceContentServiceService, address: config.CONTENT_URL, audience: 'content', timeoutMs: CONTENT_TIMEOUT_MS },
+    },
+    { log },
+  );
+  const { content, spaceContent } = upstreams.clients;
+  const nc = await connectNats(config.NATS_URL, 'git-sync', log);
+  const queue = {
+    subject: config.GIT_SYNC_SUBJECT,
+    consumer: config.GIT_SYNC_CONSUMER,
+    ackWaitMs: config.GIT_SYNC_ACK_WAIT_MS,
+    maxDeliver: config.GIT_SYNC_MAX_DELIVER,
+    inactiveMs: config.GIT_SYNC_CONSUMER_INACTIVE_MS,
   };
-});
+  await ensureQueue(nc, queue);
+  const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
+  const runner: RunnerDeps = {
+    store,
+    content: spaceContent,
+    spaces: content,
+    secretsKey,
+    newId,
+    workDir: config.GIT_SYNC_WORK_DIR,
+    jobTimeoutMs: config.GIT_SYNC_JOB_TIMEOUT_MS,
+    allowPrivateNetwork,
+    allowFileRemotes,
+    log,
+    beforeApply: options.beforeApply,
+  };
+  const workers = await startWorkers(nc, queue, config.GIT_SYNC_WORKERS, 'git-sync', (msg, last) => runJob(runner, msg, last), log);
+  const service = gitSyncService(
+    {
+      store,
+      content,
+      publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
+      events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
+      secretsKey,
+      allowPrivateNetwork,
+      allowFileRemotes,
+      newId,
+    },
+    log,
+  );
+  return {
+    store,
+    services: [service],
+    workers,
+    checks: { ...storeChecks, nats: natsCheck(nc) },
+    close: [forgetConsumer, () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
+  };
+}
+
+await serveGrpcService(import.meta.url, 'git-sync', { load: loadGitSyncConfig, port: (c) => c.GIT_SYNC_PORT }, (config, identity, log) => compose(config, identity, log));

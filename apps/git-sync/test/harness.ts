@@ -3,7 +3,7 @@ import { createLogger, startGrpcServer } from '@quire/service-kit';
 import { connectNats } from '@quire/service-kit/nats';
 import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { loadGitSyncConfig } from '../src/config.ts';
-import { startRuntime } from '../src/runtime.ts';
+import { compose } from '../src/main.ts';
 import type { RunnerDeps } from '../src/worker/jobs.ts';
 
 export interface GitSyncOptions {
@@ -53,7 +53,7 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
   });
   const log = createLogger('git-sync-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const identity = testIdentity('git-sync');
-  const runtime = await startRuntime(config, identity, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
+  const runtime = await compose(config, identity, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const { close: closeServer, ...grpc } = served(server, GitSyncServiceClient, 'git-sync');
   const owned = !options.queue;

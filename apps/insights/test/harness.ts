@@ -5,7 +5,7 @@ import { InsightsServiceClient } from '@quire/proto/insights';
 import { createClient, createLogger, startGrpcServer } from '@quire/service-kit';
 import { callAs, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { loadInsightsConfig } from '../src/config.ts';
-import { startInsights as startRuntime } from '../src/runtime.ts';
+import { compose } from '../src/main.ts';
 import { ChdbTransport } from '../src/store/index.ts';
 
 // libchdb opens one data directory per process; several sessions on the same one coexist. The
@@ -46,8 +46,8 @@ export async function startInsights(orgsAddress: string, env: Record<string, str
   const log = createLogger('insights-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const clock = { now: () => new Date() };
   const identity = testIdentity('insights');
-  const runtime = await startRuntime(config, identity, log, () => clock.now());
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], identity, log });
+  const runtime = await compose(config, identity, log, () => clock.now());
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(InsightsServiceClient, address);
 

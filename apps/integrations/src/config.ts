@@ -13,3 +13,4 @@ export const ConfigSchema = Type.Object({
 });
 
 export const loadIntegrationsConfig = (env = process.env) => loadConfig(ConfigSchema, env);
+export type IntegrationsConfig = ReturnType<typeof loadIntegrationsConfig>;

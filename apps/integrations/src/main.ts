@@ -1,25 +1,20 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, createLogger, loadServiceIdentity, promiseClient, runGrpcService } from '@quire/service-kit';
+import { connectUpstreams, serveGrpcService, type ComposedService, type Logger, type ServiceIdentity } from '@quire/service-kit';
 import { loadSecretsKeys } from '@quire/service-kit/sealed';
-import { loadIntegrationsConfig } from './config.ts';
+import { loadIntegrationsConfig, type IntegrationsConfig } from './config.ts';
 import { integrationsService } from './server.ts';
 import { openStore } from './store/index.ts';
 
-await runGrpcService('integrations', async () => {
-  const config = loadIntegrationsConfig();
-  const log = createLogger('integrations', config.LOG_LEVEL);
-  const identity = loadServiceIdentity('integrations', config);
+/** The composition root: store, the orgs client, the gRPC service. */
+export async function compose(config: IntegrationsConfig, identity: ServiceIdentity, log: Logger): Promise<ComposedService> {
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const secretsKey = loadSecretsKeys(config, (msg) => log.warn(msg), 'secrets published now are sealed with a per-process key and unreadable after a restart');
-  const orgsClient = createClient(OrgsServiceClient, config.ORGS_URL);
+  const upstreams = connectUpstreams(identity, { orgs: { client: OrgsServiceClient, definition: OrgsServiceService, address: config.ORGS_URL, audience: 'orgs' } }, { log });
   return {
-    log,
-    host: config.GRPC_HOST,
-    port: config.INTEGRATIONS_PORT,
-    metricsPort: config.METRICS_PORT,
-    identity,
     checks,
-    services: [integrationsService({ store, orgs: promiseClient(orgsClient, OrgsServiceService, { identity, audience: 'orgs' }), secretsKey }, log)],
-    close: [() => orgsClient.close(), close],
+    services: [integrationsService({ store, orgs: upstreams.clients.orgs, secretsKey }, log)],
+    close: [upstreams.close, close],
   };
-});
+}
+
+await serveGrpcService(import.meta.url, 'integrations', { load: loadIntegrationsConfig, port: (c) => c.INTEGRATIONS_PORT }, compose);

@@ -4,10 +4,9 @@ import { createLogger, startGrpcServer } from '@quire/service-kit';
 import { Role } from '@quire/policy';
 import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
-import { addMember, createOrganization, createToken, createUser } from '../src/admin.ts';
+import { addMember, createOrganization, createToken, createUser } from '../src/domain/admin.ts';
 import { loadOrgsConfig } from '../src/config.ts';
-import { startOrgsRuntime } from '../src/runtime.ts';
-import { openStore } from '../src/store/index.ts';
+import { compose } from '../src/main.ts';
 
 export interface TestUser {
   id: string;
@@ -28,18 +27,21 @@ export const TEST_PASSWORD = 'correct horse battery staple';
  */
 export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: string) {
   const database = databaseUrl ? { url: databaseUrl, drop: async () => {} } : await cloneTemplate('orgs');
-  const { store, close } = openStore(database.url, 5);
   const log = createLogger('orgs-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const suffix = testSuffix();
   const config = loadOrgsConfig({
     DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: '5',
+    QUIRE_VISITOR_CLAIMS_SECRET: 'test-visitor-claims-key-0123456789',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     EVENTS_STREAM: `TEST_EVENTS_${suffix}`,
     EVENTS_SUBJECT_PREFIX: `test.events.${suffix}`,
     ...env,
   });
-  const runtime = await startOrgsRuntime(config, store, new TextEncoder().encode('test-visitor-claims-key-0123456789'), log);
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [runtime.service], identity: testIdentity('orgs'), log });
+  const identity = testIdentity('orgs');
+  const runtime = await compose(config, identity, log);
+  const { store } = runtime;
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const { close: closeServer, ...grpc } = served(server, OrgsServiceClient, 'orgs');
 
   async function user(name = 'user'): Promise<TestUser> {
@@ -80,7 +82,6 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
       const nc = await connectNats(config.NATS_URL, 'orgs-test-cleanup', log);
       await (await nc.jetstreamManager()).streams.delete(config.EVENTS_STREAM).catch(() => false);
       await nc.close();
-      await close();
       await database.drop();
     },
   };

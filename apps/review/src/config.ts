@@ -50,3 +50,4 @@ export const exportLimits = (config: Static<typeof ConfigSchema>): ExportLimits 
   maxPdfPages: config.EXPORT_MAX_PDF_PAGES,
   maxFileBytes: ANSWER_ROOM,
 });
+export type ReviewConfig = Static<typeof ConfigSchema>;

@@ -5,8 +5,8 @@ import { connectNats } from '@quire/service-kit/nats';
 import { cloneTemplate, served, testEventSink, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
-import { connectUpstreams } from '../src/deps-clients.ts';
-import { startMergeConsumer } from '../src/merges-consumer.ts';
+import { connectClients } from '../src/main.ts';
+import { startMergeConsumer } from '../src/consumers/merges.ts';
 import type { Deps } from '../src/rpc/deps.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -38,7 +38,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const { store, close } = openStore(database.url, 5);
   const log = createLogger('review-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const identity = testIdentity('review');
-  const upstreams = connectUpstreams(orgsAddress, contentAddress, identity);
+  const upstreams = connectClients(orgsAddress, contentAddress, identity);
   const printer = new PdfPrinter(DEFAULT_PDF_OPTIONS);
   // The counters' state events go where content's copies read them (the gateway's tests), or nowhere.
   const sink = await testEventSink('review', log, options.eventsPrefix);

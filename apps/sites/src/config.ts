@@ -20,3 +20,4 @@ export const ConfigSchema = Type.Object({
 });
 
 export const loadSitesConfig = (env = process.env) => loadConfig(ConfigSchema, env);
+export type SitesConfig = ReturnType<typeof loadSitesConfig>;

@@ -1,6 +1,5 @@
 import { posix } from 'node:path';
-import { parseMarkdown, titleSlug, toMarkdown } from '@quire/document';
-import { safeFileName } from '@quire/service-kit';
+import { parseMarkdown, safeFileName, titleSlug, toMarkdown } from '@quire/document';
 import { planImport, readConfig, RepositoryError, type ImportPlan, type PlannedPage, type RepoSnapshot } from './importer.ts';
 import { joinIncludeFile, joinPageFile, rewriteCover, splitPageFile, takeMatter } from './markdown.ts';
 import { dirOf, FILE_LINK, isInside, isMarkdown, isWritablePath, joinPath, PAGE_LINK, relativePath, splitTarget } from './paths.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseGfm } from '@quire/service-kit/markdown';
+import { parseGfm } from '@quire/document/gfm';
 import { joinPageFile, plainText, rewriteIncludes, rewriteLinks, splitPageFile } from './markdown.ts';
 
 // The parts but the body with its heading (tested on its own).

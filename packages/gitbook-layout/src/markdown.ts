@@ -2,7 +2,7 @@ import type { Root, RootContent } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import YAML from 'yaml';
-import { atxHeadingText, matchHead, parseGfm } from '@quire/service-kit/markdown';
+import { atxHeadingText, matchHead, parseGfm } from '@quire/document/gfm';
 import { FRONT_MATTER, readFrontMatter } from './front-matter.ts';
 import { memoByText } from './memo.ts';
 import { decodedUri } from './paths.ts';

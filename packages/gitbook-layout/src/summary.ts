@@ -1,5 +1,5 @@
 import type { List, ListItem, RootContent } from 'mdast';
-import { parseGfm } from '@quire/service-kit/markdown';
+import { parseGfm } from '@quire/document/gfm';
 import { plainText } from './markdown.ts';
 import { memoByText } from './memo.ts';
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, grpcAddress, loadConfig } from './config.js';
-import { grpcTarget } from './grpc.js';
+import { grpcTarget } from './client.js';
 
 const schema = Type.Object({ ORGS_URL: grpcAddress(50051) });
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { MAX_CALLS_PER_BATCH } from './batch.js';
 import type { CallContext } from './context.js';
 import { httpErrorFor, isServiceError, NotFoundError } from './errors.js';
-import { createClient, implement, promiseClient } from './grpc.js';
+import { createClient, promiseClient } from './client.js';
+import { implement } from './grpc.js';
 import { createLogger } from './logger.js';
 import { testIdentity } from './testing/index.js';
 import { startStandIn } from './testing/stand-in.js';

@@ -4,13 +4,21 @@
 // idle process pays nothing; under load one HTTP/2 stream, one set of headers and one pass through
 // grpc-js's call layers serve many calls, which is most of what a call costs (bench/README.md,
 // rpc-transport).
-import { Metadata, status as GrpcStatus, type Client, type ClientReadableStream, type MethodDefinition, type ServerWritableStream, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as GrpcStatus,
+  type Client,
+  type ClientReadableStream,
+  type Deadline,
+  type MethodDefinition,
+  type ServerWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { BatchServiceService, type CallRequest, type CallResponse, type Header } from '@quire/proto/rpc';
 import { verifiedCaller, type ServiceIdentity } from './assertion.js';
 import type { ServiceName } from './callers.js';
-import type { Caller } from './context.js';
-import { InvalidArgumentError, toServiceError, UnauthenticatedError } from './errors.js';
-import { traceClientCall } from './tracing.js';
+import type { ClientCall } from './client-middleware.js';
+import { InvalidArgumentError, serviceError, toServiceError, UnauthenticatedError } from './errors.js';
 
 /** The most calls one batch carries: a bound checked before any of them runs. */
 export const MAX_CALLS_PER_BATCH = 64;
@@ -21,8 +29,8 @@ const ALONE_AFTER_UNIMPLEMENTED_MS = 60_000;
 
 const BATCH = BatchServiceService.call;
 
-/** What a server does with one call: answers it through `answer`, with an error (a status) or the response. */
-export type RunCall = (request: unknown, metadata: Metadata, answer: (error: Partial<ServiceError> | null, response?: unknown) => void) => void;
+/** What a server does with one call: answers it through `answer`, with an error (a status) or the response; `deadline` is the caller's (ms since the epoch). */
+export type RunCall = (request: unknown, metadata: Metadata, answer: (error: Partial<ServiceError> | null, response?: unknown) => void, deadline?: number) => void;
 
 /** A method a server serves, found by its path in a batch. */
 export interface Route {
@@ -38,6 +46,7 @@ export interface Route {
 export function serveBatches(routes: ReadonlyMap<string, Route>, identity: ServiceIdentity) {
   return (call: ServerWritableStream<CallRequest, CallResponse>) => {
     const from = verifiedCaller(call.metadata)?.chain.at(-1);
+    const deadline = deadlineOf(call.getDeadline());
     const { calls } = call.request;
     if (!from) return void call.emit('error', toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
     if (calls.length > MAX_CALLS_PER_BATCH) {
@@ -65,7 +74,7 @@ export function serveBatches(routes: ReadonlyMap<string, Route>, identity: Servi
           if (principal.chain.at(-1) !== from) {
             return send(failed(index, toServiceError(new UnauthenticatedError('A batch carries only calls signed by the service that sent it'))));
           }
-          route.run(request, metadata, (error, response) => send(error ? failed(index, error) : succeeded(index, route, response)));
+          route.run(request, metadata, (error, response) => send(error ? failed(index, error) : succeeded(index, route, response)), deadline);
         },
         (err: unknown) => send(failed(index, toServiceError(err))),
       );
@@ -87,9 +96,10 @@ function failed(index: number, error: Partial<ServiceError>): CallResponse {
   return { index, code: error.code ?? GrpcStatus.UNKNOWN, details: error.details ?? '', response: Buffer.alloc(0), trailers };
 }
 
-/** An inner call's failure as the error grpc-js gives a unary call's callback. */
-function serviceError(code: number, details: string, metadata = new Metadata()): ServiceError {
-  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata });
+/** A call's deadline as milliseconds since the epoch; none (grpc-js's Infinity) as undefined. */
+export function deadlineOf(deadline: Deadline): number | undefined {
+  const ms = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 interface Pending {
@@ -97,61 +107,65 @@ interface Pending {
   bytes: Buffer;
   metadata: Metadata;
   timeoutMs: number;
+  deadline?: number;
   settled: boolean;
   /** Once: whatever comes after a call's answer (its batch's end, a late error) is ignored. */
   settle(err: ServiceError | null, response?: unknown): void;
 }
 
 const asBytes = (bytes: Buffer) => bytes;
+/** When a call must be answered: its own deadline, or its time bound counted from now. */
+const deadlineFor = (call: Pending) => call.deadline ?? Date.now() + call.timeoutMs;
 
 /**
- * The client side, one per channel: `call` resolves with the response or rejects with a
- * `ServiceError`, as grpc-js does for a unary call; calls queued in one turn of the event loop are
- * sent when it ends (`setImmediate`), together when there are several with the same deadline.
- * `alone` sends a call at once, never batched (`unaryCall`).
+ * The transport at the end of the client middleware chain, one per channel: `send` resolves with
+ * the response or rejects with a `ServiceError`, as grpc-js does for a unary call; calls queued in
+ * one turn of the event loop are sent when it ends (`setImmediate`), together when there are
+ * several with the same deadline. `alone` sends a call at once, never batched (`unaryCall`).
  */
 export class CallBatcher {
   #queue: Pending[] = [];
   #aloneUntil = 0;
 
+  /** `identity` signs each batch for `audience` as itself; the calls inside keep their own assertions. */
   constructor(
     private readonly client: Client,
     private readonly identity: ServiceIdentity,
     private readonly audience: ServiceName,
   ) {}
 
-  async call(method: MethodDefinition<unknown, unknown>, request: unknown, caller: Caller, timeoutMs: number, alone = false): Promise<unknown> {
-    const metadata = await this.identity.metadata(this.audience, caller);
-    const traced = traceClientCall(method.path, metadata);
-    const bytes = method.requestSerialize(request);
+  readonly send = (call: ClientCall): Promise<unknown> => {
+    const bytes = call.method.requestSerialize(call.request);
     return new Promise((resolve, reject) => {
-      const call: Pending = {
-        method,
+      const pending: Pending = {
+        method: call.method,
         bytes,
-        metadata,
-        timeoutMs,
+        metadata: call.metadata,
+        timeoutMs: call.timeoutMs,
+        deadline: call.deadline,
         settled: false,
         settle(err, response) {
-          if (call.settled) return;
-          call.settled = true;
-          traced?.(err);
+          if (pending.settled) return;
+          pending.settled = true;
           if (err) reject(err);
           else resolve(response);
         },
       };
-      if (alone || bytes.length > BATCHED_REQUEST_BYTES || this.#aloneUntil > Date.now()) return this.#alone(call);
-      if (this.#queue.push(call) === 1) setImmediate(this.#flush);
+      if (call.alone || bytes.length > BATCHED_REQUEST_BYTES || this.#aloneUntil > Date.now()) return this.#alone(pending);
+      if (this.#queue.push(pending) === 1) setImmediate(this.#flush);
     });
-  }
+  };
 
   readonly #flush = () => {
     const queue = this.#queue;
     this.#queue = [];
+    // Calls serving one request share its deadline; the others their time bound (negative: never an instant).
     const byDeadline = new Map<number, Pending[]>();
     for (const call of queue) {
-      const same = byDeadline.get(call.timeoutMs);
+      const key = call.deadline ?? -call.timeoutMs;
+      const same = byDeadline.get(key);
       if (same) same.push(call);
-      else byDeadline.set(call.timeoutMs, [call]);
+      else byDeadline.set(key, [call]);
     }
     for (const calls of byDeadline.values()) {
       for (let i = 0; i < calls.length; i += MAX_CALLS_PER_BATCH) {
@@ -164,7 +178,7 @@ export class CallBatcher {
 
   #alone(call: Pending): void {
     try {
-      this.client.makeUnaryRequest(call.method.path, asBytes, call.method.responseDeserialize, call.bytes, call.metadata, { deadline: Date.now() + call.timeoutMs }, (err, res) =>
+      this.client.makeUnaryRequest(call.method.path, asBytes, call.method.responseDeserialize, call.bytes, call.metadata, { deadline: deadlineFor(call) }, (err, res) =>
         call.settle(err ?? null, res),
       );
     } catch (err) {
@@ -184,7 +198,7 @@ export class CallBatcher {
     let stream: ClientReadableStream<CallResponse>;
     try {
       stream = this.client.makeServerStreamRequest(BATCH.path, BATCH.requestSerialize, BATCH.responseDeserialize, request, metadata, {
-        deadline: Date.now() + calls[0]!.timeoutMs,
+        deadline: deadlineFor(calls[0]!),
       });
     } catch (err) {
       return calls.forEach((call) => call.settle(err as ServiceError));

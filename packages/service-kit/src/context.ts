@@ -18,6 +18,8 @@ export interface CallContext {
   requestId: string;
   ip?: string;
   userAgent?: string;
+  /** When the caller stops waiting (ms since the epoch); the calls this one makes end by then too. */
+  deadline?: number;
   log: Logger;
 }
 
@@ -29,6 +31,10 @@ export interface Caller {
   requestId?: string;
   ip?: string;
   userAgent?: string;
+  /** The deadline of the call being served: calls made for it are answered by then. */
+  deadline?: number;
+  /** Where the client middleware logs a failure it keeps from the caller (with the request id when it is a `CallContext`). */
+  log?: Logger;
 }
 
 function first(md: Metadata, key: string): string | undefined {
@@ -36,8 +42,8 @@ function first(md: Metadata, key: string): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
-/** The handler's context: the caller from the verified assertion, the request id from the metadata. */
-export function contextFromCall(md: Metadata, principal: Principal, log: Logger): CallContext {
+/** The handler's context: the caller from the verified assertion, the request id from the metadata, the call's deadline. */
+export function contextFromCall(md: Metadata, principal: Principal, log: Logger, deadline?: number): CallContext {
   const requestId = first(md, REQUEST_ID_KEY) ?? randomUUID();
   let child: Logger | undefined;
   return {
@@ -46,6 +52,7 @@ export function contextFromCall(md: Metadata, principal: Principal, log: Logger)
     requestId,
     ip: first(md, CLIENT_IP_KEY),
     userAgent: first(md, USER_AGENT_KEY),
+    deadline,
     // Made on first use: most calls log nothing, and a child logger per call showed in profiles.
     get log() {
       return (child ??= log.child({ requestId }));

@@ -19,9 +19,16 @@ describe('errors across the wire', () => {
       });
     expect(toServiceError(upstream(status.UNAVAILABLE))).toEqual({ code: status.UNAVAILABLE, details: 'A service this call needs is unavailable' });
     expect(toServiceError(upstream(status.DEADLINE_EXCEEDED))).toEqual({ code: status.DEADLINE_EXCEEDED, details: 'A service this call needs did not answer in time' });
-    // Any other failure of an upstream is this service's problem to report, not to relay.
+    // A failure that is not a refusal is this service's problem to report, not to relay.
     expect(toServiceError(upstream(status.INTERNAL))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
-    expect(toServiceError(upstream(status.PERMISSION_DENIED))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
+    expect(toServiceError(upstream(status.UNIMPLEMENTED))).toEqual({ code: status.INTERNAL, details: INTERNAL_MESSAGE });
+  });
+
+  it('passes on a refusal of an upstream service (not found, refused, bad input, conflict, over a limit) as it is', () => {
+    const refusal = (code: status) => Object.assign(new Error('x'), { code, details: `space "s1": refused (${code})`, metadata: new Metadata() });
+    for (const code of [status.NOT_FOUND, status.INVALID_ARGUMENT, status.PERMISSION_DENIED, status.FAILED_PRECONDITION, status.ALREADY_EXISTS, status.RESOURCE_EXHAUSTED]) {
+      expect(toServiceError(refusal(code))).toEqual({ code, details: `space "s1": refused (${code})` });
+    }
   });
 
   it('maps gRPC codes to the HTTP statuses the API answers, without internal details', () => {

@@ -59,16 +59,46 @@ export class ResourceExhaustedError extends DomainError {
 const ERROR_ID_KEY = 'x-quire-error-id';
 export const INTERNAL_MESSAGE = 'Internal error';
 
-/** Failures of a call to another service that say "try again", not "this service is broken". */
-const PASSED_ON: Partial<Record<GrpcStatus, string>> = {
+/**
+ * The one rule for a failed call to another service. These answers were given on purpose (bad
+ * input, not found, refused, conflict, over a limit): they say something to whoever asked, so they
+ * pass on as they are, code and message.
+ */
+const RELAYED = new Set<GrpcStatus>([
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.OUT_OF_RANGE,
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.UNAUTHENTICATED,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.ABORTED,
+  GrpcStatus.RESOURCE_EXHAUSTED,
+]);
+/** A service gone or too slow (an instance killed mid-call, a rolling update) passes on as such, so the caller can retry; what went wrong where stays here. */
+const RETRYABLE: Partial<Record<GrpcStatus, string>> = {
   [GrpcStatus.UNAVAILABLE]: 'A service this call needs is unavailable',
   [GrpcStatus.DEADLINE_EXCEEDED]: 'A service this call needs did not answer in time',
 };
 
 /**
- * A domain error as grpc-js sends it; a call to another service that found it gone or too slow
- * (an instance killed mid-call, a rolling update) as that same status, so the caller can retry;
- * anything else becomes INTERNAL with a generic message.
+ * What the caller learns of another service's failure: a refusal as it is, a service away as
+ * UNAVAILABLE or DEADLINE_EXCEEDED, anything else (INTERNAL, UNKNOWN, UNIMPLEMENTED...) as INTERNAL;
+ * `hidden` says the details were kept back (the client middleware logs them).
+ */
+export function relayedStatus(err: Pick<ServiceError, 'code' | 'details'>): { code: GrpcStatus; details: string; hidden: boolean } {
+  if (RELAYED.has(err.code)) return { code: err.code, details: err.details, hidden: false };
+  const retry = RETRYABLE[err.code];
+  if (retry) return { code: err.code, details: retry, hidden: err.details !== retry };
+  return { code: GrpcStatus.INTERNAL, details: INTERNAL_MESSAGE, hidden: err.details !== INTERNAL_MESSAGE || err.code !== GrpcStatus.INTERNAL };
+}
+
+/** An error answered on purpose, here (a domain error) or by another service (a relayed refusal): the call changed nothing. */
+export const isRefusal = (err: unknown): boolean => err instanceof DomainError || (isServiceError(err) && RELAYED.has(err.code));
+
+/**
+ * A domain error as grpc-js sends it; another service's failure as `relayedStatus` says; anything
+ * else becomes INTERNAL with a generic message.
  */
 export function toServiceError(err: unknown): Partial<ServiceError> {
   if (err instanceof DomainError) {
@@ -76,8 +106,10 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
     metadata.set(ERROR_ID_KEY, err.id);
     return { code: err.code, details: err.message, metadata };
   }
-  const passed = isServiceError(err) ? PASSED_ON[err.code] : undefined;
-  if (passed) return { code: (err as ServiceError).code, details: passed };
+  if (isServiceError(err)) {
+    const { code, details } = relayedStatus(err);
+    return { code, details };
+  }
   return { code: GrpcStatus.INTERNAL, details: INTERNAL_MESSAGE };
 }
 
@@ -94,6 +126,11 @@ const HTTP_FOR_GRPC: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.UNAVAILABLE]: 503,
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
+
+/** A failure as grpc-js gives a unary call's callback. */
+export function serviceError(code: GrpcStatus, details: string, metadata = new Metadata()): ServiceError {
+  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata });
+}
 
 export function isServiceError(err: unknown): err is ServiceError {
   return typeof err === 'object' && err !== null && 'code' in err && 'details' in err && 'metadata' in err;

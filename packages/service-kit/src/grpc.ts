@@ -1,27 +1,18 @@
 import {
   Server,
   ServerCredentials,
-  credentials,
   status as GrpcStatus,
-  type ChannelOptions,
-  type Client,
-  type Metadata,
   type ServerUnaryCall,
   type ServiceDefinition,
-  type ServiceError,
   type UntypedServiceImplementation,
   type sendUnaryData,
-  type CallOptions,
-  type ClientUnaryCall,
-  type MethodDefinition,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { BatchServiceService } from '@quire/proto/rpc';
-import { CallBatcher, serveBatches, type Route, type RunCall } from './batch.js';
+import { deadlineOf, serveBatches, type Route, type RunCall } from './batch.js';
 import { verifiedCaller, type ServiceIdentity } from './assertion.js';
-import type { ServiceName } from './callers.js';
 import { DomainError, toServiceError, UnauthenticatedError } from './errors.js';
-import { contextFromCall, type CallContext, type Caller } from './context.js';
+import { contextFromCall, type CallContext } from './context.js';
 import { monitorHealth, type HealthChecks } from './health.js';
 import type { Logger } from './logger.js';
 import { observeRpc } from './metrics.js';
@@ -51,14 +42,14 @@ export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedService
   const impl: UntypedServiceImplementation = {};
   const byName = new Map<string, RunCall>();
   for (const [name, handler] of Object.entries(handlers) as [string, UnaryHandler<unknown, unknown>][]) {
-    const run: RunCall = (request, metadata, answer) => {
+    const run: RunCall = (request, metadata, answer, deadline) => {
       const started = performance.now();
       const principal = verifiedCaller(metadata);
       if (!principal) {
         observeRpc(name, GrpcStatus.UNAUTHENTICATED, started);
         return answer(toServiceError(new UnauthenticatedError('The call carries no verified service assertion')));
       }
-      const ctx = contextFromCall(metadata, principal, log);
+      const ctx = contextFromCall(metadata, principal, log, deadline);
       const done = traceServerCall(name, metadata, () => handler(request, ctx)).then(
         (response) => {
           observeRpc(name, GrpcStatus.OK, started);
@@ -75,7 +66,7 @@ export function implement<S>(handlers: Handlers<S>, log: Logger): UntypedService
       void done.finally(() => inFlight.delete(done));
     };
     byName.set(name, run);
-    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => run(call.request, call.metadata, callback);
+    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => run(call.request, call.metadata, callback, deadlineOf(call.getDeadline()));
   }
   runs.set(impl, byName);
   return impl;
@@ -159,84 +150,6 @@ export async function startGrpcServer(opts: {
 
 // Channelz bookkeeping and the retry wrapper cost CPU on every call and serve nothing here:
 // calls carry deadlines and the gateway answers 503 rather than retrying (bench/README.md, org-read).
-const LEAN = { 'grpc.enable_channelz': 0 } as const;
-
-/**
- * The grpc-js target of an address setting: `host:port`, a `dns:` name (every address it resolves
- * to), or a static list `10.0.0.1:50051,10.0.0.2:50051` of IP addresses (names in a list are not
- * resolved by grpc-js: use one name that resolves to all of them instead).
- */
-export function grpcTarget(address: string): string {
-  if (!address.includes(',')) return address;
-  const entries = address.split(',');
-  if (entries.every((e) => /^\d+\.\d+\.\d+\.\d+:\d+$/.test(e))) return `ipv4:${address}`;
-  if (entries.every((e) => e.startsWith('['))) return `ipv6:${address}`;
-  throw new Error(`${address}: a list of addresses takes IP addresses only (one DNS name resolving to several works too)`);
-}
-
-/**
- * One long-lived channel per service: clients are created once per process and reused. Calls are
- * spread over every address the target resolves to (round_robin), so replicas share the load and
- * one that goes away is skipped.
- */
-export function createClient<C extends Client>(
-  Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C,
-  address: string,
-): C {
-  return new Ctor(grpcTarget(address), credentials.createInsecure(), {
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.keepalive_timeout_ms': 10_000,
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.enable_retries': 0,
-    'grpc.service_config': ROUND_ROBIN,
-    ...LEAN,
-  });
-}
-
-const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
-
-type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: (error: ServiceError | null, response: Res) => void) => ClientUnaryCall;
-
-/** Whom a client calls and as whom: the calling service's identity signs for the `audience` service. */
-export interface Callee {
-  identity: ServiceIdentity;
-  audience: ServiceName;
-}
-
-/** Calls a unary RPC as a promise, carrying the caller's signed assertion and a deadline: alone, never batched (tests, benchmarks). */
-export function unaryCall<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, caller: Caller, callee: Callee, timeoutMs = 10_000): Promise<Res> {
-  // A generated client's method carries its definition (path, serializers) as properties.
-  const definition = method as unknown as MethodDefinition<unknown, unknown>;
-  return new CallBatcher(client, callee.identity, callee.audience).call(definition, request, caller, timeoutMs, true) as Promise<Res>;
-}
-
-/** A generated client as promise-returning methods, each taking the request and the caller. */
-export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<infer _Req, infer _Res> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
-    ? (request: Req, caller: Caller) => Promise<Res>
-    : never;
-};
-
-/**
- * Wraps a generated client once, at start: one bound function per RPC of the service definition,
- * so a call costs no lookup or proxy on the hot path; every call is signed for `callee`, and calls
- * made in the same turn of the event loop travel as one batch (`CallBatcher`). `slow` gives RPCs
- * that do long work (an import that fetches a website) their own deadline.
- */
-export function promiseClient<C extends Client>(
-  client: C,
-  definition: ServiceDefinition,
-  callee: Callee,
-  timeoutMs = 10_000,
-  slow: Partial<Record<keyof PromiseClient<C>, number>> = {},
-): PromiseClient<C> {
-  const batcher = new CallBatcher(client, callee.identity, callee.audience);
-  const out: Record<string, (request: unknown, caller: Caller) => Promise<unknown>> = {};
-  for (const [name, method] of Object.entries(definition)) {
-    const deadline = (slow as Record<string, number | undefined>)[name] ?? timeoutMs;
-    out[name] = (request, caller) => batcher.call(method, request, caller, deadline);
-  }
-  return out as PromiseClient<C>;
-}
+export const LEAN = { 'grpc.enable_channelz': 0 } as const;
 
 export { GrpcStatus };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { LRUCache } from 'lru-cache';
 import type { GetMembershipRequest, GetMembershipResponse, OrgsServiceClient } from '@quire/proto/orgs';
 import type { Caller } from './context.js';
-import type { PromiseClient } from './grpc.js';
+import type { PromiseClient } from './client.js';
 
 /** How long a service trusts a membership it was told (`MEMBERSHIP_CACHE_MS`). */
 export const membershipCacheField = Type.Integer({ minimum: 0, default: 2000 });

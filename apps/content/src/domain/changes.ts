@@ -2,10 +2,10 @@
 // new tree, the documents it needs that may not exist yet and what changed. Whole content (a
 // git import) becomes a tree the same way. Plain functions: the handler loads and stores.
 import { createHash } from 'node:crypto';
-import { fromMarkdown, mapRefs, PAGE_SLUG, rawRef, titleSlug, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
+import { fromMarkdown, mapRefs, PAGE_SLUG, rawRef, safeFileName, titleSlug, toMarkdown, toPlainText, type JSONDocument } from '@quire/document';
 import { CHANGE_REQUEST, COMMON, FILE, PAGE } from '@quire/proto/limits';
-import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError, safeFileName } from '@quire/service-kit';
-import { atxHeadingText, matchHead } from '@quire/service-kit/markdown';
+import { checkLength, checkNoNul, checkOneOf, InvalidArgumentError, NotFoundError } from '@quire/service-kit';
+import { atxHeadingText, matchHead } from '@quire/document/gfm';
 import { readFrontMatter } from '@quire/gitbook-layout';
 import { stringify } from 'safe-stable-stringify';
 import { fieldsFromFrontMatter, givenFrontMatter, matterOf, updatedMarkdown, withMatter } from './front-matter.ts';

@@ -9,7 +9,6 @@ import {
   checkUri,
   DomainError,
   InvalidArgumentError,
-  isServiceError,
   NotFoundError,
   PermissionDeniedError,
   type CallContext,
@@ -27,15 +26,8 @@ const PROVIDERS = ['github', 'gitlab'];
 // The integration that provides the link, as GitBook names its Git Sync integrations.
 const INTEGRATION = 'git-sync';
 
-/** The space as the caller sees it; content's NOT_FOUND (hidden or missing) passes through as ours. */
-async function spaceFor(deps: Deps, spaceId: string, ctx: CallContext) {
-  try {
-    return await deps.content.getSpace({ spaceId }, ctx);
-  } catch (err) {
-    if (isServiceError(err) && (err.code === status.NOT_FOUND || err.code === status.INVALID_ARGUMENT)) throw new DomainError(err.code, 'upstream', err.details);
-    throw err;
-  }
-}
+/** The space as the caller sees it; content's refusal (hidden or missing) passes on as it is. */
+const spaceFor = (deps: Deps, spaceId: string, ctx: CallContext) => deps.content.getSpace({ spaceId }, ctx);
 
 function checkOptions(o: RepositoryOptions | undefined, allowFile: boolean) {
   if (!o) throw new InvalidArgumentError('url: required');

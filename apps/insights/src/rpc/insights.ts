@@ -3,6 +3,7 @@ import { callsAsItself, InvalidArgumentError, parseClientJson, type Handlers } f
 import { eventRows } from '../domain/events.ts';
 import { compileAggregation, type ColumnRef } from '../domain/query.ts';
 import { segmentTitle } from '../domain/segments.ts';
+import { presentAggregation } from '../presenters.ts';
 import { requireMember, type Deps } from './deps.ts';
 
 const ref = (c: Column | undefined, field: string): ColumnRef => {
@@ -43,7 +44,7 @@ export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
       await requireMember(deps, req.organizationId, req.siteId, ctx);
       const query = compileAggregation(aggregation(req), req, deps.now());
       const rows = await deps.store.aggregate(query);
-      return { columns: query.columns.map((c) => ({ column: c.column, claim: c.claim, values: rows.map((r) => c.decode(r[c.alias])) })) };
+      return presentAggregation(query, rows);
     },
 
     async listVisitorSegments(req, ctx) {

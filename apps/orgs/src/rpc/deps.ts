@@ -1,5 +1,5 @@
 import type { SealingKeys } from '@quire/service-kit/sealed';
-import type { Events } from '../events.ts';
+import type { Events } from '../domain/events.ts';
 import type { Store } from '../store/index.ts';
 
 export { callerOf, pageArgs } from '@quire/service-kit';

@@ -1,23 +1,10 @@
 import { CHANGE_REQUEST, COMMON } from '@quire/proto/limits';
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
-import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isRefusal, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MERGE_TIMEOUT_MS, parseStatus, statusFilter } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
-import {
-  asDomainError,
-  callerOf,
-  changeRequestIn,
-  countersChanged,
-  isRefusal,
-  need,
-  refusedOnlyToMergers,
-  spaceAndChangeRequest,
-  spaceOf,
-  upstream,
-  usersById,
-  type Deps,
-} from './deps.ts';
+import { callerOf, changeRequestIn, countersChanged, need, refusedOnlyToMergers, spaceAndChangeRequest, spaceOf, usersById, type Deps } from './deps.ts';
 import { settleMerge } from './merges.ts';
 
 type CrHandlers = Pick<
@@ -74,11 +61,9 @@ function conflictError(number: number, into: string, conflicts: MergeConflict[])
 
 /** The space's newer content brought into the change request by content's 3-way merge; a conflict leaves everything as it was. */
 async function updateFromSpace(deps: Deps, cr: ChangeRequestRow, revisions: { base: string; ours: string; theirs: string }, ctx: CallContext) {
-  const res = await upstream(
-    deps.spaceContent.mergeRevisions(
-      { spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type: 'update' },
-      ctx,
-    ),
+  const res = await deps.spaceContent.mergeRevisions(
+    { spaceId: cr.spaceId, baseRevisionId: revisions.base, oursRevisionId: revisions.ours, theirsRevisionId: revisions.theirs, type: 'update' },
+    ctx,
   );
   if (res.conflicts.length || !res.revision) throw conflictError(cr.number, "the space's newer content", res.conflicts);
   return res.revision.id;
@@ -149,7 +134,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       const { revision } = await deps.spaceContent.applyChanges({ spaceId: space.id, revisionId: cr.revision, changes: req.changes }, ctx).catch((err: unknown) => {
         // A change naming a page that is not there is bad input of this batch (400), not a missing resource.
         if (isServiceError(err) && err.code === GrpcStatus.NOT_FOUND && err.details.startsWith('changes')) throw new InvalidArgumentError(err.details);
-        throw asDomainError(err);
+        throw err;
       });
       // Two batches racing on one change request: the one that lands second would drop the first's edits.
       const row = await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: revision!.id });
@@ -161,7 +146,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       callerOf(ctx);
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'import into a change request']);
       checkWritable(cr.number, cr.status, 'its content cannot change');
-      const res = await upstream(deps.spaceContent.importContent({ spaceId: space.id, url: req.url, source: req.source, revisionId: cr.revision }, ctx));
+      const res = await deps.spaceContent.importContent({ spaceId: space.id, url: req.url, source: req.source, revisionId: cr.revision }, ctx);
       if (!(await store.updateChangeRequest(cr.id, { revision: cr.revision }, { revision: res.revisionId }))) throw changedMeanwhile(cr.number);
       return res;
     },
@@ -195,7 +180,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
             `The content of space "${space.id}" changed while change request #${cr.number} was being merged (another merge or edit won); merge again`,
             'space_moved',
           );
-        throw asDomainError(err);
+        throw err;
       }
       if (!res.revision) {
         await store.endMerge(cr.id, startedAt);

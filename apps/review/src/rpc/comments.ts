@@ -1,7 +1,7 @@
 import { SortOrder } from '@quire/proto/common';
 import { COMMENT, COMMON } from '@quire/proto/limits';
 import type { Space } from '@quire/proto/content';
-import type { Comment, Reaction, Reply, ReviewServiceServer } from '@quire/proto/review';
+import type { Comment, Reply, ReviewServiceServer } from '@quire/proto/review';
 import {
   checkLength,
   InvalidArgumentError,
@@ -14,9 +14,10 @@ import {
   type CallContext,
   type Handlers,
 } from '@quire/service-kit';
-import { checkReactions, commentPermissions, commentStatusFilter, groupReactions, type ReactionRow } from '../domain/comments.ts';
+import { checkReactions, commentPermissions, commentStatusFilter } from '../domain/comments.ts';
+import { presentReactions } from '../presenters.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
-import { asDomainError, callerOf, countersChanged, changeRequestIn, need, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { callerOf, countersChanged, changeRequestIn, need, spaceOf, usersById, type Deps } from './deps.ts';
 
 type CommentHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -24,13 +25,6 @@ type CommentHandlers = Pick<
 >;
 
 const rightsOf = (space: Space) => ({ comment: !!space.permissions?.comment, admin: !!space.permissions?.admin });
-
-function presentReactions(rows: ReactionRow[], subjectId: string, user: (id: string) => Comment['postedBy']): Reaction[] {
-  return groupReactions(rows.filter((r) => r.subjectId === subjectId)).map((g) => ({
-    emoji: g.emoji,
-    users: g.users.map((u) => ({ user: user(u.userId), reactedAt: u.reactedAt })),
-  }));
-}
 
 /**
  * Whether each commented page is still in the content its comment is on: the change request's
@@ -43,7 +37,7 @@ async function livePages(deps: Deps, space: Space, rows: CommentRow[], ctx: Call
   const revisionOf = (r: CommentRow) => (r.changeRequestId ? (crs.get(r.changeRequestId)?.revision ?? space.revisionId) : space.revisionId);
   const revisions = [...new Set(onPages.map(revisionOf))];
   const trees = await Promise.all(
-    revisions.map((revisionId) => upstream(deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, ctx))),
+    revisions.map((revisionId) => deps.spaceContent.getRevision({ spaceId: space.id, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, ctx)),
   );
   const pageIds = new Map<string, Set<string>>();
   trees.forEach((t, i) => {
@@ -149,7 +143,7 @@ async function targetPage(deps: Deps, spaceId: string, revisionId: string, pageI
     return { pageId: p.id, pageTitle: p.title, pageEmoji: p.emoji, pagePath: p.path };
   } catch (err) {
     if (isServiceError(err) && err.code === GrpcStatus.NOT_FOUND) throw new InvalidArgumentError(`page: "${pageId}" is not a page of the content commented on`);
-    throw asDomainError(err);
+    throw err;
   }
 }
 

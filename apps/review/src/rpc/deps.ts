@@ -3,8 +3,7 @@ import type { OrgsServiceClient, User } from '@quire/proto/orgs';
 import type { SpaceContentServiceClient } from '@quire/proto/space-content';
 import type { PdfPrinter } from '@quire/render/pdf';
 import { STATE_EVENTS, type EventSink } from '@quire/service-kit/nats';
-import { DomainError, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type Caller, type PromiseClient } from '@quire/service-kit';
-import type { ServiceError } from '@grpc/grpc-js';
+import { isRefusal, NotFoundError, PermissionDeniedError, type CallContext, type Caller, type PromiseClient } from '@quire/service-kit';
 import { parseReference } from '../domain/change-requests.ts';
 import type { ExportLimits } from '../domain/exports.ts';
 import type { ChangeRequestRow, Store } from '../store/index.ts';
@@ -33,38 +32,10 @@ export interface ExportJobMessage {
 
 export { callerOf } from '@quire/service-kit';
 
-// Errors another service answered with that say something to the caller (not found, refused,
-// bad input, conflict) go back as they are; the rest (internal, unavailable) stay internal.
-const PASSED = new Set([
-  GrpcStatus.INVALID_ARGUMENT,
-  GrpcStatus.NOT_FOUND,
-  GrpcStatus.PERMISSION_DENIED,
-  GrpcStatus.ALREADY_EXISTS,
-  GrpcStatus.ABORTED,
-  GrpcStatus.FAILED_PRECONDITION,
-  GrpcStatus.RESOURCE_EXHAUSTED,
-  GrpcStatus.UNAUTHENTICATED,
-]);
-
-/** An error another service answered on purpose (it refused): the call changed nothing there. */
-export const isRefusal = (err: unknown): err is ServiceError => isServiceError(err) && PASSED.has(err.code);
-
-/** Another service's error as ours when it says something to the caller; as it is otherwise. */
-export const asDomainError = (err: unknown): unknown => (isRefusal(err) ? new DomainError(err.code, 'upstream', err.details) : err);
-
-/** Awaits a call to another service, turning its meaningful errors into ours. */
-export async function upstream<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    throw asDomainError(err);
-  }
-}
-
 export type Permission = 'view' | 'edit' | 'comment' | 'merge' | 'review' | 'admin';
 
 /** The space as the caller sees it (NOT_FOUND when it cannot), with the caller's permissions. */
-export const spaceOf = ({ content }: Deps, spaceId: string, ctx: CallContext): Promise<Space> => upstream(content.getSpace({ spaceId }, ctx));
+export const spaceOf = ({ content }: Deps, spaceId: string, ctx: CallContext): Promise<Space> => content.getSpace({ spaceId }, ctx);
 
 /** PERMISSION_DENIED unless the caller has `permission` on the space. */
 export function need(space: Space, permission: Permission, doing: string): void {
@@ -96,7 +67,7 @@ export async function refusedOnlyToMergers<T>(deps: Deps, spaceId: string, ctx: 
   try {
     return await checks();
   } catch (err) {
-    if (err instanceof DomainError) need(await spaceOf(deps, spaceId, ctx), 'merge', 'merge a change request');
+    if (isRefusal(err)) need(await spaceOf(deps, spaceId, ctx), 'merge', 'merge a change request');
     throw err;
   }
 }
@@ -104,7 +75,7 @@ export async function refusedOnlyToMergers<T>(deps: Deps, spaceId: string, ctx: 
 /** The users by id in one call; one the caller may not see (or gone) shows only its id. */
 export async function usersById({ orgs }: Deps, ids: Iterable<string | null | undefined>, ctx: Caller): Promise<(id: string) => User> {
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  const { users } = wanted.length ? await upstream(orgs.batchGetUsers({ userIds: wanted, organizationId: '' }, ctx)) : { users: [] };
+  const { users } = wanted.length ? await orgs.batchGetUsers({ userIds: wanted, organizationId: '' }, ctx) : { users: [] };
   const byId = new Map(users.map((u) => [u.id, u]));
   return (id) => byId.get(id) ?? { id, displayName: '', email: '' };
 }

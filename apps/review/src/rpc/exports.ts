@@ -1,4 +1,4 @@
-import type { ExportJob, ReviewServiceServer } from '@quire/proto/review';
+import type { ReviewServiceServer } from '@quire/proto/review';
 import type { File, Page, Revision } from '@quire/proto/space-content';
 import { planExport } from '@quire/gitbook-layout';
 import { type JSONDocument, mentionedUsers, titleSlug } from '@quire/document';
@@ -7,8 +7,8 @@ import { callerOf, DomainError, GrpcStatus, InvalidArgumentError, MAX_MESSAGE_BY
 import { newId } from '@quire/service-kit/ids';
 import { zipSync } from 'fflate';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, EXPORT_FORMATS, EXPORT_KEEP_SECONDS, exportProblem, type ExportFormat } from '../domain/exports.ts';
-import type { ExportJobRow } from '../store/index.ts';
-import { changeRequestIn, spaceOf, upstream, usersById, type Deps } from './deps.ts';
+import { presentExportJob } from '../presenters.ts';
+import { changeRequestIn, spaceOf, usersById, type Deps } from './deps.ts';
 
 // A revision (a space's, or a change request's) as a downloadable file: the static HTML site, the
 // whole revision printed to one PDF, or a Markdown ZIP in GitBook's repository layout.
@@ -31,7 +31,7 @@ export function flatten(pages: Page[], depth = 0): (Page & { depth: number })[] 
   return pages.flatMap((p) => [{ ...p, depth }, ...flatten(p.pages, depth + 1)]);
 }
 
-const readFile = async (deps: Deps, file: File, caller: Caller) => Buffer.from((await upstream(deps.spaceContent.readBlob({ blob: file.blob }, caller))).data);
+const readFile = async (deps: Deps, file: File, caller: Caller) => Buffer.from((await deps.spaceContent.readBlob({ blob: file.blob }, caller)).data);
 
 /** What a job's export adds: a count of the files read (its progress), a PDF's own time limit. */
 export interface JobHooks {
@@ -138,10 +138,10 @@ export async function exportRevision(deps: Deps, revision: Revision, format: Exp
  * read it (NOT_FOUND otherwise).
  */
 export async function exportSource(deps: Deps, req: { spaceId: string; changeRequest?: string; revisionId?: string }, caller: Caller, withContent = true) {
-  const space = await upstream(deps.content.getSpace({ spaceId: req.spaceId }, caller));
+  const space = await deps.content.getSpace({ spaceId: req.spaceId }, caller);
   const cr = req.changeRequest ? await changeRequestIn(deps, space.id, req.changeRequest) : undefined;
   const revisionId = req.revisionId ?? cr?.revision ?? '';
-  const revision = await upstream(deps.spaceContent.getRevision(exportedContent(space.id, revisionId, withContent), caller));
+  const revision = await deps.spaceContent.getRevision(exportedContent(space.id, revisionId, withContent), caller);
   const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Space';
   return { space, cr, revision, title, name: cr ? `change-request-${cr.number}` : titleSlug(space.title, { fallback: 'space' }) };
 }
@@ -175,17 +175,6 @@ export function fitAnswer(file: ExportFile, format: ExportFormat): ExportFile & 
   }
   return { ...file, data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.length) };
 }
-
-export const presentExportJob = (job: ExportJobRow): ExportJob => ({
-  id: job.id,
-  state: job.state,
-  format: job.format,
-  pagesDone: job.pagesDone,
-  pagesTotal: job.pagesTotal,
-  filesDone: job.filesDone,
-  filesTotal: job.filesTotal,
-  expiresAt: job.expiresAt,
-});
 
 const jobNotFound = () => new NotFoundError('Export not found, or past its time');
 

@@ -1,13 +1,13 @@
 import type { ReviewServiceServer } from '@quire/proto/review';
 import { NotFoundError, type Handlers } from '@quire/service-kit';
-import { spaceAndChangeRequest, upstream, type Deps } from './deps.ts';
+import { spaceAndChangeRequest, type Deps } from './deps.ts';
 import { exportedContent, flatten, printPages } from './exports.ts';
 
 export function pdfHandlers(deps: Deps): Pick<Handlers<ReviewServiceServer>, 'renderChangeRequestPdf'> {
   return {
     async renderChangeRequestPdf(req, ctx) {
       const { space, cr } = await spaceAndChangeRequest(deps, req, ctx);
-      const revision = await upstream(deps.spaceContent.getRevision(exportedContent(space.id, cr.revision), ctx));
+      const revision = await deps.spaceContent.getRevision(exportedContent(space.id, cr.revision), ctx);
       let pages = flatten(revision.pages).filter((p) => p.type !== 'link');
       if (req.pageId) {
         pages = pages.filter((p) => p.id === req.pageId).map((p) => ({ ...p, depth: 0 }));

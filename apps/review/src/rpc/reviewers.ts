@@ -4,7 +4,7 @@ import { checkLength, checkOneOf, InvalidArgumentError, NotFoundError, pageArgs,
 import { checkWritable } from '../domain/change-requests.ts';
 import type { ReviewerRow, ReviewRow, ReviewStatus } from '../store/index.ts';
 import { presentComments } from './comments.ts';
-import { callerOf, countersChanged, spaceAndChangeRequest, upstream, usersById, type Deps } from './deps.ts';
+import { callerOf, countersChanged, spaceAndChangeRequest, usersById, type Deps } from './deps.ts';
 
 type ReviewerHandlers = Pick<
   Handlers<ReviewServiceServer>,
@@ -39,7 +39,7 @@ export function reviewerHandlers(deps: Deps): ReviewerHandlers {
       if (req.userIds.length > CHANGE_REQUEST.reviewers.max) throw new InvalidArgumentError(`users: at most ${CHANGE_REQUEST.reviewers.max} users per request`);
       if (req.subject !== undefined) checkLength('subject', req.subject, CHANGE_REQUEST.subject);
       const wanted = [...new Set(req.userIds)];
-      const { userIds: members } = await upstream(deps.orgs.filterPrincipals({ organizationId: space.organizationId, userIds: wanted, teamIds: [] }, ctx));
+      const { userIds: members } = await deps.orgs.filterPrincipals({ organizationId: space.organizationId, userIds: wanted, teamIds: [] }, ctx);
       const outsiders = wanted.filter((id) => !members.includes(id));
       if (outsiders.length) throw new InvalidArgumentError(`users: ${outsiders.map((id) => `"${id}"`).join(', ')} not a member of the space's organization`);
       const rows = await store.requestReviewers(cr.id, wanted, userId, cr.revision, req.subject);

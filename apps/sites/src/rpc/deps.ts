@@ -1,17 +1,7 @@
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { SiteRef } from '@quire/proto/sites';
-import {
-  callerOf,
-  DomainError,
-  GrpcStatus,
-  isServiceError,
-  NotFoundError,
-  PermissionDeniedError,
-  type CallContext,
-  type PromiseClient,
-  type ServiceIdentity,
-} from '@quire/service-kit';
+import { callerOf, GrpcStatus, isServiceError, NotFoundError, PermissionDeniedError, type CallContext, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import { allow, Role } from '@quire/policy';
 import { visitorMayView } from '../domain/access.ts';
 import type { EventSink } from '@quire/service-kit/nats';
@@ -33,11 +23,6 @@ export interface Deps {
 }
 
 export const siteNotFound = (id: string) => new NotFoundError(`Site "${id}" not found`);
-
-/** A failure of another service, passed on with its status and message (unknown ones stay internal). */
-export function relayed(err: unknown): unknown {
-  return isServiceError(err) ? new DomainError(err.code, 'upstream', err.details) : err;
-}
 
 async function orgRole({ orgs }: Deps, organizationId: string, ctx: CallContext): Promise<Role> {
   if (!ctx.userId) return Role.ROLE_UNSPECIFIED;
@@ -100,7 +85,7 @@ export async function spaceOf({ content }: Deps, organizationId: string, spaceId
   const missing = new NotFoundError(`${field}: space "${spaceId}" not found`);
   if (!spaceId) throw missing;
   const space = await content.getSpace({ spaceId }, ctx).catch((err: unknown) => {
-    throw isServiceError(err) && err.code === GrpcStatus.NOT_FOUND ? missing : relayed(err);
+    throw isServiceError(err) && err.code === GrpcStatus.NOT_FOUND ? missing : err;
   });
   if (space.organizationId !== organizationId) throw missing;
   return { spaceId: space.id, title: space.title };

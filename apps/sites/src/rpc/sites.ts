@@ -4,7 +4,7 @@ import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type
 import { AGENTS_CONTEXTS, checkBasename, checkHostname, checkProxy, checkSiteTitle, DEFAULTS, SITE_TYPES, SITE_VISIBILITIES, SPACE_KEYWORDS } from '../domain/fields.ts';
 import { presentSite } from '../presenters.ts';
 import type { SpaceRef } from '../store/index.ts';
-import { editable, editorOf, memberOf, readable, relayed, type Deps } from './deps.ts';
+import { editable, editorOf, memberOf, readable, type Deps } from './deps.ts';
 
 type H = Pick<Handlers<SitesServiceServer>, 'createSite' | 'listSites' | 'getSite' | 'updateSite' | 'deleteSite' | 'setSitePublished'>;
 
@@ -18,16 +18,12 @@ export function siteHandlers(deps: Deps): H {
     if (keyword !== undefined) {
       checkOneOf('spaces', keyword, SPACE_KEYWORDS);
       const spaceTitle = [...title].slice(0, SPACE.title.max).join('');
-      const space = await content.createSpace({ organizationId, title: spaceTitle, emoji: '', editMode: '', visibility: '' }, ctx).catch((err: unknown) => {
-        throw relayed(err);
-      });
+      const space = await content.createSpace({ organizationId, title: spaceTitle, emoji: '', editMode: '', visibility: '' }, ctx);
       return [{ spaceId: space.id, title: space.title }];
     }
     if (new Set(spaceIds).size !== spaceIds.length) throw new InvalidArgumentError('spaces: the same space is given twice');
     // One batch call: content answers the spaces the caller sees, in order, and leaves the others out.
-    const { spaces } = await content.batchGetSpaces({ spaceIds }, ctx).catch((err: unknown) => {
-      throw relayed(err);
-    });
+    const { spaces } = await content.batchGetSpaces({ spaceIds }, ctx);
     const byId = new Map(spaces.filter((s) => s.organizationId === organizationId).map((s) => [s.id, s]));
     return spaceIds.map((id, i) => {
       const space = byId.get(id);

@@ -1,5 +1,6 @@
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
-import { createClient, implement, startGrpcServer } from '../grpc.js';
+import { createClient } from '../client.js';
+import { implement, startGrpcServer } from '../grpc.js';
 import type { Logger } from '../logger.js';
 import { testIdentity } from './index.js';
 

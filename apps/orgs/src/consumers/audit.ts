@@ -2,8 +2,8 @@ import type { Logger } from '@quire/service-kit';
 import { startEventConsumer } from '@quire/service-kit/event-consumer';
 import { newId } from '@quire/service-kit/ids';
 import { isStateEvent, type NatsConnection } from '@quire/service-kit/nats';
-import { auditRows, parseEvent, userOfEvent } from './domain/audit.ts';
-import type { Store } from './store/index.ts';
+import { auditRows, parseEvent, userOfEvent } from '../domain/audit.ts';
+import type { Store } from '../store/index.ts';
 
 /**
  * Writes the domain events of every service (the EVENTS stream, `<prefix>.>`) into the audit

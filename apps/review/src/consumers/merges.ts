@@ -1,8 +1,8 @@
 import type { Logger } from '@quire/service-kit';
 import { startEventConsumer } from '@quire/service-kit/event-consumer';
 import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
-import { recordMerge } from './rpc/merges.ts';
-import type { Deps } from './rpc/deps.ts';
+import { recordMerge } from '../rpc/merges.ts';
+import type { Deps } from '../rpc/deps.ts';
 
 /** What a `content.change_request.merged` event says: the change request, its space and the merge revision. */
 export function mergeOf(e: DomainEvent): { changeRequestId: string; spaceId: string; revisionId: string } | null {

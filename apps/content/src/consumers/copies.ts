@@ -1,9 +1,9 @@
 import type { Logger } from '@quire/service-kit';
 import { startEventConsumer } from '@quire/service-kit/event-consumer';
 import { isStateEvent, parseDomainEvent, type NatsConnection } from '@quire/service-kit/nats';
-import { copyUpdateOf } from './domain/copies.ts';
-import { applyCopyUpdate } from './rpc/copies.ts';
-import type { Store } from './store/index.ts';
+import { copyUpdateOf } from '../domain/copies.ts';
+import { applyCopyUpdate } from '../rpc/copies.ts';
+import type { Store } from '../store/index.ts';
 
 /**
  * Keeps the copies of what a Space shows from the owners' state events on the EVENTS stream

@@ -2,11 +2,11 @@ import { MEMBER, ORGANIZATION } from '@quire/proto/limits';
 import { AlreadyExistsError, checkLength, NotFoundError } from '@quire/service-kit';
 import { Role } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
-import { hashToken, newApiToken } from './domain/ids.ts';
-import { checkNewPassword, hashPassword } from './domain/passwords.ts';
-import { roleToDb } from './domain/roles.ts';
-import { checkEmail } from './domain/validate.ts';
-import type { Store } from './store/index.ts';
+import { hashToken, newApiToken } from './ids.ts';
+import { checkNewPassword, hashPassword } from './passwords.ts';
+import { roleToDb } from './roles.ts';
+import { checkEmail } from './validate.ts';
+import type { Store } from '../store/index.ts';
 
 // Operator actions behind the CLI and the first-start bootstrap; no caller, no policy.
 

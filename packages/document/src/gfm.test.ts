@@ -2,7 +2,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { parseGfm } from './markdown.ts';
+import { parseGfm } from './gfm.ts';
 
 describe('parseGfm', () => {
   it('gives the GFM tree, with or without GFM syntax in the text', () => {

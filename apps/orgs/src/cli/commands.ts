@@ -2,8 +2,8 @@ import { Command, Option } from 'commander';
 import { AUTH } from '@quire/proto/limits';
 import { DomainError } from '@quire/service-kit';
 import { API_ROLES, roleFromApi, type ApiRole } from '@quire/policy';
-import { addMember, createOrganization, createToken, createUser, setPassword } from './admin.ts';
-import { openStore, type Store } from './store/index.ts';
+import { addMember, createOrganization, createToken, createUser, setPassword } from '../domain/admin.ts';
+import { openStore, type Store } from '../store/index.ts';
 
 // The operator commands on the orgs database (`quire user|org|member|token`): infra's `quire`
 // CLI puts them on its one parser, beside backup and restore, and names the database.

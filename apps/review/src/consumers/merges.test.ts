@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@quire/service-kit/nats';
 import { describe, expect, it } from 'vitest';
-import { mergeOf } from './merges-consumer.ts';
+import { mergeOf } from './merges.ts';
 
 const event = (e: Partial<DomainEvent>): DomainEvent => ({
   id: 'e1',
