@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AuditEntry as AuditEntryMsg } from '@quire/proto/orgs';
 import { AuditLog } from '../schemas/auth.ts';
-import { errorResponses, list, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
+import { errorResponses, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
 import { iso } from '../presenters/time.ts';
 import type { RouteDeps } from './context.ts';
+import { pageOf } from './operation.ts';
 
 function presentEntry(e: AuditEntryMsg) {
   return {
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         { organizationId: req.params.organizationId, page: pageRequest(req.query), actor, action, from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined },
         req.caller,
       );
-      return list(res.items.map(presentEntry), res.page?.next);
+      return pageOf(res, presentEntry);
     },
   );
 };
