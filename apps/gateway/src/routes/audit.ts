@@ -3,9 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { AUDIT } from '@quire/proto/limits';
 import type { AuditEntry as AuditEntryMsg } from '@quire/proto/orgs';
 import { AuditLog } from '../schemas/auth.ts';
-import { chars, errorResponses, list, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
+import { chars, errorResponses, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
 import { iso } from '../presenters/time.ts';
 import type { RouteDeps } from './context.ts';
+import { pageOf } from './operation.ts';
 
 function presentEntry(e: AuditEntryMsg) {
   return {
@@ -46,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         { organizationId: req.params.organizationId, page: pageRequest(req.query), actor, action, from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined },
         req.caller,
       );
-      return list(res.items.map(presentEntry), res.page?.next);
+      return pageOf(res, presentEntry);
     },
   );
 };

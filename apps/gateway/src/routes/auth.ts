@@ -6,11 +6,12 @@ import { Type } from '@sinclair/typebox';
 import { anonymousCaller, authenticate } from '../plugins/auth.ts';
 import { presentUser } from '../presenters/orgs.ts';
 import { ChangePasswordBody, SessionInfo, SignInBody, SiteAccessQuery } from '../schemas/auth.ts';
-import { errorResponses, NoContent } from '../schemas/common.ts';
+import { NoContent } from '../schemas/common.ts';
 import { csrfTokenFor } from '../sessions.ts';
 import type { RouteDeps } from './context.ts';
+import { operations } from './operation.ts';
 
-const tags = ['sign-in'];
+const op = operations('sign-in');
 const security = [{ session: [] }];
 
 /**
@@ -50,17 +51,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/sign-in',
-    {
-      schema: {
-        operationId: 'signIn',
-        tags,
-        security: [],
-        summary: 'Sign in with email and password: answers 204 with the session cookie',
-        description: 'An unknown email and a wrong password answer alike (401). Repeated failures are throttled per account and per address.',
-        body: SignInBody,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'signIn',
+      security: [],
+      summary: 'Sign in with email and password: answers 204 with the session cookie',
+      description: 'An unknown email and a wrong password answer alike (401). Repeated failures are throttled per account and per address.',
+      body: SignInBody,
+      response: { 204: NoContent },
+    }),
     async (req, reply) => {
       sessions.checkOrigin(req);
       const { email, password } = req.body;
@@ -79,7 +77,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/sign-out',
-    { schema: { operationId: 'signOut', tags, security, summary: 'End this session (no-op without one) and clear its cookie', response: { 204: NoContent, ...errorResponses } } },
+    op({ operationId: 'signOut', security, summary: 'End this session (no-op without one) and clear its cookie', response: { 204: NoContent } }),
     async (req, reply) => {
       const session = sessions.current(req);
       if (session) {
@@ -97,15 +95,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/sign-out-everywhere',
-    {
-      schema: {
-        operationId: 'signOutEverywhere',
-        tags,
-        security,
-        summary: 'End every session of the signed-in user, on every device',
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
+    op({ operationId: 'signOutEverywhere', security, summary: 'End every session of the signed-in user, on every device', response: { 204: NoContent } }),
     async (req, reply) => {
       await requireSession(req);
       await orgs.endAllSessions({}, req.caller);
@@ -116,17 +106,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.get(
     '/site-access',
-    {
-      schema: {
-        operationId: 'getSiteAccess',
-        tags,
-        security,
-        summary: 'Send a signed-in member back to a private published site with a short-lived grant',
-        description: `The reader links here from a site a visitor may not read. A member of the site's organization returns to \`location\` with \`quire_member\`, a grant for this site lasting ${SITE_MEMBER_GRANT_SECONDS} s, which the reader keeps in a cookie; \`location\` must be a page of the site.`,
-        querystring: SiteAccessQuery,
-        response: { 302: Type.Null({ description: 'Redirect (Location header)' }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getSiteAccess',
+      security,
+      summary: 'Send a signed-in member back to a private published site with a short-lived grant',
+      description: `The reader links here from a site a visitor may not read. A member of the site's organization returns to \`location\` with \`quire_member\`, a grant for this site lasting ${SITE_MEMBER_GRANT_SECONDS} s, which the reader keeps in a cookie; \`location\` must be a page of the site.`,
+      querystring: SiteAccessQuery,
+      response: { 302: Type.Null({ description: 'Redirect (Location header)' }) },
+    }),
     async (req, reply) => {
       await requireSession(req);
       // A site the user may not read answers 404, like a missing one.
@@ -144,7 +131,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.get(
     '/session',
-    { schema: { operationId: 'getSession', tags, security, summary: 'The signed-in user and the CSRF token of this session', response: { 200: SessionInfo, ...errorResponses } } },
+    op({ operationId: 'getSession', security, summary: 'The signed-in user and the CSRF token of this session', response: { 200: SessionInfo } }),
     async (req, reply) => {
       const session = await requireSession(req);
       void reply.header('cache-control', 'no-store');
@@ -154,16 +141,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/password',
-    {
-      schema: {
-        operationId: 'changePassword',
-        tags,
-        security,
-        summary: "Change the signed-in user's password; the user's other sessions end",
-        body: ChangePasswordBody,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'changePassword',
+      security,
+      summary: "Change the signed-in user's password; the user's other sessions end",
+      body: ChangePasswordBody,
+      response: { 204: NoContent },
+    }),
     async (req, reply) => {
       const session = await requireSession(req);
       await orgs.changePassword({ currentPassword: req.body.currentPassword, newPassword: req.body.newPassword, keepSession: session }, req.caller);

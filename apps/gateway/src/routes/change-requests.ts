@@ -21,12 +21,13 @@ import {
   UpdateChangeRequestBody,
   UpdateContentBody,
 } from '../schemas/change-requests.ts';
-import { downloadResponses, errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
+import { downloadResponses, errorResponses, Id, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
+import { operations, pageOf } from './operation.ts';
 import { contentReadRoutes } from './space-content.ts';
 
-const tags = ['change-requests'];
+const op = operations('change-requests');
 const contentTags = ['change-request-content'];
 const CR = '/spaces/:spaceId/change-requests/:changeRequestId';
 /** Where the PDF download link points: public, the signature is the permission. */
@@ -42,41 +43,32 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/change-requests',
-    {
-      schema: {
-        operationId: 'listChangeRequestsForSpace',
-        tags,
-        summary: 'List the change requests of a space, newest first (open ones unless `status` says otherwise)',
-        params: SpaceParams,
-        querystring: ListChangeRequestsQuery,
-        response: { 200: ListOf(ChangeRequest), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listChangeRequestsForSpace',
+      summary: 'List the change requests of a space, newest first (open ones unless `status` says otherwise)',
+      params: SpaceParams,
+      querystring: ListChangeRequestsQuery,
+      response: { 200: ListOf(ChangeRequest) },
+    }),
     async (req) => {
       const { status, contributor } = req.query;
       const res = await review.listChangeRequests(
         { spaceId: req.params.spaceId, status: status ?? '', contributor: contributor ?? '', page: pageRequest(req.query), mergedRevisions: [] },
         req.caller,
       );
-      return list(
-        res.items.map((c) => presentChangeRequest(c, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (c) => presentChangeRequest(c, urls));
     },
   );
 
   app.post(
     '/spaces/:spaceId/change-requests',
-    {
-      schema: {
-        operationId: 'createChangeRequest',
-        tags,
-        summary: "Open a change request on the space's current content (editors)",
-        params: SpaceParams,
-        body: Type.Optional(CreateChangeRequestBody),
-        response: { 201: ChangeRequest, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createChangeRequest',
+      summary: "Open a change request on the space's current content (editors)",
+      params: SpaceParams,
+      body: Type.Optional(CreateChangeRequestBody),
+      response: { 201: ChangeRequest },
+    }),
     async (req, reply) => {
       const cr = await review.createChangeRequest({ spaceId: req.params.spaceId, subject: req.body?.subject ?? '', agentTaskId: req.body?.agentTaskId ?? '' }, req.caller);
       return reply.code(201).send(presentChangeRequest(cr, urls));
@@ -85,45 +77,31 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
-    {
-      schema: {
-        operationId: 'getChangeRequestById',
-        tags,
-        summary: 'Get a change request by id or number',
-        params: ChangeRequestParams,
-        response: { 200: ChangeRequest, ...errorResponses },
-      },
-    },
+    op({ operationId: 'getChangeRequestById', summary: 'Get a change request by id or number', params: ChangeRequestParams, response: { 200: ChangeRequest } }),
     async (req) => presentChangeRequest(await review.getChangeRequest(ref(req.params), req.caller), urls),
   );
 
   app.patch(
     '/spaces/:spaceId/change-requests/:changeRequestId',
-    {
-      schema: {
-        operationId: 'updateChangeRequestById',
-        tags,
-        summary: 'Change the subject or the status (draft, open, archived; merged only by merging)',
-        params: ChangeRequestParams,
-        body: UpdateChangeRequestBody,
-        response: { 200: ChangeRequest, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateChangeRequestById',
+      summary: 'Change the subject or the status (draft, open, archived; merged only by merging)',
+      params: ChangeRequestParams,
+      body: UpdateChangeRequestBody,
+      response: { 200: ChangeRequest },
+    }),
     async (req) => presentChangeRequest(await review.updateChangeRequest({ ...ref(req.params), subject: req.body.subject, status: req.body.status }, req.caller), urls),
   );
 
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
-    {
-      schema: {
-        operationId: 'updateChangeRequestContent',
-        tags,
-        summary: `Apply an ordered batch of at most ${CHANGE_REQUEST.changes.max} content changes as one new revision of the change request; one bad change rejects the batch`,
-        params: ChangeRequestParams,
-        body: UpdateContentBody,
-        response: { 200: ChangeRequest, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateChangeRequestContent',
+      summary: `Apply an ordered batch of at most ${CHANGE_REQUEST.changes.max} content changes as one new revision of the change request; one bad change rejects the batch`,
+      params: ChangeRequestParams,
+      body: UpdateContentBody,
+      response: { 200: ChangeRequest },
+    }),
     async (req) =>
       presentChangeRequest(
         await review.updateChangeRequestContent({ ...ref(req.params), changes: changesToProto(req.body.changes as Parameters<typeof changesToProto>[0]) }, req.caller),
@@ -137,7 +115,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   ] as const) {
     app.post(
       `/spaces/:spaceId/change-requests/:changeRequestId/${path}`,
-      { schema: { operationId, tags, summary, params: ChangeRequestParams, response: { 200: MergeResult, 412: errorResponses[409], ...errorResponses } } },
+      op({ operationId, summary, params: ChangeRequestParams, response: { 200: MergeResult, 412: errorResponses[409] } }),
       async (req) => {
         const { revision, result } = await rpc(ref(req.params), req.caller);
         return { revision, result: result as 'merge' | 'update' };
@@ -259,22 +237,19 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       const at = await resolve(req.params, req.caller);
       const res = await spaceContent.listFileBacklinks({ ...at, fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
       const { location } = await linkPresenters(deps, req.caller, at.spaceId, at.revisionId);
-      return list(res.items.map(location), res.page?.next);
+      return pageOf(res, location);
     },
   );
 
   app.get(
     `${CR}/pdf`,
-    {
-      schema: {
-        operationId: 'getChangeRequestPDF',
-        tags,
-        summary: "A signed, time-limited link to the change request's pages as a PDF (or one page with `only` and `page`)",
-        params: ChangeRequestParams,
-        querystring: PdfQuery,
-        response: { 200: Type.Object({ url: Type.String() }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getChangeRequestPDF',
+      summary: "A signed, time-limited link to the change request's pages as a PDF (or one page with `only` and `page`)",
+      params: ChangeRequestParams,
+      querystring: PdfQuery,
+      response: { 200: Type.Object({ url: Type.String() }) },
+    }),
     async (req) => {
       const { only, page } = req.query;
       if (only && !page) throw new InvalidArgumentError('query.page: required with only=true');

@@ -1,51 +1,40 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { Collection, CollectionParams, CreateCollectionBody, InviteBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
 import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['collections'];
+const op = operations('collections');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { content } = services;
   app.get(
     '/orgs/:organizationId/collections',
-    {
-      schema: {
-        operationId: 'listCollectionsInOrganizationById',
-        tags,
-        summary: 'List the collections of an organization the caller sees',
-        params: OrgParams,
-        querystring: Type.Object({
-          ...ListQuery,
-          nested: Type.Boolean({ default: true, description: 'false: only the collections at the root' }),
-        }),
-        response: { 200: ListOf(Collection), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listCollectionsInOrganizationById',
+      summary: 'List the collections of an organization the caller sees',
+      params: OrgParams,
+      querystring: Type.Object({ ...ListQuery, nested: Type.Boolean({ default: true, description: 'false: only the collections at the root' }) }),
+      response: { 200: ListOf(Collection) },
+    }),
     async (req) => {
       const { page, limit, nested } = req.query;
       const res = await content.listCollections({ organizationId: req.params.organizationId, page: pageRequest({ page, limit }), nested }, req.caller);
-      return list(
-        res.items.map((c) => presentCollection(c, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (c) => presentCollection(c, urls));
     },
   );
 
   app.post(
     '/orgs/:organizationId/collections',
-    {
-      schema: {
-        operationId: 'createCollection',
-        tags,
-        summary: 'Create a collection at the root or in another one',
-        params: OrgParams,
-        body: CreateCollectionBody,
-        response: { 201: Collection, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createCollection',
+      summary: 'Create a collection at the root or in another one',
+      params: OrgParams,
+      body: CreateCollectionBody,
+      response: { 201: Collection },
+    }),
     async (req, reply) => {
       const c = await content.createCollection({ organizationId: req.params.organizationId, title: req.body.title ?? '', parentId: req.body.parent }, req.caller);
       return reply.code(201).send(presentCollection(c, urls));
@@ -54,22 +43,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.get(
     '/collections/:collectionId',
-    { schema: { operationId: 'getCollectionById', tags, summary: 'Get a collection', params: CollectionParams, response: { 200: Collection, ...errorResponses } } },
+    op({ operationId: 'getCollectionById', summary: 'Get a collection', params: CollectionParams, response: { 200: Collection } }),
     async (req) => presentCollection(await content.getCollection({ collectionId: req.params.collectionId }, req.caller), urls),
   );
 
   app.patch(
     '/collections/:collectionId',
-    {
-      schema: {
-        operationId: 'updateCollectionById',
-        tags,
-        summary: 'Update a collection (its admins)',
-        params: CollectionParams,
-        body: UpdateCollectionBody,
-        response: { 200: Collection, ...errorResponses },
-      },
-    },
+    op({ operationId: 'updateCollectionById', summary: 'Update a collection (its admins)', params: CollectionParams, body: UpdateCollectionBody, response: { 200: Collection } }),
     async (req) => {
       const { title, description, defaultLevel } = req.body;
       const c = await content.updateCollection(
@@ -82,88 +62,64 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     '/collections/:collectionId',
-    {
-      schema: {
-        operationId: 'deleteCollectionById',
-        tags,
-        summary: 'Delete a collection (its admins); its spaces and sub-collections move up to its parent',
-        params: CollectionParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await content.deleteCollection({ collectionId: req.params.collectionId }, req.caller);
-      return reply.code(205).send();
-    },
+    op({
+      operationId: 'deleteCollectionById',
+      summary: 'Delete a collection (its admins); its spaces and sub-collections move up to its parent',
+      params: CollectionParams,
+      response: { 205: NoContent },
+    }),
+    async (req, reply) => done(reply, 205, content.deleteCollection({ collectionId: req.params.collectionId }, req.caller)),
   );
 
   app.get(
     '/collections/:collectionId/spaces',
-    {
-      schema: {
-        operationId: 'listSpacesInCollectionById',
-        tags,
-        summary: 'List the spaces directly in a collection, in their order',
-        params: CollectionParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(Space), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSpacesInCollectionById',
+      summary: 'List the spaces directly in a collection, in their order',
+      params: CollectionParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(Space) },
+    }),
     async (req) => {
       const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((s) => presentSpace(s, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (s) => presentSpace(s, urls));
     },
   );
 
   app.post(
     '/collections/:collectionId/move',
-    {
-      schema: {
-        operationId: 'moveCollection',
-        tags,
-        summary: 'Move a collection to another parent or the root, or among its siblings',
-        params: CollectionParams,
-        body: MoveBody,
-        response: { 200: Collection, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'moveCollection',
+      summary: 'Move a collection to another parent or the root, or among its siblings',
+      params: CollectionParams,
+      body: MoveBody,
+      response: { 200: Collection },
+    }),
     async (req) => presentCollection(await content.moveCollection({ collectionId: req.params.collectionId, ...moveRequest(req.body) }, req.caller), urls),
   );
 
   app.post(
     '/collections/:collectionId/transfer',
-    {
-      schema: {
-        operationId: 'transferCollection',
-        tags,
-        summary: 'Transfer a collection, with its spaces and sub-collections, to another organization (admins of both)',
-        params: CollectionParams,
-        body: TransferBody,
-        response: { 200: Collection, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'transferCollection',
+      summary: 'Transfer a collection, with its spaces and sub-collections, to another organization (admins of both)',
+      params: CollectionParams,
+      body: TransferBody,
+      response: { 200: Collection },
+    }),
     async (req) => presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
   );
 
   app.post(
     '/collections/:collectionId/permissions',
-    {
-      schema: {
-        operationId: 'inviteToCollection',
-        tags,
-        summary: 'Grant a role on a collection to members and teams of its organization, replacing their grants (its admins); null removes them',
-        params: CollectionParams,
-        body: InviteBody,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await content.grantCollectionPermissions({ collectionId: req.params.collectionId, ...grantRequest(req.body) }, req.caller);
-      return reply.code(204).send();
-    },
+    op({
+      operationId: 'inviteToCollection',
+      summary: 'Grant a role on a collection to members and teams of its organization, replacing their grants (its admins); null removes them',
+      params: CollectionParams,
+      body: InviteBody,
+      response: { 204: NoContent },
+    }),
+    async (req, reply) => done(reply, 204, content.grantCollectionPermissions({ collectionId: req.params.collectionId, ...grantRequest(req.body) }, req.caller)),
   );
 };
 

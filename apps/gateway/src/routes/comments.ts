@@ -16,11 +16,12 @@ import {
   UpdateCommentBody,
   UpdateReplyBody,
 } from '../schemas/comments.ts';
-import { errorResponses, list, ListOf, NoContent, pageRequest } from '../schemas/common.ts';
+import { ListOf, NoContent, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['comments'];
+const op = operations('comments');
 const PREFIX = '/spaces/:spaceId/change-requests/:changeRequestId/comments';
 
 /** The list filters as the review service takes them: newest first and every status by default. */
@@ -40,58 +41,43 @@ const at = (p: { spaceId: string; changeRequestId: string; commentId: string }) 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { review }, urls }) => {
   app.get(
     '/spaces/:spaceId/comments',
-    {
-      schema: {
-        operationId: 'listCommentsInSpace',
-        tags,
-        summary: 'List the comments of a space, those of its change requests included',
-        params: SpaceParams,
-        querystring: ListCommentsQuery,
-        response: { 200: ListOf(Comment), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listCommentsInSpace',
+      summary: 'List the comments of a space, those of its change requests included',
+      params: SpaceParams,
+      querystring: ListCommentsQuery,
+      response: { 200: ListOf(Comment) },
+    }),
     async (req) => {
       const res = await review.listComments({ spaceId: req.params.spaceId, changeRequest: '', ...filters(req.query) }, req.caller);
-      return list(
-        res.items.map((c) => presentComment(c, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (c) => presentComment(c, urls));
     },
   );
 
   app.get(
     PREFIX,
-    {
-      schema: {
-        operationId: 'listCommentsInChangeRequest',
-        tags,
-        summary: 'List the comments of a change request (newest first unless `order=asc`)',
-        params: ChangeRequestParams,
-        querystring: ListCommentsQuery,
-        response: { 200: ListOf(Comment), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listCommentsInChangeRequest',
+      summary: 'List the comments of a change request (newest first unless `order=asc`)',
+      params: ChangeRequestParams,
+      querystring: ListCommentsQuery,
+      response: { 200: ListOf(Comment) },
+    }),
     async (req) => {
       const res = await review.listComments({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId, ...filters(req.query) }, req.caller);
-      return list(
-        res.items.map((c) => presentComment(c, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (c) => presentComment(c, urls));
     },
   );
 
   app.post(
     PREFIX,
-    {
-      schema: {
-        operationId: 'postCommentInChangeRequest',
-        tags,
-        summary: 'Comment on a change request, on one of its pages or nodes (who may comment on the space)',
-        params: ChangeRequestParams,
-        body: PostCommentBody,
-        response: { 200: Comment, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'postCommentInChangeRequest',
+      summary: 'Comment on a change request, on one of its pages or nodes (who may comment on the space)',
+      params: ChangeRequestParams,
+      body: PostCommentBody,
+      response: { 200: Comment },
+    }),
     async (req) => {
       const { node, page, body } = req.body;
       const c = await review.postComment(
@@ -104,31 +90,19 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     `${PREFIX}/:commentId`,
-    {
-      schema: {
-        operationId: 'getCommentInChangeRequest',
-        tags,
-        summary: 'Get a comment',
-        params: CommentParams,
-        querystring: FormatQuery,
-        response: { 200: Comment, ...errorResponses },
-      },
-    },
+    op({ operationId: 'getCommentInChangeRequest', summary: 'Get a comment', params: CommentParams, querystring: FormatQuery, response: { 200: Comment } }),
     async (req) => presentComment(await review.getComment(ids(req.params), req.caller), urls),
   );
 
   app.put(
     `${PREFIX}/:commentId`,
-    {
-      schema: {
-        operationId: 'updateCommentInChangeRequest',
-        tags,
-        summary: 'Edit (its author), resolve or reopen, react to a comment',
-        params: CommentParams,
-        body: UpdateCommentBody,
-        response: { 200: Comment, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateCommentInChangeRequest',
+      summary: 'Edit (its author), resolve or reopen, react to a comment',
+      params: CommentParams,
+      body: UpdateCommentBody,
+      response: { 200: Comment },
+    }),
     async (req) => {
       const b = req.body;
       const c = await review.updateComment(
@@ -147,85 +121,58 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.delete(
     `${PREFIX}/:commentId`,
-    {
-      schema: {
-        operationId: 'deleteCommentInChangeRequest',
-        tags,
-        summary: 'Delete a comment and its replies (its author or a space admin)',
-        params: CommentParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await review.deleteComment(ids(req.params), req.caller);
-      return reply.code(205).send();
-    },
+    op({
+      operationId: 'deleteCommentInChangeRequest',
+      summary: 'Delete a comment and its replies (its author or a space admin)',
+      params: CommentParams,
+      response: { 205: NoContent },
+    }),
+    async (req, reply) => done(reply, 205, review.deleteComment(ids(req.params), req.caller)),
   );
 
   app.get(
     `${PREFIX}/:commentId/replies`,
-    {
-      schema: {
-        operationId: 'listCommentRepliesInChangeRequest',
-        tags,
-        summary: 'List the replies to a comment, oldest first',
-        params: CommentParams,
-        querystring: ListRepliesQuery,
-        response: { 200: ListOf(CommentReply), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listCommentRepliesInChangeRequest',
+      summary: 'List the replies to a comment, oldest first',
+      params: CommentParams,
+      querystring: ListRepliesQuery,
+      response: { 200: ListOf(CommentReply) },
+    }),
     async (req) => {
       const res = await review.listReplies({ ...ids(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((r) => presentReply(r, at(req.params), urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (r) => presentReply(r, at(req.params), urls));
     },
   );
 
   app.post(
     `${PREFIX}/:commentId/replies`,
-    {
-      schema: {
-        operationId: 'postCommentReplyInChangeRequest',
-        tags,
-        summary: 'Reply to a comment (who may comment on the space)',
-        params: CommentParams,
-        querystring: FormatQuery,
-        body: PostReplyBody,
-        response: { 200: CommentReply, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'postCommentReplyInChangeRequest',
+      summary: 'Reply to a comment (who may comment on the space)',
+      params: CommentParams,
+      querystring: FormatQuery,
+      body: PostReplyBody,
+      response: { 200: CommentReply },
+    }),
     async (req) => presentReply(await review.postReply({ ...ids(req.params), markdown: req.body.body.markdown ?? '' }, req.caller), at(req.params), urls),
   );
 
   app.get(
     `${PREFIX}/:commentId/replies/:commentReplyId`,
-    {
-      schema: {
-        operationId: 'getCommentReplyInChangeRequest',
-        tags,
-        summary: 'Get a reply',
-        params: ReplyParams,
-        querystring: FormatQuery,
-        response: { 200: CommentReply, ...errorResponses },
-      },
-    },
+    op({ operationId: 'getCommentReplyInChangeRequest', summary: 'Get a reply', params: ReplyParams, querystring: FormatQuery, response: { 200: CommentReply } }),
     async (req) => presentReply(await review.getReply(replyIds(req.params), req.caller), at(req.params), urls),
   );
 
   app.put(
     `${PREFIX}/:commentId/replies/:commentReplyId`,
-    {
-      schema: {
-        operationId: 'updateCommentReplyInChangeRequest',
-        tags,
-        summary: 'Edit (its author) or react to a reply',
-        params: ReplyParams,
-        body: UpdateReplyBody,
-        response: { 200: CommentReply, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateCommentReplyInChangeRequest',
+      summary: 'Edit (its author) or react to a reply',
+      params: ReplyParams,
+      body: UpdateReplyBody,
+      response: { 200: CommentReply },
+    }),
     async (req) => {
       const b = req.body;
       const r = await review.updateReply(
@@ -238,19 +185,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.delete(
     `${PREFIX}/:commentId/replies/:commentReplyId`,
-    {
-      schema: {
-        operationId: 'deleteCommentReplyInChangeRequest',
-        tags,
-        summary: 'Delete a reply (its author or a space admin)',
-        params: ReplyParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await review.deleteReply(replyIds(req.params), req.caller);
-      return reply.code(205).send();
-    },
+    op({ operationId: 'deleteCommentReplyInChangeRequest', summary: 'Delete a reply (its author or a space admin)', params: ReplyParams, response: { 205: NoContent } }),
+    async (req, reply) => done(reply, 205, review.deleteReply(replyIds(req.params), req.caller)),
   );
 };
 

@@ -3,10 +3,10 @@ import { NotFoundError } from '@quire/service-kit';
 import type { ExportJob } from '@quire/proto/review';
 import type { FastifyReply } from 'fastify';
 import { ChangeRequestParams } from '../schemas/change-requests.ts';
-import { errorResponses } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import { ExportDownloadQuery, ExportLink, ExportQuery, exportDownloadResponses } from '../schemas/exports.ts';
 import type { RouteDeps } from './context.ts';
+import { operations } from './operation.ts';
 
 // Quire's exports (beyond GitBook's API): a space's content, or a change request's, as a Markdown
 // ZIP, a static HTML ZIP or a PDF. Asking for one checks that the caller may read the content and
@@ -18,6 +18,7 @@ import type { RouteDeps } from './context.ts';
 // job's reason when it failed; it reads as the link's user, whose read access is checked again.
 
 const tags = ['exports'];
+const op = operations(...tags);
 /** When a client polling a download link should come back. */
 const RETRY_SECONDS = 2;
 const spacePath = (spaceId: string) => `/v1/spaces/${spaceId}/export/download`;
@@ -56,17 +57,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     '/spaces/:spaceId/export',
-    {
-      schema: {
-        operationId: 'exportSpace',
-        tags,
-        summary:
-          "Starts (or reuses) the export of the space's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
-        params: SpaceParams,
-        querystring: ExportQuery,
-        response: { 200: ExportLink, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'exportSpace',
+      summary:
+        "Starts (or reuses) the export of the space's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
+      params: SpaceParams,
+      querystring: ExportQuery,
+      response: { 200: ExportLink },
+    }),
     async (req) => {
       const { spaceId } = req.params;
       const { format } = req.query;
@@ -100,17 +98,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/export',
-    {
-      schema: {
-        operationId: 'exportChangeRequest',
-        tags,
-        summary:
-          "Starts (or reuses) the export of the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
-        params: ChangeRequestParams,
-        querystring: ExportQuery,
-        response: { 200: ExportLink, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'exportChangeRequest',
+      summary:
+        "Starts (or reuses) the export of the change request's content as a Markdown ZIP, a static HTML ZIP or a PDF, and answers a signed link (1 hour) to it; 400 naming the bound when the content is too big to export",
+      params: ChangeRequestParams,
+      querystring: ExportQuery,
+      response: { 200: ExportLink },
+    }),
     async (req) => {
       const cr = await review.getChangeRequest({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
       const { format } = req.query;

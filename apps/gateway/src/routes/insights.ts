@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
-import { errorResponses, list, ListOf, NoContent } from '../schemas/common.ts';
+import { list, ListOf, NoContent } from '../schemas/common.ts';
 import { AggregateBody, AggregateResult, TrackEventsBody, VisitorSegment } from '../schemas/insights.ts';
 import { SiteParams } from '../schemas/sites.ts';
 import type { RouteDeps } from './context.ts';
+import { operations } from './operation.ts';
 
-const tags = ['site-insights'];
+const op = operations('site-insights');
 const prefix = '/orgs/:organizationId/sites/:siteId/insights';
 
 type Body = Static<typeof AggregateBody>;
@@ -37,14 +38,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
         // A full batch of 1000 events with long URLs and user agents is above the default limit.
         bodyLimit: 8 * 1024 * 1024,
         validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compile(route)),
-        schema: {
+        ...op({
           operationId: 'trackEventsInSiteById',
-          tags,
           summary: 'Track site events (members of the organization); answers once the batch is stored',
           params: SiteParams,
           body: TrackEventsBody,
-          response: { 204: NoContent, ...errorResponses },
-        },
+          response: { 204: NoContent },
+        }),
       },
       async (req, reply) => {
         const { organizationId, siteId } = req.params;
@@ -57,16 +57,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
 
   app.post(
     `${prefix}/events/aggregate`,
-    {
-      schema: {
-        operationId: 'aggregateSiteEvents',
-        tags,
-        summary: 'Query site events: columns, filters, groups, order, range and limit',
-        params: SiteParams,
-        body: AggregateBody,
-        response: { 200: AggregateResult, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'aggregateSiteEvents',
+      summary: 'Query site events: columns, filters, groups, order, range and limit',
+      params: SiteParams,
+      body: AggregateBody,
+      response: { 200: AggregateResult },
+    }),
     async (req) => {
       const { organizationId, siteId } = req.params;
       const res = await insights.aggregateEvents({ organizationId, siteId, ...aggregateRequest(req.body) }, req.caller);
@@ -76,15 +73,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
 
   app.get(
     `${prefix}/visitor-segments`,
-    {
-      schema: {
-        operationId: 'listSiteVisitorSegments',
-        tags,
-        summary: "List a site's visitor segments: visitors grouped by their claims",
-        params: SiteParams,
-        response: { 200: ListOf(VisitorSegment), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSiteVisitorSegments',
+      summary: "List a site's visitor segments: visitors grouped by their claims",
+      params: SiteParams,
+      response: { 200: ListOf(VisitorSegment) },
+    }),
     async (req) => {
       const { organizationId, siteId } = req.params;
       const { items } = await insights.listVisitorSegments({ organizationId, siteId }, req.caller);

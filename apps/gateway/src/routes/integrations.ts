@@ -3,12 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { INTEGRATION } from '@quire/proto/limits';
 import type { Integration as IntegrationMsg } from '@quire/proto/integrations';
 import { NotFoundError, type Caller } from '@quire/service-kit';
-import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { chars, Id, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
 import { BlockDomain, Integration, IntegrationCategory, IntegrationName, IntegrationScope, IntegrationTarget, PublishIntegrationBody } from '../schemas/integrations.ts';
 import { presentIntegration, publishRequest } from '../presenters/integrations.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations } from './operation.ts';
 
-const tags = ['integrations'];
+const op = operations('integrations');
 const Params = Type.Object({ integrationName: IntegrationName });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { integrations, orgs }, urls }) => {
@@ -32,25 +33,22 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
 
   app.get(
     '/integrations',
-    {
-      schema: {
-        operationId: 'listIntegrations',
-        tags,
-        summary: "List public integrations, and all of an organization's own for its members (`owner`)",
-        querystring: Type.Object({
-          ...ListQuery,
-          search: Type.Optional(Type.String({ ...chars(INTEGRATION.search), description: 'Name or title contains, case-insensitive' })),
-          category: Type.Optional(IntegrationCategory),
-          blockDomain: Type.Optional(BlockDomain),
-          blocks: Type.Optional(Type.Boolean({ description: 'true: only integrations with blocks; false: only those without' })),
-          contentSources: Type.Optional(Type.Boolean({ description: 'true: only integrations with content sources; false: only those without' })),
-          owner: Type.Optional(Id('Organization id: only the integrations it owns')),
-          scope: Type.Optional(IntegrationScope),
-          target: Type.Optional(IntegrationTarget),
-        }),
-        response: { 200: ListOf(Integration), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listIntegrations',
+      summary: "List public integrations, and all of an organization's own for its members (`owner`)",
+      querystring: Type.Object({
+        ...ListQuery,
+        search: Type.Optional(Type.String({ ...chars(INTEGRATION.search), description: 'Name or title contains, case-insensitive' })),
+        category: Type.Optional(IntegrationCategory),
+        blockDomain: Type.Optional(BlockDomain),
+        blocks: Type.Optional(Type.Boolean({ description: 'true: only integrations with blocks; false: only those without' })),
+        contentSources: Type.Optional(Type.Boolean({ description: 'true: only integrations with content sources; false: only those without' })),
+        owner: Type.Optional(Id('Organization id: only the integrations it owns')),
+        scope: Type.Optional(IntegrationScope),
+        target: Type.Optional(IntegrationTarget),
+      }),
+      response: { 200: ListOf(Integration) },
+    }),
     async (req) => {
       const { page, limit, ...filter } = req.query;
       const res = await integrations.listIntegrations({ page: pageRequest({ page, limit }), ...filter }, req.caller);
@@ -60,40 +58,26 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { i
 
   app.get(
     '/integrations/:integrationName',
-    { schema: { operationId: 'getIntegrationByName', tags, summary: 'Get an integration by its name', params: Params, response: { 200: Integration, ...errorResponses } } },
+    op({ operationId: 'getIntegrationByName', summary: 'Get an integration by its name', params: Params, response: { 200: Integration } }),
     async (req) => presentOne(await integrations.getIntegration({ name: req.params.integrationName }, req.caller), req.caller),
   );
 
   app.post(
     '/integrations/:integrationName',
-    {
-      schema: {
-        operationId: 'publishIntegration',
-        tags,
-        summary: 'Publish an integration, or a new version of it (admins of the organization)',
-        params: Params,
-        body: PublishIntegrationBody,
-        response: { 200: Integration, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'publishIntegration',
+      summary: 'Publish an integration, or a new version of it (admins of the organization)',
+      params: Params,
+      body: PublishIntegrationBody,
+      response: { 200: Integration },
+    }),
     async (req) => presentOne(await integrations.publishIntegration(publishRequest(req.params.integrationName, req.body), req.caller), req.caller),
   );
 
   app.delete(
     '/integrations/:integrationName',
-    {
-      schema: {
-        operationId: 'unpublishIntegration',
-        tags,
-        summary: 'Unpublish an integration (admins of the owner organization)',
-        params: Params,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await integrations.unpublishIntegration({ name: req.params.integrationName }, req.caller);
-      return reply.code(204).send();
-    },
+    op({ operationId: 'unpublishIntegration', summary: 'Unpublish an integration (admins of the owner organization)', params: Params, response: { 204: NoContent } }),
+    async (req, reply) => done(reply, 204, integrations.unpublishIntegration({ name: req.params.integrationName }, req.caller)),
   );
 };
 

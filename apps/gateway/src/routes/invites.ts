@@ -2,44 +2,39 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, MEMBER } from '@quire/proto/limits';
 import { Role, roleFromApi } from '@quire/policy';
-import { chars, errorResponses, Id, items, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, Id, items, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['organization-invites'];
+const op = operations('organization-invites');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
   app.get(
     '/orgs/:organizationId/link-invites',
-    {
-      schema: {
-        operationId: 'listOrganizationInviteLinks',
-        tags,
-        summary: 'List invite links (admins only)',
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(LinkInvite), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listOrganizationInviteLinks',
+      summary: 'List invite links (admins only)',
+      params: OrgParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(LinkInvite) },
+    }),
     async (req) => {
       const res = await orgs.listLinkInvites({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map(presentLinkInvite), res.page?.next);
+      return pageOf(res, presentLinkInvite);
     },
   );
 
   app.post(
     '/orgs/:organizationId/link-invites',
-    {
-      schema: {
-        operationId: 'createOrganizationInvite',
-        tags,
-        summary: 'Create an invite link that joins people at a role (admins only)',
-        params: OrgParams,
-        body: Type.Object({ role: RoleOrGuest }),
-        response: { 201: LinkInvite, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createOrganizationInvite',
+      summary: 'Create an invite link that joins people at a role (admins only)',
+      params: OrgParams,
+      body: Type.Object({ role: RoleOrGuest }),
+      response: { 201: LinkInvite },
+    }),
     async (req, reply) => {
       const invite = await orgs.createLinkInvite({ organizationId: req.params.organizationId, role: roleFromApi(req.body.role) }, req.caller);
       return reply.code(201).send(presentLinkInvite(invite));
@@ -48,26 +43,17 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.post(
     '/orgs/:organizationId/invites',
-    {
-      schema: {
-        operationId: 'inviteUsersToOrganization',
-        tags,
-        summary: 'Add people by email (admins only): existing users join, unknown emails get an account',
-        params: OrgParams,
-        body: Type.Object({
-          emails: Type.Array(
-            Type.Union([Type.String(chars(COMMON.emailAddress)), Type.Object({ email: Type.String(chars(COMMON.emailAddress)), role: RoleOrGuest })]),
-            items(MEMBER.invitees),
-          ),
-          role: Type.Optional(RoleOrGuest),
-          sso: Type.Optional(Type.Boolean()),
-        }),
-        response: {
-          200: Type.Object({ users: Type.Array(Type.String()), invited: Type.Integer(), failedSSOEmails: Type.Array(Type.String()) }),
-          ...errorResponses,
-        },
-      },
-    },
+    op({
+      operationId: 'inviteUsersToOrganization',
+      summary: 'Add people by email (admins only): existing users join, unknown emails get an account',
+      params: OrgParams,
+      body: Type.Object({
+        emails: Type.Array(Type.Union([Type.String(chars(COMMON.emailAddress)), Type.Object({ email: Type.String(chars(COMMON.emailAddress)), role: RoleOrGuest })]), items(MEMBER.invitees)),
+        role: Type.Optional(RoleOrGuest),
+        sso: Type.Optional(Type.Boolean()),
+      }),
+      response: { 200: Type.Object({ users: Type.Array(Type.String()), invited: Type.Integer(), failedSSOEmails: Type.Array(Type.String()) }), ...errorResponses },
+    }),
     async (req) => {
       const { emails, role, sso } = req.body;
       const res = await orgs.inviteUsers(
@@ -86,19 +72,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.delete(
     '/orgs/:organizationId/link-invites/:inviteId',
-    {
-      schema: {
-        operationId: 'deleteOrganizationInviteById',
-        tags,
-        summary: 'Delete an invite link (admins only)',
-        params: Type.Object({ organizationId: Id('Organization id'), inviteId: Id('Invite id') }),
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await orgs.deleteLinkInvite(req.params, req.caller);
-      return reply.code(205).send();
-    },
+    op({
+      operationId: 'deleteOrganizationInviteById',
+      summary: 'Delete an invite link (admins only)',
+      params: Type.Object({ organizationId: Id('Organization id'), inviteId: Id('Invite id') }),
+      response: { 205: NoContent },
+    }),
+    async (req, reply) => done(reply, 205, orgs.deleteLinkInvite(req.params, req.caller)),
   );
 };
 

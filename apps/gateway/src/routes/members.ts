@@ -4,39 +4,37 @@ import { MEMBER, TEAM } from '@quire/proto/limits';
 import { MemberSort } from '@quire/proto/orgs';
 import { SortOrder } from '@quire/proto/common';
 import { Role, roleFromApi, roleToApi } from '@quire/policy';
-import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
+import { chars, Id, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleName, RoleOrGuest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleToApi } from '../presenters/orgs.ts';
 import { presentSpace } from '../presenters/content.ts';
 import { Space } from '../schemas/content.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['organization-members'];
+const op = operations('organization-members');
 const MemberParams = Type.Object({ organizationId: Id('Organization id'), userId: Id('User id of the member') });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { orgs, content } = services;
   app.get(
     '/orgs/:organizationId/members',
-    {
-      schema: {
-        operationId: 'listMembersInOrganizationById',
-        tags,
-        summary: 'List the members of an organization',
-        params: OrgParams,
-        querystring: Type.Object({
-          ...ListQuery,
-          order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }),
-          role: Type.Optional(Type.Union([RoleName, Type.Literal('guest')])),
-          search: Type.Optional(Type.String({ ...chars(MEMBER.search), description: 'Matches display name and email' })),
-          sort: Type.Union([Type.Literal('joinedAt'), Type.Literal('lastSeenAt')], {
-            default: 'joinedAt',
-            description: 'With `lastSeenAt` only members that have been seen are listed',
-          }),
+    op({
+      operationId: 'listMembersInOrganizationById',
+      summary: 'List the members of an organization',
+      params: OrgParams,
+      querystring: Type.Object({
+        ...ListQuery,
+        order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }),
+        role: Type.Optional(Type.Union([RoleName, Type.Literal('guest')])),
+        search: Type.Optional(Type.String({ ...chars(MEMBER.search), description: 'Matches display name and email' })),
+        sort: Type.Union([Type.Literal('joinedAt'), Type.Literal('lastSeenAt')], {
+          default: 'joinedAt',
+          description: 'With `lastSeenAt` only members that have been seen are listed',
         }),
-        response: { 200: ListOf(Member), ...errorResponses },
-      },
-    },
+      }),
+      response: { 200: ListOf(Member) },
+    }),
     async (req) => {
       const q = req.query;
       const res = await orgs.listMembers(
@@ -50,33 +48,25 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
         },
         req.caller,
       );
-      return list(
-        res.items.map((m) => presentMember(m, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (m) => presentMember(m, urls));
     },
   );
 
   app.get(
     '/orgs/:organizationId/members/:userId',
-    {
-      schema: { operationId: 'getMemberInOrganizationById', tags, summary: 'Get a member', params: MemberParams, response: { 200: Member, ...errorResponses } },
-    },
+    op({ operationId: 'getMemberInOrganizationById', summary: 'Get a member', params: MemberParams, response: { 200: Member } }),
     async (req) => presentMember(await orgs.getMember(req.params, req.caller), urls),
   );
 
   app.patch(
     '/orgs/:organizationId/members/:userId',
-    {
-      schema: {
-        operationId: 'updateMemberInOrganizationById',
-        tags,
-        summary: "Change a member's role (admins only)",
-        params: MemberParams,
-        body: Type.Object({ role: Type.Optional(RoleOrGuest) }),
-        response: { 200: Member, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateMemberInOrganizationById',
+      summary: "Change a member's role (admins only)",
+      params: MemberParams,
+      body: Type.Object({ role: Type.Optional(RoleOrGuest) }),
+      response: { 200: Member },
+    }),
     async (req) => {
       const role = req.body.role === undefined ? undefined : roleFromApi(req.body.role);
       return presentMember(await orgs.updateMember({ ...req.params, role }, req.caller), urls);
@@ -85,32 +75,18 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     '/orgs/:organizationId/members/:userId',
-    {
-      schema: {
-        operationId: 'removeMemberFromOrganizationById',
-        tags,
-        summary: 'Remove a member (admins, or members leaving)',
-        params: MemberParams,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await orgs.removeMember(req.params, req.caller);
-      return reply.code(204).send();
-    },
+    op({ operationId: 'removeMemberFromOrganizationById', summary: 'Remove a member (admins, or members leaving)', params: MemberParams, response: { 204: NoContent } }),
+    async (req, reply) => done(reply, 204, orgs.removeMember(req.params, req.caller)),
   );
 
   app.post(
     '/orgs/:organizationId/ping',
-    {
-      schema: {
-        operationId: 'updateOrganizationMemberLastSeenAt',
-        tags,
-        summary: 'Mark the caller as seen; returns signed visitor claims (also as GitBook names them, gitbookVisitorClaims)',
-        params: OrgParams,
-        response: { 200: Type.Object({ serviceVisitorClaims: Type.String(), gitbookVisitorClaims: Type.String() }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateOrganizationMemberLastSeenAt',
+      summary: 'Mark the caller as seen; returns signed visitor claims (also as GitBook names them, gitbookVisitorClaims)',
+      params: OrgParams,
+      response: { 200: Type.Object({ serviceVisitorClaims: Type.String(), gitbookVisitorClaims: Type.String() }) },
+    }),
     async (req) => {
       const { serviceVisitorClaims } = await orgs.ping({ organizationId: req.params.organizationId }, req.caller);
       return { serviceVisitorClaims, gitbookVisitorClaims: serviceVisitorClaims };
@@ -119,60 +95,40 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.post(
     '/orgs/:organizationId/members/:userId/sso',
-    {
-      schema: {
-        operationId: 'setUserAsSSOMemberForOrganization',
-        tags,
-        summary: 'Make a member an SSO member (admins only)',
-        params: MemberParams,
-        response: { 200: Member, ...errorResponses },
-      },
-    },
+    op({ operationId: 'setUserAsSSOMemberForOrganization', summary: 'Make a member an SSO member (admins only)', params: MemberParams, response: { 200: Member } }),
     async (req) => presentMember(await orgs.setMemberSso(req.params, req.caller), urls),
   );
 
   app.get(
     '/orgs/:organizationId/members/:userId/spaces',
-    {
-      schema: {
-        operationId: 'listSpacesForOrganizationMember',
-        tags,
-        summary: "The spaces a member can reach, with the member's role on each (only those the caller sees too)",
-        params: MemberParams,
-        querystring: Type.Object({ ...ListQuery, order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }) }),
-        response: { 200: ListOf(Type.Object({ permission: RoleOrGuest, space: Space })), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSpacesForOrganizationMember',
+      summary: "The spaces a member can reach, with the member's role on each (only those the caller sees too)",
+      params: MemberParams,
+      querystring: Type.Object({ ...ListQuery, order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' }) }),
+      response: { 200: ListOf(Type.Object({ permission: RoleOrGuest, space: Space })) },
+    }),
     async (req) => {
       const res = await content.listMemberSpaces(
         { ...req.params, page: pageRequest(req.query), order: req.query.order === 'asc' ? SortOrder.SORT_ORDER_ASC : SortOrder.SORT_ORDER_DESC },
         req.caller,
       );
-      return list(
-        res.items.map((i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) })),
-        res.page?.next,
-      );
+      return pageOf(res, (i) => ({ permission: roleToApi(i.permission), space: presentSpace(i.space!, urls) }));
     },
   );
 
   app.get(
     '/orgs/:organizationId/members/:userId/teams',
-    {
-      schema: {
-        operationId: 'listTeamsForOrganizationMember',
-        tags,
-        summary: "List a member's teams",
-        params: MemberParams,
-        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ maxLength: TEAM.title.max, description: 'Case-insensitive contains' })) }),
-        response: { 200: ListOf(Type.Object({ team: Team, member: Type.Object({ role: TeamMemberRole }) })), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listTeamsForOrganizationMember',
+      summary: "List a member's teams",
+      params: MemberParams,
+      querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ maxLength: TEAM.title.max, description: 'Case-insensitive contains' })) }),
+      response: { 200: ListOf(Type.Object({ team: Team, member: Type.Object({ role: TeamMemberRole }) })) },
+    }),
     async (req) => {
       const res = await orgs.listMemberTeams({ ...req.params, page: pageRequest(req.query), title: req.query.title }, req.caller);
-      return list(
-        res.items.map((i) => ({ team: presentTeam(i.team), member: { role: teamRoleToApi(i.role) } })),
-        res.page?.next,
-      );
+      return pageOf(res, (i) => ({ team: presentTeam(i.team), member: { role: teamRoleToApi(i.role) } }));
     },
   );
 };

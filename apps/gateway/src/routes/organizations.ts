@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, ORGANIZATION } from '@quire/proto/limits';
 import { roleFromApi } from '@quire/policy';
-import { chars, errorResponses, items, list, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, errorResponses, items, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
+import { operations, pageOf } from './operation.ts';
 
-const tags = ['organizations'];
+const op = operations('organizations');
 const Title = Type.String(chars(ORGANIZATION.title));
 const EmailDomains = Type.Array(Type.String(chars(COMMON.domain)), items(ORGANIZATION.emailDomains));
 
@@ -26,35 +27,26 @@ const UpdateBody = Type.Object({
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
   app.get(
     '/orgs',
-    {
-      schema: {
-        operationId: 'listOrganizationsForAuthenticatedUser',
-        tags,
-        summary: 'List the organizations the caller belongs to',
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(Organization), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listOrganizationsForAuthenticatedUser',
+      summary: 'List the organizations the caller belongs to',
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(Organization) },
+    }),
     async (req) => {
       const res = await orgs.listOrganizations({ page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((o) => presentOrganization(o, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (o) => presentOrganization(o, urls));
     },
   );
 
   app.post(
     '/orgs',
-    {
-      schema: {
-        operationId: 'createOrganization',
-        tags,
-        summary: 'Create an organization; the caller becomes its admin',
-        body: Type.Object({ title: Title, emailDomains: Type.Optional(EmailDomains) }),
-        response: { 201: Organization, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createOrganization',
+      summary: 'Create an organization; the caller becomes its admin',
+      body: Type.Object({ title: Title, emailDomains: Type.Optional(EmailDomains) }),
+      response: { 201: Organization },
+    }),
     async (req, reply) => {
       const org = await orgs.createOrganization({ title: req.body.title, emailDomains: req.body.emailDomains ?? [] }, req.caller);
       const body = presentOrganization(org, urls);
@@ -62,32 +54,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
     },
   );
 
-  app.get(
-    '/orgs/:organizationId',
-    {
-      schema: {
-        operationId: 'getOrganizationById',
-        tags,
-        summary: 'Get an organization',
-        params: OrgParams,
-        response: { 200: Organization, ...errorResponses },
-      },
-    },
-    async (req) => presentOrganization(await orgs.getOrganization({ organizationId: req.params.organizationId }, req.caller), urls),
+  app.get('/orgs/:organizationId', op({ operationId: 'getOrganizationById', summary: 'Get an organization', params: OrgParams, response: { 200: Organization } }), async (req) =>
+    presentOrganization(await orgs.getOrganization({ organizationId: req.params.organizationId }, req.caller), urls),
   );
 
   app.patch(
     '/orgs/:organizationId',
-    {
-      schema: {
-        operationId: 'updateOrganizationById',
-        tags,
-        summary: 'Update an organization (admins only)',
-        params: OrgParams,
-        body: UpdateBody,
-        response: { 200: Organization, ...errorResponses },
-      },
-    },
+    op({ operationId: 'updateOrganizationById', summary: 'Update an organization (admins only)', params: OrgParams, body: UpdateBody, response: { 200: Organization } }),
     async (req) => {
       const b = req.body;
       const org = await orgs.updateOrganization(
@@ -114,23 +87,20 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.get(
     '/subdomains/:subdomain',
-    {
-      schema: {
-        operationId: 'getSubdomain',
-        tags,
-        summary: 'The organization a subdomain points to',
-        params: Type.Object({ subdomain: Type.String({ ...chars(ORGANIZATION.hostname), pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }) }),
-        response: {
-          200: Type.Object({
-            object: Type.Literal('subdomain'),
-            subdomain: Type.String(),
-            target: Type.Object({ type: Type.Literal('organization'), organization: Type.String() }),
-            isActive: Type.Boolean(),
-          }),
-          ...errorResponses,
-        },
+    op({
+      operationId: 'getSubdomain',
+      summary: 'The organization a subdomain points to',
+      params: Type.Object({ subdomain: Type.String({ ...chars(ORGANIZATION.hostname), pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' }) }),
+      response: {
+        200: Type.Object({
+          object: Type.Literal('subdomain'),
+          subdomain: Type.String(),
+          target: Type.Object({ type: Type.Literal('organization'), organization: Type.String() }),
+          isActive: Type.Boolean(),
+        }),
+        ...errorResponses,
       },
-    },
+    }),
     async (req) => {
       const s = await orgs.getSubdomain({ subdomain: req.params.subdomain }, req.caller);
       return { object: 'subdomain' as const, subdomain: s.subdomain, target: { type: 'organization' as const, organization: s.organizationId }, isActive: true };
@@ -139,15 +109,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.get(
     '/email-domains/:emailDomain/orgs',
-    {
-      schema: {
-        operationId: 'getOrganizationsForEmailDomain',
-        tags,
-        summary: 'Organizations that people of an email domain can join',
-        params: Type.Object({ emailDomain: Type.String(chars(COMMON.domain)) }),
-        response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getOrganizationsForEmailDomain',
+      summary: 'Organizations that people of an email domain can join',
+      params: Type.Object({ emailDomain: Type.String(chars(COMMON.domain)) }),
+      response: { 200: Type.Object({ organizations: Type.Array(Organization) }) },
+    }),
     async (req) => {
       const res = await orgs.listOrganizationsForEmailDomain({ emailDomain: req.params.emailDomain }, req.caller);
       return { organizations: res.organizations.map((o) => presentOrganization(o, urls)) };

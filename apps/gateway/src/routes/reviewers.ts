@@ -3,11 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { presentRequestedReviewer, presentReview } from '../presenters/reviewers.ts';
 import { ChangeRequestParams } from '../schemas/change-requests.ts';
 import { FormatQuery, ListRepliesQuery } from '../schemas/comments.ts';
-import { errorResponses, list, ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
 import { RequestedReviewer, RequestReviewersBody, Review, ReviewerParams, SubmitReviewBody } from '../schemas/reviewers.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['change-request-reviews'];
+const op = operations('change-request-reviews');
 const PREFIX = '/spaces/:spaceId/change-requests/:changeRequestId';
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { review }, urls }) => {
@@ -17,37 +18,28 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.get(
     `${PREFIX}/requested-reviewers`,
-    {
-      schema: {
-        operationId: 'getRequestedReviewersByChangeRequestId',
-        tags,
-        summary: 'List the users asked to review the change request',
-        params: ChangeRequestParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(RequestedReviewer), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getRequestedReviewersByChangeRequestId',
+      summary: 'List the users asked to review the change request',
+      params: ChangeRequestParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(RequestedReviewer) },
+    }),
     async (req) => {
       const res = await review.listRequestedReviewers({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((r) => presentRequestedReviewer(r, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (r) => presentRequestedReviewer(r, urls));
     },
   );
 
   app.post(
     `${PREFIX}/requested-reviewers`,
-    {
-      schema: {
-        operationId: 'requestReviewersForChangeRequest',
-        tags,
-        summary: "Ask members of the space's organization to review (editors); `subject` renames the change request",
-        params: ChangeRequestParams,
-        body: RequestReviewersBody,
-        response: { 200: Type.Object({ users: Type.Array(RequestedReviewer) }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'requestReviewersForChangeRequest',
+      summary: "Ask members of the space's organization to review (editors); `subject` renames the change request",
+      params: ChangeRequestParams,
+      body: RequestReviewersBody,
+      response: { 200: Type.Object({ users: Type.Array(RequestedReviewer) }) },
+    }),
     async (req) => {
       const res = await review.requestReviewers({ ...ref(req.params), userIds: req.body.users, subject: req.body.subject }, req.caller);
       return { users: res.users.map((r) => presentRequestedReviewer(r, urls)) };
@@ -56,55 +48,35 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
 
   app.delete(
     `${PREFIX}/requested-reviewers/:userId`,
-    {
-      schema: {
-        operationId: 'removeRequestedReviewerFromChangeRequest',
-        tags,
-        summary: 'Withdraw a review request (editors)',
-        params: ReviewerParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await review.removeRequestedReviewer({ ...ref(req.params), userId: req.params.userId }, req.caller);
-      return reply.code(205).send();
-    },
+    op({ operationId: 'removeRequestedReviewerFromChangeRequest', summary: 'Withdraw a review request (editors)', params: ReviewerParams, response: { 205: NoContent } }),
+    async (req, reply) => done(reply, 205, review.removeRequestedReviewer({ ...ref(req.params), userId: req.params.userId }, req.caller)),
   );
 
   app.get(
     `${PREFIX}/reviews`,
-    {
-      schema: {
-        operationId: 'getReviewsByChangeRequestId',
-        tags,
-        summary: "List the change request's reviews, oldest first; a reviewer's earlier ones are outdated",
-        params: ChangeRequestParams,
-        querystring: ListRepliesQuery,
-        response: { 200: ListOf(Review), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getReviewsByChangeRequestId',
+      summary: "List the change request's reviews, oldest first; a reviewer's earlier ones are outdated",
+      params: ChangeRequestParams,
+      querystring: ListRepliesQuery,
+      response: { 200: ListOf(Review) },
+    }),
     async (req) => {
       const res = await review.listReviews({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((r) => presentReview(r, at(req.params), urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (r) => presentReview(r, at(req.params), urls));
     },
   );
 
   app.post(
     `${PREFIX}/reviews`,
-    {
-      schema: {
-        operationId: 'submitChangeRequestReview',
-        tags,
-        summary: 'Approve the change request or request changes (reviewers of the space), with an optional comment',
-        params: ChangeRequestParams,
-        querystring: FormatQuery,
-        body: SubmitReviewBody,
-        response: { 201: Review, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'submitChangeRequestReview',
+      summary: 'Approve the change request or request changes (reviewers of the space), with an optional comment',
+      params: ChangeRequestParams,
+      querystring: FormatQuery,
+      body: SubmitReviewBody,
+      response: { 201: Review },
+    }),
     async (req, reply) => {
       const r = await review.submitReview({ ...ref(req.params), status: req.body.status, comment: req.body.comment ? (req.body.comment.markdown ?? '') : undefined }, req.caller);
       return reply.code(201).send(presentReview(r, at(req.params), urls));

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, list, ListOf, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { ListOf, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import {
   AdaptiveSchema,
   AdaptiveSchemaBody,
@@ -18,8 +18,9 @@ import type { Caller } from '@quire/service-kit';
 import { SiteCustomizationPatch, SiteCustomizationSettings, type SiteCustomizationJson } from '../schemas/customization.ts';
 import { presentAdaptiveSchema, presentSite, sitePresenters } from '../presenters/sites.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['sites'];
+const op = operations('sites');
 
 /** The site a route's path names, as the sites service takes it. */
 export const siteRef = (p: { organizationId: string; siteId: string }) => ({ organizationId: p.organizationId, siteId: p.siteId });
@@ -28,38 +29,29 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
   const { sites } = services;
   app.get(
     '/orgs/:organizationId/sites',
-    {
-      schema: {
-        operationId: 'listSites',
-        tags,
-        summary: 'List the sites of an organization, by space, title or published state',
-        params: OrgParams,
-        querystring: ListSitesQuery,
-        response: { 200: ListOf(Site), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSites',
+      summary: 'List the sites of an organization, by space, title or published state',
+      params: OrgParams,
+      querystring: ListSitesQuery,
+      response: { 200: ListOf(Site) },
+    }),
     async (req) => {
       const q = req.query;
       const res = await sites.listSites({ organizationId: req.params.organizationId, page: pageRequest(q), spaceId: q.space, title: q.title, published: q.published }, req.caller);
-      return list(
-        res.items.map((s) => presentSite(s, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (s) => presentSite(s, urls));
     },
   );
 
   app.post(
     '/orgs/:organizationId/sites',
-    {
-      schema: {
-        operationId: 'createSite',
-        tags,
-        summary: 'Create a site (members with the create or admin role), with spaces or a new one (`empty`, `sample`)',
-        params: OrgParams,
-        body: CreateSiteBody,
-        response: { 201: Site, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createSite',
+      summary: 'Create a site (members with the create or admin role), with spaces or a new one (`empty`, `sample`)',
+      params: OrgParams,
+      body: CreateSiteBody,
+      response: { 201: Site },
+    }),
     async (req, reply) => {
       const { type, title, visibility, spaces } = req.body;
       const s = await sites.createSite(
@@ -77,24 +69,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
   );
 
-  app.get(
-    '/orgs/:organizationId/sites/:siteId',
-    { schema: { operationId: 'getSiteById', tags, summary: 'Get a site', params: SiteParams, response: { 200: Site, ...errorResponses } } },
-    async (req) => presentSite(await sites.getSite({ site: siteRef(req.params) }, req.caller), urls),
+  app.get('/orgs/:organizationId/sites/:siteId', op({ operationId: 'getSiteById', summary: 'Get a site', params: SiteParams, response: { 200: Site } }), async (req) =>
+    presentSite(await sites.getSite({ site: siteRef(req.params) }, req.caller), urls),
   );
 
   app.patch(
     '/orgs/:organizationId/sites/:siteId',
-    {
-      schema: {
-        operationId: 'updateSiteById',
-        tags,
-        summary: 'Update a site; `proxy` and `hostname` null remove them',
-        params: SiteParams,
-        body: UpdateSiteBody,
-        response: { 200: Site, ...errorResponses },
-      },
-    },
+    op({ operationId: 'updateSiteById', summary: 'Update a site; `proxy` and `hostname` null remove them', params: SiteParams, body: UpdateSiteBody, response: { 200: Site } }),
     async (req) => {
       const b = req.body;
       const s = await sites.updateSite(
@@ -120,72 +101,50 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     '/orgs/:organizationId/sites/:siteId',
-    {
-      schema: {
-        operationId: 'deleteSiteById',
-        tags,
-        summary: 'Delete a site with its sections, site-spaces and share links',
-        params: SiteParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await sites.deleteSite({ site: siteRef(req.params) }, req.caller);
-      return reply.code(205).send();
-    },
+    op({ operationId: 'deleteSiteById', summary: 'Delete a site with its sections, site-spaces and share links', params: SiteParams, response: { 205: NoContent } }),
+    async (req, reply) => done(reply, 205, sites.deleteSite({ site: siteRef(req.params) }, req.caller)),
   );
 
   for (const [path, published, operationId, summary] of [
     ['publish', true, 'publishSite', 'Publish a site: its audience (visibility) can reach it'],
     ['unpublish', false, 'unpublishSite', 'Unpublish a site'],
   ] as const) {
-    app.post(
-      `/orgs/:organizationId/sites/:siteId/${path}`,
-      { schema: { operationId, tags, summary, params: SiteParams, response: { 200: Site, ...errorResponses } } },
-      async (req) => presentSite(await sites.setSitePublished({ site: siteRef(req.params), published }, req.caller), urls),
+    app.post(`/orgs/:organizationId/sites/:siteId/${path}`, op({ operationId, summary, params: SiteParams, response: { 200: Site } }), async (req) =>
+      presentSite(await sites.setSitePublished({ site: siteRef(req.params), published }, req.caller), urls),
     );
   }
 
   app.get(
     '/orgs/:organizationId/sites/:siteId/adaptive-schema',
-    {
-      schema: {
-        operationId: 'getSiteAdaptiveSchema',
-        tags,
-        summary: 'Get the visitor claims schema of a site (one without claims until set)',
-        params: SiteParams,
-        response: { 200: AdaptiveSchema, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getSiteAdaptiveSchema',
+      summary: 'Get the visitor claims schema of a site (one without claims until set)',
+      params: SiteParams,
+      response: { 200: AdaptiveSchema },
+    }),
     async (req) => presentAdaptiveSchema(await sites.getAdaptiveSchema({ site: siteRef(req.params) }, req.caller)),
   );
 
   app.put(
     '/orgs/:organizationId/sites/:siteId/adaptive-schema',
-    {
-      schema: {
-        operationId: 'updateSiteAdaptiveSchema',
-        tags,
-        summary: 'Set the visitor claims schema: draft-07, an `unsigned` object of boolean claims and boolean claims at the top level',
-        params: SiteParams,
-        body: AdaptiveSchemaBody,
-        response: { 200: AdaptiveSchema, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateSiteAdaptiveSchema',
+      summary: 'Set the visitor claims schema: draft-07, an `unsigned` object of boolean claims and boolean claims at the top level',
+      params: SiteParams,
+      body: AdaptiveSchemaBody,
+      response: { 200: AdaptiveSchema },
+    }),
     async (req) => presentAdaptiveSchema(await sites.updateAdaptiveSchema({ site: siteRef(req.params), jsonSchema: JSON.stringify(req.body.jsonSchema) }, req.caller)),
   );
 
   app.get(
     '/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions',
-    {
-      schema: {
-        operationId: 'listSiteAdaptiveTemplateConditions',
-        tags,
-        summary: 'Suggested conditions, one per claim of the schema',
-        params: SiteParams,
-        response: { 200: TemplateConditions, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSiteAdaptiveTemplateConditions',
+      summary: 'Suggested conditions, one per claim of the schema',
+      params: SiteParams,
+      response: { 200: TemplateConditions },
+    }),
     async (req) => sites.listTemplateConditions({ site: siteRef(req.params) }, req.caller),
   );
 
@@ -195,17 +154,27 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     privateKey: a.privateKey,
     ...(a.fallbackUrl !== undefined ? { fallbackURL: a.fallbackUrl } : {}),
   });
-  const authSchema = (operationId: string, summary: string) => ({ operationId, tags, summary, params: SiteParams, response: { 200: PublishingAuth, ...errorResponses } });
 
   app.get(
     '/orgs/:organizationId/sites/:siteId/publishing/auth',
-    { schema: authSchema('getSitePublishingAuthById', 'The visitor authentication settings of a site, with the key visitor tokens are signed with (editors only)') },
+    op({
+      operationId: 'getSitePublishingAuthById',
+      summary: 'The visitor authentication settings of a site, with the key visitor tokens are signed with (editors only)',
+      params: SiteParams,
+      response: { 200: PublishingAuth },
+    }),
     async (req) => presentAuth(await sites.getPublishingAuth({ site: siteRef(req.params) }, req.caller)),
   );
 
   app.patch(
     '/orgs/:organizationId/sites/:siteId/publishing/auth',
-    { schema: { ...authSchema('updateSitePublishingAuthById', 'Set the backend and fallback URL of visitor authentication'), body: PublishingAuthBody } },
+    op({
+      operationId: 'updateSitePublishingAuthById',
+      summary: 'Set the backend and fallback URL of visitor authentication',
+      params: SiteParams,
+      body: PublishingAuthBody,
+      response: { 200: PublishingAuth },
+    }),
     async (req) =>
       presentAuth(
         await sites.updatePublishingAuth(
@@ -217,22 +186,24 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.post(
     '/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate',
-    { schema: authSchema('regenerateSitePublishingAuthById', 'Replace the visitor key: tokens signed with the old one stop working') },
+    op({
+      operationId: 'regenerateSitePublishingAuthById',
+      summary: 'Replace the visitor key: tokens signed with the old one stop working',
+      params: SiteParams,
+      response: { 200: PublishingAuth },
+    }),
     async (req) => presentAuth(await sites.regeneratePublishingAuth({ site: siteRef(req.params) }, req.caller)),
   );
 
   app.get(
     '/orgs/:organizationId/sites/:siteId/published',
-    {
-      schema: {
-        operationId: 'getPublishedContentSite',
-        tags,
-        summary: 'The published site as a visitor sees it (members, or anyone its visibility and `shareKey` let in)',
-        params: SiteParams,
-        querystring: ShareKeyQuery,
-        response: { 200: PublishedContentSite, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getPublishedContentSite',
+      summary: 'The published site as a visitor sees it (members, or anyone its visibility and `shareKey` let in)',
+      params: SiteParams,
+      querystring: ShareKeyQuery,
+      response: { 200: PublishedContentSite },
+    }),
     async (req) => {
       const res = await sites.getPublishedContentSite({ site: siteRef(req.params), shareKey: req.query.shareKey }, req.caller);
       const p = await sitePresenters(services, req.caller, urls, req.params.organizationId, res.structure?.items ?? []);
@@ -249,15 +220,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.get(
     '/orgs/:organizationId/sites/:siteId/customization',
-    {
-      schema: {
-        operationId: 'getSiteCustomizationById',
-        tags,
-        summary: "The site's customization settings (members); GitBook's defaults for those never set",
-        params: SiteParams,
-        response: { 200: SiteCustomizationSettings, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getSiteCustomizationById',
+      summary: "The site's customization settings (members); GitBook's defaults for those never set",
+      params: SiteParams,
+      response: { 200: SiteCustomizationSettings },
+    }),
     async (req) => JSON.parse((await sites.getSiteCustomization({ site: siteRef(req.params) }, req.caller)).settingsJson) as SiteCustomizationJson,
   );
 
@@ -268,31 +236,25 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.put(
     '/orgs/:organizationId/sites/:siteId/customization',
-    {
-      schema: {
-        operationId: 'updateSiteCustomizationById',
-        tags,
-        summary: 'Replace the customization settings whole (members with the create or admin role)',
-        params: SiteParams,
-        body: SiteCustomizationSettings,
-        response: { 200: SiteCustomizationSettings, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateSiteCustomizationById',
+      summary: 'Replace the customization settings whole (members with the create or admin role)',
+      params: SiteParams,
+      body: SiteCustomizationSettings,
+      response: { 200: SiteCustomizationSettings },
+    }),
     update(true),
   );
 
   app.patch(
     '/orgs/:organizationId/sites/:siteId/customization',
-    {
-      schema: {
-        operationId: 'patchSiteCustomizationById',
-        tags,
-        summary: 'Change some settings: each one given replaces that setting whole, the others are kept',
-        params: SiteParams,
-        body: SiteCustomizationPatch,
-        response: { 200: SiteCustomizationSettings, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'patchSiteCustomizationById',
+      summary: 'Change some settings: each one given replaces that setting whole, the others are kept',
+      params: SiteParams,
+      body: SiteCustomizationPatch,
+      response: { 200: SiteCustomizationSettings },
+    }),
     update(false),
   );
 };

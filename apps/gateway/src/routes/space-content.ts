@@ -6,7 +6,7 @@ import type { Revision as RevisionMessage } from '@quire/proto/space-content';
 import type { Caller } from '@quire/service-kit';
 import { presentChangeRequest } from '../presenters/change-requests.ts';
 import { presentDocument, presentFile, presentPage, presentReusableContent, presentRevision, presentSemanticChanges, type ContentLinks } from '../presenters/space-content.ts';
-import { chars, errorResponses, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
+import { chars, ListOf, list, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import {
   ContentQuery,
@@ -25,8 +25,9 @@ import {
   SpaceRevisionParams,
 } from '../schemas/space-content.ts';
 import type { RouteDeps } from './context.ts';
+import { operations, pageOf } from './operation.ts';
 
-const tags = ['space-content'];
+const op = operations('space-content');
 
 /**
  * Where the content read routes read: a path prefix, its parameters, and how to find the revision
@@ -58,7 +59,7 @@ type PageQueryT = Query & { format?: string };
 /** The revision, page and file reads of one scope. */
 export function contentReadRoutes(app: FastifyInstance, { services: { spaceContent, review }, urls, links }: RouteDeps, scope: ContentScope) {
   const l: ContentLinks = { urls, links };
-  const { prefix, params, operations: op } = scope;
+  const { prefix, params, operations: ids } = scope;
   const QuerySchema = Type.Object(ContentQuery);
   const FileParams = Type.Composite([params, Type.Object(FileIdParam)]);
   const PageParams = Type.Composite([params, Type.Object(PageIdParam)]);
@@ -67,16 +68,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     prefix,
-    {
-      schema: {
-        operationId: op.revision,
-        tags,
-        summary: 'Get the revision: pages, files, variables',
-        params,
-        querystring: QuerySchema,
-        response: { 200: Revision, ...errorResponses },
-      },
-    },
+    op({ operationId: ids.revision, summary: 'Get the revision: pages, files, variables', params, querystring: QuerySchema, response: { 200: Revision } }),
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false, withDocuments: false }, req.caller);
@@ -86,16 +78,7 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     `${prefix}/pages`,
-    {
-      schema: {
-        operationId: op.pages,
-        tags,
-        summary: 'List the pages, nested',
-        params,
-        querystring: QuerySchema,
-        response: { 200: Type.Object({ pages: Type.Array(Page) }), ...errorResponses },
-      },
-    },
+    op({ operationId: ids.pages, summary: 'List the pages, nested', params, querystring: QuerySchema, response: { 200: Type.Object({ pages: Type.Array(Page) }) } }),
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       const r = await spaceContent.getRevision({ ...at, metadata: queryOf<Query>(req).metadata, withMarkdown: false, withDocuments: false }, req.caller);
@@ -105,48 +88,29 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     `${prefix}/files`,
-    {
-      schema: {
-        operationId: op.files,
-        tags,
-        summary: 'List the files',
-        params,
-        querystring: Type.Object({ ...ListQuery, ...ContentQuery }),
-        response: { 200: ListOf(File), ...errorResponses },
-      },
-    },
+    op({ operationId: ids.files, summary: 'List the files', params, querystring: Type.Object({ ...ListQuery, ...ContentQuery }), response: { 200: ListOf(File) } }),
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       const q = queryOf<ListQueryT>(req);
       const res = await spaceContent.listFiles({ ...at, page: pageRequest(q), metadata: q.metadata }, req.caller);
-      return list(
-        res.items.map((f) => presentFile(f, l)),
-        res.page?.next,
-      );
+      return pageOf(res, (f) => presentFile(f, l));
     },
   );
 
-  app.get(
-    `${prefix}/files/:fileId`,
-    { schema: { operationId: op.file, tags, summary: 'Get a file', params: FileParams, querystring: QuerySchema, response: { 200: File, ...errorResponses } } },
-    async (req) => {
-      const at = await scope.resolve(paramsOf(req), req.caller);
-      return presentFile(await spaceContent.getFile({ ...at, fileId: paramsOf(req).fileId!, metadata: queryOf<Query>(req).metadata }, req.caller), l);
-    },
-  );
+  app.get(`${prefix}/files/:fileId`, op({ operationId: ids.file, summary: 'Get a file', params: FileParams, querystring: QuerySchema, response: { 200: File } }), async (req) => {
+    const at = await scope.resolve(paramsOf(req), req.caller);
+    return presentFile(await spaceContent.getFile({ ...at, fileId: paramsOf(req).fileId!, metadata: queryOf<Query>(req).metadata }, req.caller), l);
+  });
 
   app.get(
     `${prefix}/reusable-contents/:reusableContentId`,
-    {
-      schema: {
-        operationId: op.reusableContent,
-        tags,
-        summary: 'Get a reusable content (what pages include) by id: its title, document and Git file',
-        params: ReusableContentParams,
-        querystring: QuerySchema,
-        response: { 200: ReusableContent, ...errorResponses },
-      },
-    },
+    op({
+      operationId: ids.reusableContent,
+      summary: 'Get a reusable content (what pages include) by id: its title, document and Git file',
+      params: ReusableContentParams,
+      querystring: QuerySchema,
+      response: { 200: ReusableContent },
+    }),
     async (req) => {
       const at = await scope.resolve(paramsOf(req), req.caller);
       return presentReusableContent(
@@ -160,31 +124,13 @@ export function contentReadRoutes(app: FastifyInstance, { services: { spaceConte
 
   app.get(
     `${prefix}/page/:pageId`,
-    {
-      schema: {
-        operationId: op.page,
-        tags,
-        summary: 'Get a page by id, with its body when asked',
-        params: PageParams,
-        querystring: PageQuery,
-        response: { 200: Page, ...errorResponses },
-      },
-    },
+    op({ operationId: ids.page, summary: 'Get a page by id, with its body when asked', params: PageParams, querystring: PageQuery, response: { 200: Page } }),
     async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { pageId: paramsOf(req).pageId! }, queryOf<PageQueryT>(req), req.caller),
   );
 
   app.get(
     `${prefix}/path/*`,
-    {
-      schema: {
-        operationId: op.path,
-        tags,
-        summary: 'Get a page by its path, with its body when asked',
-        params: PathParams,
-        querystring: PageQuery,
-        response: { 200: Page, ...errorResponses },
-      },
-    },
+    op({ operationId: ids.path, summary: 'Get a page by its path, with its body when asked', params: PathParams, querystring: PageQuery, response: { 200: Page } }),
     async (req) => getPage(await scope.resolve(paramsOf(req), req.caller), { path: paramsOf(req)['*']! }, queryOf<PageQueryT>(req), req.caller),
   );
 }
@@ -234,17 +180,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/revisions',
-    {
-      schema: {
-        operationId: 'listRevisions',
-        tags,
-        summary:
-          "The space's history, newest first: its current revision, then each one's first parent made in the space (a merge's is the space's revision before it). Whole revisions: a page may hold fewer than `limit` when they are large",
-        params: SpaceParams,
-        querystring: Type.Object({ ...ListQuery, ...ContentQuery }),
-        response: { 200: ListOf(Revision), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listRevisions',
+      summary:
+        "The space's history, newest first: its current revision, then each one's first parent made in the space (a merge's is the space's revision before it). Whole revisions: a page may hold fewer than `limit` when they are large",
+      params: SpaceParams,
+      querystring: Type.Object({ ...ListQuery, ...ContentQuery }),
+      response: { 200: ListOf(Revision) },
+    }),
     async (req) => {
       const { spaceId } = req.params;
       const res = await deps.services.spaceContent.listRevisions({ spaceId, page: pageRequest(req.query), metadata: req.query.metadata }, req.caller);
@@ -254,16 +197,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/changes',
-    {
-      schema: {
-        operationId: 'getRevisionSemanticChanges',
-        tags,
-        summary: 'What the revision changed against its parent: pages created, edited, deleted and moved, files, variables',
-        params: SpaceRevisionParams,
-        querystring: SemanticChangesQuery,
-        response: { 200: SemanticChanges, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getRevisionSemanticChanges',
+      summary: 'What the revision changed against its parent: pages created, edited, deleted and moved, files, variables',
+      params: SpaceRevisionParams,
+      querystring: SemanticChangesQuery,
+      response: { 200: SemanticChanges },
+    }),
     async (req) => {
       const { spaceId, revisionId } = req.params;
       const changes = await deps.services.spaceContent.getSemanticChanges({ spaceId, revisionId, baseRevisionId: '', limit: req.query.limit }, req.caller);
@@ -273,15 +213,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/documents/:documentId',
-    {
-      schema: {
-        operationId: 'getDocumentById',
-        tags,
-        summary: "Get a document of the space: GitBook's JSONDocument, with its markdown",
-        params: DocumentParams,
-        response: { 200: DocumentJson, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getDocumentById',
+      summary: "Get a document of the space: GitBook's JSONDocument, with its markdown",
+      params: DocumentParams,
+      response: { 200: DocumentJson },
+    }),
     async (req) => presentDocument(await deps.services.spaceContent.getDocument({ spaceId: req.params.spaceId, documentId: req.params.documentId }, req.caller)),
   );
 };

@@ -1,27 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Id, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
+import { Id, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
 import { linkPresenters } from '../presenters/space-links.ts';
 import type { RouteDeps } from './context.ts';
+import { operations, pageOf } from './operation.ts';
 
-const tags = ['links'];
+const op = operations('links');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const { spaceContent } = deps.services;
   app.get(
     '/spaces/:spaceId/links',
-    {
-      schema: {
-        operationId: 'listSpaceLinks',
-        tags,
-        summary: "The links of the space's content, one per target with the pages linking to it, and their status",
-        params: SpaceParams,
-        querystring: LinksQuery,
-        response: { 200: LinkList, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSpaceLinks',
+      summary: "The links of the space's content, one per target with the pages linking to it, and their status",
+      params: SpaceParams,
+      querystring: LinksQuery,
+      response: { 200: LinkList },
+    }),
     async (req) => {
       const res = await spaceContent.listLinks(
         { spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) },
@@ -33,16 +31,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/content/page/:pageId/links',
-    {
-      schema: {
-        operationId: 'listPageLinksInSpace',
-        tags,
-        summary: 'The links of one page of the space, with their status',
-        params: Type.Object({ spaceId: Id('Space id'), pageId: Id('Page id') }),
-        querystring: LinksQuery,
-        response: { 200: LinkList, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listPageLinksInSpace',
+      summary: 'The links of one page of the space, with their status',
+      params: Type.Object({ spaceId: Id('Space id'), pageId: Id('Page id') }),
+      querystring: LinksQuery,
+      response: { 200: LinkList },
+    }),
     async (req) => {
       const res = await spaceContent.listLinks(
         { spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) },
@@ -54,20 +49,17 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     '/spaces/:spaceId/content/files/:fileId/backlinks',
-    {
-      schema: {
-        operationId: 'listSpaceFileBacklinks',
-        tags,
-        summary: 'The pages that link to or embed the file',
-        params: Type.Object({ spaceId: Id('Space id'), fileId: Id('File id') }),
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(ContentLocation), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSpaceFileBacklinks',
+      summary: 'The pages that link to or embed the file',
+      params: Type.Object({ spaceId: Id('Space id'), fileId: Id('File id') }),
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(ContentLocation) },
+    }),
     async (req) => {
       const res = await spaceContent.listFileBacklinks({ spaceId: req.params.spaceId, revisionId: '', fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);
       const { location } = await linkPresenters(deps, req.caller, req.params.spaceId, '');
-      return list(res.items.map(location), res.page?.next);
+      return pageOf(res, location);
     },
   );
 };

@@ -4,6 +4,7 @@ import { SpaceParams } from '../schemas/content.ts';
 import { SearchPageResult, SearchQuery, SearchSpaceResult } from '../schemas/space-search.ts';
 import { groupBySpace, presentSearchPage } from '../presenters/space-search.ts';
 import type { RouteDeps } from './context.ts';
+import { pageOf } from './operation.ts';
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content, spaceContent }, urls }) => {
   app.get(
@@ -20,10 +21,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     },
     async (req) => {
       const res = await spaceContent.searchSpace({ spaceId: req.params.spaceId, query: req.query.query, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((p) => presentSearchPage(p, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (p) => presentSearchPage(p, urls));
     },
   );
 

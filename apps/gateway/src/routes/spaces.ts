@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { roleFromApi } from '@quire/policy';
 import {
   CreateSpaceBody,
@@ -16,9 +16,10 @@ import {
 } from '../schemas/content.ts';
 import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 import type { Space as SpaceMsg } from '@quire/proto/content';
 
-const tags = ['spaces'];
+const op = operations('spaces');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
   const { content, orgs } = services;
@@ -26,34 +27,28 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.get(
     '/orgs/:organizationId/spaces',
-    {
-      schema: {
-        operationId: 'listSpacesInOrganizationById',
-        tags,
-        summary: 'List the spaces of an organization the caller sees, in collections or not',
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(Space), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSpacesInOrganizationById',
+      summary: 'List the spaces of an organization the caller sees, in collections or not',
+      params: OrgParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(Space) },
+    }),
     async (req) => {
       const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map(show), res.page?.next);
+      return pageOf(res, show);
     },
   );
 
   app.post(
     '/orgs/:organizationId/spaces',
-    {
-      schema: {
-        operationId: 'createSpace',
-        tags,
-        summary: 'Create a space at the root or in a collection, on a new empty revision',
-        params: OrgParams,
-        body: CreateSpaceBody,
-        response: { 201: Space, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createSpace',
+      summary: 'Create a space at the root or in a collection, on a new empty revision',
+      params: OrgParams,
+      body: CreateSpaceBody,
+      response: { 201: Space },
+    }),
     async (req, reply) => {
       const b = req.body;
       const s = await content.createSpace(
@@ -64,24 +59,19 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     },
   );
 
-  app.get(
-    '/spaces/:spaceId',
-    { schema: { operationId: 'getSpaceById', tags, summary: 'Get a space', params: SpaceParams, response: { 200: Space, ...errorResponses } } },
-    async (req) => show(await content.getSpace({ spaceId: req.params.spaceId }, req.caller)),
+  app.get('/spaces/:spaceId', op({ operationId: 'getSpaceById', summary: 'Get a space', params: SpaceParams, response: { 200: Space } }), async (req) =>
+    show(await content.getSpace({ spaceId: req.params.spaceId }, req.caller)),
   );
 
   app.patch(
     '/spaces/:spaceId',
-    {
-      schema: {
-        operationId: 'updateSpaceById',
-        tags,
-        summary: 'Update a space: title and emoji (editors), editMode, defaultLevel and visibility (admins)',
-        params: SpaceParams,
-        body: UpdateSpaceBody,
-        response: { 200: Space, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateSpaceById',
+      summary: 'Update a space: title and emoji (editors), editMode, defaultLevel and visibility (admins)',
+      params: SpaceParams,
+      body: UpdateSpaceBody,
+      response: { 200: Space },
+    }),
     async (req) => {
       const { title, emoji, editMode, defaultLevel, visibility } = req.body;
       const updated = await content.updateSpace(
@@ -101,150 +91,96 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
 
   app.delete(
     '/spaces/:spaceId',
-    {
-      schema: {
-        operationId: 'deleteSpaceById',
-        tags,
-        summary: 'Delete a space (its admins): restorable for 7 days, then purged',
-        params: SpaceParams,
-        response: { 205: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await content.deleteSpace({ spaceId: req.params.spaceId }, req.caller);
-      return reply.code(205).send();
-    },
+    op({ operationId: 'deleteSpaceById', summary: 'Delete a space (its admins): restorable for 7 days, then purged', params: SpaceParams, response: { 205: NoContent } }),
+    async (req, reply) => done(reply, 205, content.deleteSpace({ spaceId: req.params.spaceId }, req.caller)),
   );
 
   app.post(
     '/spaces/:spaceId/duplicate',
-    {
-      schema: {
-        operationId: 'duplicateSpace',
-        tags,
-        summary: 'Duplicate a space beside the original, sharing its content',
-        params: SpaceParams,
-        response: { 201: Space, ...errorResponses },
-      },
-    },
+    op({ operationId: 'duplicateSpace', summary: 'Duplicate a space beside the original, sharing its content', params: SpaceParams, response: { 201: Space } }),
     async (req, reply) => reply.code(201).send(show(await content.duplicateSpace({ spaceId: req.params.spaceId }, req.caller))),
   );
 
   app.post(
     '/spaces/:spaceId/restore',
-    {
-      schema: {
-        operationId: 'restoreSpace',
-        tags,
-        summary: 'Restore a space deleted in the last 7 days (its admins)',
-        params: SpaceParams,
-        response: { 200: Space, ...errorResponses },
-      },
-    },
+    op({ operationId: 'restoreSpace', summary: 'Restore a space deleted in the last 7 days (its admins)', params: SpaceParams, response: { 200: Space } }),
     async (req) => show(await content.restoreSpace({ spaceId: req.params.spaceId }, req.caller)),
   );
 
   app.post(
     '/spaces/:spaceId/move',
-    {
-      schema: {
-        operationId: 'moveSpace',
-        tags,
-        summary: 'Move a space to a collection or the root, or among its siblings (its admins)',
-        params: SpaceParams,
-        body: MoveBody,
-        response: { 200: Space, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'moveSpace',
+      summary: 'Move a space to a collection or the root, or among its siblings (its admins)',
+      params: SpaceParams,
+      body: MoveBody,
+      response: { 200: Space },
+    }),
     async (req) => show(await content.moveSpace({ spaceId: req.params.spaceId, ...moveRequest(req.body) }, req.caller)),
   );
 
   app.post(
     '/spaces/:spaceId/transfer',
-    {
-      schema: {
-        operationId: 'transferSpace',
-        tags,
-        summary: 'Transfer a space to the root of another organization (admins of both)',
-        params: SpaceParams,
-        body: TransferBody,
-        response: { 200: Space, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'transferSpace',
+      summary: 'Transfer a space to the root of another organization (admins of both)',
+      params: SpaceParams,
+      body: TransferBody,
+      response: { 200: Space },
+    }),
     async (req) => show(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller)),
   );
 
   app.post(
     '/spaces/:spaceId/permissions',
-    {
-      schema: {
-        operationId: 'inviteToSpace',
-        tags,
-        summary: 'Grant a role on a space to members and teams of its organization, replacing their grants (its admins); null removes them',
-        params: SpaceParams,
-        body: InviteBody,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await content.grantSpacePermissions({ spaceId: req.params.spaceId, ...grantRequest(req.body) }, req.caller);
-      return reply.code(204).send();
-    },
+    op({
+      operationId: 'inviteToSpace',
+      summary: 'Grant a role on a space to members and teams of its organization, replacing their grants (its admins); null removes them',
+      params: SpaceParams,
+      body: InviteBody,
+      response: { 204: NoContent },
+    }),
+    async (req, reply) => done(reply, 204, content.grantSpacePermissions({ spaceId: req.params.spaceId, ...grantRequest(req.body) }, req.caller)),
   );
 
   app.get(
     '/spaces/:spaceId/permissions/users',
-    {
-      schema: {
-        operationId: 'listUserPermissionsInSpace',
-        tags,
-        summary: 'List the users granted a role on the space itself (its viewers)',
-        params: SpaceParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(UserContentPermission), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listUserPermissionsInSpace',
+      summary: 'List the users granted a role on the space itself (its viewers)',
+      params: SpaceParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(UserContentPermission) },
+    }),
     async (req) => {
       const res = await content.listSpaceUserPermissions({ spaceId: req.params.spaceId, page: pageRequest(req.query) }, req.caller);
       // One call for the page's users; one whose account is gone (a grant may outlive it) shows only its id.
       const { users } = res.items.length ? await orgs.batchGetUsers({ userIds: res.items.map((p) => p.userId), organizationId: '' }, req.caller) : { users: [] };
       const byId = new Map(users.map((u) => [u.id, u]));
-      return list(
-        res.items.map((p) => presentUserPermission(p, byId.get(p.userId), urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (p) => presentUserPermission(p, byId.get(p.userId), urls));
     },
   );
 
   app.patch(
     '/spaces/:spaceId/permissions/users/:userId',
-    {
-      schema: {
-        operationId: 'updateUserPermissionInSpace',
-        tags,
-        summary: "Change a user's role on a space (its admins); null removes it",
-        params: SpaceUserParams,
-        body: UpdateUserPermissionBody,
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await content.updateSpaceUserPermission({ ...req.params, role: roleFromApi(req.body.role) }, req.caller);
-      return reply.code(204).send();
-    },
+    op({
+      operationId: 'updateUserPermissionInSpace',
+      summary: "Change a user's role on a space (its admins); null removes it",
+      params: SpaceUserParams,
+      body: UpdateUserPermissionBody,
+      response: { 204: NoContent },
+    }),
+    async (req, reply) => done(reply, 204, content.updateSpaceUserPermission({ ...req.params, role: roleFromApi(req.body.role) }, req.caller)),
   );
 
   app.delete(
     '/spaces/:spaceId/permissions/users/:userId',
-    {
-      schema: {
-        operationId: 'removeUserFromSpace',
-        tags,
-        summary: "Remove a user's grant on a space (its admins): 205 when removed, 204 when it had none",
-        params: SpaceUserParams,
-        response: { 204: NoContent, 205: NoContent, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'removeUserFromSpace',
+      summary: "Remove a user's grant on a space (its admins): 205 when removed, 204 when it had none",
+      params: SpaceUserParams,
+      response: { 204: NoContent, 205: NoContent },
+    }),
     async (req, reply) => {
       const { removed } = await content.removeSpaceUserPermission(req.params, req.caller);
       return reply.code(removed ? 205 : 204).send();

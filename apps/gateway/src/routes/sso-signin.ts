@@ -9,8 +9,10 @@ import { chars, errorResponses, Id } from '../schemas/common.ts';
 import { SignInOption } from '../schemas/orgs.ts';
 import { makeValueSigner, type LinkSecrets } from '../signing.ts';
 import type { RouteDeps } from './context.ts';
+import { operations } from './operation.ts';
 
 const tags = ['sign-in'];
+const op = operations(...tags);
 /** How long a browser has to come back from its OIDC provider. */
 const OIDC_STATE_TTL_S = 600;
 /** A SAML response is a few kB; a signed one with certificates stays well under this. */
@@ -55,17 +57,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
 
   app.get(
     '/providers',
-    {
-      schema: {
-        operationId: 'listSignInProviders',
-        tags,
-        security: [],
-        summary: 'The SSO providers a sign-in page offers for an email address',
-        description: "Those of the organizations whose email domains include the address's domain: type, id, label and start URL only. Unknown domains answer an empty list.",
-        querystring: Type.Object({ email: Type.String(chars(COMMON.emailAddress)) }),
-        response: { 200: Type.Object({ items: Type.Array(SignInOption) }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSignInProviders',
+      security: [],
+      summary: 'The SSO providers a sign-in page offers for an email address',
+      description: "Those of the organizations whose email domains include the address's domain: type, id, label and start URL only. Unknown domains answer an empty list.",
+      querystring: Type.Object({ email: Type.String(chars(COMMON.emailAddress)) }),
+      response: { 200: Type.Object({ items: Type.Array(SignInOption) }) },
+    }),
     async (req, reply) => {
       const { items } = await orgs.listSignInProviders({ email: req.query.email }, anonymousCaller(req));
       void reply.header('cache-control', 'no-store');
@@ -75,16 +74,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
 
   app.get(
     '/oidc/:providerId/start',
-    {
-      schema: {
-        operationId: 'startOIDCSignIn',
-        tags,
-        security: [],
-        summary: 'Start signing in with an OpenID Connect provider: redirects to it',
-        params: OidcParams,
-        response: { 302: Redirect, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'startOIDCSignIn',
+      security: [],
+      summary: 'Start signing in with an OpenID Connect provider: redirects to it',
+      params: OidcParams,
+      response: { 302: Redirect },
+    }),
     async (req, reply) => {
       const { providerId } = req.params;
       const { redirectURL } = oidcServiceUrls(providerId, urls);
@@ -97,17 +93,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
 
   app.get(
     '/oidc/:providerId/callback',
-    {
-      schema: {
-        operationId: 'finishOIDCSignIn',
-        tags,
-        security: [],
-        summary: 'The OpenID Connect redirect URI: signs the user in and redirects to the app',
-        description: 'Refused (403) when the state, nonce, PKCE verifier or issuer do not match, or the email is not verified.',
-        params: OidcParams,
-        response: { 303: Redirect, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'finishOIDCSignIn',
+      security: [],
+      summary: 'The OpenID Connect redirect URI: signs the user in and redirects to the app',
+      description: 'Refused (403) when the state, nonce, PKCE verifier or issuer do not match, or the email is not verified.',
+      params: OidcParams,
+      response: { 303: Redirect },
+    }),
     async (req, reply) => {
       const { providerId } = req.params;
       void reply.clearCookie(stateCookie, stateCookieOptions(providerId));
@@ -126,17 +119,14 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
 
   app.get(
     '/saml/:samlProviderId/metadata',
-    {
-      schema: {
-        operationId: 'getSAMLServiceProviderMetadata',
-        tags,
-        security: [],
-        summary: "SAML service provider metadata (the entity id of the provider's `service`)",
-        params: SamlParams,
-        produces: ['application/samlmetadata+xml'],
-        response: { 200: Type.String(), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'getSAMLServiceProviderMetadata',
+      security: [],
+      summary: "SAML service provider metadata (the entity id of the provider's `service`)",
+      params: SamlParams,
+      produces: ['application/samlmetadata+xml'],
+      response: { 200: Type.String() },
+    }),
     async (req, reply) => {
       const { xml } = await orgs.getSamlMetadata(samlService(req.params.samlProviderId), anonymousCaller(req));
       return reply.type('application/samlmetadata+xml').send(xml);
@@ -145,16 +135,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps & { publicUrl: string; stateSe
 
   app.get(
     '/saml/:samlProviderId/start',
-    {
-      schema: {
-        operationId: 'startSAMLSignIn',
-        tags,
-        security: [],
-        summary: 'Start signing in with a SAML identity provider: redirects to it with an AuthnRequest',
-        params: SamlParams,
-        response: { 302: Redirect, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'startSAMLSignIn',
+      security: [],
+      summary: 'Start signing in with a SAML identity provider: redirects to it with an AuthnRequest',
+      params: SamlParams,
+      response: { 302: Redirect },
+    }),
     async (req, reply) => {
       const { redirectUrl } = await orgs.startSamlSignIn(samlService(req.params.samlProviderId), anonymousCaller(req));
       return reply.redirect(redirectUrl, 302);

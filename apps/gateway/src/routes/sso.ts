@@ -4,13 +4,14 @@ import { COMMON, SSO } from '@quire/proto/limits';
 import type { FastifyInstance } from 'fastify';
 import { type Caller } from '@quire/service-kit';
 import { Role, roleFromApi } from '@quire/policy';
-import { chars, errorResponses, Id, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, Id, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { OidcProvider, SamlProvider } from '../schemas/orgs.ts';
 import { presentOidcProvider, presentSamlProvider, presentSignInOption } from '../presenters/orgs.ts';
 import type { Urls } from '../presenters/urls.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['sso'];
+const op = operations('sso');
 
 /** Both kinds of provider take a label and the defaults for new members around their protocol's settings. */
 const providerBody = <T extends TProperties>(protocol: T) =>
@@ -58,39 +59,30 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
 
   app.get<{ Params: { organizationId: string }; Querystring: { page?: string; limit?: number } }>(
     kind.path,
-    {
-      schema: {
-        operationId: kind.operationIds.list,
-        tags,
-        summary: adminsOnly(`List ${kind.many}`),
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(kind.schema), ...errorResponses },
-      },
-    },
+    op({
+      operationId: kind.operationIds.list,
+      summary: adminsOnly(`List ${kind.many}`),
+      params: OrgParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(kind.schema) },
+    }),
     async (req) => {
       const { organizationId } = req.params;
       const res = await kind.list({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((p) => kind.present(p, organizationId, urls)),
-        res.page?.next,
-      );
+      return pageOf(res, (p) => kind.present(p, organizationId, urls));
     },
   );
 
   app.post<{ Params: { organizationId: string } }>(
     kind.path,
-    {
-      schema: {
-        operationId: kind.operationIds.create,
-        tags,
-        summary: adminsOnly(`Create ${kind.one}`),
-        ...(kind.createDescription === undefined ? {} : { description: kind.createDescription }),
-        params: OrgParams,
-        body: kind.body,
-        response: { 201: kind.schema, ...errorResponses },
-      },
-    },
+    op({
+      operationId: kind.operationIds.create,
+      summary: adminsOnly(`Create ${kind.one}`),
+      ...(kind.createDescription === undefined ? {} : { description: kind.createDescription }),
+      params: OrgParams,
+      body: kind.body,
+      response: { 201: kind.schema },
+    }),
     async (req, reply) => {
       const { organizationId } = req.params;
       const b = req.body as ProviderBody & B;
@@ -100,27 +92,14 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
     },
   );
 
-  app.get(
-    kind.itemPath,
-    { schema: { operationId: kind.operationIds.get, tags, summary: adminsOnly(`Get ${kind.one}`), params: kind.params, response: { 200: kind.schema, ...errorResponses } } },
-    async (req) => {
-      const params = req.params as P;
-      return kind.present(await kind.get(params, req.caller), params.organizationId, urls);
-    },
-  );
+  app.get(kind.itemPath, op({ operationId: kind.operationIds.get, summary: adminsOnly(`Get ${kind.one}`), params: kind.params, response: { 200: kind.schema } }), async (req) => {
+    const params = req.params as P;
+    return kind.present(await kind.get(params, req.caller), params.organizationId, urls);
+  });
 
   app.patch(
     kind.itemPath,
-    {
-      schema: {
-        operationId: kind.operationIds.update,
-        tags,
-        summary: adminsOnly(`Update ${kind.one}`),
-        params: kind.params,
-        body: Type.Partial(kind.body),
-        response: { 200: kind.schema, ...errorResponses },
-      },
-    },
+    op({ operationId: kind.operationIds.update, summary: adminsOnly(`Update ${kind.one}`), params: kind.params, body: Type.Partial(kind.body), response: { 200: kind.schema } }),
     async (req) => {
       const params = req.params as P;
       const b = req.body as Partial<ProviderBody & B>;
@@ -131,11 +110,8 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
 
   app.delete(
     kind.itemPath,
-    { schema: { operationId: kind.operationIds.delete, tags, summary: adminsOnly(`Delete ${kind.one}`), params: kind.params, response: { 204: NoContent, ...errorResponses } } },
-    async (req, reply) => {
-      await kind.delete(req.params as P, req.caller);
-      return reply.code(204).send();
-    },
+    op({ operationId: kind.operationIds.delete, summary: adminsOnly(`Delete ${kind.one}`), params: kind.params, response: { 204: NoContent } }),
+    async (req, reply) => done(reply, 204, kind.delete(req.params as P, req.caller)),
   );
 }
 
@@ -203,15 +179,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.get(
     '/orgs/:organizationId/sso',
-    {
-      schema: {
-        operationId: 'listSSOProviderLoginsInOrganization',
-        tags,
-        summary: 'The SSO providers people can sign in to the organization with',
-        params: OrgParams,
-        response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String() })) }), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listSSOProviderLoginsInOrganization',
+      summary: 'The SSO providers people can sign in to the organization with',
+      params: OrgParams,
+      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String() })) }) },
+    }),
     async (req) => {
       const res = await orgs.listSsoLogins({ organizationId: req.params.organizationId }, req.caller);
       return { items: res.items.map((l) => presentSignInOption(l, urls)) };

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TokenScope, type ApiToken as ApiTokenMsg } from '@quire/proto/orgs';
 import { ApiTokens, CreateApiTokenBody, CreatedApiToken } from '../schemas/auth.ts';
-import { errorResponses, Id, list, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { Id, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
 import { User } from '../schemas/orgs.ts';
 import { presentUser } from '../presenters/orgs.ts';
 import { iso } from '../presenters/time.ts';
 import type { RouteDeps } from './context.ts';
+import { done, operations, pageOf } from './operation.ts';
 
-const tags = ['users'];
+const op = operations('users');
 
 function presentToken(t: ApiTokenMsg | undefined) {
   const token = t ?? { id: '', label: '', scope: TokenScope.TOKEN_SCOPE_WRITE, createdAt: undefined };
@@ -24,52 +25,38 @@ function presentToken(t: ApiTokenMsg | undefined) {
 }
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
-  app.get('/user', { schema: { operationId: 'getAuthenticatedUser', tags, summary: 'The user the token belongs to', response: { 200: User, ...errorResponses } } }, async (req) =>
+  app.get('/user', op({ operationId: 'getAuthenticatedUser', summary: 'The user the token belongs to', response: { 200: User } }), async (req) =>
     presentUser(await orgs.getCurrentUser({}, req.caller), urls),
   );
 
   app.get(
     '/users/:userId',
-    {
-      schema: {
-        operationId: 'getUserById',
-        tags,
-        summary: 'A user who shares an organization with the caller',
-        params: Type.Object({ userId: Id('User id') }),
-        response: { 200: User, ...errorResponses },
-      },
-    },
+    op({ operationId: 'getUserById', summary: 'A user who shares an organization with the caller', params: Type.Object({ userId: Id('User id') }), response: { 200: User } }),
     async (req) => presentUser(await orgs.getUser({ userId: req.params.userId }, req.caller), urls),
   );
 
   app.get(
     '/user/tokens',
-    {
-      schema: {
-        operationId: 'listUserApiTokens',
-        tags,
-        summary: "The caller's API tokens, newest first (never their secrets)",
-        querystring: Type.Object(ListQuery),
-        response: { 200: ApiTokens, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listUserApiTokens',
+      summary: "The caller's API tokens, newest first (never their secrets)",
+      querystring: Type.Object(ListQuery),
+      response: { 200: ApiTokens },
+    }),
     async (req) => {
       const res = await orgs.listApiTokens({ page: pageRequest(req.query) }, req.caller);
-      return list(res.items.map(presentToken), res.page?.next);
+      return pageOf(res, presentToken);
     },
   );
 
   app.post(
     '/user/tokens',
-    {
-      schema: {
-        operationId: 'createUserApiToken',
-        tags,
-        summary: 'Create an API token; its secret (`token`) is shown in this answer only',
-        body: CreateApiTokenBody,
-        response: { 201: CreatedApiToken, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'createUserApiToken',
+      summary: 'Create an API token; its secret (`token`) is shown in this answer only',
+      body: CreateApiTokenBody,
+      response: { 201: CreatedApiToken },
+    }),
     async (req, reply) => {
       const { label, expiresAt, scope } = req.body;
       const res = await orgs.createApiToken(
@@ -83,19 +70,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
 
   app.delete(
     '/user/tokens/:tokenId',
-    {
-      schema: {
-        operationId: 'revokeUserApiToken',
-        tags,
-        summary: 'Revoke an API token: it stops working on every gateway at once',
-        params: Type.Object({ tokenId: Id('Token id') }),
-        response: { 204: NoContent, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      await orgs.revokeApiToken({ tokenId: req.params.tokenId }, req.caller);
-      return reply.code(204).send();
-    },
+    op({
+      operationId: 'revokeUserApiToken',
+      summary: 'Revoke an API token: it stops working on every gateway at once',
+      params: Type.Object({ tokenId: Id('Token id') }),
+      response: { 204: NoContent },
+    }),
+    async (req, reply) => done(reply, 204, orgs.revokeApiToken({ tokenId: req.params.tokenId }, req.caller)),
   );
 };
 

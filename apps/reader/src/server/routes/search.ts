@@ -1,0 +1,44 @@
+import { pathIn } from '../../domain/address.ts';
+import { allSiteSpaces, place, siteSpacePrefix } from '../../domain/structure.ts';
+import { searchPage } from '../../presenters/views/page.ts';
+import { html, notFound } from '../respond.ts';
+import type { SiteData } from '../site-data.ts';
+import type { Track } from '../tracking.ts';
+import type { SiteRoute, Visit } from '../visit.ts';
+import type { pages } from './pages.ts';
+
+const MAX_QUERY = 256;
+const MAX_SEARCH_SPACES = 20;
+
+/** The site's search: a page, or the results as JSON for the search box. */
+export function searchRoutes(data: SiteData, track: Track, { spaceOf, metaOf }: ReturnType<typeof pages>): Record<string, SiteRoute> {
+  async function search(v: Visit, query: string) {
+    const spaces = allSiteSpaces(v.view.structure!).slice(0, MAX_SEARCH_SPACES);
+    const found = await Promise.all(
+      spaces.map(async ({ section, siteSpace }) => {
+        const items = await data.search(siteSpace.spaceId, query, v.req.id);
+        const prefix = siteSpacePrefix(section, siteSpace);
+        return items.map((p) => ({
+          title: p.title,
+          url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
+          section: spaces.length > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
+        }));
+      }),
+    );
+    track(v, 'search_type_query', {}, { query: query.slice(0, 512) });
+    return found.flat().slice(0, 20);
+  }
+
+  return {
+    '~search': async (v) => {
+      const raw = (v.req.query as Record<string, unknown>).q;
+      const query = typeof raw === 'string' ? raw.trim().slice(0, MAX_QUERY) : '';
+      const results = query ? await search(v, query) : undefined;
+      if ((v.req.headers.accept ?? '').includes('application/json')) return v.reply.header('cache-control', 'no-store').send({ items: results ?? [] });
+      const placement = place(v.view.structure!, []);
+      if (!placement) return notFound(v.reply, 'This site has no content yet.');
+      const { chrome } = await spaceOf(v, placement);
+      return html(v.reply, 200, searchPage({ ...metaOf(v, 'Search', `${v.at.base}/~search`), noindex: true }, chrome, query, results));
+    },
+  };
+}
