@@ -1,148 +1,46 @@
-// The shapes of the API's answers the app reads (GitBook's objects; only the fields used).
+// The API's objects as the app reads them: aliases into the types made from the gateway's OpenAPI
+// document (gen/api.d.ts; `pnpm --filter @quire/gateway openapi` writes it).
+import type { operations } from './gen/api';
 
-export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
+type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** What operation `Op` answers on success (its 200 or 201 body). */
+type Answer<Op extends keyof operations> = operations[Op]['responses'] extends infer R ? Json<R[Extract<keyof R, 200 | 201>]> : never;
+/** An item of the list operation `Op` answers. */
+type Item<Op extends keyof operations> = Answer<Op> extends { items: (infer I)[] } ? I : never;
+/** The body operation `Op` takes. */
+type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 
-export interface User {
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-}
-
-export interface Organization {
-  id: string;
-  title: string;
-  urls: { app: string; location: string };
-  permissions?: { admin?: boolean; createContent?: boolean };
-}
-
-export interface Collection {
-  id: string;
-  title: string;
-  organization: string;
-  parent?: string;
-  defaultLevel?: Role | 'inherit';
-  permissions?: { view: boolean; admin: boolean; create: boolean };
-  urls: { app: string; location: string };
-}
-
-export interface Space {
-  id: string;
-  title: string;
-  emoji?: string;
-  organization: string;
-  parent?: string;
-  visibility: string;
-  defaultLevel?: Role | 'inherit';
-  revision: string;
-  deletedAt?: string;
-  permissions: Record<string, boolean>;
-  urls: { app: string; location: string; published?: string };
-}
-
-export interface RevisionPage {
-  id: string;
-  type: 'document' | 'group' | 'link' | 'computed';
-  kind?: string;
-  title: string;
-  slug?: string;
-  path: string;
-  description?: string;
-  emoji?: string;
-  /** An icon's name (GitBook's icon set), shown where the emoji would be. */
-  icon?: string;
-  pages?: RevisionPage[];
-  href?: string;
-}
-
-/** A revision without what the history leaves unread (its pages and files are there too). */
-export interface Revision {
-  id: string;
-  type: 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
-  parents: string[];
-  createdAt: string;
-  git?: { oid: string; message?: string };
-  mergedFrom?: ChangeRequest;
-  urls: { app: string };
-}
-
-/** GitBook's RevisionSemanticChange (the fields the app reads). */
-export interface SemanticChange {
-  type: 'page_created' | 'page_edited' | 'page_deleted' | 'page_moved' | 'file_created' | 'file_edited' | 'file_deleted' | 'variables_edited';
-  page?: { id: string; title: string; path?: string };
-  parent?: { before?: { title: string }; after?: { title: string } };
-  file?: { name: string };
-  attributes?: Record<string, unknown>;
-}
-
-export interface RevisionFile {
-  id: string;
-  name: string;
-  contentType: string;
-  downloadURL: string;
-  size?: number;
-}
-
-export interface ChangeRequest {
-  id: string;
-  number: number;
-  subject?: string;
-  status: string;
-  outdated?: boolean;
-  revision: string;
-  revisionInitial?: string;
-  revisionMerged?: string;
-  createdBy: User;
-  createdAt: string;
-  updatedAt?: string;
-  comments?: number;
-  urls: { app: string; location: string };
-}
-
-export interface Reaction {
-  emoji: string;
-  count: number;
-  users: { user: User }[];
-}
-
-export interface Comment {
-  id: string;
-  body: { markdown?: string };
-  postedBy: User;
-  postedAt: string;
-  /** Replies have none. */
-  replies?: number;
-  reactions: Reaction[];
-  status?: string;
-  target?: { page?: { id: string; title: string; outdated?: boolean } };
-}
-
-export interface RequestedReviewer {
-  user: User;
-  requestedBy: User;
-  createdAt: string;
-}
-
-export interface Member {
-  id: string;
-  role: Role | null;
-  user: User;
-  disabled?: boolean;
-  joinedAt?: string;
-}
-
-export interface Team {
-  id: string;
-  title: string;
-  members: number;
-  spaces: number;
-}
-
-export interface Token {
-  id: string;
-  label: string;
-  scope?: string;
-  createdAt?: string;
-  expiresAt?: string;
-  token?: string;
-}
+export type User = Answer<'getAuthenticatedUser'>;
+export type Organization = Answer<'getOrganizationById'>;
+export type Collection = Answer<'getCollectionById'>;
+export type Space = Answer<'getSpaceById'>;
+export type SpaceVisibility = Space['visibility'];
+export type RevisionPage = Answer<'getPageById'>;
+export type Revision = Item<'listRevisions'>;
+export type SemanticChange = Answer<'getRevisionSemanticChanges'>['changes'][number];
+export type RevisionFile = Answer<'getFileById'>;
+export type ChangeRequest = Answer<'getChangeRequestById'>;
+export type Comment = Answer<'getCommentInChangeRequest'>;
+export type Reaction = Comment['reactions'][number];
+export type RequestedReviewer = Item<'getRequestedReviewersByChangeRequestId'>;
+export type Member = Answer<'getMemberInOrganizationById'>;
+export type Role = NonNullable<Member['role']>;
+export type Team = Answer<'getTeamInOrganizationById'>;
+export type Token = Item<'listUserApiTokens'> & Partial<Answer<'createUserApiToken'>>;
+export type UserPermission = Item<'listUserPermissionsInSpace'>;
+export type GitInfo = Answer<'getSpaceGitInfo'>;
+export type GitJob = NonNullable<GitInfo['job']>;
+export type Site = Answer<'getSiteById'>;
+export type SiteVisibility = Site['visibility'];
+export type SiteStructure = Answer<'getSiteStructure'>;
+export type SiteSpace = Answer<'addSpaceToSite'>;
+export type SiteSection = Answer<'addSectionToSite'>;
+export type SiteSectionGroup = Answer<'addSectionGroupToSite'>;
+export type ShareLink = Answer<'createSiteShareLink'>;
+export type SiteCustomization = Answer<'getSiteCustomizationById'>;
+export type SiteCustomizationUpdate = Body<'updateSiteCustomizationById'>;
+export type SamlProvider = Answer<'getOrganizationSAMLProviderById'>;
+export type OidcProvider = Answer<'getOrganizationOIDCProviderById'>;
+export type TranslationSettings = Answer<'getTranslation'>;
+export type Integration = Answer<'getIntegrationByName'>;
+export type AuditEntry = Item<'listOrganizationAuditLog'>;

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import type { RevisionPage } from '../src/types.ts';
+import { pageAnswer } from './objects.ts';
 import { fakeApi, ORG, renderAt, USER, spaceAnswer } from './render.tsx';
 
 const SPACE = spaceAnswer({ permissions: { view: true, edit: true } });
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
-const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => ({ id, type: 'document', title, path, pages });
+const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => pageAnswer({ id, title, path, pages });
 
 /** A change request's content that applies the `update_page` changes it is sent (moves, renames, emoji and icons). */
 function api() {

@@ -3,6 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { App } from '../src/App.tsx';
 import { describeChange } from '../src/views/History.tsx';
 import { fakeApi, ORG, renderAt, USER } from './render.tsx';
+import { fileAnswer } from './objects.ts';
 
 const SPACE = { object: 'space', id: 's1', title: 'Guides', emoji: '', organization: 'org1', visibility: 'private', revision: 'r3', permissions: { view: true }, urls: {} };
 const revision = (id: string, type: string, extra: object = {}) => ({
@@ -68,9 +69,11 @@ describe('the history of a space', () => {
   });
 
   it('describes every kind of change', () => {
-    expect(describeChange({ type: 'page_deleted', page: { id: 'p', title: 'Old' } })).toBe('Deleted page “Old”');
-    expect(describeChange({ type: 'page_moved', page: { id: 'p', title: 'A' }, parent: { before: { title: 'B' } } })).toBe('Moved page “A” from “B” to the top');
-    expect(describeChange({ type: 'file_created', file: { name: 'a.png' } })).toBe('Added file a.png');
+    expect(describeChange({ type: 'page_deleted', page: { id: 'p', type: 'document', title: 'Old' } })).toBe('Deleted page “Old”');
+    expect(describeChange({ type: 'page_moved', page: { id: 'p', type: 'document', title: 'A' }, parent: { before: { id: 'b', type: 'document', title: 'B' } } })).toBe(
+      'Moved page “A” from “B” to the top',
+    );
+    expect(describeChange({ type: 'file_created', file: fileAnswer({ id: 'f', name: 'a.png' }) })).toBe('Added file a.png');
     expect(describeChange({ type: 'variables_edited' })).toBe('Changed variables');
   });
 });

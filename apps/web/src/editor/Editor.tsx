@@ -5,7 +5,8 @@ import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode, type RefHref } from './convert.ts';
 import { extensions, HINT_STYLES } from './extensions.ts';
 import { filePicker, type UploadKind } from './slash.ts';
-import { COLORS, type RenderReusable } from './blocks.ts';
+import type { RenderReusable } from './blocks.ts';
+import { COLORS } from './marks.ts';
 import { annotationText, newAnnotation, NO_CHOICES, withAnnotationText, type Choices, type Json } from './fields.ts';
 
 export interface EditorProps {

@@ -6,25 +6,9 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Details, DetailsContent, DetailsSummary } from '@tiptap/extension-details';
 import { BlockMath, InlineMath } from '@tiptap/extension-mathematics';
-import {
-  Annotation,
-  Color,
-  CONTENT,
-  ContentRef,
-  Embed,
-  extraAttribute,
-  FileBlock,
-  Keyboard,
-  mathView,
-  ModelBlock,
-  ModelInline,
-  SpaceChoices,
-  Subscript,
-  Superscript,
-  Tab,
-  Tabs,
-  TabTitle,
-} from './blocks.ts';
+import { CONTENT, ContentRef, Embed, extraAttribute, FileBlock, ModelBlock, SpaceChoices, Tab, Tabs, TabTitle } from './blocks.ts';
+import { mathView, ModelInline } from './inlines.ts';
+import { Annotation, Color, Keyboard, Subscript, Superscript } from './marks.ts';
 import type { HintStyle } from '@quire/document';
 import { SlashCommands } from './slash.ts';
 

@@ -1,116 +1,39 @@
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Editor } from '@tiptap/react';
 import { within } from '@testing-library/dom';
-import { parseMarkdown, type InlineContent, type JSONDocument, type TopLevelBlock } from '@quire/document';
-import { fromEditor, toEditor, type PMNode } from './convert.ts';
-import { extensions } from './extensions.ts';
-import { filterItems } from './slash.ts';
-import { withAnnotationText, type Json } from './fields.ts';
+import type { JSONDocument } from '@quire/document';
+import type { Json } from './fields.ts';
+import {
+  around,
+  cellOf,
+  change,
+  choices,
+  destroyEditor,
+  doc,
+  field,
+  first,
+  fixture,
+  inlineOf,
+  Kind,
+  leaves,
+  link,
+  mounted,
+  paragraph,
+  press,
+  RICH_CARDS,
+  saved,
+  text,
+  twoImages,
+  voidBlock,
+  voidInline,
+  withoutKeys,
+} from './kinds-fixtures.ts';
+
+afterEach(destroyEditor);
 
 // Each kind the editor edits through fields, in a real editor with its node views (jsdom): opened
 // and saved untouched, the document is the same; after an edit of one control, it differs from
 // the original by exactly that edit.
 
-const fixtures = new URL('../../packages/document/test/fixtures/', pathToFileURL(`${process.cwd()}/`));
-const fixture = (name: string) => parseMarkdown(readFileSync(new URL(name, fixtures), 'utf8')).document;
-const withoutKeys = (doc: JSONDocument) => JSON.parse(JSON.stringify(doc, (k, v) => (k === 'key' ? undefined : v))) as JSONDocument;
-
-const text = (t: string, marks: unknown[] = []) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks }] });
-const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', nodes });
-const doc = (...nodes: unknown[]) => ({ object: 'document', data: {}, nodes }) as JSONDocument;
-/** A paragraph holding `inline` between two texts. */
-const around = (inline: Json) => doc(paragraph(text('Before '), inline, text(' after.')));
-const voidInline = (type: string, data: Json) => ({ object: 'inline', type, isVoid: true, data });
-const voidBlock = (type: string, data: Json) => ({ object: 'block', type, isVoid: true, data });
-
-const choices = {
-  pages: [{ id: 'p1', title: 'Introduction' }],
-  users: [
-    { id: 'u1', title: 'Ada Lovelace' },
-    { id: 'u2', title: 'Grace Hopper' },
-  ],
-  files: [
-    { id: 'f1', title: 'logo.png', url: 'https://files.test/logo.png' },
-    { id: 'f2', title: 'flow.svg', url: 'https://files.test/flow.svg' },
-  ],
-  reusableContents: [
-    { id: 'rc1', title: 'Setup steps' },
-    { id: 'rc2', title: 'Footer' },
-  ],
-  render: async (id: string) => `<p>Body of ${id}</p>`,
-};
-
-let editor: Editor | undefined;
-afterEach(() => editor?.destroy());
-
-function mounted(document: JSONDocument) {
-  editor?.destroy();
-  const element = window.document.createElement('div');
-  window.document.body.append(element);
-  editor = new Editor({ element, extensions: extensions(choices), content: toEditor(document), enableContentCheck: true });
-  return editor;
-}
-const saved = (e: Editor) => fromEditor(e.getJSON() as PMNode);
-/** Presses a field panel's button as a writer does. */
-function press(e: Editor, name: string) {
-  within(e.view.dom as HTMLElement)
-    .getByRole('button', { name })
-    .click();
-}
-/** Sets a control as a writer does: its value, then the event its view listens to. */
-function change(e: Editor, label: string, value: string, index = 0) {
-  const control = within(e.view.dom as HTMLElement).getAllByLabelText(label)[index] as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
-  control.value = value;
-  control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
-}
-const first = (d: JSONDocument) => d.nodes[0] as unknown as Json & { data: Json; nodes: Json[] };
-const inlineOf = (d: JSONDocument) => first(d).nodes[1] as Json & { data: Json };
-
-const leaves = (...runs: [string, unknown[]?][]) => ({ object: 'text', leaves: runs.map(([t, marks = []]) => ({ object: 'leaf', text: t, marks })) });
-const link = (url: string, ...nodes: unknown[]) => ({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url } }, nodes });
-const field = (dom: HTMLElement, label: string) => within(dom).getByLabelText(label) as HTMLTextAreaElement;
-
-/** A card table (GitBook's markdown) whose first card has a rich text cell: marks, a link, two paragraphs. */
-const RICH_CARDS = parseMarkdown(
-  '<table data-view="cards"><thead><tr><th>Title</th><th>Details</th></tr></thead><tbody>' +
-    '<tr><td>Quickstart</td><td><p>Read the <strong>short</strong> <a href="https://a.test/guide">guide</a>.</p><p>Then build.</p></td></tr>' +
-    '<tr><td>API</td><td><p>Every <em>endpoint</em>.</p><p>By tag.</p></td></tr></tbody></table>\n',
-).document;
-type TableJson = {
-  data: { records: Record<string, { values: Record<string, string> }>; definition: Record<string, { title: string }> };
-  fragments: { fragment: string; nodes: unknown[] }[];
-};
-/** The fragment of a row's text cell (rows in the table's order, from 0), found by the column's title. */
-function cellOf(d: JSONDocument, row: number, title: string) {
-  const table = d.nodes[0] as unknown as TableJson;
-  const column = Object.entries(table.data.definition).find(([, def]) => def.title === title)![0];
-  const name = Object.values(table.data.records)[row]!.values[column];
-  return table.fragments.find((f) => f.fragment === name)!;
-}
-
-interface Kind {
-  document: JSONDocument;
-  /** The edits, as a writer makes them with the kind's controls. */
-  edit(e: Editor): void;
-  /** The same edit on the model's JSON (a copy of `document`). */
-  expected(d: JSONDocument): void;
-  /** What the view shows of it, before the edit. */
-  shows?: (dom: HTMLElement) => void;
-  /** What the view shows of it when the edited document is opened again. */
-  showsEdited?: (dom: HTMLElement) => void;
-}
-
-/** Side-by-side images of the space's files f1 and f2. */
-const twoImages = () =>
-  doc({
-    object: 'block',
-    type: 'images',
-    isVoid: false,
-    data: {},
-    nodes: ['f1', 'f2'].map((file) => ({ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file }, alt: file }, fragments: [] })),
-  });
 const KINDS: Record<string, Kind> = {
   emoji: {
     document: around(voidInline('emoji', { code: '1f44d' })),
@@ -340,148 +263,5 @@ describe('the kinds edited through their fields', () => {
     expect(panel.getAttribute('aria-label')).toBe('Emoji');
     e.commands.setTextSelection(1);
     expect(panel.hidden).toBe(true);
-  });
-});
-
-describe('rich text cells of card and typed tables', () => {
-  const table = (d: JSONDocument) => d.nodes[0] as unknown as TableJson;
-
-  it('an edited cell is written as its blocks; the cells left alone are byte-identical', () => {
-    const e = mounted(RICH_CARDS);
-    const before = saved(e);
-    change(e, 'Row 2 Details', 'Every **route**.');
-    const after = saved(e);
-    expect(cellOf(after, 1, 'Details').nodes).toEqual([paragraph(leaves(['Every '], ['route', [{ object: 'mark', type: 'bold' }]], ['.']))]);
-    const untouched = (d: JSONDocument) =>
-      table(d)
-        .fragments.filter((f) => f.fragment !== cellOf(d, 1, 'Details').fragment)
-        .map((f) => JSON.stringify(f));
-    expect(untouched(after)).toEqual(untouched(before));
-    expect(untouched(after)).toHaveLength(3);
-    // The fragment keeps its name: the record still points at it.
-    expect(cellOf(after, 1, 'Details').fragment).toBe(cellOf(before, 1, 'Details').fragment);
-  });
-
-  it('a typed table (a number column beside a text column) edits its rich text cell the same way', () => {
-    const italic = [{ object: 'mark', type: 'italic' }];
-    const e = mounted(
-      doc({
-        object: 'block',
-        type: 'table',
-        isVoid: true,
-        data: {
-          view: { type: 'grid', columns: ['n', 'notes'], hideHeader: false },
-          records: { r1: { orderIndex: 'a0', values: { n: 1, notes: 'c1' } } },
-          definition: { n: { id: 'n', title: 'Count', type: 'number' }, notes: { id: 'notes', title: 'Notes', type: 'text', textAlignment: 'left' } },
-        },
-        fragments: [{ object: 'fragment', fragment: 'c1', nodes: [paragraph(text('One')), paragraph(text('Two'))] }],
-      }),
-    );
-    expect(field(e.view.dom as HTMLElement, 'Row 1 Notes').value).toBe('One\n\nTwo');
-    change(e, 'Row 1 Notes', 'One\n\n_Three_');
-    expect(table(saved(e)).fragments).toEqual([{ object: 'fragment', fragment: 'c1', nodes: [paragraph(text('One')), paragraph(text('Three', italic))] }]);
-  });
-
-  it('a cell whose content markdown would change is read-only, and says why', () => {
-    const document = structuredClone(RICH_CARDS);
-    // A link to a page of the space: markdown keeps a path, not the page's id.
-    const cell = cellOf(document, 0, 'Details');
-    cell.nodes = [paragraph(text('See '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'p1' } }, nodes: [text('the intro')] })];
-    const e = mounted(document);
-    const control = field(e.view.dom as HTMLElement, 'Row 1 Details');
-    expect(control.readOnly).toBe(true);
-    const note = window.document.getElementById(control.getAttribute('aria-describedby')!);
-    expect(note?.textContent).toMatch(/^Read-only here: written as markdown, this cell's content would change/);
-    const before = saved(e);
-    change(e, 'Row 1 Details', 'Something else');
-    expect(saved(e)).toEqual(before);
-  });
-
-  it('text a cell cannot hold is not written, and the field says why until it can be', () => {
-    const e = mounted(RICH_CARDS);
-    const before = saved(e);
-    change(e, 'Row 1 Details', '# A heading');
-    expect(saved(e)).toEqual(before);
-    const control = field(e.view.dom as HTMLElement, 'Row 1 Details');
-    const note = window.document.getElementById(control.getAttribute('aria-describedby')!)!;
-    expect(control.getAttribute('aria-invalid')).not.toBeNull();
-    expect(note.textContent).toBe('Not saved: a cell holds paragraphs and code blocks only (no headings, lists, quotes…).');
-    change(e, 'Row 1 Details', 'A paragraph');
-    // The same control, though the cell is now one plain run.
-    expect(field(e.view.dom as HTMLElement, 'Row 1 Details')).toBe(control);
-    expect(control.getAttribute('aria-invalid')).toBeNull();
-    expect(note.textContent).toBe('');
-    expect(cellOf(saved(e), 0, 'Details').nodes).toEqual([paragraph(text('A paragraph'))]);
-  });
-});
-
-describe('colour', () => {
-  it('keeps a colour, and sets one on the selection', () => {
-    const original = withoutKeys(fixture('marks.md'));
-    const e = mounted(fixture('marks.md'));
-    expect(saved(e)).toEqual(original);
-    // "Some " then the coloured "red text": a background added to it keeps its text colour.
-    e.chain().setTextSelection({ from: 6, to: 14 }).setColor({ background: 'yellow' }).run();
-    const leaves = (saved(e).nodes[0] as { nodes: InlineContent[] }).nodes.flatMap((n) => (n.object === 'text' ? n.leaves : []));
-    expect(leaves.find((l) => l.text === 'red text')?.marks).toEqual([{ object: 'mark', type: 'color', data: { text: 'red', background: 'yellow' } }]);
-    // Both back to the default: no colour mark at all.
-    e.chain().setTextSelection({ from: 6, to: 14 }).setColor({ text: 'default', background: 'default' }).run();
-    expect(((saved(e).nodes[0] as { nodes: InlineContent[] }).nodes[0] as { leaves: unknown[] }).leaves[0]).toEqual({ object: 'leaf', text: 'Some red text, a ', marks: [] });
-  });
-});
-
-describe('annotations', () => {
-  const note = (t: string) => [{ object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [paragraph(text(t))] }];
-  const annotated = () =>
-    around({ object: 'inline', type: 'annotation', isVoid: false, data: {}, nodes: [text('this', [{ object: 'mark', type: 'bold' }])], fragments: note('A note') });
-
-  it('keeps an annotation; its text is edited in place, its note through the mark', () => {
-    const original = withoutKeys(annotated());
-    const e = mounted(annotated());
-    expect(saved(e)).toEqual(original);
-    const inside = 'Before '.length + 3;
-    e.chain().setTextSelection(inside).insertContent('i').run();
-    e.chain()
-      .setTextSelection(inside)
-      .extendMarkRange('annotation')
-      .updateAttributes('annotation', { note: JSON.stringify(withAnnotationText(JSON.parse(String(e.getAttributes('annotation').note)) as Json, 'A longer note')) })
-      .run();
-    const expected = structuredClone(original);
-    Object.assign(inlineOf(expected), { nodes: [text('thiis', [{ object: 'mark', type: 'bold' }])], fragments: note('A longer note') });
-    expect(saved(e)).toEqual(expected);
-  });
-});
-
-describe('slash commands insert the kinds', () => {
-  const run = (title: string) => {
-    const e = mounted(doc(paragraph(text('Intro'))));
-    e.commands.setTextSelection(e.state.doc.content.size - 1);
-    e.commands.insertContent('/');
-    const to = e.state.selection.from;
-    filterItems(title.toLowerCase())
-      .find((i) => i.title === title)!
-      .run(e, { from: to - 1, to });
-    return e;
-  };
-
-  it.each([
-    ['Emoji', { type: 'emoji', data: { code: '1f600' } }],
-    ['Mention', { type: 'mention' }],
-    ['Button', { type: 'button', data: { kind: 'primary' } }],
-    ['Inline math', { type: 'inline-math' }],
-    ['Icon', { type: 'icon', data: { icon: 'star' } }],
-  ])('%s: inline, selected with its fields open', (title, inline) => {
-    const e = run(title);
-    expect((saved(e).nodes[0] as { nodes: InlineContent[] }).nodes).toMatchObject([{ object: 'text' }, inline]);
-    expect((e.view.dom.querySelector('.field-panel') as HTMLElement).hidden).toBe(false);
-  });
-
-  it.each([
-    ['Reusable content', 'reusable-content'],
-    ['OpenAPI operation', 'swagger'],
-    ['Side-by-side images', 'images'],
-  ])('%s', (title, type) => {
-    const nodes = saved(run(title)).nodes as TopLevelBlock[];
-    expect(nodes.map((n) => n.type)).toEqual(['paragraph', type, 'paragraph']);
   });
 });

@@ -1,6 +1,6 @@
 import { Extension, type Editor, type Range } from '@tiptap/react';
 import Suggestion, { type SuggestionProps } from '@tiptap/suggestion';
-import { focusFieldsOnSelect } from './blocks.ts';
+import { focusFieldsOnSelect } from './node-views.ts';
 
 // Slash commands: `/` opens a menu of blocks, filtered as one types ("/code", "/warn"…); arrow
 // keys choose, Enter inserts. The menu is a listbox with named options for assistive technology.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GitJob } from '../types-admin.ts';
+import type { GitJob } from '../types.ts';
 import { branchRef, jobOver, jobSummary, repositoryUrl } from './gitsync.ts';
 
 describe('repositoryUrl', () => {
@@ -26,7 +26,7 @@ describe('branchRef', () => {
 });
 
 describe('jobs', () => {
-  const job = (j: Partial<GitJob>): GitJob => ({ id: 'j', direction: 'import', state: 'queued', createdAt: '2026-11-24T00:00:00Z', ...j });
+  const job = (j: Partial<GitJob>): GitJob => ({ id: 'j', direction: 'import', state: 'queued', createdAt: '2026-11-24T00:00:00Z', filesDone: 0, filesTotal: 0, ...j });
   it('says how far a job is, and why it failed', () => {
     expect(jobSummary(job({}))).toBe('Import queued');
     expect(jobSummary(job({ state: 'running', filesDone: 0, filesTotal: 0 }))).toBe('Import running');

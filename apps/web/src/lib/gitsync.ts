@@ -1,4 +1,4 @@
-import type { GitJob } from '../types-admin.ts';
+import type { GitJob } from '../types.ts';
 
 /**
  * The repository URL an import or export is sent with: the credentials go into its basic-auth part
@@ -33,7 +33,7 @@ export const jobOver = (job: GitJob | undefined) => job?.state === 'done' || job
 /** What the job is doing, in words (progress once the total is known). */
 export function jobSummary(job: GitJob): string {
   const what = job.direction === 'import' ? 'Import' : 'Export';
-  const files = job.filesTotal ? ` (${job.filesDone ?? 0} of ${job.filesTotal} files)` : '';
+  const files = job.filesTotal ? ` (${job.filesDone} of ${job.filesTotal} files)` : '';
   switch (job.state) {
     case 'queued':
       return `${what} queued`;

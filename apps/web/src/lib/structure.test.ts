@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../types-admin.ts';
+import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../types.ts';
 import { sectionsOf, siteSpacesOf, sortBody } from './structure.ts';
 
 const ss = (id: string): SiteSpace => ({ object: 'site-space', id, path: id, title: id, default: false, urls: {} });
-const section = (id: string, spaces: SiteSpace[]): SiteSection => ({ object: 'site-section', id, title: id, path: id, default: false, siteSpaces: spaces });
+const section = (id: string, spaces: SiteSpace[]): SiteSection => ({ object: 'site-section', id, title: id, path: id, default: false, siteSpaces: spaces, urls: {} });
 const group = (id: string, sections: SiteSection[]): SiteSectionGroup => ({ object: 'site-section-group', id, title: id, sections });
 
 describe('site structure', () => {

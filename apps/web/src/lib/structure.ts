@@ -1,4 +1,4 @@
-import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../types-admin.ts';
+import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../types.ts';
 
 export type ItemType = 'site-space' | 'site-section' | 'site-section-group';
 export interface Pointer {

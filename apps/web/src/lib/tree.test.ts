@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { pageAnswer } from '../../test/objects.ts';
 import type { RevisionPage } from '../types.ts';
 import { locate, moveBefore, moveFor, moveInto } from './tree.ts';
 
-const page = (id: string, pages: RevisionPage[] = [], type: RevisionPage['type'] = 'document'): RevisionPage => ({ id, type, title: id.toUpperCase(), path: id, pages });
+const page = (id: string, pages: RevisionPage[] = [], type: RevisionPage['type'] = 'document'): RevisionPage => pageAnswer({ id, type, title: id.toUpperCase(), path: id, pages });
 // a, b (b1, b2), g: a group (g1), l: a link
 const TREE = [page('a'), page('b', [page('b1'), page('b2')]), page('g', [page('g1')], 'group'), page('l', [], 'link')];
 

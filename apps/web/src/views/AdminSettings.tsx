@@ -5,7 +5,7 @@ import { all, api, type List } from '../api.ts';
 import { ActionState, Field, RoleSelect, useAction } from '../components/actions.tsx';
 import { QueryState } from '../components/states.tsx';
 import type { Member, Role } from '../types.ts';
-import type { AuditEntry, Integration, OidcProvider, SamlProvider, TranslationSettings } from '../types-admin.ts';
+import type { AuditEntry, Integration, OidcProvider, SamlProvider, TranslationSettings } from '../types.ts';
 
 /** The organization's administration beyond members, teams and tokens (admins). */
 export default function AdminSettings({ org, tab }: { org: string; tab: 'sso' | 'translations' | 'integrations' | 'audit' }) {

@@ -4,7 +4,7 @@ import { api, ApiError } from '../api.ts';
 import { ErrorState, Progress } from '../components/states.tsx';
 import { branchRef, jobOver, jobSummary, repositoryUrl } from '../lib/gitsync.ts';
 import type { Space } from '../types.ts';
-import type { GitInfo } from '../types-admin.ts';
+import type { GitInfo } from '../types.ts';
 
 const POLL_MS = 1000;
 
@@ -66,7 +66,7 @@ export function GitSync({ space }: { space: Space }) {
       {job && (
         <div className={`notice job ${job.state}`} role="status" aria-live="polite">
           {!jobOver(job) && <span className="spinner" aria-hidden="true" />} <strong>{jobSummary(job)}</strong>
-          {job.state === 'running' && job.filesTotal ? <progress aria-label="Files processed" max={job.filesTotal} value={job.filesDone ?? 0} /> : null}
+          {job.state === 'running' && job.filesTotal ? <progress aria-label="Files processed" max={job.filesTotal} value={job.filesDone} /> : null}
         </div>
       )}
       {can ? (

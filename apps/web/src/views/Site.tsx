@@ -5,7 +5,7 @@ import { api } from '../api.ts';
 import { ActionState, useAction } from '../components/actions.tsx';
 import { ErrorState, Progress } from '../components/states.tsx';
 import { paths } from '../paths.ts';
-import type { Site } from '../types-admin.ts';
+import type { Site } from '../types.ts';
 import { Adaptive } from './site/Adaptive.tsx';
 import { Customization } from './site/Customization.tsx';
 import { Insights } from './site/Insights.tsx';

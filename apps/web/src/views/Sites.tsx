@@ -7,7 +7,7 @@ import { ActionState, useAction } from '../components/actions.tsx';
 import { QueryState } from '../components/states.tsx';
 import { paths } from '../paths.ts';
 import type { Organization } from '../types.ts';
-import type { Site } from '../types-admin.ts';
+import type { Site } from '../types.ts';
 
 /** The organization's published sites: the list, and a new one (members who may create content). */
 export default function SitesView({ org }: { org: string }) {

@@ -7,7 +7,7 @@ import { ActionState, RoleSelect, ROLES, useAction } from '../components/actions
 import { ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { paths } from '../paths.ts';
 import type { Member, Role, Space, Team } from '../types.ts';
-import type { SpaceVisibility, UserPermission } from '../types-admin.ts';
+import type { SpaceVisibility, UserPermission } from '../types.ts';
 import { GitSync } from './GitSync.tsx';
 
 const TABS = [

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api.ts';
 import { ActionState, useAction } from '../../components/actions.tsx';
 import { ErrorState, Progress } from '../../components/states.tsx';
-import type { SiteCustomization } from '../../types-admin.ts';
+import type { SiteCustomization } from '../../types.ts';
 import type { SiteProps } from '../Site.tsx';
 
 const THEMES = ['clean', 'muted', 'bold', 'gradient'] as const;

@@ -5,7 +5,7 @@ import { all, api } from '../../api.ts';
 import { ActionState, useAction } from '../../components/actions.tsx';
 import { QueryState } from '../../components/states.tsx';
 import { paths } from '../../paths.ts';
-import type { ShareLink, SiteVisibility } from '../../types-admin.ts';
+import type { ShareLink, SiteVisibility } from '../../types.ts';
 import type { SiteProps } from '../Site.tsx';
 
 const VISIBILITIES: [SiteVisibility, string][] = [

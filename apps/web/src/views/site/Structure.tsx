@@ -6,7 +6,7 @@ import { Sortable } from '../../components/Sortable.tsx';
 import { QueryState } from '../../components/states.tsx';
 import { sectionsOf, siteSpacesOf, sortBody } from '../../lib/structure.ts';
 import type { Space } from '../../types.ts';
-import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../../types-admin.ts';
+import type { SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from '../../types.ts';
 import type { SiteProps } from '../Site.tsx';
 
 type Act = ReturnType<typeof useAction>;
