@@ -1,7 +1,7 @@
-import type { TestUser } from '@quire/orgs/testing';
+import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/service-kit';
 import { test as base } from 'vitest';
-import { startGateway, type Gateway, type Stack } from './harness.ts';
+import { startGateway, type Gateway } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -12,7 +12,11 @@ export type Tenant<N extends string> = { orgId: string; owner: TestUser; outside
  * A new organization (`title`) owned (as admin) by a new user, with a new member at each role of
  * `members` (named by its key), and an outsider who owns an organization of their own.
  */
-export async function tenant<N extends string = never>(stack: Pick<Stack, 'orgs'>, members: Record<N, Role> = {} as Record<N, Role>, title = 'Acme Docs'): Promise<Tenant<N>> {
+export async function tenant<N extends string = never>(
+  stack: { orgs: Pick<OrgsHarness, 'user' | 'organization'> },
+  members: Record<N, Role> = {} as Record<N, Role>,
+  title = 'Acme Docs',
+): Promise<Tenant<N>> {
   const names = Object.keys(members) as N[];
   const [owner, outsider, ...people] = await Promise.all(['owner', 'outsider', ...names].map((name) => stack.orgs.user(name)));
   const [org, other] = await Promise.all([
@@ -36,7 +40,7 @@ export async function gatewayWithTenant<N extends string = never>(env: Record<st
 }
 
 /**
- * `test` with fixtures: `g` (a gateway over the shared stack, one per process) and `team` (a new
+ * `test` with fixtures: `g` (a gateway over the run's shared stack, one per process) and `team` (a new
  * organization with an owner, an editor, a commenter, a reader and an outsider, for each test).
  */
 export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS> }>({
