@@ -39,11 +39,8 @@ export async function gatewayWithTenant<N extends string = never>(env: Record<st
   return { g, ...(await tenant(g, members)) };
 }
 
-/**
- * `test` with fixtures: `g` (a gateway over the run's shared stack, one per process) and `team` (a new
- * organization with an owner, an editor, a commenter, a reader and an outsider, for each test).
- */
-export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS> }>({
+/** `test` with `g`: a gateway over the run's shared stack, one per process. */
+const withGateway = base.extend<{ g: Gateway }>({
   g: [
     async ({}, use) => {
       const g = await startGateway();
@@ -52,5 +49,12 @@ export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>
     },
     { scope: 'worker' },
   ],
-  team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
 });
+
+/** `test` with `g` and `team`: a new organization for each test, with an owner, a member at each role of `roles` (named by its key) and an outsider. */
+export function testWithTeam<N extends string>(roles: Record<N, Role>) {
+  return withGateway.extend<{ team: Tenant<N> }>({ team: async ({ g }, use) => use(await tenant(g, roles)) });
+}
+
+/** `test` with `g` and `team` of `MEMBERS`: an owner, an editor, a commenter, a reader and an outsider. */
+export const test = testWithTeam(MEMBERS);
