@@ -1,6 +1,6 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
-import { Role } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
 import { afterAll, beforeAll } from 'vitest';
 import { startReader } from './harness.ts';
 
