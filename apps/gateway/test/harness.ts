@@ -84,6 +84,7 @@ export async function startGateway(env: Record<string, string> = {}, options: Pa
     GIT_SYNC_URL: gitSync.address,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BUCKET: `test_${testSuffix()}`,
+    EVENTS_SUBJECT_PREFIX: orgs.config.EVENTS_SUBJECT_PREFIX,
     ...env,
   });
   const services = connectServices(config, testIdentity('gateway'));
