@@ -32,6 +32,7 @@ import integrations from './routes/integrations.ts';
 import invites from './routes/invites.ts';
 import mcp from './routes/mcp.ts';
 import members from './routes/members.ts';
+import openapi from './routes/openapi.ts';
 import organizations from './routes/organizations.ts';
 import changeRequests from './routes/change-requests.ts';
 import exportsRoutes from './routes/exports.ts';
@@ -168,6 +169,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
         invites,
         sso,
         translations,
+        openapi,
         integrations,
         collections,
         spaces,

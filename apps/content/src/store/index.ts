@@ -10,6 +10,7 @@ import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { Sibling } from '../domain/positions.ts';
 import { createCopyStore, type CopyRow } from './copies.ts';
 import { createLookStore } from './looks.ts';
+import { createOpenApiStore } from './openapi.ts';
 import { createRevisionStore } from './revisions.ts';
 import { createSearchStore } from './search.ts';
 
@@ -115,6 +116,8 @@ export function createStore(database: Db, log: Logger) {
     copies: createCopyStore(database),
     /** The cover and layout of documents' pages. */
     looks: createLookStore(database),
+    /** The organizations' OpenAPI specifications. */
+    openApi: createOpenApiStore(database),
 
     /** The organization's collections and the grants to any of `principalIds` in it: all a role needs. */
     async access(organizationId: string, principalIds: string[]): Promise<StoredAccess> {
