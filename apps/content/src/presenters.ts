@@ -1,8 +1,10 @@
 import type { Collection, Space } from '@quire/proto/content';
+import type { OpenApiSpec, OpenApiSpecVersion } from '@quire/proto/openapi';
 import { collectionPermissions, spacePermissions, type Role } from '@quire/policy';
 import { levelToRole } from './domain/access.ts';
 import type { CopyRow } from './store/copies.ts';
 import type { CollectionRow, SpaceRow } from './store/index.ts';
+import type { OpenApiSpecRow, OpenApiVersionRow } from './store/openapi.ts';
 
 // Row to proto message, with the permissions of the caller's effective role.
 
@@ -47,4 +49,24 @@ export function presentSpace(r: SpaceRow, role: Role, copy: CopyRow | null | und
     },
     gitLink: link ? { spaceId: r.id, version: copy?.gitVersion ?? 0, ...link, updatedAt: new Date(link.updatedAt) } : undefined,
   };
+}
+
+export function presentOpenApiSpec(r: OpenApiSpecRow, editable: boolean): OpenApiSpec {
+  return {
+    id: r.id,
+    organizationId: r.organizationId,
+    slug: r.slug,
+    sourceUrl: r.sourceUrl ?? '',
+    visibility: r.visibility,
+    lastVersionId: r.lastVersionId ?? '',
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    lastProcessedAt: r.lastProcessedAt ?? undefined,
+    lastProcessErrorCode: r.lastProcessErrorCode ?? '',
+    editable,
+  };
+}
+
+export function presentOpenApiVersion(r: OpenApiVersionRow): OpenApiSpecVersion {
+  return { id: r.id, specId: r.specId, createdAt: r.createdAt, sourceUrl: r.sourceUrl ?? '', version: r.version };
 }

@@ -8,6 +8,7 @@ import type { Deps } from './rpc/deps.ts';
 import { permissionHandlers } from './rpc/permissions.ts';
 import { importHandlers, type ImportDeps } from './rpc/import.ts';
 import { linkHandlers, type LinkDeps } from './rpc/links.ts';
+import { openApiHandlers } from './rpc/openapi.ts';
 import { revisionHandlers, type RevisionDeps } from './rpc/revisions.ts';
 import { searchHandlers } from './rpc/search.ts';
 import { spaceHandlers } from './rpc/spaces.ts';
@@ -15,7 +16,7 @@ import { spaceHandlers } from './rpc/spaces.ts';
 export function contentService(deps: Deps, log: Logger): ServiceBinding {
   return {
     definition: ContentServiceService,
-    implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps), ...copyHandlers(deps) }, log),
+    implementation: implement({ ...collectionHandlers(deps), ...spaceHandlers(deps), ...permissionHandlers(deps), ...copyHandlers(deps), ...openApiHandlers(deps) }, log),
     name: SERVICE_NAMES.content,
   };
 }

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { checkClientJson, ConfigError, InvalidArgumentError, logRedaction, securityHeaders, type Logger } from '@quire/service-kit';
 import { parseTrustProxy } from '@quire/service-kit/trust-proxy';
-import { connectNats } from '@quire/service-kit/nats';
+import { connectNats, eventSink } from '@quire/service-kit/nats';
 import type { Services } from './clients.ts';
 import { makeAuthenticator } from './credentials.ts';
 import { makeSessions } from './sessions.ts';
@@ -30,7 +30,9 @@ import health from './routes/health.ts';
 import insights from './routes/insights.ts';
 import integrations from './routes/integrations.ts';
 import invites from './routes/invites.ts';
+import mcp from './routes/mcp.ts';
 import members from './routes/members.ts';
+import openapi from './routes/openapi.ts';
 import organizations from './routes/organizations.ts';
 import changeRequests from './routes/change-requests.ts';
 import exportsRoutes from './routes/exports.ts';
@@ -51,6 +53,7 @@ import translations from './routes/translations.ts';
 import users from './routes/users.ts';
 import web from './routes/web.ts';
 
+const API_VERSION = '1.0.0';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -122,7 +125,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Quire API', version: '1.0.0', description: 'GitBook-compatible documentation platform API' },
+      info: { title: 'Quire API', version: API_VERSION, description: 'GitBook-compatible documentation platform API' },
       servers: [{ url: config.QUIRE_PUBLIC_URL }],
       components: {
         securitySchemes: {
@@ -151,6 +154,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
   await app.register(downloads, deps);
   await app.register(signIn, { ...deps, prefix: '/auth' });
   await app.register(ssoSignIn, { ...deps, prefix: '/auth', publicUrl: config.QUIRE_PUBLIC_URL, stateSecrets: secrets });
+  await app.register(mcp, { authenticator, sessions, events: eventSink(nc, 'gateway', config.EVENTS_SUBJECT_PREFIX, log), version: API_VERSION });
   await app.register(
     async (v1) => {
       // Every /v1 route needs a bearer token or a session, but for the OpenAPI document.
@@ -165,6 +169,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
         invites,
         sso,
         translations,
+        openapi,
         integrations,
         collections,
         spaces,

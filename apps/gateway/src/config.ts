@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 import { trustProxySetting } from '@quire/service-kit/trust-proxy';
 
 export const ConfigSchema = Type.Object({
@@ -40,6 +41,8 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: trustProxySetting,
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** Where the gateway's own events go (MCP tool calls, for the audit log): the services' EVENTS stream. */
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   /** Failed sign-ins allowed per account and per address in SIGN_IN_WINDOW_MS before sign-in answers 429 until the window ends. */
   SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
   SIGN_IN_FAILURES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 50 }),

@@ -23,6 +23,8 @@ const PLACES: Record<string, string[]> = {
   'COMMON.pageLimit': ['listMembersInOrganizationById query.limit', 'listSites query.limit'],
   'COMMON.cursor': ['listMembersInOrganizationById query.page', 'searchSpaceContent query.page'],
   'COMMON.batchIds': [],
+  'OPENAPI_SPEC.slug': ['createOpenAPISpec body.slug', 'getOpenAPISpecBySlug path.specSlug'],
+  'OPENAPI_SPEC.document': ['createOpenAPISpec body.source.text', 'createOrUpdateOpenAPISpecBySlug body.source.text'],
   'COMMON.signature': ['downloadSpaceExport query.sig'],
   'AUTH.password': ['changePassword body.newPassword', 'signIn body.password max'],
   'AUTH.tokenLabel': ['createUserApiToken body.label'],

@@ -66,6 +66,7 @@ async function gatewayOver<S extends Services>(stack: S, env: Record<string, str
     GIT_SYNC_URL: gitSync.address,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BUCKET: `test_${testSuffix()}`,
+    EVENTS_SUBJECT_PREFIX: orgs.config.EVENTS_SUBJECT_PREFIX,
     ...env,
   });
   const services = connectServices(config, testIdentity('gateway'));

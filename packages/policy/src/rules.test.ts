@@ -28,6 +28,7 @@ describe('organization, by the role in it', () => {
     inheritContent:      '.   .     x    x       x    x      x      x',
     listMemberSpaces:    '.   .     x    x       x    x      x      x',
     createContent:       '.   .     .    .       .    .      x      x',
+    viewOpenApiSpecs:    '.   .     x    x       x    x      x      x',
     createOpenApiSpec:   '.   .     .    .       .    .      x      x',
     admin:               '.   .     .    .       .    .      .      x',
     adminContent:        '.   .     .    .       .    .      .      x',

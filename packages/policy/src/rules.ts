@@ -22,6 +22,7 @@ export const RULES = {
     inheritContent: 'read',
     listMemberSpaces: 'read',
     createContent: 'create',
+    viewOpenApiSpecs: 'read',
     createOpenApiSpec: 'create',
     admin: 'admin',
     // Organization admins administer every space and collection, whatever their grants.

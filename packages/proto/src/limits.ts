@@ -233,3 +233,11 @@ export const INSIGHTS = {
   values: { max: 1000 },
   limit: { min: 1, max: 1000 },
 } as const satisfies Record<string, Bound>;
+
+/** The organization's OpenAPI specifications. */
+export const OPENAPI_SPEC = {
+  /** GitBook's spec slug. */
+  slug: { min: 1, max: 100 },
+  /** A spec's text as uploaded or fetched: a whole large API's reference fits, and its JSON form still travels between services. */
+  document: { min: 1, max: 8 * 1024 * 1024 },
+} as const satisfies Record<string, Bound>;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_REQUEST, COMMON, FILE, PAGE, SPACE } from '@quire/proto/limits';
+import { CHANGE_REQUEST, COMMON, FILE, OPENAPI_SPEC, PAGE, SPACE } from '@quire/proto/limits';
 import { overBound, refusal } from '@quire/service-kit/testing';
 import { applyChanges, type Change } from './changes.ts';
 import { checkDescription, checkEmoji, checkTitle } from './fields.ts';
 import { grantPrincipals } from './grants.ts';
+import { checkSlug } from './openapi.ts';
 import { checkQuery } from './search.ts';
 import { emptyTree } from './tree.ts';
 
@@ -29,6 +30,7 @@ describe('content refuses what is over the bounds of @quire/proto/limits', () =>
         ),
     ],
     ['SPACE.searchQuery', 'query', () => checkQuery(overBound(SPACE.searchQuery))],
+    ['OPENAPI_SPEC.slug', 'slug', () => checkSlug(overBound(OPENAPI_SPEC.slug))],
     ['CHANGE_REQUEST.changes', 'changes', () => apply(...Array.from({ length: CHANGE_REQUEST.changes.max + 1 }, () => page({})))],
     ['PAGE.title', 'changes\\[0\\]\\.title', () => apply(page({ fields: { title: overBound(PAGE.title) } }))],
     ['PAGE.description', 'changes\\[0\\]\\.description', () => apply(page({ fields: { description: overBound(PAGE.description) } }))],

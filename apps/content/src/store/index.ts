@@ -5,6 +5,7 @@ import { createCollectionStore } from './collections.ts';
 import { createCopyStore } from './copies.ts';
 import { createGrantStore } from './grants.ts';
 import { createLookStore } from './looks.ts';
+import { createOpenApiStore } from './openapi.ts';
 import { createRevisionStore } from './revisions.ts';
 import { createSearchStore } from './search.ts';
 import { createSpaceStore } from './spaces.ts';
@@ -40,6 +41,8 @@ export function createStore(database: Db, log: Logger) {
     ...createSpaceStore(database, revisions),
     ...createCollectionStore(database),
     ...createGrantStore(database),
+    /** The organizations' OpenAPI specifications. */
+    openApi: createOpenApiStore(database),
   };
 }
 

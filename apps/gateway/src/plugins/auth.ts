@@ -26,11 +26,11 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * Authenticates a request by `Authorization: Bearer` (an API token) or, without one, by the
- * session cookie (then writes pass the CSRF check). A read-only token may only read. Returns
- * the session secret when the cookie was used.
+ * Who a request comes from, by `Authorization: Bearer` (an API token) or, without one, by the
+ * session cookie (then writes pass the CSRF check); sets `req.caller`. Returns the session
+ * secret when the cookie was used, and whether the credential may only read.
  */
-export async function authenticate(req: FastifyRequest, authenticator: Authenticator, sessions: Sessions): Promise<{ session?: string }> {
+export async function identify(req: FastifyRequest, authenticator: Authenticator, sessions: Sessions): Promise<{ session?: string; readOnly: boolean }> {
   const header = req.headers.authorization;
   let credential;
   let session: string | undefined;
@@ -46,8 +46,14 @@ export async function authenticate(req: FastifyRequest, authenticator: Authentic
     if (!credential) throw new UnauthenticatedError('The session has ended');
     sessions.checkCsrf(req, session);
   }
-  if (credential.readOnly && !READS.has(req.method)) throw new PermissionDeniedError('This token is read-only (scope read): it cannot change anything', 'read_only_token');
   req.caller = { ...anonymousCaller(req), userId: credential.userId };
+  return { session, readOnly: credential.readOnly };
+}
+
+/** As `identify`, and a read-only token may only read. */
+export async function authenticate(req: FastifyRequest, authenticator: Authenticator, sessions: Sessions): Promise<{ session?: string }> {
+  const { session, readOnly } = await identify(req, authenticator, sessions);
+  if (readOnly && !READS.has(req.method)) throw new PermissionDeniedError('This token is read-only (scope read): it cannot change anything', 'read_only_token');
   return { session };
 }
 

@@ -48,7 +48,10 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
       summary: 'Add people by email (admins only): existing users join, unknown emails get an account',
       params: OrgParams,
       body: Type.Object({
-        emails: Type.Array(Type.Union([Type.String(chars(COMMON.emailAddress)), Type.Object({ email: Type.String(chars(COMMON.emailAddress)), role: RoleOrGuest })]), items(MEMBER.invitees)),
+        emails: Type.Array(
+          Type.Union([Type.String(chars(COMMON.emailAddress)), Type.Object({ email: Type.String(chars(COMMON.emailAddress)), role: RoleOrGuest })]),
+          items(MEMBER.invitees),
+        ),
         role: Type.Optional(RoleOrGuest),
         sso: Type.Optional(Type.Boolean()),
       }),

@@ -27,7 +27,8 @@ export const checkSiteTitle = (v: string) => checkLength('title', v, SITE.title)
 export const checkBasename = (v: string) => checkLength('basename', v, SITE.basename);
 export const checkHostname = (v: string) =>
   checkPattern('hostname', checkLength('hostname', v, { min: 1, max: SITE.hostname.max }), HOSTNAME, 'a lower-case host name of at least three labels, such as docs.example.com');
-export const checkProxy = (v: string) => checkPattern('proxy', checkLength('proxy', v, { min: 1, max: SITE.proxy.max }), PROXY, 'a host followed by a path, such as example.com/docs');
+export const checkProxy = (v: string) =>
+  checkPattern('proxy', checkLength('proxy', v, { min: 1, max: SITE.proxy.max }), PROXY, 'a host followed by a path, such as example.com/docs');
 export const checkSectionTitle = (v: string) => checkLength('title', v, SITE.sectionTitle);
 export const checkDescription = (v: string) => checkLength('description', v, SITE.description);
 export const checkPath = (v: string) => checkLength('path', v, SITE.path);

@@ -1,0 +1,89 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Static, TObject } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+// The Model Context Protocol over Streamable HTTP, served statelessly: each POST carries its own
+// credentials and stands alone, so any replica answers and a revoked credential stops at once.
+
+/** A tool: its arguments' JSON Schema (TypeBox, checked before it runs) and what it does. */
+export interface McpTool<S extends TObject = TObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  /** Reads only (the client may call it without asking the user). */
+  readOnly: boolean;
+  run(args: Static<S>): Promise<CallToolResult>;
+}
+
+/** Declares a tool with its arguments typed by its schema. */
+export const mcpTool = <S extends TObject>(tool: McpTool<S>): McpTool => tool as unknown as McpTool;
+
+export const textResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
+
+/** A failure the caller can act on (not found, refused): a tool result the assistant reads, not a protocol error. */
+export const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+export interface McpServerInfo {
+  name: string;
+  version: string;
+  /** What the server is for, shown to the assistant. */
+  instructions?: string;
+}
+
+/** Called after each tool call (its audit entry or insights event). */
+export type McpCallListener = (call: { tool: string; args: Record<string, unknown>; result: CallToolResult }) => void;
+
+function argumentProblem(tool: McpTool, args: unknown): string | undefined {
+  const first = Value.Errors(tool.input, args).First();
+  if (!first) return undefined;
+  return `${first.path ? `${first.path.slice(1).replaceAll('/', '.')}: ` : ''}${first.message}`;
+}
+
+function mcpServer(info: McpServerInfo, tools: McpTool[], onCall?: McpCallListener): Server {
+  const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) });
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.input as never, annotations: { readOnlyHint: t.readOnly } })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name } = request.params;
+    const tool = byName.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": this server has ${[...byName.keys()].join(', ')}`);
+    const args = request.params.arguments ?? {};
+    const problem = argumentProblem(tool, args);
+    if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${problem}`);
+    const result = await tool.run(args);
+    onCall?.({ tool: name, args, result });
+    return result;
+  });
+  return server;
+}
+
+/**
+ * Answers one MCP request with these tools. POST carries JSON-RPC; GET (a server-sent event
+ * stream) and DELETE (a session's end) mean nothing without sessions: 405, as the transport allows.
+ */
+export async function answerMcp(req: FastifyRequest, reply: FastifyReply, info: McpServerInfo, tools: McpTool[], onCall?: McpCallListener): Promise<FastifyReply> {
+  if (req.method !== 'POST')
+    return reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed: this server is stateless, send JSON-RPC with POST' }, id: null });
+  const server = mcpServer(info, tools, onCall);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+    const response = await transport.handleRequest(new Request(`http://mcp.local${req.url}`, { method: 'POST', headers }), { parsedBody: req.body });
+    reply.code(response.status);
+    response.headers.forEach((value, key) => void reply.header(key, value));
+    return reply.send(await response.text());
+  } finally {
+    await server.close();
+  }
+}
