@@ -718,6 +718,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's OpenAPI specs */
+        get: operations["listOpenAPISpecs"];
+        put?: never;
+        /** Create an OpenAPI spec from a URL or a text (JSON or YAML; OpenAPI 3.x or Swagger 2.0); 400 names what is invalid and where */
+        post: operations["createOpenAPISpec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an OpenAPI spec */
+        get: operations["getOpenAPISpecBySlug"];
+        /** Create or update an OpenAPI spec: a new version when its content changed */
+        put: operations["createOrUpdateOpenAPISpecBySlug"];
+        post?: never;
+        /** Delete an OpenAPI spec and its versions: 205 when deleted, 204 when there was none */
+        delete: operations["deleteOpenAPISpecBySlug"];
+        options?: never;
+        head?: never;
+        /** Change an OpenAPI spec's visibility */
+        patch: operations["updateOpenAPISpecBySlug"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An OpenAPI spec's versions, newest first */
+        get: operations["listOpenAPISpecVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the latest version of an OpenAPI spec */
+        get: operations["getLatestOpenAPISpecVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The content of the latest version of an OpenAPI spec, as JSON */
+        get: operations["getLatestOpenAPISpecVersionContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a version of an OpenAPI spec */
+        get: operations["getOpenAPISpecVersionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The content of a version of an OpenAPI spec, as JSON */
+        get: operations["getOpenAPISpecVersionContentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations": {
         parameters: {
             query?: never;
@@ -11689,6 +11812,1831 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOpenAPISpecs: {
+        parameters: {
+            query?: {
+                /** @description Cursor from a previous answer's `next.page` */
+                page?: string;
+                /** @description Items per page, at most 1000 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next?: {
+                            page: string;
+                        };
+                        count: number;
+                        items: {
+                            /** @enum {string} */
+                            object: "openapi-spec";
+                            id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            slug: string;
+                            /** Format: uri */
+                            sourceURL?: string;
+                            processingState: "pending" | "progress" | "complete";
+                            /** @description `private`: members only; `public`: anyone with its link */
+                            visibility: "private" | "public";
+                            lastVersion?: string;
+                            /** Format: date-time */
+                            lastProcessedAt?: string;
+                            lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                            permissions: {
+                                view: boolean;
+                                edit: boolean;
+                                delete: boolean;
+                            };
+                            urls: {
+                                /** Format: uri */
+                                location: string;
+                                /** Format: uri */
+                                app: string;
+                                /** Format: uri */
+                                published?: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createOpenAPISpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Slug used as reference */
+                    slug: string;
+                    source: {
+                        /** Format: uri */
+                        url: string;
+                    } | {
+                        /** @description OpenAPI specification as text (JSON or YAML) */
+                        text: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        slug: string;
+                        /** Format: uri */
+                        sourceURL?: string;
+                        processingState: "pending" | "progress" | "complete";
+                        /** @description `private`: members only; `public`: anyone with its link */
+                        visibility: "private" | "public";
+                        lastVersion?: string;
+                        /** Format: date-time */
+                        lastProcessedAt?: string;
+                        lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                        permissions: {
+                            view: boolean;
+                            edit: boolean;
+                            delete: boolean;
+                        };
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                            /** Format: uri */
+                            app: string;
+                            /** Format: uri */
+                            published?: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        slug: string;
+                        /** Format: uri */
+                        sourceURL?: string;
+                        processingState: "pending" | "progress" | "complete";
+                        /** @description `private`: members only; `public`: anyone with its link */
+                        visibility: "private" | "public";
+                        lastVersion?: string;
+                        /** Format: date-time */
+                        lastProcessedAt?: string;
+                        lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                        permissions: {
+                            view: boolean;
+                            edit: boolean;
+                            delete: boolean;
+                        };
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                            /** Format: uri */
+                            app: string;
+                            /** Format: uri */
+                            published?: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createOrUpdateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source: {
+                        /** Format: uri */
+                        url: string;
+                    } | {
+                        /** @description OpenAPI specification as text (JSON or YAML) */
+                        text: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        slug: string;
+                        /** Format: uri */
+                        sourceURL?: string;
+                        processingState: "pending" | "progress" | "complete";
+                        /** @description `private`: members only; `public`: anyone with its link */
+                        visibility: "private" | "public";
+                        lastVersion?: string;
+                        /** Format: date-time */
+                        lastProcessedAt?: string;
+                        lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                        permissions: {
+                            view: boolean;
+                            edit: boolean;
+                            delete: boolean;
+                        };
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                            /** Format: uri */
+                            app: string;
+                            /** Format: uri */
+                            published?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        slug: string;
+                        /** Format: uri */
+                        sourceURL?: string;
+                        processingState: "pending" | "progress" | "complete";
+                        /** @description `private`: members only; `public`: anyone with its link */
+                        visibility: "private" | "public";
+                        lastVersion?: string;
+                        /** Format: date-time */
+                        lastProcessedAt?: string;
+                        lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                        permissions: {
+                            view: boolean;
+                            edit: boolean;
+                            delete: boolean;
+                        };
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                            /** Format: uri */
+                            app: string;
+                            /** Format: uri */
+                            published?: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No content */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `private`: members only; `public`: anyone with its link */
+                    visibility: "private" | "public";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        slug: string;
+                        /** Format: uri */
+                        sourceURL?: string;
+                        processingState: "pending" | "progress" | "complete";
+                        /** @description `private`: members only; `public`: anyone with its link */
+                        visibility: "private" | "public";
+                        lastVersion?: string;
+                        /** Format: date-time */
+                        lastProcessedAt?: string;
+                        lastProcessErrorCode?: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+                        permissions: {
+                            view: boolean;
+                            edit: boolean;
+                            delete: boolean;
+                        };
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                            /** Format: uri */
+                            app: string;
+                            /** Format: uri */
+                            published?: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOpenAPISpecVersions: {
+        parameters: {
+            query?: {
+                /** @description Cursor from a previous answer's `next.page` */
+                page?: string;
+                /** @description Items per page, at most 1000 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next?: {
+                            page: string;
+                        };
+                        count: number;
+                        items: {
+                            /** @enum {string} */
+                            object: "openapi-spec-version";
+                            id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * Format: uri
+                             * @description Where the specification is: its source URL, or its content in the API
+                             */
+                            url: string;
+                            urls: {
+                                /** Format: uri */
+                                location: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getLatestOpenAPISpecVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec-version";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: uri
+                         * @description Where the specification is: its source URL, or its content in the API
+                         */
+                        url: string;
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getLatestOpenAPISpecVersionContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The specification files by name: the entry document, as JSON */
+                        filesystem: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: uri */
+                        url: string;
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOpenAPISpecVersionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+                /** @description Version id */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "openapi-spec-version";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: uri
+                         * @description Where the specification is: its source URL, or its content in the API
+                         */
+                        url: string;
+                        urls: {
+                            /** Format: uri */
+                            location: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOpenAPISpecVersionContentById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                organizationId: string;
+                /** @description Slug used as reference */
+                specSlug: string;
+                /** @description Version id */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The specification files by name: the entry document, as JSON */
+                        filesystem: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: uri */
+                        url: string;
+                    };
                 };
             };
             /** @description What went wrong; `message` names the field or resource at fault. */
