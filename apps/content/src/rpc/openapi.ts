@@ -62,10 +62,15 @@ export function openApiHandlers(deps: Deps): H {
     return { document: await checkSpecDocument(got.body.toString('utf8'), 'source.url'), sourceUrl: source.url };
   }
 
-  async function versionOf(ref: OpenApiSpecRef, versionId: string) {
+  /** A version of a spec the caller sees (the latest when `versionId` is empty), read by `read`. */
+  async function versionOf<T>(req: { spec?: OpenApiSpecRef; versionId: string }, ctx: CallContext, read: (specId: string, id: string) => Promise<T | null>): Promise<T> {
+    const ref = refOf(req.spec);
+    await roleIn(ref.organizationId, ctx);
     const spec = await found(ref);
-    const id = versionId || spec.lastVersionId;
-    return { spec, id: id ?? '' };
+    const id = req.versionId || spec.lastVersionId;
+    const version = id ? await read(spec.id, id) : null;
+    if (!version) throw new NotFoundError(`versionId: no version "${req.versionId || 'latest'}" of the OpenAPI spec "${ref.slug}"`);
+    return version;
   }
 
   return {
@@ -115,20 +120,11 @@ export function openApiHandlers(deps: Deps): H {
     },
 
     async getOpenApiSpecVersion(req, ctx) {
-      const ref = refOf(req.spec);
-      await roleIn(ref.organizationId, ctx);
-      const { spec, id } = await versionOf(ref, req.versionId);
-      const version = id ? await specs.version(spec.id, id) : null;
-      if (!version) throw new NotFoundError(`versionId: no version "${req.versionId || 'latest'}" of the OpenAPI spec "${ref.slug}"`);
-      return presentOpenApiVersion(version);
+      return presentOpenApiVersion(await versionOf(req, ctx, specs.version));
     },
 
     async getOpenApiSpecVersionContent(req, ctx) {
-      const ref = refOf(req.spec);
-      await roleIn(ref.organizationId, ctx);
-      const { spec, id } = await versionOf(ref, req.versionId);
-      const version = id ? await specs.content(spec.id, id) : null;
-      if (!version) throw new NotFoundError(`versionId: no version "${req.versionId || 'latest'}" of the OpenAPI spec "${ref.slug}"`);
+      const version = await versionOf(req, ctx, specs.content);
       return { version: presentOpenApiVersion(version), json: version.json };
     },
   };
