@@ -16,7 +16,7 @@ let shared: ReturnType<typeof stackAt> | undefined;
 
 /** The stack of services at `addresses`, as this worker reaches it: over gRPC, and over the databases tests seed beside the API. */
 function stackAt({ orgs, content, ...others }: StackAddresses) {
-  return { ...others, orgs: orgsAt(orgs.address, orgs.databaseUrl), content: contentAt(content.address, content.databaseUrl), eventsPrefix: orgs.eventsPrefix };
+  return { ...others, orgs: orgsAt(orgs.address, orgs.databaseUrl), content: contentAt(content.address, content.databaseUrl) };
 }
 
 /** The services every test of the run shares, or a stack of a file's own. */
@@ -66,7 +66,7 @@ async function gatewayOver<S extends Services>(stack: S, env: Record<string, str
     GIT_SYNC_URL: gitSync.address,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BUCKET: `test_${testSuffix()}`,
-    EVENTS_SUBJECT_PREFIX: stack.eventsPrefix,
+    EVENTS_SUBJECT_PREFIX: orgs.config.EVENTS_SUBJECT_PREFIX,
     ...env,
   });
   const services = connectServices(config, testIdentity('gateway'));

@@ -25,8 +25,6 @@ export async function startStack(orgsEnv: Record<string, string> = {}) {
   ]);
   content.useOwners(review.address, gitSync.address);
   return {
-    /** The EVENTS subjects' prefix the audit log reads (the gateway publishes there too). */
-    eventsPrefix,
     orgs,
     content,
     integrations,
@@ -50,8 +48,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
  * started (global-setup.ts).
  */
 export interface StackAddresses {
-  /** With the prefix of the EVENTS subjects its audit log reads (the gateway publishes there too). */
-  orgs: { address: string; databaseUrl: string; eventsPrefix: string };
+  orgs: { address: string; databaseUrl: string };
   content: { address: string; databaseUrl: string };
   integrations: { address: string };
   insights: { address: string };
@@ -62,7 +59,7 @@ export interface StackAddresses {
 
 export function addressesOf({ orgs, content, integrations, insights, review, sites, gitSync }: Stack): StackAddresses {
   return {
-    orgs: { address: orgs.address, databaseUrl: orgs.databaseUrl, eventsPrefix: orgs.config.EVENTS_SUBJECT_PREFIX },
+    orgs: { address: orgs.address, databaseUrl: orgs.databaseUrl },
     content: { address: content.address, databaseUrl: content.databaseUrl },
     integrations: { address: integrations.address },
     insights: { address: insights.address },
