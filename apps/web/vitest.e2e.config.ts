@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // The browser tests: the built app served by the real gateway over the real services, driven in
-// Debian's Chromium. Apart from the component tests (jsdom). The files share one process and the
-// run's stack of services, as the gateway's do.
+// Debian's Chromium. Apart from the component tests (jsdom). The files share one process and its
+// stack of services, as the gateway's do.
 export default defineConfig({
   test: {
     include: ['test/**/*.e2e.test.ts'],

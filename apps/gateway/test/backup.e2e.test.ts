@@ -12,7 +12,7 @@ import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { ok, startOwnGateway } from './harness.ts';
+import { ok, startGateway } from './harness.ts';
 
 // `quire backup` of a stack with data, `quire restore` into fresh databases and a fresh blob
 // directory, then a second orgs and content over the restored stores answer the same through a
@@ -36,7 +36,7 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
 
 it('restores every database and the blobs so that the services read back what was written', async () => {
   // Its own services: their databases are backed up and restored whole.
-  const g = await startOwnGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' });
+  const g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' }, { own: true });
   cleanup.push(() => g.stop());
   const owner = await g.orgs.user('owner');
   const org = await g.orgs.organization(owner);

@@ -5,14 +5,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXPORT_LIMITS, startReview } from '@quire/review/testing';
 import { makeLinkSigner } from '../src/signing.ts';
-import { expectError, ok, startOwnGateway, type OwnGateway } from './harness.ts';
+import { expectError, ok, startGateway } from './harness.ts';
 
 // Exports of a space and of a change request, through the signed link, as a client uses them.
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const SECRET = 'exports-test-link-secret';
 
-let g: OwnGateway;
+let g: Awaited<ReturnType<typeof startGateway>>;
 let owner: TestUser;
 let reader: TestUser;
 let outsider: TestUser;
@@ -21,7 +21,7 @@ let crId: string;
 
 beforeAll(async () => {
   // Its own services: a test stops review's export workers.
-  g = await startOwnGateway({ QUIRE_LINK_SECRET: SECRET });
+  g = await startGateway({ QUIRE_LINK_SECRET: SECRET }, { own: true });
   [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
   const orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
   await g.orgs.organization(outsider, [], 'Elsewhere');

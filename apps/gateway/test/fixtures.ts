@@ -1,7 +1,7 @@
-import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
+import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { test as base } from 'vitest';
-import { startGateway, type Gateway } from './harness.ts';
+import { startGateway, type Gateway, type Stack } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -12,11 +12,7 @@ export type Tenant<N extends string> = { orgId: string; owner: TestUser; outside
  * A new organization (`title`) owned (as admin) by a new user, with a new member at each role of
  * `members` (named by its key), and an outsider who owns an organization of their own.
  */
-export async function tenant<N extends string = never>(
-  stack: { orgs: Pick<OrgsHarness, 'user' | 'organization'> },
-  members: Record<N, Role> = {} as Record<N, Role>,
-  title = 'Acme Docs',
-): Promise<Tenant<N>> {
+export async function tenant<N extends string = never>(stack: Pick<Stack, 'orgs'>, members: Record<N, Role> = {} as Record<N, Role>, title = 'Acme Docs'): Promise<Tenant<N>> {
   const names = Object.keys(members) as N[];
   const [owner, outsider, ...people] = await Promise.all(['owner', 'outsider', ...names].map((name) => stack.orgs.user(name)));
   const [org, other] = await Promise.all([
@@ -39,8 +35,11 @@ export async function gatewayWithTenant<N extends string = never>(env: Record<st
   return { g, ...(await tenant(g, members)) };
 }
 
-/** `test` with `g`: a gateway over the run's shared stack, one per process. */
-const withGateway = base.extend<{ g: Gateway }>({
+/**
+ * `test` with fixtures: `g` (a gateway over the shared stack, one per process) and `team` (a new
+ * organization with an owner, an editor, a commenter, a reader and an outsider, for each test).
+ */
+export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS> }>({
   g: [
     async ({}, use) => {
       const g = await startGateway();
@@ -49,12 +48,5 @@ const withGateway = base.extend<{ g: Gateway }>({
     },
     { scope: 'worker' },
   ],
+  team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
 });
-
-/** `test` with `g` and `team`: a new organization for each test, with an owner, a member at each role of `roles` (named by its key) and an outsider. */
-export function testWithTeam<N extends string>(roles: Record<N, Role>) {
-  return withGateway.extend<{ team: Tenant<N> }>({ team: async ({ g }, use) => use(await tenant(g, roles)) });
-}
-
-/** `test` with `g` and `team` of `MEMBERS`: an owner, an editor, a commenter, a reader and an outsider. */
-export const test = testWithTeam(MEMBERS);

@@ -2,24 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareTemplates } from '@quire/service-kit/testing';
-import type { TestProject } from 'vitest/node';
 import { uncovered } from './gitbook-spec.ts';
-import { addressesOf, startStack } from './stack.ts';
 
-/**
- * The run's stack of services, started once here (the main process) for every file of every
- * worker: the workers reach it at the addresses provided, signing with the run's test keys
- * (inherited through the environment, as the run's mark is).
- */
-export default async function setup(project: TestProject) {
+export default async function setup() {
   // The workers inherit it: each appends the operations it served and validated (setup.ts).
   const coverageDir = mkdtempSync(join(tmpdir(), 'quire-spec-'));
   const coverage = (process.env.QUIRE_SPEC_COVERAGE = join(coverageDir, 'operations'));
   const sweep = await prepareTemplates('orgs', 'content', 'integrations', 'review', 'sites', 'git-sync');
-  const stack = await startStack();
-  project.provide('stack', addressesOf(stack));
   return async () => {
-    await stack.stop();
     await sweep();
     const text = readFileSync(coverage, { encoding: 'utf8', flag: 'a+' });
     rmSync(coverageDir, { recursive: true, force: true });

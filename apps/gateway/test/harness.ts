@@ -1,60 +1,78 @@
-import { contentAt } from '@quire/content/testing';
-import { orgsAt, type TestUser } from '@quire/orgs/testing';
+import { startContent } from '@quire/content/testing';
+import { startGitSync } from '@quire/git-sync/testing';
+import { startInsights } from '@quire/insights/testing';
+import { startIntegrations } from '@quire/integrations/testing';
+import { startOrgs, type TestUser } from '@quire/orgs/testing';
+import { startReview } from '@quire/review/testing';
+import { startSites } from '@quire/sites/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { gitbookOperations, served, specHook, type Violation } from './gitbook-spec.ts';
-import { startStack, type Stack, type StackAddresses } from './stack.ts';
 
 /** What the answers of this file broke of GitBook's OpenAPI document (setup.ts fails the test that made them). */
 export const violations: Violation[] = [];
 
-let shared: ReturnType<typeof stackAt> | undefined;
-
-/** The stack of services at `addresses`, as this worker reaches it: over gRPC, and over the databases tests seed beside the API. */
-function stackAt({ orgs, content, ...others }: StackAddresses) {
-  return { ...others, orgs: orgsAt(orgs.address, orgs.databaseUrl), content: contentAt(content.address, content.databaseUrl) };
-}
-
-/** The services every test of the run shares, or a stack of a file's own. */
-type Services = ReturnType<typeof stackAt> | Stack;
-
-/**
- * The run's stack, started once by the globalSetup (global-setup.ts) and shared by every file of
- * every worker. Tests are tenants: each makes its own organizations, so none sees another's data.
- * A file that stops, kills or reconfigures a service starts its own (`startOwnGateway`).
- */
-export function sharedStack() {
-  return (shared ??= stackAt(inject('stack')));
-}
-
-/**
- * A gateway (its own configuration, caches and rate-limit counters) over the run's shared stack;
- * drive it with `call` or `app.inject`. `stop()` closes the gateway alone.
- */
-export function startGateway(env: Record<string, string> = {}, appOptions: AppOptions = {}) {
-  return gatewayOver(sharedStack(), env, appOptions);
-}
-
-/** A gateway over a stack of its own (`orgsEnv` its orgs' settings), stopped with it: for a file that stops, kills or reconfigures a service. */
-export async function startOwnGateway(env: Record<string, string> = {}, { orgsEnv, ...appOptions }: AppOptions & { orgsEnv?: Record<string, string> } = {}) {
-  const stack = await startStack(orgsEnv);
-  const g = await gatewayOver(stack, env, appOptions);
+/** The seven services wired as in production over fresh databases, with their own event streams; `orgsEnv` sets orgs' settings. */
+export async function startStack(orgsEnv: Record<string, string> = {}) {
+  const orgs = await startOrgs(orgsEnv);
+  // The services publish their domain events where this orgs instance's audit log reads them.
+  const eventsPrefix = orgs.config.EVENTS_SUBJECT_PREFIX;
+  // Content keeps copies of review's counters and git-sync's links from their state events on that stream.
+  const eventsStream = orgs.config.EVENTS_STREAM;
+  const [content, integrations, insights] = await Promise.all([
+    startContent(orgs.address, { eventsPrefix, eventsStream }),
+    startIntegrations(orgs.address),
+    startInsights(orgs.address),
+  ]);
+  const [review, sites, gitSync] = await Promise.all([
+    startReview(orgs.address, content.address, undefined, { eventsPrefix, eventsStream }),
+    startSites(orgs.address, content.address, { eventsPrefix }),
+    startGitSync(content.address, { eventsPrefix }),
+  ]);
+  content.useOwners(review.address, gitSync.address);
   return {
-    ...g,
+    orgs,
+    content,
+    integrations,
+    insights,
+    review,
+    sites,
+    gitSync,
     async stop() {
-      await g.stop();
-      await stack.stop();
+      await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);
+      await Promise.all([content.stop(), integrations.stop(), insights.stop()]);
+      await orgs.stop();
     },
   };
 }
 
-type AppOptions = NonNullable<Parameters<typeof buildApp>[2]>;
+export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-async function gatewayOver<S extends Services>(stack: S, env: Record<string, string>, appOptions: AppOptions) {
+let shared: Promise<Stack> | undefined;
+
+/**
+ * This worker's stack, started by the first test file that asks and used by every file after it
+ * (the e2e suites run their files in one process: vitest.config.ts). Tests are tenants: each makes
+ * its own organizations, so none sees another's data. No test stops it: the run's teardown sweeps
+ * its databases and streams. A file that stops, kills or reconfigures a service starts its own.
+ */
+export function sharedStack(): Promise<Stack> {
+  return (shared ??= startStack());
+}
+
+/**
+ * A gateway (its own configuration, caches and rate-limit counters) over this worker's shared
+ * stack; drive it with `call` or `app.inject`. `stop()` closes the gateway alone. With `own`, over
+ * a stack of its own (`orgsEnv` its orgs' settings), stopped with it: for a file that stops, kills
+ * or reconfigures a service.
+ */
+export async function startGateway(env: Record<string, string> = {}, options: Parameters<typeof buildApp>[2] & { own?: true; orgsEnv?: Record<string, string> } = {}) {
+  const { own, orgsEnv, ...appOptions } = options;
+  const stack = own ? await startStack(orgsEnv) : await sharedStack();
   const { orgs, content, review, integrations, insights, sites, gitSync } = stack;
   const config = loadGatewayConfig({
     ORGS_URL: orgs.address,
@@ -96,12 +114,12 @@ async function gatewayOver<S extends Services>(stack: S, env: Record<string, str
       await app.limiter.drop();
       await app.close();
       for (const c of services.channels) c.client.close();
+      if (own) await stack.stop();
     },
   };
 }
 
 export type Gateway = Awaited<ReturnType<typeof startGateway>>;
-export type OwnGateway = Awaited<ReturnType<typeof startOwnGateway>>;
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

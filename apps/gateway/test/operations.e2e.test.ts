@@ -2,19 +2,19 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { startGitServer } from '@quire/git-sync/testing';
 import { metrics, startTracing } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startOwnGateway, type OwnGateway } from './harness.ts';
+import { ok, startGateway } from './harness.ts';
 
 // Operations over the real services: readiness that tells required from optional services, the
 // Prometheus series of requests and RPCs, and traces from the gateway through the services to
 // their databases and through a NATS job (the reader's own: apps/reader/test/telemetry.contract.test.ts).
-let g: OwnGateway;
+let g: Awaited<ReturnType<typeof startGateway>>;
 const spans = new InMemorySpanExporter();
 let stopTracing: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   stopTracing = await startTracing('gateway-test', { spanProcessors: [new SimpleSpanProcessor(spans)] });
   // Its own services: the readiness test stops insights and orgs.
-  g = await startOwnGateway();
+  g = await startGateway({}, { own: true });
 });
 afterAll(async () => {
   await g?.stop();

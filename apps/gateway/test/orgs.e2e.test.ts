@@ -1,13 +1,19 @@
-import { describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
-import { bearer, expectError, ok, type Method } from './harness.ts';
-import { testWithTeam } from './fixtures.ts';
+import type { TestUser } from '@quire/orgs/testing';
+import { bearer, expectError, ok, type Method, type Gateway } from './harness.ts';
+import { gatewayWithTenant } from './fixtures.ts';
 
-const test = testWithTeam({ editor: Role.ROLE_EDIT, reader: Role.ROLE_READ });
+let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
+
+beforeAll(async () => {
+  ({ g, owner, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
+});
+afterAll(() => g?.stop());
 
 describe('organizations', () => {
-  test("lists the caller's organizations in the list envelope, paging with next", async ({ g, team: { owner, orgId } }) => {
+  it("lists the caller's organizations in the list envelope, paging with next", async () => {
     const res = await g.call(owner, 'GET', '/v1/orgs');
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBeTruthy();
@@ -28,7 +34,7 @@ describe('organizations', () => {
     expect(page2.next).toBeUndefined();
   });
 
-  test('creates an organization with 201 and a Location header', async ({ g, team: { reader } }) => {
+  it('creates an organization with 201 and a Location header', async () => {
     const res = await g.call(reader, 'POST', '/v1/orgs', { title: 'Reader Co', emailDomains: ['reader.example'] });
     expect(res.statusCode).toBe(201);
     const body = res.json();
@@ -36,7 +42,7 @@ describe('organizations', () => {
     expect(body).toMatchObject({ object: 'organization', title: 'Reader Co', emailDomains: ['reader.example'], permissions: { admin: true } });
   });
 
-  test('gets and patches an organization as the reference says', async ({ g, team: { owner, reader, orgId } }) => {
+  it('gets and patches an organization as the reference says', async () => {
     const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}`);
     expect(got.statusCode).toBe(200);
     expect(got.json().permissions).toMatchObject({ view: true, admin: false, listMembers: true });
@@ -70,7 +76,7 @@ describe('organizations', () => {
     expect(cleared).toMatchObject({ defaultRole: 'read', title: 'Acme Documentation', hostname: 'acme' });
   });
 
-  test('looks organizations up by email domain', async ({ g, team: { owner, outsider, orgId } }) => {
+  it('looks organizations up by email domain', async () => {
     // A domain of this test's own: it runs alone as well as after the patch above.
     const domain = `acme-${orgId.toLowerCase()}.example`;
     await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { emailDomains: ['acme.example', domain] }));
@@ -82,7 +88,7 @@ describe('organizations', () => {
 });
 
 describe('members', () => {
-  test('lists with order, role, search and sort', async ({ g, team: { owner, editor, reader, orgId } }) => {
+  it('lists with order, role, search and sort', async () => {
     const ids = (res: LightMyRequestResponse) => res.json().items.map((m: { id: string }) => m.id);
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members`))).toEqual([reader.id, editor.id, owner.id]);
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?order=asc`))).toEqual([owner.id, editor.id, reader.id]);
@@ -108,7 +114,7 @@ describe('members', () => {
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc&page=${page.next.page}`))).toEqual([reader.id]);
   });
 
-  test('gets, patches, makes SSO and removes members', async ({ g, team: { owner, editor, reader, orgId } }) => {
+  it('gets, patches, makes SSO and removes members', async () => {
     const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}/members/${editor.id}`);
     expect(got.json()).toMatchObject({ id: editor.id, role: 'edit' });
     const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'review' });
@@ -129,7 +135,7 @@ describe('members', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/${leaver.id}`), 404);
   });
 
-  test('pings with signed visitor claims', async ({ g, team: { editor, orgId } }) => {
+  it('pings with signed visitor claims', async () => {
     const res = await g.call(editor, 'POST', `/v1/orgs/${orgId}/ping`);
     expect(res.statusCode).toBe(200);
     expect(res.json().serviceVisitorClaims.split('.')).toHaveLength(3);
@@ -137,7 +143,7 @@ describe('members', () => {
 });
 
 describe('teams and link invites', () => {
-  test('creates with PUT (201), lists with owner and title, gets, patches and deletes', async ({ g, team: { owner, editor, reader, orgId } }) => {
+  it('creates with PUT (201), lists with owner and title, gets, patches and deletes', async () => {
     const created = await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id, reader.id] });
     expect(created.statusCode).toBe(201);
     const team = created.json();
@@ -163,7 +169,7 @@ describe('teams and link invites', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`), 404);
   });
 
-  test('creates, lists and deletes link invites (205)', async ({ g, team: { owner, orgId } }) => {
+  it('creates, lists and deletes link invites (205)', async () => {
     const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/link-invites`, { role: 'edit' });
     expect(created.statusCode).toBe(201);
     const invite = created.json();
@@ -178,7 +184,7 @@ describe('teams and link invites', () => {
 });
 
 describe('users', () => {
-  test('answers the current user and users sharing an organization', async ({ g, team: { owner, reader, outsider } }) => {
+  it('answers the current user and users sharing an organization', async () => {
     expect((await g.call(reader, 'GET', '/v1/user')).json()).toMatchObject({
       object: 'user',
       id: reader.id,
@@ -191,13 +197,13 @@ describe('users', () => {
 });
 
 describe('bad input and access', () => {
-  test('answers 401 without a token or with a bad one', async ({ g }) => {
+  it('answers 401 without a token or with a bad one', async () => {
     expectError(await g.call(null, 'GET', '/v1/orgs'), 401, /Bearer/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Bearer qt_wrong' } }), 401, /not valid/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Basic abc' } }), 401);
   });
 
-  test('hides another organization (404), and refuses non-admins (403), changing nothing', async ({ g, team: { owner, editor, reader, outsider, orgId, otherOrgId } }) => {
+  it('hides another organization (404), and refuses non-admins (403), changing nothing', async () => {
     const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
     const teamsBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json();
     const membersBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json();
@@ -237,7 +243,7 @@ describe('bad input and access', () => {
     expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json()).toEqual(membersBefore);
   });
 
-  test('answers 400 naming the field for every bound, enum and type, changing nothing', async ({ g, team: { owner, reader, outsider, orgId } }) => {
+  it('answers 400 naming the field for every bound, enum and type, changing nothing', async () => {
     const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
     const cases: [Method, string, unknown, RegExp][] = [
       ['GET', '/v1/orgs?limit=1001', undefined, /limit/],
@@ -284,7 +290,7 @@ describe('bad input and access', () => {
     expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams?title=Team`)).json().count).toBe(0);
   });
 
-  test('answers 404 for unknown ids and routes, 409 for a taken hostname or the last admin', async ({ g, team: { owner, orgId } }) => {
+  it('answers 404 for unknown ids and routes, 409 for a taken hostname or the last admin', async () => {
     expectError(await g.call(owner, 'GET', '/v1/orgs/nope'), 404, /Organization/);
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/nobody`), 404, /Member/);
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/none`), 404, /Team/);
@@ -296,7 +302,7 @@ describe('bad input and access', () => {
     expectError(await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`), 409, /admin/);
   });
 
-  test('refuses malformed JSON and oversized bodies with the error body', async ({ g, team: { owner, orgId } }) => {
+  it('refuses malformed JSON and oversized bodies with the error body', async () => {
     const bad = await g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}`, headers: { ...bearer(owner.token), 'content-type': 'application/json' }, payload: '{"title":' });
     expectError(bad, 400);
     const big = await g.app.inject({

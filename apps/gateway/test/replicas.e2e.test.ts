@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { startOwnGateway } from './harness.ts';
+import { startGateway } from './harness.ts';
 
 // Two instances of every service (insights on the embedded engine runs one) over the same
 // databases, blobs and job queue, and two gateways balancing over them (`ORGS_URL=a,b`,
@@ -31,7 +31,7 @@ interface Answer {
 
 it('keeps answering every service while one instance of each is killed mid-run', async () => {
   // Its own services: one instance of each is killed.
-  const g = await startOwnGateway();
+  const g = await startGateway({}, { own: true });
   cleanup.push(() => g.stop());
   // The second instances, over the harness's databases (left in place when they stop).
   const orgs = await startOrgs({}, g.orgs.databaseUrl);

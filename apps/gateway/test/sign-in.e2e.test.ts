@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { buildApp } from '../src/app.ts';
-import { bearer, expectError, ok, startGateway, startOwnGateway, type OwnGateway } from './harness.ts';
+import { bearer, expectError, ok, startGateway } from './harness.ts';
 
 // Browser sessions, passwords and the CSRF rules, through the gateway over the real
 // orgs service, PostgreSQL and NATS.
@@ -201,11 +201,11 @@ describe('POST /auth/password', () => {
 });
 
 describe('session lifetimes', () => {
-  let short: OwnGateway;
+  let short: Awaited<ReturnType<typeof startGateway>>;
   let dee: TestUser;
   beforeAll(async () => {
     // Its own services: orgs with short session lifetimes.
-    short = await startOwnGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } });
+    short = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } });
     dee = await short.orgs.user('dee');
   });
   afterAll(() => short?.stop());

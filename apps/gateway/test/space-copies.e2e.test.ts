@@ -2,13 +2,13 @@ import pg from 'pg';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startOwnGateway, type OwnGateway } from './harness.ts';
+import { startGateway } from './harness.ts';
 
 // A Space is one call: content keeps review's counters and git-sync's link. Here with the real
 // services: what the owners record shows at once, a lost copy is asked of its owner again, and a
 // space (or a list of them) answers with review and git-sync gone.
 
-let g: OwnGateway;
+let g: Awaited<ReturnType<typeof startGateway>>;
 let contentDb: pg.Client;
 let owner: TestUser;
 let reader: TestUser;
@@ -16,7 +16,7 @@ let orgId: string;
 
 beforeAll(async () => {
   // Its own services: a test kills review and git-sync.
-  g = await startOwnGateway();
+  g = await startGateway({}, { own: true });
   contentDb = new pg.Client({ connectionString: g.content.databaseUrl });
   await contentDb.connect();
   [owner, reader] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader')]);

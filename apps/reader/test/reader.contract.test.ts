@@ -2,12 +2,23 @@ import { gunzipSync } from 'node:zlib';
 import { startGitServer } from '@quire/git-sync/testing';
 import { paragraph, text, type DocumentInlineMention } from '@quire/document';
 import { startMetricsServer } from '@quire/service-kit';
+import { Role } from '@quire/proto/common';
+import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { page, setPages, spaceWith } from './harness.ts';
-import { published } from './published.ts';
+import { page, setPages, spaceWith, startReader } from './harness.ts';
 
-const { s, get, api, publishedSite } = published();
+type Harness = Awaited<ReturnType<typeof startReader>>;
+let h: Harness;
+let owner: TestUser;
+let orgId: string;
+let otherOrg: string;
+/** Every line the reader logged: credentials in query strings must not be in any of them. */
+const logged: string[] = [];
+
+const get = (url: string, headers: Record<string, string> = {}) => h.reader.app.inject({ method: 'GET', url, headers });
+const api = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
 
 const guide = () => [
   page('Introduction', '# Welcome\n\nStart here. See [the setup](setup.md).\n\n## Install\n\n```js\nconst a = 1;\n```\n\n<script>alert(1)</script>\n\n## Configure\n\nText.'),
@@ -16,12 +27,28 @@ const guide = () => [
   page('Docs home', '', [], { type: 'link', href: 'https://example.com/docs', markdown: undefined }),
 ];
 
+async function publishedSite(spaces: string[], body: Record<string, unknown> = {}) {
+  const site = await api('POST', '/sites', { title: 'Acme Docs', spaces, ...body }, 201);
+  if (Object.keys(body).length) await api('PATCH', `/sites/${site.id}`, body);
+  await api('POST', `/sites/${site.id}/publish`);
+  return site as { id: string };
+}
+
+beforeAll(async () => {
+  h = await startReader({ LOG_LEVEL: 'info' }, { logStream: { write: (line: string) => void logged.push(line) } });
+  owner = await h.g.orgs.user('owner');
+  orgId = (await h.g.orgs.organization(owner, [])).id;
+  const outsider = await h.g.orgs.user('outsider');
+  otherOrg = (await h.g.orgs.organization(outsider, [[owner, Role.ROLE_ADMIN]], 'Other')).id;
+}, 120_000);
+afterAll(() => h?.stop());
+
 describe('serving a public site', () => {
   let base: string;
   let spaceId: string;
   beforeAll(async () => {
-    spaceId = await spaceWith(s.h.g, s.owner, s.orgId, 'Guide', guide());
-    base = `/${s.orgId}/${(await publishedSite([spaceId])).id}`;
+    spaceId = await spaceWith(h.g, owner, orgId, 'Guide', guide());
+    base = `/${orgId}/${(await publishedSite([spaceId])).id}`;
   });
 
   it('answers the first page at the root with the page tree, outline, pager and metadata', async () => {
@@ -68,7 +95,7 @@ describe('serving a public site', () => {
     expect(again.body).toBe('');
     const pages = guide();
     pages[1] = page('Setup', 'Set things up, now better.', [page('Advanced', 'Deep dive.')]);
-    await setPages(s.h.g, s.owner, spaceId, pages);
+    await setPages(h.g, owner, spaceId, pages);
     const changed = await get(`${base}/setup`, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
     expect(changed.body).toContain('now better');
@@ -77,9 +104,9 @@ describe('serving a public site', () => {
 
   it('renders a page as the editor wrote it, with what its markdown cannot carry', async () => {
     // Mentioned: a member by name; a user of no concern to the organization, by nothing.
-    const stranger = await s.h.g.orgs.user('stranger-in-mentions');
+    const stranger = await h.g.orgs.user('stranger-in-mentions');
     const mention = (user: string): DocumentInlineMention => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } });
-    const pages = (await ok(s.h.g.call(s.owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages as { id: string; title: string }[];
+    const pages = (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages as { id: string; title: string }[];
     const setup = pages.find((p) => p.title === 'Setup')!.id;
     const document = {
       object: 'document',
@@ -93,16 +120,16 @@ describe('serving a public site', () => {
           text(' then '),
           { object: 'inline', type: 'button', isVoid: true, data: { label: 'Set up', kind: 'primary', ref: { kind: 'page', page: setup } } },
           text(', ask '),
-          mention(s.owner.id),
+          mention(owner.id),
           text(' not '),
           mention(stranger.id),
         ]),
       ],
     };
-    const cr = await ok(s.h.g.call(s.owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Rich' }), 201);
+    const cr = await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Rich' }), 201);
     const crPath = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
-    await ok(s.h.g.call(s.owner, 'POST', `${crPath}/content`, { changes: [{ operation: 'insert_page', title: 'Rich', document }] }));
-    await ok(s.h.g.call(s.owner, 'POST', `${crPath}/merge`));
+    await ok(h.g.call(owner, 'POST', `${crPath}/content`, { changes: [{ operation: 'insert_page', title: 'Rich', document }] }));
+    await ok(h.g.call(owner, 'POST', `${crPath}/merge`));
     const res = await get(`${base}/rich`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain('<p>Wave 👋 at the <mark class="color-red">red flamingo</mark> then ');
@@ -150,7 +177,7 @@ describe('serving a public site', () => {
   });
 
   it('answers real 404 pages for missing sites, pages and paths, never a stack trace', async () => {
-    for (const url of [`/${s.orgId}/nosuchsite/`, `/nosuchorg/x/`, `/${s.otherOrg}/${base.split('/')[2]}/`, `${base}/%2e%2e/%2e%2e/etc`, `${base}/a%2fb`, '/']) {
+    for (const url of [`/${orgId}/nosuchsite/`, `/nosuchorg/x/`, `/${otherOrg}/${base.split('/')[2]}/`, `${base}/%2e%2e/%2e%2e/etc`, `${base}/a%2fb`, '/']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -163,10 +190,10 @@ describe('serving a public site', () => {
   });
 
   it('stops answering when the site is unpublished', async () => {
-    const other = await publishedSite([await spaceWith(s.h.g, s.owner, s.orgId, 'Temp', [page('One', 'x')])]);
-    expect((await get(`/${s.orgId}/${other.id}/`)).statusCode).toBe(200);
+    const other = await publishedSite([await spaceWith(h.g, owner, orgId, 'Temp', [page('One', 'x')])]);
+    expect((await get(`/${orgId}/${other.id}/`)).statusCode).toBe(200);
     await api('POST', `/sites/${other.id}/unpublish`);
-    expect((await get(`/${s.orgId}/${other.id}/`)).statusCode).toBe(404);
+    expect((await get(`/${orgId}/${other.id}/`)).statusCode).toBe(404);
   });
 
   it('shows a table cell of the inline HTML GitBook writes as GitBook does, keeping none of an attacker’s markup', async () => {
@@ -178,8 +205,8 @@ describe('serving a public site', () => {
       "| `type` | <p>Either one of these strings:</p><p><code>'fileManager'</code> - the file manager</p> |",
       '| `evil` | <p style="x" onclick="alert(1)">a</p><script>alert(2)</script><a href="javascript:alert(3)">b</a><img src="x" onerror="alert(4)"> |',
     ].join('\n');
-    const space = await spaceWith(s.h.g, s.owner, s.orgId, 'Options', [page('Options', `${table}\n`)]);
-    const site = `/${s.orgId}/${(await publishedSite([space])).id}`;
+    const space = await spaceWith(h.g, owner, orgId, 'Options', [page('Options', `${table}\n`)]);
+    const site = `/${orgId}/${(await publishedSite([space])).id}`;
     const body = (await get(`${site}/options`)).body;
     expect(body).toContain("<td><p>Either one of these strings:</p><p><code>'fileManager'</code> - the file manager</p></td>");
     expect(body).toContain('<td><p>a</p><p>&#x3C;script>alert(2)&#x3C;/script><a>b</a><img src="x" alt="" loading="lazy"></p></td>');
@@ -213,9 +240,9 @@ describe('serving a public site', () => {
   });
 
   it('answers at the site basename and at its custom hostname', async () => {
-    const spaceId2 = await spaceWith(s.h.g, s.owner, s.orgId, 'Host', [page('Hello host', 'Hi.')]);
+    const spaceId2 = await spaceWith(h.g, owner, orgId, 'Host', [page('Hello host', 'Hi.')]);
     const site = await publishedSite([spaceId2], { basename: 'handbook', hostname: 'docs.acme.test' });
-    expect((await get(`/${s.orgId}/handbook/`)).body).toContain('<h1>Hello host</h1>');
+    expect((await get(`/${orgId}/handbook/`)).body).toContain('<h1>Hello host</h1>');
     const byHost = await get('/hello-host', { host: 'docs.acme.test' });
     expect(byHost.statusCode).toBe(200);
     expect(byHost.body).toContain('<link rel="canonical" href="http://docs.acme.test/hello-host">');
@@ -227,8 +254,8 @@ describe('serving a public site', () => {
 
 describe('customization', () => {
   it("shows the site's title, logo, accent colour and default theme, with a new ETag when they change, as the published view answers them", async () => {
-    const site = await publishedSite([await spaceWith(s.h.g, s.owner, s.orgId, 'Styled', [page('Styled page', 'Hello.')])]);
-    const url = `/${s.orgId}/${site.id}/styled-page`;
+    const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'Styled', [page('Styled page', 'Hello.')])]);
+    const url = `/${orgId}/${site.id}/styled-page`;
     const before = await get(url);
     expect(before.body).toContain('data-theme="light"');
     expect(before.body).toMatch(/<a class="brand" href="[^"]+">Acme Docs<\/a>/);
@@ -259,14 +286,14 @@ describe('customization', () => {
 
 describe('structure: sections, groups and variants', () => {
   it('shows sections as tabs and site-spaces as variants, default ones at the root', async () => {
-    const api1 = await spaceWith(s.h.g, s.owner, s.orgId, 'API v1', [page('Endpoints', 'Version one.')]);
-    const api2 = await spaceWith(s.h.g, s.owner, s.orgId, 'API v2', [page('Endpoints', 'Version two.')]);
-    const guideSpace = await spaceWith(s.h.g, s.owner, s.orgId, 'Guides', [page('Start', 'Guides start.')]);
+    const api1 = await spaceWith(h.g, owner, orgId, 'API v1', [page('Endpoints', 'Version one.')]);
+    const api2 = await spaceWith(h.g, owner, orgId, 'API v2', [page('Endpoints', 'Version two.')]);
+    const guideSpace = await spaceWith(h.g, owner, orgId, 'Guides', [page('Start', 'Guides start.')]);
     const site = await api('POST', '/sites', { title: 'Sectioned', spaces: [guideSpace] }, 201);
     const section = await api('POST', `/sites/${site.id}/sections`, { spaceId: api1, title: 'API' }, 201);
     await api('POST', `/sites/${site.id}/site-spaces`, { spaceId: api2, sectionId: section.id }, 201);
     await api('POST', `/sites/${site.id}/publish`);
-    const base = `/${s.orgId}/${site.id}`;
+    const base = `/${orgId}/${site.id}`;
     const root = await get(`${base}/`);
     expect(root.statusCode, root.body).toBe(200);
     expect(root.body).toContain('<h1>Start</h1>');
@@ -291,7 +318,7 @@ describe('a space imported from a Git repository', () => {
   /** GET git/info until the latest job is over. */
   async function imported(spaceId: string) {
     for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-      const state = (await ok(s.h.g.call(s.owner, 'GET', `/v1/spaces/${spaceId}/git/info`))).job?.state;
+      const state = (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`))).job?.state;
       if (state === 'done' || state === 'failed') return state;
     }
     throw new Error('the git import did not finish');
@@ -306,14 +333,14 @@ describe('a space imported from a Git repository', () => {
       'docs/guide/install.md': '# Install\n\n## Linux\n\nRun it.\n',
     });
     const spaceId = (await api('POST', '/spaces', { title: 'Moved' }, 201)).id as string;
-    await ok(s.h.g.call(s.owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('moved'), ref: 'refs/heads/main' }), 204);
+    await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('moved'), ref: 'refs/heads/main' }), 204);
     expect(await imported(spaceId)).toBe('done');
     // The repository's space as a second variant: its URLs carry the site-space's path.
-    const first = await spaceWith(s.h.g, s.owner, s.orgId, 'First', [page('Home', 'Home.')]);
+    const first = await spaceWith(h.g, owner, orgId, 'First', [page('Home', 'Home.')]);
     const site = await publishedSite([first, spaceId]);
     const siteSpaces = await api('GET', `/sites/${site.id}/site-spaces`);
     const variant = siteSpaces.items.find((s: { space: { id: string } }) => s.space.id === spaceId).path as string;
-    const base = `/${s.orgId}/${site.id}/${variant}`;
+    const base = `/${orgId}/${site.id}/${variant}`;
 
     const install = await get(`${base}/old/install`);
     expect(install.statusCode).toBe(301);
@@ -329,7 +356,7 @@ describe('a space imported from a Git repository', () => {
       expect(res.body).toContain('Page not found');
     }
     // Another space of the site does not take them.
-    expect((await get(`/${s.orgId}/${site.id}/old/install`)).statusCode).toBe(404);
+    expect((await get(`/${orgId}/${site.id}/old/install`)).statusCode).toBe(404);
   });
 
   it('renders included files in place, nested ones too, stopping at an include of itself; page markdown and llms-full.txt carry the included text', async () => {
@@ -346,9 +373,9 @@ describe('a space imported from a Git repository', () => {
       'secret.md': 'Above the docs root.\n',
     });
     const spaceId = (await api('POST', '/spaces', { title: 'Included' }, 201)).id as string;
-    await ok(s.h.g.call(s.owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('included'), ref: 'refs/heads/main' }), 204);
+    await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('included'), ref: 'refs/heads/main' }), 204);
     expect(await imported(spaceId)).toBe('done');
-    const base = `/${s.orgId}/${(await publishedSite([spaceId])).id}`;
+    const base = `/${orgId}/${(await publishedSite([spaceId])).id}`;
 
     const welcome = await get(`${base}/`);
     expect(welcome.statusCode).toBe(200);
@@ -368,5 +395,111 @@ describe('a space imported from a Git repository', () => {
     const full = (await get(`${base}/llms-full.txt`)).body;
     expect(full).toContain('Run the installer.');
     expect(full).toContain('Alpha text.\n\nBeta text.\n\n{% include');
+  });
+});
+
+describe('access by visibility', () => {
+  it('marks unlisted sites noindex', async () => {
+    const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'U', [page('Secret-ish', 'x')])], { visibility: 'unlisted' });
+    const res = await get(`/${orgId}/${site.id}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<meta name="robots" content="noindex">');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    expect((await get(`/${orgId}/${site.id}/robots.txt`)).body).toContain('Disallow: /');
+  });
+
+  it('opens a share-link site with an active key, keeps it in a cookie, and refuses it once deactivated', async () => {
+    const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'S', [page('Shared page', 'x')])], { visibility: 'share-link' });
+    const base = `/${orgId}/${site.id}`;
+    const none = await get(`${base}/`);
+    expect(none.statusCode).toBe(401);
+    expect(none.body).toContain('shared by link');
+    expect((await get(`${base}/?shareKey=wrong`)).statusCode).toBe(403);
+    const link = await api('POST', `/sites/${site.id}/share-links`, { name: 'Partners' }, 201);
+    expect(link.urls.published).toMatch(new RegExp(`^http://127.0.0.1:8090/${orgId}/${site.id}\\?shareKey=`));
+    const key = new URL(link.urls.published).searchParams.get('shareKey')!;
+    const first = await get(`${base}/?shareKey=${key}`);
+    expect(first.statusCode).toBe(200);
+    expect(logged.filter((l) => l.includes(`${base}/?shareKey=`)).map((l) => JSON.parse(l).req.url)).toContain(`${base}/?shareKey=[redacted]`);
+    expect(logged.join('\n')).not.toContain(key);
+    const set = [first.headers['set-cookie']].flat().find((c) => c!.startsWith('quire_share='))!;
+    expect(set).toMatch(new RegExp(`^quire_share=${key}; Path=${base}; HttpOnly; SameSite=Lax`));
+    const withCookie = await get(`${base}/shared-page`, { cookie: `quire_share=${key}` });
+    expect(withCookie.statusCode).toBe(200);
+    expect(withCookie.headers['cache-control']).toBe('private, no-cache');
+    await api('PATCH', `/sites/${site.id}/share-links/${link.id}`, { active: false });
+    const after = await get(`${base}/shared-page`, { cookie: `quire_share=${key}` });
+    expect(after.statusCode).toBe(403);
+    expect(after.body).toContain('no longer works');
+  });
+
+  it('lets visitors in with a JWT signed with the site key, and its claims drive conditioned content', async () => {
+    const open = await spaceWith(h.g, owner, orgId, 'Everyone', [page('Open page', 'x')]);
+    const beta = await spaceWith(h.g, owner, orgId, 'Beta', [page('Beta page', 'y')]);
+    const site = await api('POST', '/sites', { title: 'Members', spaces: [open] }, 201);
+    await api('PATCH', `/sites/${site.id}`, { visibility: 'visitor-auth' });
+    const added = await api('POST', `/sites/${site.id}/site-spaces`, { spaceId: beta }, 201);
+    await api('PATCH', `/sites/${site.id}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta === true' });
+    await api('POST', `/sites/${site.id}/publish`);
+    const auth = await api('GET', `/sites/${site.id}/publishing/auth`);
+    expect(auth).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const base = `/${orgId}/${site.id}`;
+    const sign = (claims: Record<string, unknown>, key = auth.privateKey as string) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+
+    expect((await get(`${base}/`)).statusCode).toBe(401);
+    const plain = await get(`${base}/?jwt_token=${await sign({})}`);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).not.toContain('>Beta<');
+    const withClaim = await get(`${base}/?jwt_token=${await sign({ beta: true })}`);
+    expect(withClaim.body).toContain('>Beta</a>');
+    expect(withClaim.headers.etag).not.toBe(plain.headers.etag);
+    // A token signed with another key, or an unsigned one, is refused.
+    expect((await get(`${base}/?jwt_token=${await sign({ beta: true }, 'f'.repeat(64))}`)).statusCode).toBe(403);
+    const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"beta":true}').toString('base64url')}.`;
+    expect((await get(`${base}/?jwt_token=${unsigned}`)).statusCode).toBe(403);
+    // The log shows the requests, never the tokens they carried.
+    const requests = logged.filter((l) => l.includes(`${base}/?jwt_token=`));
+    expect(requests.length).toBeGreaterThanOrEqual(4);
+    for (const l of requests) expect(JSON.parse(l).req.url).toBe(`${base}/?jwt_token=[redacted]`);
+    expect(logged.join('\n')).not.toContain(auth.privateKey);
+    expect(logged.join('\n')).not.toContain(unsigned);
+    // Regenerating the key ends old tokens; a fallback URL receives visitors without one.
+    const token = await sign({});
+    await api('POST', `/sites/${site.id}/publishing/auth/regenerate`);
+    expect((await get(`${base}/`, { cookie: `quire_visitor=${token}` })).statusCode).toBe(403);
+    expect(await api('PATCH', `/sites/${site.id}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://login.acme.test/start' })).toMatchObject({
+      fallbackURL: 'https://login.acme.test/start',
+    });
+    const redirect = await get(`${base}/open-page`);
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers.location).toBe(`https://login.acme.test/start?location=${encodeURIComponent(`http://127.0.0.1:8090${base}/open-page`)}`);
+    // Bad settings are refused with the field named.
+    const bad = await h.g.call(owner, 'PATCH', `/v1/orgs/${orgId}/sites/${site.id}/publishing/auth`, { backend: 'custom', fallbackURL: 'javascript:alert(1)' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/fallbackURL/);
+  });
+});
+
+describe('insights', () => {
+  it('sends page views with a visitor and a session, counted by insights', async () => {
+    const site = await publishedSite([await spaceWith(h.g, owner, orgId, 'Counted', [page('Counted page', 'x')])]);
+    const first = await get(`/${orgId}/${site.id}/`);
+    const cookies = [first.headers['set-cookie']].flat().map((c) => c!.split(';')[0]!);
+    expect(cookies.some((c) => c.startsWith('quire_vid='))).toBe(true);
+    expect(cookies.some((c) => c.startsWith('quire_sid='))).toBe(true);
+    await get(`/${orgId}/${site.id}/counted-page`, { cookie: cookies.join('; ') });
+    await h.reader.flushInsights();
+    const count = async () =>
+      (await api('POST', `/sites/${site.id}/insights/events/aggregate`, { select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }], range: 'last24Hours' })).columns.map(
+        (c: { values: number[] }) => c.values[0],
+      );
+    let seen: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      seen = await count();
+      if (seen[0]! >= 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toEqual([2, 1]);
   });
 });

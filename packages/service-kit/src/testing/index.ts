@@ -180,6 +180,7 @@ export async function stopAll(...running: ({ stop(): Promise<unknown> } | { end(
 
 let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
 
+/** The key set of this test process, made once: every service's private key and the trust document naming them all. */
 /** The message of the INVALID_ARGUMENT `check` throws; it fails when `check` throws another error or none. */
 export function refusal(check: () => unknown): string {
   try {
@@ -194,13 +195,8 @@ export function refusal(check: () => unknown): string {
 /** A string one character over `bound`. */
 export const overBound = (bound: Bound) => 'x'.repeat(bound.max + 1);
 
-/**
- * The key set of this run, made once: every service's private key and the trust document naming
- * them all. Kept in the environment, as `testRun()` is, so that the workers a globalSetup spawns
- * sign with the keys of the services it started.
- */
 export function testServiceKeys() {
-  return (testKeys ??= JSON.parse((process.env.QUIRE_TEST_SERVICE_KEYS ??= JSON.stringify(generateServiceKeys()))) as ReturnType<typeof generateServiceKeys>);
+  return (testKeys ??= generateServiceKeys());
 }
 
 /** Service `name`'s identity in tests: real keys of the process's test key set, verified as in production. */
@@ -218,24 +214,19 @@ export function callAs(client: Client, audience: ServiceName) {
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
 }
 
-/** A client of `Ctor` at `address` (service `audience`), and its calls as a user: a server this process started or another's. */
-export function connectedTo<C extends Client>(address: string, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
-  const client = createClient(Ctor, address);
-  /** Calls an RPC as `userId`. */
-  return { address, client, call: callAs(client, audience) };
-}
-
 /**
  * What every harness tells of the gRPC server it started: its address, a client of `Ctor` there,
  * calls through it as a user, and a kill; `close` (the client closed, the server shut down) is the
  * first step of the harness's stop.
  */
 export function served<C extends Client>(server: Awaited<ReturnType<typeof startGrpcServer>>, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
-  const { address, client, call } = connectedTo(`127.0.0.1:${server.port}`, Ctor, audience);
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(Ctor, address);
   return {
     address,
     client,
-    call,
+    /** Calls an RPC as `userId`. */
+    call: callAs(client, audience),
     /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
     kill: () => server.server.forceShutdown(),
     async close() {
