@@ -14,7 +14,13 @@ import { CHANGE_SCHEMAS } from './schemas/change-requests.ts';
 // services' side of each bound is checked by their own tests of the same module (limits.test.ts).
 const PLACES: Record<string, string[]> = {
   'COMMON.id': ['updateOrganizationById path.organizationId', 'postCommentInChangeRequest body.node', 'downloadSpaceExport query.user max'],
-  'COMMON.url': ['importGitRepository body.url', 'getSiteAccess query.location', 'updateOrganizationById body.logo max', 'trackEventsInSiteById body.events[].location.url max'],
+  'COMMON.url': [
+    'importGitRepository body.url',
+    'createOpenAPISpec body.source.url max',
+    'getSiteAccess query.location',
+    'updateOrganizationById body.logo max',
+    'trackEventsInSiteById body.events[].location.url max',
+  ],
   'COMMON.email': ['signIn body.email'],
   'COMMON.emailAddress': ['listSignInProviders query.email', 'inviteUsersToOrganization body.emails[]', 'inviteUsersToOrganization body.emails[].email'],
   'COMMON.domain': ['createOrganization body.emailDomains[]', 'getOrganizationsForEmailDomain path.emailDomain'],

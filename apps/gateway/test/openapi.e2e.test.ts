@@ -83,7 +83,16 @@ describe('/v1/orgs/{organizationId}/openapi', () => {
     );
     expectError(await g.call(team.owner, 'POST', base, { slug: 'broken', source: { text: '{"title": "not a spec"}' } }), 400, /not a valid OpenAPI document/);
     expectError(await g.call(team.owner, 'POST', base, { slug: 'Not A Slug', source: { text: petstore() } }), 400, /slug/);
-    expectError(await g.call(team.owner, 'POST', base, { slug: 'x', source: { text: 'a'.repeat(8 * 1024 * 1024 + 1) } }), 400, /source\.text.*8388608/);
+    expectError(
+      await g.call(team.owner, 'POST', base, { slug: 'x', source: { text: 'a'.repeat(8 * 1024 * 1024 + 1) } }),
+      400,
+      /^body\.source\.text: must NOT have more than 8388608 characters/,
+    );
+    expectError(
+      await g.call(team.owner, 'POST', base, { slug: 'x', source: { url: 'https://example.com/a.yaml', text: 'a' } }),
+      400,
+      /^body\.source: must NOT have more than 1 properties/,
+    );
     expectError(await g.call(team.owner, 'GET', `${base}/broken`), 404);
     expect((await ok(g.call(team.owner, 'GET', base))).items).toEqual([]);
   });

@@ -11,7 +11,7 @@ const SPEC_BODY_LIMIT = 12 * 1024 * 1024;
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content }, urls }) => {
   const ref = (p: { organizationId: string; specSlug: string }) => ({ spec: { organizationId: p.organizationId, slug: p.specSlug } });
-  const source = (s: { url: string } | { text: string }) => ('url' in s ? { url: s.url } : { text: s.text });
+  const source = (s: { url?: string; text?: string }) => (s.url !== undefined ? { url: s.url } : { text: s.text });
   const at = (p: { organizationId: string; specSlug: string }) => ({ organizationId: p.organizationId, slug: p.specSlug });
 
   app.get(

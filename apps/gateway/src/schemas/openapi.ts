@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { OPENAPI_SPEC } from '@quire/proto/limits';
+import { COMMON, OPENAPI_SPEC } from '@quire/proto/limits';
 import { chars, Id, literals, Timestamp } from './common.ts';
 
 const SpecSlug = Type.String({ ...chars(OPENAPI_SPEC.slug), pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Slug used as reference' });
@@ -8,11 +8,17 @@ export const Visibility = literals(['private', 'public'] as const, { description
 export const SpecParams = Type.Object({ organizationId: Id('Organization id'), specSlug: SpecSlug });
 export const VersionParams = Type.Object({ organizationId: Id('Organization id'), specSlug: SpecSlug, versionId: Id('Version id') });
 
-/** Where a spec comes from: a URL fetched now (public addresses only), or its text (JSON or YAML). */
-export const SpecSource = Type.Union([
-  Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }) }, { additionalProperties: false }),
-  Type.Object({ text: Type.String({ ...chars(OPENAPI_SPEC.document), description: 'OpenAPI specification as text (JSON or YAML)' }) }, { additionalProperties: false }),
-]);
+/**
+ * Where a spec comes from: a URL fetched now (public addresses only), or its text (JSON or YAML);
+ * exactly one. One object rather than GitBook's oneOf, so that a bad field is named as such.
+ */
+export const SpecSource = Type.Object(
+  {
+    url: Type.Optional(Type.String({ format: 'uri', maxLength: COMMON.url.max })),
+    text: Type.Optional(Type.String({ ...chars(OPENAPI_SPEC.document), description: 'OpenAPI specification as text (JSON or YAML)' })),
+  },
+  { additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Either `url` or `text`' },
+);
 
 export const CreateSpecBody = Type.Object({ slug: SpecSlug, source: SpecSource });
 export const PutSpecBody = Type.Object({ source: SpecSource });

@@ -12120,12 +12120,12 @@ export interface operations {
                 "application/json": {
                     /** @description Slug used as reference */
                     slug: string;
+                    /** @description Either `url` or `text` */
                     source: {
                         /** Format: uri */
-                        url: string;
-                    } | {
+                        url?: string;
                         /** @description OpenAPI specification as text (JSON or YAML) */
-                        text: string;
+                        text?: string;
                     };
                 };
             };
@@ -12468,12 +12468,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Either `url` or `text` */
                     source: {
                         /** Format: uri */
-                        url: string;
-                    } | {
+                        url?: string;
                         /** @description OpenAPI specification as text (JSON or YAML) */
-                        text: string;
+                        text?: string;
                     };
                 };
             };
