@@ -1,5 +1,6 @@
 import { startContent, type ContentHarness } from '@quire/content/testing';
-import { stopAll } from '@quire/service-kit/testing';
+import { stopAll, testIdentity } from '@quire/service-kit/testing';
+import { unaryCall } from '@quire/service-kit';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { Role, SortOrder } from '@quire/proto/common';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
@@ -308,7 +309,15 @@ describe('PDF of a change request', () => {
       insert('中文', lines[2]!),
       insert('العربية', lines[3]!),
     ]);
-    const pdf = await call<unknown, { pdf: Uint8Array; filename: string }>(R.prototype.renderChangeRequestPdf, { spaceId: space.id, changeRequest: cr.id, pageId: '' }, reader);
+    // Printing in Chromium within the gateway's deadline for review (60 s), not a test call's 10 s.
+    const pdf = await unaryCall<unknown, { pdf: Uint8Array; filename: string }>(
+      review.client,
+      R.prototype.renderChangeRequestPdf as never,
+      { spaceId: space.id, changeRequest: cr.id, pageId: '' },
+      { userId: reader.id, requestId: 'test' },
+      { identity: testIdentity('gateway'), audience: 'review' },
+      60_000,
+    );
     expect(pdf.filename).toBe(`change-request-${cr.number}.pdf`);
     const text = pdfText(pdf.pdf);
     for (const title of ['Latin', 'Кириллица', '中文', 'العربية']) expect(text).toContain(title);
