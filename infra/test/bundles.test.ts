@@ -52,7 +52,7 @@ async function externalImports(dir: string, entryPoints: string[]): Promise<Set<
 
 // Each app's bundle and its command line (run from source); the ops image's CLI (infra).
 const bundles = [
-  ...apps.map((app) => ({ dir: `apps/${app}`, entries: ['src/main.ts', 'src/cli.ts'].filter((entry) => existsSync(`${root}apps/${app}/${entry}`)) })),
+  ...apps.map((app) => ({ dir: `apps/${app}`, entries: ['src/main.ts', 'src/cli.ts', 'src/cli/commands.ts'].filter((entry) => existsSync(`${root}apps/${app}/${entry}`)) })),
   { dir: 'infra', entries: ['src/cli.ts', 'src/prisma.config.ts'] },
 ];
 
