@@ -7,7 +7,6 @@ import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/domain/admin.ts';
 import { loadOrgsConfig } from '../src/config.ts';
 import { compose } from '../src/main.ts';
-import { openStore } from '../src/store/index.ts';
 
 export interface TestUser {
   id: string;
