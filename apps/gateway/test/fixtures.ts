@@ -1,7 +1,7 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { test as base } from 'vitest';
-import { startGateway, type Gateway, type Stack } from './harness.ts';
+import { ok, startGateway, type Gateway, type Stack } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -35,11 +35,16 @@ export async function gatewayWithTenant<N extends string = never>(env: Record<st
   return { g, ...(await tenant(g, members)) };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
+type Json = any;
+
 /**
- * `test` with fixtures: `g` (a gateway over the shared stack, one per process) and `team` (a new
- * organization with an owner, an editor, a commenter, a reader and an outsider, for each test).
+ * `test` with fixtures: `g` (a gateway over the shared stack, one per process); for each test that
+ * names them, `team` (a new organization with an owner, an editor, a commenter, a reader and an
+ * outsider), `space` (a new space of it, as the API answers), `changeRequest` (one open on that
+ * space) and `site` (a new site of the organization).
  */
-export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS> }>({
+export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Json; changeRequest: Json; site: Json }>({
   g: [
     async ({}, use) => {
       const g = await startGateway();
@@ -49,4 +54,7 @@ export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>
     { scope: 'worker' },
   ],
   team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
+  space: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook' }), 201)),
+  changeRequest: async ({ g, team, space }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edits' }), 201)),
+  site: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/sites`, { title: 'Docs site' }), 201)),
 });
