@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPublicUrl, fetchPublic } from './outbound.ts';
+import { checkPublicUrl, fetchPublic, privateHosts } from './outbound.ts';
 
 let server: Server;
 let base: string;
@@ -30,11 +30,27 @@ describe('checkPublicUrl', () => {
   );
 
   it('accepts public addresses and says which it checked', async () => {
-    await expect(checkPublicUrl('https://93.184.215.14/repo.git', { allowPrivateNetwork: false })).resolves.toMatchObject({ addresses: ['93.184.215.14'] });
+    await expect(checkPublicUrl('https://93.184.215.14/repo.git', { allowPrivateNetwork: false })).resolves.toMatchObject({ addresses: ['93.184.215.14'], privateAddress: false });
   });
 
-  it('allows private addresses when told to', async () => {
-    await expect(checkPublicUrl('http://127.0.0.1:9/', { allowPrivateNetwork: true })).resolves.toMatchObject({ addresses: ['127.0.0.1'] });
+  it('allows private addresses when told to, and says the address is private', async () => {
+    await expect(checkPublicUrl('http://127.0.0.1:9/', { allowPrivateNetwork: true })).resolves.toMatchObject({ addresses: ['127.0.0.1'], privateAddress: true });
+  });
+
+  it('lets through the private hosts listed, and no other private address', async () => {
+    const privateHosts = ['127.0.0.2', '10.8.0.0/16', 'fd00::/8'];
+    await expect(checkPublicUrl('http://127.0.0.2:9/', { allowPrivateNetwork: false, privateHosts })).resolves.toMatchObject({ addresses: ['127.0.0.2'] });
+    await expect(checkPublicUrl('https://10.8.3.4/repo.git', { allowPrivateNetwork: false, privateHosts })).resolves.toMatchObject({ addresses: ['10.8.3.4'] });
+    await expect(checkPublicUrl('https://[fd00::5]/', { allowPrivateNetwork: false, privateHosts })).resolves.toMatchObject({ addresses: ['fd00::5'] });
+    for (const url of ['http://127.0.0.1:9/', 'http://10.9.0.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/'])
+      await expect(checkPublicUrl(url, { allowPrivateNetwork: false, privateHosts }), url).rejects.toThrow(/private or reserved address/);
+  });
+
+  it('reads the private hosts from QUIRE_PRIVATE_HOSTS, refusing a malformed entry', () => {
+    expect(privateHosts({ QUIRE_PRIVATE_HOSTS: ' 127.0.0.2, 192.168.40.0/24 ,' })).toEqual(['127.0.0.2', '192.168.40.0/24']);
+    expect(privateHosts({})).toEqual([]);
+    expect(() => privateHosts({ QUIRE_PRIVATE_HOSTS: '10.0.0.0/8,git.internal' })).toThrow('QUIRE_PRIVATE_HOSTS: "git.internal" is not an IP address or a CIDR range');
+    expect(() => privateHosts({ QUIRE_PRIVATE_HOSTS: '10.0.0.0/33' })).toThrow(/"10\.0\.0\.0\/33" is not/);
   });
 
   it('refuses other schemes and non-URLs, naming the field', async () => {
@@ -52,6 +68,20 @@ describe('fetchPublic', () => {
     const got = await fetchPublic(`${base}/redirect`, limits, { allowPrivateNetwork: true });
     expect(got).toMatchObject({ url: `${base}/page`, status: 200, contentType: 'text/html' });
     expect(got.body.toString()).toBe('<h1>page</h1>');
+  });
+
+  it('fetches from a listed private host, and refuses a redirect from it to another private address', async () => {
+    const listedOnly = { allowPrivateNetwork: false, privateHosts: ['127.0.0.2'] };
+    const other = createServer((_req, res) => void res.writeHead(302, { location: `${base}/page` }).end());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    try {
+      const at = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+      // Reached (it answered the redirect), but not followed to 127.0.0.1.
+      await expect(fetchPublic(`${at}/`, { ...limits, maxRedirects: 0 }, listedOnly)).rejects.toThrow(/too many redirects/);
+      await expect(fetchPublic(`${at}/`, limits, listedOnly)).rejects.toThrow(/url: cannot fetch http:\/\/127\.0\.0\.1:\d+\/page: .*is not allowed/);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('bounds redirects, size and time', async () => {

@@ -7,17 +7,48 @@ import { useAgent } from 'request-filtering-agent';
 import { InvalidArgumentError } from './errors.js';
 
 /**
- * Requests to URLs that users give (content import, Git sync). Loopback, private, link-local and
- * metadata addresses are refused, at connect time for fetches (so redirects and DNS rebinding are
- * caught too), unless `QUIRE_ALLOW_PRIVATE_NETWORK=true`. Errors name the `field` they came from.
+ * Requests to URLs that users give (content import, Git sync, OIDC providers). Loopback, private,
+ * link-local and metadata addresses are refused, at connect time for fetches (so redirects and DNS
+ * rebinding are caught too), unless `QUIRE_ALLOW_PRIVATE_NETWORK=true`, or the address is one of
+ * `QUIRE_PRIVATE_HOSTS` (a Git server or identity provider inside the network: every other private
+ * address stays refused). Errors name the `field` they came from.
  */
 
 export const privateNetworkAllowed = (env = process.env) => env.QUIRE_ALLOW_PRIVATE_NETWORK === 'true';
 
+/**
+ * The private addresses and ranges `QUIRE_PRIVATE_HOSTS` lets through (comma-separated, e.g.
+ * `10.0.8.12,192.168.40.0/24`). A malformed entry throws: services call it at start so that a typo
+ * stops them rather than refusing every request to the host it meant.
+ */
+export function privateHosts(env = process.env): string[] {
+  const entries = (env.QUIRE_PRIVATE_HOSTS ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new Error(`QUIRE_PRIVATE_HOSTS: "${entry}" is not an IP address or a CIDR range`);
+  }
+  return entries;
+}
+
+function listed(address: string, entries: string[]): boolean {
+  const a = ipaddr.process(address);
+  return entries.some((entry) => {
+    const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), a.kind() === 'ipv4' ? 32 : 128];
+    // Same family checked first: match() compares IPv4 with IPv4 and IPv6 with IPv6 only.
+    return range.kind() === a.kind() && (a as ipaddr.IPv4).match(range as ipaddr.IPv4, bits);
+  });
+}
+
 export interface OutboundOptions {
   /** The request field the URL came from, for error messages. */
   field?: string;
+  /** Every private address (default: `QUIRE_ALLOW_PRIVATE_NETWORK`). */
   allowPrivateNetwork?: boolean;
+  /** These private addresses and ranges only (default: `QUIRE_PRIVATE_HOSTS`). */
+  privateHosts?: string[];
   /** http and https unless said otherwise. */
   protocols?: string[];
 }
@@ -39,6 +70,8 @@ export interface CheckedUrl {
   url: URL;
   /** The addresses the host resolved to, all checked; empty for URLs without a network host (file:). */
   addresses: string[];
+  /** One of them is private (let through by the settings): a closed network's host. */
+  privateAddress: boolean;
 }
 
 /**
@@ -48,8 +81,9 @@ export interface CheckedUrl {
 export async function checkPublicUrl(raw: string, options: OutboundOptions = {}): Promise<CheckedUrl> {
   const field = options.field ?? 'url';
   const allowPrivate = options.allowPrivateNetwork ?? privateNetworkAllowed();
+  const allowed = options.privateHosts ?? privateHosts();
   const url = parseUrl(raw, field, options.protocols ?? ['http:', 'https:']);
-  if (!url.hostname) return { url, addresses: [] };
+  if (!url.hostname) return { url, addresses: [], privateAddress: false };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
@@ -58,10 +92,10 @@ export async function checkPublicUrl(raw: string, options: OutboundOptions = {})
     throw new InvalidArgumentError(`${field}: host "${host}" does not resolve`);
   }
   if (!allowPrivate) {
-    const refused = addresses.find((a) => !isPublic(a));
+    const refused = addresses.find((a) => !isPublic(a) && !listed(a, allowed));
     if (refused) throw new InvalidArgumentError(`${field}: "${host}" resolves to ${refused}, a private or reserved address`);
   }
-  return { url, addresses };
+  return { url, addresses, privateAddress: addresses.some((a) => !isPublic(a)) };
 }
 
 export interface FetchLimits {
@@ -85,11 +119,12 @@ export interface FetchedResource {
 export async function fetchPublic(raw: string, limits: FetchLimits, options: OutboundOptions = {}): Promise<FetchedResource> {
   const field = options.field ?? 'url';
   const allowPrivate = options.allowPrivateNetwork ?? privateNetworkAllowed();
+  const allowed = options.privateHosts ?? privateHosts();
   const protocols = options.protocols ?? ['http:', 'https:'];
   const deadline = Date.now() + limits.timeoutMs;
   let url = parseUrl(raw, field, protocols);
   for (let hops = 0; ; hops++) {
-    const res = await get(url, allowPrivate, deadline, field);
+    const res = await get(url, allowPrivate, allowed, deadline, field);
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
       res.resume();
@@ -102,8 +137,8 @@ export async function fetchPublic(raw: string, limits: FetchLimits, options: Out
   }
 }
 
-function get(url: URL, allowPrivate: boolean, deadline: number, field: string): Promise<IncomingMessage> {
-  const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: allowPrivate, keepAlive: false });
+function get(url: URL, allowPrivate: boolean, allowed: string[], deadline: number, field: string): Promise<IncomingMessage> {
+  const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: allowPrivate, allowIPAddressList: allowed, keepAlive: false });
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(

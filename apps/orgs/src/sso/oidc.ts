@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { PermissionDeniedError, InvalidArgumentError } from '@quire/service-kit';
-import { checkPublicUrl, fetchPublic, privateNetworkAllowed } from '@quire/service-kit/outbound';
+import { checkPublicUrl, fetchPublic } from '@quire/service-kit/outbound';
 
 // The OpenID Connect relying party (openid-client): discovery, the authorization request with
 // state, nonce and PKCE, and the code exchange with the ID token's checks.
@@ -34,12 +34,13 @@ function reason(err: unknown): string {
 }
 
 async function configure({ issuer, clientId, clientSecret }: OidcClientSettings): Promise<client.Configuration> {
-  await checkPublicUrl(issuer, { field: 'issuer' });
+  const { privateAddress } = await checkPublicUrl(issuer, { field: 'issuer' });
   try {
     return await client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretPost(clientSecret), {
       [client.customFetch]: filteredFetch,
-      // Plain http only where loopback providers are allowed at all (tests, development).
-      execute: privateNetworkAllowed() ? [client.allowInsecureRequests] : [],
+      // Plain http only for a provider on a private address the settings let through (a closed
+      // network, tests): a provider on the internet is reached over https.
+      execute: privateAddress ? [client.allowInsecureRequests] : [],
       timeout: LIMITS.timeoutMs / 1000,
     });
   } catch (err) {
