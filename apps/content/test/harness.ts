@@ -5,7 +5,7 @@ import { ContentServiceClient } from '@quire/proto/content';
 import { SpaceContentServiceClient } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
-import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
+import { cloneTemplate, connectedTo, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../src/rpc/import.ts';
 import { startCopyConsumer } from '../src/consumers/copies.ts';
@@ -54,23 +54,14 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
     identity,
     log,
   });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(ContentServiceClient, address);
-  const spaceContent = createClient(SpaceContentServiceClient, address);
+  const clients = contentAt(`127.0.0.1:${server.port}`, database.url);
+  const { client, spaceContent } = clients;
 
   return {
-    address,
-    client,
+    ...clients,
     clock,
-    /** The database's URL, to read and seed rows (grants) as stored. */
-    databaseUrl: database.url,
     blobDir,
     importLimits,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, 'content'),
-    /** The SpaceContentService on the same server, and its calls as `userId`. */
-    spaceContent,
-    callContent: callAs(spaceContent, 'content'),
     store,
     /** Review and git-sync, started after content (they call it): asked for missing copies from then on. */
     useOwners(reviewAddress: string, gitSyncAddress: string) {
@@ -95,6 +86,23 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
 }
 
 export type ContentHarness = Awaited<ReturnType<typeof startContent>>;
+
+/** The content service at `address` (this process's, or the test run's shared stack's) over the database at `databaseUrl`: its two clients and their calls as a user. */
+export function contentAt(address: string, databaseUrl: string) {
+  const { client, call } = connectedTo(address, ContentServiceClient, 'content');
+  const spaceContent = connectedTo(address, SpaceContentServiceClient, 'content');
+  return {
+    address,
+    client,
+    /** Calls an RPC as `userId`. */
+    call,
+    /** The database's URL, to read and seed rows (grants) as stored. */
+    databaseUrl,
+    /** The SpaceContentService on the same server, and its calls as `userId`. */
+    spaceContent: spaceContent.client,
+    callContent: spaceContent.call,
+  };
+}
 
 export { docx, lyingBomb, para, zip } from './import-files.ts';
 /** How content stores and indexes documents and a space's pages: the search benchmark seeds with them. */

@@ -4,7 +4,8 @@ import type { TestUser } from '@quire/orgs/testing';
 import { paragraph, text } from '@quire/document';
 import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/policy';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';
 import { expectError, ok, type Gateway } from './harness.ts';
@@ -20,16 +21,13 @@ let siteUrl: string;
 
 beforeAll(async () => {
   site = createServer((req, res) => (SITE[req.url!] ? res.writeHead(200, { 'content-type': 'text/html' }).end(SITE[req.url!]) : res.writeHead(404).end()));
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  await new Promise<void>((resolve) => site.listen(0, TEST_PRIVATE_HOST, resolve));
+  siteUrl = `http://${TEST_PRIVATE_HOST}:${(site.address() as AddressInfo).port}/`;
   ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
 });
 afterAll(async () => {
   await g?.stop();
   await new Promise((resolve) => site?.close(resolve));
-});
-afterEach(() => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
 });
 
 /** A change request with two pages (one with a table, code and an embedded image) and a file. */
@@ -220,7 +218,6 @@ describe("a change request's content over HTTP", () => {
   });
 
   it("imports a website into the change request's content only", async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const { base, spaceId } = await changeRequest();
     const before = (await ok(g.call(owner, 'GET', base))).revision;
     const res = await ok(g.call(owner, 'POST', `${base}/content/import`, { url: siteUrl, source: 'website' }), 201);

@@ -5,14 +5,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXPORT_LIMITS, startReview } from '@quire/review/testing';
 import { makeLinkSigner } from '../src/signing.ts';
-import { expectError, ok, startGateway } from './harness.ts';
+import { expectError, ok, startGateway, type OwnGateway } from './harness.ts';
 
 // Exports of a space and of a change request, through the signed link, as a client uses them.
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const SECRET = 'exports-test-link-secret';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: OwnGateway;
 let owner: TestUser;
 let reader: TestUser;
 let outsider: TestUser;

@@ -1,7 +1,7 @@
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { test as base } from 'vitest';
-import { ok, startGateway, type Gateway, type Stack } from './harness.ts';
+import { ok, startGateway, type Gateway, type SharedStack } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -12,7 +12,11 @@ export type Tenant<N extends string> = { orgId: string; owner: TestUser; outside
  * A new organization (`title`) owned (as admin) by a new user, with a new member at each role of
  * `members` (named by its key), and an outsider who owns an organization of their own.
  */
-export async function tenant<N extends string = never>(stack: Pick<Stack, 'orgs'>, members: Record<N, Role> = {} as Record<N, Role>, title = 'Acme Docs'): Promise<Tenant<N>> {
+export async function tenant<N extends string = never>(
+  stack: Pick<SharedStack, 'orgs'>,
+  members: Record<N, Role> = {} as Record<N, Role>,
+  title = 'Acme Docs',
+): Promise<Tenant<N>> {
   const names = Object.keys(members) as N[];
   const [owner, outsider, ...people] = await Promise.all(['owner', 'outsider', ...names].map((name) => stack.orgs.user(name)));
   const [org, other] = await Promise.all([

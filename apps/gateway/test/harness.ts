@@ -1,78 +1,62 @@
-import { startContent } from '@quire/content/testing';
-import { startGitSync } from '@quire/git-sync/testing';
-import { startInsights } from '@quire/insights/testing';
-import { startIntegrations } from '@quire/integrations/testing';
-import { startOrgs, type TestUser } from '@quire/orgs/testing';
-import { startReview } from '@quire/review/testing';
-import { startSites } from '@quire/sites/testing';
+import { contentAt } from '@quire/content/testing';
+import { orgsAt, type TestUser } from '@quire/orgs/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { gitbookOperations, served, specHook, type Violation } from './gitbook-spec.ts';
+import type { Stack, StackAddresses } from './stack.ts';
 
 /** What the answers of this file broke of GitBook's OpenAPI document (setup.ts fails the test that made them). */
 export const violations: Violation[] = [];
 
-/** The seven services wired as in production over fresh databases, with their own event streams; `orgsEnv` sets orgs' settings. */
-export async function startStack(orgsEnv: Record<string, string> = {}) {
-  const orgs = await startOrgs(orgsEnv);
-  // The services publish their domain events where this orgs instance's audit log reads them.
-  const eventsPrefix = orgs.config.EVENTS_SUBJECT_PREFIX;
-  // Content keeps copies of review's counters and git-sync's links from their state events on that stream.
-  const eventsStream = orgs.config.EVENTS_STREAM;
-  const [content, integrations, insights] = await Promise.all([
-    startContent(orgs.address, { eventsPrefix, eventsStream }),
-    startIntegrations(orgs.address),
-    startInsights(orgs.address),
-  ]);
-  const [review, sites, gitSync] = await Promise.all([
-    startReview(orgs.address, content.address, undefined, { eventsPrefix, eventsStream }),
-    startSites(orgs.address, content.address, { eventsPrefix }),
-    startGitSync(content.address, { eventsPrefix }),
-  ]);
-  content.useOwners(review.address, gitSync.address);
+export type { Stack } from './stack.ts';
+
+/** The run's shared stack as a worker reaches it: over gRPC, and over the databases tests seed beside the API. */
+function stackAt({ orgs, content, ...others }: StackAddresses) {
+  return { ...others, orgs: orgsAt(orgs.address, orgs.databaseUrl), content: contentAt(content.address, content.databaseUrl) };
+}
+
+export type SharedStack = ReturnType<typeof stackAt>;
+
+let shared: SharedStack | undefined;
+
+/**
+ * The run's stack, in a process of its own (global-setup.ts) and shared by every file of every
+ * worker. Tests are tenants: each makes its own organizations, so none sees another's data.
+ */
+export function sharedStack(): SharedStack {
+  return (shared ??= stackAt(inject('stack')));
+}
+
+type AppOptions = NonNullable<Parameters<typeof buildApp>[2]>;
+
+/**
+ * A gateway (its own configuration, caches and rate-limit counters) over the run's shared stack;
+ * drive it with `call` or `app.inject`. `stop()` closes the gateway alone. With `own`, over a
+ * stack of its own in this worker (`orgsEnv` its orgs' settings), stopped with it: for a file that
+ * stops, kills or reconfigures a service.
+ */
+export function startGateway(env: Record<string, string>, options: AppOptions & { own: true; orgsEnv?: Record<string, string> }): Promise<OwnGateway>;
+export function startGateway(env?: Record<string, string>, options?: AppOptions & { own?: undefined }): Promise<GatewayOver<SharedStack>>;
+export async function startGateway(env: Record<string, string> = {}, options: AppOptions & { own?: true; orgsEnv?: Record<string, string> } = {}) {
+  const { own, orgsEnv, ...appOptions } = options;
+  if (!own) return gatewayOver(sharedStack(), env, appOptions);
+  // Loaded only here: a worker of files that share the stack never loads the services' code.
+  const stack = await (await import('./stack.ts')).startStack(orgsEnv);
+  const g = await gatewayOver({ ...stack, eventsPrefix: stack.orgs.config.EVENTS_SUBJECT_PREFIX }, env, appOptions);
   return {
-    orgs,
-    content,
-    integrations,
-    insights,
-    review,
-    sites,
-    gitSync,
+    ...g,
     async stop() {
-      await Promise.all([review.stop(), sites.stop(), gitSync.stop()]);
-      await Promise.all([content.stop(), integrations.stop(), insights.stop()]);
-      await orgs.stop();
+      await g.stop();
+      await stack.stop();
     },
   };
 }
 
-export type Stack = Awaited<ReturnType<typeof startStack>>;
-
-let shared: Promise<Stack> | undefined;
-
-/**
- * This worker's stack, started by the first test file that asks and used by every file after it
- * (the e2e suites run their files in one process: vitest.config.ts). Tests are tenants: each makes
- * its own organizations, so none sees another's data. No test stops it: the run's teardown sweeps
- * its databases and streams. A file that stops, kills or reconfigures a service starts its own.
- */
-export function sharedStack(): Promise<Stack> {
-  return (shared ??= startStack());
-}
-
-/**
- * A gateway (its own configuration, caches and rate-limit counters) over this worker's shared
- * stack; drive it with `call` or `app.inject`. `stop()` closes the gateway alone. With `own`, over
- * a stack of its own (`orgsEnv` its orgs' settings), stopped with it: for a file that stops, kills
- * or reconfigures a service.
- */
-export async function startGateway(env: Record<string, string> = {}, options: Parameters<typeof buildApp>[2] & { own?: true; orgsEnv?: Record<string, string> } = {}) {
-  const { own, orgsEnv, ...appOptions } = options;
-  const stack = own ? await startStack(orgsEnv) : await sharedStack();
+async function gatewayOver<S extends SharedStack>(stack: S, env: Record<string, string>, appOptions: AppOptions) {
   const { orgs, content, review, integrations, insights, sites, gitSync } = stack;
   const config = loadGatewayConfig({
     ORGS_URL: orgs.address,
@@ -84,7 +68,7 @@ export async function startGateway(env: Record<string, string> = {}, options: Pa
     GIT_SYNC_URL: gitSync.address,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BUCKET: `test_${testSuffix()}`,
-    EVENTS_SUBJECT_PREFIX: orgs.config.EVENTS_SUBJECT_PREFIX,
+    EVENTS_SUBJECT_PREFIX: stack.eventsPrefix,
     ...env,
   });
   const services = connectServices(config, testIdentity('gateway'));
@@ -114,12 +98,14 @@ export async function startGateway(env: Record<string, string> = {}, options: Pa
       await app.limiter.drop();
       await app.close();
       for (const c of services.channels) c.client.close();
-      if (own) await stack.stop();
     },
   };
 }
 
-export type Gateway = Awaited<ReturnType<typeof startGateway>>;
+/** A gateway over stack `S`: the shared one (`Gateway`) or a file's own (`OwnGateway`). */
+export type GatewayOver<S extends SharedStack> = Awaited<ReturnType<typeof gatewayOver<S>>>;
+export type Gateway = GatewayOver<SharedStack>;
+export type OwnGateway = GatewayOver<Stack & { eventsPrefix: string }>;
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -4,7 +4,8 @@ import { docx, lyingBomb, para, zip } from '@quire/content/testing';
 import { startGitServer } from '@quire/git-sync/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Gateway } from './harness.ts';
 import { gatewayWithTenant } from './fixtures.ts';
 
@@ -41,16 +42,14 @@ beforeAll(async () => {
     if (body) res.writeHead(200, { 'content-type': typeof body === 'string' && !req.url!.startsWith('/files/') ? 'text/html' : 'application/octet-stream' }).end(body);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  // On the private host the shared stack may reach; 127.0.0.1 stays refused.
+  await new Promise<void>((resolve) => site.listen(0, TEST_PRIVATE_HOST, resolve));
+  base = `http://${TEST_PRIVATE_HOST}:${(site.address() as AddressInfo).port}`;
   ({ g, owner, reader, outsider, orgId } = await gatewayWithTenant({ QUIRE_PUBLIC_URL: 'http://quire.test' }, { reader: Role.ROLE_READ }));
 });
 afterAll(async () => {
   await g?.stop();
   await new Promise((resolve) => site?.close(resolve));
-});
-afterEach(() => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
 });
 
 /** Waits for the space's Git import to be done. */
@@ -98,7 +97,6 @@ const newSpace = async () => (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spa
 
 describe('POST /v1/spaces/{spaceId}/content/import', () => {
   it('imports the site as the space content and answers 201 with the revision', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const spaceId = await newSpace();
     const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/`, source: 'website' });
     expect(res.statusCode, res.body).toBe(201);
@@ -110,9 +108,14 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
     expect(content.pages.map((p: { title: string }) => p.title)).toEqual(['Start', 'Next']);
   });
 
-  it('refuses private addresses without the flag, naming the url', async () => {
+  it('refuses private addresses the settings do not list, naming the url', async () => {
     const spaceId = await newSpace();
-    expectError(await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/`, source: 'website' }), 400, /^url: "127\.0\.0\.1" resolves to 127\.0\.0\.1/);
+    const unlisted = base.replace(TEST_PRIVATE_HOST, '127.0.0.1');
+    expectError(
+      await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${unlisted}/`, source: 'website' }),
+      400,
+      /^url: "127\.0\.0\.1" resolves to 127\.0\.0\.1/,
+    );
   });
 
   it('validates the body: url, source, and the sources not supported', async () => {
@@ -127,7 +130,6 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   });
 
   it('imports a markdown file, a Word document and a Notion export, answering 201 with the revision', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     for (const [source, path, title] of [
       ['markdown', '/files/guide.md', 'Guide'],
       ['docx', '/files/notes.docx', 'Release notes'],
@@ -144,7 +146,6 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   });
 
   it('imports a ZIP of a Markdown folder as a Git import of the same files makes it, answering 201 with the revision', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const repos = await startGitServer();
     try {
       await repos.create('handbook', DOCS);
@@ -181,7 +182,6 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   });
 
   it('refuses a ZIP with an entry climbing out of its folder (400 naming it), writing nothing', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const spaceId = await newSpace();
     expectError(
       await g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url: `${base}/files/traversal.zip`, source: 'zip' }),
@@ -192,7 +192,6 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   });
 
   it('imports a file into a change request, leaving the space alone', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const spaceId = await newSpace();
     const before = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`)).json().id;
     const cr = (await g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Import' })).json();
@@ -212,7 +211,6 @@ describe('POST /v1/spaces/{spaceId}/content/import', () => {
   });
 
   it('refuses readers (403) and other organizations (404), and a ZIP bomb naming what was wrong', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     const spaceId = await newSpace();
     const body = { url: `${base}/files/guide.md`, source: 'markdown' };
     expectError(await g.call(reader, 'POST', `/v1/spaces/${spaceId}/content/import`, body), 403);

@@ -2,12 +2,12 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { startGitServer } from '@quire/git-sync/testing';
 import { metrics, startTracing } from '@quire/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startGateway } from './harness.ts';
+import { ok, startGateway, type OwnGateway } from './harness.ts';
 
 // Operations over the real services: readiness that tells required from optional services, the
 // Prometheus series of requests and RPCs, and traces from the gateway through the services to
 // their databases and through a NATS job (the reader's own: apps/reader/test/telemetry.contract.test.ts).
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: OwnGateway;
 const spans = new InMemorySpanExporter();
 let stopTracing: (() => Promise<void>) | undefined;
 

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { zip } from '@quire/content/testing';
 import type { TestUser } from '@quire/orgs/testing';
-import { afterEach, describe, expect } from 'vitest';
+import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
+import { describe, expect } from 'vitest';
 import { expectError, ok, type Gateway } from './harness.ts';
 import { test } from './fixtures.ts';
 
@@ -39,10 +40,6 @@ async function covered(g: Gateway, as: TestUser, orgId: string) {
   return { spaceId, hero, matter, home: pages.find((p) => p.title === 'Home')!.id, plain: pages.find((p) => p.title === 'Plain')!.id };
 }
 
-afterEach(() => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
-});
-
 describe("a page's cover and layout", () => {
   test('of an imported GitBook folder are answered, its cover a file of the space', async ({ g, team: { owner, orgId } }) => {
     const folder = zip({
@@ -52,11 +49,10 @@ describe("a page's cover and layout", () => {
       '.gitbook/assets/hero.png': Buffer.from(PNG, 'base64'),
     });
     const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/zip' }).end(folder));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, TEST_PRIVATE_HOST, resolve));
     try {
-      process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
       const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Imported' }), 201)).id as string;
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs.zip`;
+      const url = `http://${TEST_PRIVATE_HOST}:${(server.address() as AddressInfo).port}/docs.zip`;
       await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/content/import`, { url, source: 'zip' }), 201);
       const hero = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files`))).items[0].id as string;
       const pages = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/pages`))).pages;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ApplyChangesRequest, ApplyChangesResponse } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
+import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok, startGateway, type Method } from './harness.ts';
 
@@ -144,7 +145,6 @@ describe('NUL in text', () => {
 
 describe('files fetched by URL in change-request content', () => {
   it('are fetched (the uri format is known), a few at a time, within a total size per call', async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
     let inFlight = 0;
     let most = 0;
     const MB = 1024 * 1024;
@@ -158,8 +158,8 @@ describe('files fetched by URL in change-request content', () => {
         inFlight--;
       }, 100);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => server.listen(0, TEST_PRIVATE_HOST, resolve));
+    const at = `http://${TEST_PRIVATE_HOST}:${(server.address() as AddressInfo).port}`;
     try {
       const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Files' }), 201);
       const content = `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`;
@@ -181,7 +181,6 @@ describe('files fetched by URL in change-request content', () => {
         /body.changes\[0\].files.0.url: .*uri/,
       );
     } finally {
-      delete process.env.QUIRE_ALLOW_PRIVATE_NETWORK;
       await new Promise((resolve) => server.close(resolve));
     }
   });

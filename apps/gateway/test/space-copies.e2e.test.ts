@@ -2,13 +2,13 @@ import pg from 'pg';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGateway } from './harness.ts';
+import { startGateway, type OwnGateway } from './harness.ts';
 
 // A Space is one call: content keeps review's counters and git-sync's link. Here with the real
 // services: what the owners record shows at once, a lost copy is asked of its owner again, and a
 // space (or a list of them) answers with review and git-sync gone.
 
-let g: Awaited<ReturnType<typeof startGateway>>;
+let g: OwnGateway;
 let contentDb: pg.Client;
 let owner: TestUser;
 let reader: TestUser;

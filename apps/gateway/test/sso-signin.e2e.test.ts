@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@quire/policy';
-import { reservedPort } from '@quire/service-kit/testing';
+import { reservedPort, TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import type { TestUser } from '@quire/orgs/testing';
 import { browser, samlIdentityProvider, startOidcProvider } from '@quire/orgs/testing/idp';
 import { bearer, expectError, ok, type Gateway } from './harness.ts';
@@ -8,8 +8,6 @@ import { gatewayWithTenant } from './fixtures.ts';
 
 // OIDC and SAML sign-in through the gateway, listening on loopback, against an OpenID
 // provider and a SAML identity provider running in the test, over the real services.
-
-process.env.QUIRE_ALLOW_PRIVATE_NETWORK = 'true';
 
 const domain = `e2e-${Date.now().toString(36)}.example`;
 let g: Gateway, owner: TestUser, editor: TestUser, orgId: string;
@@ -92,7 +90,7 @@ describe('OIDC sign-in', () => {
       g.call(owner, 'POST', `/v1/orgs/${orgId}/oidc`, { label: 'Test OP', issuer: 'https://placeholder.example', clientId: 'x', clientSecret: 'x', defaultRole: 'comment' }),
       201,
     );
-    op = await startOidcProvider(p.service.redirectURL);
+    op = await startOidcProvider(p.service.redirectURL, TEST_PRIVATE_HOST);
     await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}/oidc/${p.id}`, { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret }));
     providerId = p.id;
     start = p.service.startURL;

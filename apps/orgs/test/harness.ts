@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { OrgsServiceClient } from '@quire/proto/orgs';
 import { createLogger, startGrpcServer } from '@quire/service-kit';
 import { Role } from '@quire/policy';
-import { cloneTemplate, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
+import { cloneTemplate, connectedTo, served, testIdentity, testSuffix } from '@quire/service-kit/testing';
 import { connectNats } from '@quire/service-kit/nats';
 import { addMember, createOrganization, createToken, createUser } from '../src/domain/admin.ts';
 import { loadOrgsConfig } from '../src/config.ts';
 import { compose } from '../src/main.ts';
+import { openStore, type Store } from '../src/store/index.ts';
 
 export interface TestUser {
   id: string;
@@ -44,38 +45,12 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const { close: closeServer, ...grpc } = served(server, OrgsServiceClient, 'orgs');
 
-  async function user(name = 'user'): Promise<TestUser> {
-    const email = `${name}-${randomBytes(4).toString('hex')}@example.com`;
-    const u = await createUser(store, email, name, TEST_PASSWORD);
-    const { token } = await createToken(store, email);
-    return { id: u.id, email, token, password: TEST_PASSWORD };
-  }
-
-  /** An organization owned (as admin) by `owner`, with further members at the given roles. */
-  async function organization(owner: TestUser, members: [TestUser, Role][] = [], title = 'Acme Docs') {
-    const org = await createOrganization(store, title, owner.email);
-    for (const [m, role] of members) await addMember(store, org.id, m.email, role);
-    return org;
-  }
-
   return {
-    /** Adds `user` to the organization at `role`. */
-    member: (organizationId: string, u: TestUser, role: Role) => addMember(store, organizationId, u.email, role),
     ...grpc,
+    ...seeding(store),
     config,
-    /** Resolves with the organization's audit entries once `count` are written, or what there is after `timeoutMs`. */
-    async audit(organizationId: string, count: number, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const rows = await store.listAudit(organizationId, {}, { take: 1000 });
-        if (rows.length >= count || Date.now() > deadline) return rows;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
     store,
     databaseUrl: database.url,
-    user,
-    organization,
     async stop() {
       await closeServer();
       for (const step of runtime.close) await step();
@@ -88,6 +63,44 @@ export async function startOrgs(env: Record<string, string> = {}, databaseUrl?: 
 }
 
 export type OrgsHarness = Awaited<ReturnType<typeof startOrgs>>;
+
+/** What tests make and read in orgs' database as an operator would, beside the API: users, organizations, members, the audit log. */
+function seeding(store: Store) {
+  return {
+    async user(name = 'user'): Promise<TestUser> {
+      const email = `${name}-${randomBytes(4).toString('hex')}@example.com`;
+      const u = await createUser(store, email, name, TEST_PASSWORD);
+      const { token } = await createToken(store, email);
+      return { id: u.id, email, token, password: TEST_PASSWORD };
+    },
+    /** An organization owned (as admin) by `owner`, with further members at the given roles. */
+    async organization(owner: TestUser, members: [TestUser, Role][] = [], title = 'Acme Docs') {
+      const org = await createOrganization(store, title, owner.email);
+      for (const [m, role] of members) await addMember(store, org.id, m.email, role);
+      return org;
+    },
+    /** Adds `user` to the organization at `role`. */
+    member: (organizationId: string, u: TestUser, role: Role) => addMember(store, organizationId, u.email, role),
+    /** Resolves with the organization's audit entries once `count` are written, or what there is after `timeoutMs`. */
+    async audit(organizationId: string, count: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const rows = await store.listAudit(organizationId, {}, { take: 1000 });
+        if (rows.length >= count || Date.now() > deadline) return rows;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
+
+/**
+ * The orgs service another process runs (the test run's shared stack), at `address` over the
+ * database at `databaseUrl`: its client, and the seeding over a store of this process's own.
+ */
+export function orgsAt(address: string, databaseUrl: string) {
+  const { store } = openStore(databaseUrl, 2);
+  return { ...connectedTo(address, OrgsServiceClient, 'orgs'), ...seeding(store), store, databaseUrl };
+}
 
 /** The users a suite starts from: an `owner`, a member per entry of `roles` named after it, and an `outsider`. */
 export type Team<R extends string> = Record<R | 'owner' | 'outsider', TestUser> & {

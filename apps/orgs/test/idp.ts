@@ -17,16 +17,17 @@ export interface OidcAccount {
 
 /**
  * oidc-provider with one confidential client. Its login and consent are answered at once for the
- * account named by `signInAs`, as if that person had typed their password and agreed.
+ * account named by `signInAs`, as if that person had typed their password and agreed. It listens
+ * on `host` (a private host the services are allowed to reach).
  */
-export async function startOidcProvider(redirectUri: string) {
+export async function startOidcProvider(redirectUri: string, host = '127.0.0.1') {
   const accounts = new Map<string, OidcAccount>();
   let current: string | undefined;
   const clientId = `quire-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(24).toString('base64url');
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: [
       {

@@ -1,6 +1,6 @@
 import type { CreateRevisionRequest, FileContent, PageContent, Revision } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
-import { startGateway, ok } from '@quire/gateway/testing';
+import { ok, startGateway, type Gateway } from '@quire/gateway/testing';
 import { testIdentity } from '@quire/service-kit/testing';
 import type { DestinationStream } from 'pino';
 import { connectServices } from '../src/clients.ts';
@@ -13,7 +13,7 @@ import { buildReader } from '../src/server/app.ts';
  * it with `reader.app.inject` or, once `listen` is called, over HTTP.
  */
 export async function startReader(env: Record<string, string> = {}, options: { gatewayEnv?: Record<string, string>; logStream?: DestinationStream; own?: true } = {}) {
-  const g = await startGateway(options.gatewayEnv, { own: options.own });
+  const g = options.own ? await startGateway(options.gatewayEnv ?? {}, { own: true }) : await startGateway(options.gatewayEnv);
   const { reader, config, stop } = await readerOver(g, env, options.logStream);
   return {
     g,
@@ -27,7 +27,7 @@ export async function startReader(env: Record<string, string> = {}, options: { g
 }
 
 /** The reader over the services of a gateway started elsewhere (stopping it leaves the gateway running). */
-export async function readerOver(g: Awaited<ReturnType<typeof startGateway>>, env: Record<string, string> = {}, logStream?: DestinationStream) {
+export async function readerOver(g: Gateway, env: Record<string, string> = {}, logStream?: DestinationStream) {
   const config = loadReaderConfig({
     ORGS_URL: g.orgs.address,
     CONTENT_URL: g.content.address,
@@ -61,13 +61,13 @@ export const page = (title: string, markdown: string, pages: PageContent[] = [],
 });
 
 /** A space of `orgId` with these pages as its active revision. */
-export async function spaceWith(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, orgId: string, title: string, pages: PageContent[]): Promise<string> {
+export async function spaceWith(g: Gateway, owner: TestUser, orgId: string, title: string, pages: PageContent[]): Promise<string> {
   const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title }), 201)).id as string;
   await setPages(g, owner, id, pages);
   return id;
 }
 
-export async function setPages(g: Awaited<ReturnType<typeof startGateway>>, owner: TestUser, spaceId: string, pages: PageContent[], files: FileContent[] = []) {
+export async function setPages(g: Gateway, owner: TestUser, spaceId: string, pages: PageContent[], files: FileContent[] = []) {
   await g.content.callContent<CreateRevisionRequest, Revision>(
     g.content.spaceContent.createRevision,
     { spaceId, parentRevisionId: '', pages, files, setActive: true, type: '' },

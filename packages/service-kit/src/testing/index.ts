@@ -19,8 +19,16 @@ import { InvalidArgumentError } from '../errors.js';
 import { connectNats, eventSink } from '../nats.js';
 
 export { sealWithoutKeyId } from './sealed.js';
+export { leaseSharedProcess, serveLeases, type Lease } from './shared-process.js';
 
 const run = promisify(execFile);
+
+/**
+ * The loopback address a shared test stack may reach as a private host (QUIRE_PRIVATE_HOSTS):
+ * tests serve what imports, Git and OIDC fetch on it, while 127.0.0.1 and every other private
+ * address stay refused, as in production.
+ */
+export const TEST_PRIVATE_HOST = '127.0.0.2';
 
 /** The server tests create their databases on: the local PostgreSQL unless QUIRE_PG_URL says otherwise. */
 export function adminUrl(): string {
@@ -180,7 +188,6 @@ export async function stopAll(...running: ({ stop(): Promise<unknown> } | { end(
 
 let testKeys: ReturnType<typeof generateServiceKeys> | undefined;
 
-/** The key set of this test process, made once: every service's private key and the trust document naming them all. */
 /** The message of the INVALID_ARGUMENT `check` throws; it fails when `check` throws another error or none. */
 export function refusal(check: () => unknown): string {
   try {
@@ -195,8 +202,13 @@ export function refusal(check: () => unknown): string {
 /** A string one character over `bound`. */
 export const overBound = (bound: Bound) => 'x'.repeat(bound.max + 1);
 
-export function testServiceKeys() {
-  return (testKeys ??= generateServiceKeys());
+/**
+ * The key set of this run, made once: every service's private key and the trust document naming
+ * them all. Kept in the environment, as `testRun()` is, so that the workers a globalSetup spawns
+ * sign with the keys of the services the run shares (the shared stack hands its set over).
+ */
+export function testServiceKeys(): ReturnType<typeof generateServiceKeys> {
+  return (testKeys ??= JSON.parse((process.env.QUIRE_TEST_SERVICE_KEYS ??= JSON.stringify(generateServiceKeys()))));
 }
 
 /** Service `name`'s identity in tests: real keys of the process's test key set, verified as in production. */
@@ -214,19 +226,24 @@ export function callAs(client: Client, audience: ServiceName) {
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
 }
 
+/** A client of `Ctor` at `address` (service `audience`), and its calls as a user: a server this process started or another's. */
+export function connectedTo<C extends Client>(address: string, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
+  const client = createClient(Ctor, address);
+  /** Calls an RPC as `userId`. */
+  return { address, client, call: callAs(client, audience) };
+}
+
 /**
  * What every harness tells of the gRPC server it started: its address, a client of `Ctor` there,
  * calls through it as a user, and a kill; `close` (the client closed, the server shut down) is the
  * first step of the harness's stop.
  */
 export function served<C extends Client>(server: Awaited<ReturnType<typeof startGrpcServer>>, Ctor: Parameters<typeof createClient<C>>[0], audience: ServiceName) {
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(Ctor, address);
+  const { address, client, call } = connectedTo(`127.0.0.1:${server.port}`, Ctor, audience);
   return {
     address,
     client,
-    /** Calls an RPC as `userId`. */
-    call: callAs(client, audience),
+    call,
     /** Cuts every connection at once and answers nothing more, as a killed instance would (stop() still cleans up). */
     kill: () => server.server.forceShutdown(),
     async close() {
