@@ -6,7 +6,7 @@ import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
 import { SitesServiceClient, SitesServiceService } from '@quire/proto/sites';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
-import { connectUpstreams, type Channel, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
+import { connectUpstreams, createLogger, type Channel, type PromiseClient, type ServiceIdentity } from '@quire/service-kit';
 import type { GatewayConfig } from './config.ts';
 
 /** One long-lived channel per service the gateway calls, created at start. */
@@ -27,7 +27,7 @@ export interface Services {
 }
 
 export function connectServices(
-  config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS'>,
+  config: Pick<GatewayConfig, 'ORGS_URL' | 'CONTENT_URL' | 'INTEGRATIONS_URL' | 'REVIEW_URL' | 'INSIGHTS_URL' | 'SITES_URL' | 'GIT_SYNC_URL' | 'GRPC_TIMEOUT_MS' | 'LOG_LEVEL'>,
   identity: ServiceIdentity,
 ): Services {
   const { clients, channels } = connectUpstreams(
@@ -56,7 +56,8 @@ export function connectServices(
       sites: { client: SitesServiceClient, definition: SitesServiceService, address: config.SITES_URL, audience: 'sites' },
       gitSync: { client: GitSyncServiceClient, definition: GitSyncServiceService, address: config.GIT_SYNC_URL, audience: 'git-sync' },
     },
-    { timeoutMs: config.GRPC_TIMEOUT_MS },
+    // Failed calls are logged at the gateway's level.
+    { timeoutMs: config.GRPC_TIMEOUT_MS, log: createLogger('gateway', config.LOG_LEVEL) },
   );
   return { ...clients, channels, identity };
 }

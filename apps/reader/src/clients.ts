@@ -3,11 +3,11 @@ import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/pr
 import { InsightsServiceClient, InsightsServiceService } from '@quire/proto/insights';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { SitesServiceClient, SitesServiceService } from '@quire/proto/sites';
-import { connectUpstreams, type ServiceIdentity } from '@quire/service-kit';
+import { connectUpstreams, createLogger, type ServiceIdentity } from '@quire/service-kit';
 import type { ReaderConfig } from './config.ts';
 
 /** The services the reader calls, one long-lived channel each, made as the gateway's are; every call is signed as the reader. */
-export function connectServices(config: Pick<ReaderConfig, 'ORGS_URL' | 'SITES_URL' | 'CONTENT_URL' | 'INSIGHTS_URL' | 'GRPC_TIMEOUT_MS'>, identity: ServiceIdentity) {
+export function connectServices(config: Pick<ReaderConfig, 'ORGS_URL' | 'SITES_URL' | 'CONTENT_URL' | 'INSIGHTS_URL' | 'GRPC_TIMEOUT_MS' | 'LOG_LEVEL'>, identity: ServiceIdentity) {
   const { clients, channels } = connectUpstreams(
     identity,
     {
@@ -18,7 +18,8 @@ export function connectServices(config: Pick<ReaderConfig, 'ORGS_URL' | 'SITES_U
       spaceContent: { client: SpaceContentServiceClient, definition: SpaceContentServiceService, address: config.CONTENT_URL, audience: 'content' },
       insights: { client: InsightsServiceClient, definition: InsightsServiceService, address: config.INSIGHTS_URL, audience: 'insights' },
     },
-    { timeoutMs: config.GRPC_TIMEOUT_MS },
+    // Failed calls are logged at the reader's level.
+    { timeoutMs: config.GRPC_TIMEOUT_MS, log: createLogger('reader', config.LOG_LEVEL) },
   );
   return { ...clients, channels };
 }

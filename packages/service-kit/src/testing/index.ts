@@ -14,7 +14,7 @@ import type { ServiceName } from '../callers.js';
 import { createClient, unaryCall } from '../client.js';
 import type { startGrpcServer } from '../grpc.js';
 import { generateServiceKeys, loadServiceKeys } from '../identity.js';
-import type { Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { InvalidArgumentError } from '../errors.js';
 import { connectNats, eventSink } from '../nats.js';
 
@@ -218,10 +218,12 @@ export function testIdentity(name: ServiceName, options?: IdentityOptions): Serv
 }
 
 let gateway: ServiceIdentity | undefined;
+let testClientLog: Logger | undefined;
 
 /** `call(method, request, userId)`: an RPC of `client` (service `audience`) as that user, signed the way the gateway signs. */
 export function callAs(client: Client, audience: ServiceName) {
-  const callee = { identity: (gateway ??= testIdentity('gateway')), audience };
+  // A refused or failed call is the test's to read, not a log line's.
+  const callee = { identity: (gateway ??= testIdentity('gateway')), audience, log: (testClientLog ??= createLogger('test-client', process.env.TEST_LOG_LEVEL ?? 'silent')) };
   return <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId?: string) =>
     unaryCall<Req, Res>(client, method, request, { userId, requestId: 'test' }, callee);
 }
