@@ -7,7 +7,10 @@ import { connectUpstreams, createLogger, type ServiceIdentity } from '@quire/ser
 import type { ReaderConfig } from './config.ts';
 
 /** The services the reader calls, one long-lived channel each, made as the gateway's are; every call is signed as the reader. */
-export function connectServices(config: Pick<ReaderConfig, 'ORGS_URL' | 'SITES_URL' | 'CONTENT_URL' | 'INSIGHTS_URL' | 'GRPC_TIMEOUT_MS' | 'LOG_LEVEL'>, identity: ServiceIdentity) {
+export function connectServices(
+  config: Pick<ReaderConfig, 'ORGS_URL' | 'SITES_URL' | 'CONTENT_URL' | 'INSIGHTS_URL' | 'GRPC_TIMEOUT_MS' | 'LOG_LEVEL'>,
+  identity: ServiceIdentity,
+) {
   const { clients, channels } = connectUpstreams(
     identity,
     {
