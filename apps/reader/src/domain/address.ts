@@ -59,5 +59,8 @@ export function locate(hostHeader: string | undefined, pathname: string, readerH
   return { address: { kind: 'path', organization, site }, base: `${prefix}/${encodeURIComponent(organization)}/${encodeURIComponent(site)}`, rest };
 }
 
+/** Where a site's MCP server answers below its base: GitBook's path, which assistants are configured with. */
+export const MCP_PATH = '~gitbook/mcp';
+
 /** A path below `base` from decoded segments. */
 export const pathIn = (base: string, segs: readonly string[]) => `${base}/${segs.map(encodeURIComponent).join('/')}`;

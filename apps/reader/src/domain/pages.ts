@@ -40,6 +40,9 @@ function indexOf(pages: readonly Page[]): Index {
 /** Pages a visitor reads (documents), in order, hidden ones and their children left out. */
 export const readingOrder = (pages: readonly Page[]): readonly PageNode[] => indexOf(pages).order;
 
+/** The page is one a visitor finds (in the reading order): not hidden, nor below a hidden page. */
+export const listed = (pages: readonly Page[], pageId: string): boolean => indexOf(pages).position.has(pageId);
+
 export const findByPath = (pages: readonly Page[], path: string): PageNode | undefined => indexOf(pages).byPath.get(path);
 
 /** The page at the root of a site-space: the first one read. */

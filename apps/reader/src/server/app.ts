@@ -4,11 +4,12 @@ import { logRedaction, securityHeaders, sessionCookieName } from '@quire/service
 import { parseTrustProxy } from '@quire/service-kit/trust-proxy';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify from 'fastify';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { DestinationStream } from 'pino';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
 import type { ReaderConfig } from '../config.ts';
-import { hostOf, locate } from '../domain/address.ts';
+import { hostOf, locate, MCP_PATH } from '../domain/address.ts';
 import { insightsQueue } from '../domain/insights-queue.ts';
 import { place } from '../domain/structure.ts';
 import { messagePage } from '../presenters/views/layout.ts';
@@ -17,6 +18,7 @@ import { assetRoutes } from './routes/assets.ts';
 import { crawlerRoutes } from './routes/crawlers.ts';
 import { fileRoutes } from './routes/files.ts';
 import { llmsRoutes } from './routes/llms.ts';
+import { MCP_BODY_LIMIT, mcpRoute, refuseMcp } from './routes/mcp.ts';
 import { pages, type Rendered } from './routes/pages.ts';
 import { searchRoutes } from './routes/search.ts';
 import { siteData } from './site-data.ts';
@@ -69,7 +71,30 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   const site = pages({ data, rendered, track });
   // A site's own routes, by the first segment of the path below its base (a Map: a page named like
   // an Object method is a page).
-  const special = new Map<string, SiteRoute>(Object.entries({ ...crawlerRoutes(data), ...llmsRoutes(data, site), ...searchRoutes(data, track, site), ...fileRoutes(data) }));
+  const mcp = mcpRoute(data, track, site);
+  const special = new Map<string, SiteRoute>(
+    Object.entries({
+      ...crawlerRoutes(data),
+      ...llmsRoutes(data, site),
+      ...searchRoutes(data, track, site),
+      ...fileRoutes(data),
+      '~gitbook': async (v, rest) => (rest.join('/') === 'mcp' ? mcp(v) : notFound(v.reply)),
+    }),
+  );
+
+  // The site's MCP server takes JSON-RPC by POST: the one route of a site that does. An assistant
+  // brings a visitor token as a bearer, and a refusal is a JSON-RPC error rather than a page.
+  app.route({
+    method: ['POST', 'DELETE'],
+    url: '/*',
+    bodyLimit: MCP_BODY_LIMIT,
+    handler: async (req, reply) => {
+      const at = locate(req.host, req.url.split('?')[0]!, readerHosts, mount);
+      if (!at || at.rest.join('/') !== MCP_PATH) return notFound(reply);
+      const v = await visit(req, reply, at, { bearer: true, refuse: refuseMcp });
+      return v ? mcp(v) : reply;
+    },
+  });
 
   app.get('/*', async (req, reply) => {
     // req.host: the Host a trusted proxy forwarded (X-Forwarded-Host), else the request's own, as the origin of `visit` reads it.
@@ -85,7 +110,10 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   });
 
   app.setNotFoundHandler((_req, reply) => notFound(reply));
-  app.setErrorHandler((err, req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    // The request's own fault (a body too large or not JSON, for the MCP server): said as such.
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+      return reply.code(err.statusCode).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: err.message }, id: null });
     req.log.error({ err }, 'reader failed');
     reply.header('cache-control', 'no-store');
     return html(reply, 503, messagePage({ status: 503, title: 'Temporarily unavailable', message: 'This page could not be shown just now. Try again in a moment.' }));

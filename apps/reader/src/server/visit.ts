@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SITE_MEMBER_GRANT_SECONDS } from '@quire/service-kit';
 import type { Located } from '../domain/address.ts';
-import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM } from '../domain/access.ts';
+import { MEMBER_COOKIE, MEMBER_PARAM, refusal, SHARE_COOKIE, SHARE_PARAM, TOKEN_COOKIE, TOKEN_PARAM, type Refusal } from '../domain/access.ts';
 import { messagePage } from '../presenters/views/layout.ts';
 import { html, notFound } from './respond.ts';
 import type { SiteData, SiteView } from './site-data.ts';
@@ -28,8 +28,18 @@ interface VisitOptions {
   siteAccess: string;
 }
 
+/** How a route that is not a page takes credentials and answers a refusal (the MCP server). */
+export interface VisitManner {
+  /** A visitor token may come as `Authorization: Bearer` (an assistant has no cookies). */
+  bearer?: boolean;
+  /** Answers a refusal instead of the refusal page or redirect. */
+  refuse?: (reply: FastifyReply, refused: Refusal) => unknown;
+}
+
+const bearerOf = (req: FastifyRequest) => /^Bearer (\S{1,8192})$/i.exec(req.headers.authorization ?? '')?.[1];
+
 /** Credentials from the query (then kept in a cookie scoped to the site) or from that cookie. */
-function proof(req: FastifyRequest, reply: FastifyReply, at: Located, sessionCookie: string) {
+function proof(req: FastifyRequest, reply: FastifyReply, at: Located, sessionCookie: string, manner: VisitManner) {
   const query = req.query as Record<string, string | undefined>;
   const cookiePath = at.base || '/';
   const secure = req.protocol === 'https';
@@ -46,7 +56,7 @@ function proof(req: FastifyRequest, reply: FastifyReply, at: Located, sessionCoo
   const session = at.address.kind === 'path' ? req.cookies[sessionCookie] : undefined;
   return {
     shareKey: take(SHARE_PARAM, SHARE_COOKIE),
-    visitorToken: take(TOKEN_PARAM, TOKEN_COOKIE),
+    visitorToken: take(TOKEN_PARAM, TOKEN_COOKIE) ?? (manner.bearer ? bearerOf(req) : undefined),
     memberSession: session && session.length <= 256 ? session : undefined,
     memberGrant,
   };
@@ -54,8 +64,8 @@ function proof(req: FastifyRequest, reply: FastifyReply, at: Located, sessionCoo
 
 /** Finds the site of a request and lets the visitor in, or answers for it (404, refusal). */
 export function visitor({ data, readerUrl, sessionCookie, siteAccess }: VisitOptions) {
-  return async function visit(req: FastifyRequest, reply: FastifyReply, at: Located): Promise<Visit | undefined> {
-    const creds = proof(req, reply, at, sessionCookie);
+  return async function visit(req: FastifyRequest, reply: FastifyReply, at: Located, manner: VisitManner = {}): Promise<Visit | undefined> {
+    const creds = proof(req, reply, at, sessionCookie, manner);
     const view = await data.view(at.address, creds, req.id);
     if (!view) {
       notFound(reply);
@@ -78,7 +88,8 @@ export function visitor({ data, readerUrl, sessionCookie, siteAccess }: VisitOpt
       if (view.access === 'visitor-token' && creds.visitorToken) reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
       if (creds.memberGrant) reply.clearCookie(MEMBER_COOKIE, { path: cookiePath });
       reply.header('cache-control', 'no-store');
-      if (refused.kind === 'redirect') reply.redirect(refused.location, 302);
+      if (manner.refuse) manner.refuse(reply, refused);
+      else if (refused.kind === 'redirect') reply.redirect(refused.location, 302);
       else
         html(
           reply,

@@ -1,3 +1,4 @@
+import { MCP_PATH } from '../../domain/address.ts';
 import { accentStyle, type Look } from '../../domain/look.ts';
 import { ASSETS, THEME_BOOT } from '../assets.ts';
 import { attr, esc } from './html.ts';
@@ -29,7 +30,7 @@ export function documentShell(meta: Meta, body: string): string {
     .join('');
   const twitter = `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${esc(fullTitle)}">${meta.description ? `<meta name="twitter:description" content="${esc(meta.description)}">` : ''}`;
   const style = meta.look ? accentStyle(meta.look) : '';
-  return `<!doctype html><html lang="en" data-theme="${meta.look?.defaultTheme ?? 'system'}"${attr('data-theme-fixed', meta.look?.toggle === false)}${attr('data-base', meta.base)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(fullTitle)}</title>${description}${meta.canonical ? `<link rel="canonical" href="${esc(meta.canonical)}">` : ''}${meta.noindex ? '<meta name="robots" content="noindex">' : ''}${social}${twitter}<script>${THEME_BOOT}</script><link rel="stylesheet" href="${ASSETS.css.path}">${style ? `<style>${style}</style>` : ''}<script defer src="${ASSETS.js.path}"></script></head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en" data-theme="${meta.look?.defaultTheme ?? 'system'}"${attr('data-theme-fixed', meta.look?.toggle === false)}${attr('data-base', meta.base)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(fullTitle)}</title>${description}${meta.canonical ? `<link rel="canonical" href="${esc(meta.canonical)}">` : ''}${meta.canonical ? `<link rel="mcp" href="${esc(meta.base)}/${MCP_PATH}">` : ''}${meta.noindex ? '<meta name="robots" content="noindex">' : ''}${social}${twitter}<script>${THEME_BOOT}</script><link rel="stylesheet" href="${ASSETS.css.path}">${style ? `<style>${style}</style>` : ''}<script defer src="${ASSETS.js.path}"></script></head><body>${body}</body></html>`;
 }
 
 /** A refusal or a missing page: a clear page with what happened and what to do. */

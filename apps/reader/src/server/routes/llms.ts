@@ -1,5 +1,5 @@
 import type { Page, Revision } from '@quire/proto/space-content';
-import { pathIn } from '../../domain/address.ts';
+import { MCP_PATH, pathIn } from '../../domain/address.ts';
 import { readingOrder } from '../../domain/pages.ts';
 import { allSiteSpaces, siteSpacePrefix } from '../../domain/structure.ts';
 import type { SiteData } from '../site-data.ts';
@@ -28,7 +28,8 @@ export async function everyPage(data: SiteData, v: Visit) {
 export function llmsRoutes(data: SiteData, { pageMarkdown }: ReturnType<typeof pages>): Record<string, SiteRoute> {
   return {
     'llms.txt': async (v) => {
-      const lines = [`# ${v.view.look.title}`, ''];
+      // Assistants that read llms.txt learn here where the site's MCP server answers.
+      const lines = [`# ${v.view.look.title}`, '', `> MCP server: ${v.origin}${v.at.base}/${MCP_PATH}`, ''];
       let group = '';
       for (const p of await everyPage(data, v)) {
         if (p.siteSpace !== group) lines.push('', `## ${p.siteSpace}`, '');

@@ -1,0 +1,143 @@
+import { answerMcp, mcpTool, textResult, toolError, type McpTool } from '@quire/service-kit/mcp';
+import type { FastifyReply } from 'fastify';
+import type { Refusal } from '../../domain/access.ts';
+import { Type } from '@sinclair/typebox';
+import { pathIn, segments } from '../../domain/address.ts';
+import { findByPath, firstPage, listed } from '../../domain/pages.ts';
+import { allSiteSpaces, place, siteSpacePrefix } from '../../domain/structure.ts';
+import type { SiteData } from '../site-data.ts';
+import type { Track } from '../tracking.ts';
+import type { Visit } from '../visit.ts';
+import { everyPage } from './llms.ts';
+import type { pages } from './pages.ts';
+
+// A site's MCP server at `<site>/~gitbook/mcp` (GitBook's path, so assistants configured for a
+// GitBook site keep working): the site as its visitor reads it, found, listed and read as
+// markdown. The visit decided access (public, share key, visitor token as a bearer, adaptive
+// claims) before any tool runs; hidden pages stay out, as they stay out of navigation.
+
+const MAX_QUERY = 256;
+const MAX_SEARCH_SPACES = 20;
+const MAX_RESULTS = 20;
+const SNIPPET_CHARS = 300;
+
+/** A JSON-RPC message is a tool call with its arguments: a few kilobytes. */
+export const MCP_BODY_LIMIT = 64 * 1024;
+
+/**
+ * A refused visit as an MCP client reads it: 401 with a bearer challenge where a key or token
+ * would let it in, 403 where the one sent no longer does; the message says what to send.
+ */
+export function refuseMcp(reply: FastifyReply, refused: Refusal) {
+  const status = refused.kind === 'redirect' ? 401 : refused.status;
+  const message =
+    refused.kind === 'redirect'
+      ? `This site is for signed-in visitors: send your visitor token as a bearer (sign in at ${refused.location})`
+      : `${refused.title}. ${refused.message}`;
+  if (status === 401) void reply.header('www-authenticate', 'Bearer');
+  return reply.code(status).send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+}
+
+/** The start of a passage, cut at a word. */
+function snippet(text: string): string {
+  if (text.length <= SNIPPET_CHARS) return text;
+  const cut = text.slice(0, SNIPPET_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnType<typeof pages>) {
+  function tools(v: Visit): McpTool[] {
+    const structure = v.view.structure!;
+    const urlOf = (prefix: string[], path: string) => `${v.origin}${pathIn(v.at.base, [...prefix, ...path.split('/')])}`;
+
+    /** The page a URL of this site or a path below it names, when a visitor may read it. */
+    async function pageAt(where: string) {
+      let path = where;
+      if (/^https?:\/\//i.test(where)) {
+        const url = new URL(where);
+        if (url.origin !== v.origin || !`${url.pathname}/`.startsWith(`${v.at.base}/`)) return undefined;
+        path = url.pathname.slice(v.at.base.length);
+      }
+      const rest = segments(`/${path.replace(/^\/+/, '').replace(/\.md$/i, '')}`);
+      const placement = rest && place(structure, rest);
+      if (!placement) return undefined;
+      const revision = await data.revision(placement.siteSpace.spaceId, v.req.id);
+      const wanted = placement.pagePath.join('/');
+      const node = wanted === '' ? firstPage(revision.pages) : findByPath(revision.pages, wanted);
+      if (!node || node.page.type !== 'document' || !listed(revision.pages, node.page.id)) return undefined;
+      return { placement, revision, page: node.page, url: urlOf(siteSpacePrefix(placement.section, placement.siteSpace), node.page.path) };
+    }
+
+    return [
+      mcpTool({
+        name: 'searchDocumentation',
+        title: 'Search the documentation',
+        description: `Searches ${v.view.look.title} and answers the pages found, best first, each with its title, URL and the passage that matched. Read a page with getPage.`,
+        input: Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_QUERY, description: 'What to look for, in words' }) }, { additionalProperties: false }),
+        readOnly: true,
+        async run({ query }) {
+          const spaces = allSiteSpaces(structure).slice(0, MAX_SEARCH_SPACES);
+          const found = await Promise.all(
+            spaces.map(async ({ section, siteSpace }) => {
+              const [items, revision] = await Promise.all([data.search(siteSpace.spaceId, query, v.req.id), data.revision(siteSpace.spaceId, v.req.id)]);
+              const prefix = siteSpacePrefix(section, siteSpace);
+              return items
+                .filter((p) => listed(revision.pages, p.pageId))
+                .map((p) => {
+                  const best = p.sections[0];
+                  return `## ${p.title}\nURL: ${urlOf(prefix, p.path)}${best?.id ? `#${best.id}` : ''}\n${best ? `${best.title ? `${best.title}: ` : ''}${snippet(best.body)}` : ''}`.trim();
+                });
+            }),
+          );
+          const results = found.flat().slice(0, MAX_RESULTS);
+          track(v, 'search_type_query', {}, { query });
+          return textResult(results.length ? results.join('\n\n') : `No page of ${v.view.look.title} matches "${query}".`);
+        },
+      }),
+      mcpTool({
+        name: 'getPage',
+        title: 'Read a page',
+        description: 'A page of the documentation as markdown, by its URL (as searchDocumentation or listPages give it) or its path below the site.',
+        input: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: "The page's URL or path" }) }, { additionalProperties: false }),
+        readOnly: true,
+        async run({ url }) {
+          const found = await pageAt(url);
+          if (!found) return toolError(`No page of ${v.view.look.title} at "${url}": listPages names every page.`);
+          const { placement, revision, page } = found;
+          track(v, 'page_view', { section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id });
+          return textResult(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
+        },
+      }),
+      mcpTool({
+        name: 'listPages',
+        title: 'List the pages',
+        description: 'Every page of the documentation in reading order, with its URL and description, grouped by section.',
+        input: Type.Object({}, { additionalProperties: false }),
+        readOnly: true,
+        async run() {
+          const lines: string[] = [];
+          let group = '';
+          for (const p of await everyPage(data, v)) {
+            if (p.siteSpace !== group) lines.push(...(lines.length ? [''] : []), `## ${p.siteSpace}`);
+            group = p.siteSpace;
+            lines.push(`- ${p.page.title}: ${p.url}${p.page.description ? ` (${p.page.description})` : ''}`);
+          }
+          return textResult(lines.join('\n'));
+        },
+      }),
+    ];
+  }
+
+  return (v: Visit) =>
+    answerMcp(
+      v.req,
+      v.reply,
+      {
+        name: v.view.look.title,
+        version: '1.0.0',
+        instructions: `The documentation of ${v.view.look.title}: search it, list its pages and read them as markdown.`,
+      },
+      tools(v),
+    );
+}

@@ -1,0 +1,169 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { TestUser } from '@quire/orgs/testing';
+import { ok } from '@quire/gateway/testing';
+import { SignJWT } from 'jose';
+import { describe, expect, onTestFinished, test as base } from 'vitest';
+import { page, spaceWith, startReader } from './harness.ts';
+
+// A published site's MCP server (`<site>/~gitbook/mcp`), driven by the official SDK's client over
+// real HTTP, with the reader's access rules: public, share link, visitor token with claims.
+
+type Reader = Awaited<ReturnType<typeof startReader>>;
+
+const test = base.extend<{ h: Reader; listening: string; owner: TestUser; orgId: string }>({
+  h: [
+    async ({}, use) => {
+      const h = await startReader();
+      await use(h);
+      await h.stop();
+    },
+    { scope: 'worker' },
+  ],
+  listening: [async ({ h }, use) => use(await h.reader.app.listen({ port: 0, host: '127.0.0.1' })), { scope: 'worker' }],
+  owner: async ({ h }, use) => use(await h.g.orgs.user('owner')),
+  orgId: async ({ h, owner }, use) => use((await h.g.orgs.organization(owner, [])).id),
+});
+
+const GUIDE = [
+  page('Introduction', 'Start here.\n\n## Install\n\nRun the installer, then restart the service.\n'),
+  page('Setup', 'Set things up.', [page('Advanced', 'Deep dive into tuning.')]),
+  page('Hidden', 'Not in the menu: tuning secrets.', [], { fields: { title: 'Hidden', hidden: true } }),
+];
+
+/** A site of `spaces` with `settings`, published; its MCP URL on the listening reader. */
+async function publish(h: Reader, owner: TestUser, orgId: string, listening: string, spaces: string[], settings: Record<string, unknown> = {}) {
+  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
+  const site = await api('POST', '/sites', { title: 'Acme Docs', spaces }, 201);
+  if (Object.keys(settings).length) await api('PATCH', `/sites/${site.id}`, settings);
+  await api('POST', `/sites/${site.id}/publish`);
+  return { api, site: site.id as string, mcp: new URL(`/${orgId}/${site.id}/~gitbook/mcp`, listening) };
+}
+
+async function connect(url: URL, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'quire-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  onTestFinished(() => client.close());
+  return client;
+}
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => text(await client.callTool({ name, arguments: args }));
+
+/** The raw answer to an `initialize`, as a client without the SDK sees a refusal. */
+const initialize = (url: URL, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+
+describe("a published site's MCP server", () => {
+  test('on a public site: lists, searches and reads the pages visitors find, never a hidden one', async ({ h, listening, owner, orgId }) => {
+    const { mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Guide', GUIDE)]);
+    const client = await connect(mcp);
+    expect(client.getServerVersion()).toMatchObject({ name: 'Acme Docs' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['searchDocumentation', 'getPage', 'listPages']);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+
+    const site = `${new URL(listening).origin.replace(/:\d+$/, ':8090')}/${orgId}`;
+    const listed = await call(client, 'listPages');
+    expect(listed).toMatch(new RegExp(`^## Guide\\n- Introduction: ${site}/[^/]+/introduction\\n- Setup: \\S+/setup\\n- Advanced: \\S+/setup/advanced$`));
+    expect(listed).not.toContain('Hidden');
+
+    const found = await call(client, 'searchDocumentation', { query: 'installer' });
+    expect(found).toMatch(/^## Introduction\nURL: \S+\/introduction#install\nInstall: Run the installer, then restart the service\.$/);
+    expect(await call(client, 'searchDocumentation', { query: 'tuning' })).not.toContain('Hidden');
+    expect(await call(client, 'searchDocumentation', { query: 'zebra' })).toBe('No page of Acme Docs matches "zebra".');
+
+    const url = /Advanced: (\S+)/.exec(listed)![1]!;
+    expect(await call(client, 'getPage', { url })).toBe('# Advanced\n\nDeep dive into tuning.');
+    expect(await call(client, 'getPage', { url: 'setup.md' })).toBe('# Setup\n\nSet things up.');
+    const hidden = await client.callTool({ name: 'getPage', arguments: { url: 'hidden' } });
+    expect(hidden).toMatchObject({ isError: true, content: [{ text: 'No page of Acme Docs at "hidden": listPages names every page.' }] });
+    const elsewhere = await client.callTool({ name: 'getPage', arguments: { url: 'https://elsewhere.example/introduction' } });
+    expect(elsewhere.isError).toBe(true);
+
+    // Where assistants and their users find it: llms.txt and every page's head.
+    const path = mcp.pathname;
+    expect((await h.reader.app.inject({ url: path.replace('/~gitbook/mcp', '/llms.txt') })).body).toMatch(
+      new RegExp(`^# Acme Docs\n\n> MCP server: http://127\.0\.0\.1:8090${path}\n`),
+    );
+    expect((await h.reader.app.inject({ url: path.replace('/~gitbook/mcp', '/introduction') })).body).toContain(`<link rel="mcp" href="${path}">`);
+  });
+
+  test('answers bad calls with JSON-RPC errors naming the problem, and GET with 405', async ({ h, listening, owner, orgId }) => {
+    const { mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Guide', GUIDE)]);
+    const client = await connect(mcp);
+    const refused = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.unreachable('accepted'),
+        (err: McpError) => err,
+      );
+    const unknown = await refused(client.callTool({ name: 'writePage', arguments: {} }));
+    expect(unknown).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('Unknown tool "writePage": this server has searchDocumentation, getPage, listPages'),
+    });
+    const long = await refused(client.callTool({ name: 'searchDocumentation', arguments: { query: 'x'.repeat(257) } }));
+    expect(long).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('Invalid arguments for searchDocumentation: query: Expected string length less or equal to 256'),
+    });
+    const extra = await refused(client.callTool({ name: 'getPage', arguments: { url: 'setup', spaceId: 'x' } }));
+    expect(extra).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Invalid arguments for getPage') });
+    expect((await fetch(mcp)).status).toBe(405);
+    const big = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ padding: 'x'.repeat(70_000) }) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
+    const broken = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    expect(broken.status).toBe(400);
+  });
+
+  test('on a share-link site: only with a live share key', async ({ h, listening, owner, orgId }) => {
+    const { api, site, mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Shared', [page('Partner notes', 'For partners.')])], {
+      visibility: 'share-link',
+    });
+    const without = await initialize(mcp);
+    expect(without.status).toBe(401);
+    expect(await without.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'This site is shared by link. Open it with the share link you were given.' },
+      id: null,
+    });
+    await expect(connect(mcp)).rejects.toThrow();
+
+    const link = await api('POST', `/sites/${site}/share-links`, { name: 'Partners' }, 201);
+    const keyed = new URL(mcp);
+    keyed.searchParams.set('shareKey', new URL(link.urls.published).searchParams.get('shareKey')!);
+    expect(await call(await connect(keyed), 'listPages')).toContain('- Partner notes: ');
+    await api('PATCH', `/sites/${site}/share-links/${link.id}`, { active: false });
+    expect((await initialize(keyed)).status).toBe(403);
+  });
+
+  test('on a visitor-auth site: the visitor token as a bearer, its claims choosing what is found', async ({ h, listening, owner, orgId }) => {
+    const open = await spaceWith(h.g, owner, orgId, 'Everyone', [page('Open page', 'Shared knowledge about widgets.')]);
+    const beta = await spaceWith(h.g, owner, orgId, 'Beta', [page('Beta page', 'Early widgets for testers.')]);
+    const { api, site, mcp } = await publish(h, owner, orgId, listening, [open], { visibility: 'visitor-auth' });
+    const added = await api('POST', `/sites/${site}/site-spaces`, { spaceId: beta }, 201);
+    await api('PATCH', `/sites/${site}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta === true' });
+    await api('POST', `/sites/${site}/publish`);
+    const key = (await api('GET', `/sites/${site}/publishing/auth`)).privateKey as string;
+    const sign = (claims: Record<string, unknown>, secret = key) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+
+    const without = await initialize(mcp);
+    expect(without.status).toBe(401);
+    expect(without.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await initialize(mcp, { authorization: `Bearer ${await sign({ beta: true }, 'f'.repeat(64))}` })).status).toBe(403);
+
+    const plain = await connect(mcp, { authorization: `Bearer ${await sign({})}` });
+    expect(await call(plain, 'listPages')).not.toContain('Beta page');
+    expect(await call(plain, 'searchDocumentation', { query: 'widgets' })).not.toContain('Beta page');
+    const tester = await connect(mcp, { authorization: `Bearer ${await sign({ beta: true })}` });
+    expect(await call(tester, 'listPages')).toContain('- Beta page: ');
+    expect(await call(tester, 'searchDocumentation', { query: 'widgets' })).toMatch(/## Beta page\nURL: \S+\/beta-page/);
+  });
+});
