@@ -19,8 +19,8 @@ const test = base.extend<{
   create: (as: string, payload: unknown) => Answer;
   log: (as: string, query?: string) => Answer;
 }>({
-  // Its own gateway, for this file's sign-in throttle (rate limits out of the way); the default
-  // 30 s authentication cache: revocations must not wait for it.
+  // Its own gateway, for this file's sign-in throttle (rate limits out of the way). It keeps the
+  // default 30 s authentication cache: revocations must not wait for it.
   throttled: [
     async ({}, use) => {
       const g = await startGateway({
