@@ -1,31 +1,22 @@
-import type { TestUser } from '@quire/orgs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ok, type Gateway } from './harness.ts';
-import { gatewayWithTenant, MEMBERS } from './fixtures.ts';
+import { describe, expect } from 'vitest';
+import { expectError, ok } from './harness.ts';
+import { test as base } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, editor: TestUser, commenter: TestUser, reader: TestUser, outsider: TestUser, orgId: string;
-
-beforeAll(async () => {
-  ({ g, owner, editor, commenter, reader, outsider, orgId } = await gatewayWithTenant({}, MEMBERS));
+const test = base.extend<{ place: { spaceId: string; cr: { id: string; number: number }; pageId: string; base: string } }>({
+  // A page in a change request of the team's space: the comments' place.
+  place: async ({ g, team: { owner }, space, changeRequest: cr }, use) => {
+    await ok(
+      g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }],
+      }),
+    );
+    const pageId = (await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`))).pages[0].id;
+    await use({ spaceId: space.id, cr, pageId, base: `/v1/spaces/${space.id}/change-requests/${cr.number}/comments` });
+  },
 });
-afterAll(() => g?.stop());
-
-/** A space with one page and a change request on it: the comments' place. */
-async function setup() {
-  const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
-  const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  await ok(
-    g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
-      changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n' } }],
-    }),
-  );
-  const pageId = (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`))).pages[0].id;
-  return { spaceId, cr, pageId, base: `/v1/spaces/${spaceId}/change-requests/${cr.number}/comments` };
-}
 
 describe('comments and replies over HTTP', () => {
-  it('posts, reads, lists with filters, resolves, reacts and counts', async () => {
-    const { spaceId, base, pageId, cr } = await setup();
+  test('posts, reads, lists with filters, resolves, reacts and counts', async ({ g, team: { owner, editor, commenter, reader }, place: { spaceId, base, pageId, cr } }) => {
     const first = await ok(g.call(commenter, 'POST', base, { page: pageId, node: 'n1', body: { markdown: 'Nice intro' } }));
     expect(first).toEqual({
       object: 'comment',
@@ -75,8 +66,7 @@ describe('comments and replies over HTTP', () => {
     expect((await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}`))).comments).toBe(1);
   });
 
-  it('refuses what the caller may not do, bad input and hidden spaces', async () => {
-    const { spaceId, base } = await setup();
+  test('refuses what the caller may not do, bad input and hidden spaces', async ({ g, team: { owner, editor, commenter, reader, outsider }, place: { spaceId, base } }) => {
     const c = await ok(g.call(commenter, 'POST', base, { body: { markdown: 'Mine' } }));
     expectError(await g.call(reader, 'POST', base, { body: { markdown: 'No' } }), 403, /comment permission/);
     expectError(await g.call(editor, 'PUT', `${base}/${c.id}`, { body: { markdown: 'Not mine' } }), 403, /author/);
@@ -96,8 +86,7 @@ describe('comments and replies over HTTP', () => {
     expectError(await g.call(owner, 'GET', `${base}/${c.id}`), 404);
   });
 
-  it('replies: post, list, get, edit, react and delete, with the same rights', async () => {
-    const { base, spaceId, cr } = await setup();
+  test('replies: post, list, get, edit, react and delete, with the same rights', async ({ g, team: { owner, editor, commenter, reader }, place: { spaceId, base, cr } }) => {
     const c = await ok(g.call(owner, 'POST', base, { body: { markdown: 'Question?' } }));
     const replies = `${base}/${c.id}/replies`;
     const r1 = await ok(g.call(commenter, 'POST', replies, { body: { markdown: 'Answer' } }));

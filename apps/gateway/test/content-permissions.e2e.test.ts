@@ -1,30 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { expectError, ok, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { test as base, tenant, type Tenant } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, creator: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
-let teamId: string;
-let otherTeamId: string;
+/** A tenant with a creator, an editor and a reader, and helpers that write in its organization as its owner (or as told). */
+function permissionsOrg(g: Gateway, t: Tenant<'creator' | 'editor' | 'reader'>) {
+  const { owner, orgId } = t;
+  /** The users granted a role on the space, as its owner lists them. */
+  const granted = async (spaceId: string) =>
+    (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/permissions/users?limit=1000`))).items as { permission: string; user: { id: string } }[];
+  return {
+    ...t,
+    createSpace: (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201),
+    createCollection: (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201),
+    roles: async (spaceId: string) => Object.fromEntries((await granted(spaceId)).map((p) => [p.user.id, p.permission])),
+  };
+}
 
-beforeAll(async () => {
-  ({ g, owner, creator, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { creator: Role.ROLE_CREATE, editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
-  teamId = (await ok(g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id] }), 201)).id;
-  otherTeamId = (await ok(g.call(outsider, 'PUT', `/v1/orgs/${otherOrgId}/teams`, { title: 'Outsiders', members: [] }), 201)).id;
+const test = base.extend<{ org: ReturnType<typeof permissionsOrg>; teamId: string; otherTeamId: string }>({
+  org: async ({ g }, use) => use(permissionsOrg(g, await tenant(g, { creator: Role.ROLE_CREATE, editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }))),
+  // A team of the organization with the editor in it, and one of the outsider's organization.
+  teamId: async ({ g, org }, use) => use((await ok(g.call(org.owner, 'PUT', `/v1/orgs/${org.orgId}/teams`, { title: 'Writers', members: [org.editor.id] }), 201)).id),
+  otherTeamId: async ({ g, org }, use) => use((await ok(g.call(org.outsider, 'PUT', `/v1/orgs/${org.otherOrgId}/teams`, { title: 'Outsiders', members: [] }), 201)).id),
 });
-afterAll(() => g?.stop());
-
-const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) =>
-  ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
-const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
-/** The users granted a role on the space, as its owner lists them. */
-const granted = async (spaceId: string) =>
-  (await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/permissions/users?limit=1000`))).items as { permission: string; user: { id: string } }[];
-const roles = async (spaceId: string) => Object.fromEntries((await granted(spaceId)).map((p) => [p.user.id, p.permission]));
 
 describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
-  it('grants users and teams with 204 and no body, replacing earlier grants', async () => {
+  test('grants users and teams with 204 and no body, replacing earlier grants', async ({ g, teamId, org: { owner, creator, reader, createSpace, roles } }) => {
     const space = await createSpace();
     const res = await g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'comment', users: [reader.id, creator.id], teams: [teamId] });
     expect(res.statusCode, res.body).toBe(204);
@@ -36,7 +38,7 @@ describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
     expect(await roles(space.id)).toEqual({ [reader.id]: 'review' });
   });
 
-  it('refuses bad input and callers without admin, changing nothing', async () => {
+  test('refuses bad input and callers without admin, changing nothing', async ({ g, otherTeamId, org: { owner, creator, reader, outsider, createSpace, roles } }) => {
     const space = await createSpace();
     await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'read', users: [reader.id] }), 204);
     const before = await roles(space.id);
@@ -59,13 +61,13 @@ describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
     expect(await roles(space.id)).toEqual(before);
   });
 
-  it("answers 404 for another organization's space", async () => {
+  test("answers 404 for another organization's space", async ({ g, org: { owner, reader, outsider, otherOrgId, createSpace } }) => {
     const foreign = await createSpace({}, otherOrgId, outsider);
     expectError(await g.call(owner, 'POST', `/v1/spaces/${foreign.id}/permissions`, { role: 'read', users: [reader.id] }), 404, /not found/);
     expect((await ok(g.call(outsider, 'GET', `/v1/spaces/${foreign.id}/permissions/users`))).items).toEqual([]);
   });
 
-  it('gives access: a read member shut out by defaultLevel null sees and edits the space after an edit grant', async () => {
+  test('gives access: a read member shut out by defaultLevel null sees and edits the space after an edit grant', async ({ g, org: { owner, creator, reader, createSpace } }) => {
     const space = await createSpace();
     await ok(g.call(owner, 'PATCH', `/v1/spaces/${space.id}`, { defaultLevel: null }));
     expectError(await g.call(reader, 'GET', `/v1/spaces/${space.id}`), 404);
@@ -79,7 +81,7 @@ describe('POST /v1/spaces/{spaceId}/permissions (inviteToSpace)', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}/permissions/users (listUserPermissionsInSpace)', () => {
-  it('lists the granted users in the reference shape, by page', async () => {
+  test('lists the granted users in the reference shape, by page', async ({ g, org: { owner, creator, editor, reader, createSpace } }) => {
     const space = await createSpace();
     await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'edit', users: [reader.id, creator.id, editor.id] }), 204);
     const all = await ok(g.call(reader, 'GET', `/v1/spaces/${space.id}/permissions/users`));
@@ -96,7 +98,7 @@ describe('GET /v1/spaces/{spaceId}/permissions/users (listUserPermissionsInSpace
     expect([...first.items, ...second.items].map((p: { user: { id: string } }) => p.user.id).sort()).toEqual([reader.id, creator.id, editor.id].sort());
   });
 
-  it('refuses a limit over 1000, a bad cursor, strangers and anonymous callers', async () => {
+  test('refuses a limit over 1000, a bad cursor, strangers and anonymous callers', async ({ g, org: { owner, outsider, createSpace } }) => {
     const space = await createSpace();
     const url = `/v1/spaces/${space.id}/permissions/users`;
     expectError(await g.call(owner, 'GET', `${url}?limit=1001`), 400, /^query\.limit: /);
@@ -107,7 +109,7 @@ describe('GET /v1/spaces/{spaceId}/permissions/users (listUserPermissionsInSpace
 });
 
 describe('PATCH and DELETE /v1/spaces/{spaceId}/permissions/users/{userId}', () => {
-  it("changes a user's role with 204, removes it with 205, then 204 when there is none", async () => {
+  test("changes a user's role with 204, removes it with 205, then 204 when there is none", async ({ g, org: { owner, creator, reader, createSpace, roles } }) => {
     const space = await createSpace();
     await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'read', users: [reader.id, creator.id] }), 204);
     const patched = await g.call(owner, 'PATCH', `/v1/spaces/${space.id}/permissions/users/${reader.id}`, { role: 'admin' });
@@ -125,7 +127,7 @@ describe('PATCH and DELETE /v1/spaces/{spaceId}/permissions/users/{userId}', () 
     expect(again.statusCode, again.body).toBe(204);
   });
 
-  it('refuses bad input and callers without admin, changing nothing', async () => {
+  test('refuses bad input and callers without admin, changing nothing', async ({ g, org: { owner, creator, editor, reader, outsider, createSpace, roles } }) => {
     const space = await createSpace();
     await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/permissions`, { role: 'read', users: [reader.id] }), 204);
     const url = `/v1/spaces/${space.id}/permissions/users/${reader.id}`;
@@ -147,7 +149,7 @@ describe('PATCH and DELETE /v1/spaces/{spaceId}/permissions/users/{userId}', () 
     expect(await roles(space.id)).toEqual({ [reader.id]: 'read' });
   });
 
-  it("answers 404 for another organization's space", async () => {
+  test("answers 404 for another organization's space", async ({ g, org: { owner, outsider, otherOrgId, createSpace } }) => {
     const foreign = await createSpace({}, otherOrgId, outsider);
     await ok(g.call(outsider, 'POST', `/v1/spaces/${foreign.id}/permissions`, { role: 'read', users: [outsider.id] }), 204);
     expectError(await g.call(owner, 'PATCH', `/v1/spaces/${foreign.id}/permissions/users/${outsider.id}`, { role: 'edit' }), 404, /not found/);
@@ -158,7 +160,7 @@ describe('PATCH and DELETE /v1/spaces/{spaceId}/permissions/users/{userId}', () 
 });
 
 describe('POST /v1/collections/{collectionId}/permissions (inviteToCollection)', () => {
-  it('grants with 204 and the grant reaches the spaces in the collection', async () => {
+  test('grants with 204 and the grant reaches the spaces in the collection', async ({ g, teamId, org: { owner, editor, reader, createSpace, createCollection } }) => {
     const col = await createCollection();
     await ok(g.call(owner, 'PATCH', `/v1/collections/${col.id}`, { defaultLevel: null }));
     const space = await createSpace({ parent: col.id });
@@ -173,7 +175,12 @@ describe('POST /v1/collections/{collectionId}/permissions (inviteToCollection)',
     expect(await ok(g.call(editor, 'GET', `/v1/collections/${col.id}`))).toMatchObject({ permissions: { view: true, create: false } });
   });
 
-  it('refuses bad input and callers without admin, changing nothing', async () => {
+  test('refuses bad input and callers without admin, changing nothing', async ({
+    g,
+    teamId,
+    otherTeamId,
+    org: { owner, creator, reader, outsider, otherOrgId, createCollection },
+  }) => {
     const col = await createCollection();
     const url = `/v1/collections/${col.id}/permissions`;
     expectError(await g.call(owner, 'POST', url, { role: 'edit', users: [outsider.id] }), 400, new RegExp(`^users\\[0\\]: "${outsider.id}" is not a member of the organization$`));

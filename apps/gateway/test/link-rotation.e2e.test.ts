@@ -1,7 +1,8 @@
 import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { makeLinkSigner } from '../src/signing.ts';
-import { startGateway } from './harness.ts';
+import { test as base } from './fixtures.ts';
+import { startGateway, type Gateway } from './harness.ts';
 
 // Rotating QUIRE_LINK_SECRET as an operator does: a file link signed with the old secret downloads
 // from a gateway that lists it in QUIRE_LINK_SECRET_PREVIOUS, and no longer once it is removed.
@@ -9,26 +10,33 @@ import { startGateway } from './harness.ts';
 const OLD = 'link-rotation-old-secret';
 const NEW = 'link-rotation-new-secret';
 
-let rotating: Awaited<ReturnType<typeof startGateway>>;
-let rotated: Awaited<ReturnType<typeof startGateway>>;
-let blob: string;
+/** A gateway for the file, with the link secrets of `env`, stopped after it. */
+function gatewayFor(env: Record<string, string>): [(context: object, use: (g: Gateway) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+  return [
+    async ({}, use) => {
+      const g = await startGateway(env);
+      await use(g);
+      await g.stop();
+    },
+    { scope: 'file' },
+  ];
+}
 
-beforeAll(async () => {
-  rotating = await startGateway({ QUIRE_LINK_SECRET: NEW, QUIRE_LINK_SECRET_PREVIOUS: OLD });
-  rotated = await startGateway({ QUIRE_LINK_SECRET: NEW });
-  const owner = await rotating.orgs.user('owner');
-  ({ blob } = (
-    await rotating.content.callContent<PutBlobsRequest, PutBlobsResponse>(rotating.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id)
-  ).blobs[0]!);
+const test = base.extend<{ rotating: Gateway; rotated: Gateway; blob: string }>({
+  // Their own gateways: one with the previous secret still listed, one with it removed.
+  rotating: gatewayFor({ QUIRE_LINK_SECRET: NEW, QUIRE_LINK_SECRET_PREVIOUS: OLD }),
+  rotated: gatewayFor({ QUIRE_LINK_SECRET: NEW }),
+  // A file of a new user's.
+  blob: async ({ rotating }, use) => {
+    const owner = await rotating.orgs.user('owner');
+    const { blobs } = await rotating.content.callContent<PutBlobsRequest, PutBlobsResponse>(rotating.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id);
+    await use(blobs[0]!.blob);
+  },
 });
-afterAll(async () => {
-  await rotating?.stop();
-  await rotated?.stop();
-});
 
-const download = (g: typeof rotating, url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+const download = (g: Gateway, url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
 
-it('downloads a link the previous secret signed while it is configured, and answers 404 once it is removed', async () => {
+test('downloads a link the previous secret signed while it is configured, and answers 404 once it is removed', async ({ rotating, rotated, blob }) => {
   const before = makeLinkSigner(rotating.config.QUIRE_PUBLIC_URL, { current: OLD }).sign(`/files/${blob}`, { name: 'a.txt' });
   const res = await download(rotating, before);
   expect(res.statusCode, res.body).toBe(200);

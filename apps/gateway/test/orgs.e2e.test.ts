@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
-import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, ok, type Method, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { bearer, expectError, ok, type Method } from './harness.ts';
+import { test as base, tenant, type Tenant } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
-
-beforeAll(async () => {
-  ({ g, owner, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
+// The member lists below name everyone in the organization: an editor and a reader beside the owner.
+const test = base.extend<{ org: Tenant<'editor' | 'reader'> }>({
+  org: async ({ g }, use) => use(await tenant(g, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ })),
 });
-afterAll(() => g?.stop());
+
+/** A hostname of the test's own organization: hostnames are unique across all of them. */
+const hostnameOf = (name: string, orgId: string) => `${name}-${orgId.toLowerCase()}`;
 
 describe('organizations', () => {
-  it("lists the caller's organizations in the list envelope, paging with next", async () => {
+  test("lists the caller's organizations in the list envelope, paging with next", async ({ g, org: { owner, orgId } }) => {
     const res = await g.call(owner, 'GET', '/v1/orgs');
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBeTruthy();
@@ -34,7 +34,7 @@ describe('organizations', () => {
     expect(page2.next).toBeUndefined();
   });
 
-  it('creates an organization with 201 and a Location header', async () => {
+  test('creates an organization with 201 and a Location header', async ({ g, org: { reader } }) => {
     const res = await g.call(reader, 'POST', '/v1/orgs', { title: 'Reader Co', emailDomains: ['reader.example'] });
     expect(res.statusCode).toBe(201);
     const body = res.json();
@@ -42,14 +42,15 @@ describe('organizations', () => {
     expect(body).toMatchObject({ object: 'organization', title: 'Reader Co', emailDomains: ['reader.example'], permissions: { admin: true } });
   });
 
-  it('gets and patches an organization as the reference says', async () => {
+  test('gets and patches an organization as the reference says', async ({ g, org: { owner, reader, orgId } }) => {
     const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}`);
     expect(got.statusCode).toBe(200);
     expect(got.json().permissions).toMatchObject({ view: true, admin: false, listMembers: true });
 
+    const hostname = hostnameOf('acme', orgId);
     const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, {
       title: 'Acme Documentation',
-      hostname: 'acme',
+      hostname,
       emailDomains: ['acme.example'],
       defaultRole: null,
       defaultContent: { type: 'site', site: 'site123' },
@@ -61,7 +62,7 @@ describe('organizations', () => {
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toMatchObject({
       title: 'Acme Documentation',
-      hostname: 'acme',
+      hostname,
       emailDomains: ['acme.example'],
       defaultRole: null,
       defaultContent: { type: 'site', site: 'site123' },
@@ -73,11 +74,11 @@ describe('organizations', () => {
     const cleared = (await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { logo: null, defaultContent: null, defaultRole: 'read', inviteLinks: true })).json();
     expect(cleared.urls.logo).toBeUndefined();
     expect(cleared.defaultContent).toBeUndefined();
-    expect(cleared).toMatchObject({ defaultRole: 'read', title: 'Acme Documentation', hostname: 'acme' });
+    expect(cleared).toMatchObject({ defaultRole: 'read', title: 'Acme Documentation', hostname });
   });
 
-  it('looks organizations up by email domain', async () => {
-    // A domain of this test's own: it runs alone as well as after the patch above.
+  test('looks organizations up by email domain', async ({ g, org: { owner, outsider, orgId } }) => {
+    // A domain of this test's own.
     const domain = `acme-${orgId.toLowerCase()}.example`;
     await ok(g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { emailDomains: ['acme.example', domain] }));
     const res = await g.call(owner, 'GET', `/v1/email-domains/${domain}/orgs`);
@@ -88,7 +89,7 @@ describe('organizations', () => {
 });
 
 describe('members', () => {
-  it('lists with order, role, search and sort', async () => {
+  test('lists with order, role, search and sort', async ({ g, org: { owner, editor, reader, orgId } }) => {
     const ids = (res: LightMyRequestResponse) => res.json().items.map((m: { id: string }) => m.id);
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members`))).toEqual([reader.id, editor.id, owner.id]);
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?order=asc`))).toEqual([owner.id, editor.id, reader.id]);
@@ -114,7 +115,7 @@ describe('members', () => {
     expect(ids(await g.call(reader, 'GET', `/v1/orgs/${orgId}/members?limit=2&order=asc&page=${page.next.page}`))).toEqual([reader.id]);
   });
 
-  it('gets, patches, makes SSO and removes members', async () => {
+  test('gets, patches, makes SSO and removes members', async ({ g, org: { owner, editor, reader, orgId } }) => {
     const got = await g.call(reader, 'GET', `/v1/orgs/${orgId}/members/${editor.id}`);
     expect(got.json()).toMatchObject({ id: editor.id, role: 'edit' });
     const patched = await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${editor.id}`, { role: 'review' });
@@ -135,7 +136,7 @@ describe('members', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/${leaver.id}`), 404);
   });
 
-  it('pings with signed visitor claims', async () => {
+  test('pings with signed visitor claims', async ({ g, org: { editor, orgId } }) => {
     const res = await g.call(editor, 'POST', `/v1/orgs/${orgId}/ping`);
     expect(res.statusCode).toBe(200);
     expect(res.json().serviceVisitorClaims.split('.')).toHaveLength(3);
@@ -143,7 +144,7 @@ describe('members', () => {
 });
 
 describe('teams and link invites', () => {
-  it('creates with PUT (201), lists with owner and title, gets, patches and deletes', async () => {
+  test('creates with PUT (201), lists with owner and title, gets, patches and deletes', async ({ g, org: { owner, editor, reader, orgId } }) => {
     const created = await g.call(owner, 'PUT', `/v1/orgs/${orgId}/teams`, { title: 'Writers', members: [editor.id, reader.id] });
     expect(created.statusCode).toBe(201);
     const team = created.json();
@@ -169,7 +170,7 @@ describe('teams and link invites', () => {
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/${team.id}`), 404);
   });
 
-  it('creates, lists and deletes link invites (205)', async () => {
+  test('creates, lists and deletes link invites (205)', async ({ g, org: { owner, orgId } }) => {
     const created = await g.call(owner, 'POST', `/v1/orgs/${orgId}/link-invites`, { role: 'edit' });
     expect(created.statusCode).toBe(201);
     const invite = created.json();
@@ -184,7 +185,7 @@ describe('teams and link invites', () => {
 });
 
 describe('users', () => {
-  it('answers the current user and users sharing an organization', async () => {
+  test('answers the current user and users sharing an organization', async ({ g, org: { owner, reader, outsider } }) => {
     expect((await g.call(reader, 'GET', '/v1/user')).json()).toMatchObject({
       object: 'user',
       id: reader.id,
@@ -197,13 +198,13 @@ describe('users', () => {
 });
 
 describe('bad input and access', () => {
-  it('answers 401 without a token or with a bad one', async () => {
+  test('answers 401 without a token or with a bad one', async ({ g }) => {
     expectError(await g.call(null, 'GET', '/v1/orgs'), 401, /Bearer/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Bearer qt_wrong' } }), 401, /not valid/);
     expectError(await g.app.inject({ method: 'GET', url: '/v1/orgs', headers: { authorization: 'Basic abc' } }), 401);
   });
 
-  it('hides another organization (404), and refuses non-admins (403), changing nothing', async () => {
+  test('hides another organization (404), and refuses non-admins (403), changing nothing', async ({ g, org: { owner, editor, reader, outsider, orgId, otherOrgId } }) => {
     const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
     const teamsBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams`)).json();
     const membersBefore = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json();
@@ -243,7 +244,7 @@ describe('bad input and access', () => {
     expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/members`)).json()).toEqual(membersBefore);
   });
 
-  it('answers 400 naming the field for every bound, enum and type, changing nothing', async () => {
+  test('answers 400 naming the field for every bound, enum and type, changing nothing', async ({ g, org: { owner, reader, outsider, orgId } }) => {
     const before = (await g.call(owner, 'GET', `/v1/orgs/${orgId}`)).json();
     const cases: [Method, string, unknown, RegExp][] = [
       ['GET', '/v1/orgs?limit=1001', undefined, /limit/],
@@ -290,19 +291,20 @@ describe('bad input and access', () => {
     expect((await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams?title=Team`)).json().count).toBe(0);
   });
 
-  it('answers 404 for unknown ids and routes, 409 for a taken hostname or the last admin', async () => {
+  test('answers 404 for unknown ids and routes, 409 for a taken hostname or the last admin', async ({ g, org: { owner, orgId } }) => {
     expectError(await g.call(owner, 'GET', '/v1/orgs/nope'), 404, /Organization/);
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/members/nobody`), 404, /Member/);
     expectError(await g.call(owner, 'GET', `/v1/orgs/${orgId}/teams/none`), 404, /Team/);
     expectError(await g.call(owner, 'GET', '/v1/nothing-here'), 404);
     const second = (await g.call(owner, 'POST', '/v1/orgs', { title: 'Hostname Co' })).json();
-    await g.call(owner, 'PATCH', `/v1/orgs/${second.id}`, { hostname: 'taken-name' });
-    expectError(await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: 'taken-name' }), 409, /hostname/);
+    const taken = hostnameOf('taken', orgId);
+    await g.call(owner, 'PATCH', `/v1/orgs/${second.id}`, { hostname: taken });
+    expectError(await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: taken }), 409, /hostname/);
     expectError(await g.call(owner, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { role: 'read' }), 409, /admin/);
     expectError(await g.call(owner, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`), 409, /admin/);
   });
 
-  it('refuses malformed JSON and oversized bodies with the error body', async () => {
+  test('refuses malformed JSON and oversized bodies with the error body', async ({ g, org: { owner, orgId } }) => {
     const bad = await g.app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}`, headers: { ...bearer(owner.token), 'content-type': 'application/json' }, payload: '{"title":' });
     expectError(bad, 400);
     const big = await g.app.inject({

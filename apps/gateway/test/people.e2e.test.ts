@@ -5,22 +5,25 @@ import { test as it } from './fixtures.ts';
 // Beyond the reference, what a user needs around members: invitations by email, a team's
 // members, and the subdomain lookup (GitBook's shapes).
 
-// Each test in an organization of its own (fixtures.ts).
+// Each test in an organization of its own (fixtures.ts); emails and hostnames, which are unique
+// across organizations, name it too.
+const ownName = (name: string, orgId: string) => `${name}-${orgId.toLowerCase()}`;
 
 describe('invitations, team members and subdomains', () => {
   it('invites people by email with a role each or one for all', async ({ g, team: { owner, orgId } }) => {
-    const res = await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: ['ada@example.com', { email: 'bob@example.com', role: 'edit' }], role: 'comment' });
+    const [ada, bob] = ['ada', 'bob'].map((name) => `${ownName(name, orgId)}@example.com`);
+    const res = await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: [ada, { email: bob, role: 'edit' }], role: 'comment' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({ users: [expect.any(String), expect.any(String)], invited: 2, failedSSOEmails: [] });
     const roles = (await g.call(owner, 'GET', `/v1/orgs/${orgId}/members?order=asc`)).json().items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]);
     expect(roles).toEqual(
       expect.arrayContaining([
-        ['ada@example.com', 'comment'],
-        ['bob@example.com', 'edit'],
+        [ada, 'comment'],
+        [bob, 'edit'],
       ]),
     );
-    const again = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: ['ada@example.com'] })).json();
+    const again = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/invites`, { emails: [ada] })).json();
     expect(again.invited).toBe(0);
   });
 
@@ -45,11 +48,12 @@ describe('invitations, team members and subdomains', () => {
   });
 
   it('answers what a subdomain points to', async ({ g, team: { owner, outsider, orgId } }) => {
-    await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: 'people-co' });
-    const res = await g.call(outsider, 'GET', '/v1/subdomains/people-co');
-    expect(res.json()).toEqual({ object: 'subdomain', subdomain: 'people-co', target: { type: 'organization', organization: orgId }, isActive: true });
+    const subdomain = ownName('people', orgId);
+    await g.call(owner, 'PATCH', `/v1/orgs/${orgId}`, { hostname: subdomain });
+    const res = await g.call(outsider, 'GET', `/v1/subdomains/${subdomain}`);
+    expect(res.json()).toEqual({ object: 'subdomain', subdomain, target: { type: 'organization', organization: orgId }, isActive: true });
     expectError(await g.call(outsider, 'GET', '/v1/subdomains/nobody-at-all'), 404);
     expectError(await g.call(outsider, 'GET', '/v1/subdomains/NO'), 400, /subdomain/);
-    expectError(await g.call(null, 'GET', '/v1/subdomains/people-co'), 401);
+    expectError(await g.call(null, 'GET', `/v1/subdomains/${subdomain}`), 401);
   });
 });

@@ -1,25 +1,20 @@
-import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ok, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { describe, expect } from 'vitest';
+import { expectError, ok } from './harness.ts';
+import { test as base, tenant, type Tenant } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, editor: TestUser, reviewer: TestUser, outsider: TestUser, orgId: string;
-
-beforeAll(async () => {
-  ({ g, owner, editor, reviewer, outsider, orgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reviewer: Role.ROLE_REVIEW }));
+const test = base.extend<{ org: Tenant<'editor' | 'reviewer'>; opened: { spaceId: string; cr: { number: number; revision: string }; base: string } }>({
+  org: async ({ g }, use) => use(await tenant(g, { editor: Role.ROLE_EDIT, reviewer: Role.ROLE_REVIEW })),
+  // A change request the editor opened on a new space of the organization.
+  opened: async ({ g, org: { owner, editor, orgId } }, use) => {
+    const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
+    const cr = await ok(g.call(editor, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
+    await use({ spaceId, cr, base: `/v1/spaces/${spaceId}/change-requests/${cr.number}` });
+  },
 });
-afterAll(() => g?.stop());
-
-async function changeRequest() {
-  const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
-  const cr = await ok(g.call(editor, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  return { spaceId, cr, base: `/v1/spaces/${spaceId}/change-requests/${cr.number}` };
-}
 
 describe('requested reviewers and reviews over HTTP', () => {
-  it('requests members, lists and removes them; renames with subject', async () => {
-    const { base, cr } = await changeRequest();
+  test('requests members, lists and removes them; renames with subject', async ({ g, org: { owner, editor, reviewer, outsider }, opened: { cr, base } }) => {
     const res = await ok(g.call(editor, 'POST', `${base}/requested-reviewers`, { users: [reviewer.id, owner.id], subject: 'Please review' }));
     expect(res.users).toHaveLength(2);
     expect(res.users.find((u: { user: { id: string } }) => u.user.id === reviewer.id)).toEqual({
@@ -44,8 +39,11 @@ describe('requested reviewers and reviews over HTTP', () => {
     expectError(await g.call(outsider, 'GET', `${base}/requested-reviewers`), 404);
   });
 
-  it('takes reviews from reviewers, with a comment, and lists them with the earlier ones outdated', async () => {
-    const { base, spaceId } = await changeRequest();
+  test('takes reviews from reviewers, with a comment, and lists them with the earlier ones outdated', async ({
+    g,
+    org: { owner, editor, reviewer, outsider },
+    opened: { spaceId, base },
+  }) => {
     await ok(g.call(editor, 'POST', `${base}/requested-reviewers`, { users: [reviewer.id] }));
     const first = await ok(g.call(reviewer, 'POST', `${base}/reviews`, { status: 'changes-requested', comment: { markdown: 'Fix the title' } }), 201);
     expect(first).toMatchObject({

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { buildApp } from '../src/app.ts';
-import { bearer, expectError, ok, startGateway } from './harness.ts';
+import { bearer, expectError, ok, startGateway, type Gateway } from './harness.ts';
+import { test as base } from './fixtures.ts';
 
 // Browser sessions, passwords and the CSRF rules, through the gateway over the real
 // orgs service, PostgreSQL and NATS.
 
 const COOKIE = 'quire_session';
 const ORIGIN = 'http://127.0.0.1:8080';
-
-let g: Awaited<ReturnType<typeof startGateway>>;
-let ada: TestUser;
-
-beforeAll(async () => {
-  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' });
-  ada = await g.orgs.user('ada');
-  await g.orgs.organization(ada);
-});
-afterAll(() => g?.stop());
 
 async function signIn(app: FastifyInstance, email: string, password: string, headers: Record<string, string> = {}) {
   const res = await app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email, password }, headers });
@@ -33,8 +24,45 @@ async function csrfOf(app: FastifyInstance, session: string): Promise<string> {
   return (await ok(app.inject({ method: 'GET', url: '/auth/session', headers: withSession(session) }))).csrfToken;
 }
 
+/** A gateway for the file, stopped after it. */
+function gatewayFor(...args: Parameters<typeof startGateway>): [(context: object, use: (g: Gateway) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+  return [
+    async ({}, use) => {
+      const g = await startGateway(...args);
+      await use(g);
+      await g.stop();
+    },
+    { scope: 'file' },
+  ];
+}
+
+const test = base.extend<{
+  unlimited: Gateway;
+  short: Gateway;
+  ada: TestUser;
+  dee: TestUser;
+  signedIn: { session: string; csrf: string; write: (headers: Record<string, string>) => Promise<LightMyRequestResponse> };
+}>({
+  // Its own gateway: sign-ins and sessions above the default rate limit.
+  unlimited: gatewayFor({ RATE_LIMIT_PER_MINUTE: '100000' }),
+  // Its own services: orgs with short session lifetimes.
+  short: gatewayFor({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } }),
+  ada: async ({ unlimited: g }, use) => {
+    const ada = await g.orgs.user('ada');
+    await g.orgs.organization(ada);
+    await use(ada);
+  },
+  dee: async ({ short }, use) => use(await short.orgs.user('dee')),
+  // A browser session of ada's, its CSRF token, and a write (a new API token) with given headers.
+  signedIn: async ({ unlimited: g, ada }, use) => {
+    const session = (await signIn(g.app, ada.email, ada.password)).session!;
+    const csrf = await csrfOf(g.app, session);
+    await use({ session, csrf, write: (headers) => g.app.inject({ method: 'POST', url: '/v1/user/tokens', payload: { label: 'by cookie' }, headers }) });
+  },
+});
+
 describe('POST /auth/sign-in', () => {
-  it('answers 204 with an HttpOnly, SameSite=Lax session cookie that every /v1 operation accepts', async () => {
+  test('answers 204 with an HttpOnly, SameSite=Lax session cookie that every /v1 operation accepts', async ({ unlimited: g, ada }) => {
     const { res, session, cookie } = await signIn(g.app, ada.email, ada.password);
     expect(res.statusCode, res.body).toBe(204);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -46,7 +74,7 @@ describe('POST /auth/sign-in', () => {
     expect(info).toEqual({ user: expect.objectContaining({ id: ada.id }), csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
-  it('gives a new session id at every sign-in and ends the one the browser had (no fixation)', async () => {
+  test('gives a new session id at every sign-in and ends the one the browser had (no fixation)', async ({ unlimited: g, ada }) => {
     const first = (await signIn(g.app, ada.email, ada.password)).session!;
     const second = (await signIn(g.app, ada.email, ada.password, withSession(first))).session!;
     expect(second).not.toBe(first);
@@ -58,7 +86,7 @@ describe('POST /auth/sign-in', () => {
     expect(third).not.toBe(planted);
   });
 
-  it('answers an unknown email and a wrong password alike, in the same time', async () => {
+  test('answers an unknown email and a wrong password alike, in the same time', async ({ unlimited: g, ada }) => {
     const unknown = () => signIn(g.app, 'nobody-here@example.com', 'whatever password');
     const wrong = () => signIn(g.app, ada.email, 'not the password');
     const [u, w] = [await unknown(), await wrong()];
@@ -86,7 +114,7 @@ describe('POST /auth/sign-in', () => {
     expect(Math.min(mu, mw)).toBeGreaterThan(5);
   });
 
-  it('refuses a megabyte password with 400 before any hashing: no failure counted, nothing asked of orgs', async () => {
+  test('refuses a megabyte password with 400 before any hashing: no failure counted, nothing asked of orgs', async ({ unlimited: g }) => {
     const victim = await g.orgs.user('huge-password');
     const org = await g.orgs.organization(victim, [], 'Huge');
     const huge = 'x'.repeat(1_000_000); // under the body limit, so the schema answers rather than the limit
@@ -100,7 +128,7 @@ describe('POST /auth/sign-in', () => {
     expect(await failed()).toHaveLength(1);
   });
 
-  it('refuses bad input with the field named, and a sign-in posted from another origin', async () => {
+  test('refuses bad input with the field named, and a sign-in posted from another origin', async ({ unlimited: g, ada }) => {
     expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email } }), 400, /password/);
     expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email, password: 'x'.repeat(257) } }), 400, /password/);
     expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email, password: ada.password, extra: 1 } }), 400);
@@ -113,34 +141,30 @@ describe('POST /auth/sign-in', () => {
 });
 
 describe('CSRF', () => {
-  let session: string;
-  let csrf: string;
-  beforeAll(async () => {
-    session = (await signIn(g.app, ada.email, ada.password)).session!;
-    csrf = await csrfOf(g.app, session);
-  });
-  const write = (headers: Record<string, string>) => g.app.inject({ method: 'POST', url: '/v1/user/tokens', payload: { label: 'by cookie' }, headers });
-
-  it('refuses a write by cookie without the x-csrf-token header, or with another one', async () => {
+  test('refuses a write by cookie without the x-csrf-token header, or with another one', async ({ unlimited: g, ada, signedIn: { session, write } }) => {
     expectError(await write(withSession(session)), 403, /x-csrf-token/);
     expectError(await write(withSession(session, { 'x-csrf-token': 'A'.repeat(43) })), 403, /x-csrf-token/);
     const other = (await signIn(g.app, ada.email, ada.password)).session!;
     expectError(await write(withSession(session, { 'x-csrf-token': await csrfOf(g.app, other) })), 403, /x-csrf-token/);
   });
 
-  it('refuses a write by cookie from a foreign Origin or Referer, even with the token', async () => {
+  test('refuses a write by cookie from a foreign Origin or Referer, even with the token', async ({ signedIn: { session, csrf, write } }) => {
     expectError(await write(withSession(session, { 'x-csrf-token': csrf, origin: 'https://evil.example' })), 403, /CSRF/);
     expectError(await write(withSession(session, { 'x-csrf-token': csrf, origin: 'null' })), 403, /CSRF/);
     expectError(await write(withSession(session, { 'x-csrf-token': csrf, referer: 'https://evil.example/page' })), 403, /CSRF/);
   });
 
-  it('lets a write by cookie through with the token from this origin, reads without it, and bearer calls without either', async () => {
+  test('lets a write by cookie through with the token from this origin, reads without it, and bearer calls without either', async ({
+    unlimited: g,
+    ada,
+    signedIn: { session, csrf, write },
+  }) => {
     await ok(write(withSession(session, { 'x-csrf-token': csrf, origin: ORIGIN })), 201);
     await ok(g.app.inject({ method: 'GET', url: '/v1/orgs', headers: withSession(session) }));
     await ok(write({ ...bearer(ada.token), origin: 'https://evil.example' }), 201);
   });
 
-  it('checks sign-out and sign-out-everywhere too', async () => {
+  test('checks sign-out and sign-out-everywhere too', async ({ unlimited: g, ada }) => {
     const s = (await signIn(g.app, ada.email, ada.password)).session!;
     expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-out', headers: withSession(s) }), 403, /CSRF/);
     expectError(await g.app.inject({ method: 'POST', url: '/auth/sign-out-everywhere', headers: withSession(s) }), 403, /CSRF/);
@@ -149,7 +173,7 @@ describe('CSRF', () => {
 });
 
 describe('sign out', () => {
-  it('ends this session at once (the cached answer too) and clears the cookie', async () => {
+  test('ends this session at once (the cached answer too) and clears the cookie', async ({ unlimited: g, ada }) => {
     const s = (await signIn(g.app, ada.email, ada.password)).session!;
     await ok(g.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) })); // cached now
     const out = await g.app.inject({ method: 'POST', url: '/auth/sign-out', headers: withSession(s, { 'x-csrf-token': await csrfOf(g.app, s) }) });
@@ -161,7 +185,7 @@ describe('sign out', () => {
     expect((await g.app.inject({ method: 'POST', url: '/auth/sign-out' })).statusCode).toBe(204);
   });
 
-  it("everywhere ends every session of the user and no one else's; tokens keep working", async () => {
+  test("everywhere ends every session of the user and no one else's; tokens keep working", async ({ unlimited: g, ada }) => {
     const bob = await g.orgs.user('bob');
     const [a1, a2, b1] = [
       (await signIn(g.app, ada.email, ada.password)).session!,
@@ -179,7 +203,7 @@ describe('sign out', () => {
 });
 
 describe('POST /auth/password', () => {
-  it("changes the password after checking the current one, and ends the user's other sessions", async () => {
+  test("changes the password after checking the current one, and ends the user's other sessions", async ({ unlimited: g }) => {
     const cy = await g.orgs.user('cy');
     const [here, elsewhere] = [(await signIn(g.app, cy.email, cy.password)).session!, (await signIn(g.app, cy.email, cy.password)).session!];
     const headers = withSession(here, { 'x-csrf-token': await csrfOf(g.app, here) });
@@ -201,38 +225,30 @@ describe('POST /auth/password', () => {
 });
 
 describe('session lifetimes', () => {
-  let short: Awaited<ReturnType<typeof startGateway>>;
-  let dee: TestUser;
-  beforeAll(async () => {
-    // Its own services: orgs with short session lifetimes.
-    short = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } });
-    dee = await short.orgs.user('dee');
-  });
-  afterAll(() => short?.stop());
-  const me = (s: string) => short.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) });
+  const me = (short: Gateway, s: string) => short.app.inject({ method: 'GET', url: '/v1/user', headers: withSession(s) });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('ends a session left unused for the idle lifetime', async () => {
+  test('ends a session left unused for the idle lifetime', async ({ short, dee }) => {
     const s = (await signIn(short.app, dee.email, dee.password)).session!;
-    await ok(me(s));
+    await ok(me(short, s));
     await sleep(1800);
-    expectError(await me(s), 401);
+    expectError(await me(short, s), 401);
   });
 
-  it('keeps a session in use past the idle lifetime, but not past the absolute one', async () => {
+  test('keeps a session in use past the idle lifetime, but not past the absolute one', async ({ short, dee }) => {
     const s = (await signIn(short.app, dee.email, dee.password)).session!;
     const start = Date.now();
     while (Date.now() - start < 3500) {
-      expect((await me(s)).statusCode, `at ${Date.now() - start} ms`).toBe(200);
+      expect((await me(short, s)).statusCode, `at ${Date.now() - start} ms`).toBe(200);
       await sleep(400);
     }
     await sleep(Math.max(0, 4100 - (Date.now() - start)));
-    expectError(await me(s), 401);
+    expectError(await me(short, s), 401);
   });
 });
 
 describe('behind HTTPS', () => {
-  it('marks the cookie Secure with the __Host- prefix', async () => {
+  test('marks the cookie Secure with the __Host- prefix', async ({ unlimited: g }) => {
     // A gateway configured for HTTPS, over the same services.
     const tls = { app: await buildApp({ ...g.config, QUIRE_PUBLIC_URL: 'https://docs.example.com' }, g.services) };
     try {
@@ -252,7 +268,7 @@ describe('behind HTTPS', () => {
 });
 
 describe('guests and members alike', () => {
-  it('a guest member signs in like anyone', async () => {
+  test('a guest member signs in like anyone', async ({ unlimited: g }) => {
     const guest = await g.orgs.user('guest');
     const org = await g.orgs.organization(await g.orgs.user('owner'), [[guest, Role.ROLE_GUEST]]);
     const s = (await signIn(g.app, guest.email, guest.password)).session!;

@@ -1,23 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { expectError, type Method, ok, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { test as base, tenant, type Tenant } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, creator: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
+/** A tenant with a creator and a reader, and helpers that write in its organization (as its owner unless told). */
+function sitesOrg(g: Gateway, t: Tenant<'creator' | 'reader'>) {
+  const sitesUrl = (org = t.orgId) => `/v1/orgs/${org}/sites`;
+  return {
+    ...t,
+    sitesUrl,
+    createSpace: (title = 'Handbook', org = t.orgId, as = t.owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title }), 201),
+    createSite: (body: Record<string, unknown> = {}, as: TestUser = t.owner) => ok(g.call(as, 'POST', sitesUrl(), { title: 'Docs site', ...body }), 201),
+    snapshot: async (url: string) => (await g.call(t.owner, 'GET', url)).json(),
+  };
+}
 
-beforeAll(async () => {
-  ({ g, owner, creator, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { creator: Role.ROLE_CREATE, reader: Role.ROLE_READ }));
+const test = base.extend<{ org: ReturnType<typeof sitesOrg> }>({
+  org: async ({ g }, use) => use(sitesOrg(g, await tenant(g, { creator: Role.ROLE_CREATE, reader: Role.ROLE_READ }))),
 });
-afterAll(() => g?.stop());
-
-const sitesUrl = (org = orgId) => `/v1/orgs/${org}/sites`;
-const createSpace = (title = 'Handbook', org = orgId, as = owner) => ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title }), 201);
-const createSite = (body: Record<string, unknown> = {}, as: TestUser = owner) => ok(g.call(as, 'POST', sitesUrl(), { title: 'Docs site', ...body }), 201);
-const snapshot = async (url: string) => (await g.call(owner, 'GET', url)).json();
 
 describe('sites over HTTP', () => {
-  it('creates, reads, lists, updates, publishes and deletes a site in the reference shape', async () => {
+  test('creates, reads, lists, updates, publishes and deletes a site in the reference shape', async ({ g, org: { owner, reader, orgId, sitesUrl, createSpace, createSite } }) => {
     const space = await createSpace('Guide');
     const site = await createSite({ spaces: [space.id] });
     expect(site).toEqual({
@@ -65,7 +69,7 @@ describe('sites over HTTP', () => {
     expectError(await g.call(owner, 'GET', url), 404, /Site ".*" not found/);
   });
 
-  it('creates a new space for the site with the `empty` keyword', async () => {
+  test('creates a new space for the site with the `empty` keyword', async ({ g, org: { owner, orgId, sitesUrl, createSite } }) => {
     const site = await createSite({ spaces: 'empty', title: 'Fresh docs' });
     const { items } = await ok(g.call(owner, 'GET', `${sitesUrl()}/${site.id}/site-spaces`));
     expect(items).toEqual([
@@ -78,17 +82,16 @@ describe('sites over HTTP', () => {
     ]);
   });
 
-  it('pages the list', async () => {
-    const org = (await g.orgs.organization(owner, [], 'Paging Org')).id;
-    for (const t of ['One', 'Two', 'Three']) await ok(g.call(owner, 'POST', sitesUrl(org), { title: t }), 201);
-    const first = await ok(g.call(owner, 'GET', `${sitesUrl(org)}?limit=2`));
+  test('pages the list', async ({ g, org: { owner, sitesUrl } }) => {
+    for (const t of ['One', 'Two', 'Three']) await ok(g.call(owner, 'POST', sitesUrl(), { title: t }), 201);
+    const first = await ok(g.call(owner, 'GET', `${sitesUrl()}?limit=2`));
     expect(first).toMatchObject({ count: 2, next: { page: expect.any(String) } });
-    const second = await ok(g.call(owner, 'GET', `${sitesUrl(org)}?limit=2&page=${first.next.page}`));
+    const second = await ok(g.call(owner, 'GET', `${sitesUrl()}?limit=2&page=${first.next.page}`));
     expect(second.items.map((s: { title: string }) => s.title)).toEqual(['Three']);
-    expectError(await g.call(owner, 'GET', `${sitesUrl(org)}?limit=1001`), 400, /limit/);
+    expectError(await g.call(owner, 'GET', `${sitesUrl()}?limit=1001`), 400, /limit/);
   });
 
-  it('refuses bad input with the field named, writing nothing', async () => {
+  test('refuses bad input with the field named, writing nothing', async ({ g, org: { owner, outsider, otherOrgId, sitesUrl, createSpace, createSite, snapshot } }) => {
     const before = (await snapshot(sitesUrl())).count;
     const creates: [Record<string, unknown>, RegExp][] = [
       [{ title: 'x' }, /body.title/],
@@ -127,7 +130,10 @@ describe('sites over HTTP', () => {
     expect(await snapshot(url)).toEqual(site);
   });
 
-  it('hides sites from outsiders and other organizations, and lets readers only read', async () => {
+  test('hides sites from outsiders and other organizations, and lets readers only read', async ({
+    g,
+    org: { creator, reader, outsider, otherOrgId, sitesUrl, createSite, snapshot },
+  }) => {
     const site = await createSite({}, creator);
     const url = `${sitesUrl()}/${site.id}`;
     const denied: [Method, string, unknown?][] = [
@@ -153,7 +159,7 @@ describe('sites over HTTP', () => {
 });
 
 describe('site structure over HTTP', () => {
-  it('adds site-spaces with their embedded space, sections, groups, and sorts them', async () => {
+  test('adds site-spaces with their embedded space, sections, groups, and sorts them', async ({ g, org: { owner, reader, sitesUrl, createSpace, createSite } }) => {
     const [a, b, c, d] = await Promise.all([createSpace('Guide'), createSpace('API'), createSpace('SDK'), createSpace('CLI')]);
     const site = await createSite({ spaces: [a.id] });
     const url = `${sitesUrl()}/${site.id}`;
@@ -220,7 +226,7 @@ describe('site structure over HTTP', () => {
     expect((await ok(g.call(owner, 'GET', `${url}/sections`))).items).toHaveLength(2);
   });
 
-  it('updates sections and site-spaces: conditions unset stay, null removes, paths stay unique', async () => {
+  test('updates sections and site-spaces: conditions unset stay, null removes, paths stay unique', async ({ g, org: { owner, reader, sitesUrl, createSpace, createSite } }) => {
     const [a, b] = await Promise.all([createSpace('One'), createSpace('Two')]);
     const site = await createSite();
     const url = `${sitesUrl()}/${site.id}`;
@@ -292,7 +298,10 @@ describe('site structure over HTTP', () => {
 });
 
 describe('share links, adaptive schema and the published site over HTTP', () => {
-  it('creates, renames, deactivates and deletes share links; only an active key opens a share-link site', async () => {
+  test('creates, renames, deactivates and deletes share links; only an active key opens a share-link site', async ({
+    g,
+    org: { owner, reader, outsider, sitesUrl, createSpace, createSite },
+  }) => {
     const [a, b] = await Promise.all([createSpace('Open'), createSpace('Beta')]);
     const site = await createSite({ visibility: 'share-link', spaces: [a.id, b.id] });
     const url = `${sitesUrl()}/${site.id}`;
@@ -338,7 +347,7 @@ describe('share links, adaptive schema and the published site over HTTP', () => 
     expectError(await published(owner), 404);
   });
 
-  it('validates and keeps the adaptive schema, and derives template conditions', async () => {
+  test('validates and keeps the adaptive schema, and derives template conditions', async ({ g, org: { owner, reader, sitesUrl, createSite } }) => {
     const site = await createSite();
     const url = `${sitesUrl()}/${site.id}/adaptive-schema`;
     expect(await ok(g.call(reader, 'GET', url))).toMatchObject({
@@ -380,7 +389,10 @@ describe('share links, adaptive schema and the published site over HTTP', () => 
 });
 
 describe('site customization over HTTP', () => {
-  it('answers the defaults, takes a whole replacement (PUT) or some settings (PATCH), and shows them in the published view', async () => {
+  test('answers the defaults, takes a whole replacement (PUT) or some settings (PATCH), and shows them in the published view', async ({
+    g,
+    org: { owner, creator, reader, sitesUrl, createSpace, createSite },
+  }) => {
     const site = await createSite({ spaces: [(await createSpace('Styled')).id] });
     const url = `${sitesUrl()}/${site.id}/customization`;
     const defaults = await ok(g.call(reader, 'GET', url));
@@ -407,7 +419,10 @@ describe('site customization over HTTP', () => {
     expect(view).toMatchObject({ customizations: { site: patched, siteSpaces: {} }, scripts: [] });
   });
 
-  it('refuses bad settings naming the field, readers and other organizations, writing nothing', async () => {
+  test('refuses bad settings naming the field, readers and other organizations, writing nothing', async ({
+    g,
+    org: { owner, reader, outsider, otherOrgId, sitesUrl, createSite },
+  }) => {
     const site = await createSite();
     const url = `${sitesUrl()}/${site.id}/customization`;
     const before = await ok(g.call(owner, 'GET', url));
@@ -424,7 +439,7 @@ describe('site customization over HTTP', () => {
 });
 
 describe('visitor authentication settings over HTTP', () => {
-  it('answers the key to editors, sets the backend and fallback URL, and regenerates the key', async () => {
+  test('answers the key to editors, sets the backend and fallback URL, and regenerates the key', async ({ g, org: { owner, creator, sitesUrl, createSite } }) => {
     const site = await createSite({ visibility: 'visitor-auth' });
     const url = `${sitesUrl()}/${site.id}/publishing/auth`;
     const first = await ok(g.call(creator, 'GET', url));
@@ -441,7 +456,7 @@ describe('visitor authentication settings over HTTP', () => {
     expect(await ok(g.call(owner, 'GET', url))).toEqual(regenerated);
   });
 
-  it('refuses readers, other organizations and bad settings, changing nothing', async () => {
+  test('refuses readers, other organizations and bad settings, changing nothing', async ({ g, org: { owner, reader, outsider, otherOrgId, sitesUrl, createSite } }) => {
     const site = await createSite({ visibility: 'visitor-auth' });
     const url = `${sitesUrl()}/${site.id}/publishing/auth`;
     const before = await ok(g.call(owner, 'GET', url));
