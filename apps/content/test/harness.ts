@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContentServiceClient } from '@quire/proto/content';
-import { SpaceContentServiceClient } from '@quire/proto/space-content';
+import type { Role } from '@quire/policy';
+import { ContentServiceClient, type CreateSpaceRequest, type Space } from '@quire/proto/content';
+import { SpaceContentServiceClient, type CreateRevisionRequest, type PutBlobsRequest, type PutBlobsResponse, type Revision } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { startOrgs, team } from '@quire/orgs/testing';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
 import { callAs, cloneTemplate, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
@@ -57,6 +59,8 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(ContentServiceClient, address);
   const spaceContent = createClient(SpaceContentServiceClient, address);
+  const call = callAs(client, 'content');
+  const callContent = callAs(spaceContent, 'content');
 
   return {
     address,
@@ -67,10 +71,18 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
     blobDir,
     importLimits,
     /** Calls an RPC as `userId`. */
-    call: callAs(client, 'content'),
+    call,
     /** The SpaceContentService on the same server, and its calls as `userId`. */
     spaceContent,
-    callContent: callAs(spaceContent, 'content'),
+    callContent,
+    /** A new space (of `req.organizationId`, titled Handbook unless `req` says) made by `userId`. */
+    createSpace: (userId: string, req: Partial<CreateSpaceRequest> & { organizationId: string }) =>
+      call<CreateSpaceRequest, Space>(client.createSpace, { title: 'Handbook', emoji: '', editMode: '', visibility: '', ...req }, userId),
+    /** Stores `data` as blobs, as `userId` uploads them; answers the blobs in that order. */
+    putBlobs: async (userId: string, data: Buffer[]) => (await callContent<PutBlobsRequest, PutBlobsResponse>(spaceContent.putBlobs, { data }, userId)).blobs,
+    /** A new revision of `req.spaceId` (of `req.pages` and `req.files`), made its active one by `userId`. */
+    createRevision: (userId: string, req: Partial<CreateRevisionRequest> & { spaceId: string }) =>
+      callContent<CreateRevisionRequest, Revision>(spaceContent.createRevision, { parentRevisionId: '', pages: [], files: [], setActive: true, type: '', ...req }, userId),
     store,
     /** Review and git-sync, started after content (they call it): asked for missing copies from then on. */
     useOwners(reviewAddress: string, gitSyncAddress: string) {
@@ -95,6 +107,16 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
 }
 
 export type ContentHarness = Awaited<ReturnType<typeof startContent>>;
+
+/**
+ * Orgs, and content calling it, with a team: an owner of an organization with `members` at their
+ * roles, and an outsider who owns another. A file's `beforeAll` in one call; `stopAll(h, orgs)` after.
+ */
+export async function startWithTeam<R extends string = never>(members: Record<R, Role> = {} as Record<R, Role>) {
+  const orgs = await startOrgs();
+  const h = await startContent(orgs.address);
+  return { orgs, h, ...(await team(orgs, members)) };
+}
 
 export { docx, lyingBomb, para, zip } from './import-files.ts';
 /** How content stores and indexes documents and a space's pages: the search benchmark seeds with them. */
