@@ -21,6 +21,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     exclude: ['test/**/*.e2e.test.ts', '**/node_modules/**'],
     environment: 'jsdom',
+    // The files share one process and its modules, as the services' suites do; test/setup-dom.ts
+    // points what the modules kept at each file's new window.
+    isolate: false,
     setupFiles: ['test/setup-dom.ts'],
     testTimeout: 20_000,
     hookTimeout: 120_000,

@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContentServiceClient } from '@quire/proto/content';
-import { SpaceContentServiceClient } from '@quire/proto/space-content';
+import type { Role } from '@quire/policy';
+import { ContentServiceClient, type CreateSpaceRequest, type Space } from '@quire/proto/content';
+import { SpaceContentServiceClient, type CreateRevisionRequest, type PutBlobsRequest, type PutBlobsResponse, type Revision } from '@quire/proto/space-content';
 import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
+import { startOrgs, team } from '@quire/orgs/testing';
 import { createClient, createLogger, promiseClient, startGrpcServer } from '@quire/service-kit';
 import { cloneTemplate, connectedTo, testEventSink, testIdentity } from '@quire/service-kit/testing';
 import { localBlobStore } from '../src/blobs/index.ts';
@@ -62,6 +64,14 @@ export async function startContent(orgsAddress: string, options: { databaseUrl?:
     clock,
     blobDir,
     importLimits,
+    /** A new space (of `req.organizationId`, titled Handbook unless `req` says) made by `userId`. */
+    createSpace: (userId: string, req: Partial<CreateSpaceRequest> & { organizationId: string }) =>
+      clients.call<CreateSpaceRequest, Space>(client.createSpace, { title: 'Handbook', emoji: '', editMode: '', visibility: '', ...req }, userId),
+    /** Stores `data` as blobs, as `userId` uploads them; answers the blobs in that order. */
+    putBlobs: async (userId: string, data: Buffer[]) => (await clients.callContent<PutBlobsRequest, PutBlobsResponse>(spaceContent.putBlobs, { data }, userId)).blobs,
+    /** A new revision of `req.spaceId` (of `req.pages` and `req.files`), made its active one by `userId`. */
+    createRevision: (userId: string, req: Partial<CreateRevisionRequest> & { spaceId: string }) =>
+      clients.callContent<CreateRevisionRequest, Revision>(spaceContent.createRevision, { parentRevisionId: '', pages: [], files: [], setActive: true, type: '', ...req }, userId),
     store,
     /** Review and git-sync, started after content (they call it): asked for missing copies from then on. */
     useOwners(reviewAddress: string, gitSyncAddress: string) {
@@ -102,6 +112,16 @@ export function contentAt(address: string, databaseUrl: string) {
     spaceContent: spaceContent.client,
     callContent: spaceContent.call,
   };
+}
+
+/**
+ * Orgs, and content calling it, with a team: an owner of an organization with `members` at their
+ * roles, and an outsider who owns another. A file's `beforeAll` in one call; `stopAll(h, orgs)` after.
+ */
+export async function startWithTeam<R extends string = never>(members: Record<R, Role> = {} as Record<R, Role>) {
+  const orgs = await startOrgs();
+  const h = await startContent(orgs.address);
+  return { orgs, h, ...(await team(orgs, members)) };
 }
 
 export { docx, lyingBomb, para, zip } from './import-files.ts';

@@ -1,22 +1,12 @@
 import { status } from '@grpc/grpc-js';
-import type { CreateSpaceRequest, Space } from '@quire/proto/content';
-import type {
-  CreateRevisionRequest,
-  ListFileBacklinksRequest,
-  ListFileBacklinksResponse,
-  ListLinksRequest,
-  ListLinksResponse,
-  PageContent,
-  PutBlobsRequest,
-  PutBlobsResponse,
-  Revision,
-} from '@quire/proto/space-content';
+import type { Space } from '@quire/proto/content';
+import type { ListFileBacklinksRequest, ListFileBacklinksResponse, ListLinksRequest, ListLinksResponse, PageContent, Revision } from '@quire/proto/space-content';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
-import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_INLINE_DOCUMENTS } from '../src/store/search-documents.ts';
-import { APP_URL, startContent, type ContentHarness } from './harness.ts';
+import { APP_URL, startWithTeam, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
@@ -42,25 +32,11 @@ const guide = [
 ].join('\n\n');
 
 beforeAll(async () => {
-  orgs = await startOrgs();
-  h = await startContent(orgs.address);
-  ({ owner, outsider, orgId } = await team(orgs, {}));
-  space = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id);
-  const [logo, manual] = (await h.callContent<PutBlobsRequest, PutBlobsResponse>(h.spaceContent.putBlobs, { data: [Buffer.from('png bytes'), Buffer.from('pdf bytes')] }, owner.id))
-    .blobs;
+  ({ orgs, h, owner, outsider, orgId } = await startWithTeam());
+  space = await h.createSpace(owner.id, { organizationId: orgId, title: 'Docs' });
+  const [logo, manual] = await h.putBlobs(owner.id, [Buffer.from('png bytes'), Buffer.from('pdf bytes')]);
   const create = (pages: PageContent[], files: { id: string; blob: string }[]) =>
-    h.callContent<CreateRevisionRequest, Revision>(
-      h.spaceContent.createRevision,
-      {
-        spaceId: space.id,
-        parentRevisionId: '',
-        pages,
-        files: files.map((f) => ({ ...f, name: `${f.id}.bin`, contentType: 'application/octet-stream' })),
-        setActive: true,
-        type: '',
-      },
-      owner.id,
-    );
+    h.createRevision(owner.id, { spaceId: space.id, pages, files: files.map((f) => ({ ...f, name: `${f.id}.bin`, contentType: 'application/octet-stream' })) });
   // The first revision: the manual is still there, and nothing links to the logo yet.
   first = await create([page('guide', 'Guide', 'Read [the manual](/files/manual).\n')], [{ id: 'manual', blob: manual!.blob }]);
   await create(
@@ -119,14 +95,10 @@ describe('ListLinks', () => {
   });
 
   it('lists the links of a revision of many new pages as soon as it is written, its documents analyzed first if the indexer has not yet', async () => {
-    const large = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Large', emoji: '', editMode: '', visibility: '' }, owner.id);
+    const large = await h.createSpace(owner.id, { organizationId: orgId, title: 'Large' });
     const n = INDEX_INLINE_DOCUMENTS + 10;
     const pages = Array.from({ length: n }, (_, i) => page(`p${i}`, `Page ${i}`, `# Part ${i}\n\nOn to [the next](page-${i + 1}.md#part-${i + 1}).\n`));
-    await h.callContent<CreateRevisionRequest, Revision>(
-      h.spaceContent.createRevision,
-      { spaceId: large.id, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
-      owner.id,
-    );
+    await h.createRevision(owner.id, { spaceId: large.id, pages });
     const res = await h.callContent<ListLinksRequest, ListLinksResponse>(
       h.spaceContent.listLinks,
       { spaceId: large.id, revisionId: '', pageId: '', status: '', page: { page: '', limit: 100 } },
@@ -155,20 +127,12 @@ describe('ListLinks', () => {
 
 describe('GitBook anchors of headings in other scripts', () => {
   it('takes the transliterated anchors GitBook links use (`#ustanovka`, `#zhun-bei`) as ok, and the rest as broken', async () => {
-    const manual = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'Manual', emoji: '', editMode: '', visibility: '' }, owner.id);
+    const manual = await h.createSpace(owner.id, { organizationId: orgId, title: 'Manual' });
     const links = ['ustanovka', 'zhun-bei', 'zhun-bei-1', 'an-zhuang-node-js', 'nowhere'].map((a) => `[${a}](install.md#${a})`).join(' ');
-    await h.callContent<CreateRevisionRequest, Revision>(
-      h.spaceContent.createRevision,
-      {
-        spaceId: manual.id,
-        parentRevisionId: '',
-        pages: [page('start', 'Start', `${links}\n`), page('install', 'Install', '## Установка\n\nText.\n\n## 准备\n\nOne.\n\n## 准备\n\nTwo.\n\n## 安装 Node.js\n')],
-        files: [],
-        setActive: true,
-        type: '',
-      },
-      owner.id,
-    );
+    await h.createRevision(owner.id, {
+      spaceId: manual.id,
+      pages: [page('start', 'Start', `${links}\n`), page('install', 'Install', '## Установка\n\nText.\n\n## 准备\n\nOne.\n\n## 准备\n\nTwo.\n\n## 安装 Node.js\n')],
+    });
     const res = await h.callContent<ListLinksRequest, ListLinksResponse>(h.spaceContent.listLinks, { spaceId: manual.id, revisionId: '', pageId: '', status: '' }, owner.id);
     expect(res.items.map((u) => [u.targetAnchor, u.status])).toEqual([
       ['ustanovka', 'ok'],

@@ -1,12 +1,12 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateSpaceRequest, ListMemberSpacesRequest, ListMemberSpacesResponse, Space } from '@quire/proto/content';
+import type { ListMemberSpacesRequest, ListMemberSpacesResponse, Space } from '@quire/proto/content';
 import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
-import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
 import { SortOrder } from '@quire/proto/common';
-import { startContent, type ContentHarness } from './harness.ts';
+import { startWithTeam, type ContentHarness } from './harness.ts';
 
 let orgs: OrgsHarness;
 let h: ContentHarness;
@@ -16,10 +16,8 @@ let open: Space;
 let closed: Space;
 
 beforeAll(async () => {
-  orgs = await startOrgs();
-  h = await startContent(orgs.address);
-  ({ owner, reader, guest, outsider, orgId } = await team(orgs, { reader: Role.ROLE_READ, guest: Role.ROLE_GUEST }));
-  const create = (title: string) => h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title, emoji: '', editMode: '', visibility: '' }, owner.id);
+  ({ orgs, h, owner, reader, guest, outsider, orgId } = await startWithTeam({ reader: Role.ROLE_READ, guest: Role.ROLE_GUEST }));
+  const create = (title: string) => h.createSpace(owner.id, { organizationId: orgId, title });
   open = await create('Open');
   closed = await create('Closed');
   // Nothing passes down to members from the org role: only admins reach it.

@@ -1,26 +1,22 @@
 import { status } from '@grpc/grpc-js';
-import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type {
   ApplyChangesRequest,
   ApplyChangesResponse,
   Change,
-  CreateRevisionRequest,
   GetPageRequest,
   GetRevisionRequest,
   ListRevisionsRequest,
   ListRevisionsResponse,
   Page,
   PageContent,
-  PutBlobsRequest,
-  PutBlobsResponse,
   Revision,
 } from '@quire/proto/space-content';
 import { Role } from '@quire/policy';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { stopAll } from '@quire/service-kit/testing';
-import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContent, type ContentHarness } from './harness.ts';
+import { startWithTeam, type ContentHarness } from './harness.ts';
 
 // A page's cover and layout live in its front matter, kept at the top of its markdown by Git
 // imports: every read of pages answers them, and edits keep them.
@@ -31,9 +27,7 @@ let owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser;
 let orgId: string, otherOrgId: string;
 
 beforeAll(async () => {
-  orgs = await startOrgs();
-  h = await startContent(orgs.address);
-  ({ owner, editor, reader, outsider, orgId, otherOrgId } = await team(orgs, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
+  ({ orgs, h, owner, editor, reader, outsider, orgId, otherOrgId } = await startWithTeam({ editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
 });
 afterAll(() => stopAll(h, orgs));
 
@@ -56,26 +50,19 @@ const markdownOf = async (spaceId: string, revisionId: string, pageId: string) =
 
 /** A space imported with a page of each kind of front matter; answers its id and revision. */
 async function imported(organizationId = orgId, as: TestUser = owner, file = 'hero') {
-  const space = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, as.id);
-  const { blob } = (await h.callContent<PutBlobsRequest, PutBlobsResponse>(sc().putBlobs, { data: [PNG] }, as.id)).blobs[0]!;
-  const revision = await h.callContent<CreateRevisionRequest, Revision>(
-    sc().createRevision,
-    {
-      spaceId: space.id,
-      parentRevisionId: '',
-      pages: [
-        page('home', `${MATTER}\nWelcome.\n`, [page('child', '---\nlayout:\n  outline:\n    visible: false\n---\n')]),
-        page('outside', '---\ndescription: An outside cover\ncover: https://example.com/cover.png\ncoverDark: /files/hero\n---\n'),
-        // What GitBook would not take is read as far as it goes: the pagination alone.
-        page('odd', '---\ncover: ../.gitbook/assets/missing.png\nlayout:\n  width: huge\n  pagination:\n    visible: false\n---\n'),
-        page('plain', 'No front matter.\n'),
-      ],
-      files: [{ id: file, name: 'hero.png', contentType: 'image/png', blob }],
-      setActive: true,
-      type: '',
-    },
-    as.id,
-  );
+  const space = await h.createSpace(as.id, { organizationId, title: 'Docs' });
+  const { blob } = (await h.putBlobs(as.id, [PNG]))[0]!;
+  const revision = await h.createRevision(as.id, {
+    spaceId: space.id,
+    pages: [
+      page('home', `${MATTER}\nWelcome.\n`, [page('child', '---\nlayout:\n  outline:\n    visible: false\n---\n')]),
+      page('outside', '---\ndescription: An outside cover\ncover: https://example.com/cover.png\ncoverDark: /files/hero\n---\n'),
+      // What GitBook would not take is read as far as it goes: the pagination alone.
+      page('odd', '---\ncover: ../.gitbook/assets/missing.png\nlayout:\n  width: huge\n  pagination:\n    visible: false\n---\n'),
+      page('plain', 'No front matter.\n'),
+    ],
+    files: [{ id: file, name: 'hero.png', contentType: 'image/png', blob }],
+  });
   return { spaceId: space.id, revisionId: revision.id };
 }
 

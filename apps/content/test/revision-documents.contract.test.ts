@@ -3,7 +3,7 @@ import type { Page, PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space
 import { MAX_BLOB_BYTES, MAX_BLOBS_PER_CALL, MAX_JSON_DEPTH } from '@quire/service-kit';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { describe, expect, it } from 'vitest';
-import { fromMarkdown } from '@quire/document';
+import { fromMarkdown, paragraph, text, type DocumentInlineMention } from '@quire/document';
 import { documentId } from '../src/domain/changes.ts';
 import { openStore } from '../src/store/index.ts';
 import { h, db, editor, reader, outsider, sc, createSpace, apply, getRevision, getPage, insert, count, PNG, seeded, useRevisionsEnv } from './revisions-env.ts';
@@ -25,22 +25,12 @@ describe('ApplyChanges with documents', () => {
       object: 'document',
       data: {},
       nodes: [
-        { object: 'block', type: 'heading-2', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ask', marks: [] }] }] },
+        { object: 'block', type: 'heading-2', data: {}, nodes: [text('Ask')] },
         {
           object: 'block',
           type: 'hint',
           data: { style: 'warning' },
-          nodes: [
-            {
-              object: 'block',
-              type: 'paragraph',
-              nodes: [
-                { object: 'text', leaves: [{ object: 'leaf', text: 'Read the ', marks: [] }] },
-                { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: s.faq } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'FAQ', marks: [] }] }] },
-                { object: 'text', leaves: [{ object: 'leaf', text: ' first.', marks: [] }] },
-              ],
-            },
-          ],
+          nodes: [paragraph([text('Read the '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: s.faq } }, nodes: [text('FAQ')] }, text(' first.')])],
         },
       ],
     };
@@ -60,11 +50,11 @@ describe('ApplyChanges with documents', () => {
   it('gives a revision read with_documents the documents of the pages their markdown cannot say whole, and only those', async () => {
     const s = await seeded();
     // A mention's member is lost in markdown (`[](<> "mention")`); a plain paragraph is not.
-    const mention = { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: reader.id } } };
+    const mention: DocumentInlineMention = { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: reader.id } } };
     const said = {
       object: 'document',
       data: {},
-      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] }, mention] }],
+      nodes: [paragraph([text('Ask '), mention])],
     };
     const plain = fromMarkdown('Plain.\n');
     const r = await apply(s.space.id, s.revision.id, [insert('Team', { documentJson: JSON.stringify(said) }), insert('Plain', { documentJson: JSON.stringify(plain) })]);
@@ -102,7 +92,7 @@ describe('ApplyChanges with documents', () => {
     const quote = (depth: number): unknown => ({
       object: 'block',
       type: 'blockquote',
-      nodes: [depth === 0 ? { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] } : quote(depth - 1)],
+      nodes: [depth === 0 ? paragraph([text('deep')]) : quote(depth - 1)],
     });
     const deep = JSON.stringify({ object: 'document', data: {}, nodes: [quote(MAX_JSON_DEPTH)] });
     await rejects(

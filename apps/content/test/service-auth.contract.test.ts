@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import type { ContentServiceClient, Space } from '@quire/proto/content';
-import { startOrgs, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
+import type { OrgsHarness, TestUser } from '@quire/orgs/testing';
 import { ServiceIdentity } from '@quire/service-kit';
 import { stopAll, testIdentity } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContent, type ContentHarness } from './harness.ts';
+import { startWithTeam, type ContentHarness } from './harness.ts';
 
 // What a process that reaches content's port can do without the keys of a trusted service:
 // nothing. And what the services that hold them may do, as the callers table says.
@@ -16,11 +16,9 @@ let owner: TestUser;
 let space: Space;
 
 beforeAll(async () => {
-  orgs = await startOrgs();
-  h = await startContent(orgs.address);
-  owner = await orgs.user('owner');
-  const org = await orgs.organization(owner);
-  space = await h.call(h.client.createSpace, { organizationId: org.id, title: 'Private plans', emoji: '', editMode: '', visibility: 'private' }, owner.id);
+  let orgId: string;
+  ({ orgs, h, owner, orgId } = await startWithTeam());
+  space = await h.createSpace(owner.id, { organizationId: orgId, title: 'Private plans', visibility: 'private' });
 });
 afterAll(() => stopAll(h, orgs));
 

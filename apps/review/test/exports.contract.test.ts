@@ -6,9 +6,9 @@ import { ReviewServiceClient as R, type ChangeRequest } from '@quire/proto/revie
 import type { Change } from '@quire/proto/space-content';
 import { status } from '@grpc/grpc-js';
 import { pdfText } from '@quire/render/testing';
-import { unaryCall, type Caller } from '@quire/service-kit';
+import type { Caller } from '@quire/service-kit';
 import { Role } from '@quire/proto/common';
-import { stopAll, testIdentity } from '@quire/service-kit/testing';
+import { stopAll } from '@quire/service-kit/testing';
 import { rejects } from '@quire/service-kit/testing/expect';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -171,14 +171,7 @@ describe('the ExportSpace call', () => {
     // and zipping 18 MiB: the gateway's deadline of an export, 60 s, not a test call's 10 s).
     review.deps.exportLimits.maxFileBytes = Infinity;
     try {
-      const made = unaryCall(
-        review.client,
-        R.prototype.exportSpace as never,
-        { spaceId: space.id, changeRequest: cr.id, format: 'markdown' },
-        { userId: owner.id, requestId: 'test' },
-        { identity: testIdentity('gateway'), audience: 'review' },
-        60_000,
-      );
+      const made = review.callLong(R.prototype.exportSpace as never, { spaceId: space.id, changeRequest: cr.id, format: 'markdown' }, owner.id);
       await rejects(made, status.INVALID_ARGUMENT, /^format: the markdown export is 18\.\d MiB, over the 16 MiB limit of an export$/);
     } finally {
       review.deps.exportLimits.maxFileBytes = ANSWER_ROOM;

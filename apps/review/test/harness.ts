@@ -1,5 +1,5 @@
 import { ReviewServiceClient } from '@quire/proto/review';
-import { createLogger, startGrpcServer } from '@quire/service-kit';
+import { createLogger, startGrpcServer, unaryCall } from '@quire/service-kit';
 import { publishJob, type QueueConfig } from '@quire/service-kit/job-queue';
 import { connectNats } from '@quire/service-kit/nats';
 import { cloneTemplate, served, testEventSink, testIdentity, testSuffix } from '@quire/service-kit/testing';
@@ -68,6 +68,12 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
   const owned = !options.queue;
   return {
     ...grpc,
+    /**
+     * Calls an RPC as `userId` within the gateway's deadline for review (60 s), not a test call's
+     * 10 s: for the calls that print or zip, which a busy machine makes slow.
+     */
+    callLong: <Req, Res>(method: Parameters<typeof unaryCall<Req, Res>>[1], request: Req, userId: string) =>
+      unaryCall<Req, Res>(grpc.client, method, request, { userId, requestId: 'test' }, { identity: testIdentity('gateway'), audience: 'review' }, 60_000),
     databaseUrl: database.url,
     /** What the server's handlers run on, for tests of the domain functions behind an RPC. */
     deps,

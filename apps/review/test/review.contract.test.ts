@@ -1,6 +1,5 @@
 import { startContent, type ContentHarness } from '@quire/content/testing';
-import { stopAll, testIdentity } from '@quire/service-kit/testing';
-import { unaryCall } from '@quire/service-kit';
+import { stopAll } from '@quire/service-kit/testing';
 import { startOrgs, team, type OrgsHarness, type TestUser } from '@quire/orgs/testing';
 import { Role, SortOrder } from '@quire/proto/common';
 import { ContentServiceClient, type Space } from '@quire/proto/content';
@@ -310,13 +309,10 @@ describe('PDF of a change request', () => {
       insert('العربية', lines[3]!),
     ]);
     // Printing in Chromium within the gateway's deadline for review (60 s), not a test call's 10 s.
-    const pdf = await unaryCall<unknown, { pdf: Uint8Array; filename: string }>(
-      review.client,
+    const pdf = await review.callLong<unknown, { pdf: Uint8Array; filename: string }>(
       R.prototype.renderChangeRequestPdf as never,
       { spaceId: space.id, changeRequest: cr.id, pageId: '' },
-      { userId: reader.id, requestId: 'test' },
-      { identity: testIdentity('gateway'), audience: 'review' },
-      60_000,
+      reader.id,
     );
     expect(pdf.filename).toBe(`change-request-${cr.number}.pdf`);
     const text = pdfText(pdf.pdf);

@@ -6,14 +6,6 @@ import { memoryLocation } from 'wouter/memory-location';
 import { vi } from 'vitest';
 import { SessionProvider } from '../src/session.tsx';
 
-// jsdom has <dialog> without its modal methods.
-HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-  this.open = true;
-};
-HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-  this.open = false;
-};
-
 /** A space as the API answers it (`s1` of `org1`), with `fields` over the defaults. */
 export const spaceAnswer = (fields: Record<string, unknown> = {}) => ({
   object: 'space',

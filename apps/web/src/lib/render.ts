@@ -7,15 +7,13 @@ import { flatten } from './pages.ts';
 // stylesheet: a page looks here as it does on the published site. Links to pages open the
 // page in the app, files their download URL.
 
-let styled = false;
-/** The shared document stylesheet, once per page load. */
+/** The shared document stylesheet, once per document. */
 export function ensureDocumentStyles() {
-  if (styled || typeof document === 'undefined') return;
+  if (typeof document === 'undefined' || document.head.querySelector('style[data-quire=document]')) return;
   const style = document.createElement('style');
   style.dataset.quire = 'document';
   style.textContent = documentStyles('.document');
   document.head.append(style);
-  styled = true;
 }
 
 /** The page as HTML; `names`: the display names of the members it mentions, by user id. */
