@@ -1,6 +1,6 @@
-import type { InputHTMLAttributes } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../types.ts';
+import { Options } from './Field.tsx';
 import { Progress } from './states.tsx';
 
 export const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'read'];
@@ -43,21 +43,7 @@ export function RoleSelect<R extends string = Role>({
 }) {
   return (
     <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as R)}>
-      {roles.map((r) => (
-        <option key={r} value={r}>
-          {r}
-        </option>
-      ))}
+      <Options of={roles} />
     </select>
-  );
-}
-
-/** A bounded text field with a visible label (the name tests and screen readers use). */
-export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input {...input} />
-    </label>
   );
 }
