@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../types.ts';
 import { Options } from './Field.tsx';
-import { Progress } from './states.tsx';
 
 export const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'read'];
 
@@ -12,20 +11,6 @@ export function useAction(keys: string[]) {
     mutationFn: (run: () => Promise<unknown>) => run(),
     onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }),
   });
-}
-
-/** A write's progress and its failure, in the same words everywhere. */
-export function ActionState({ action, label = 'Saving' }: { action: ReturnType<typeof useAction>; label?: string }) {
-  return (
-    <>
-      {action.isPending && <Progress label={label} />}
-      {action.error && (
-        <p role="alert" className="error-text">
-          {action.error.message}
-        </p>
-      )}
-    </>
-  );
 }
 
 export function RoleSelect<R extends string = Role>({
