@@ -3,7 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { all, api, type List } from '../api.ts';
 import { useSession } from '../session.tsx';
 import type { Comment, Reaction } from '../types.ts';
-import { Progress } from './states.tsx';
+import { Field } from './Field.tsx';
+import { InlineForm } from './InlineForm.tsx';
+import { MutationStatus } from './MutationStatus.tsx';
 
 const THUMBS = '👍';
 
@@ -33,12 +35,7 @@ export function Comments({ crPath, canComment, page }: { crPath: string; canComm
   return (
     <section aria-labelledby={headingId} className={page ? 'page-comments' : undefined}>
       <Heading id={headingId}>{page ? `Comments on ${page.title}` : 'Comments'}</Heading>
-      {comments.isPending && <Progress label="Loading comments" />}
-      {comments.error && (
-        <p role="alert" className="error-text">
-          {comments.error.message}
-        </p>
-      )}
+      <MutationStatus of={comments} label="Loading comments" />
       {comments.data && shown.length === 0 && <p className="muted small">No comments yet.</p>}
       <ul className="comments">
         {shown.map((c) => (
@@ -59,12 +56,7 @@ export function Comments({ crPath, canComment, page }: { crPath: string; canComm
           <button type="submit" className="btn" disabled={post.isPending}>
             {page ? 'Comment on page' : 'Comment'}
           </button>
-          {post.isPending && <Progress label="Posting" />}
-          {post.error && (
-            <p role="alert" className="error-text">
-              {post.error.message}
-            </p>
-          )}
+          <MutationStatus of={post} label="Posting" />
         </form>
       )}
     </section>
@@ -105,21 +97,9 @@ function CommentItem({ comment, crPath, canComment, queryKey }: { comment: Comme
         </ul>
       )}
       {canComment && (
-        <form
-          className="inline"
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            if (reply.trim()) postReply.mutate();
-          }}
-        >
-          <label>
-            <span className="visually-hidden">Reply to {comment.postedBy.displayName}</span>
-            <input value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply…" />
-          </label>
-          <button type="submit" className="btn small" disabled={postReply.isPending}>
-            Reply
-          </button>
-        </form>
+        <InlineForm submit="Reply" buttonClass="btn small" disabled={postReply.isPending} onSubmit={() => reply.trim() && postReply.mutate()}>
+          <Field label={`Reply to ${comment.postedBy.displayName}`} hideLabel value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply…" />
+        </InlineForm>
       )}
     </li>
   );

@@ -1,5 +1,7 @@
-import { useRef, useState, type DragEvent, type FormEvent, type RefObject } from 'react';
+import { useRef, useState, type DragEvent, type RefObject } from 'react';
 import { Link } from 'wouter';
+import { Field } from './Field.tsx';
+import { InlineForm } from './InlineForm.tsx';
 import { moveBefore, moveFor, moveInto, type TreeAction, type TreeMove } from '../lib/tree.ts';
 import type { RevisionPage } from '../types.ts';
 
@@ -61,8 +63,7 @@ function Item(props: BranchProps & { page: RevisionPage }) {
     const move = id === undefined || busy ? undefined : side === 'before' ? moveBefore(pages, id, p.id) : moveInto(pages, id, p.id);
     return move && { page: id!, ...move };
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const t = title.trim();
     if (t && t !== p.title) update({ page: p.id, title: t });
     setRenaming(false);
@@ -95,16 +96,18 @@ function Item(props: BranchProps & { page: RevisionPage }) {
         }}
       >
         {renaming ? (
-          <form className="inline" onSubmit={submit}>
-            <label>
-              <span className="visually-hidden">New title of {p.title}</span>
-              {/* A rename field opened by the user takes the focus it asked for. */}
-              <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} autoFocus onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)} />
-            </label>
-            <button type="submit" className="btn small">
-              Save
-            </button>
-          </form>
+          <InlineForm submit="Save" buttonClass="btn small" onSubmit={submit}>
+            {/* A rename field opened by the user takes the focus it asked for. */}
+            <Field
+              label={`New title of ${p.title}`}
+              hideLabel
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              maxLength={256}
+              autoFocus
+              onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)}
+            />
+          </InlineForm>
         ) : p.type === 'group' ? (
           <span className="muted small">{p.title}</span>
         ) : (

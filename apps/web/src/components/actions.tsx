@@ -1,7 +1,6 @@
-import type { InputHTMLAttributes } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../types.ts';
-import { Progress } from './states.tsx';
+import { Options } from './Field.tsx';
 
 export const ROLES: Role[] = ['admin', 'create', 'edit', 'review', 'comment', 'read'];
 
@@ -12,20 +11,6 @@ export function useAction(keys: string[]) {
     mutationFn: (run: () => Promise<unknown>) => run(),
     onSettled: () => client.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) }),
   });
-}
-
-/** A write's progress and its failure, in the same words everywhere. */
-export function ActionState({ action, label = 'Saving' }: { action: ReturnType<typeof useAction>; label?: string }) {
-  return (
-    <>
-      {action.isPending && <Progress label={label} />}
-      {action.error && (
-        <p role="alert" className="error-text">
-          {action.error.message}
-        </p>
-      )}
-    </>
-  );
 }
 
 export function RoleSelect<R extends string = Role>({
@@ -43,21 +28,7 @@ export function RoleSelect<R extends string = Role>({
 }) {
   return (
     <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as R)}>
-      {roles.map((r) => (
-        <option key={r} value={r}>
-          {r}
-        </option>
-      ))}
+      <Options of={roles} />
     </select>
-  );
-}
-
-/** A bounded text field with a visible label (the name tests and screen readers use). */
-export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input {...input} />
-    </label>
   );
 }

@@ -3,8 +3,11 @@ import { Link } from 'wouter';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
 import { Comments } from '../components/Comments.tsx';
+import { Options } from '../components/Field.tsx';
+import { InlineForm } from '../components/InlineForm.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { ErrorState, Progress, QueryState } from '../components/states.tsx';
-import { diffBlocks } from '../lib/diff.ts';
+import { diffBlocks, type BlockChange } from '../lib/diff.ts';
 import { contentBase, flatten } from '../lib/pages.ts';
 import { paths } from '../paths.ts';
 import type { ChangeRequest, Member, RequestedReviewer, RevisionPage, Space, User } from '../types.ts';
@@ -81,12 +84,7 @@ export default function ChangeRequestView({ space, number }: { space: Space; num
           </button>
         )}
       </div>
-      {act.isPending && <Progress label="Working" />}
-      {act.error && (
-        <div role="alert" className="state-inline error-text">
-          <strong>Refused:</strong> {act.error.message}
-        </div>
-      )}
+      <MutationStatus of={act} label="Working" prefix="Refused:" />
       {current.length > 0 && (
         <ul aria-label="Reviews" className="reviews">
           {current.map((r) => (
@@ -186,28 +184,25 @@ function PageDiff({ change, space, crPath, baseRevision, mode }: { change: PageC
           </div>
         ) : (
           <div className="side">
-            <div aria-label="Before">
-              {blocks.data
-                .filter((b) => b.kind !== 'added')
-                .map((b, i) => (
-                  <pre key={i} className={`block ${b.kind}`}>
-                    {b.markdown}
-                  </pre>
-                ))}
-            </div>
-            <div aria-label="After">
-              {blocks.data
-                .filter((b) => b.kind !== 'removed')
-                .map((b, i) => (
-                  <pre key={i} className={`block ${b.kind}`}>
-                    {b.markdown}
-                  </pre>
-                ))}
-            </div>
+            <DiffSide label="Before" blocks={blocks.data.filter((b) => b.kind !== 'added')} />
+            <DiffSide label="After" blocks={blocks.data.filter((b) => b.kind !== 'removed')} />
           </div>
         ))}
       {change.kind !== 'removed' && <Comments crPath={crPath} canComment={space.permissions.comment !== false} page={change.page} />}
     </article>
+  );
+}
+
+/** One side of a side-by-side diff: the blocks before, or after. */
+function DiffSide({ label, blocks }: { label: string; blocks: BlockChange[] }) {
+  return (
+    <div aria-label={label}>
+      {blocks.map((b, i) => (
+        <pre key={i} className={`block ${b.kind}`}>
+          {b.markdown}
+        </pre>
+      ))}
+    </div>
   );
 }
 
@@ -229,12 +224,7 @@ function Reviewers({ space, crPath, canRequest }: { space: Space; crPath: string
   return (
     <section aria-labelledby="reviewers-title">
       <h2 id="reviewers-title">Requested reviewers</h2>
-      {requested.isPending && <Progress label="Loading reviewers" />}
-      {requested.error && (
-        <p role="alert" className="error-text">
-          {requested.error.message}
-        </p>
-      )}
+      <MutationStatus of={requested} label="Loading reviewers" />
       {requested.data?.length === 0 && <p className="muted small">No review requested yet.</p>}
       {requested.data && requested.data.length > 0 && (
         <ul aria-label="Requested reviewers" className="reviewers">
@@ -251,36 +241,22 @@ function Reviewers({ space, crPath, canRequest }: { space: Space; crPath: string
         </ul>
       )}
       {canRequest && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (chosen) act.mutate(() => api.post(`${crPath}/requested-reviewers`, { users: [chosen] }));
-          }}
+        <InlineForm
+          submit="Request review"
+          buttonClass="btn small"
+          disabled={!chosen || act.isPending}
+          onSubmit={() => chosen && act.mutate(() => api.post(`${crPath}/requested-reviewers`, { users: [chosen] }))}
         >
           <label>
             Reviewer to request
             <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
               <option value="">Choose a member</option>
-              {candidates.map((m) => (
-                <option key={m.user.id} value={m.user.id}>
-                  {m.user.displayName}
-                  {m.user.email ? ` (${m.user.email})` : ''}
-                </option>
-              ))}
+              <Options of={candidates.map((m) => [m.user.id, `${m.user.displayName}${m.user.email ? ` (${m.user.email})` : ''}`] as const)} />
             </select>
           </label>
-          <button type="submit" className="btn small" disabled={!chosen || act.isPending}>
-            Request review
-          </button>
-        </form>
+        </InlineForm>
       )}
-      {act.isPending && <Progress label="Saving" />}
-      {act.error && (
-        <p role="alert" className="error-text">
-          {act.error.message}
-        </p>
-      )}
+      <MutationStatus of={act} />
     </section>
   );
 }

@@ -1,8 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, type List } from '../api.ts';
-import { Progress, QueryState } from '../components/states.tsx';
+import { Field } from '../components/Field.tsx';
+import { InlineForm } from '../components/InlineForm.tsx';
+import { ListTable } from '../components/ListTable.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
+import { QueryState } from '../components/states.tsx';
 import { paths } from '../paths.ts';
 import type { ChangeRequest, Space } from '../types.ts';
 
@@ -30,28 +34,18 @@ export default function ChangeRequestsView({ space }: { space: Space }) {
       </p>
       <h1>Change requests</h1>
       {space.permissions.edit && (
-        <form
-          className="inline"
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <label>
-            <span className="visually-hidden">Subject of the new change request</span>
-            <input value={subject} onChange={(e) => setSubject(e.target.value)} placeholder="What will you change?" maxLength={100} />
-          </label>
-          <button type="submit" className="btn primary" disabled={create.isPending}>
-            New change request
-          </button>
-        </form>
+        <InlineForm submit="New change request" buttonClass="btn primary" disabled={create.isPending} onSubmit={() => create.mutate()}>
+          <Field
+            label="Subject of the new change request"
+            hideLabel
+            value={subject}
+            onChange={(e) => setSubject(e.target.value)}
+            placeholder="What will you change?"
+            maxLength={100}
+          />
+        </InlineForm>
       )}
-      {create.isPending && <Progress label="Opening a change request" />}
-      {create.error && (
-        <p role="alert" className="error-text">
-          {create.error.message}
-        </p>
-      )}
+      <MutationStatus of={create} label="Opening a change request" />
       {editPath !== null && <p className="muted">Edits happen in a change request: start a new one, or continue in an open one below.</p>}
       <label>
         Status{' '}
@@ -63,34 +57,21 @@ export default function ChangeRequestsView({ space }: { space: Space }) {
         </select>
       </label>
       <QueryState query={list} loading="Loading change requests" failed="Could not load change requests" empty={list.data?.items.length === 0 && `No ${status} change requests`} />
-      {list.data && list.data.items.length > 0 && (
-        <table className="list">
-          <caption className="visually-hidden">Change requests of {space.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Author</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.items.map((cr) => (
-              <tr key={cr.id}>
-                <td>{cr.number}</td>
-                <td>
-                  <Link href={open(cr)}>{cr.subject || 'Untitled change request'}</Link>
-                </td>
-                <td>{cr.createdBy.displayName}</td>
-                <td>
-                  <span className="status">{cr.status}</span>
-                  {cr.outdated && <span className="status">outdated</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable caption={`Change requests of ${space.title}`} columns={['#', 'Subject', 'Author', 'Status']} items={list.data?.items}>
+        {(cr) => (
+          <tr key={cr.id}>
+            <td>{cr.number}</td>
+            <td>
+              <Link href={open(cr)}>{cr.subject || 'Untitled change request'}</Link>
+            </td>
+            <td>{cr.createdBy.displayName}</td>
+            <td>
+              <span className="status">{cr.status}</span>
+              {cr.outdated && <span className="status">outdated</span>}
+            </td>
+          </tr>
+        )}
+      </ListTable>
     </div>
   );
 }

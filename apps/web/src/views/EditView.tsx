@@ -4,6 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
 import { EditableTree } from '../components/EditableTree.tsx';
+import { Field } from '../components/Field.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
 import { Editor } from '../editor/Editor.tsx';
@@ -82,12 +84,7 @@ export default function EditView({ space, number, path }: { space: Space; number
         <button type="button" className="btn" onClick={() => void newPage()} disabled={changes.isPending}>
           New page
         </button>
-        {changes.isPending && <Progress label="Saving" />}
-        {changes.error && (
-          <p role="alert" className="error-text">
-            {changes.error.message}
-          </p>
-        )}
+        <MutationStatus of={changes} />
       </aside>
       <div>
         {pages.data && !page && !moved && (
@@ -202,14 +199,8 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
           <span className="visually-hidden">Page title</span>
           <input className="title-input" value={title} onChange={(e) => changeMeta({ title: e.target.value })} maxLength={256} />
         </label>
-        <label>
-          <span className="visually-hidden">Page emoji</span>
-          <input value={meta.emoji} onChange={(e) => changeMeta({ emoji: e.target.value })} maxLength={50} size={4} placeholder="Emoji" />
-        </label>
-        <label>
-          <span className="visually-hidden">Page icon</span>
-          <input value={meta.icon} onChange={(e) => changeMeta({ icon: e.target.value.trim() })} maxLength={50} size={10} placeholder="Icon name" />
-        </label>
+        <Field label="Page emoji" hideLabel value={meta.emoji} onChange={(e) => changeMeta({ emoji: e.target.value })} maxLength={50} size={4} placeholder="Emoji" />
+        <Field label="Page icon" hideLabel value={meta.icon} onChange={(e) => changeMeta({ icon: e.target.value.trim() })} maxLength={50} size={10} placeholder="Icon name" />
         <span role="status" aria-live="polite" className={`save-state ${state.s}`} title={state.error}>
           {SAVE_LABEL[state.s]}
           {state.error ? `: ${state.error}` : ''}

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../api.ts';
-import { ErrorState, Progress } from '../components/states.tsx';
+import { Field } from '../components/Field.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
+import { QueryState } from '../components/states.tsx';
 import { branchRef, jobOver, jobSummary, repositoryUrl } from '../lib/gitsync.ts';
 import type { Space } from '../types.ts';
 import type { GitInfo } from '../types.ts';
@@ -50,8 +52,7 @@ export function GitSync({ space }: { space: Space }) {
 
   return (
     <section aria-label="Git sync">
-      {info.isPending && <Progress label="Loading the Git link" />}
-      {info.error && <ErrorState title="Could not load the Git link" message={info.error.message} />}
+      <QueryState query={info} loading="Loading the Git link" failed="Could not load the Git link" />
       {info.data === null && <p className="muted">This space is not linked to a repository yet.</p>}
       {info.data && (
         <dl className="facts">
@@ -80,44 +81,30 @@ export function GitSync({ space }: { space: Space }) {
               <input type="radio" name="direction" checked={direction === 'export'} onChange={() => setDirection('export')} /> Export to the repository
             </label>
           </fieldset>
-          <label className="field">
-            <span>Repository URL</span>
-            <input
-              type="url"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder={info.data?.url || 'https://github.com/acme/docs.git'}
-              maxLength={2048}
-              required={!info.data}
-            />
-          </label>
-          <label className="field">
-            <span>Branch</span>
-            <input value={branch} onChange={(e) => setBranch(e.target.value)} maxLength={200} required />
-          </label>
-          <label className="field">
-            <span>User name (optional)</span>
-            <input value={username} onChange={(e) => setUsername(e.target.value)} maxLength={200} autoComplete="off" />
-          </label>
-          <label className="field">
-            <span>Access token or password (optional, never stored)</span>
-            <input type="password" value={token} onChange={(e) => setToken(e.target.value)} maxLength={1000} autoComplete="new-password" />
-          </label>
-          {direction === 'export' && (
-            <label className="field">
-              <span>Commit message</span>
-              <input value={message} onChange={(e) => setMessage(e.target.value)} maxLength={4096} required />
-            </label>
-          )}
+          <Field
+            label="Repository URL"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder={info.data?.url || 'https://github.com/acme/docs.git'}
+            maxLength={2048}
+            required={!info.data}
+          />
+          <Field label="Branch" value={branch} onChange={(e) => setBranch(e.target.value)} maxLength={200} required />
+          <Field label="User name (optional)" value={username} onChange={(e) => setUsername(e.target.value)} maxLength={200} autoComplete="off" />
+          <Field
+            label="Access token or password (optional, never stored)"
+            type="password"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            maxLength={1000}
+            autoComplete="new-password"
+          />
+          {direction === 'export' && <Field label="Commit message" value={message} onChange={(e) => setMessage(e.target.value)} maxLength={4096} required />}
           <button type="submit" className="btn primary" disabled={start.isPending || (job !== undefined && !jobOver(job))}>
             {direction === 'import' ? 'Start import' : 'Start export'}
           </button>
-          {start.isPending && <Progress label="Starting" />}
-          {start.error && (
-            <p role="alert" className="error-text">
-              {start.error.message}
-            </p>
-          )}
+          <MutationStatus of={start} label="Starting" />
         </form>
       ) : (
         <p className="notice">Only those who may sync this space start an import or an export.</p>

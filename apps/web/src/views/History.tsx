@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, type List } from '../api.ts';
+import { LoadMoreButton } from '../components/LoadMoreButton.tsx';
 import { QueryState } from '../components/states.tsx';
 import { paths } from '../paths.ts';
 import type { Revision, SemanticChange, Space } from '../types.ts';
@@ -53,11 +54,7 @@ export default function HistoryView({ space }: { space: Space }) {
           <RevisionItem key={r.id} space={space} revision={r} current={i === 0} />
         ))}
       </ol>
-      {revisions.hasNextPage && (
-        <button type="button" className="btn" onClick={() => void revisions.fetchNextPage()} disabled={revisions.isFetchingNextPage}>
-          {revisions.isFetchingNextPage ? 'Loading…' : 'Older revisions'}
-        </button>
-      )}
+      <LoadMoreButton query={revisions} label="Older revisions" />
     </div>
   );
 }

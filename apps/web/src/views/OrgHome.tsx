@@ -1,8 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api.ts';
 import { useLibrary } from '../components/Sidebar.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { Field } from '../components/Field.tsx';
+import { InlineForm } from '../components/InlineForm.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import type { LibraryNode } from '../components/library.ts';
 import { paths } from '../paths.ts';
@@ -40,12 +44,7 @@ export function OrgHome({ org, collection }: { org: string; collection?: string 
           />
         </div>
       )}
-      {act.isPending && <Progress label="Saving" />}
-      {act.error && (
-        <p role="alert" className="error-text">
-          {act.error.message}
-        </p>
-      )}
+      <MutationStatus of={act} />
       {deleted && (
         <p role="status" className="notice">
           “{deleted.title}” was deleted.{' '}
@@ -82,17 +81,11 @@ export function OrgHome({ org, collection }: { org: string; collection?: string 
                   >
                     Rename
                   </button>
-                  <button
-                    type="button"
-                    className="btn small danger"
-                    aria-label={`Delete ${n.title}`}
-                    onClick={() => {
-                      if (confirm(`Delete “${n.title}”? Spaces can be restored for 7 days.`))
-                        act.mutate(() => api.delete(`/${base(n.kind)}/${n.id}`).then(() => setDeleted({ kind: n.kind, id: n.id, title: n.title })));
-                    }}
-                  >
-                    Delete
-                  </button>
+                  <DeleteButton
+                    label={`Delete ${n.title}`}
+                    ask={`Delete “${n.title}”? Spaces can be restored for 7 days.`}
+                    onClick={() => act.mutate(() => api.delete(`/${base(n.kind)}/${n.id}`).then(() => setDeleted({ kind: n.kind, id: n.id, title: n.title })))}
+                  />
                 </div>
               )}
             </li>
@@ -114,23 +107,16 @@ function findNode(nodes: LibraryNode[], id: string): LibraryNode | undefined {
 
 function CreateForm({ label, onCreate }: { label: string; onCreate: (title: string) => Promise<unknown> }) {
   const [title, setTitle] = useState('');
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (!title.trim()) return;
-    await onCreate(title.trim()).then(
+    void onCreate(title.trim()).then(
       () => setTitle(''),
       () => undefined,
     );
   };
   return (
-    <form className="inline" onSubmit={submit}>
-      <label>
-        <span className="visually-hidden">{label} title</span>
-        <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={`${label} title`} maxLength={50} />
-      </label>
-      <button type="submit" className="btn">
-        {label}
-      </button>
-    </form>
+    <InlineForm submit={label} onSubmit={submit}>
+      <Field label={`${label} title`} hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder={`${label} title`} maxLength={50} />
+    </InlineForm>
   );
 }

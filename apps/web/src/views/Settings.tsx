@@ -1,9 +1,14 @@
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
-import { ActionState, RoleSelect, useAction } from '../components/actions.tsx';
+import { RoleSelect, useAction } from '../components/actions.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { Field, SelectField } from '../components/Field.tsx';
+import { InlineForm } from '../components/InlineForm.tsx';
+import { ListTable } from '../components/ListTable.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
+import { TabNav } from '../components/TabNav.tsx';
 import { paths } from '../paths.ts';
 import { useSession } from '../session.tsx';
 import type { Member, Role, Team, Token } from '../types.ts';
@@ -28,13 +33,7 @@ export default function SettingsView({ org, tab }: { org: string; tab: string })
   return (
     <div className="page">
       <h1>Settings</h1>
-      <nav className="tabs" aria-label="Settings">
-        {TABS.map(([id, label]) => (
-          <Link key={id} href={paths.settings(org, id)} aria-current={tab === id ? 'page' : undefined}>
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <TabNav label="Settings" tabs={TABS} current={tab} href={(id) => paths.settings(org, id)} />
       {tab === 'members' && <Members org={org} />}
       {tab === 'teams' && <Teams org={org} />}
       {tab === 'tokens' && <Tokens />}
@@ -58,70 +57,51 @@ function Members({ org }: { org: string }) {
   const admin = me?.role === 'admin';
   if (members.isPending) return <Progress label="Loading members" />;
   if (members.error) return <ErrorState title="Could not load members" message={members.error.message} />;
-  const invite = (e: FormEvent) => {
-    e.preventDefault();
+  const invite = () => {
     const list = emails.split(/[\s,]+/).filter(Boolean);
     if (list.length) act.mutate(() => api.post(`/orgs/${org}/invites`, { emails: list, role }).then(() => setEmails('')));
   };
   return (
     <section aria-label="Members">
       {admin && (
-        <form className="inline" onSubmit={invite}>
-          <label>
-            <span className="visually-hidden">Emails to invite</span>
-            <input value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="ada@example.com, bob@example.com" />
-          </label>
+        <InlineForm submit="Invite" buttonClass="btn primary" onSubmit={invite}>
+          <Field label="Emails to invite" hideLabel value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="ada@example.com, bob@example.com" />
           <RoleSelect label="Role of the invited" value={role} onChange={setRole} />
-          <button type="submit" className="btn primary">
-            Invite
-          </button>
-        </form>
+        </InlineForm>
       )}
-      <ActionState action={act} />
-      <table className="list">
-        <caption className="visually-hidden">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            {admin && <th scope="col">Remove</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {members.data.map((m) => (
-            <tr key={m.id}>
-              <td>{m.user.displayName}</td>
-              <td>{m.user.email}</td>
+      <MutationStatus of={act} />
+      <ListTable caption="Members" columns={['Name', 'Email', 'Role', admin && 'Remove']} items={members.data}>
+        {(m) => (
+          <tr key={m.id}>
+            <td>{m.user.displayName}</td>
+            <td>{m.user.email}</td>
+            <td>
+              {admin && m.user.id !== user?.id ? (
+                <RoleSelect
+                  label={`Role of ${m.user.displayName}`}
+                  value={m.role ?? 'read'}
+                  onChange={(r) => act.mutate(() => api.patch(`/orgs/${org}/members/${m.user.id}`, { role: r }))}
+                />
+              ) : (
+                m.role
+              )}
+            </td>
+            {admin && (
               <td>
-                {admin && m.user.id !== user?.id ? (
-                  <RoleSelect
-                    label={`Role of ${m.user.displayName}`}
-                    value={m.role ?? 'read'}
-                    onChange={(r) => act.mutate(() => api.patch(`/orgs/${org}/members/${m.user.id}`, { role: r }))}
-                  />
-                ) : (
-                  m.role
+                {m.user.id !== user?.id && (
+                  <DeleteButton
+                    label={`Remove ${m.user.displayName}`}
+                    ask={`Remove ${m.user.displayName} from the organization?`}
+                    onClick={() => act.mutate(() => api.delete(`/orgs/${org}/members/${m.user.id}`))}
+                  >
+                    Remove
+                  </DeleteButton>
                 )}
               </td>
-              {admin && (
-                <td>
-                  {m.user.id !== user?.id && (
-                    <button
-                      type="button"
-                      className="btn small danger"
-                      aria-label={`Remove ${m.user.displayName}`}
-                      onClick={() => confirm(`Remove ${m.user.displayName} from the organization?`) && act.mutate(() => api.delete(`/orgs/${org}/members/${m.user.id}`))}
-                    >
-                      Remove
-                    </button>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            )}
+          </tr>
+        )}
+      </ListTable>
     </section>
   );
 }
@@ -132,30 +112,16 @@ function Teams({ org }: { org: string }) {
   const [title, setTitle] = useState('');
   return (
     <section aria-label="Teams">
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (title.trim()) act.mutate(() => api.put(`/orgs/${org}/teams`, { title: title.trim() }).then(() => setTitle('')));
-        }}
-      >
-        <label>
-          <span className="visually-hidden">New team name</span>
-          <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Team name" maxLength={64} />
-        </label>
-        <button type="submit" className="btn">
-          New team
-        </button>
-      </form>
-      <ActionState action={act} />
+      <InlineForm submit="New team" onSubmit={() => title.trim() && act.mutate(() => api.put(`/orgs/${org}/teams`, { title: title.trim() }).then(() => setTitle('')))}>
+        <Field label="New team name" hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Team name" maxLength={64} />
+      </InlineForm>
+      <MutationStatus of={act} />
       <QueryState query={teams} loading="Loading teams" failed="Could not load teams" empty={teams.data?.length === 0 && 'No teams yet'} />
       <List>
         {teams.data?.map((t) => (
           <li key={t.id}>
             {t.title} <span className="muted small">({t.members} members)</span>{' '}
-            <button type="button" className="btn small danger" aria-label={`Delete team ${t.title}`} onClick={() => act.mutate(() => api.delete(`/orgs/${org}/teams/${t.id}`))}>
-              Delete
-            </button>
+            <DeleteButton label={`Delete team ${t.title}`} onClick={() => act.mutate(() => api.delete(`/orgs/${org}/teams/${t.id}`))} />
           </li>
         ))}
       </List>
@@ -163,43 +129,33 @@ function Teams({ org }: { org: string }) {
   );
 }
 
+const SCOPES = [
+  ['write', 'Read and write'],
+  ['read', 'Read only'],
+] as const;
+
 function Tokens() {
   const tokens = useQuery({ queryKey: ['tokens'], queryFn: () => all<Token>('/user/tokens') });
   const act = useAction(['tokens']);
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState<'write' | 'read'>('write');
   const [created, setCreated] = useState<Token>();
+  const create = () => {
+    if (label.trim())
+      act.mutate(() =>
+        api.post<Token>('/user/tokens', { label: label.trim(), scope }).then((t) => {
+          setCreated(t);
+          setLabel('');
+        }),
+      );
+  };
   return (
     <section aria-label="API tokens">
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (label.trim())
-            act.mutate(() =>
-              api.post<Token>('/user/tokens', { label: label.trim(), scope }).then((t) => {
-                setCreated(t);
-                setLabel('');
-              }),
-            );
-        }}
-      >
-        <label>
-          <span className="visually-hidden">Token label</span>
-          <input value={label} onChange={(e) => setLabel(e.target.value)} placeholder="What is it for?" maxLength={100} />
-        </label>
-        <label>
-          <span className="visually-hidden">Token scope</span>
-          <select value={scope} onChange={(e) => setScope(e.target.value as 'write' | 'read')}>
-            <option value="write">Read and write</option>
-            <option value="read">Read only</option>
-          </select>
-        </label>
-        <button type="submit" className="btn">
-          Create token
-        </button>
-      </form>
-      <ActionState action={act} />
+      <InlineForm submit="Create token" onSubmit={create}>
+        <Field label="Token label" hideLabel value={label} onChange={(e) => setLabel(e.target.value)} placeholder="What is it for?" maxLength={100} />
+        <SelectField label="Token scope" hideLabel value={scope} onChange={(e) => setScope(e.target.value as 'write' | 'read')} options={SCOPES} />
+      </InlineForm>
+      <MutationStatus of={act} />
       {created?.token && (
         <p className="notice" role="status">
           Copy the token “{created.label}” now, it is not shown again: <code>{created.token}</code>
@@ -211,9 +167,9 @@ function Tokens() {
         {tokens.data?.map((t) => (
           <li key={t.id}>
             {t.label} <span className="muted small">{t.scope}</span>{' '}
-            <button type="button" className="btn small danger" aria-label={`Revoke token ${t.label}`} onClick={() => act.mutate(() => api.delete(`/user/tokens/${t.id}`))}>
+            <DeleteButton label={`Revoke token ${t.label}`} onClick={() => act.mutate(() => api.delete(`/user/tokens/${t.id}`))}>
               Revoke
-            </button>
+            </DeleteButton>
           </li>
         ))}
       </List>

@@ -2,8 +2,10 @@ import { Link } from 'wouter';
 import '../admin.css';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
-import { ActionState, useAction } from '../components/actions.tsx';
+import { useAction } from '../components/actions.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { ErrorState, Progress } from '../components/states.tsx';
+import { TabNav } from '../components/TabNav.tsx';
 import { paths } from '../paths.ts';
 import type { Site } from '../types.ts';
 import { Adaptive } from './site/Adaptive.tsx';
@@ -50,14 +52,8 @@ export default function SiteView({ org, siteId, tab }: { org: string; siteId: st
           {s.published ? 'Unpublish' : 'Publish'}
         </button>
       </div>
-      <ActionState action={act} label={s.published ? 'Unpublishing' : 'Publishing'} />
-      <nav className="tabs" aria-label="Site">
-        {TABS.map(([id, label]) => (
-          <Link key={id} href={paths.siteTab(org, s.id, id)} aria-current={tab === id ? 'page' : undefined}>
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <MutationStatus of={act} label={s.published ? 'Unpublishing' : 'Publishing'} />
+      <TabNav label="Site" tabs={TABS} current={tab} href={(id) => paths.siteTab(org, s.id, id)} />
       {tab === 'structure' && <Structure org={org} site={s} />}
       {tab === 'sharing' && <Publishing org={org} site={s} />}
       {tab === 'adaptive' && <Adaptive org={org} site={s} />}

@@ -1,10 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import '../admin.css';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
-import { ActionState, RoleSelect, ROLES, useAction } from '../components/actions.tsx';
+import { RoleSelect, ROLES, useAction } from '../components/actions.tsx';
+import { DangerZone } from '../components/DangerZone.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { Field, SelectField } from '../components/Field.tsx';
+import { InlineForm } from '../components/InlineForm.tsx';
+import { ListTable } from '../components/ListTable.tsx';
+import { MutationStatus } from '../components/MutationStatus.tsx';
 import { ErrorState, Progress, QueryState } from '../components/states.tsx';
+import { TabNav } from '../components/TabNav.tsx';
 import { paths } from '../paths.ts';
 import type { Member, Role, Space, Team } from '../types.ts';
 import type { SpaceVisibility, UserPermission } from '../types.ts';
@@ -35,13 +42,7 @@ export default function SpaceSettings({ space, tab }: { space: Space; tab: strin
   return (
     <div className="page">
       <h1>Settings of {space.title}</h1>
-      <nav className="tabs" aria-label="Space settings">
-        {TABS.map(([id, label]) => (
-          <Link key={id} href={paths.spaceSettings(space.organization, space.id, id)} aria-current={tab === id ? 'page' : undefined}>
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <TabNav label="Space settings" tabs={TABS} current={tab} href={(id) => paths.spaceSettings(space.organization, space.id, id)} />
       {!admin && tab !== 'git' && <p className="notice">Only the space's admins change its settings.</p>}
       {tab === 'general' && <General space={space} admin={admin} />}
       {tab === 'permissions' && <Permissions space={space} admin={admin} />}
@@ -73,10 +74,7 @@ function General({ space, admin }: { space: Space; admin: boolean }) {
   return (
     <section aria-label="General">
       <form className="stack" onSubmit={rename}>
-        <label className="field">
-          <span>Title</span>
-          <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={50} required disabled={!admin} />
-        </label>
+        <Field label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={50} required disabled={!admin} />
         {admin && (
           <button type="submit" className="btn">
             Rename
@@ -84,36 +82,23 @@ function General({ space, admin }: { space: Space; admin: boolean }) {
         )}
       </form>
       <div className="stack">
-        <label className="field">
-          <span>Visibility</span>
-          <select value={space.visibility} disabled={!admin} onChange={(e) => update({ visibility: e.target.value })}>
-            {VISIBILITIES.filter(([v]) => v !== 'in-collection' || space.parent).map(([v, label]) => (
-              <option key={v} value={v}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Default level of the organization's members</span>
-          <select value={level} disabled={!admin} onChange={(e) => update({ defaultLevel: e.target.value === 'none' ? null : e.target.value })}>
-            {LEVELS.filter((l) => l !== 'inherit' || space.parent).map((l) => (
-              <option key={l} value={l}>
-                {l === 'none' ? 'no access' : l === 'inherit' ? "the collection's" : l}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Visibility"
+          value={space.visibility}
+          disabled={!admin}
+          onChange={(e) => update({ visibility: e.target.value })}
+          options={VISIBILITIES.filter(([v]) => v !== 'in-collection' || space.parent)}
+        />
+        <SelectField
+          label="Default level of the organization's members"
+          value={level}
+          disabled={!admin}
+          onChange={(e) => update({ defaultLevel: e.target.value === 'none' ? null : e.target.value })}
+          options={LEVELS.filter((l) => l !== 'inherit' || space.parent).map((l) => [l, l === 'none' ? 'no access' : l === 'inherit' ? "the collection's" : l])}
+        />
       </div>
-      <ActionState action={act} />
-      {admin && (
-        <div className="danger-zone">
-          <h2>Delete this space</h2>
-          <button type="button" className="btn danger" onClick={remove}>
-            Delete space
-          </button>
-        </div>
-      )}
+      <MutationStatus of={act} />
+      {admin && <DangerZone title="Delete this space" action="Delete space" onClick={remove} />}
     </section>
   );
 }
@@ -130,12 +115,10 @@ function Permissions({ space, admin }: { space: Space; admin: boolean }) {
   const [teamRole, setTeamRole] = useState<Role | 'remove'>('read');
   const granted = new Set(grants.data?.map((g) => g.user.id));
 
-  const inviteUser = (e: FormEvent) => {
-    e.preventDefault();
+  const inviteUser = () => {
     if (user) act.mutate(() => api.post(`/spaces/${space.id}/permissions`, { role: userRole, users: [user] }).then(() => setUser('')));
   };
-  const setTeamGrant = (e: FormEvent) => {
-    e.preventDefault();
+  const setTeamGrant = () => {
     if (team) act.mutate(() => api.post(`/spaces/${space.id}/permissions`, { role: teamRole === 'remove' ? null : teamRole, teams: [team] }).then(() => setTeam('')));
   };
 
@@ -143,94 +126,62 @@ function Permissions({ space, admin }: { space: Space; admin: boolean }) {
     <section aria-label="Permissions">
       {admin && (
         <>
-          <form className="inline" onSubmit={inviteUser}>
-            <label>
-              <span className="visually-hidden">Member to invite to the space</span>
-              <select value={user} onChange={(e) => setUser(e.target.value)}>
-                <option value="">Choose a member…</option>
-                {members.data
-                  ?.filter((m) => !granted.has(m.user.id))
-                  .map((m) => (
-                    <option key={m.user.id} value={m.user.id}>
-                      {m.user.displayName} ({m.user.email})
-                    </option>
-                  ))}
-              </select>
-            </label>
+          <InlineForm submit="Invite member" buttonClass="btn primary" disabled={!user} onSubmit={inviteUser}>
+            <SelectField
+              label="Member to invite to the space"
+              hideLabel
+              value={user}
+              onChange={(e) => setUser(e.target.value)}
+              options={(members.data ?? []).filter((m) => !granted.has(m.user.id)).map((m) => [m.user.id, `${m.user.displayName} (${m.user.email})`] as const)}
+            >
+              <option value="">Choose a member…</option>
+            </SelectField>
             <RoleSelect label="Role of the invited member" value={userRole} onChange={setUserRole} />
-            <button type="submit" className="btn primary" disabled={!user}>
-              Invite member
-            </button>
-          </form>
-          <form className="inline" onSubmit={setTeamGrant}>
-            <label>
-              <span className="visually-hidden">Team</span>
-              <select value={team} onChange={(e) => setTeam(e.target.value)}>
-                <option value="">Choose a team…</option>
-                {teams.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.title}
-                  </option>
-                ))}
-              </select>
-            </label>
+          </InlineForm>
+          <InlineForm submit="Set team role" disabled={!team} onSubmit={setTeamGrant}>
+            <SelectField label="Team" hideLabel value={team} onChange={(e) => setTeam(e.target.value)} options={(teams.data ?? []).map((t) => [t.id, t.title] as const)}>
+              <option value="">Choose a team…</option>
+            </SelectField>
             <RoleSelect<Role | 'remove'> label="Role of the team" value={teamRole} onChange={setTeamRole} roles={[...ROLES, 'remove']} />
-            <button type="submit" className="btn" disabled={!team}>
-              Set team role
-            </button>
-          </form>
+          </InlineForm>
           <p className="muted small">A team's role applies to each of its members; choose “remove” to take it away.</p>
         </>
       )}
-      <ActionState action={act} />
+      <MutationStatus of={act} />
       <QueryState
         query={grants}
         loading="Loading permissions"
         failed="Could not load the permissions"
         empty={grants.data?.length === 0 && 'No one is invited to this space itself'}
       />
-      {grants.data && grants.data.length > 0 && (
-        <table className="list">
-          <caption className="visually-hidden">Members invited to the space</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              {admin && <th scope="col">Remove</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {grants.data.map((g) => (
-              <tr key={g.user.id}>
-                <td>{g.user.displayName}</td>
-                <td>
-                  {admin ? (
-                    <RoleSelect
-                      label={`Space role of ${g.user.displayName}`}
-                      value={g.permission}
-                      onChange={(r) => act.mutate(() => api.patch(`/spaces/${space.id}/permissions/users/${g.user.id}`, { role: r }))}
-                    />
-                  ) : (
-                    g.permission
-                  )}
-                </td>
-                {admin && (
-                  <td>
-                    <button
-                      type="button"
-                      className="btn small danger"
-                      aria-label={`Remove ${g.user.displayName} from the space`}
-                      onClick={() => act.mutate(() => api.delete(`/spaces/${space.id}/permissions/users/${g.user.id}`))}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable caption="Members invited to the space" columns={['Name', 'Role', admin && 'Remove']} items={grants.data}>
+        {(g) => (
+          <tr key={g.user.id}>
+            <td>{g.user.displayName}</td>
+            <td>
+              {admin ? (
+                <RoleSelect
+                  label={`Space role of ${g.user.displayName}`}
+                  value={g.permission}
+                  onChange={(r) => act.mutate(() => api.patch(`/spaces/${space.id}/permissions/users/${g.user.id}`, { role: r }))}
+                />
+              ) : (
+                g.permission
+              )}
+            </td>
+            {admin && (
+              <td>
+                <DeleteButton
+                  label={`Remove ${g.user.displayName} from the space`}
+                  onClick={() => act.mutate(() => api.delete(`/spaces/${space.id}/permissions/users/${g.user.id}`))}
+                >
+                  Remove
+                </DeleteButton>
+              </td>
+            )}
+          </tr>
+        )}
+      </ListTable>
       {(members.isPending || teams.isPending) && admin && <Progress label="Loading members and teams" />}
     </section>
   );

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { mentionedUsers, type JSONDocument } from '@quire/document';
 import { all, api } from '../api.ts';
+import { ListTable } from '../components/ListTable.tsx';
 import { EmptyState, ErrorState, Progress, QueryState } from '../components/states.tsx';
 import { PageTree } from '../components/PageTree.tsx';
 import { contentBase, flatten, pageAt } from '../lib/pages.ts';
@@ -181,44 +182,34 @@ function FilesPanel({ space, files, base }: { space: Space; files: ReturnType<ty
   if (files.error) return <ErrorState title="Could not load the files" message={files.error.message} />;
   if (!files.data.length) return <EmptyState title="No files in this space" />;
   return (
-    <table className="list">
-      <caption className="visually-hidden">Files of {space.title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type</th>
-          <th scope="col">Used by</th>
-        </tr>
-      </thead>
-      <tbody>
-        {files.data.map((f) => (
-          <tr key={f.id}>
-            <td>
-              <a href={f.downloadURL}>{f.name}</a>
-            </td>
-            <td>{f.contentType}</td>
-            <td>
-              {open === f.id ? (
-                backlinks.isPending ? (
-                  <Progress label="Loading backlinks" />
-                ) : (
-                  <ul aria-label={`Pages using ${f.name}`}>
-                    {(backlinks.data ?? []).map((b, i) => (
-                      <li key={b.page?.id ?? i}>{b.page ? <Link href={paths.page(space.id, b.page.path)}>{b.page.title}</Link> : 'another space'}</li>
-                    ))}
-                    {backlinks.data?.length === 0 && <li>No page links to it.</li>}
-                  </ul>
-                )
+    <ListTable caption={`Files of ${space.title}`} columns={['Name', 'Type', 'Used by']} items={files.data}>
+      {(f) => (
+        <tr key={f.id}>
+          <td>
+            <a href={f.downloadURL}>{f.name}</a>
+          </td>
+          <td>{f.contentType}</td>
+          <td>
+            {open === f.id ? (
+              backlinks.isPending ? (
+                <Progress label="Loading backlinks" />
               ) : (
-                <button type="button" className="btn small" onClick={() => setOpen(f.id)} aria-label={`Backlinks of ${f.name}`}>
-                  Show backlinks
-                </button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+                <ul aria-label={`Pages using ${f.name}`}>
+                  {(backlinks.data ?? []).map((b, i) => (
+                    <li key={b.page?.id ?? i}>{b.page ? <Link href={paths.page(space.id, b.page.path)}>{b.page.title}</Link> : 'another space'}</li>
+                  ))}
+                  {backlinks.data?.length === 0 && <li>No page links to it.</li>}
+                </ul>
+              )
+            ) : (
+              <button type="button" className="btn small" onClick={() => setOpen(f.id)} aria-label={`Backlinks of ${f.name}`}>
+                Show backlinks
+              </button>
+            )}
+          </td>
+        </tr>
+      )}
+    </ListTable>
   );
 }
 

@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api.ts';
-import { ActionState, useAction } from '../../components/actions.tsx';
+import { useAction } from '../../components/actions.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
+import { Field } from '../../components/Field.tsx';
+import { InlineForm } from '../../components/InlineForm.tsx';
+import { MutationStatus } from '../../components/MutationStatus.tsx';
 import { QueryState } from '../../components/states.tsx';
 import { checkClaim, claimsOf, schemaWith, type Claim, type JsonSchema } from '../../lib/adaptive.ts';
 import type { SiteProps } from '../Site.tsx';
@@ -22,6 +26,16 @@ export function Adaptive({ org, site }: SiteProps) {
   const claims = schema.data ? claimsOf(schema.data.jsonSchema) : [];
   const save = (next: Claim[]) => act.mutate(() => api.put(`${base}/adaptive-schema`, { jsonSchema: schemaWith(next) }));
   const enabled = site.adaptiveContent?.enabled === true;
+  const add = () => {
+    const claim = { name: name.trim(), unsigned, description: description.trim() };
+    const problem = checkClaim(claim, claims);
+    setInvalid(problem);
+    if (!problem) {
+      save([...claims, claim]);
+      setName('');
+      setDescription('');
+    }
+  };
   return (
     <section aria-label="Adaptive content">
       <label className="check">
@@ -29,50 +43,37 @@ export function Adaptive({ org, site }: SiteProps) {
         claims
       </label>
       <h2>Visitor claims</h2>
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const claim = { name: name.trim(), unsigned, description: description.trim() };
-          const problem = checkClaim(claim, claims);
-          setInvalid(problem);
-          if (!problem) {
-            save([...claims, claim]);
-            setName('');
-            setDescription('');
-          }
-        }}
-      >
-        <label>
-          <span className="visually-hidden">Claim name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="isBetaUser" maxLength={64} required aria-invalid={invalid ? true : undefined} />
-        </label>
-        <label>
-          <span className="visually-hidden">Claim description</span>
-          <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means" maxLength={200} required />
-        </label>
+      <InlineForm submit="Add claim" onSubmit={add}>
+        <Field
+          label="Claim name"
+          hideLabel
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="isBetaUser"
+          maxLength={64}
+          required
+          aria-invalid={invalid ? true : undefined}
+        />
+        <Field label="Claim description" hideLabel value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means" maxLength={200} required />
         <label className="check">
           <input type="checkbox" checked={unsigned} onChange={(e) => setUnsigned(e.target.checked)} /> Unsigned
         </label>
-        <button type="submit" className="btn">
-          Add claim
-        </button>
-      </form>
+      </InlineForm>
       {invalid && (
         <p role="alert" className="error-text">
           {invalid}
         </p>
       )}
-      <ActionState action={act} />
+      <MutationStatus of={act} />
       <QueryState query={schema} loading="Loading the schema" failed="Could not load the schema" empty={schema.data && claims.length === 0 && 'No claims yet'} />
       <ul className="plain">
         {claims.map((c) => (
           <li key={`${c.unsigned}-${c.name}`} className="inline">
             <code className="grow">{c.unsigned ? `unsigned.${c.name}` : c.name}</code>
             <span className="muted small">{c.description}</span>
-            <button type="button" className="btn small danger" aria-label={`Remove claim ${c.name}`} onClick={() => save(claims.filter((x) => x !== c))}>
+            <DeleteButton label={`Remove claim ${c.name}`} onClick={() => save(claims.filter((x) => x !== c))}>
               Remove
-            </button>
+            </DeleteButton>
           </li>
         ))}
       </ul>

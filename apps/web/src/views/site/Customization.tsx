@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api.ts';
-import { ActionState, useAction } from '../../components/actions.tsx';
+import { useAction } from '../../components/actions.tsx';
+import { Field, SelectField } from '../../components/Field.tsx';
+import { MutationStatus } from '../../components/MutationStatus.tsx';
 import { ErrorState, Progress } from '../../components/states.tsx';
 import type { SiteCustomization } from '../../types.ts';
 import type { SiteProps } from '../Site.tsx';
@@ -38,37 +40,13 @@ function CustomizationForm({ path, current }: { path: string; current: SiteCusto
   };
   return (
     <form className="stack" aria-label="Customization" onSubmit={save}>
-      <label className="field">
-        <span>Title shown on the site</span>
-        <input value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} />
-      </label>
+      <Field label="Title shown on the site" value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} />
       <div className="inline">
-        <label className="field">
-          <span>Accent colour (light mode)</span>
-          <input type="color" value={light} onChange={(e) => setLight(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Accent colour (dark mode)</span>
-          <input type="color" value={dark} onChange={(e) => setDark(e.target.value)} />
-        </label>
+        <Field label="Accent colour (light mode)" type="color" value={light} onChange={(e) => setLight(e.target.value)} />
+        <Field label="Accent colour (dark mode)" type="color" value={dark} onChange={(e) => setDark(e.target.value)} />
       </div>
-      <label className="field">
-        <span>Theme</span>
-        <select value={theme} onChange={(e) => setTheme(e.target.value as (typeof THEMES)[number])}>
-          {THEMES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>Default mode</span>
-        <select value={mode} onChange={(e) => setMode(e.target.value as 'light' | 'dark')}>
-          <option value="light">light</option>
-          <option value="dark">dark</option>
-        </select>
-      </label>
+      <SelectField label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as (typeof THEMES)[number])} options={THEMES} />
+      <SelectField label="Default mode" value={mode} onChange={(e) => setMode(e.target.value as 'light' | 'dark')} options={['light', 'dark']} />
       <label className="check">
         <input type="checkbox" checked={toggeable} onChange={(e) => setToggeable(e.target.checked)} /> Visitors may switch between light and dark
       </label>
@@ -77,7 +55,7 @@ function CustomizationForm({ path, current }: { path: string; current: SiteCusto
           Save customization
         </button>
       </div>
-      <ActionState action={act} />
+      <MutationStatus of={act} />
       {act.isSuccess && <p role="status">Saved.</p>}
     </form>
   );

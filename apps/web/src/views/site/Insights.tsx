@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api.ts';
 import { BarList, LineChart } from '../../components/charts.tsx';
+import { SelectField } from '../../components/Field.tsx';
 import { ErrorState, Progress } from '../../components/states.tsx';
 import { dailySeries, RANGES, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery, type Aggregate, type Range } from '../../lib/insights.ts';
 import type { SiteProps } from '../Site.tsx';
@@ -17,16 +18,7 @@ export function Insights({ org, site }: SiteProps) {
   const failed = visits.error ?? pages.error ?? searches.error;
   return (
     <section aria-label="Insights">
-      <label className="field">
-        <span>Period</span>
-        <select value={range} onChange={(e) => setRange(e.target.value as Range)}>
-          {RANGES.map(([r, label]) => (
-            <option key={r} value={r}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Period" value={range} onChange={(e) => setRange(e.target.value as Range)} options={RANGES} />
       {(visits.isPending || pages.isPending || searches.isPending) && <Progress label="Loading insights" />}
       {failed && <ErrorState title="Could not load the insights" message={failed.message} />}
       {visits.data && (

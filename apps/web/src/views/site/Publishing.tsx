@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../../api.ts';
-import { ActionState, useAction } from '../../components/actions.tsx';
+import { useAction } from '../../components/actions.tsx';
+import { DangerZone } from '../../components/DangerZone.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
+import { Field, SelectField } from '../../components/Field.tsx';
+import { InlineForm } from '../../components/InlineForm.tsx';
+import { MutationStatus } from '../../components/MutationStatus.tsx';
 import { QueryState } from '../../components/states.tsx';
 import { paths } from '../../paths.ts';
 import type { ShareLink, SiteVisibility } from '../../types.ts';
@@ -23,43 +28,17 @@ export function Publishing({ org, site }: SiteProps) {
   const [, navigate] = useLocation();
   return (
     <section aria-label="Publishing">
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (title.trim() !== site.title) act.mutate(() => api.patch(base, { title: title.trim() }));
-        }}
-      >
-        <label className="field">
-          <span>Site title</span>
-          <input value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} required />
-        </label>
-        <button type="submit" className="btn">
-          Rename
-        </button>
-      </form>
-      <label className="field">
-        <span>Audience</span>
-        <select value={site.visibility} onChange={(e) => act.mutate(() => api.patch(base, { visibility: e.target.value }))}>
-          {VISIBILITIES.map(([v, label]) => (
-            <option key={v} value={v}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <ActionState action={act} />
+      <InlineForm submit="Rename" onSubmit={() => title.trim() !== site.title && act.mutate(() => api.patch(base, { title: title.trim() }))}>
+        <Field label="Site title" value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} required />
+      </InlineForm>
+      <SelectField label="Audience" value={site.visibility} onChange={(e) => act.mutate(() => api.patch(base, { visibility: e.target.value }))} options={VISIBILITIES} />
+      <MutationStatus of={act} />
       <ShareLinks base={base} active={site.visibility === 'share-link'} />
-      <div className="danger-zone">
-        <h2>Delete this site</h2>
-        <button
-          type="button"
-          className="btn danger"
-          onClick={() => confirm(`Delete the site “${site.title}” with its sections and share links?`) && act.mutate(() => api.delete(base).then(() => navigate(paths.sites(org))))}
-        >
-          Delete site
-        </button>
-      </div>
+      <DangerZone
+        title="Delete this site"
+        action="Delete site"
+        onClick={() => confirm(`Delete the site “${site.title}” with its sections and share links?`) && act.mutate(() => api.delete(base).then(() => navigate(paths.sites(org))))}
+      />
     </section>
   );
 }
@@ -78,22 +57,10 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
     <section aria-labelledby="share-links">
       <h2 id="share-links">Share links</h2>
       {!active && <p className="muted small">Share links open the site only while its audience is “Anyone with a share link”.</p>}
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (name.trim()) act.mutate(() => api.post(`${base}/share-links`, { name: name.trim() }).then(() => setName('')));
-        }}
-      >
-        <label>
-          <span className="visually-hidden">Share link name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Who is it for?" maxLength={50} required />
-        </label>
-        <button type="submit" className="btn">
-          New share link
-        </button>
-      </form>
-      <ActionState action={act} />
+      <InlineForm submit="New share link" onSubmit={() => name.trim() && act.mutate(() => api.post(`${base}/share-links`, { name: name.trim() }).then(() => setName('')))}>
+        <Field label="Share link name" hideLabel value={name} onChange={(e) => setName(e.target.value)} placeholder="Who is it for?" maxLength={50} required />
+      </InlineForm>
+      <MutationStatus of={act} />
       <QueryState query={links} loading="Loading share links" failed="Could not load the share links" empty={links.data?.length === 0 && 'No share links'} />
       <ul className="plain">
         {links.data?.map((l) => (
@@ -112,14 +79,7 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
             >
               {l.active ? 'Deactivate' : 'Activate'}
             </button>
-            <button
-              type="button"
-              className="btn small danger"
-              aria-label={`Delete share link ${l.name}`}
-              onClick={() => act.mutate(() => api.delete(`${base}/share-links/${l.id}`))}
-            >
-              Delete
-            </button>
+            <DeleteButton label={`Delete share link ${l.name}`} onClick={() => act.mutate(() => api.delete(`${base}/share-links/${l.id}`))} />
           </li>
         ))}
       </ul>

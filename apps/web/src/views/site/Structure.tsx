@@ -1,7 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../../api.ts';
-import { ActionState, useAction } from '../../components/actions.tsx';
+import { useAction } from '../../components/actions.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
+import { Field, SelectField } from '../../components/Field.tsx';
+import { InlineForm } from '../../components/InlineForm.tsx';
+import { MutationStatus } from '../../components/MutationStatus.tsx';
 import { Sortable } from '../../components/Sortable.tsx';
 import { QueryState } from '../../components/states.tsx';
 import { sectionsOf, siteSpacesOf, sortBody } from '../../lib/structure.ts';
@@ -34,14 +38,9 @@ export function Structure({ org, site }: SiteProps) {
             <span className="grow">
               {ss.title} <span className="muted small">/{ss.path}</span> {ss.default && <span className="status">default</span>}
             </span>
-            <button
-              type="button"
-              className="btn small danger"
-              aria-label={`Remove ${ss.title} from the site`}
-              onClick={() => act.mutate(() => api.delete(`${base}/site-spaces/${ss.id}`))}
-            >
+            <DeleteButton label={`Remove ${ss.title} from the site`} onClick={() => act.mutate(() => api.delete(`${base}/site-spaces/${ss.id}`))}>
               Remove
-            </button>
+            </DeleteButton>
           </div>
         )}
       </Sortable>
@@ -54,36 +53,28 @@ export function Structure({ org, site }: SiteProps) {
           {section.title} <span className="muted small">/{section.path}</span> {section.default && <span className="status">default</span>}
         </strong>
         {groups.length > 0 && (
-          <label>
-            <span className="visually-hidden">Group of {section.title}</span>
-            <select
-              value={section.sectionGroup ?? ''}
-              onChange={(e) => {
-                const to = e.target.value;
-                act.mutate(() =>
-                  to
-                    ? api.post(`${base}/section-groups/${to}/sections`, { sectionId: section.id })
-                    : api.delete(`${base}/section-groups/${section.sectionGroup}/sections/${section.id}`),
-                );
-              }}
-            >
-              <option value="">No group</option>
-              {groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label={`Group of ${section.title}`}
+            hideLabel
+            value={section.sectionGroup ?? ''}
+            onChange={(e) => {
+              const to = e.target.value;
+              act.mutate(() =>
+                to
+                  ? api.post(`${base}/section-groups/${to}/sections`, { sectionId: section.id })
+                  : api.delete(`${base}/section-groups/${section.sectionGroup}/sections/${section.id}`),
+              );
+            }}
+            options={groups.map((g) => [g.id, g.title] as const)}
+          >
+            <option value="">No group</option>
+          </SelectField>
         )}
-        <button
-          type="button"
-          className="btn small danger"
-          aria-label={`Delete section ${section.title}`}
-          onClick={() => confirm(`Delete the section “${section.title}” and its spaces from the site?`) && act.mutate(() => api.delete(`${base}/sections/${section.id}`))}
-        >
-          Delete
-        </button>
+        <DeleteButton
+          label={`Delete section ${section.title}`}
+          ask={`Delete the section “${section.title}” and its spaces from the site?`}
+          onClick={() => act.mutate(() => api.delete(`${base}/sections/${section.id}`))}
+        />
       </div>
       {siteSpaceList(section.siteSpaces, `section ${section.title}`)}
     </div>
@@ -92,7 +83,7 @@ export function Structure({ org, site }: SiteProps) {
   return (
     <section aria-label="Structure">
       <AddForms base={base} structure={s} spaces={spaces.data ?? []} act={act} />
-      <ActionState action={act} />
+      <MutationStatus of={act} />
       <QueryState query={structure} loading="Loading the structure" failed="Could not load the structure" />
       {s?.type === 'siteSpaces' && siteSpaceList(s.structure, 'the site')}
       {s?.type === 'sections' && (
@@ -102,14 +93,9 @@ export function Structure({ org, site }: SiteProps) {
               <div className="group">
                 <div className="inline">
                   <strong className="grow">Group: {item.title}</strong>
-                  <button
-                    type="button"
-                    className="btn small danger"
-                    aria-label={`Delete group ${item.title}`}
-                    onClick={() => act.mutate(() => api.delete(`${base}/section-groups/${item.id}`))}
-                  >
+                  <DeleteButton label={`Delete group ${item.title}`} onClick={() => act.mutate(() => api.delete(`${base}/section-groups/${item.id}`))}>
                     Delete group
-                  </button>
+                  </DeleteButton>
                 </div>
                 {item.sections.length ? (
                   <Sortable items={item.sections} name={(x) => `section ${x.title}`} label={`Sections of group ${item.title}`} onMove={move(item.sections)}>
@@ -138,28 +124,23 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
   const sections = structure ? sectionsOf(structure) : [];
   const onSite = new Set(structure ? siteSpacesOf(structure).map((ss) => ss.space?.id) : []);
   const spaceOptions = (chosen: string, set: (v: string) => void, label: string, all = false) => (
-    <label>
-      <span className="visually-hidden">{label}</span>
-      <select value={chosen} onChange={(e) => set(e.target.value)}>
-        <option value="">Choose a space…</option>
-        {spaces
-          .filter((sp) => all || !onSite.has(sp.id))
-          .map((sp) => (
-            <option key={sp.id} value={sp.id}>
-              {sp.title}
-            </option>
-          ))}
-      </select>
-    </label>
+    <SelectField
+      label={label}
+      hideLabel
+      value={chosen}
+      onChange={(e) => set(e.target.value)}
+      options={spaces.filter((sp) => all || !onSite.has(sp.id)).map((sp) => [sp.id, sp.title] as const)}
+    >
+      <option value="">Choose a space…</option>
+    </SelectField>
   );
-  const submit = (run: () => Promise<unknown>, reset: () => void) => (e: FormEvent) => {
-    e.preventDefault();
-    act.mutate(() => run().then(reset));
-  };
+  const submit = (run: () => Promise<unknown>, reset: () => void) => () => act.mutate(() => run().then(reset));
   return (
     <div className="stack">
-      <form
-        className="inline"
+      <InlineForm
+        submit="Add space"
+        buttonClass="btn primary"
+        disabled={!space}
         onSubmit={submit(
           () => api.post(`${base}/site-spaces`, { spaceId: space, ...(section ? { sectionId: section } : {}) }),
           () => setSpace(''),
@@ -167,24 +148,20 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
       >
         {spaceOptions(space, setSpace, 'Space to add to the site')}
         {sections.length > 0 && (
-          <label>
-            <span className="visually-hidden">Section of the added space</span>
-            <select value={section} onChange={(e) => setSection(e.target.value)}>
-              <option value="">The default section</option>
-              {sections.map((x) => (
-                <option key={x.id} value={x.id}>
-                  {x.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Section of the added space"
+            hideLabel
+            value={section}
+            onChange={(e) => setSection(e.target.value)}
+            options={sections.map((x) => [x.id, x.title] as const)}
+          >
+            <option value="">The default section</option>
+          </SelectField>
         )}
-        <button type="submit" className="btn primary" disabled={!space}>
-          Add space
-        </button>
-      </form>
-      <form
-        className="inline"
+      </InlineForm>
+      <InlineForm
+        submit="Add section"
+        disabled={!sectionSpace}
         onSubmit={submit(
           () => api.post(`${base}/sections`, { spaceId: sectionSpace, ...(sectionTitle.trim() ? { title: sectionTitle.trim() } : {}) }),
           () => {
@@ -194,30 +171,26 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
         )}
       >
         {spaceOptions(sectionSpace, setSectionSpace, 'Space of the new section', true)}
-        <label>
-          <span className="visually-hidden">New section title</span>
-          <input value={sectionTitle} onChange={(e) => setSectionTitle(e.target.value)} placeholder="Section title (optional)" minLength={2} maxLength={128} />
-        </label>
-        <button type="submit" className="btn" disabled={!sectionSpace}>
-          Add section
-        </button>
-      </form>
+        <Field
+          label="New section title"
+          hideLabel
+          value={sectionTitle}
+          onChange={(e) => setSectionTitle(e.target.value)}
+          placeholder="Section title (optional)"
+          minLength={2}
+          maxLength={128}
+        />
+      </InlineForm>
       {sections.length > 0 && (
-        <form
-          className="inline"
+        <InlineForm
+          submit="Add group"
           onSubmit={submit(
             () => api.post(`${base}/section-groups`, { title: groupTitle.trim() }),
             () => setGroupTitle(''),
           )}
         >
-          <label>
-            <span className="visually-hidden">New group title</span>
-            <input value={groupTitle} onChange={(e) => setGroupTitle(e.target.value)} placeholder="Group title" maxLength={100} required />
-          </label>
-          <button type="submit" className="btn">
-            Add group
-          </button>
-        </form>
+          <Field label="New group title" hideLabel value={groupTitle} onChange={(e) => setGroupTitle(e.target.value)} placeholder="Group title" maxLength={100} required />
+        </InlineForm>
       )}
     </div>
   );
