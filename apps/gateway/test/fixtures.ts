@@ -67,3 +67,21 @@ export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>
     { scope: 'worker' },
   ],
 });
+
+/**
+ * A worker-scoped fixture: a gateway of a file's own (`startGateway(env, options)`), stopped with
+ * the process. Give it a name no other file uses: vitest keeps one value per worker fixture name.
+ */
+export function ownGateway(
+  env: Record<string, string>,
+  options?: Parameters<typeof startGateway>[1],
+): [({}, use: (g: Gateway) => Promise<void>) => Promise<void>, { scope: 'worker' }] {
+  return [
+    async ({}, use) => {
+      const g = await startGateway(env, options);
+      await use(g);
+      await g.stop();
+    },
+    { scope: 'worker' },
+  ];
+}
