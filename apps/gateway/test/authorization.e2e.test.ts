@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import { API_ROLES, Role, roleFromApi } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
-import { bearer, startGateway, type Gateway } from './harness.ts';
-import { test as base } from './fixtures.ts';
+import { bearer, type Gateway } from './harness.ts';
+import { ownGateway, test as base } from './fixtures.ts';
 
 // Every operation of the organization area, called by a member with each role,
 // by a guest, by a member of another organization and with no token. Reads that only members
@@ -21,14 +21,7 @@ interface Matrix {
 
 const test = base.extend<{ unlimited: Gateway; matrix: Matrix }>({
   // Its own gateway: every rule's calls from every caller, above the default rate limit.
-  unlimited: [
-    async ({}, use) => {
-      const g = await startGateway({ RATE_LIMIT_PER_MINUTE: '100000' });
-      await use(g);
-      await g.stop();
-    },
-    { scope: 'file' },
-  ],
+  unlimited: ownGateway({ RATE_LIMIT_PER_MINUTE: '100000' }),
   matrix: async ({ unlimited: g }, use) => {
     const named = CALLERS.filter((c) => c !== 'anonymous');
     const users = new Map(await Promise.all(named.map(async (c) => [c, await g.orgs.user(c)] as const)));

@@ -8,7 +8,7 @@ import { startOrgs } from '@quire/orgs/testing';
 import type { ApplyChangesRequest, ApplyChangesResponse } from '@quire/proto/space-content';
 import { adminUrl, testIdentity } from '@quire/service-kit/testing';
 import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
@@ -18,10 +18,12 @@ import { ok, startGateway } from './harness.ts';
 // directory, then a second orgs and content over the restored stores answer the same through a
 // gateway: the token, the organization, the space, its page and the file's bytes.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEIGGEMAC/WAf7C9rEAAAAAAElFTkSuQmCC', 'base64');
-const cleanup: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step().catch(() => undefined);
-});
+
+/** Undone when the test finishes, last first; a step that fails is passed over. */
+const cleanup = (step: () => Promise<unknown>) =>
+  onTestFinished(async () => {
+    await step().catch(() => undefined);
+  });
 
 const withDatabase = (name: string) => {
   const u = new URL(adminUrl());
@@ -37,7 +39,7 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
 it('restores every database and the blobs so that the services read back what was written', async () => {
   // Its own services: their databases are backed up and restored whole.
   const g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' }, { own: true });
-  cleanup.push(() => g.stop());
+  cleanup(() => g.stop());
   const owner = await g.orgs.user('owner');
   const org = await g.orgs.organization(owner);
   const space = await ok(g.call(owner, 'POST', `/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }), 201);
@@ -69,7 +71,7 @@ it('restores every database and the blobs so that the services read back what wa
     blobDir: g.content.blobDir,
   };
   const dir = await mkdtemp(join(tmpdir(), 'quire-backup-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   const manifest = await backup(dir, sources);
   expect(manifest).toMatchObject({ databases: ['orgs', 'content', 'review', 'sites', 'integrations', 'git-sync'], blobs: true });
 
@@ -78,9 +80,9 @@ it('restores every database and the blobs so that the services read back what wa
     databases: Object.fromEntries(Object.keys(sources.databases).map((s) => [s, withDatabase(`quire_${s.replace('-', '_')}_restore_${suffix}`)])),
     blobDir: await mkdtemp(join(tmpdir(), 'quire-restored-blobs-')),
   };
-  cleanup.push(() => rm(targets.blobDir!, { recursive: true, force: true }));
+  cleanup(() => rm(targets.blobDir!, { recursive: true, force: true }));
   for (const url of Object.values(targets.databases)) {
-    cleanup.push(() => rows(adminUrl(), `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`));
+    cleanup(() => rows(adminUrl(), `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`));
   }
   await restore(dir, targets);
 
@@ -95,9 +97,9 @@ it('restores every database and the blobs so that the services read back what wa
 
   // A second orgs and content over the restored stores, behind a gateway.
   const orgs = await startOrgs({}, targets.databases.orgs);
-  cleanup.push(() => orgs.stop());
+  cleanup(() => orgs.stop());
   const content = await startContent(orgs.address, { databaseUrl: targets.databases.content!, blobDir: targets.blobDir! });
-  cleanup.push(() => content.stop());
+  cleanup(() => content.stop());
   const config = loadGatewayConfig({
     ...g.config,
     ORGS_URL: orgs.address,
@@ -107,7 +109,7 @@ it('restores every database and the blobs so that the services read back what wa
   } as unknown as NodeJS.ProcessEnv);
   const services = connectServices(config, testIdentity('gateway'));
   const app = await buildApp(config, services);
-  cleanup.push(async () => {
+  cleanup(async () => {
     await app.close();
     for (const c of services.channels) c.client.close();
   });

@@ -1,27 +1,29 @@
-import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/policy';
-import type { TestUser } from '@quire/orgs/testing';
-import { bearer, expectError, ok, type Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { describe, expect } from 'vitest';
+import { bearer, expectError, ok } from './harness.ts';
+import { test as base } from './fixtures.ts';
 
-let g: Gateway, owner: TestUser, editor: TestUser, reader: TestUser, outsider: TestUser, orgId: string, otherOrgId: string;
-let targetOrgId: string;
+// Each test in an organization of its own (fixtures.ts): its spaces and collections alone.
 
-beforeAll(async () => {
-  ({ g, owner, editor, reader, outsider, orgId, otherOrgId } = await gatewayWithTenant({}, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ }));
-  targetOrgId = (await g.orgs.organization(owner, [], 'Target Org')).id;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
+type Json = any;
+
+const it = base.extend<{
+  /** A second organization of the team's owner, to transfer into. */
+  targetOrgId: string;
+  /** As the team's owner: a new space or collection of the organization, and a GET's JSON. */
+  createSpace: (body?: Record<string, unknown>) => Promise<Json>;
+  createCollection: (body?: Record<string, unknown>) => Promise<Json>;
+  snapshot: (url: string) => Promise<Json>;
+}>({
+  targetOrgId: async ({ g, team }, use) => use((await g.orgs.organization(team.owner, [], 'Target Org')).id),
+  createSpace: async ({ g, team }, use) => use((body = {}) => ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook', ...body }), 201)),
+  createCollection: async ({ g, team }, use) => use((body = {}) => ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/collections`, { title: 'Guides', ...body }), 201)),
+  snapshot: async ({ g, team }, use) => use(async (url) => (await g.call(team.owner, 'GET', url)).json()),
 });
-afterAll(() => g?.stop());
-
-const createSpace = (body: Record<string, unknown> = {}, org = orgId, as: TestUser = owner) =>
-  ok(g.call(as, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Handbook', ...body }), 201);
-const createCollection = (body: Record<string, unknown> = {}) => ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides', ...body }), 201);
-const snapshot = async (url: string) => (await g.call(owner, 'GET', url)).json();
 
 describe('spaces over HTTP', () => {
-  it('creates, reads, updates and lists a space in the reference shape', async () => {
+  it('creates, reads, updates and lists a space in the reference shape', async ({ g, team: { owner, reader, orgId }, createSpace }) => {
     const space = await createSpace({ emoji: '📘' });
     expect(space).toEqual({
       object: 'space',
@@ -51,7 +53,7 @@ describe('spaces over HTTP', () => {
     expect(listed.count).toBe(listed.items.length);
   });
 
-  it('deletes with 205, restores and duplicates without a body or Content-Type', async () => {
+  it('deletes with 205, restores and duplicates without a body or Content-Type', async ({ g, team: { owner }, createSpace }) => {
     const space = await createSpace();
     const del = await g.call(owner, 'DELETE', `/v1/spaces/${space.id}`);
     expect(del.statusCode).toBe(205);
@@ -66,7 +68,7 @@ describe('spaces over HTTP', () => {
     expect(copy.json()).toMatchObject({ title: 'Handbook (copy)', revision: space.revision });
   });
 
-  it('moves into a collection before a sibling and back to the root, and transfers', async () => {
+  it('moves into a collection before a sibling and back to the root, and transfers', async ({ g, team: { owner }, targetOrgId, createSpace, createCollection }) => {
     const col = await createCollection();
     const first = await createSpace({ parent: col.id });
     const space = await createSpace();
@@ -80,7 +82,7 @@ describe('spaces over HTTP', () => {
     expect(transferred.organization).toBe(targetOrgId);
   });
 
-  it('refuses every bound, enum and wrong type with 400 naming the field, changing nothing', async () => {
+  it('refuses every bound, enum and wrong type with 400 naming the field, changing nothing', async ({ g, team: { owner, orgId }, createSpace, snapshot }) => {
     const space = await createSpace();
     const before = await snapshot(`/v1/spaces/${space.id}`);
     const patches: [Record<string, unknown>, RegExp][] = [
@@ -123,7 +125,13 @@ describe('spaces over HTTP', () => {
     expect(await snapshot(`/v1/spaces/${space.id}`)).toEqual(before);
   });
 
-  it('answers 401 without a token, 404 for unknown ids and other organizations, 403 to readers, changing nothing', async () => {
+  it('answers 401 without a token, 404 for unknown ids and other organizations, 403 to readers, changing nothing', async ({
+    g,
+    team: { owner, editor, reader, outsider, orgId, otherOrgId },
+    targetOrgId,
+    createSpace,
+    snapshot,
+  }) => {
     const space = await createSpace();
     const before = await snapshot(`/v1/spaces/${space.id}`);
     expectError(await g.call(null, 'GET', `/v1/spaces/${space.id}`), 401);
@@ -147,7 +155,7 @@ describe('spaces over HTTP', () => {
 });
 
 describe('collections over HTTP', () => {
-  it('creates, reads, updates, lists nested or not, moves, transfers and deletes', async () => {
+  it('creates, reads, updates, lists nested or not, moves, transfers and deletes', async ({ g, team: { owner, reader, orgId }, targetOrgId, createSpace, createCollection }) => {
     const top = await createCollection({ title: 'Top' });
     expect(top).toEqual({
       object: 'collection',
@@ -182,7 +190,12 @@ describe('collections over HTTP', () => {
     expect((await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}`))).organization).toBe(targetOrgId);
   });
 
-  it('refuses bad input with 400, readers with 403, outsiders and unknown ids with 404, no token with 401, changing nothing', async () => {
+  it('refuses bad input with 400, readers with 403, outsiders and unknown ids with 404, no token with 401, changing nothing', async ({
+    g,
+    team: { owner, reader, outsider, orgId, otherOrgId },
+    createCollection,
+    snapshot,
+  }) => {
     const col = await createCollection();
     const before = await snapshot(`/v1/collections/${col.id}`);
     const patches: [Record<string, unknown>, RegExp][] = [
@@ -215,10 +228,8 @@ describe('collections over HTTP', () => {
 });
 
 describe('@gitbook/api 0.130.0 on spaces', () => {
-  it('creates and reads a space, and restores one without a body', async () => {
-    await g.app.listen({ host: '127.0.0.1', port: 0 });
-    const endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
-    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+  it('creates and reads a space, and restores one without a body', async ({ origin, team: { owner, orgId } }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: owner.token });
     const { data: col } = await api.orgs.createCollection(orgId, { title: 'From the client' });
     const { data: created } = await api.orgs.createSpace(orgId, { title: 'Client space', parent: col.id });
     expect(created).toMatchObject({ object: 'space', title: 'Client space', parent: col.id });

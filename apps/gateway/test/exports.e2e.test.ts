@@ -2,31 +2,28 @@ import type { TestUser } from '@quire/orgs/testing';
 import { pdfText } from '@quire/render/testing';
 import { Role } from '@quire/policy';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_EXPORT_LIMITS, startReview } from '@quire/review/testing';
 import { makeLinkSigner } from '../src/signing.ts';
-import { expectError, ok, startGateway, type OwnGateway } from './harness.ts';
+import { expectError, ok, startGateway, type Gateway, type OwnGateway } from './harness.ts';
+import { ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
 
 // Exports of a space and of a change request, through the signed link, as a client uses them.
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const SECRET = 'exports-test-link-secret';
 
-let g: OwnGateway;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let spaceId: string;
-let crId: string;
+type Handbook = Tenant<'reader'> & { spaceId: string; crId: string };
 
-beforeAll(async () => {
-  // Its own services: a test stops review's export workers.
-  g = await startGateway({ QUIRE_LINK_SECRET: SECRET }, { own: true });
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  const orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await g.orgs.organization(outsider, [], 'Elsewhere');
-  spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201)).id;
-  // The space's content: two pages and a file, merged from a change request.
+/**
+ * On `g`'s services, a new organization (an owner, a reader, and an outsider in their own) whose
+ * space has two pages and a file, merged from a change request, and an open change request adding
+ * a page the space does not have yet.
+ */
+async function handbook(g: Gateway): Promise<Handbook> {
+  const team = await tenant(g, { reader: Role.ROLE_READ });
+  const { owner, orgId } = team;
+  const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201)).id;
   const first = await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'First' }), 201);
   await ok(
     g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/content`, {
@@ -38,24 +35,35 @@ beforeAll(async () => {
     }),
   );
   await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/merge`));
-  // An open change request adding a page the space does not have yet.
-  crId = (await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Drafts' }), 201)).id;
+  const crId = (await ok(g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Drafts' }), 201)).id;
   await ok(
     g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, {
       changes: [{ operation: 'insert_page', title: 'Roadmap', document: { markdown: 'Coming soon.' } }],
     }),
   );
-}, 120_000);
-afterAll(() => g?.stop());
+  return { ...team, spaceId, crId };
+}
 
-/** Fetches a signed URL through the gateway (its path and query, without the public address). */
-const fetchSigned = (url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+const it = base.extend<{ exportsGateway: OwnGateway; idleGateway: OwnGateway; acme: Handbook }>({
+  // Its own services: a test changes review's export limits.
+  exportsGateway: ownGateway({ QUIRE_LINK_SECRET: SECRET }, { own: true }),
+  // Services of the test's own: it stops review's export workers, which do not start again.
+  idleGateway: async ({}, use) => {
+    const g = await startGateway({ QUIRE_LINK_SECRET: SECRET }, { own: true });
+    await use(g);
+    await g.stop();
+  },
+  acme: async ({ exportsGateway }, use) => use(await handbook(exportsGateway)),
+});
+
+/** Fetches a signed URL through `g` (its path and query, without the public address). */
+const fetchSigned = (g: Gateway, url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
 
 /** Fetches a download link until its job is over (202 meanwhile, with Retry-After and the job's progress); every 202's body, and the last answer. */
-async function poll(url: string) {
+async function poll(g: Gateway, url: string) {
   const pending: { state: string; pagesDone: number; pagesTotal: number }[] = [];
   for (let i = 0; i < 300; i++) {
-    const res = await fetchSigned(url);
+    const res = await fetchSigned(g, url);
     if (res.statusCode !== 202) return { res, pending };
     expect(res.headers['retry-after']).toBe('2');
     pending.push(res.json());
@@ -64,10 +72,10 @@ async function poll(url: string) {
   throw new Error(`${url} still 202`);
 }
 
-async function download(as: TestUser, path: string, format: string) {
+async function download(g: Gateway, as: TestUser, path: string, format: string) {
   const link = await ok(g.call(as, 'GET', `${path}?format=${format}`));
   expect(link.format).toBe(format);
-  const { res } = await poll(link.url);
+  const { res } = await poll(g, link.url);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+"$/);
   return { url: link.url as string, res };
@@ -79,8 +87,8 @@ const texts = (zip: Record<string, Uint8Array>) =>
     .join('\n');
 
 describe("a space's export", () => {
-  it("is a Markdown ZIP in GitBook's layout, with the files", async () => {
-    const { res } = await download(reader, `/v1/spaces/${spaceId}/export`, 'markdown');
+  it("is a Markdown ZIP in GitBook's layout, with the files", async ({ exportsGateway: g, acme: { reader, spaceId } }) => {
+    const { res } = await download(g, reader, `/v1/spaces/${spaceId}/export`, 'markdown');
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('handbook-markdown.zip');
     const zip = unzipSync(res.rawPayload);
@@ -93,8 +101,8 @@ describe("a space's export", () => {
     expect(Buffer.from(zip[asset!]!).equals(Buffer.from(PNG, 'base64'))).toBe(true);
   });
 
-  it('is a static HTML ZIP of every page', async () => {
-    const { res } = await download(reader, `/v1/spaces/${spaceId}/export`, 'html');
+  it('is a static HTML ZIP of every page', async ({ exportsGateway: g, acme: { reader, spaceId } }) => {
+    const { res } = await download(g, reader, `/v1/spaces/${spaceId}/export`, 'html');
     expect(res.headers['content-type']).toBe('application/zip');
     const zip = unzipSync(res.rawPayload);
     const html = Object.keys(zip).filter((k) => k.endsWith('.html'));
@@ -103,8 +111,8 @@ describe("a space's export", () => {
     expect(texts(zip)).toContain('Every option');
   });
 
-  it('is one PDF of every page', async () => {
-    const { res } = await download(owner, `/v1/spaces/${spaceId}/export`, 'pdf');
+  it('is one PDF of every page', async ({ exportsGateway: g, acme: { owner, spaceId } }) => {
+    const { res } = await download(g, owner, `/v1/spaces/${spaceId}/export`, 'pdf');
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(res.rawPayload);
@@ -115,19 +123,19 @@ describe("a space's export", () => {
 });
 
 describe("a change request's export", () => {
-  it("holds the change request's content, not the space's", async () => {
-    const { res } = await download(reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'markdown');
+  it("holds the change request's content, not the space's", async ({ exportsGateway: g, acme: { reader, spaceId, crId } }) => {
+    const { res } = await download(g, reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'markdown');
     expect(res.headers['content-disposition']).toMatch(/change-request-\d+-markdown\.zip/);
     expect(texts(unzipSync(res.rawPayload))).toContain('Coming soon.');
-    const space = await download(reader, `/v1/spaces/${spaceId}/export`, 'markdown');
+    const space = await download(g, reader, `/v1/spaces/${spaceId}/export`, 'markdown');
     expect(texts(unzipSync(space.res.rawPayload))).not.toContain('Coming soon.');
-    const pdf = await download(reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'pdf');
+    const pdf = await download(g, reader, `/v1/spaces/${spaceId}/change-requests/${crId}/export`, 'pdf');
     expect(pdfText(pdf.res.rawPayload)).toContain('Coming soon.');
   });
 });
 
 describe('export links', () => {
-  it('live exactly 1 hour', async () => {
+  it('live exactly 1 hour', async ({ exportsGateway: g, acme: { owner, spaceId } }) => {
     const before = Math.floor(Date.now() / 1000);
     const { url } = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`));
     const after = Math.floor(Date.now() / 1000);
@@ -136,13 +144,13 @@ describe('export links', () => {
     expect(exp).toBeLessThanOrEqual(after + 3600);
   });
 
-  it('refuse a format they do not know, naming it', async () => {
+  it('refuse a format they do not know, naming it', async ({ exportsGateway: g, acme: { owner, spaceId, crId } }) => {
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export?format=docx`), 400, /format/);
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/export`), 400, /format/);
     expectError(await g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=epub`), 400, /format/);
   });
 
-  it('are refused (400 naming the bound) for content too big to export, before anything is rendered', async () => {
+  it('are refused (400 naming the bound) for content too big to export, before anything is rendered', async ({ exportsGateway: g, acme: { reader, spaceId, crId } }) => {
     // The space has 2 pages, the change request 3.
     g.review.deps.exportLimits.maxPdfPages = 2;
     try {
@@ -160,57 +168,61 @@ describe('export links', () => {
     }
   });
 
-  it("are not made for another organization's space or change request", async () => {
+  it("are not made for another organization's space or change request", async ({ exportsGateway: g, acme: { outsider, spaceId, crId } }) => {
     expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`), 404);
     expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`), 404);
   });
 
-  it('download nothing when tampered with, or expired', async () => {
+  it('download nothing when tampered with, or expired', async ({ exportsGateway: g, acme: { reader, outsider, spaceId, crId } }) => {
     const { url, job } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
-    expectError(await fetchSigned(url.replace(/sig=[0-9a-f]+/, `sig=${'0'.repeat(64)}`)), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace(/sig=[0-9a-f]+/, `sig=${'0'.repeat(64)}`)), 404, /expired/);
     // Another user, another format, another space: each breaks the signature.
-    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
-    expectError(await fetchSigned(url.replace('format=markdown', 'format=pdf')), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace('format=markdown', 'format=pdf')), 404, /expired/);
     const crLink = (await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=markdown`))).url as string;
-    expectError(await fetchSigned(crLink.replace(`/change-requests/${crId}/`, '/change-requests/1/')), 404, /expired/);
+    expectError(await fetchSigned(g, crLink.replace(`/change-requests/${crId}/`, '/change-requests/1/')), 404, /expired/);
     // Signed with the gateway's own secret, but two hours ago: past its hour.
     const old = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET }, () => Date.now() - 2 * 3600_000);
     const stale = old.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: reader.id, job: job.id }, 3600);
-    expectError(await fetchSigned(stale), 404, /expired/);
+    expectError(await fetchSigned(g, stale), 404, /expired/);
     // Another job in the link: the signature breaks too.
-    expectError(await fetchSigned(url.replace(/job=[^&]+/, 'job=other')), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace(/job=[^&]+/, 'job=other')), 404, /expired/);
     // The same link made now downloads: the refusal above is the expiry's, not a slip of the test.
     const fresh = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET }).sign(
       `/v1/spaces/${spaceId}/export/download`,
       { format: 'markdown', user: reader.id, job: job.id },
       3600,
     );
-    expect((await poll(fresh)).res.statusCode).toBe(200);
+    expect((await poll(g, fresh)).res.statusCode).toBe(200);
   });
 
-  it("download only the job of the user they were made for: a link validly signed for B naming A's job gets nothing", async () => {
+  it("download only the job of the user they were made for: a link validly signed for B naming A's job gets nothing", async ({
+    exportsGateway: g,
+    acme: { owner, reader, outsider, spaceId },
+  }) => {
     const { job } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=markdown`));
     const signer = makeLinkSigner(g.config.QUIRE_PUBLIC_URL, { current: SECRET });
     // Another organization's member, and a member of the same one: neither gets the reader's job.
     for (const user of [outsider, owner]) {
-      expectError(await fetchSigned(signer.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: user.id, job: job.id }, 3600)), 404, /^Export not found/);
+      expectError(await fetchSigned(g, signer.sign(`/v1/spaces/${spaceId}/export/download`, { format: 'markdown', user: user.id, job: job.id }, 3600)), 404, /^Export not found/);
     }
   });
 
-  it("download nothing for another organization's member who alters the link to name themself", async () => {
+  it("download nothing for another organization's member who alters the link to name themself", async ({ exportsGateway: g, acme: { reader, outsider, spaceId } }) => {
     const { url } = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}/export?format=pdf`));
-    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
-    expectError(await fetchSigned(url.replace(/user=[^&]+/, `user=${outsider.id}`).replace(/sig=[0-9a-f]+/, `sig=${'f'.repeat(64)}`)), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace(/user=[^&]+/, `user=${outsider.id}`)), 404, /expired/);
+    expectError(await fetchSigned(g, url.replace(/user=[^&]+/, `user=${outsider.id}`).replace(/sig=[0-9a-f]+/, `sig=${'f'.repeat(64)}`)), 404, /expired/);
   });
 });
 
 describe('exports as jobs', () => {
-  it('answer 202 with the progress while queued, then the file once a worker (restarted) made it; a second ask reuses the job', async () => {
+  it('answer 202 with the progress while queued, then the file once a worker (restarted) made it; a second ask reuses the job', async ({ idleGateway: g }) => {
+    const { owner, spaceId, crId } = await handbook(g);
     // Every worker down: the job waits on the stream.
     await g.review.workers.stop();
     const link = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`));
     expect(link.job).toMatchObject({ state: 'queued', pagesDone: 0 });
-    const queued = await fetchSigned(link.url);
+    const queued = await fetchSigned(g, link.url);
     expect(queued.statusCode).toBe(202);
     expect(queued.headers['retry-after']).toBe('2');
     expect(queued.json()).toMatchObject({ id: link.job.id, state: 'queued' });
@@ -218,7 +230,7 @@ describe('exports as jobs', () => {
     const worker = await startReview(g.orgs.address, g.content.address, { databaseUrl: g.review.databaseUrl }, { queue: g.review.queue, workers: 1 });
     try {
       const started = Date.now();
-      const { res, pending } = await poll(link.url);
+      const { res, pending } = await poll(g, link.url);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -229,7 +241,7 @@ describe('exports as jobs', () => {
       // Asked again: the same job, done, its file at once.
       const again = await ok(g.call(owner, 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/export?format=pdf`));
       expect(again.job).toMatchObject({ id: link.job.id, state: 'done', pagesDone: 3, pagesTotal: 3 });
-      expect((await fetchSigned(again.url)).statusCode).toBe(200);
+      expect((await fetchSigned(g, again.url)).statusCode).toBe(200);
     } finally {
       await worker.stop();
     }
@@ -237,7 +249,7 @@ describe('exports as jobs', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('documents the export links and their downloads, each status with its schema; the downloads take no credential', async () => {
+  it('documents the export links and their downloads, each status with its schema; the downloads take no credential', async ({ exportsGateway: g }) => {
     const doc = (await g.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const op = (path: string) =>
       doc.paths[path].get as { operationId: string; security?: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };

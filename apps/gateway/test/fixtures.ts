@@ -1,7 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
 import { test as base } from 'vitest';
-import { ok, startGateway, type Gateway, type SharedStack } from './harness.ts';
+import { ok, startGateway, type Gateway, type OwnGateway, type SharedStack } from './harness.ts';
 
 // What a test needs, made in an organization of its own: tests never see each other's data, run in
 // any order, and a second run finds nothing to clean up.
@@ -46,9 +47,9 @@ type Json = any;
  * `test` with fixtures: `g` (a gateway over the shared stack, one per process); for each test that
  * names them, `team` (a new organization with an owner, an editor, a commenter, a reader and an
  * outsider), `space` (a new space of it, as the API answers), `changeRequest` (one open on that
- * space) and `site` (a new site of the organization).
+ * space) and `site` (a new site of the organization); `origin`, where `g` listens on loopback.
  */
-export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Json; changeRequest: Json; site: Json }>({
+export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Json; changeRequest: Json; site: Json; origin: string }>({
   g: [
     async ({}, use) => {
       const g = await startGateway();
@@ -61,4 +62,32 @@ export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>
   space: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook' }), 201)),
   changeRequest: async ({ g, team, space }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edits' }), 201)),
   site: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/sites`, { title: 'Docs site' }), 201)),
+  // `g` listening on loopback, for clients over real HTTP: once per process, whichever file asks first.
+  origin: [
+    async ({ g }, use) => {
+      if (!g.app.server.listening) await g.app.listen({ host: '127.0.0.1', port: 0 });
+      await use(`http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`);
+    },
+    { scope: 'worker' },
+  ],
 });
+
+type FileFixture<T> = [({}, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }];
+
+/**
+ * A fixture of a file's own gateway (`startGateway(env, options)`: its settings, and with `own`
+ * services of its own too), started when a test of the file first names it and stopped after the
+ * file, so that no other file meets it.
+ */
+export function ownGateway(env: Record<string, string>): FileFixture<Gateway>;
+export function ownGateway(env: Record<string, string>, options: { own: true; orgsEnv?: Record<string, string> }): FileFixture<OwnGateway>;
+export function ownGateway(env: Record<string, string>, options?: { own: true; orgsEnv?: Record<string, string> }): FileFixture<Gateway> | FileFixture<OwnGateway> {
+  return [
+    async ({}, use: (g: OwnGateway & Gateway) => Promise<void>) => {
+      const g = options ? await startGateway(env, options) : await startGateway(env);
+      await use(g as OwnGateway & Gateway);
+      await g.stop();
+    },
+    { scope: 'file' },
+  ];
+}

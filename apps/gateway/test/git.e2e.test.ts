@@ -1,45 +1,48 @@
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
-import type { TestUser } from '@quire/orgs/testing';
-import { Role } from '@quire/policy';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import { describe, expect, vi } from 'vitest';
+import { expectError } from './harness.ts';
+import { test } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let repos: Awaited<ReturnType<typeof startGitServer>>;
-let secured: Awaited<ReturnType<typeof startGitServer>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
+// Each test in an organization of its own (fixtures.ts), on a new space of it (`space`).
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
+type Json = any;
 
 const CREDS = { username: 'bob', password: 's3cret-token' };
 
-beforeAll(async () => {
-  [g, repos, secured] = await Promise.all([startGateway(), startGitServer(), startGitServer(CREDS)]);
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  await g.orgs.organization(outsider, [], 'Other');
-});
-afterAll(async () => {
-  await g?.stop();
-  await Promise.all([repos?.stop(), secured?.stop()]);
-});
+type GitServer = Awaited<ReturnType<typeof startGitServer>>;
 
-const newSpace = async () => (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).json().id as string;
+/** A fixture: a Git server of the test's own (`auth`: behind basic auth), stopped after it. */
+const gitServer =
+  (auth?: typeof CREDS) =>
+  async ({}, use: (server: GitServer) => Promise<void>) => {
+    const server = await startGitServer(auth);
+    await use(server);
+    await server.stop();
+  };
 
-/** GET git/info until the latest job is over. */
-async function settled(spaceId: string) {
-  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`);
-    const state = res.json().job?.state;
-    if (state === 'done' || state === 'failed') return res.json();
-  }
-  throw new Error('the git job did not finish');
-}
+const it = test.extend<{
+  /** Repositories served without auth, and behind basic auth with CREDS. */
+  repos: GitServer;
+  secured: GitServer;
+  /** GET git/info (as the owner) until the latest job is over. */
+  settled: (spaceId: string) => Promise<Json>;
+}>({
+  repos: gitServer(),
+  secured: gitServer(CREDS),
+  settled: async ({ g, team: { owner } }, use) =>
+    use(async (spaceId) => {
+      for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+        const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/git/info`);
+        const state = res.json().job?.state;
+        if (state === 'done' || state === 'failed') return res.json();
+      }
+      throw new Error('the git job did not finish');
+    }),
+});
 
 describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
-  it('validates the body, the caller and the space', async () => {
-    const spaceId = await newSpace();
+  it('validates the body, the caller and the space', async ({ g, team: { owner, reader, outsider }, space: { id: spaceId } }) => {
     const url = `/v1/spaces/${spaceId}/git/import`;
     expectError(await g.call(owner, 'POST', url, { ref: 'refs/heads/main' }), 400, /url/);
     expectError(await g.call(owner, 'POST', url, { url: 'https://example.com/r.git' }), 400, /ref/);
@@ -64,7 +67,13 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
     expectError(await g.call(outsider, 'GET', `/v1/spaces/${spaceId}/git/info`), 404);
   });
 
-  it('imports a repository behind basic auth: 204, then the info, the space and its content show it', async () => {
+  it('imports a repository behind basic auth: 204, then the info, the space and its content show it', async ({
+    g,
+    team: { owner, orgId },
+    space: { id: spaceId },
+    secured,
+    settled,
+  }) => {
     await secured.create('handbook', {
       'README.md': '# Handbook\n\nSee [setup](setup/README.md).\n',
       'SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n',
@@ -72,7 +81,6 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
       'setup/linux.md': '# Linux\n\n![shot](../.gitbook/assets/shot.png)\n',
       '.gitbook/assets/shot.png': Buffer.from([137, 80, 78, 71]),
     });
-    const spaceId = await newSpace();
     const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, {
       url: secured.url('handbook', CREDS),
       ref: 'refs/heads/main',
@@ -135,9 +143,8 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
     expect(content.files.map((f: { name: string }) => f.name)).toEqual(['shot.png']);
   });
 
-  it('reports a failed import with its reason and changes nothing', async () => {
+  it('reports a failed import with its reason and changes nothing', async ({ g, team: { owner }, space: { id: spaceId }, secured, settled }) => {
     await secured.create('locked', { 'README.md': '# Locked\n' });
-    const spaceId = await newSpace();
     const before = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json().revision;
     const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: secured.url('locked', { username: 'bob', password: 'wrong' }), ref: 'refs/heads/main' });
     expect(res.statusCode).toBe(204);
@@ -147,10 +154,9 @@ describe('POST /v1/spaces/{spaceId}/git/import and /export', () => {
     expect((await g.call(owner, 'GET', `/v1/spaces/${spaceId}`)).json().revision).toBe(before);
   });
 
-  it('exports the space to a repository', async () => {
+  it('exports the space to a repository', async ({ g, team: { owner }, space: { id: spaceId }, repos, settled }) => {
     await repos.create('source', { 'README.md': '# Start\n\nHello.\n', 'more.md': '# More\n' });
     const target = await repos.create('target');
-    const spaceId = await newSpace();
     expect((await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('source'), ref: 'refs/heads/main' })).statusCode).toBe(204);
     expect((await settled(spaceId)).job.state).toBe('done');
     const res = await g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/export`, { url: repos.url('target'), ref: 'refs/heads/docs', commitMessage: 'Docs from Quire' });

@@ -1,26 +1,18 @@
-import type { AddressInfo } from 'node:net';
 import { GitBookAPI, GitBookAPIError, MemberRole } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Role } from '@quire/policy';
-import type { TestUser } from '@quire/orgs/testing';
-import type { Gateway } from './harness.ts';
-import { gatewayWithTenant } from './fixtures.ts';
+import { tenant, test as base, type Tenant } from './fixtures.ts';
 
 // The official client of the release whose API matches the reference, unchanged, over real HTTP.
 
-let g: Gateway, owner: TestUser, reader: TestUser, orgId: string;
-let endpoint: string;
-
-beforeAll(async () => {
-  ({ g, owner, reader, orgId } = await gatewayWithTenant({}, { reader: Role.ROLE_READ }));
-  await g.app.listen({ host: '127.0.0.1', port: 0 });
-  endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
+// Each test in an organization of its own: its owner and a reader, no one else.
+const it = base.extend<{ acme: Tenant<'reader'> }>({
+  acme: async ({ g }, use) => use(await tenant(g, { reader: Role.ROLE_READ })),
 });
-afterAll(() => g?.stop());
 
 describe('@gitbook/api 0.130.0 against Quire', () => {
-  it('reads the user, organizations and members', async () => {
-    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+  it('reads the user, organizations and members', async ({ acme: { owner, reader, orgId }, origin }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: owner.token });
     const { data: me } = await api.user.getAuthenticatedUser();
     expect(me).toMatchObject({ object: 'user', id: owner.id });
     const { data: orgs } = await api.orgs.listOrganizationsForAuthenticatedUser();
@@ -35,8 +27,8 @@ describe('@gitbook/api 0.130.0 against Quire', () => {
     expect(ping).toHaveProperty('serviceVisitorClaims');
   });
 
-  it('creates, lists and deletes teams', async () => {
-    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+  it('creates, lists and deletes teams', async ({ acme: { owner, reader, orgId }, origin }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: owner.token });
     const { data: team } = await api.orgs.createOrganizationTeam(orgId, { title: 'Docs team', members: [reader.id] });
     expect(team).toMatchObject({ object: 'team', title: 'Docs team', members: 1 });
     const { data: teams } = await api.orgs.listTeamsInOrganizationById(orgId, { title: 'docs' });
@@ -46,20 +38,20 @@ describe('@gitbook/api 0.130.0 against Quire', () => {
     expect(after.items).toEqual([]);
   });
 
-  it('surfaces errors as GitBookAPIError with our message', async () => {
-    const api = new GitBookAPI({ endpoint, authToken: reader.token });
+  it('surfaces errors as GitBookAPIError with our message', async ({ acme: { reader, orgId }, origin }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: reader.token });
     const err = await api.orgs.updateOrganizationById(orgId, { title: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitBookAPIError);
     expect((err as GitBookAPIError).code).toBe(400);
     expect((err as GitBookAPIError).errorMessage).toMatch(/title/);
-    const denied = await new GitBookAPI({ endpoint, authToken: 'qt_bad' }).orgs.listOrganizationsForAuthenticatedUser().catch((e: unknown) => e);
+    const denied = await new GitBookAPI({ endpoint: origin, authToken: 'qt_bad' }).orgs.listOrganizationsForAuthenticatedUser().catch((e: unknown) => e);
     expect((denied as GitBookAPIError).code).toBe(401);
   });
 });
 
 describe('@gitbook/api 0.130.0 against Quire sites', () => {
-  it('creates, publishes, fills and lists sites', async () => {
-    const api = new GitBookAPI({ endpoint, authToken: owner.token });
+  it('creates, publishes, fills and lists sites', async ({ acme: { owner, reader, orgId }, origin }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: owner.token });
     const { data: space } = await api.orgs.createSpace(orgId, { title: 'Guide' });
     const { data: site } = await api.orgs.createSite(orgId, { title: 'Docs site', spaces: [space.id] });
     expect(site).toMatchObject({ object: 'site', title: 'Docs site', type: 'basic', published: false, siteSpaces: 1 });
@@ -73,12 +65,12 @@ describe('@gitbook/api 0.130.0 against Quire sites', () => {
     const { data: link } = await api.orgs.createSiteShareLink(orgId, site.id, { name: 'Partners' });
     expect(link).toMatchObject({ object: 'share-link', active: true });
 
-    const { data: sites } = await new GitBookAPI({ endpoint, authToken: reader.token }).orgs.listSites(orgId, { published: true });
+    const { data: sites } = await new GitBookAPI({ endpoint: origin, authToken: reader.token }).orgs.listSites(orgId, { published: true });
     expect(sites.items.map((s) => s.id)).toEqual([site.id]);
   });
 
-  it('surfaces a reader creating a site as a 403 GitBookAPIError', async () => {
-    const err = await new GitBookAPI({ endpoint, authToken: reader.token }).orgs.createSite(orgId, { title: 'Nope' }).catch((e: unknown) => e);
+  it('surfaces a reader creating a site as a 403 GitBookAPIError', async ({ acme: { reader, orgId }, origin }) => {
+    const err = await new GitBookAPI({ endpoint: origin, authToken: reader.token }).orgs.createSite(orgId, { title: 'Nope' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitBookAPIError);
     expect((err as GitBookAPIError).code).toBe(403);
   });

@@ -1,19 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { GitBookAPI, SiteInsightsQueryRangePreset } from '@gitbook/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@quire/policy';
+import { describe, expect } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
-import { expectError, startGateway } from './harness.ts';
+import { expectError, ok } from './harness.ts';
+import { test } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let otherOrgId: string;
+// Each test in an organization of its own (fixtures.ts): the counts are its events alone.
 
 const SITE = 'site_docs';
-const base = (org = orgId, site = SITE) => `/v1/orgs/${org}/sites/${site}/insights`;
+const base = (org: string, site = SITE) => `/v1/orgs/${org}/sites/${site}/insights`;
 
 function event(visitorId: string, over: Record<string, unknown> = {}) {
   return {
@@ -34,35 +28,44 @@ function event(visitorId: string, over: Record<string, unknown> = {}) {
 
 const countEvents = { select: [{ column: 'eventsCount' }], range: 'last24Hours' };
 
-/** Aggregates until the count reaches `n` (the consumer writes shortly after the 204). */
-async function eventsCount(as: TestUser, n: number, site = SITE): Promise<number> {
-  for (let i = 0; ; i++) {
-    const res = await g.call(as, 'POST', `${base(orgId, site)}/events/aggregate`, countEvents);
-    expect(res.statusCode, res.body).toBe(200);
-    const count = res.json<{ columns: { values: number[] }[] }>().columns[0]!.values[0]!;
-    if (count >= n || i > 100) return count;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// What the owner and the reader send in the first test: three page views and a search, by three visitors.
+const OWNER_EVENTS = [event('pro-1'), event('anon-1'), event('anon-1', { type: 'search_type_query', query: 'setup' })];
+const READER_EVENTS = [event('pro-2')];
 
-beforeAll(async () => {
-  g = await startGateway();
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  otherOrgId = (await g.orgs.organization(outsider, [], 'Outside Org')).id;
+const it = test.extend<{
+  /** Aggregates the team's count of events until it reaches `n` (the consumer writes shortly after the 204). */
+  eventsCount: (as: TestUser, n: number, site?: string) => Promise<number>;
+  /** The insights of the team's SITE, with the first test's four events stored. */
+  visited: string;
+}>({
+  eventsCount: async ({ g, team: { orgId } }, use) =>
+    use(async (as, n, site = SITE) => {
+      for (let i = 0; ; i++) {
+        const res = await g.call(as, 'POST', `${base(orgId, site)}/events/aggregate`, countEvents);
+        expect(res.statusCode, res.body).toBe(200);
+        const count = res.json<{ columns: { values: number[] }[] }>().columns[0]!.values[0]!;
+        if (count >= n || i > 100) return count;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }),
+  visited: async ({ g, team: { owner, reader, orgId }, eventsCount }, use) => {
+    await ok(g.call(owner, 'POST', `${base(orgId)}/events`, { events: OWNER_EVENTS }), 204);
+    await ok(g.call(reader, 'POST', `${base(orgId)}/events`, { events: READER_EVENTS }), 204);
+    expect(await eventsCount(owner, 4)).toBe(4);
+    await use(base(orgId));
+  },
 });
-afterAll(() => g?.stop());
 
 describe('POST .../insights/events', () => {
-  it('answers 204 to any member and stores the events', async () => {
-    const res = await g.call(owner, 'POST', `${base()}/events`, { events: [event('pro-1'), event('anon-1'), event('anon-1', { type: 'search_type_query', query: 'setup' })] });
+  it('answers 204 to any member and stores the events', async ({ g, team: { owner, reader, orgId }, eventsCount }) => {
+    const res = await g.call(owner, 'POST', `${base(orgId)}/events`, { events: OWNER_EVENTS });
     expect(res.statusCode, res.body).toBe(204);
     expect(res.body).toBe('');
-    expect((await g.call(reader, 'POST', `${base()}/events`, { events: [event('pro-2')] })).statusCode).toBe(204);
+    expect((await g.call(reader, 'POST', `${base(orgId)}/events`, { events: READER_EVENTS })).statusCode).toBe(204);
     expect(await eventsCount(reader, 4)).toBe(4);
   });
 
-  it('refuses bad batches with 400 naming the field, and stores none of them', async () => {
+  it('refuses bad batches with 400 naming the field, and stores none of them', async ({ g, team: { owner, orgId }, eventsCount }) => {
     const site = 'site_bad';
     const cases: [unknown, RegExp][] = [
       [{}, /events/],
@@ -78,17 +81,16 @@ describe('POST .../insights/events', () => {
     expect(await eventsCount(owner, 0, site)).toBe(0);
   });
 
-  it('is 404 outside the organization and 401 without a token', async () => {
-    expectError(await g.call(outsider, 'POST', `${base()}/events`, { events: [event('x')] }), 404, /not found/);
-    expectError(await g.call(null, 'POST', `${base()}/events`, { events: [event('x')] }), 401);
+  it('is 404 outside the organization and 401 without a token', async ({ g, team: { owner, outsider, orgId } }) => {
+    expectError(await g.call(outsider, 'POST', `${base(orgId)}/events`, { events: [event('x')] }), 404, /not found/);
+    expectError(await g.call(null, 'POST', `${base(orgId)}/events`, { events: [event('x')] }), 401);
     expectError(await g.call(owner, 'POST', `${base('bad.id')}/events`, { events: [] }), 400, /organizationId/);
   });
 });
 
 describe('POST .../insights/events/aggregate', () => {
-  it('counts by hour, unique visitors, and ranks pages', async () => {
-    await eventsCount(owner, 4);
-    const byHour = await g.call(reader, 'POST', `${base()}/events/aggregate`, {
+  it('counts by hour, unique visitors, and ranks pages', async ({ g, team: { owner, reader }, visited }) => {
+    const byHour = await g.call(reader, 'POST', `${visited}/events/aggregate`, {
       select: [{ column: 'datetime', interval: 'hour' }, { column: 'eventsCount' }, { column: 'visitorsCount' }],
       groupBy: [{ column: 'datetime', interval: 'hour' }],
       order: { by: { column: 'datetime', interval: 'hour' }, direction: 'asc' },
@@ -100,7 +102,7 @@ describe('POST .../insights/events/aggregate', () => {
     expect(columns[0]!.values.every((v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/.test(v))).toBe(true);
     expect((columns[1]!.values as number[]).reduce((a, b) => a + b, 0)).toBe(4);
 
-    const pages = await g.call(owner, 'POST', `${base()}/events/aggregate`, {
+    const pages = await g.call(owner, 'POST', `${visited}/events/aggregate`, {
       select: [{ column: 'page' }, { column: 'eventsCount' }],
       where: [
         { column: 'eventType', values: ['page_view'] },
@@ -119,7 +121,7 @@ describe('POST .../insights/events/aggregate', () => {
     });
   });
 
-  it('names what it does not know in a 400', async () => {
+  it('names what it does not know in a 400', async ({ g, team: { owner, orgId } }) => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ select: [{ column: 'salary' }], range: 'last7Days' }, /select\[0\]\.column: unknown column "salary"/],
       [{ select: [{ column: 'datetime', interval: 'decade' }], groupBy: [{ column: 'datetime', interval: 'decade' }], range: 'last7Days' }, /unknown interval "decade"/],
@@ -134,12 +136,12 @@ describe('POST .../insights/events/aggregate', () => {
       [{ select: [{ column: 'eventsCount' }], range: { from: 'yesterday', to: 'today' } }, /range/],
       [{ select: [{ column: 'eventsCount' }], range: 'last7Days', order: { by: { column: 'eventsCount' }, direction: 'up' } }, /direction/],
     ];
-    for (const [body, message] of cases) expectError(await g.call(owner, 'POST', `${base()}/events/aggregate`, body), 400, message);
+    for (const [body, message] of cases) expectError(await g.call(owner, 'POST', `${base(orgId)}/events/aggregate`, body), 400, message);
   });
 
-  it('is 404 outside the organization and 401 without a token', async () => {
-    expectError(await g.call(outsider, 'POST', `${base()}/events/aggregate`, countEvents), 404);
-    expectError(await g.call(null, 'POST', `${base()}/events/aggregate`, countEvents), 401);
+  it('is 404 outside the organization and 401 without a token', async ({ g, team: { outsider, orgId, otherOrgId } }) => {
+    expectError(await g.call(outsider, 'POST', `${base(orgId)}/events/aggregate`, countEvents), 404);
+    expectError(await g.call(null, 'POST', `${base(orgId)}/events/aggregate`, countEvents), 401);
     // The outsider's own organization has a site of the same id, with none of these events.
     const theirs = await g.call(outsider, 'POST', `${base(otherOrgId)}/events/aggregate`, countEvents);
     expect(theirs.json()).toEqual({ columns: [{ column: 'eventsCount', values: [0] }] });
@@ -147,9 +149,8 @@ describe('POST .../insights/events/aggregate', () => {
 });
 
 describe('GET .../insights/visitor-segments', () => {
-  it('lists visitors grouped by claims', async () => {
-    await eventsCount(owner, 4);
-    const res = await g.call(reader, 'GET', `${base()}/visitor-segments`);
+  it('lists visitors grouped by claims', async ({ g, team: { reader, outsider }, visited }) => {
+    const res = await g.call(reader, 'GET', `${visited}/visitor-segments`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       count: 2,
@@ -158,15 +159,14 @@ describe('GET .../insights/visitor-segments', () => {
         { title: 'Anonymous visitors', claims: {}, events: 2, visitors: 1, sessions: 1 },
       ],
     });
-    expectError(await g.call(outsider, 'GET', `${base()}/visitor-segments`), 404);
-    expectError(await g.call(null, 'GET', `${base()}/visitor-segments`), 401);
+    expectError(await g.call(outsider, 'GET', `${visited}/visitor-segments`), 404);
+    expectError(await g.call(null, 'GET', `${visited}/visitor-segments`), 401);
   });
 });
 
 describe('@gitbook/api 0.130.0', () => {
-  it('tracks, aggregates and lists segments through the official client', async () => {
-    await g.app.listen({ host: '127.0.0.1', port: 0 });
-    const api = new GitBookAPI({ endpoint: `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`, authToken: owner.token });
+  it('tracks, aggregates and lists segments through the official client', async ({ team: { owner, orgId }, eventsCount, origin }) => {
+    const api = new GitBookAPI({ endpoint: origin, authToken: owner.token });
     const site = 'site_client';
     const tracked = await api.orgs.trackEventsInSiteById(orgId, site, { events: [event('pro-9') as never] });
     expect(tracked.status).toBe(204);

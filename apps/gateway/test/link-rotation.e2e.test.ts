@@ -1,8 +1,8 @@
 import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import { expect } from 'vitest';
 import { makeLinkSigner } from '../src/signing.ts';
-import { test as base } from './fixtures.ts';
-import { startGateway, type Gateway } from './harness.ts';
+import { ownGateway, test as base } from './fixtures.ts';
+import type { Gateway } from './harness.ts';
 
 // Rotating QUIRE_LINK_SECRET as an operator does: a file link signed with the old secret downloads
 // from a gateway that lists it in QUIRE_LINK_SECRET_PREVIOUS, and no longer once it is removed.
@@ -10,22 +10,10 @@ import { startGateway, type Gateway } from './harness.ts';
 const OLD = 'link-rotation-old-secret';
 const NEW = 'link-rotation-new-secret';
 
-/** A gateway for the file, with the link secrets of `env`, stopped after it. */
-function gatewayFor(env: Record<string, string>): [(context: object, use: (g: Gateway) => Promise<void>) => Promise<void>, { scope: 'file' }] {
-  return [
-    async ({}, use) => {
-      const g = await startGateway(env);
-      await use(g);
-      await g.stop();
-    },
-    { scope: 'file' },
-  ];
-}
-
 const test = base.extend<{ rotating: Gateway; rotated: Gateway; blob: string }>({
   // Their own gateways: one with the previous secret still listed, one with it removed.
-  rotating: gatewayFor({ QUIRE_LINK_SECRET: NEW, QUIRE_LINK_SECRET_PREVIOUS: OLD }),
-  rotated: gatewayFor({ QUIRE_LINK_SECRET: NEW }),
+  rotating: ownGateway({ QUIRE_LINK_SECRET: NEW, QUIRE_LINK_SECRET_PREVIOUS: OLD }),
+  rotated: ownGateway({ QUIRE_LINK_SECRET: NEW }),
   // A file of a new user's.
   blob: async ({ rotating }, use) => {
     const owner = await rotating.orgs.user('owner');

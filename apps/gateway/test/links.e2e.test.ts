@@ -1,43 +1,45 @@
 import type { CreateRevisionRequest, PageContent, PutBlobsRequest, PutBlobsResponse, Revision } from '@quire/proto/space-content';
-import type { TestUser } from '@quire/orgs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
-
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let spaceId: string;
+import { describe, expect } from 'vitest';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
 
 const page = (id: string, title: string, markdown: string): PageContent => ({ id, type: 'document', fields: { title }, markdown, href: '', pages: [] });
 
-beforeAll(async () => {
-  g = await startGateway({ QUIRE_APP_URL: 'https://app.quire.test' });
-  [owner, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [])).id;
-  spaceId = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).json().id;
-  const { blob } = (await g.content.callContent<PutBlobsRequest, PutBlobsResponse>(g.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id)).blobs[0]!;
-  await g.content.callContent<CreateRevisionRequest, Revision>(
-    g.content.spaceContent.createRevision,
-    {
-      spaceId,
-      parentRevisionId: '',
-      pages: [
-        page(
-          'home',
-          'Home',
-          'Go to [setup](/pages/setup#install), [nowhere](/pages/gone), [example](https://example.com) and [the app](https://app.quire.test/o/x).\n\n![Diagram](/files/diagram)\n',
-        ),
-        page('setup', 'Setup', '## Install\n\n![Diagram](/files/diagram)\n'),
-      ],
-      files: [{ id: 'diagram', name: 'diagram.png', contentType: 'image/png', blob }],
-      setActive: true,
-      type: '',
-    },
-    owner.id,
-  );
+// Each test in an organization of its own, on a gateway of this file's.
+const it = base.extend<{
+  team: Tenant<keyof typeof MEMBERS>;
+  appUrlGateway: Gateway;
+  /** A space of the team's: a page linking to a page, a missing page, the web and the app; both pages show a file. */
+  spaceId: string;
+}>({
+  // Its own gateway: links into QUIRE_APP_URL are in-app.
+  appUrlGateway: ownGateway({ QUIRE_APP_URL: 'https://app.quire.test' }),
+  team: async ({ appUrlGateway }, use) => use(await tenant(appUrlGateway, MEMBERS)),
+  spaceId: async ({ appUrlGateway: g, team: { owner, orgId } }, use) => {
+    const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
+    const { blob } = (await g.content.callContent<PutBlobsRequest, PutBlobsResponse>(g.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id)).blobs[0]!;
+    await g.content.callContent<CreateRevisionRequest, Revision>(
+      g.content.spaceContent.createRevision,
+      {
+        spaceId,
+        parentRevisionId: '',
+        pages: [
+          page(
+            'home',
+            'Home',
+            'Go to [setup](/pages/setup#install), [nowhere](/pages/gone), [example](https://example.com) and [the app](https://app.quire.test/o/x).\n\n![Diagram](/files/diagram)\n',
+          ),
+          page('setup', 'Setup', '## Install\n\n![Diagram](/files/diagram)\n'),
+        ],
+        files: [{ id: 'diagram', name: 'diagram.png', contentType: 'image/png', blob }],
+        setActive: true,
+        type: '',
+      },
+      owner.id,
+    );
+    await use(spaceId);
+  },
 });
-afterAll(() => g?.stop());
 
 type Location = { kind: string; organization?: { id: string }; space?: { id: string }; page?: { id: string }; file?: { id: string }; [k: string]: unknown };
 /** A ContentLocation with its organization, space, page and file objects written as their ids. */
@@ -55,7 +57,7 @@ const usageIds = (u: { targetReference: Location; locationReferences: Location[]
 });
 
 describe('GET /v1/spaces/{spaceId}/links', () => {
-  it('lists each target with its status, where it is linked from, and the stats', async () => {
+  it('lists each target with its status, where it is linked from, and the stats', async ({ appUrlGateway: g, team: { owner, orgId }, spaceId }) => {
     const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links`);
     expect(res.statusCode, res.body).toBe(200);
     const here = { organization: orgId, space: spaceId };
@@ -99,7 +101,7 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
     });
   });
 
-  it('filters by status and pages', async () => {
+  it('filters by status and pages', async ({ appUrlGateway: g, team: { owner, outsider }, spaceId }) => {
     const broken = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?status=broken`)).json();
     expect(broken.items.map((u: { targetReference: { url: string } }) => u.targetReference.url)).toEqual(['/pages/gone']);
     const first = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/links?limit=3`)).json();
@@ -112,7 +114,7 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}/content/page/{pageId}/links', () => {
-  it("lists one page's links", async () => {
+  it("lists one page's links", async ({ appUrlGateway: g, team: { owner }, spaceId }) => {
     const res = (await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/page/setup/links`)).json();
     expect(res).toMatchObject({
       count: 1,
@@ -124,7 +126,7 @@ describe('GET /v1/spaces/{spaceId}/content/page/{pageId}/links', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks', () => {
-  it('lists the pages using the file', async () => {
+  it('lists the pages using the file', async ({ appUrlGateway: g, team: { owner, orgId }, spaceId }) => {
     const res = await g.call(owner, 'GET', `/v1/spaces/${spaceId}/content/files/diagram/backlinks`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();

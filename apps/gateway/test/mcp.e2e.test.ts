@@ -9,7 +9,7 @@ import type { TestUser } from '@quire/orgs/testing';
 // The organization's MCP server, driven by the official SDK's client over real HTTP.
 
 const test = base.extend<{ url: URL; guides: string }>({
-  url: [async ({ g }, use) => use(new URL('/mcp', await g.app.listen({ port: 0, host: '127.0.0.1' }))), { scope: 'worker' }],
+  url: [async ({ origin }, use) => use(new URL('/mcp', origin)), { scope: 'worker' }],
   // A space with two pages, written through the API as a member would (a change request, merged).
   guides: async ({ g, team }, use) => {
     const space = await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Guides' }), 201);

@@ -1,28 +1,36 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startGitServer } from '@quire/git-sync/testing';
 import { metrics, startTracing } from '@quire/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ok, startGateway, type OwnGateway } from './harness.ts';
 
 // Operations over the real services: readiness that tells required from optional services, the
 // Prometheus series of requests and RPCs, and traces from the gateway through the services to
 // their databases and through a NATS job (the reader's own: apps/reader/test/telemetry.contract.test.ts).
-let g: OwnGateway;
-const spans = new InMemorySpanExporter();
-let stopTracing: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  stopTracing = await startTracing('gateway-test', { spanProcessors: [new SimpleSpanProcessor(spans)] });
-  // Its own services: the readiness test stops insights and orgs.
-  g = await startGateway({}, { own: true });
-});
-afterAll(async () => {
-  await g?.stop();
-  await stopTracing?.();
+const it = test.extend<{ traced: { g: OwnGateway; spans: InMemorySpanExporter }; stoppable: OwnGateway }>({
+  // Tracing is the process's: on for this file alone, its spans kept in memory. Its own services,
+  // started once tracing is on: a pool is traced from its start or never.
+  traced: [
+    async ({}, use) => {
+      const spans = new InMemorySpanExporter();
+      const stopTracing = await startTracing('gateway-test', { spanProcessors: [new SimpleSpanProcessor(spans)] });
+      const g = await startGateway({}, { own: true });
+      await use({ g, spans });
+      await g.stop();
+      await stopTracing?.();
+    },
+    { scope: 'file' },
+  ],
+  // Services of the test's own: it stops insights and orgs.
+  stoppable: async ({}, use) => {
+    const g = await startGateway({}, { own: true });
+    await use(g);
+    await g.stop();
+  },
 });
 
 describe('metrics', () => {
-  it('counts requests by route pattern and status, and RPCs by method and code, with latency histograms', async () => {
+  it('counts requests by route pattern and status, and RPCs by method and code, with latency histograms', async ({ traced: { g } }) => {
     const owner = await g.orgs.user('owner');
     const org = await g.orgs.organization(owner);
     await ok(g.call(owner, 'GET', `/v1/orgs/${org.id}`));
@@ -38,7 +46,7 @@ describe('metrics', () => {
 });
 
 describe('traces', () => {
-  it('follow a request from the gateway through orgs to its database, continuing the caller’s trace', async () => {
+  it('follow a request from the gateway through orgs to its database, continuing the caller’s trace', async ({ traced: { g, spans } }) => {
     const owner = await g.orgs.user('owner');
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     spans.reset();
@@ -58,7 +66,7 @@ describe('traces', () => {
 });
 
 /** The spans of one trace, and a lookup of each one's parent. */
-function traceOf(traceId: string) {
+function traceOf(spans: InMemorySpanExporter, traceId: string) {
   const mine = spans.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
   const byId = new Map(mine.map((s) => [s.spanContext().spanId, s]));
   const parentOf = (s: ReadableSpan) => (s.parentSpanContext ? byId.get(s.parentSpanContext.spanId) : undefined);
@@ -70,7 +78,7 @@ function traceOf(traceId: string) {
 }
 
 describe('traces through services and jobs', () => {
-  it('follow a Git import from the gateway through git-sync, content and orgs, onto the NATS job and the content calls the job makes', async () => {
+  it('follow a Git import from the gateway through git-sync, content and orgs, onto the NATS job and the content calls the job makes', async ({ traced: { g, spans } }) => {
     const repos = await startGitServer();
     try {
       await repos.create('traced', { 'README.md': '# Traced\n\nHello.\n', 'SUMMARY.md': '# Table of contents\n\n* [Traced](README.md)\n' });
@@ -92,8 +100,9 @@ describe('traces through services and jobs', () => {
         if (state === 'failed' || Date.now() > until) throw new Error(`the import did not finish (${state})`);
       }
       // The job's span ends once the job's outcome is recorded, just after git/info shows it.
-      for (const until = Date.now() + 5000; !traceOf(traceId).mine.some((s) => s.name === 'git-sync job') && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
-      const t = traceOf(traceId);
+      for (const until = Date.now() + 5000; !traceOf(spans, traceId).mine.some((s) => s.name === 'git-sync job') && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 50));
+      const t = traceOf(spans, traceId);
       const http = t.mine.find((s) => s.name === 'POST /v1/spaces/:spaceId/git/import');
       expect(http?.parentSpanContext?.spanId, t.tree()).toBe('00f067aa0ba902b7');
       // gateway → git-sync (its database too)
@@ -137,7 +146,7 @@ describe('traces through services and jobs', () => {
 });
 
 describe('readiness', () => {
-  it('stays ready when an optional service is away, and is not ready without a required one', async () => {
+  it('stays ready when an optional service is away, and is not ready without a required one', async ({ stoppable: g }) => {
     expect(await ok(g.app.inject({ method: 'GET', url: '/readyz' }))).toMatchObject({ status: 'ready' });
 
     const owner = await g.orgs.user('owner');

@@ -1,21 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
 import { SERVICE_NAMES } from '@quire/proto';
-import { bearer, startGateway } from './harness.ts';
+import { bearer, type Gateway } from './harness.ts';
+import { ownGateway } from './fixtures.ts';
 
 // What the gateway does around the operations: docs, health, request ids, rate limits.
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let user: TestUser;
-
-beforeAll(async () => {
-  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '5' });
-  user = await g.orgs.user('limited');
+const it = test.extend<{ fivePerMinuteGateway: Gateway; orgsDownGateway: Gateway; user: TestUser }>({
+  // Its own gateway: five calls a minute per token.
+  fivePerMinuteGateway: ownGateway({ RATE_LIMIT_PER_MINUTE: '5' }),
+  // Nothing listens on port 1: the gateway's orgs channel never connects.
+  orgsDownGateway: ownGateway({ ORGS_URL: '127.0.0.1:1' }),
+  /** A new user: a token no test has spent calls of. */
+  user: async ({ fivePerMinuteGateway: g }, use) => use(await g.orgs.user('limited')),
 });
-afterAll(() => g?.stop());
 
 describe('gateway platform', () => {
-  it('serves the OpenAPI 3.1 document without a token, with every operation of the routes', async () => {
+  it('serves the OpenAPI 3.1 document without a token, with every operation of the routes', async ({ fivePerMinuteGateway: g }) => {
     const res = await g.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
@@ -61,7 +62,7 @@ describe('gateway platform', () => {
     );
   });
 
-  it('documents the sign-in family, the OIDC providers, API tokens and the audit log', async () => {
+  it('documents the sign-in family, the OIDC providers, API tokens and the audit log', async ({ fivePerMinuteGateway: g }) => {
     const doc = (await g.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const ops = new Map<string, { path: string; method: string; op: { security?: unknown[]; tags?: string[] } }>();
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>)) {
@@ -96,13 +97,13 @@ describe('gateway platform', () => {
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
   });
 
-  it('serves the browsable reference at /docs', async () => {
+  it('serves the browsable reference at /docs', async ({ fivePerMinuteGateway: g }) => {
     const res = await g.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/html/);
   });
 
-  it('answers health and readiness from the services it calls', async () => {
+  it('answers health and readiness from the services it calls', async ({ fivePerMinuteGateway: g }) => {
     expect((await g.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await g.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
@@ -111,14 +112,14 @@ describe('gateway platform', () => {
     expect(ready.json()).toEqual({ status: 'ready', services: Object.fromEntries(names.map((n) => [n, 'serving'])) });
   });
 
-  it('echoes a sane request id and makes one otherwise', async () => {
+  it('echoes a sane request id and makes one otherwise', async ({ fivePerMinuteGateway: g }) => {
     const given = await g.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers['x-request-id']).toBe('abc-123');
     const made = await g.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'not a valid id' } });
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('limits each token on its own and answers 429 with the error body', async () => {
+  it('limits each token on its own and answers 429 with the error body', async ({ fivePerMinuteGateway: g, user }) => {
     const other = await g.orgs.user('other');
     for (let i = 0; i < 5; i++) expect((await g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(user.token) })).statusCode).toBe(200);
     const limited = await g.app.inject({ method: 'GET', url: '/v1/user', headers: bearer(user.token) });
@@ -129,14 +130,7 @@ describe('gateway platform', () => {
 });
 
 describe('readiness without the services', () => {
-  let down: Awaited<ReturnType<typeof startGateway>>;
-  // Nothing listens on port 1: the gateway's orgs channel never connects.
-  beforeAll(async () => {
-    down = await startGateway({ ORGS_URL: '127.0.0.1:1' });
-  });
-  afterAll(() => down.stop());
-
-  it('is not ready when orgs does not answer', async () => {
+  it('is not ready when orgs does not answer', async ({ orgsDownGateway: down }) => {
     const res = await down.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.json().services['quire.orgs.v1.OrgsService']).toBe('unavailable');

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
 import { reservedPort } from '@quire/service-kit/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startGateway } from './harness.ts';
 import { API_NAME, send, startProxy, type Answer } from './nginx.ts';
 
@@ -29,36 +29,38 @@ async function gatewayBehindProxy(trustProxy?: string) {
   return { g, proxy, direct };
 }
 
-let trusting: Awaited<ReturnType<typeof gatewayBehindProxy>>;
-let trustingAll: Awaited<ReturnType<typeof gatewayBehindProxy>>;
-let trustingNobody: Awaited<ReturnType<typeof gatewayBehindProxy>>;
-let user: TestUser;
+type Running = Awaited<ReturnType<typeof gatewayBehindProxy>>;
+type Proxies = { trusting: Running; trustingAll: Running; trustingNobody: Running };
 
-beforeAll(async () => {
-  // nginx connects from 127.0.0.1; the clients from 127.0.0.2 and up.
-  trusting = await gatewayBehindProxy('127.0.0.1');
-  trustingAll = await gatewayBehindProxy('true');
-  trustingNobody = await gatewayBehindProxy();
-  user = await trusting.g.orgs.user('proxied');
-});
-afterAll(async () => {
-  for (const running of [trusting, trustingAll, trustingNobody]) {
-    await running?.proxy.stop();
-    await running?.g.stop();
-  }
-});
-
-// Counts live in fixed one-minute windows: start each test well inside one.
-beforeEach(async () => {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+const it = test.extend<{ proxiedGateways: Proxies; proxies: Proxies; user: TestUser }>({
+  // Gateways of their own, one per process: their rate limits, and nginx in front of each.
+  proxiedGateways: [
+    async ({}, use) => {
+      // nginx connects from 127.0.0.1; the clients from 127.0.0.2 and up.
+      const running = { trusting: await gatewayBehindProxy('127.0.0.1'), trustingAll: await gatewayBehindProxy('true'), trustingNobody: await gatewayBehindProxy() };
+      await use(running);
+      for (const { proxy, g } of Object.values(running)) {
+        await proxy.stop();
+        await g.stop();
+      }
+    },
+    { scope: 'file' },
+  ],
+  // Counts live in fixed one-minute windows: each test starts well inside one, its gateways up.
+  proxies: async ({ proxiedGateways }, use) => {
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+    await use(proxiedGateways);
+  },
+  /** A new user (no organization needed to sign in). */
+  user: async ({ proxiedGateways }, use) => use(await proxiedGateways.trusting.g.orgs.user('proxied')),
 });
 
 let last = 1;
 /** A client address of its own for each client of each test. */
 const client = () => `127.0.0.${++last}`;
 
-const through = (running: typeof trusting, from: string, headers: Record<string, string> = {}) => running.proxy.send(from, running.proxy.url(API_NAME, OPEN_PATH), { headers });
+const through = (running: Running, from: string, headers: Record<string, string> = {}) => running.proxy.send(from, running.proxy.url(API_NAME, OPEN_PATH), { headers });
 
 function expectLimited(res: Answer) {
   expect(res.status, res.body).toBe(429);
@@ -67,7 +69,7 @@ function expectLimited(res: Answer) {
 }
 
 describe('behind the example proxy', () => {
-  it('limits each client by its own address: A is refused past its limit while B is still served', async () => {
+  it('limits each client by its own address: A is refused past its limit while B is still served', async ({ proxies: { trusting } }) => {
     const [a, b] = [client(), client()];
     for (let i = 0; i < LIMIT; i++) {
       const res = await through(trusting, a);
@@ -82,7 +84,7 @@ describe('behind the example proxy', () => {
     expect(served.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 
-  it('throttles failed sign-ins by client: A is locked out, B signs in to the same account', async () => {
+  it('throttles failed sign-ins by client: A is locked out, B signs in to the same account', async ({ proxies: { trusting }, user }) => {
     const [a, b] = [client(), client()];
     const signIn = (from: string, password: string) =>
       trusting.proxy.send(from, trusting.proxy.url(API_NAME, '/auth/sign-in'), {
@@ -101,7 +103,7 @@ describe('behind the example proxy', () => {
 
   // The proxy writes the address it sees over any X-Forwarded-For the client sent. Were it to
   // append to it instead, the gateway trusting every hop would count each forged address anew.
-  it('gives a client that forges X-Forwarded-For no new count, whether the gateway trusts the proxy or every hop', async () => {
+  it('gives a client that forges X-Forwarded-For no new count, whether the gateway trusts the proxy or every hop', async ({ proxies: { trusting, trustingAll } }) => {
     for (const running of [trusting, trustingAll]) {
       const from = client();
       for (let i = 0; i < LIMIT; i++) expect((await through(running, from, { 'x-forwarded-for': `1.2.3.${i}` })).status).toBe(200);
@@ -111,7 +113,7 @@ describe('behind the example proxy', () => {
 });
 
 describe('past the proxy', () => {
-  it('counts a client that is not a trusted proxy by its connection, whatever X-Forwarded-* it sends', async () => {
+  it('counts a client that is not a trusted proxy by its connection, whatever X-Forwarded-* it sends', async ({ proxies: { trusting, trustingNobody } }) => {
     // A client beside the proxy on the gateway trusting it, and one on its very address on the gateway trusting nobody.
     for (const [running, from] of [
       [trusting, client()],

@@ -1,35 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TestUser } from '@quire/orgs/testing';
-import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
-import { buildApp } from '../src/app.ts';
+import { connectNats } from '@quire/service-kit/nats';
 import { Limiter, VIEW_MS } from '../src/limiter.ts';
-import { startGateway } from './harness.ts';
+import { startGateway, type Gateway } from './harness.ts';
 
 // Attacks on the request limits: a second replica, respelled headers, sprayed tokens.
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let second: FastifyInstance;
-let user: TestUser;
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-beforeAll(async () => {
-  g = await startGateway({ RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_ADDRESS_PER_MINUTE: '4' });
-  // A second gateway replica: its own process state, the same NATS bucket.
-  second = await buildApp(g.config, g.services);
-  await second.ready();
-  user = await g.orgs.user('limited');
-});
-afterAll(async () => {
-  await second?.close();
-  await g?.stop();
-});
-
-// Counts live in fixed one-minute windows: start each test well inside one, so that no count
+// Counts live in fixed one-minute windows: each test starts well inside one, so that no count
 // is reset halfway through it.
-beforeEach(async () => {
+async function inWindow() {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+type Replicas = { g: Gateway; second: FastifyInstance };
+
+const it = test.extend<{ limitedReplicas: Replicas; replicas: Replicas; user: TestUser; limiters: { a: Limiter; b: Limiter; bucket: string } }>({
+  // Its own gateway, one per process: its limits. And a second replica: its own process state, the same NATS bucket.
+  limitedReplicas: [
+    async ({}, use) => {
+      const g = await startGateway({ RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_ADDRESS_PER_MINUTE: '4' });
+      await use({ g, second: await g.replica() });
+      await g.stop();
+    },
+    { scope: 'file' },
+  ],
+  /** The replicas, once up, at the start of a window. */
+  replicas: async ({ limitedReplicas }, use) => {
+    await inWindow();
+    await use(limitedReplicas);
+  },
+  /** A new user: a token no test has spent calls of. */
+  user: async ({ limitedReplicas: { g } }, use) => use(await g.orgs.user('limited')),
+  // Two replicas' limiters over a NATS bucket of the test's own.
+  limiters: async ({ limitedReplicas: { g } }, use) => {
+    const nc = await connectNats(NATS_URL, 'limiter-test', { info: () => {} });
+    const bucket = `test_${randomBytes(6).toString('hex')}`;
+    const [a, b] = await Promise.all([Limiter.shared(nc, bucket, g.app.log), Limiter.shared(nc, bucket, g.app.log)]);
+    await inWindow();
+    await use({ a, b, bucket });
+    await a.drop();
+    await nc.close();
+  },
 });
 
 let address = 0;
@@ -40,7 +56,7 @@ const get = (app: FastifyInstance, remoteAddress: string, authorization?: string
   app.inject({ method: 'GET', url: '/v1/user', remoteAddress, headers: authorization === undefined ? {} : { authorization } });
 
 describe('rate limits', () => {
-  it('counts a token once across gateway replicas and however its header is spelled', async () => {
+  it('counts a token once across gateway replicas and however its header is spelled', async ({ replicas: { g, second }, user }) => {
     const from = newAddress();
     const spellings = [`Bearer ${user.token}`, `bearer ${user.token}`, `BEARER   ${user.token}`, `Bearer\t${user.token}`, ` Bearer ${user.token} `, `Bearer ${user.token}`];
     for (const [i, header] of spellings.entries()) {
@@ -59,7 +75,7 @@ describe('rate limits', () => {
     }
   });
 
-  it("answers a token's requests from memory between shares, and loses none of them", async () => {
+  it("answers a token's requests from memory between shares, and loses none of them", async ({ replicas: { g, second } }) => {
     const from = newAddress();
     const other = await g.orgs.user('burst');
     const header = `Bearer ${other.token}`;
@@ -75,7 +91,7 @@ describe('rate limits', () => {
     for (const app of [g.app, second]) expect((await get(app, from, header)).statusCode).toBe(429);
   });
 
-  it('counts calls without a token by address, on every replica', async () => {
+  it('counts calls without a token by address, on every replica', async ({ replicas: { g, second } }) => {
     const from = newAddress();
     for (let i = 0; i < 4; i++) expect((await get(i % 2 ? second : g.app, from)).statusCode).toBe(401);
     expect((await get(g.app, from)).statusCode).toBe(429);
@@ -83,7 +99,7 @@ describe('rate limits', () => {
     expect((await get(g.app, newAddress())).statusCode).toBe(401);
   });
 
-  it('counts failed tokens against the address, so sprayed tokens stop before orgs is asked', async () => {
+  it('counts failed tokens against the address, so sprayed tokens stop before orgs is asked', async ({ replicas: { g, second } }) => {
     const from = newAddress();
     const other = await g.orgs.user('neighbour');
     // A token used successfully from this address keeps working while its neighbour guesses.
@@ -102,35 +118,21 @@ describe('rate limits', () => {
     expect((await get(g.app, newAddress(), guess())).statusCode).toBe(401);
   });
 
-  it('leaves health and readiness unlimited', async () => {
+  it('leaves health and readiness unlimited', async ({ replicas: { g } }) => {
     const from = newAddress();
     for (let i = 0; i < 6; i++) expect((await g.app.inject({ method: 'GET', url: '/healthz', remoteAddress: from })).statusCode).toBe(200);
   });
 });
 
 describe('Limiter', () => {
-  let nc: NatsConnection;
-  const bucket = `test_${randomBytes(6).toString('hex')}`;
-  let a: Limiter;
-  let b: Limiter;
-  beforeAll(async () => {
-    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'limiter-test', { info: () => {} });
-    const log = g.app.log;
-    [a, b] = await Promise.all([Limiter.shared(nc, bucket, log), Limiter.shared(nc, bucket, log)]);
-  });
-  afterAll(async () => {
-    await a?.drop();
-    await nc?.close();
-  });
-
-  it('loses no count when replicas hit one key at once (compare-and-set)', async () => {
+  it('loses no count when replicas hit one key at once (compare-and-set)', async ({ limiters: { a, b } }) => {
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).hit('signin:account:ada@example.com', 20, 60_000)));
     expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(results.filter((r) => !r.allowed)).toHaveLength(4);
     expect(await a.peek('signin:account:ada@example.com', 20, 60_000)).toMatchObject({ count: 24, allowed: false, remaining: 0 });
   });
 
-  it('shares cached hits of several replicas without losing one, and refuses past the limit once shared', async () => {
+  it('shares cached hits of several replicas without losing one, and refuses past the limit once shared', async ({ limiters: { a, b } }) => {
     const key = `token:${randomBytes(6).toString('hex')}`;
     const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).hitCached(key, 10, 60_000)));
     // Each replica admits at most the limit from its own view.
@@ -140,7 +142,7 @@ describe('Limiter', () => {
     expect((await b.hitCached(key, 10, 60_000)).allowed).toBe(false);
   });
 
-  it('keeps a view fresh under steady use: after the first hit, none waits for NATS', async () => {
+  it('keeps a view fresh under steady use: after the first hit, none waits for NATS', async ({ limiters: { a, b } }) => {
     const key = `token:${randomBytes(6).toString('hex')}`;
     // `count` is the way to NATS of a hit whose view is missing or old.
     const toNats = vi.spyOn(a as unknown as { count: (...args: unknown[]) => Promise<unknown> }, 'count');
@@ -160,8 +162,8 @@ describe('Limiter', () => {
     expect(await b.peek(key, 1_000, 60_000)).toMatchObject({ count: 120 });
   });
 
-  it('sends the hits it admitted last when it closes, before its NATS connection is drained', async () => {
-    const own = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'limiter-closing', { info: () => {} });
+  it('sends the hits it admitted last when it closes, before its NATS connection is drained', async ({ limitedReplicas: { g }, limiters: { a, bucket } }) => {
+    const own = await connectNats(NATS_URL, 'limiter-closing', { info: () => {} });
     const warnings: unknown[] = [];
     const closing = await Limiter.shared(own, bucket, { ...g.app.log, warn: (...args: unknown[]) => warnings.push(args) } as typeof g.app.log);
     const key = `token:${randomBytes(6).toString('hex')}`;
@@ -173,7 +175,7 @@ describe('Limiter', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('keeps windows of different lengths apart and refuses windows longer than its bucket keeps', async () => {
+  it('keeps windows of different lengths apart and refuses windows longer than its bucket keeps', async ({ limiters: { a, b } }) => {
     await a.hit('k', 5, 1_000);
     expect((await b.peek('k', 5, 60_000)).count).toBe(0);
     await expect(a.hit('k', 5, 2 * 60 * 60 * 1000)).rejects.toThrow(RangeError);

@@ -5,7 +5,7 @@ import { startOrgs } from '@quire/orgs/testing';
 import { startReview } from '@quire/review/testing';
 import { startSites } from '@quire/sites/testing';
 import { testIdentity } from '@quire/service-kit/testing';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { connectServices } from '../src/clients.ts';
 import { loadGatewayConfig } from '../src/config.ts';
@@ -15,10 +15,12 @@ import { startGateway } from './harness.ts';
 // databases, blobs and job queue, and two gateways balancing over them (`ORGS_URL=a,b`,
 // round_robin). Four clients call every service at once; in the middle one instance of each is
 // killed (its calls in flight cut, as a lost node would) and one gateway leaves the load balancer.
-const cleanup: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step().catch(() => undefined);
-});
+
+/** Undone when the test finishes, last first; a step that fails (its instance killed) is passed over. */
+const cleanup = (step: () => Promise<unknown>) =>
+  onTestFinished(async () => {
+    await step().catch(() => undefined);
+  });
 
 interface Answer {
   status: number;
@@ -32,7 +34,7 @@ interface Answer {
 it('keeps answering every service while one instance of each is killed mid-run', async () => {
   // Its own services: one instance of each is killed.
   const g = await startGateway({}, { own: true });
-  cleanup.push(() => g.stop());
+  cleanup(() => g.stop());
   // The second instances, over the harness's databases (left in place when they stop).
   const orgs = await startOrgs({}, g.orgs.databaseUrl);
   const list = (a: string, b: string) => `${a},${b}`;
@@ -46,7 +48,7 @@ it('keeps answering every service while one instance of each is killed mid-run',
     startGitSync(contentUrl, { databaseUrl: g.gitSync.databaseUrl, queue: g.gitSync.queue }),
   ]);
   const second = [orgs, content, review, sites, integrations, gitSync];
-  for (const x of second) cleanup.push(() => x.stop());
+  for (const x of second) cleanup(() => x.stop());
 
   const config = loadGatewayConfig({
     ...g.config,
@@ -64,7 +66,7 @@ it('keeps answering every service while one instance of each is killed mid-run',
       return { app: await buildApp(config, services), services, out: false };
     }),
   );
-  cleanup.push(async () => {
+  cleanup(async () => {
     for (const gw of gateways) {
       await gw.app.close();
       for (const c of gw.services.channels) c.client.close();

@@ -1,21 +1,14 @@
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
-import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
-
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let guideSpace: string;
-let apiSpace: string;
+import { describe, expect } from 'vitest';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
 
 const page = (title: string, markdown: string): PageContent => ({ id: '', type: 'document', fields: { title }, markdown, href: '', pages: [] });
 
-async function space(title: string, pages: PageContent[]) {
-  const id = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title })).json().id as string;
+/** A new space of `orgId` titled `title`, its content these pages. */
+async function space(g: Gateway, { owner, orgId }: { owner: TestUser; orgId: string }, title: string, pages: PageContent[]) {
+  const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title }), 201)).id as string;
   await g.content.callContent<CreateRevisionRequest, Revision>(
     g.content.spaceContent.createRevision,
     { spaceId: id, parentRevisionId: '', pages, files: [], setActive: true, type: '' },
@@ -24,17 +17,19 @@ async function space(title: string, pages: PageContent[]) {
   return id;
 }
 
-beforeAll(async () => {
-  g = await startGateway({ QUIRE_APP_URL: 'https://app.quire.test' });
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  guideSpace = await space('Guides', [page('Tokens', 'How tokens work.\n\n## Rotating tokens\n\nRotate API tokens every month.\n'), page('Themes', 'Colors and fonts.\n')]);
-  apiSpace = await space('API', [page('Authentication', '## Bearer tokens\n\nSend API tokens in the Authorization header.\n')]);
+// Each test in an organization of its own, on a gateway of this file's.
+const it = base.extend<{ searchGateway: Gateway; team: Tenant<keyof typeof MEMBERS>; guideSpace: string; apiSpace: string }>({
+  // Its own gateway: results link into QUIRE_APP_URL.
+  searchGateway: ownGateway({ QUIRE_APP_URL: 'https://app.quire.test' }),
+  team: async ({ searchGateway }, use) => use(await tenant(searchGateway, MEMBERS)),
+  guideSpace: async ({ searchGateway: g, team }, use) =>
+    use(await space(g, team, 'Guides', [page('Tokens', 'How tokens work.\n\n## Rotating tokens\n\nRotate API tokens every month.\n'), page('Themes', 'Colors and fonts.\n')])),
+  apiSpace: async ({ searchGateway: g, team }, use) =>
+    use(await space(g, team, 'API', [page('Authentication', '## Bearer tokens\n\nSend API tokens in the Authorization header.\n')])),
 });
-afterAll(() => g?.stop());
 
 describe('GET /v1/spaces/{spaceId}/search', () => {
-  it('answers the pages found with their sections and app links', async () => {
+  it('answers the pages found with their sections and app links', async ({ searchGateway: g, team: { reader }, guideSpace }) => {
     const res = await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search?query=api%20tokens`);
     expect(res.statusCode, res.body).toBe(200);
     const app = `https://app.quire.test/s/${guideSpace}/tokens`;
@@ -52,7 +47,7 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     });
   });
 
-  it('pages through the results', async () => {
+  it('pages through the results', async ({ searchGateway: g, team: { reader }, guideSpace }) => {
     const first = (await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search?query=tokens%20or%20colors&limit=1`)).json();
     expect(first.items).toHaveLength(1);
     const second = (await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search?query=tokens%20or%20colors&limit=1&page=${first.next.page}`)).json();
@@ -61,7 +56,7 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(second.items[0].id).not.toBe(first.items[0].id);
   });
 
-  it('requires a query of at most 512 characters, and hides the space from outsiders', async () => {
+  it('requires a query of at most 512 characters, and hides the space from outsiders', async ({ searchGateway: g, team: { reader, outsider }, guideSpace }) => {
     expectError(await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search`), 400, /query/);
     expectError(await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search?query=${'a'.repeat(513)}`), 400, /query/);
     expectError(await g.call(reader, 'GET', `/v1/spaces/${guideSpace}/search?query=a&limit=1001`), 400, /limit/);
@@ -71,7 +66,7 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/search', () => {
-  it('groups the pages found by space, with the space titles', async () => {
+  it('groups the pages found by space, with the space titles', async ({ searchGateway: g, team: { reader, orgId }, guideSpace, apiSpace }) => {
     const res = await g.call(reader, 'GET', `/v1/orgs/${orgId}/search?query=api%20tokens`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
@@ -84,7 +79,7 @@ describe('GET /v1/orgs/{organizationId}/search', () => {
     );
   });
 
-  it('is for members of the organization', async () => {
+  it('is for members of the organization', async ({ searchGateway: g, team: { reader, outsider, orgId } }) => {
     expectError(await g.call(outsider, 'GET', `/v1/orgs/${orgId}/search?query=tokens`), 404, /organization/);
     expectError(await g.call(reader, 'GET', `/v1/orgs/${orgId}/search?query=`), 400, /query/);
   });

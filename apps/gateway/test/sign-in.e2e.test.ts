@@ -3,8 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
 import { buildApp } from '../src/app.ts';
-import { bearer, expectError, ok, startGateway, type Gateway } from './harness.ts';
-import { test as base } from './fixtures.ts';
+import { bearer, expectError, ok, type Gateway, type OwnGateway } from './harness.ts';
+import { ownGateway, test as base } from './fixtures.ts';
 
 // Browser sessions, passwords and the CSRF rules, through the gateway over the real
 // orgs service, PostgreSQL and NATS.
@@ -24,29 +24,17 @@ async function csrfOf(app: FastifyInstance, session: string): Promise<string> {
   return (await ok(app.inject({ method: 'GET', url: '/auth/session', headers: withSession(session) }))).csrfToken;
 }
 
-/** A gateway for the file, stopped after it. */
-function gatewayFor(...args: Parameters<typeof startGateway>): [(context: object, use: (g: Gateway) => Promise<void>) => Promise<void>, { scope: 'file' }] {
-  return [
-    async ({}, use) => {
-      const g = await startGateway(...args);
-      await use(g);
-      await g.stop();
-    },
-    { scope: 'file' },
-  ];
-}
-
 const test = base.extend<{
   unlimited: Gateway;
-  short: Gateway;
+  short: OwnGateway;
   ada: TestUser;
   dee: TestUser;
   signedIn: { session: string; csrf: string; write: (headers: Record<string, string>) => Promise<LightMyRequestResponse> };
 }>({
   // Its own gateway: sign-ins and sessions above the default rate limit.
-  unlimited: gatewayFor({ RATE_LIMIT_PER_MINUTE: '100000' }),
+  unlimited: ownGateway({ RATE_LIMIT_PER_MINUTE: '100000' }),
   // Its own services: orgs with short session lifetimes.
-  short: gatewayFor({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } }),
+  short: ownGateway({ RATE_LIMIT_PER_MINUTE: '100000' }, { own: true, orgsEnv: { SESSION_IDLE_TIMEOUT_MS: '1500', SESSION_MAX_AGE_MS: '4000' } }),
   ada: async ({ unlimited: g }, use) => {
     const ada = await g.orgs.user('ada');
     await g.orgs.organization(ada);

@@ -1,64 +1,65 @@
 import type { AddressInfo } from 'node:net';
 import { GitBookAPI } from '@gitbook/api';
 import type { ApplyChangesRequest, ApplyChangesResponse, Change, CreateRevisionRequest, GetRevisionRequest, Revision } from '@quire/proto/space-content';
-import { Role } from '@quire/policy';
 import type { TestUser } from '@quire/orgs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';
-import { expectError, ok, startGateway } from './harness.ts';
+import { expectError, ok, type Gateway } from './harness.ts';
+import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-let owner: TestUser;
-let reader: TestUser;
-let outsider: TestUser;
-let orgId: string;
-let spaceId: string;
-let revisionId: string;
-let firstRevisionId: string;
-let ids: Record<string, string>;
-let file: { id: string; blob: string };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
+type Json = any;
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEIGGEMAC/WAf7C9rEAAAAAAElFTkSuQmCC', 'base64');
 const insert = (title: string, extra: Record<string, unknown> = {}): Change => ({ insertPage: { fields: { title }, type: '', href: '', ref: '', ...extra } });
 
-beforeAll(async () => {
-  g = await startGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' });
-  [owner, reader, outsider] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader'), g.orgs.user('outsider')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-  const space = (await g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' })).json();
-  spaceId = space.id;
-  firstRevisionId = space.revision;
-  const r = await g.content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
-    g.content.spaceContent.applyChanges,
-    {
-      spaceId,
-      revisionId: firstRevisionId,
-      changes: [
-        insert('Intro', { ref: 'intro', markdown: '# Welcome\n\nSee ![logo](./logo)', fields: { title: 'Intro', emoji: '👋' } }),
-        insert('Setup', { ref: 'setup', into: 'intro' }),
-        insert('Links', { ref: 'site', type: 'link', href: 'https://example.org' }),
-        { insertFiles: { files: [{ ref: 'logo', name: 'logo é.png', contentType: 'image/png', data: PNG }] } },
-      ],
-    },
-    owner.id,
-  );
-  revisionId = r.revision!.id;
-  ids = Object.fromEntries(r.changes.map((c) => [c.ref, c.pageId]));
-  file = r.insertedFiles[0]!;
-  await g.content.callContent(g.content.spaceContent.setSpaceRevision, { spaceId, revisionId, expectedRevisionId: firstRevisionId }, owner.id);
-});
-afterAll(() => g?.stop());
+/** A space whose active revision (after its first, empty one) has two pages, a link and a file. */
+type Handbook = { spaceId: string; revisionId: string; firstRevisionId: string; ids: Record<string, string>; file: { id: string; blob: string } };
 
-const get = (url: string, as: TestUser | null = reader) => g.call(as, 'GET', url);
-const json = async (url: string, as: TestUser | null = reader) => {
-  const res = await get(url, as);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
+// Each test in an organization of its own, on a gateway of this file's.
+const it = base.extend<{
+  team: Tenant<keyof typeof MEMBERS>;
+  publicUrlGateway: Gateway;
+  handbook: Handbook;
+  /** A GET as `as` (the team's reader by default); `json` expects a 200 and answers its body. */
+  get: (url: string, as?: TestUser | null) => ReturnType<Gateway['call']>;
+  json: (url: string, as?: TestUser | null) => Promise<Json>;
+}>({
+  // Its own gateway: file links are signed for QUIRE_PUBLIC_URL's host.
+  publicUrlGateway: ownGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' }),
+  team: async ({ publicUrlGateway }, use) => use(await tenant(publicUrlGateway, MEMBERS)),
+  handbook: async ({ publicUrlGateway: g, team: { owner, orgId } }, use) => {
+    const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201);
+    const r = await g.content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
+      g.content.spaceContent.applyChanges,
+      {
+        spaceId: space.id,
+        revisionId: space.revision,
+        changes: [
+          insert('Intro', { ref: 'intro', markdown: '# Welcome\n\nSee ![logo](./logo)', fields: { title: 'Intro', emoji: '👋' } }),
+          insert('Setup', { ref: 'setup', into: 'intro' }),
+          insert('Links', { ref: 'site', type: 'link', href: 'https://example.org' }),
+          { insertFiles: { files: [{ ref: 'logo', name: 'logo é.png', contentType: 'image/png', data: PNG }] } },
+        ],
+      },
+      owner.id,
+    );
+    const revisionId = r.revision!.id;
+    await g.content.callContent(g.content.spaceContent.setSpaceRevision, { spaceId: space.id, revisionId, expectedRevisionId: space.revision }, owner.id);
+    await use({ spaceId: space.id, revisionId, firstRevisionId: space.revision, ids: Object.fromEntries(r.changes.map((c) => [c.ref, c.pageId])), file: r.insertedFiles[0]! });
+  },
+  get: async ({ publicUrlGateway: g, team }, use) => use((url, as = team.reader) => g.call(as, 'GET', url)),
+  json: async ({ get }, use) =>
+    use(async (url, as) => {
+      const res = await get(url, as);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    }),
+});
 
 describe('space content', () => {
-  it('answers the active revision with nested pages, files and links', async () => {
+  it('answers the active revision with nested pages, files and links', async ({ handbook: { spaceId, revisionId, firstRevisionId, ids, file }, json }) => {
     const r = await json(`/v1/spaces/${spaceId}/content`);
     expect(r).toMatchObject({
       object: 'revision',
@@ -92,7 +93,7 @@ describe('space content', () => {
     expect(await json(`/v1/spaces/${spaceId}/content?metadata=false&computed=false`)).toMatchObject({ id: revisionId });
   });
 
-  it('lists the pages and the files', async () => {
+  it('lists the pages and the files', async ({ handbook: { spaceId, ids, file }, get, json }) => {
     const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
     expect(pages.map((p: { id: string }) => p.id)).toEqual([ids.intro, ids.site]);
     const files = await json(`/v1/spaces/${spaceId}/content/files?limit=10`);
@@ -102,7 +103,7 @@ describe('space content', () => {
     expectError(await get(`/v1/spaces/${spaceId}/content/files?limit=1001`), 400, /limit/);
   });
 
-  it('gets a page by id with its markdown or parsed document, and by path', async () => {
+  it('gets a page by id with its markdown or parsed document, and by path', async ({ handbook: { spaceId, ids, file }, get, json }) => {
     const md = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=markdown`);
     expect(md.markdown).toBe(`# Welcome\n\nSee ![logo](/files/${file.id})`);
     const doc = await json(`/v1/spaces/${spaceId}/content/page/${ids.intro}?format=document&evaluated=true`);
@@ -123,7 +124,13 @@ describe('space content', () => {
     expectError(await get(`/v1/spaces/${spaceId}/content/path/nowhere`), 404, /nowhere/);
   });
 
-  it('reads any revision of the space by id, and no other space’s', async () => {
+  it('reads any revision of the space by id, and no other space’s', async ({
+    publicUrlGateway: g,
+    team: { owner, orgId },
+    handbook: { spaceId, revisionId, firstRevisionId, ids },
+    get,
+    json,
+  }) => {
     expect(await json(`/v1/spaces/${spaceId}/revisions/${firstRevisionId}`)).toMatchObject({ id: firstRevisionId, pages: [] });
     expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/pages`)).pages).toHaveLength(2);
     expect((await json(`/v1/spaces/${spaceId}/revisions/${revisionId}/page/${ids.setup}`)).path).toBe('intro/setup');
@@ -137,7 +144,7 @@ describe('space content', () => {
     expectError(await get(`/v1/spaces/${spaceId}/revisions/nope`), 404, /revision "nope"/);
   });
 
-  it("gets a document by id: GitBook's JSONDocument, with its markdown", async () => {
+  it("gets a document by id: GitBook's JSONDocument, with its markdown", async ({ handbook: { spaceId }, get, json }) => {
     const { pages } = await json(`/v1/spaces/${spaceId}/content/pages`);
     const d = await json(`/v1/spaces/${spaceId}/documents/${pages[0].documentId}`);
     expect(d).toMatchObject({
@@ -152,7 +159,7 @@ describe('space content', () => {
     expectError(await get(`/v1/spaces/${spaceId}/documents/not-a-hash`), 400, /documentId/);
   });
 
-  it('serves file bytes on the signed link only, without a token', async () => {
+  it('serves file bytes on the signed link only, without a token', async ({ handbook: { spaceId, file }, get, json }) => {
     const { downloadURL } = await json(`/v1/spaces/${spaceId}/content/files/${file.id}`);
     const path = downloadURL.replace('http://quire.test', '');
     const res = await get(path, null);
@@ -166,13 +173,13 @@ describe('space content', () => {
     expectError(await get(expired.pathname + expired.search, null), 404);
   });
 
-  it('hides the content from outsiders and anonymous callers', async () => {
+  it('hides the content from outsiders and anonymous callers', async ({ team: { outsider }, handbook: { spaceId, ids }, get }) => {
     expectError(await get(`/v1/spaces/${spaceId}/content`, outsider), 404, /Space/);
     expectError(await get(`/v1/spaces/${spaceId}/content/page/${ids.intro}`, outsider), 404);
     expectError(await get(`/v1/spaces/${spaceId}/content`, null), 401);
   });
 
-  it('serves the official GitBook client: content, pages and one page', async () => {
+  it('serves the official GitBook client: content, pages and one page', async ({ publicUrlGateway: g, team: { reader }, handbook: { spaceId, revisionId, ids } }) => {
     await g.app.listen({ host: '127.0.0.1', port: 0 });
     const endpoint = `http://127.0.0.1:${(g.app.server.address() as AddressInfo).port}`;
     const api = new GitBookAPI({ endpoint, authToken: reader.token });
@@ -188,7 +195,13 @@ describe('space content', () => {
 });
 
 describe('reusable contents', () => {
-  it('answers one by id in the active content, a revision and a change request, as GitBook does; 404 for unknown ids and for spaces the caller cannot see', async () => {
+  it('answers one by id in the active content, a revision and a change request, as GitBook does; 404 for unknown ids and for spaces the caller cannot see', async ({
+    publicUrlGateway: g,
+    team: { owner, outsider, orgId },
+    handbook: { firstRevisionId },
+    get,
+    json,
+  }) => {
     const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Included' }), 201)).id as string;
     const git = { oid: 'b'.repeat(40), path: '.gitbook/includes/steps.md' };
     const { id: revisionId } = await g.content.callContent<CreateRevisionRequest, Revision>(

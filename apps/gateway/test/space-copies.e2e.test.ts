@@ -1,30 +1,34 @@
 import pg from 'pg';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGateway, type OwnGateway } from './harness.ts';
+import { describe, expect, vi } from 'vitest';
+import { startGateway, type Gateway, type OwnGateway } from './harness.ts';
+import { ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
 
 // A Space is one call: content keeps review's counters and git-sync's link. Here with the real
 // services: what the owners record shows at once, a lost copy is asked of its owner again, and a
 // space (or a list of them) answers with review and git-sync gone.
 
-let g: OwnGateway;
-let contentDb: pg.Client;
-let owner: TestUser;
-let reader: TestUser;
-let orgId: string;
+type Acme = Tenant<'reader'>;
+const acmeOn = (g: Gateway) => tenant(g, { reader: Role.ROLE_READ });
 
-beforeAll(async () => {
-  // Its own services: a test kills review and git-sync.
-  g = await startGateway({}, { own: true });
-  contentDb = new pg.Client({ connectionString: g.content.databaseUrl });
-  await contentDb.connect();
-  [owner, reader] = await Promise.all([g.orgs.user('owner'), g.orgs.user('reader')]);
-  orgId = (await g.orgs.organization(owner, [[reader, Role.ROLE_READ]])).id;
-});
-afterAll(async () => {
-  await contentDb?.end();
-  await g?.stop();
+// Each test in an organization of its own: an owner and a reader.
+const it = base.extend<{ copiesGateway: OwnGateway; acme: Acme; contentDb: pg.Client; doomed: Acme & { g: OwnGateway } }>({
+  // Its own services: a test deletes content's copies in its database.
+  copiesGateway: ownGateway({}, { own: true }),
+  acme: async ({ copiesGateway }, use) => use(await acmeOn(copiesGateway)),
+  contentDb: async ({ copiesGateway }, use) => {
+    const db = new pg.Client({ connectionString: copiesGateway.content.databaseUrl });
+    await db.connect();
+    await use(db);
+    await db.end();
+  },
+  // Services of the test's own, and the organization on them: it kills review and git-sync.
+  doomed: async ({}, use) => {
+    const g = await startGateway({}, { own: true });
+    await use({ g, ...(await acmeOn(g)) });
+    await g.stop();
+  },
 });
 
 async function ok(res: Promise<{ statusCode: number; json(): unknown; body: string }>) {
@@ -33,8 +37,8 @@ async function ok(res: Promise<{ statusCode: number; json(): unknown; body: stri
   return (r.body ? r.json() : {}) as Record<string, unknown> & { id: string };
 }
 
-/** A space with a change request, a comment on it and a Git link (its job refused: the URL is not reachable here). */
-async function busySpace() {
+/** A space of `orgId` with a change request, a comment on it and a Git link (its job refused: the URL is not reachable here). */
+async function busySpace(g: Gateway, owner: TestUser, orgId: string) {
   const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }));
   const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Draft' }));
   await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { body: { markdown: 'Looks good' } }));
@@ -45,8 +49,8 @@ async function busySpace() {
 const expected = { changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0, comments: 1 };
 
 describe('GET /v1/spaces/{id} from content alone', () => {
-  it("shows the owners' changes at once, and asks an owner again for a copy that is lost", async () => {
-    const spaceId = await busySpace();
+  it("shows the owners' changes at once, and asks an owner again for a copy that is lost", async ({ copiesGateway: g, acme: { owner, reader, orgId }, contentDb }) => {
+    const spaceId = await busySpace(g, owner, orgId);
     const shown = await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}`));
     expect(shown).toMatchObject({ ...expected, gitSync: { repoName: 'acme/handbook', integration: 'git-sync', url: 'https://github.com/acme/handbook.git' } });
     // The state events went through the stream before the import's audit entry (published after them): none is audited.
@@ -73,7 +77,7 @@ describe('GET /v1/spaces/{id} from content alone', () => {
     expect(listed.items.find((s) => s.id === spaceId)).toEqual(shown);
   });
 
-  it('follows change requests through a merge and back to draft', async () => {
+  it('follows change requests through a merge and back to draft', async ({ copiesGateway: g, acme: { owner, orgId } }) => {
     const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Guide' }));
     const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'One' }));
     const other = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Two' }));
@@ -83,8 +87,8 @@ describe('GET /v1/spaces/{id} from content alone', () => {
     expect(await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}`))).toMatchObject({ changeRequests: 2, changeRequestsOpen: 0, changeRequestsDraft: 1 });
   });
 
-  it('answers with review and git-sync gone: one call to content', async () => {
-    const spaceId = await busySpace();
+  it('answers with review and git-sync gone: one call to content', async ({ doomed: { g, owner, reader, orgId } }) => {
+    const spaceId = await busySpace(g, owner, orgId);
     g.review.kill();
     g.gitSync.kill();
     expect(await ok(g.call(reader, 'GET', `/v1/spaces/${spaceId}`))).toMatchObject({ ...expected, gitSync: { repoName: 'acme/handbook' } });

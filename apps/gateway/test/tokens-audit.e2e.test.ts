@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@quire/policy';
-import { bearer, expectError, ok, startGateway, type Gateway } from './harness.ts';
-import { test as base, tenant, type Tenant } from './fixtures.ts';
+import { bearer, expectError, ok, type Gateway } from './harness.ts';
+import { ownGateway, test as base, tenant, type Tenant } from './fixtures.ts';
 
 // API tokens (list, create, revoke, scope, expiry) across two gateway replicas, the
 // sign-in throttle, and the organization's audit log fed by the EVENTS stream.
@@ -21,19 +21,12 @@ const test = base.extend<{
 }>({
   // Its own gateway, for this file's sign-in throttle (rate limits out of the way). It keeps the
   // default 30 s authentication cache: revocations must not wait for it.
-  throttled: [
-    async ({}, use) => {
-      const g = await startGateway({
-        RATE_LIMIT_PER_MINUTE: '100000',
-        RATE_LIMIT_ADDRESS_PER_MINUTE: '100000',
-        SIGN_IN_FAILURES_PER_ACCOUNT: '3',
-        SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
-      });
-      await use(g);
-      await g.stop();
-    },
-    { scope: 'file' },
-  ],
+  throttled: ownGateway({
+    RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_ADDRESS_PER_MINUTE: '100000',
+    SIGN_IN_FAILURES_PER_ACCOUNT: '3',
+    SIGN_IN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+  }),
   replica: [async ({ throttled }, use) => use(await throttled.replica()), { scope: 'file' }],
   org: async ({ throttled }, use) => use(await tenant(throttled, { reader: Role.ROLE_READ })),
   create: async ({ throttled }, use) => use((as, payload) => throttled.app.inject({ method: 'POST', url: '/v1/user/tokens', headers: bearer(as), payload: payload as object })),

@@ -1,35 +1,44 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startGateway } from './harness.ts';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, test } from 'vitest';
+import { expectError, startGateway, type Gateway } from './harness.ts';
 
 // The web app's static files at the root of the gateway's origin (QUIRE_WEB_DIST), beside /v1,
 // /auth and /docs, which it never shadows.
 
-const dist = mkdtempSync(join(tmpdir(), 'quire-web-'));
 const INDEX = '<!doctype html><title>Quire</title><div id="root"></div>';
-mkdirSync(join(dist, 'assets'));
-writeFileSync(join(dist, 'index.html'), INDEX);
-writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
-writeFileSync(join(dist, 'theme.js'), '/* theme */');
-// A file beside the build, which no path may reach.
-writeFileSync(join(dist, '..', `${dist.split('/').pop()}-secret.txt`), 'TOP-SECRET-BYTES');
 
-let g: Awaited<ReturnType<typeof startGateway>>;
-beforeAll(async () => {
-  g = await startGateway({ QUIRE_WEB_DIST: dist });
-});
-afterAll(async () => {
-  await g?.stop();
-  rmSync(dist, { recursive: true, force: true });
-  rmSync(`${dist}-secret.txt`, { force: true });
-});
+/** A build of the web app in a new folder, and a file beside it (`${dist}-secret.txt`) that no path may reach. */
+function writeBuild() {
+  const dist = mkdtempSync(join(tmpdir(), 'quire-web-'));
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), INDEX);
+  writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  writeFileSync(join(dist, 'theme.js'), '/* theme */');
+  writeFileSync(`${dist}-secret.txt`, 'TOP-SECRET-BYTES');
+  return dist;
+}
 
-const get = (url: string, headers: Record<string, string> = {}) => g.app.inject({ method: 'GET', url, headers });
+const it = test.extend<{ webGateway: { g: Gateway; dist: string }; get: (url: string) => Promise<LightMyRequestResponse> }>({
+  // Its own gateway, one per process: it serves a build of this file's. No test writes to the build.
+  webGateway: [
+    async ({}, use) => {
+      const dist = writeBuild();
+      const g = await startGateway({ QUIRE_WEB_DIST: dist });
+      await use({ g, dist });
+      await g.stop();
+      rmSync(dist, { recursive: true, force: true });
+      rmSync(`${dist}-secret.txt`, { force: true });
+    },
+    { scope: 'file' },
+  ],
+  get: async ({ webGateway: { g } }, use) => use((url) => g.app.inject({ method: 'GET', url })),
+});
 
 describe('the web app at the root of the origin', () => {
-  it('answers index.html for / and for every app path (reload and shared links open the view)', async () => {
+  it('answers index.html for / and for every app path (reload and shared links open the view)', async ({ get }) => {
     for (const path of ['/', '/sign-in', '/o/org1', '/o/org1/s/space1', '/o/org1/s/space1/~/changes/3', '/s/space1/getting-started/install', '/s/space1/~/revisions/rev1?x=1']) {
       const res = await get(path);
       expect(res.statusCode, path).toBe(200);
@@ -40,7 +49,7 @@ describe('the web app at the root of the origin', () => {
     }
   });
 
-  it('serves hashed assets as immutable and other files revalidated, without counting them against the limits', async () => {
+  it('serves hashed assets as immutable and other files revalidated, without counting them against the limits', async ({ get }) => {
     const asset = await get('/assets/index-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
@@ -68,11 +77,11 @@ describe('the web app at the root of the origin', () => {
     }
   });
 
-  it('answers 404 for a missing asset rather than the page', async () => {
+  it('answers 404 for a missing asset rather than the page', async ({ get }) => {
     expectError(await get('/assets/index-gone.js'), 404);
   });
 
-  it('never shadows /v1, /auth or the docs', async () => {
+  it('never shadows /v1, /auth or the docs', async ({ get }) => {
     expectError(await get('/v1/no-such-route'), 404, /No route GET \/v1\/no-such-route/);
     expectError(await get('/v1'), 404);
     expectError(await get('/v1/orgs'), 401);
@@ -83,7 +92,7 @@ describe('the web app at the root of the origin', () => {
     expect((await get('/docs/')).statusCode).toBe(200);
   });
 
-  it('an attacker cannot read files outside the build with traversal or encoded paths', async () => {
+  it('an attacker cannot read files outside the build with traversal or encoded paths', async ({ webGateway: { dist }, get }) => {
     const name = `${dist.split('/').pop()}-secret.txt`;
     for (const path of [`/../${name}`, `/%2e%2e/${name}`, `/..%2f${name}`, `/assets/..%2f..%2f${name}`, '/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/theme.js%00.html', '/%E0%A4%A']) {
       const res = await get(path);
