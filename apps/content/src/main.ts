@@ -3,6 +3,7 @@ import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
 import { cachedMemberships, connectUpstreams, serveGrpcService, type ComposedService, type Logger, type ServiceIdentity } from '@quire/service-kit';
 import { connectNats, ensureStream, eventSink, STREAMS } from '@quire/service-kit/nats';
+import { privateHosts } from '@quire/service-kit/outbound';
 import { blobStoreOf, importLimitsOf, loadContentConfig, type ContentConfig } from './config.ts';
 import { startCopyConsumer } from './consumers/copies.ts';
 import { rebuildMissingCopies, type Owners } from './rpc/copies.ts';
@@ -41,6 +42,8 @@ export function connectOwners(reviewUrl: string, gitSyncUrl: string, identity: S
 
 /** The composition root: store, clients of orgs and of the copies' owners, NATS events and the copies' consumer, the two gRPC services. */
 export async function compose(config: ContentConfig, identity: ServiceIdentity, log: Logger): Promise<ComposedService> {
+  // Read where users' URLs are fetched; checked here so that a typo stops the start.
+  privateHosts();
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   const upstreams = connectUpstreams(identity, { orgs: { client: OrgsServiceClient, definition: OrgsServiceService, address: config.ORGS_URL, audience: 'orgs' } }, { log });
   const owners = connectOwners(config.REVIEW_URL, config.GIT_SYNC_URL, identity, log);

@@ -4,7 +4,7 @@ import { connectUpstreams, serveGrpcService, watchConsumer, type ComposedService
 import { newId } from '@quire/service-kit/ids';
 import { ensureQueue, publishJob, startWorkers, type Workers } from '@quire/service-kit/job-queue';
 import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
-import { privateNetworkAllowed } from '@quire/service-kit/outbound';
+import { privateHosts, privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadGitSyncConfig, type GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
@@ -21,6 +21,8 @@ export async function compose(
   log: Logger,
   options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
 ): Promise<ComposedService & { store: Store; workers: Workers }> {
+  // Read where users' URLs are fetched; checked here so that a typo stops the start.
+  privateHosts();
   const secretsKey = loadSecretsKeys(config, (msg) => log.warn(msg), 'credentials of queued jobs cannot be read by other replicas or after a restart');
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
   const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;

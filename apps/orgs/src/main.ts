@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { serveGrpcService, type ComposedService, type Logger, type ServiceIdentity } from '@quire/service-kit';
 import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { connectNats, ensureStream, STREAMS } from '@quire/service-kit/nats';
+import { privateHosts } from '@quire/service-kit/outbound';
 import { loadOrgsConfig, type OrgsConfig } from './config.ts';
 import { startAuditConsumer } from './consumers/audit.ts';
 import { bootstrap } from './domain/admin.ts';
@@ -14,6 +15,8 @@ import { openStore, type Store } from './store/index.ts';
  * and its NATS side: domain events out, the audit log's consumer in, revocations broadcast.
  */
 export async function compose(config: OrgsConfig, identity: ServiceIdentity, log: Logger): Promise<ComposedService & { store: Store }> {
+  // Read where users' URLs are fetched; checked here so that a typo stops the start.
+  privateHosts();
   const { store, close, checks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
   if (config.QUIRE_BOOTSTRAP_TOKEN && (await bootstrap(store, config.QUIRE_BOOTSTRAP_TOKEN, config.QUIRE_BOOTSTRAP_PASSWORD))) {
     log.info('empty database: created the admin user, an organization and the bootstrap token');

@@ -7,7 +7,6 @@ import type { HealthChecks } from './health.js';
 import { runProcess } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { startMetricsServer } from './metrics.js';
-import { privateHosts } from './outbound.js';
 import { startTracing } from './tracing.js';
 
 /** The settings every service has (`serviceConfigFields`). */
@@ -57,8 +56,6 @@ export async function serveGrpcService<C extends ServiceSettings>(
     // Before the service opens anything, so that its first calls are traced too.
     const stopTracing = await startTracing(name);
     const config = settings.load();
-    // Read per request where users' URLs are fetched; checked here so that a typo stops the start.
-    privateHosts();
     const log = createLogger(name, config.LOG_LEVEL);
     const identity = loadServiceIdentity(name, config);
     const composed = await compose(config, identity, log);
