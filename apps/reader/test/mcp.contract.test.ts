@@ -1,29 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { TestUser } from '@quire/orgs/testing';
-import { ok } from '@quire/gateway/testing';
 import { SignJWT } from 'jose';
-import { describe, expect, onTestFinished, test as base } from 'vitest';
-import { page, spaceWith, startReader } from './harness.ts';
+import { describe, expect, onTestFinished } from 'vitest';
+import { page } from './harness.ts';
+import { test as base } from './published.ts';
 
 // A published site's MCP server (`<site>/~gitbook/mcp`), driven by the official SDK's client over
 // real HTTP, with the reader's access rules: public, share link, visitor token with claims.
 
-type Reader = Awaited<ReturnType<typeof startReader>>;
-
-const test = base.extend<{ h: Reader; listening: string; owner: TestUser; orgId: string }>({
-  h: [
-    async ({}, use) => {
-      const h = await startReader();
-      await use(h);
-      await h.stop();
-    },
-    { scope: 'worker' },
-  ],
-  listening: [async ({ h }, use) => use(await h.reader.app.listen({ port: 0, host: '127.0.0.1' })), { scope: 'worker' }],
-  owner: async ({ h }, use) => use(await h.g.orgs.user('owner')),
-  orgId: async ({ h, owner }, use) => use((await h.g.orgs.organization(owner, [])).id),
+// The reader listening on loopback: the SDK's client speaks HTTP.
+const test = base.extend<{ listening: string }>({
+  listening: [async ({ reader: { h } }, use) => use(await h.reader.app.listen({ port: 0, host: '127.0.0.1' })), { scope: 'file' }],
 });
 
 const GUIDE = [
@@ -32,14 +20,8 @@ const GUIDE = [
   page('Hidden', 'Not in the menu: tuning secrets.', [], { fields: { title: 'Hidden', hidden: true } }),
 ];
 
-/** A site of `spaces` with `settings`, published; its MCP URL on the listening reader. */
-async function publish(h: Reader, owner: TestUser, orgId: string, listening: string, spaces: string[], settings: Record<string, unknown> = {}) {
-  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
-  const site = await api('POST', '/sites', { title: 'Acme Docs', spaces }, 201);
-  if (Object.keys(settings).length) await api('PATCH', `/sites/${site.id}`, settings);
-  await api('POST', `/sites/${site.id}/publish`);
-  return { api, site: site.id as string, mcp: new URL(`/${orgId}/${site.id}/~gitbook/mcp`, listening) };
-}
+/** The MCP URL of a published site on the listening reader. */
+const mcpOf = (listening: string, orgId: string, site: { id: string }) => new URL(`/${orgId}/${site.id}/~gitbook/mcp`, listening);
 
 async function connect(url: URL, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'quire-test', version: '1.0.0' });
@@ -60,8 +42,8 @@ const initialize = (url: URL, headers: Record<string, string> = {}) =>
   });
 
 describe("a published site's MCP server", () => {
-  test('on a public site: lists, searches and reads the pages visitors find, never a hidden one', async ({ h, listening, owner, orgId }) => {
-    const { mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Guide', GUIDE)]);
+  test('on a public site: lists, searches and reads the pages visitors find, never a hidden one', async ({ h, listening, orgId, spaceWith, publishedSite }) => {
+    const mcp = mcpOf(listening, orgId, await publishedSite([await spaceWith('Guide', GUIDE)]));
     const client = await connect(mcp);
     expect(client.getServerVersion()).toMatchObject({ name: 'Acme Docs' });
     const { tools } = await client.listTools();
@@ -94,8 +76,8 @@ describe("a published site's MCP server", () => {
     expect((await h.reader.app.inject({ url: path.replace('/~gitbook/mcp', '/introduction') })).body).toContain(`<link rel="mcp" href="${path}">`);
   });
 
-  test('answers bad calls with JSON-RPC errors naming the problem, and GET with 405', async ({ h, listening, owner, orgId }) => {
-    const { mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Guide', GUIDE)]);
+  test('answers bad calls with JSON-RPC errors naming the problem, and GET with 405', async ({ listening, orgId, spaceWith, publishedSite }) => {
+    const mcp = mcpOf(listening, orgId, await publishedSite([await spaceWith('Guide', GUIDE)]));
     const client = await connect(mcp);
     const refused = (p: Promise<unknown>) =>
       p.then(
@@ -122,10 +104,9 @@ describe("a published site's MCP server", () => {
     expect(broken.status).toBe(400);
   });
 
-  test('on a share-link site: only with a live share key', async ({ h, listening, owner, orgId }) => {
-    const { api, site, mcp } = await publish(h, owner, orgId, listening, [await spaceWith(h.g, owner, orgId, 'Shared', [page('Partner notes', 'For partners.')])], {
-      visibility: 'share-link',
-    });
+  test('on a share-link site: only with a live share key', async ({ listening, orgId, api, spaceWith, publishedSite }) => {
+    const site = (await publishedSite([await spaceWith('Shared', [page('Partner notes', 'For partners.')])], { visibility: 'share-link' })).id;
+    const mcp = mcpOf(listening, orgId, { id: site });
     const without = await initialize(mcp);
     expect(without.status).toBe(401);
     expect(await without.json()).toEqual({
@@ -143,10 +124,11 @@ describe("a published site's MCP server", () => {
     expect((await initialize(keyed)).status).toBe(403);
   });
 
-  test('on a visitor-auth site: the visitor token as a bearer, its claims choosing what is found', async ({ h, listening, owner, orgId }) => {
-    const open = await spaceWith(h.g, owner, orgId, 'Everyone', [page('Open page', 'Shared knowledge about widgets.')]);
-    const beta = await spaceWith(h.g, owner, orgId, 'Beta', [page('Beta page', 'Early widgets for testers.')]);
-    const { api, site, mcp } = await publish(h, owner, orgId, listening, [open], { visibility: 'visitor-auth' });
+  test('on a visitor-auth site: the visitor token as a bearer, its claims choosing what is found', async ({ listening, orgId, api, spaceWith, publishedSite }) => {
+    const open = await spaceWith('Everyone', [page('Open page', 'Shared knowledge about widgets.')]);
+    const beta = await spaceWith('Beta', [page('Beta page', 'Early widgets for testers.')]);
+    const site = (await publishedSite([open], { visibility: 'visitor-auth' })).id;
+    const mcp = mcpOf(listening, orgId, { id: site });
     const added = await api('POST', `/sites/${site}/site-spaces`, { spaceId: beta }, 201);
     await api('PATCH', `/sites/${site}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta === true' });
     await api('POST', `/sites/${site}/publish`);
