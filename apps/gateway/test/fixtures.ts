@@ -48,6 +48,8 @@ type Json = any;
  * names them, `team` (a new organization with an owner, an editor, a commenter, a reader and an
  * outsider), `space` (a new space of it, as the API answers), `changeRequest` (one open on that
  * space) and `site` (a new site of the organization); `origin`, where `g` listens on loopback.
+ * A file extends it with fixtures of other names: the files of a process share their modules
+ * (isolate: false), and vitest then lets one file's override of a name reach the files after it.
  */
 export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Json; changeRequest: Json; site: Json; origin: string }>({
   g: [

@@ -1,20 +1,19 @@
 import type { CreateRevisionRequest, PageContent, PutBlobsRequest, PutBlobsResponse, Revision } from '@quire/proto/space-content';
 import { describe, expect } from 'vitest';
 import { expectError, ok, type Gateway } from './harness.ts';
-import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
+import { ownGateway, test as base } from './fixtures.ts';
 
 const page = (id: string, title: string, markdown: string): PageContent => ({ id, type: 'document', fields: { title }, markdown, href: '', pages: [] });
 
 // Each test in an organization of its own, on a gateway of this file's.
 const it = base.extend<{
-  team: Tenant<keyof typeof MEMBERS>;
+ 
   appUrlGateway: Gateway;
   /** A space of the team's: a page linking to a page, a missing page, the web and the app; both pages show a file. */
   spaceId: string;
 }>({
   // Its own gateway: links into QUIRE_APP_URL are in-app.
   appUrlGateway: ownGateway({ QUIRE_APP_URL: 'https://app.quire.test' }),
-  team: async ({ appUrlGateway }, use) => use(await tenant(appUrlGateway, MEMBERS)),
   spaceId: async ({ appUrlGateway: g, team: { owner, orgId } }, use) => {
     const spaceId = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' }), 201)).id;
     const { blob } = (await g.content.callContent<PutBlobsRequest, PutBlobsResponse>(g.content.spaceContent.putBlobs, { data: [Buffer.from('bytes')] }, owner.id)).blobs[0]!;

@@ -2,7 +2,7 @@ import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/
 import type { TestUser } from '@quire/orgs/testing';
 import { describe, expect } from 'vitest';
 import { expectError, ok, type Gateway } from './harness.ts';
-import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
+import { ownGateway, test as base } from './fixtures.ts';
 
 const page = (title: string, markdown: string): PageContent => ({ id: '', type: 'document', fields: { title }, markdown, href: '', pages: [] });
 
@@ -18,10 +18,9 @@ async function space(g: Gateway, { owner, orgId }: { owner: TestUser; orgId: str
 }
 
 // Each test in an organization of its own, on a gateway of this file's.
-const it = base.extend<{ searchGateway: Gateway; team: Tenant<keyof typeof MEMBERS>; guideSpace: string; apiSpace: string }>({
+const it = base.extend<{ searchGateway: Gateway; guideSpace: string; apiSpace: string }>({
   // Its own gateway: results link into QUIRE_APP_URL.
   searchGateway: ownGateway({ QUIRE_APP_URL: 'https://app.quire.test' }),
-  team: async ({ searchGateway }, use) => use(await tenant(searchGateway, MEMBERS)),
   guideSpace: async ({ searchGateway: g, team }, use) =>
     use(await space(g, team, 'Guides', [page('Tokens', 'How tokens work.\n\n## Rotating tokens\n\nRotate API tokens every month.\n'), page('Themes', 'Colors and fonts.\n')])),
   apiSpace: async ({ searchGateway: g, team }, use) =>

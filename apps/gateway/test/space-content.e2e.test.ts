@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import { checkJsonDocument } from '../src/schemas/document.ts';
 import { schemaErrors } from './gitbook-spec.ts';
 import { expectError, ok, type Gateway } from './harness.ts';
-import { MEMBERS, ownGateway, tenant, test as base, type Tenant } from './fixtures.ts';
+import { ownGateway, test as base } from './fixtures.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
 type Json = any;
@@ -19,7 +19,7 @@ type Handbook = { spaceId: string; revisionId: string; firstRevisionId: string; 
 
 // Each test in an organization of its own, on a gateway of this file's.
 const it = base.extend<{
-  team: Tenant<keyof typeof MEMBERS>;
+ 
   publicUrlGateway: Gateway;
   handbook: Handbook;
   /** A GET as `as` (the team's reader by default); `json` expects a 200 and answers its body. */
@@ -28,7 +28,6 @@ const it = base.extend<{
 }>({
   // Its own gateway: file links are signed for QUIRE_PUBLIC_URL's host.
   publicUrlGateway: ownGateway({ QUIRE_PUBLIC_URL: 'http://quire.test' }),
-  team: async ({ publicUrlGateway }, use) => use(await tenant(publicUrlGateway, MEMBERS)),
   handbook: async ({ publicUrlGateway: g, team: { owner, orgId } }, use) => {
     const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' }), 201);
     const r = await g.content.callContent<ApplyChangesRequest, ApplyChangesResponse>(
