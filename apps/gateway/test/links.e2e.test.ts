@@ -7,7 +7,6 @@ const page = (id: string, title: string, markdown: string): PageContent => ({ id
 
 // Each test in an organization of its own, on a gateway of this file's.
 const it = base.extend<{
- 
   appUrlGateway: Gateway;
   /** A space of the team's: a page linking to a page, a missing page, the web and the app; both pages show a file. */
   spaceId: string;

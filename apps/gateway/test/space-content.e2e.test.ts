@@ -19,7 +19,6 @@ type Handbook = { spaceId: string; revisionId: string; firstRevisionId: string; 
 
 // Each test in an organization of its own, on a gateway of this file's.
 const it = base.extend<{
- 
   publicUrlGateway: Gateway;
   handbook: Handbook;
   /** A GET as `as` (the team's reader by default); `json` expects a 200 and answers its body. */
