@@ -119,15 +119,17 @@ describe('ApplyChanges', () => {
     await rejects(h.callContent(sc().applyChanges, { spaceId: s.space.id, revisionId: s.revision.id, changes: [insert('x')] }), status.UNAUTHENTICATED);
   });
 
-  it('still takes changes on a locked space (change requests), which then cannot move', async () => {
+  it("takes no changes on a locked space, change requests' included, and writes nothing", async () => {
     const s = await createSpace(orgId, owner, { editMode: 'locked' });
-    const r = await apply(s.id, s.revisionId, [insert('x')]);
-    await rejects(setRevision(s.id, r.revision!.id, s.revisionId, owner), status.FAILED_PRECONDITION, /locked/);
+    const before = await count('Revision');
+    await rejects(apply(s.id, s.revisionId, [insert('x')], owner), status.FAILED_PRECONDITION, /is locked/);
+    await rejects(setRevision(s.id, s.revisionId, s.revisionId, owner), status.FAILED_PRECONDITION, /is locked/);
     await rejects(
-      h.callContent(sc().createRevision, { spaceId: s.id, parentRevisionId: '', pages: [], files: [], setActive: true, type: '' }, owner.id),
+      h.callContent(sc().createRevision, { spaceId: s.id, parentRevisionId: s.revisionId, pages: [], files: [], setActive: false, type: '' }, owner.id),
       status.FAILED_PRECONDITION,
-      /locked/,
+      /is locked/,
     );
+    expect(await count('Revision')).toBe(before);
   });
 
   it('inserts files: bytes in the blob store, image dimensions, and files served back', async () => {

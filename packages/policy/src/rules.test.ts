@@ -80,7 +80,6 @@ describe('space, by the effective role on it', () => {
       view:              '.   .     x    x       x    x      x      x',
       access:            '.   .     x    x       x    x      x      x',
       comment:           '.   .     .    x       x    x      x      x',
-      writeContent:      '.   .     .    .       x    x      x      x',
       review:            '.   .     .    .       .    x      x      x',
       admin:             '.   .     .    .       .    .      .      x',
       viewInviteLinks:   '.   .     .    .       .    .      .      x',
@@ -91,14 +90,13 @@ describe('space, by the effective role on it', () => {
       merge:             '.   .     .    .       .    x      x      x',
     }, { editMode: 'live' });
   });
-  describe('locked: no edits, whoever asks; change requests still go in', () => {
+  describe("locked: no edits, whoever asks, change requests' included", () => {
     // prettier-ignore
     pins('space', {
       //                 none guest read comment edit review create admin
       view:              '.   .     x    x       x    x      x      x',
       access:            '.   .     x    x       x    x      x      x',
       comment:           '.   .     .    x       x    x      x      x',
-      writeContent:      '.   .     .    .       x    x      x      x',
       review:            '.   .     .    .       .    x      x      x',
       admin:             '.   .     .    .       .    .      .      x',
       viewInviteLinks:   '.   .     .    .       .    .      .      x',

@@ -57,13 +57,12 @@ export const RULES = {
     view: 'read',
     access: 'read',
     comment: 'comment',
-    // Writes of its content through change requests, which a locked space still takes.
-    writeContent: 'edit',
     review: 'review',
     admin: 'admin',
     viewInviteLinks: 'admin',
     managePermissions: 'admin',
-    // [live, locked]: a locked space takes no edits, whoever asks; its title and emoji are its admins' to change.
+    // [live, locked]: a locked space takes no edits, whoever asks, change requests' included (GitBook's `edit` is
+    // "edit the content by creating a change request"); its title and emoji are its admins' to change.
     update: ['edit', 'admin'],
     edit: ['edit', 'nobody'],
     triggerGitSync: ['edit', 'nobody'],

@@ -11,9 +11,10 @@ export interface RevisionDeps extends Deps {
 
 const revisionNotFound = (id: string, field = 'revision') => new NotFoundError(`${field}: revision "${id}" not found`);
 
-/** Writes need `edit` on the space (change requests too, so a locked space still takes them). */
+/** Writes need `edit` on the space, which a locked one gives nobody: change requests' writes stop too. */
 export function requireEdit(space: SpaceRow, role: Role) {
-  if (!allow(role, 'writeContent', 'space')) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
+  requireLive(space);
+  if (!allow(role, 'edit', 'space', space)) throw new PermissionDeniedError(`Only editors of space "${space.id}" can change its content`);
 }
 
 /** Moving a space's revision is refused while it is locked. */
