@@ -2,12 +2,24 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import 'katex/dist/katex.min.css';
 import { EditorContent, useEditor, useEditorState, type Editor as TiptapEditor } from '@tiptap/react';
 import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
-import { fromEditor, toEditor, type PMNode, type RefHref } from './convert.ts';
-import { extensions, HINT_STYLES } from './extensions.ts';
-import { filePicker, type UploadKind } from './slash.ts';
-import type { RenderReusable } from './blocks.ts';
-import { COLORS } from './marks.ts';
-import { annotationText, newAnnotation, NO_CHOICES, withAnnotationText, type Choices, type Json } from './fields.ts';
+import {
+  fromEditor,
+  toEditor,
+  type PMNode,
+  type RefHref,
+  extensions,
+  HINT_STYLES,
+  filePicker,
+  type UploadKind,
+  type RenderReusable,
+  COLORS,
+  annotationText,
+  newAnnotation,
+  NO_CHOICES,
+  withAnnotationText,
+  type Choices,
+  type Json,
+} from '@quire/editor';
 
 export interface EditorProps {
   document: JSONDocument;

@@ -1,4 +1,4 @@
-import { Extension, InputRule, Node, mergeAttributes, type Editor } from '@tiptap/react';
+import { Extension, InputRule, Node, mergeAttributes, type Editor } from '@tiptap/core';
 import { NO_CHOICES } from './fields.ts';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -18,7 +18,7 @@ import { SlashCommands } from './slash.ts';
 
 export const HINT_STYLES: HintStyle[] = ['info', 'warning', 'danger', 'success'];
 
-declare module '@tiptap/react' {
+declare module '@tiptap/core' {
   interface Commands<ReturnType> {
     hint: { setHint: (style: HintStyle) => ReturnType };
   }
