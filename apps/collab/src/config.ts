@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, url } from '@quire/service-kit';
+import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
 
+// An HTTP app behind the gateway, as the reader is beside it: no gRPC port of its own.
 export const ConfigSchema = Type.Object({
-  ...serviceConfigFields,
+  LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
+  ...serviceIdentityFields,
+  /** The side port of `/metrics` and `/readyz`; COLLAB_PORT + 1000 when unset. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Where browsers' WebSockets arrive (the gateway passes `/collab` here). */
   COLLAB_PORT: port(8070),
   HOST: Type.String({ default: '127.0.0.1' }),

@@ -10,7 +10,8 @@ await runProcess('collab', async () => {
   const pages = connectPages(config, loadServiceIdentity('collab', config), log);
   const server = collabServer(config, pages, log);
   await server.listen();
-  const side = await startMetricsServer(config.HOST, config.METRICS_PORT ?? config.COLLAB_PORT + 1000);
+  // Ready once it listens: every page's services are asked as members connect.
+  const side = await startMetricsServer(config.HOST, config.METRICS_PORT ?? config.COLLAB_PORT + 1000, () => true);
   log.info(`Collaboration on ws://${config.HOST}:${server.address.port}`);
   return {
     log,

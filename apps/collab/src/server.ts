@@ -28,6 +28,7 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
   const sizes = new WeakMap<Document, number>();
   const stored = new WeakMap<Document, string>();
+  const joining = new Map<string, number>();
 
   const withinSize = (document: Document, more: number) => {
     let size = (sizes.get(document) ?? 0) + more;
@@ -45,13 +46,29 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
     debounce: config.COLLAB_SAVE_AFTER_MS,
     maxDebounce: config.COLLAB_SAVE_AT_LEAST_MS,
 
+    // `GET /ready` (the gateway's `/collab/ready`): the web app edits together only where this answers.
+    async onRequest({ request, response }) {
+      if (!(request.method === 'GET' && request.url === '/ready')) return;
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{"collab":"ready"}');
+      // Hocuspocus stops its own answer at a rejection without a reason.
+      return Promise.reject();
+    },
+
     async onAuthenticate({ token, requestHeaders, documentName, connectionConfig, instance }) {
       const page = parseDocumentName(documentName);
       if ('refused' in page) throw new Refusal(page.refused);
       const credential = credentialOf(token, requestHeaders, cookieName, origins);
-      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) >= COLLAB.editors.max) throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
+      // Those being admitted count too, so that a burst of joins does not pass the bound.
+      const admitting = joining.get(documentName) ?? 0;
+      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting >= COLLAB.editors.max)
+        throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
+      joining.set(documentName, admitting + 1);
       const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
-      const member = await pages.admit(credential, page, caller);
+      const member = await pages.admit(credential, page, caller).finally(() => {
+        const left = joining.get(documentName)! - 1;
+        if (left) joining.set(documentName, left);
+        else joining.delete(documentName);
+      });
       connectionConfig.readOnly = member.access === 'read';
       return { member, page, caller: { ...caller, userId: member.userId } } satisfies Context;
     },

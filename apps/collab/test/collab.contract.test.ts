@@ -1,4 +1,5 @@
 import { afterAll, describe, expect } from 'vitest';
+import { COLLAB } from '@quire/proto/limits';
 import * as Y from 'yjs';
 import { ok } from '@quire/gateway/testing';
 import { test as base } from '@quire/gateway/testing/fixtures';
@@ -93,5 +94,19 @@ describe('editing a change request page together', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('Start.');
     owner.close();
+  });
+
+  test('past the editors bound the next member is refused, and an edit past the state bound is not applied', async ({ team, collab, page }) => {
+    const editors = Array.from({ length: COLLAB.editors.max }, () => member(collab.url, page.name, team.editor.token));
+    expect((await Promise.all(editors.map((e) => e.outcome))).every((o) => 'scope' in o && o.scope === 'read-write')).toBe(true);
+    await Promise.all(editors.map((e) => e.synced));
+    const extra = member(collab.url, page.name, team.owner.token);
+    expect(await extra.outcome).toEqual({ refused: `at most ${COLLAB.editors.max} members edit a page at once` });
+    extra.close();
+    const writer = editors[0]!;
+    paragraph(writer.document).insert(0, 'x'.repeat(COLLAB.stateBytes.max));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('Start.');
+    for (const e of editors) e.close();
   });
 });

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { createLogger } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
-import type { Gateway } from '@quire/gateway/testing';
+import type { SharedStack } from '@quire/gateway/testing';
 import { loadCollabConfig } from '../src/config.ts';
 import { connectPages } from '../src/pages.ts';
 import { collabServer } from '../src/server.ts';
@@ -11,12 +11,12 @@ import { collabServer } from '../src/server.ts';
 /** The web app's origin as the test server is configured with it. */
 export const WEB_ORIGIN = 'http://app.quire.test';
 
-/** A collaboration server over the gateway's services (saving 100 ms after a pause); `url` is its WebSocket address. */
-export async function startCollab(g: Gateway, env: Record<string, string> = {}) {
+/** A collaboration server over a stack's services (saving 100 ms after a pause); `url` is its WebSocket address. */
+export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review'>, env: Record<string, string> = {}) {
   const config = loadCollabConfig({
-    ORGS_URL: g.orgs.address,
-    CONTENT_URL: g.content.address,
-    REVIEW_URL: g.review.address,
+    ORGS_URL: stack.orgs.address,
+    CONTENT_URL: stack.content.address,
+    REVIEW_URL: stack.review.address,
     COLLAB_PORT: '0',
     COLLAB_ORIGINS: WEB_ORIGIN,
     COLLAB_SAVE_AFTER_MS: '100',

@@ -69,10 +69,14 @@ function editableMath(math: typeof BlockMath | typeof InlineMath, rendered: stri
   });
 }
 
-/** The editor's extensions; `choices` are what its pickers offer when it opens (the page updates them later). */
-export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES) {
+/**
+ * The editor's extensions; `choices` are what its pickers offer when it opens (the page updates
+ * them later). Without `history`, undo is left to the extension that brings it (collaboration's).
+ */
+export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES, { history = true } = {}) {
   return [
     StarterKit.configure({
+      ...(history ? {} : { undoRedo: false as const }),
       underline: false,
       heading: { levels: [1, 2, 3] },
       link: { openOnClick: false, autolink: true },
