@@ -84,7 +84,7 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label, co
     onUpdate: ({ editor: e }) => changed.current(() => fromEditor(e.getJSON() as PMNode)),
   });
   // The server may say read-only after the editor opened.
-  useEffect(() => editor.setEditable(!readOnly), [editor, readOnly]);
+  useEffect(() => editor.setEditable(!readOnly, false), [editor, readOnly]);
   const editorRef = useRef<TiptapEditor | null>(null);
   editorRef.current = editor;
 
