@@ -93,9 +93,11 @@ describe('k8s network policies', () => {
       expect(net.allowsOut(pod(name), { ip: '8.8.8.8' }, { port: 53, protocol }), 'DNS elsewhere').toBe(false);
     }
     const calls = callees(app);
+    // HTTP an app passes on to another (the gateway's `/collab`): its `<APP>_UPSTREAM_URL` set in its Deployment.
+    const passesTo = (other: string) => Boolean(k8sEnv(name)?.get(`${settingPrefix(other)}_UPSTREAM_URL`));
     for (const other of apps.filter((a) => a.name !== name)) {
       for (const [portName, port] of Object.entries(pod(other.name).ports!)) {
-        const expected = portName === 'grpc' && calls.includes(other.name);
+        const expected = portName === 'grpc' ? calls.includes(other.name) : portName === 'http' && passesTo(other.name);
         expect(net.allowsOut(pod(name), pod(other.name), { port }), `${name} → ${other.name}:${portName}`).toBe(expected);
         if (portName === 'grpc') expect(net.reaches(pod(name), pod(other.name), { port }), `${name} → ${other.name} end to end`).toBe(expected);
       }
@@ -174,8 +176,8 @@ describe('k8s Ingress', () => {
 });
 
 describe('k8s probes and metrics', () => {
-  /** The paths an HTTP app routes (`app.get('/healthz', ...)`). */
-  const served = (app: string) => sources(app).flatMap((s) => [...s.matchAll(/\.get\(\s*'(\/[^']*)'/g)].map((m) => m[1]));
+  /** The paths an HTTP app routes (`app.get('/healthz', ...)`, or a request handler's `url === '/ready'`). */
+  const served = (app: string) => sources(app).flatMap((s) => [...s.matchAll(/(?:\.get\(\s*|url === )'(\/[^']*)'/g)].map((m) => m[1]));
 
   it.each(apps.filter((a) => !a.portSetting).map((a) => [a.name, a]))('%s: probes ask routes it serves; TRUST_PROXY names its proxies', (name, app) => {
     const container = k8s('Deployment', name).spec.template.spec.containers[0];

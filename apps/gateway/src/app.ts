@@ -150,6 +150,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
     signInThrottle: { perAccount: config.SIGN_IN_FAILURES_PER_ACCOUNT, perAddress: config.SIGN_IN_FAILURES_PER_ADDRESS, windowMs: config.SIGN_IN_WINDOW_MS },
   };
   if (config.READER_UPSTREAM_URL) await app.register(readerProxy, { publicUrl: config.QUIRE_PUBLIC_URL, readerUrl: config.QUIRE_READER_URL, upstream: config.READER_UPSTREAM_URL });
+  if (config.COLLAB_UPSTREAM_URL) await app.register(collabProxy, { upstream: config.COLLAB_UPSTREAM_URL });
   await app.register(health, deps);
   await app.register(downloads, deps);
   await app.register(signIn, { ...deps, prefix: '/auth' });
@@ -214,4 +215,20 @@ const readerProxy: FastifyPluginAsync<{ publicUrl: string; readerUrl: string; up
       rewritePrefix: prefix,
       replyOptions: { rewriteRequestHeaders: (req, headers) => ({ ...headers, host: req.headers.host ?? headers.host }) },
     });
+};
+
+/** `/collab` WebSockets to the collaboration server, with what it authenticates and checks: the session cookie and the Origin. */
+const collabProxy: FastifyPluginAsync<{ upstream: string }> = async (app, { upstream }) => {
+  const forwarded = ['cookie', 'origin', 'user-agent'] as const;
+  // The proxy's hook for the outgoing socket's headers (its types leave it out; it forwards the cookie alone by default).
+  const wsClientOptions = {
+    headers: {},
+    rewriteRequestHeaders: (headers: Record<string, string>, req: FastifyRequest) => ({
+      ...headers,
+      ...Object.fromEntries(forwarded.filter((h) => req.headers[h]).map((h) => [h, req.headers[h]])),
+    }),
+  };
+  // The proxy brings its own body parsers, in this scope only.
+  app.removeAllContentTypeParsers();
+  await app.register(httpProxy, { upstream, prefix: '/collab', websocket: true, wsClientOptions });
 };

@@ -24,6 +24,12 @@ export const ConfigSchema = Type.Object({
    * assets) are passed to it, so members' session cookie reaches the reader too.
    */
   READER_UPSTREAM_URL: Type.Optional(url()),
+  /**
+   * The collaboration server (apps/collab): WebSockets to `/collab` on this origin are passed to
+   * it with the session cookie and the browser's Origin, so pages are edited together on the web
+   * app's own origin. Unset, the web app edits alone.
+   */
+  COLLAB_UPSTREAM_URL: Type.Optional(url()),
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   REVIEW_URL: grpcAddress(50053),

@@ -9,8 +9,8 @@ const SPACE = spaceAnswer({ permissions: { view: true, edit: true } });
 const CR = { id: 'cr1', number: 1, subject: 'Tree', status: 'open', revision: 'r2', createdBy: USER, createdAt: '2026-11-24T09:00:00.000Z', urls: {} };
 const doc = (id: string, title: string, path: string, pages: RevisionPage[] = []): RevisionPage => pageAnswer({ id, title, path, pages });
 
-/** A change request's content that applies the `update_page` changes it is sent (moves, renames, emoji and icons). */
-function api() {
+/** A change request's content that applies the `update_page` changes it is sent (moves, renames, emoji and icons), in `space`. */
+function api(space = SPACE) {
   let pages = [doc('a', 'Alpha', 'alpha'), doc('b', 'Beta', 'beta'), doc('c', 'Gamma', 'gamma')];
   const sent: unknown[] = [];
   const calls = fakeApi((method, url, body) => {
@@ -18,7 +18,7 @@ function api() {
     if (p === '/auth/session') return { body: { user: USER, csrfToken: 'c' } };
     if (p === '/v1/orgs') return { body: { items: [ORG] } };
     if (p === '/v1/orgs/org1/collections' || p === '/v1/orgs/org1/spaces') return { body: { items: p.endsWith('spaces') ? [SPACE] : [] } };
-    if (p === '/v1/spaces/s1') return { body: SPACE };
+    if (p === '/v1/spaces/s1') return { body: space };
     if (p === '/v1/spaces/s1/change-requests/1') return { body: CR };
     if (p === '/v1/spaces/s1/change-requests/1/content/pages') return { body: { pages } };
     if (p.startsWith('/v1/spaces/s1/change-requests/1/content/page/')) return { body: { ...doc('a', 'Alpha', 'alpha'), document: { object: 'document', data: {}, nodes: [] } } };
@@ -78,5 +78,14 @@ describe('editing the page tree of a change request', () => {
     renderAt('/o/org1/s/s1/~/changes/1/edit/beta', <App />);
     expect(((await screen.findByRole('textbox', { name: 'Page emoji' }, { timeout: 15_000 })) as HTMLInputElement).value).toBe('🚀');
     expect((screen.getByRole('textbox', { name: 'Page icon' }) as HTMLInputElement).value).toBe('rocket');
+  });
+
+  it('shows a reader the page read-only: its body, title, emoji and icon, and no delete', async () => {
+    api(spaceAnswer({ permissions: { view: true, edit: false } }));
+    renderAt('/o/org1/s/s1/~/changes/1/edit/beta', <App />);
+    const body = await screen.findByRole('textbox', { name: 'Content of Beta' }, { timeout: 15_000 });
+    expect(body.getAttribute('contenteditable')).toBe('false');
+    for (const name of ['Page emoji', 'Page icon']) expect((screen.getByRole('textbox', { name }) as HTMLInputElement).readOnly).toBe(true);
+    expect((screen.getByRole('button', { name: 'Delete page' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

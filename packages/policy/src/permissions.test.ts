@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionPermissions, integrationPermissions, organizationPermissions, Role, spacePermissions } from './index.ts';
+import { collectionPermissions, integrationPermissions, organizationPermissions, pageEditing, Role, spacePermissions } from './index.ts';
 
 // The API's permissions objects: their fields, each the answer of its table's row.
 describe('permissions objects', () => {
@@ -45,5 +45,16 @@ describe('permissions objects', () => {
     expect(integrationPermissions(Role.ROLE_UNSPECIFIED, { visibility: 'public' })).toEqual({ admin: false, install: true });
     expect(integrationPermissions(Role.ROLE_READ, { visibility: 'private' })).toEqual({ admin: false, install: false });
     expect(integrationPermissions(Role.ROLE_ADMIN, { visibility: 'private' })).toEqual({ admin: true, install: true });
+  });
+});
+
+describe('editing a change request page together', () => {
+  it('writes with edit on an open or draft change request, reads with view, else not at all', () => {
+    const live = { editMode: 'live' };
+    const as = (role: Role, status: string, space = live) => pageEditing(spacePermissions(role, space), status);
+    expect([as(Role.ROLE_EDIT, 'open'), as(Role.ROLE_EDIT, 'draft'), as(Role.ROLE_ADMIN, 'open')]).toEqual(['write', 'write', 'write']);
+    expect([as(Role.ROLE_READ, 'open'), as(Role.ROLE_COMMENT, 'open'), as(Role.ROLE_EDIT, 'merged'), as(Role.ROLE_ADMIN, 'archived')]).toEqual(['read', 'read', 'read', 'read']);
+    expect(as(Role.ROLE_EDIT, 'open', { editMode: 'locked' })).toBe('read');
+    expect(as(Role.ROLE_UNSPECIFIED, 'open')).toBeUndefined();
   });
 });

@@ -19,3 +19,13 @@ export const spacePermissions = (role: Role, space: Contexts['space']) =>
   permissions(role, ['view', 'access', 'admin', 'viewInviteLinks', 'edit', 'triggerGitSync', 'comment', 'merge', 'review'], 'space', space);
 
 export const integrationPermissions = (ownerRole: Role, integration: Contexts['integration']) => permissions(ownerRole, ['admin', 'install'], 'integration', integration);
+
+/**
+ * How a member joins a change request's page edited together (apps/collab), from their
+ * permissions on the space: writing with `edit` while the change request is open or a draft,
+ * reading with `view` (a merged or archived one takes no edits); `undefined`, not at all.
+ */
+export function pageEditing(space: { view: boolean; edit: boolean }, changeRequestStatus: string): 'write' | 'read' | undefined {
+  if (!space.view) return undefined;
+  return space.edit && (changeRequestStatus === 'open' || changeRequestStatus === 'draft') ? 'write' : 'read';
+}

@@ -117,6 +117,14 @@ export const PAGE = {
   nodes: { max: 10_000 },
 } as const satisfies Record<string, Bound>;
 
+/** A page edited together (apps/collab): one Y.Doc per change request's page. */
+export const COLLAB = {
+  /** Members editing one page at once: each more is refused, as every keystroke goes to all the others. */
+  editors: { min: 1, max: 50 },
+  /** Bytes of a page's Y.Doc state (its text and the history CRDTs keep): past it, edits are refused, not saved half. */
+  stateBytes: { max: 4 * 1024 * 1024 },
+} as const satisfies Record<string, Bound>;
+
 export const FILE = {
   name: { min: 1, max: 255 },
   contentType: { min: 1, max: 255 },

@@ -19,6 +19,8 @@ export const CALLERS = {
   insights: { calls: ['orgs'], users: 'delegate' },
   'git-sync': { calls: ['content'], users: 'originate' },
   reader: { calls: ['orgs', 'content', 'sites', 'insights'], users: 'none' },
+  // The collaboration server: the member it authenticated by their session or token loads and saves pages.
+  collab: { calls: ['orgs', 'content', 'review'], users: 'originate' },
 } as const satisfies Record<string, { calls: readonly string[]; users: 'originate' | 'delegate' | 'none' }>;
 
 export type ServiceName = keyof typeof CALLERS;

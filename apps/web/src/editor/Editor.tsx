@@ -1,13 +1,29 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import 'katex/dist/katex.min.css';
+import type { HocuspocusProvider } from '@hocuspocus/provider';
+import Collaboration from '@tiptap/extension-collaboration';
+import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import { FRAGMENT } from '@quire/editor/yjs';
 import { EditorContent, useEditor, useEditorState, type Editor as TiptapEditor } from '@tiptap/react';
 import { fromMarkdown, toMarkdown, type JSONDocument } from '@quire/document';
-import { fromEditor, toEditor, type PMNode, type RefHref } from './convert.ts';
-import { extensions, HINT_STYLES } from './extensions.ts';
-import { filePicker, type UploadKind } from './slash.ts';
-import type { RenderReusable } from './blocks.ts';
-import { COLORS } from './marks.ts';
-import { annotationText, newAnnotation, NO_CHOICES, withAnnotationText, type Choices, type Json } from './fields.ts';
+import {
+  fromEditor,
+  toEditor,
+  type PMNode,
+  type RefHref,
+  extensions,
+  HINT_STYLES,
+  filePicker,
+  type UploadKind,
+  type RenderReusable,
+  COLORS,
+  annotationText,
+  newAnnotation,
+  NO_CHOICES,
+  withAnnotationText,
+  type Choices,
+  type Json,
+} from '@quire/editor';
 
 export interface EditorProps {
   document: JSONDocument;
@@ -18,13 +34,17 @@ export interface EditorProps {
   /** What pickers offer (pages, members, files, reusable contents), and reusable content rendered. */
   choices?: Partial<Choices> & { render?: RenderReusable };
   label: string;
+  /** Edited together: the page's provider (its Y.Doc is the content) and how this member shows to the others. */
+  collab?: { provider: HocuspocusProvider; user: { name: string; color: string } };
+  /** Shown, not edited (a reader, or a change request that takes no edits). */
+  readOnly?: boolean;
 }
 
 // Markdown pasted as plain text (no HTML on the clipboard) is parsed by the document model.
 const LOOKS_LIKE_MARKDOWN = /^(?:#{1,6} |[-*+] |\d{1,9}\. |> |```|\{% )/m;
 
 /** The block editor (Tiptap on ProseMirror) with a toolbar, slash commands and a markdown source mode. */
-export function Editor({ document, onChange, uploadFile, choices = {}, label }: EditorProps) {
+export function Editor({ document, onChange, uploadFile, choices = {}, label, collab, readOnly = false }: EditorProps) {
   const [source, setSource] = useState<string>();
   const imageInput = useRef<HTMLInputElement>(null);
   const inlineImageInput = useRef<HTMLInputElement>(null);
@@ -38,8 +58,16 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label }: 
   const href: RefHref = (ref) =>
     ref.kind === 'file' ? (all.files.find((f) => f.id === ref.file)?.url ?? ref.file) : ref.kind === 'url' ? ref.url : ref.kind === 'page' ? ref.page : '';
   const editor = useEditor({
-    extensions: extensions(all),
-    content: toEditor(document, href),
+    extensions: collab
+      ? [
+          ...extensions(all, { history: false }),
+          Collaboration.configure({ document: collab.provider.document, field: FRAGMENT }),
+          CollaborationCaret.configure({ provider: collab.provider, user: collab.user }),
+        ]
+      : extensions(all),
+    // Edited together, the content is the provider's document.
+    ...(collab ? {} : { content: toEditor(document, href) }),
+    editable: !readOnly,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: {
@@ -55,6 +83,8 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label }: 
     },
     onUpdate: ({ editor: e }) => changed.current(() => fromEditor(e.getJSON() as PMNode)),
   });
+  // The server may say read-only after the editor opened.
+  useEffect(() => editor.setEditable(!readOnly, false), [editor, readOnly]);
   const editorRef = useRef<TiptapEditor | null>(null);
   editorRef.current = editor;
 

@@ -3,10 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor } from '@tiptap/react';
 import { fromMarkdown, parseMarkdown, toHtml, toMarkdown, type DocumentBlockTable, type JSONDocument } from '@quire/document';
-import { fromEditor, toEditor, type PMNode } from './convert.ts';
-import { extensions } from './extensions.ts';
-import { filePicker, filterItems } from './slash.ts';
-import { blockFields, type Json } from './fields.ts';
+import { fromEditor, toEditor, type PMNode, extensions, filePicker, filterItems, blockFields, type Json } from '@quire/editor';
 
 // The document model through a real editor (the schema checks and fills what convert.ts writes):
 // every block of packages/document's fixtures comes back as the same model, and the blocks a

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromMarkdown, parseMarkdown, toMarkdown } from '@quire/document';
-import { fromEditor, toEditor } from './convert.ts';
+import { fromEditor, toEditor } from '@quire/editor';
 
 // The document model's own fixtures (GitBook's syntax, every block): a page opened in the editor
 // and saved untouched must write the same markdown.

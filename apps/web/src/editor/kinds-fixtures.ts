@@ -3,9 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Editor } from '@tiptap/react';
 import { within } from '@testing-library/dom';
 import { parseMarkdown, type JSONDocument } from '@quire/document';
-import { fromEditor, toEditor, type PMNode } from './convert.ts';
-import { extensions } from './extensions.ts';
-import type { Json } from './fields.ts';
+import { fromEditor, toEditor, type PMNode, extensions, type Json } from '@quire/editor';
 
 // The documents, choices and editor steps of the tests of the kinds edited through fields.
 

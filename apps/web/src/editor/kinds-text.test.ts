@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InlineContent, JSONDocument, TopLevelBlock } from '@quire/document';
-import { filterItems } from './slash.ts';
-import { withAnnotationText, type Json } from './fields.ts';
+import { filterItems, withAnnotationText, type Json } from '@quire/editor';
 import {
   around,
   cellOf,

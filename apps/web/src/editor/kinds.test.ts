@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
 import type { JSONDocument } from '@quire/document';
-import type { Json } from './fields.ts';
+import type { Json } from '@quire/editor';
 import {
   around,
   cellOf,

@@ -8,12 +8,14 @@ import { Field } from '../components/Field.tsx';
 import { MutationStatus } from '../components/MutationStatus.tsx';
 import { EmptyState, ErrorState, Progress } from '../components/states.tsx';
 import { Autosaver, type SaveState } from '../editor/autosave.ts';
+import { collabReady, memberColor, SYNC_LABEL, useCollaboration } from '../editor/collab.ts';
 import { Editor } from '../editor/Editor.tsx';
 import type { EditorProps } from '../editor/Editor.tsx';
 import { flatten, pageAt } from '../lib/pages.ts';
 import type { TreeMove } from '../lib/tree.ts';
 import { ensureDocumentStyles, renderDocument } from '../lib/render.ts';
 import { paths } from '../paths.ts';
+import { useSession } from '../session.tsx';
 import type { ChangeRequest, Member, RevisionFile, RevisionPage, Space } from '../types.ts';
 
 type PageMeta = { title: string; emoji: string; icon: string };
@@ -96,6 +98,8 @@ export default function EditView({ space, number, path }: { space: Space; number
           <PageEditor
             key={page.id}
             crPath={crPath}
+            name={cr.data ? `${space.id}/${cr.data.id}/${page.id}` : undefined}
+            readOnly={!space.permissions?.edit}
             base={base}
             page={page}
             // Until they are in, the page's body loads alongside (the editor opens with both).
@@ -128,8 +132,25 @@ export default function EditView({ space, number, path }: { space: Space; number
   );
 }
 
-function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string; base: string; page: RevisionPage; choices: EditorProps['choices']; onDeleted: () => void }) {
+interface PageEditorProps {
+  crPath: string;
+  base: string;
+  page: RevisionPage;
+  /** The page's name on the collaboration server, once the change request's id is known. */
+  name: string | undefined;
+  readOnly: boolean;
+  choices: EditorProps['choices'];
+  onDeleted: () => void;
+}
+
+function PageEditor({ crPath, base, page, name, readOnly, choices, onDeleted }: PageEditorProps) {
   const client = useQueryClient();
+  const { user } = useSession();
+  // Edited together where the collaboration server answers: the body is then its document, and
+  // the whole-document autosave below keeps the title, emoji and icon only.
+  const ready = useQuery({ queryKey: ['collab-ready'], queryFn: collabReady, staleTime: Infinity });
+  const together = ready.data === true && name !== undefined;
+  const collab = useCollaboration(name ?? '', together);
   const body = useQuery({
     queryKey: ['page', base, page.id, 'edit'],
     queryFn: () => api.get<RevisionPage & { document?: JSONDocument }>(`${base}/page/${page.id}`, { format: 'document' }),
@@ -142,13 +163,16 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
       new Autosaver({
         key: `quire-draft:${crPath}:${page.id}`,
         save: async (d) => {
-          await api.post(`${crPath}/content`, { changes: [{ operation: 'update_page', page: page.id, title: d.title, emoji: d.emoji, icon: d.icon, document: d.document }] });
+          await api.post(`${crPath}/content`, {
+            changes: [{ operation: 'update_page', page: page.id, title: d.title, emoji: d.emoji, icon: d.icon, ...(together ? {} : { document: d.document }) }],
+          });
           void client.invalidateQueries({ queryKey: ['pages', base] });
         },
       }),
-    [crPath, base, page.id, client],
+    [crPath, base, page.id, client, together],
   );
   const restored = useMemo(() => saver.restore(), [saver]);
+  const readOnlyNow = readOnly || collab.readOnly;
   // The page's title, emoji and icon, edited above its body and saved with it.
   const [meta, setMeta] = useState<PageMeta>({ title: restored?.title ?? page.title, emoji: restored?.emoji ?? page.emoji ?? '', icon: restored?.icon ?? page.icon ?? '' });
   const metaRef = useRef(meta);
@@ -181,8 +205,9 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
     onSuccess: onDeleted,
   });
 
-  if (body.isPending || !choices) return <Progress label="Loading the page" />;
+  if (body.isPending || !choices || ready.isPending || (together && !collab.provider)) return <Progress label="Loading the page" />;
   if (body.error) return <ErrorState title="Could not load the page" message={body.error.message} />;
+  if (collab.refused) return <ErrorState title="Could not open the page for editing" message={collab.refused} />;
   const initial = (restored?.document as JSONDocument | undefined) ?? body.data.document ?? { object: 'document', data: {}, nodes: [] };
   const draft = (m: PageMeta, document: JSONDocument) => ({ ...m, title: m.title || 'Untitled', document });
   const changeMeta = (change: Partial<PageMeta>) => {
@@ -197,19 +222,37 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
       <div className="row">
         <label className="grow">
           <span className="visually-hidden">Page title</span>
-          <input className="title-input" value={title} onChange={(e) => changeMeta({ title: e.target.value })} maxLength={256} />
+          <input className="title-input" value={title} onChange={(e) => changeMeta({ title: e.target.value })} maxLength={256} readOnly={readOnlyNow} />
         </label>
-        <Field label="Page emoji" hideLabel value={meta.emoji} onChange={(e) => changeMeta({ emoji: e.target.value })} maxLength={50} size={4} placeholder="Emoji" />
-        <Field label="Page icon" hideLabel value={meta.icon} onChange={(e) => changeMeta({ icon: e.target.value.trim() })} maxLength={50} size={10} placeholder="Icon name" />
+        <Field
+          label="Page emoji"
+          hideLabel
+          value={meta.emoji}
+          onChange={(e) => changeMeta({ emoji: e.target.value })}
+          maxLength={50}
+          size={4}
+          placeholder="Emoji"
+          readOnly={readOnlyNow}
+        />
+        <Field
+          label="Page icon"
+          hideLabel
+          value={meta.icon}
+          onChange={(e) => changeMeta({ icon: e.target.value.trim() })}
+          maxLength={50}
+          size={10}
+          placeholder="Icon name"
+          readOnly={readOnlyNow}
+        />
         <span role="status" aria-live="polite" className={`save-state ${state.s}`} title={state.error}>
-          {SAVE_LABEL[state.s]}
+          {together && state.s === 'saved' ? SYNC_LABEL[collab.state] : SAVE_LABEL[state.s]}
           {state.error ? `: ${state.error}` : ''}
         </span>
         <button
           type="button"
           className="btn small danger"
           onClick={() => confirm(`Delete the page “${title}” in this change request?`) && deletePage.mutate()}
-          disabled={deletePage.isPending}
+          disabled={deletePage.isPending || readOnlyNow}
         >
           Delete page
         </button>
@@ -219,10 +262,12 @@ function PageEditor({ crPath, base, page, choices, onDeleted }: { crPath: string
         document={initial}
         onChange={(read) => {
           readDoc.current = read;
-          saver.change(() => draft(metaRef.current, read()));
+          if (!together) saver.change(() => draft(metaRef.current, read()));
         }}
         uploadFile={async (file) => uploadFile(crPath, base, file)}
         choices={choices}
+        readOnly={readOnlyNow}
+        {...(together && collab.provider ? { collab: { provider: collab.provider, user: { name: user?.displayName ?? 'Member', color: memberColor(user?.id ?? '') } } } : {})}
       />
     </article>
   );

@@ -1,4 +1,4 @@
-import { Node } from '@tiptap/react';
+import { Node } from '@tiptap/core';
 import katex from 'katex';
 import { emojiText, type ContentRef as Ref } from '@quire/document';
 import { inlineFields, refValue, type Choices, type Json } from './fields.ts';

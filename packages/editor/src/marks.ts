@@ -1,4 +1,4 @@
-import { getMarkAttributes, Mark } from '@tiptap/react';
+import { getMarkAttributes, Mark } from '@tiptap/core';
 import type { MarkColorName } from '@quire/document';
 import { annotationText, type Json } from './fields.ts';
 
@@ -21,7 +21,7 @@ export const Subscript = simpleMark('subscript', 'sub', 'Mod-,');
 
 export const COLORS: MarkColorName[] = ['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger'];
 
-declare module '@tiptap/react' {
+declare module '@tiptap/core' {
   interface Commands<ReturnType> {
     color: { setColor: (colors: { text?: MarkColorName; background?: MarkColorName }) => ReturnType };
   }

@@ -1,4 +1,4 @@
-import { Extension, type Editor, type Range } from '@tiptap/react';
+import { Extension, type Editor, type Range } from '@tiptap/core';
 import Suggestion, { type SuggestionProps } from '@tiptap/suggestion';
 import { focusFieldsOnSelect } from './node-views.ts';
 

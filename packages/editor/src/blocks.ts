@@ -1,4 +1,4 @@
-import { Extension, Node, mergeAttributes, type Editor } from '@tiptap/react';
+import { Extension, Node, mergeAttributes, type Editor } from '@tiptap/core';
 import { TextSelection } from '@tiptap/pm/state';
 import { toHtml, type TopLevelBlock } from '@quire/document';
 import { blockFields, NO_CHOICES, type Choices, type Json } from './fields.ts';
@@ -23,7 +23,7 @@ export const CONTENT = {
   tableCell: '(paragraph | bulletList | orderedList | codeBlock)+',
 };
 
-declare module '@tiptap/react' {
+declare module '@tiptap/core' {
   interface Commands<ReturnType> {
     tabs: { insertTabs: () => ReturnType; addTab: (tabsPos: number) => ReturnType; removeTab: (tabPos: number) => ReturnType };
   }

@@ -1,4 +1,4 @@
-import { Extension, InputRule, Node, mergeAttributes, type Editor } from '@tiptap/react';
+import { Extension, InputRule, Node, mergeAttributes, type Editor } from '@tiptap/core';
 import { NO_CHOICES } from './fields.ts';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -18,7 +18,7 @@ import { SlashCommands } from './slash.ts';
 
 export const HINT_STYLES: HintStyle[] = ['info', 'warning', 'danger', 'success'];
 
-declare module '@tiptap/react' {
+declare module '@tiptap/core' {
   interface Commands<ReturnType> {
     hint: { setHint: (style: HintStyle) => ReturnType };
   }
@@ -69,10 +69,14 @@ function editableMath(math: typeof BlockMath | typeof InlineMath, rendered: stri
   });
 }
 
-/** The editor's extensions; `choices` are what its pickers offer when it opens (the page updates them later). */
-export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES) {
+/**
+ * The editor's extensions; `choices` are what its pickers offer when it opens (the page updates
+ * them later). Without `history`, undo is left to the extension that brings it (collaboration's).
+ */
+export function extensions(choices: Editor['storage']['choices'] = NO_CHOICES, { history = true } = {}) {
   return [
     StarterKit.configure({
+      ...(history ? {} : { undoRedo: false as const }),
       underline: false,
       heading: { levels: [1, 2, 3] },
       link: { openOnClick: false, autolink: true },

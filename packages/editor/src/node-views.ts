@@ -1,4 +1,4 @@
-import type { Editor, NodeViewRenderer } from '@tiptap/react';
+import type { Editor, NodeViewRenderer } from '@tiptap/core';
 import type { Node as PMNodeType } from '@tiptap/pm/model';
 import { NodeSelection, Selection } from '@tiptap/pm/state';
 import type { ContentRef as Ref } from '@quire/document';

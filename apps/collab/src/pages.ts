@@ -1,0 +1,75 @@
+import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
+import { OrgsServiceClient, OrgsServiceService, TokenScope } from '@quire/proto/orgs';
+import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
+import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
+import { pageEditing } from '@quire/policy';
+import { connectUpstreams, type Caller, type Logger, type ServiceIdentity } from '@quire/service-kit';
+import type { JSONDocument } from '@quire/document';
+import type { CollabConfig } from './config.ts';
+import { Refusal, type Credential } from './domain/credentials.ts';
+import type { PageName } from './domain/names.ts';
+
+/** Who edits, as every service call names them. */
+export interface Member {
+  userId: string;
+  /** What the member may do on the page: `read` connects read-only. */
+  access: 'write' | 'read';
+}
+
+/** The services collab calls, as the member: orgs to know them, review and content for the page. */
+export function connectPages(config: CollabConfig, identity: ServiceIdentity, log: Logger) {
+  const { clients, channels, close } = connectUpstreams(
+    identity,
+    {
+      orgs: { client: OrgsServiceClient, definition: OrgsServiceService, address: config.ORGS_URL, audience: 'orgs' },
+      content: { client: ContentServiceClient, definition: ContentServiceService, address: config.CONTENT_URL, audience: 'content' },
+      spaceContent: { client: SpaceContentServiceClient, definition: SpaceContentServiceService, address: config.CONTENT_URL, audience: 'content' },
+      review: { client: ReviewServiceClient, definition: ReviewServiceService, address: config.REVIEW_URL, audience: 'review' },
+    },
+    { timeoutMs: config.GRPC_TIMEOUT_MS, log },
+  );
+  const { orgs, content, spaceContent, review } = clients;
+  const ref = (p: PageName) => ({ spaceId: p.spaceId, changeRequest: p.changeRequestId });
+
+  return {
+    channels,
+    close,
+
+    /** The member a credential names (orgs' Authenticate or AuthenticateSession, as the gateway asks), and what they may do on the page. */
+    async admit(credential: Credential, page: PageName, caller: Omit<Caller, 'userId'>): Promise<Member> {
+      const who = await (
+        credential.kind === 'token' ? orgs.authenticate({ token: credential.secret }, caller) : orgs.authenticateSession({ session: credential.secret }, caller)
+      ).catch(() => {
+        throw new Refusal(credential.kind === 'token' ? 'the access token is not valid' : 'the session has ended');
+      });
+      const as = { ...caller, userId: who.userId };
+      // Another organization's ids, or ones the member cannot see, are simply not found.
+      const notFound = () => {
+        throw new Refusal('change request not found');
+      };
+      const cr = await review.getChangeRequest(ref(page), as).catch(notFound);
+      // By id only: its number would name the same page as a second document.
+      if (cr.id !== page.changeRequestId) notFound();
+      const space = await content.getSpace({ spaceId: page.spaceId }, as).catch(notFound);
+      const access = pageEditing(space.permissions ?? { view: false, edit: false }, cr.status);
+      if (!access) notFound();
+      // A read-only API token reads whatever its member's role.
+      return { userId: who.userId, access: who.scope === TokenScope.TOKEN_SCOPE_READ ? 'read' : access! };
+    },
+
+    /** The page's document in the change request's current revision. */
+    async load(page: PageName, caller: Caller): Promise<JSONDocument> {
+      const { revision } = await review.getChangeRequestRevision(ref(page), caller);
+      const found = await spaceContent.getPage({ spaceId: page.spaceId, revisionId: revision, pageId: page.pageId, format: 'document', metadata: false }, caller);
+      if (found.type !== 'document' || found.documentJson === undefined) throw new Refusal(`page ${page.pageId} has no document to edit (a ${found.type})`);
+      return JSON.parse(found.documentJson) as JSONDocument;
+    },
+
+    /** Writes the page's document into the change request (review's UpdateChangeRequestContent, as the web app's save), as `caller`. */
+    async save(page: PageName, document: JSONDocument, caller: Caller): Promise<void> {
+      await review.updateChangeRequestContent({ ...ref(page), changes: [{ updatePage: { page: page.pageId, move: false, documentJson: JSON.stringify(document) } }] }, caller);
+    },
+  };
+}
+
+export type Pages = ReturnType<typeof connectPages>;

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Server, type Document } from '@hocuspocus/server';
+import { encodeStateAsUpdate } from 'yjs';
+import { readDocument, writeDocument } from '@quire/editor/yjs';
+import { COLLAB } from '@quire/proto/limits';
+import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
+import { allowedOrigins, type CollabConfig } from './config.ts';
+import { credentialOf, Refusal } from './domain/credentials.ts';
+import { parseDocumentName, type PageName } from './domain/names.ts';
+import type { Member, Pages } from './pages.ts';
+
+/** What a connection carries from its authentication to the hooks after it. */
+interface Context {
+  member: Member;
+  page: PageName;
+  caller: Caller;
+}
+
+/**
+ * The collaboration server: one Hocuspocus document per change request's page, opened by members
+ * the gateway would accept (session cookie from the web app's origin, or an API token), read-only
+ * for those who may only read; loaded from the change request's revision and saved back into it
+ * as the member who edited last, a pause after edits and when the last editor leaves.
+ */
+export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
+  const origins = allowedOrigins(config);
+  const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
+  // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
+  const sizes = new WeakMap<Document, number>();
+  const stored = new WeakMap<Document, string>();
+  const joining = new Map<string, number>();
+
+  const withinSize = (document: Document, more: number) => {
+    let size = (sizes.get(document) ?? 0) + more;
+    if (size > COLLAB.stateBytes.max) size = encodeStateAsUpdate(document).byteLength + more;
+    sizes.set(document, size);
+    return size <= COLLAB.stateBytes.max;
+  };
+
+  return new Server<Context>({
+    name: 'quire-collab',
+    port: config.COLLAB_PORT,
+    address: config.HOST,
+    quiet: true,
+    stopOnSignals: false,
+    debounce: config.COLLAB_SAVE_AFTER_MS,
+    maxDebounce: config.COLLAB_SAVE_AT_LEAST_MS,
+
+    // `GET /ready` (the gateway's `/collab/ready`): the web app edits together only where this answers.
+    async onRequest({ request, response }) {
+      if (!(request.method === 'GET' && request.url === '/ready')) return;
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{"collab":"ready"}');
+      // Hocuspocus stops its own answer at a rejection without a reason.
+      return Promise.reject();
+    },
+
+    async onAuthenticate({ token, requestHeaders, documentName, connectionConfig, instance }) {
+      const page = parseDocumentName(documentName);
+      if ('refused' in page) throw new Refusal(page.refused);
+      const credential = credentialOf(token, requestHeaders, cookieName, origins);
+      // Those being admitted count too, so that a burst of joins does not pass the bound.
+      const admitting = joining.get(documentName) ?? 0;
+      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting >= COLLAB.editors.max)
+        throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
+      joining.set(documentName, admitting + 1);
+      const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
+      const member = await pages.admit(credential, page, caller).finally(() => {
+        const left = joining.get(documentName)! - 1;
+        if (left) joining.set(documentName, left);
+        else joining.delete(documentName);
+      });
+      connectionConfig.readOnly = member.access === 'read';
+      return { member, page, caller: { ...caller, userId: member.userId } } satisfies Context;
+    },
+
+    async onLoadDocument({ context, document }) {
+      const initial = await pages.load(context.page, context.caller);
+      writeDocument(document, initial);
+      sizes.set(document, encodeStateAsUpdate(document).byteLength);
+      stored.set(document, JSON.stringify(readDocument(document)));
+    },
+
+    async beforeHandleMessage({ document, update }) {
+      if (!withinSize(document, update.byteLength)) throw new Refusal(`the page's editing state would pass ${COLLAB.stateBytes.max} bytes`);
+    },
+
+    async onStoreDocument({ document, documentName, lastContext }) {
+      const page = parseDocumentName(documentName);
+      if ('refused' in page || !lastContext?.caller) return;
+      const next = readDocument(document);
+      const json = JSON.stringify(next);
+      if (json === stored.get(document)) return;
+      try {
+        await pages.save(page, next, lastContext.caller);
+        stored.set(document, json);
+      } catch (err) {
+        // Kept in the document: the next edit, or the last editor leaving, saves it again.
+        log.warn({ err, documentName }, 'saving the page failed');
+      }
+    },
+  });
+}

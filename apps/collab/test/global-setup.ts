@@ -1,0 +1,1 @@
+export { default } from '@quire/gateway/testing/global-setup';

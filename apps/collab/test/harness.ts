@@ -1,0 +1,90 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { createLogger } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
+import type { SharedStack } from '@quire/gateway/testing';
+import { loadCollabConfig } from '../src/config.ts';
+import { connectPages } from '../src/pages.ts';
+import { collabServer } from '../src/server.ts';
+
+/** The web app's origin as the test server is configured with it. */
+export const WEB_ORIGIN = 'http://app.quire.test';
+
+/** A collaboration server over a stack's services (saving 100 ms after a pause); `url` is its WebSocket address. */
+export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review'>, env: Record<string, string> = {}) {
+  const config = loadCollabConfig({
+    ORGS_URL: stack.orgs.address,
+    CONTENT_URL: stack.content.address,
+    REVIEW_URL: stack.review.address,
+    COLLAB_PORT: '0',
+    COLLAB_ORIGINS: WEB_ORIGIN,
+    COLLAB_SAVE_AFTER_MS: '100',
+    COLLAB_SAVE_AT_LEAST_MS: '1000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const log = createLogger('collab', 'silent');
+  const pages = connectPages(config, testIdentity('collab'), log);
+  const server = collabServer(config, pages, log);
+  await server.listen();
+  return {
+    url: `ws://127.0.0.1:${server.address.port}`,
+    server,
+    async stop() {
+      await server.destroy();
+      pages.close();
+    },
+  };
+}
+
+export type Collab = Awaited<ReturnType<typeof startCollab>>;
+
+/** What a client learns of its connection: refused (with the reason), or authenticated (read-only or not). */
+export type Outcome = { refused: string } | { scope: string };
+
+/**
+ * A real provider in Node over `ws`, as a member: `token` (an API token), and headers its socket
+ * sends as a browser's would (`origin`, `cookie`).
+ */
+export function member(url: string, name: string, token: string, headers: Record<string, string> = { origin: WEB_ORIGIN }) {
+  const socket = class extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  };
+  const document = new Y.Doc();
+  let settle: (o: Outcome) => void;
+  const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
+  const websocketProvider = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: socket, maxAttempts: 1 });
+  const provider = new HocuspocusProvider({
+    name,
+    document,
+    token,
+    websocketProvider,
+    onAuthenticated: ({ scope }) => settle({ scope }),
+    onAuthenticationFailed: ({ reason }) => settle({ refused: reason }),
+  });
+  provider.attach();
+  const synced = new Promise<void>((resolve) => (provider.isSynced ? resolve() : provider.on('synced', () => resolve())));
+  return {
+    document,
+    provider,
+    outcome,
+    synced,
+    text: () => document.getXmlFragment('default').toString(),
+    close() {
+      provider.destroy();
+      websocketProvider.destroy();
+    },
+  };
+}
+
+/** Resolves when `check` holds, polling; fails with `what` after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startCollab, type Collab } from '@quire/collab/testing';
+import { ok } from '@quire/gateway/testing';
+import { tenant } from '@quire/gateway/testing/fixtures';
+import { Role } from '@quire/policy';
+import { reservedPort } from '@quire/service-kit/testing';
+import { chromiumFor, describeInChromium, startApp } from './app-server.ts';
+
+// Two members in two browser contexts editing one paragraph of a change request's page at once,
+// through the gateway's `/collab` to a real collaboration server over the shared services.
+
+describeInChromium('editing a page together in Chromium', () => {
+  const browser = chromiumFor('collab');
+  let app: Awaited<ReturnType<typeof startApp>>, collab: Collab;
+
+  beforeAll(async () => {
+    const port = await reservedPort();
+    app = await startApp({ COLLAB_UPSTREAM_URL: `http://127.0.0.1:${port}` });
+    collab = await startCollab(app.g, { COLLAB_PORT: String(port), COLLAB_ORIGINS: app.origin, QUIRE_PUBLIC_URL: app.origin });
+    await browser.launch();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await collab?.stop();
+    await app?.g.stop();
+  });
+
+  /** The editor's first paragraph. */
+  const paragraph = (p: Page) =>
+    p
+      .getByRole('textbox', { name: /^Content of/ })
+      .locator('p')
+      .first();
+  /** Its text, without the other members' carets (their names are drawn inside it). */
+  const text = (p: Page) =>
+    paragraph(p).evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      for (const caret of copy.querySelectorAll('.collaboration-carets__caret')) caret.remove();
+      return copy.textContent;
+    });
+
+  it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
+    const { g } = app;
+    const { owner, editor, orgId } = await tenant(g, { editor: Role.ROLE_EDIT });
+    const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Together' }), 201);
+    const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Pair' }), 201);
+    const crBase = `/v1/spaces/${space.id}/change-requests/${cr.number}`;
+    await ok(g.call(owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Shared', document: { markdown: 'Middle' } }] }));
+    const { pages } = await ok(g.call(owner, 'GET', `${crBase}/content`));
+    const path = `/o/${orgId}/s/${space.id}/~/changes/${cr.number}/edit/${pages[0].path}`;
+
+    const [a, b] = await Promise.all([browser.signedIn(app.origin, owner, path), browser.signedIn(app.origin, editor, path)]);
+    for (const p of [a, b]) {
+      await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle');
+      await expect.poll(() => p.getByRole('status').first().textContent()).toBe('Saved');
+    }
+    // One types at the paragraph's start, the other at its end, in turns.
+    await paragraph(a).click();
+    await a.keyboard.press('Home');
+    await paragraph(b).click();
+    await b.keyboard.press('End');
+    for (const word of ['one', 'two', 'three']) {
+      await a.keyboard.type(`${word}-a `);
+      await b.keyboard.type(` ${word}-b`);
+    }
+    const expected = 'one-a two-a three-a Middle one-b two-b three-b';
+    for (const p of [a, b]) await expect.poll(() => text(p), { timeout: 10_000 }).toBe(expected);
+    // Each sees the other's caret with their name (the test users' display names are their roles').
+    await expect.poll(() => a.locator('.collaboration-carets__label').allTextContents()).toContain('editor');
+    await expect.poll(() => b.locator('.collaboration-carets__label').allTextContents()).toContain('owner');
+
+    await expect.poll(async () => (await ok(g.call(owner, 'GET', `${crBase}/content/page/${pages[0].id}?format=markdown`))).markdown.trim(), { timeout: 10_000 }).toBe(expected);
+  });
+});
