@@ -86,4 +86,4 @@ export async function dropQueue(queue: { subject: string; consumer: string }) {
 
 export type GitSyncHarness = Awaited<ReturnType<typeof startGitSync>>;
 
-export { commitTo, readRepo, startGitServer } from './git-server.ts';
+export { commitTo, gitIn, readRepo, startGitServer } from './git-server.ts';

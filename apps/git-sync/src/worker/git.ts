@@ -2,8 +2,23 @@ import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { Credentials } from '../domain/sealed.ts';
 
-/** A git command that failed: `message` is safe to show (credentials never reach git's arguments). */
-export class GitError extends Error {}
+/**
+ * A git command that failed: `message` is safe to show (credentials never reach git's arguments).
+ * `transient` when the network or the host failed (a later attempt may pass), not the request:
+ * refused credentials, a missing repository or ref are not.
+ */
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
+    super(message);
+  }
+}
+
+// What git and curl say when the connection or the host's server failed.
+const TRANSIENT =
+  /could not resolve host|failed to connect|connection (refused|reset|timed out)|operation timed out|returned error: 5\d\d|rpc failed|early eof|remote end hung up|transfer closed|empty reply from server/i;
 
 export interface GitTarget {
   /** The URL without credentials. */
@@ -92,7 +107,10 @@ export function startGit(
     child.on('close', (code) => {
       clearTimeout(timer);
       if (failure) reject(failure);
-      else if (code !== 0) reject(new GitError(summarize(Buffer.concat(err).toString('utf8')) || `git ${args[0]} failed`));
+      else if (code !== 0) {
+        const stderr = Buffer.concat(err).toString('utf8');
+        reject(new GitError(summarize(stderr) || `git ${args[0]} failed`, TRANSIENT.test(stderr)));
+      }
       else resolve(Buffer.concat(out).toString('utf8'));
     });
   });
