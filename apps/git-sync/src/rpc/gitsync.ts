@@ -1,13 +1,10 @@
-import { status } from '@grpc/grpc-js';
-import type { GitInfo, GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
+import type { GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
 import { COMMON, GIT_SYNC } from '@quire/proto/limits';
-import { STATE_EVENTS } from '@quire/service-kit/nats';
 import {
   callerOf,
   checkLength,
   checkOneOf,
   checkUri,
-  DomainError,
   InvalidArgumentError,
   NotFoundError,
   PermissionDeniedError,
@@ -15,7 +12,6 @@ import {
   type Handlers,
 } from '@quire/service-kit';
 import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
-import { sealCredentials } from '../domain/sealed.ts';
 import { presentInfo } from '../presenters.ts';
 import type { LinkInfo, NewJob } from '../store/index.ts';
 import { enqueue } from './enqueue.ts';
