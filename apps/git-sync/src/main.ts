@@ -27,6 +27,11 @@ export async function compose(
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
   const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;
   const { store, close: closeStore, checks: storeChecks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  // After a key rotation (the new key current, the old one previous) the webhooks' sealed values
+  // move to the new key here, so that the previous key can be removed (docs/operations.md).
+  const resealed = await store.resealWebhooks(secretsKey);
+  if (resealed.unreadable.length > 0) log.warn(resealed, 'git webhooks whose sealed values no configured QUIRE_SECRETS_KEY opens: set them up again');
+  else if (resealed.resealed > 0) log.info(resealed, 'git webhooks resealed with the current QUIRE_SECRETS_KEY');
   const upstreams = connectUpstreams(
     identity,
     {

@@ -1,5 +1,7 @@
 import { preparedStatements, type Database } from '@quire/service-kit/prisma';
 import { InvalidArgumentError, type Page } from '@quire/service-kit';
+import { reseal, type SealingKeys } from '@quire/service-kit/sealed';
+import { webhookCredentialsContext, webhookSecretContext } from '../domain/sealed.ts';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
 
 export type WebhookRow = Prisma.GitWebhookGetPayload<object>;
@@ -91,6 +93,28 @@ export function webhookStore(database: Database<PrismaClient>) {
 
     /** The job a push of `commitOid` already queued on the space, unless it failed. */
     jobForCommit: async (spaceId: string, commitOid: string) => (await sql<{ id: string }>(database, 'commitJob', [spaceId, commitOid]))?.id,
+
+    /**
+     * Every webhook's secret and credentials sealed again with the current key (those a previous
+     * key sealed); answers how many rows changed and the spaces whose values no configured key opens.
+     */
+    async resealWebhooks(keys: SealingKeys): Promise<{ resealed: number; unreadable: string[] }> {
+      const result = { resealed: 0, unreadable: [] as string[] };
+      for (const row of await db.gitWebhook.findMany({ select: { spaceId: true, secretSealed: true, credentialsSealed: true } })) {
+        try {
+          const secret = reseal(row.secretSealed, webhookSecretContext(row.spaceId), keys);
+          const credentials = row.credentialsSealed && reseal(row.credentialsSealed, webhookCredentialsContext(row.spaceId), keys);
+          if (!secret && !credentials) continue;
+          const data = { ...(secret ? { secretSealed: new Uint8Array(secret) } : {}), ...(credentials ? { credentialsSealed: new Uint8Array(credentials) } : {}) };
+          // Only if no one set the webhook again meanwhile: that value is already current.
+          await db.gitWebhook.updateMany({ where: { spaceId: row.spaceId, secretSealed: row.secretSealed }, data });
+          result.resealed++;
+        } catch {
+          result.unreadable.push(row.spaceId);
+        }
+      }
+      return result;
+    },
 
     /** The space's sync log, newest first, from after the page's key. */
     log(spaceId: string, page: Page): Promise<LogRow[]> {
