@@ -109,7 +109,7 @@ export function startGit(
       if (failure) reject(failure);
       else if (code !== 0) {
         const stderr = Buffer.concat(err).toString('utf8');
-        reject(new GitError(summarize(stderr) || `git ${args[0]} failed`, TRANSIENT.test(stderr)));
+        reject(new GitError(reasonOf(stderr) || `git ${args[0]} failed`, TRANSIENT.test(stderr)));
       }
       else resolve(Buffer.concat(out).toString('utf8'));
     });
@@ -122,6 +122,15 @@ export function git(cwd: string, args: string[], opts: { target?: GitTarget; dea
   const { stdin, done } = startGit(cwd, args, opts);
   stdin.end(opts.input);
   return done;
+}
+
+// git's words when the host answered 401 to the credentials sent (or to none): it would then prompt.
+const REFUSED = /could not read (username|password)|authentication failed/i;
+
+/** What went wrong, for the job's reason: refused credentials said plainly, then git's own words. */
+function reasonOf(stderr: string): string {
+  const words = summarize(stderr);
+  return REFUSED.test(stderr) ? `the Git host refused the credentials (HTTP 401): ${words}` : words;
 }
 
 // git's own words, shortened: the last meaningful lines ("fatal: ..."), without hints.
