@@ -9,7 +9,8 @@ import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadGitSyncConfig, type GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
-import { runJob, type RunnerDeps } from './worker/jobs.ts';
+import { runJob, type JobMessage, type RunnerDeps } from './worker/jobs.ts';
+import { startPoller } from './worker/poller.ts';
 
 // Content calls of a job move whole revisions (a thousand pages): longer than a request's deadline.
 const CONTENT_TIMEOUT_MS = 120_000;
@@ -65,25 +66,24 @@ export async function compose(
     beforeApply: options.beforeApply,
   };
   const workers = await startWorkers(nc, queue, config.GIT_SYNC_WORKERS, 'git-sync', (msg, last) => runJob(runner, msg, last), log);
-  const service = gitSyncService(
-    {
-      store,
-      content,
-      publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
-      events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
-      secretsKey,
-      allowPrivateNetwork,
-      allowFileRemotes,
-      newId,
-    },
-    log,
-  );
+  const deps = {
+    store,
+    content,
+    publish: (msg: JobMessage) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
+    events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
+    secretsKey,
+    allowPrivateNetwork,
+    allowFileRemotes,
+    newId,
+  };
+  const service = gitSyncService(deps, log);
+  const poller = config.GIT_SYNC_POLL_TICK_MS > 0 ? startPoller(deps, config.GIT_SYNC_POLL_TICK_MS, log) : undefined;
   return {
     store,
     services: [service],
     workers,
     checks: { ...storeChecks, nats: natsCheck(nc) },
-    close: [forgetConsumer, () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
+    close: [forgetConsumer, async () => poller?.stop(), () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
   };
 }
 

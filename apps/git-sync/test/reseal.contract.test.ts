@@ -35,6 +35,7 @@ const webhook = (spaceId: string, key: Buffer, credentials?: { username: string;
     repoTreeUrl: null,
     repoCommitUrl: null,
     repoProjectDirectory: null,
+    pollSeconds: null,
   });
 
 describe('webhook secrets across a key rotation', () => {

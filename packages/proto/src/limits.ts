@@ -221,6 +221,8 @@ export const GIT_SYNC = {
    * one beyond them is imported as new.
    */
   ancestryDepth: { max: 500 },
+  /** How often a link polls its repository for a new commit, seconds (for hosts that cannot reach Quire). */
+  pollSeconds: { min: 10, max: 86_400 },
 } as const satisfies Record<string, Bound>;
 
 export const INSIGHTS = {

@@ -54,7 +54,7 @@ export function presentSyncLogEntry(e: SyncLogEntryMsg): Static<typeof SyncLogEn
   return {
     id: e.id,
     direction: e.direction as 'import' | 'export',
-    trigger: e.trigger as 'api' | 'webhook',
+    trigger: e.trigger as Static<typeof SyncLogEntry>['trigger'],
     ...given('user', e.userId),
     ...given('provider', e.provider),
     ...given('deliveryId', e.deliveryId),

@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { g
     }),
     async (req, reply) => {
       const { spaceId } = req.params;
-      const { secret, ref } = await gitSync.setWebhook({ spaceId, repository: repositoryOptions(req.body) }, req.caller);
+      const { secret, ref } = await gitSync.setWebhook({ spaceId, repository: repositoryOptions(req.body), pollSeconds: req.body.pollSeconds ?? 0 }, req.caller);
       return reply.code(201).send({ url: urls.api(`/git/webhooks/${encodeURIComponent(spaceId)}`), secret, ref });
     },
   );

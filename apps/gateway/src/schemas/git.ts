@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { COMMON, GIT_SYNC } from '@quire/proto/limits';
-import { chars, Timestamp } from './common.ts';
+import { chars, range, Timestamp } from './common.ts';
 
 const Url = (description: string) => Type.String({ ...chars(COMMON.url), description });
 
@@ -75,6 +75,9 @@ export const WebhookBody = Type.Object(
     repoTreeURL: repository.repoTreeURL,
     repoCommitURL: repository.repoCommitURL,
     repoProjectDirectory: repository.repoProjectDirectory,
+    pollSeconds: Type.Optional(
+      Type.Integer({ ...range(GIT_SYNC.pollSeconds), description: 'Also look at the branch every this many seconds and import a new commit (for hosts that cannot reach Quire); off when absent' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -103,7 +106,7 @@ export const SyncLogEntry = Type.Object(
   {
     id: Type.String(),
     direction: Type.Union([Type.Literal('import'), Type.Literal('export')]),
-    trigger: Type.Union([Type.Literal('api'), Type.Literal('webhook')], { description: "A member's call, or a Git host's push" }),
+    trigger: Type.Union([Type.Literal('api'), Type.Literal('webhook'), Type.Literal('poll')], { description: "A member's call, a Git host's push, or a new commit polling found" }),
     user: Type.Optional(Type.String({ description: 'The member who called, or the one the webhook acts for' })),
     provider: Type.Optional(Type.String({ description: 'The Git host that sent the webhook' })),
     deliveryId: Type.Optional(Type.String({ description: "The host's id of the webhook delivery" })),

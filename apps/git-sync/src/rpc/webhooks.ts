@@ -48,35 +48,35 @@ const presentLog = (r: LogRow): SyncLogEntry => ({
   completedAt: r.completedAt ?? undefined,
 });
 
+/** Queues the import of a verified push's commit, acting for the member who set the webhook up. */
+export async function queuePush(deps: Deps, ctx: CallContext, hook: WebhookRow, jobId: string, commitOid: string) {
+  const actor: CallContext = { ...ctx, userId: hook.userId };
+  const space = await deps.content.getSpace({ spaceId: hook.spaceId }, actor);
+  if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`The member the webhook acts for can no longer run Git sync on space "${hook.spaceId}"`);
+  const credentials = hook.credentialsSealed ? unseal<Credentials>(hook.credentialsSealed, webhookCredentialsContext(hook.spaceId), deps.secretsKey) : undefined;
+  const job = {
+    id: jobId,
+    userId: hook.userId,
+    direction: 'import' as const,
+    standalone: false,
+    url: hook.url,
+    ref: hook.ref,
+    repoTreeUrl: hook.repoTreeUrl ?? undefined,
+    repoCommitUrl: hook.repoCommitUrl ?? undefined,
+    repoProjectDirectory: hook.repoProjectDirectory ?? undefined,
+    force: false,
+    timestamp: (deps.now ?? (() => new Date()))(),
+    pushOid: commitOid,
+  };
+  await enqueue(deps, actor, space, job, linkInfo(hook.url, { repoTreeUrl: hook.repoTreeUrl ?? '' }), credentials);
+}
+
 export function webhookHandlers(deps: Deps): H {
-  const now = deps.now ?? (() => new Date());
-
-  /** Queues the import of a verified push's commit, acting for the member who set the webhook up. */
-  async function queuePush(ctx: CallContext, hook: WebhookRow, jobId: string, commitOid: string) {
-    const actor: CallContext = { ...ctx, userId: hook.userId };
-    const space = await deps.content.getSpace({ spaceId: hook.spaceId }, actor);
-    if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`The member the webhook acts for can no longer run Git sync on space "${hook.spaceId}"`);
-    const credentials = hook.credentialsSealed ? unseal<Credentials>(hook.credentialsSealed, webhookCredentialsContext(hook.spaceId), deps.secretsKey) : undefined;
-    const job = {
-      id: jobId,
-      userId: hook.userId,
-      direction: 'import' as const,
-      standalone: false,
-      url: hook.url,
-      ref: hook.ref,
-      repoTreeUrl: hook.repoTreeUrl ?? undefined,
-      repoCommitUrl: hook.repoCommitUrl ?? undefined,
-      repoProjectDirectory: hook.repoProjectDirectory ?? undefined,
-      force: false,
-      timestamp: now(),
-      pushOid: commitOid,
-    };
-    await enqueue(deps, actor, space, job, linkInfo(hook.url, { repoTreeUrl: hook.repoTreeUrl ?? '' }), credentials);
-  }
-
   return {
-    async setWebhook({ spaceId, repository }, ctx) {
+    async setWebhook({ spaceId, repository, pollSeconds }, ctx) {
       const userId = callerOf(ctx);
+      const { min, max } = GIT_SYNC.pollSeconds;
+      if (pollSeconds !== 0 && (pollSeconds < min || pollSeconds > max)) throw new InvalidArgumentError(`pollSeconds: 0 (no polling) or from ${min} to ${max}`);
       const { remote, projectDirectory } = checkOptions(repository, deps.allowFileRemotes);
       const space = await deps.content.getSpace({ spaceId }, ctx);
       if (!space.permissions?.admin || !space.permissions.triggerGitSync) throw new PermissionDeniedError(`You cannot set up the Git webhook of space "${spaceId}"`);
@@ -92,6 +92,7 @@ export function webhookHandlers(deps: Deps): H {
         repoTreeUrl: o.repoTreeUrl || null,
         repoCommitUrl: o.repoCommitUrl || null,
         repoProjectDirectory: projectDirectory || null,
+        pollSeconds: pollSeconds || null,
       });
       return { secret, ref: o.ref };
     },
@@ -126,7 +127,7 @@ export function webhookHandlers(deps: Deps): H {
       }
       if (!jobId || !isPush(decision)) return { result: 'ignored', reason: decision.reason ?? '', jobId: '' };
       try {
-        await queuePush(ctx, hook, jobId, decision.commitOid);
+        await queuePush(deps, ctx, hook, jobId, decision.commitOid);
       } catch (err) {
         // The host's redelivery of this id is then taken again.
         const reason = err instanceof DomainError || err instanceof Error ? err.message : 'the import could not be queued';

@@ -1,11 +1,11 @@
-import { preparedStatements, type Database } from '@quire/service-kit/prisma';
+import { preparedStatements, UTC_NOW, type Database } from '@quire/service-kit/prisma';
 import { InvalidArgumentError, type Page } from '@quire/service-kit';
 import { reseal, type SealingKeys } from '@quire/service-kit/sealed';
 import { webhookCredentialsContext, webhookSecretContext } from '../domain/sealed.ts';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
 
 export type WebhookRow = Prisma.GitWebhookGetPayload<object>;
-export type NewWebhook = Omit<WebhookRow, 'createdAt' | 'updatedAt'>;
+export type NewWebhook = Omit<WebhookRow, 'createdAt' | 'updatedAt' | 'polledAt'>;
 
 /** A webhook delivery as recorded; `replayed` and `rejected` ones never queue a job. */
 export interface NewDelivery {
@@ -25,7 +25,7 @@ export interface NewDelivery {
 export interface LogRow {
   id: string;
   direction: string;
-  trigger: 'api' | 'webhook';
+  trigger: 'api' | 'webhook' | 'poll';
   userId: string | null;
   provider: string | null;
   deliveryId: string | null;
@@ -47,9 +47,15 @@ const sql = preparedStatements('git-sync-webhooks', {
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
     ON CONFLICT ("spaceId", provider, "deliveryId") WHERE result IN ('queued', 'ignored') DO NOTHING`,
   // The job a push of this commit already queued, unless it failed (then a push may try again).
+  // Links due a poll, taken by one replica (the others skip them) and marked polled now.
+  duePolls: `UPDATE "GitWebhook" SET "polledAt" = ${UTC_NOW} WHERE "spaceId" IN (
+      SELECT "spaceId" FROM "GitWebhook" WHERE "pollSeconds" IS NOT NULL
+        AND ("polledAt" IS NULL OR "polledAt" + make_interval(secs => "pollSeconds") <= ${UTC_NOW})
+      ORDER BY "polledAt" NULLS FIRST LIMIT $1 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
   commitJob: `SELECT id FROM "GitJob" WHERE "spaceId" = $1 AND "pushOid" = $2 AND state <> 'failed' LIMIT 1`,
   log: `SELECT * FROM (
-      SELECT j.id, j.direction::text AS direction, CASE WHEN d.id IS NULL THEN 'api' ELSE 'webhook' END AS trigger, j."userId",
+      SELECT j.id, j.direction::text AS direction, CASE WHEN d.id IS NULL THEN 'api' WHEN d.provider = 'poll' THEN 'poll' ELSE 'webhook' END AS trigger, j."userId",
         d.provider, d."deliveryId", j.ref, coalesce(j."commitOid", j."pushOid") AS "commitOid",
         CASE WHEN j."skipReason" IS NOT NULL THEN 'skipped' WHEN j.state = 'applying' THEN 'running' ELSE j.state::text END AS result,
         coalesce(j.error, j."skipReason") AS reason, j."pagesChanged", j.attempt AS attempts, j.id AS "jobId", j."createdAt", j."startedAt", j."completedAt"
@@ -90,6 +96,9 @@ export function webhookStore(database: Database<PrismaClient>) {
 
     /** A delivery whose job could not be queued: failed, so that the host's redelivery is taken. */
     deliveryFailed: (jobId: string, reason: string) => db.gitDelivery.update({ where: { jobId }, data: { result: 'failed', reason, jobId: null } }),
+
+    /** Up to `limit` links due a poll, marked polled: this replica polls them. */
+    duePolls: (limit: number) => sql.rows<WebhookRow>(database, 'duePolls', [limit]),
 
     /** The job a push of `commitOid` already queued on the space, unless it failed. */
     jobForCommit: async (spaceId: string, commitOid: string) => (await sql<{ id: string }>(database, 'commitJob', [spaceId, commitOid]))?.id,

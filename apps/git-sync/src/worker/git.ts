@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { checkPublicUrl } from '@quire/service-kit/outbound';
 import type { Credentials } from '../domain/sealed.ts';
 
 /**
@@ -26,6 +27,15 @@ export interface GitTarget {
   credentials?: Credentials;
   /** `host:port:address` pins from the URL check, so git connects where the check looked. */
   resolve: string[];
+}
+
+/** `url` as git may reach it: checked now (DNS may have changed), its host pinned to the addresses checked. */
+export async function pinnedTarget(raw: string, credentials: Credentials | undefined, opts: { allowFileRemotes: boolean; allowPrivateNetwork: boolean }): Promise<GitTarget> {
+  const protocols = opts.allowFileRemotes ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
+  const { url, addresses } = await checkPublicUrl(raw, { field: 'url', protocols, allowPrivateNetwork: opts.allowPrivateNetwork });
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
+  return { url: raw, resolve, ...(credentials ? { credentials } : {}) };
 }
 
 /**

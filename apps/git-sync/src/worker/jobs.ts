@@ -8,7 +8,6 @@ import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logg
 import type { JobOutcome } from '@quire/service-kit/job-queue';
 import type { SealingKeys } from '@quire/service-kit/sealed';
 import pLimit from 'p-limit';
-import { checkPublicUrl } from '@quire/service-kit/outbound';
 import {
   gitBlobOid,
   isInside,
@@ -28,7 +27,7 @@ import { pagesChanged, pagesWritten } from '../domain/changes.ts';
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
-import { GitError, type GitTarget } from './git.ts';
+import { GitError, pinnedTarget, type GitTarget } from './git.ts';
 import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
@@ -138,11 +137,7 @@ async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise
     }
   }
   // Checked again when run: a job queued before the setting changed does not read local paths.
-  const protocols = deps.allowFileRemotes ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
-  const { url, addresses } = await checkPublicUrl(job.url, { field: 'url', protocols, allowPrivateNetwork: deps.allowPrivateNetwork });
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
-  return { url: job.url, resolve, ...(credentials ? { credentials } : {}) };
+  return pinnedTarget(job.url, credentials, deps);
 }
 
 const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unknown[] }[] }[]): number =>
