@@ -10,8 +10,8 @@ import { sourcesFromEnv } from './backup.ts';
 
 /**
  * Every database column of values sealed with QUIRE_SECRETS_KEY, by service, each as its service
- * declares it. git-sync seals only the credentials of queued jobs: they live minutes in NATS and
- * open with the previous key while it stays configured, so they are not resealed.
+ * declares it. git-sync reseals its webhooks' values itself when it starts; the credentials of its
+ * queued jobs live minutes in NATS and open with the previous key while it stays configured.
  */
 export const SEALED_COLUMNS: Record<string, readonly SealedColumn[]> = { orgs, sites, integrations };
 

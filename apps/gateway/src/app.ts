@@ -26,6 +26,7 @@ import { makeUrls } from './presenters/urls.ts';
 import { linkSecrets, makeLinkSigner } from './signing.ts';
 import collections from './routes/collections.ts';
 import git from './routes/git.ts';
+import gitWebhooks from './routes/git-webhooks.ts';
 import health from './routes/health.ts';
 import insights from './routes/insights.ts';
 import integrations from './routes/integrations.ts';
@@ -187,6 +188,7 @@ export async function buildApp(config: GatewayConfig, services: Services, { logS
         siteStructure,
         shareLinks,
         git,
+        gitWebhooks,
       ])
         await v1.register(group, deps);
     },

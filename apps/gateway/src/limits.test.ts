@@ -125,6 +125,10 @@ const PLACES: Record<string, string[]> = {
   'GIT_SYNC.repoCacheID': ['importGitRepository body.repoCacheID'],
   'GIT_SYNC.repoProjectDirectory': ['importGitRepository body.repoProjectDirectory'],
   'GIT_SYNC.commitMessage': ['exportToGitRepository body.commitMessage'],
+  'GIT_SYNC.webhookBody': [],
+  'GIT_SYNC.webhookHeader': [],
+  'GIT_SYNC.ancestryDepth': [],
+  'GIT_SYNC.pollSeconds': ['setSpaceGitWebhook body.pollSeconds'],
   'INSIGHTS.events': ['trackEventsInSiteById body.events'],
   'INSIGHTS.visitorId': ['trackEventsInSiteById body.events[].session.visitorId', 'trackEventsInSiteById body.events[].session.sessionId'],
   'INSIGHTS.ip': ['trackEventsInSiteById body.events[].session.ip'],
@@ -235,8 +239,10 @@ describe('the bounds of @quire/proto/limits in the gateway', () => {
   it('names a place for every bound but those only the services check', () => {
     expect(Object.keys(PLACES).sort()).toEqual(declared.map(([name]) => name).sort());
     const unplaced = Object.entries(PLACES).filter(([, places]) => places.length === 0);
-    // Ids per internal call and names made from an email's local part never come from a request body.
-    expect(unplaced.map(([name]) => name)).toEqual(['COMMON.batchIds', 'MEMBER.displayName']);
+    // Ids per internal call and names made from an email's local part never come from a request body;
+    // a push webhook's raw body (the route's body limit) and headers are checked by git-sync, which
+    // also bounds how deep it looks into a repository's history.
+    expect(unplaced.map(([name]) => name)).toEqual(['COMMON.batchIds', 'MEMBER.displayName', 'GIT_SYNC.webhookBody', 'GIT_SYNC.webhookHeader', 'GIT_SYNC.ancestryDepth']);
   });
 
   it.each(declared.filter(([name]) => PLACES[name]!.length > 0))('%s is stated where the reference says', (name, bound) => {

@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object({
   GIT_SYNC_MAX_DELIVER: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
   /** Drops the durable consumer after this long with no worker (tests' own consumers); kept forever when unset. */
   GIT_SYNC_CONSUMER_INACTIVE_MS: Type.Optional(ms(60_000, 1000)),
+  /** How often this process looks for links due a poll (each polls at its own interval); 0: never. */
+  GIT_SYNC_POLL_TICK_MS: Type.Integer({ minimum: 0, default: 5000 }),
   /** Where the per-job working directories are made; the system's temp dir when unset. */
   GIT_SYNC_WORK_DIR: Type.Optional(Type.String()),
   /** Lets repositories be local paths (`file:` URLs): tests and single-machine setups only; the private network setting does not. */

@@ -9,7 +9,8 @@ import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadGitSyncConfig, type GitSyncConfig } from './config.ts';
 import { gitSyncService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
-import { runJob, type RunnerDeps } from './worker/jobs.ts';
+import { runJob, type JobMessage, type RunnerDeps } from './worker/jobs.ts';
+import { startPoller } from './worker/poller.ts';
 
 // Content calls of a job move whole revisions (a thousand pages): longer than a request's deadline.
 const CONTENT_TIMEOUT_MS = 120_000;
@@ -27,6 +28,11 @@ export async function compose(
   const allowPrivateNetwork = options.allowPrivateNetwork ?? privateNetworkAllowed();
   const allowFileRemotes = config.QUIRE_ALLOW_FILE_REMOTES;
   const { store, close: closeStore, checks: storeChecks } = openStore(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log);
+  // After a key rotation (the new key current, the old one previous) the webhooks' sealed values
+  // move to the new key here, so that the previous key can be removed (docs/operations.md).
+  const resealed = await store.resealWebhooks(secretsKey);
+  if (resealed.unreadable.length > 0) log.warn(resealed, 'git webhooks whose sealed values no configured QUIRE_SECRETS_KEY opens: set them up again');
+  else if (resealed.resealed > 0) log.info(resealed, 'git webhooks resealed with the current QUIRE_SECRETS_KEY');
   const upstreams = connectUpstreams(
     identity,
     {
@@ -60,25 +66,24 @@ export async function compose(
     beforeApply: options.beforeApply,
   };
   const workers = await startWorkers(nc, queue, config.GIT_SYNC_WORKERS, 'git-sync', (msg, last) => runJob(runner, msg, last), log);
-  const service = gitSyncService(
-    {
-      store,
-      content,
-      publish: (msg) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
-      events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
-      secretsKey,
-      allowPrivateNetwork,
-      allowFileRemotes,
-      newId,
-    },
-    log,
-  );
+  const deps = {
+    store,
+    content,
+    publish: (msg: JobMessage) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
+    events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
+    secretsKey,
+    allowPrivateNetwork,
+    allowFileRemotes,
+    newId,
+  };
+  const service = gitSyncService(deps, log);
+  const poller = config.GIT_SYNC_POLL_TICK_MS > 0 ? startPoller(deps, config.GIT_SYNC_POLL_TICK_MS, log) : undefined;
   return {
     store,
     services: [service],
     workers,
     checks: { ...storeChecks, nats: natsCheck(nc) },
-    close: [forgetConsumer, () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
+    close: [forgetConsumer, async () => poller?.stop(), () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
   };
 }
 

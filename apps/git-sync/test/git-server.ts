@@ -24,9 +24,10 @@ export const gitIn = async (cwd: string, ...args: string[]) => (await run('git',
 
 /**
  * Bare repositories in a temp folder, served over smart HTTP by `git http-backend` (CGI) behind a
- * Node server on loopback, with basic auth when `auth` is given. Pushes are allowed.
+ * Node server on loopback (`host`), with basic auth when `auth` is given. Pushes are allowed, and
+ * run the repositories' hooks.
  */
-export async function startGitServer(auth?: { username: string; password: string }) {
+export async function startGitServer(auth?: { username: string; password: string }, host = '127.0.0.1') {
   const root = await mkdtemp(join(tmpdir(), 'quire-git-server-'));
   const server = http.createServer((req, res) => {
     if (auth) {
@@ -78,13 +79,13 @@ export async function startGitServer(auth?: { username: string; password: string
     cgi.stdout.on('end', () => res.end());
     cgi.on('error', () => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     root,
-    /** http://127.0.0.1:<port>/<name>.git, with the credentials when given. */
+    /** http://<host>:<port>/<name>.git, with the credentials when given. */
     url: (name: string, creds?: { username: string; password: string }) =>
-      `http://${creds ? `${encodeURIComponent(creds.username)}:${encodeURIComponent(creds.password)}@` : ''}127.0.0.1:${port}/${name}.git`,
+      `http://${creds ? `${encodeURIComponent(creds.username)}:${encodeURIComponent(creds.password)}@` : ''}${host}:${port}/${name}.git`,
     fileUrl: (name: string) => pathToFileURL(join(root, `${name}.git`)).href,
     /** A new bare repository, with `files` committed on `branch` when given. */
     async create(name: string, files?: Record<string, string | Buffer>, branch = 'main') {

@@ -10,6 +10,10 @@ export interface GitSyncOptions {
   /** Worker loops of this instance (0: API only). */
   workers?: number;
   ackWaitMs?: number;
+  /** How often the poller looks for links due a poll (GIT_SYNC_POLL_TICK_MS; 0: no poller). */
+  pollTickMs?: number;
+  /** Deliveries of a job before a transient failure fails it (GIT_SYNC_MAX_DELIVER). */
+  maxDeliver?: number;
   /** Another instance's queue: replicas share its subject and consumer. */
   queue?: { subject: string; consumer: string };
   /** Another instance's database (replicas share it). */
@@ -45,6 +49,8 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
     GIT_SYNC_CONSUMER: queue.consumer,
     GIT_SYNC_WORKERS: String(options.workers ?? 2),
     GIT_SYNC_ACK_WAIT_MS: String(options.ackWaitMs ?? 30_000),
+    GIT_SYNC_MAX_DELIVER: String(options.maxDeliver ?? 5),
+    GIT_SYNC_POLL_TICK_MS: String(options.pollTickMs ?? 1000),
     GIT_SYNC_JOB_TIMEOUT_MS: '120000',
     // A run killed before its teardown leaves no consumer behind for long.
     GIT_SYNC_CONSUMER_INACTIVE_MS: String(10 * 60_000),
@@ -86,4 +92,4 @@ export async function dropQueue(queue: { subject: string; consumer: string }) {
 
 export type GitSyncHarness = Awaited<ReturnType<typeof startGitSync>>;
 
-export { commitTo, readRepo, startGitServer } from './git-server.ts';
+export { commitTo, gitIn, readRepo, startGitServer } from './git-server.ts';

@@ -217,6 +217,20 @@ export const GIT_SYNC = {
   repoCacheID: { min: 1, max: 256 },
   repoProjectDirectory: { max: 512 },
   commitMessage: { min: 1, max: 4096 },
+  /**
+   * A push webhook's body, bytes: pushes of many commits carry each one's message and paths;
+   * under gRPC's 4 MiB message bound, which the body travels in to git-sync.
+   */
+  webhookBody: { max: 3 * 1024 * 1024 },
+  /** A webhook header's value (delivery id, signature, event name), characters. */
+  webhookHeader: { max: 256 },
+  /**
+   * Commits of the last imported one's history a push's commit is looked for in (is it older?):
+   * one beyond them is imported as new.
+   */
+  ancestryDepth: { max: 500 },
+  /** How often a link polls its repository for a new commit, seconds (for hosts that cannot reach Quire). */
+  pollSeconds: { min: 10, max: 86_400 },
 } as const satisfies Record<string, Bound>;
 
 export const INSIGHTS = {

@@ -1,20 +1,21 @@
 import type { Static } from '@sinclair/typebox';
-import type { GitInfo as GitInfoMsg, RepositoryOptions } from '@quire/proto/gitsync';
-import type { ExportBody, GitInfo, GitJob, GitSyncState, ImportBody } from '../schemas/git.ts';
+import type { GitInfo as GitInfoMsg, RepositoryOptions, SyncLogEntry as SyncLogEntryMsg } from '@quire/proto/gitsync';
+import type { ExportBody, GitInfo, GitJob, GitSyncState, ImportBody, SyncLogEntry, WebhookBody } from '../schemas/git.ts';
 import { iso } from './time.ts';
 
 /** The body's repository fields as the git-sync service takes them. */
-export function repositoryOptions(b: Static<typeof ImportBody> | Static<typeof ExportBody>): RepositoryOptions {
+export function repositoryOptions(b: Static<typeof ImportBody> | Static<typeof ExportBody> | Static<typeof WebhookBody>): RepositoryOptions {
+  const o: Partial<Static<typeof ImportBody>> = b;
   return {
     url: b.url,
     ref: b.ref,
-    repoCacheId: b.repoCacheID ?? '',
+    repoCacheId: o.repoCacheID ?? '',
     repoTreeUrl: b.repoTreeURL ?? '',
     repoCommitUrl: b.repoCommitURL ?? '',
     repoProjectDirectory: b.repoProjectDirectory ?? '',
-    timestamp: b.timestamp ? new Date(b.timestamp) : undefined,
-    force: b.force ?? false,
-    gitInfo: b.gitInfo ? { provider: b.gitInfo.provider ?? '', url: b.gitInfo.url ?? '' } : undefined,
+    timestamp: o.timestamp ? new Date(o.timestamp) : undefined,
+    force: o.force ?? false,
+    gitInfo: o.gitInfo ? { provider: o.gitInfo.provider ?? '', url: o.gitInfo.url ?? '' } : undefined,
   };
 }
 
@@ -45,4 +46,27 @@ export function presentGitInfo(i: GitInfoMsg): Static<typeof GitInfo> {
     filesTotal: j.filesTotal,
   };
   return { ...presentGitSyncState(i), ...(job ? { job } : {}) };
+}
+
+/** A sync log line: empty fields left out. */
+export function presentSyncLogEntry(e: SyncLogEntryMsg): Static<typeof SyncLogEntry> {
+  const given = (key: string, value: string) => (value ? { [key]: value } : {});
+  return {
+    id: e.id,
+    direction: e.direction as 'import' | 'export',
+    trigger: e.trigger as Static<typeof SyncLogEntry>['trigger'],
+    ...given('user', e.userId),
+    ...given('provider', e.provider),
+    ...given('deliveryId', e.deliveryId),
+    ...given('ref', e.ref),
+    ...given('commit', e.commitOid),
+    result: e.result as Static<typeof SyncLogEntry>['result'],
+    ...given('reason', e.reason),
+    pagesChanged: e.pagesChanged,
+    attempts: e.attempts,
+    ...given('job', e.jobId),
+    createdAt: iso(e.createdAt),
+    ...(e.startedAt ? { startedAt: iso(e.startedAt) } : {}),
+    ...(e.completedAt ? { completedAt: iso(e.completedAt) } : {}),
+  };
 }

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NoContent } from '../schemas/common.ts';
+import { Type } from '@sinclair/typebox';
+import { ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
-import { ExportBody, GitInfo, ImportBody } from '../schemas/git.ts';
-import { presentGitInfo, repositoryOptions } from '../presenters/git.ts';
+import { ExportBody, GitInfo, ImportBody, SyncLogEntry, Webhook, WebhookBody } from '../schemas/git.ts';
+import { presentGitInfo, presentSyncLogEntry, repositoryOptions } from '../presenters/git.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations } from './operation.ts';
+import { done, operations, pageOf } from './operation.ts';
 
 const op = operations('space-git');
 
-const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { gitSync } }) => {
+const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { gitSync }, urls }) => {
   app.post(
     '/spaces/:spaceId/git/import',
     op({
@@ -44,6 +45,35 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { g
       response: { 200: GitInfo },
     }),
     async (req) => presentGitInfo(await gitSync.getGitInfo({ spaceId: req.params.spaceId }, req.caller)),
+  );
+
+  app.post(
+    '/spaces/:spaceId/git/webhook',
+    op({
+      operationId: 'setSpaceGitWebhook',
+      summary:
+        "Set up the space's push webhook (space admins): pushes to `ref` import the pushed commit. Answers the payload URL and a new secret, shown this once; setting it again replaces the secret",
+      params: SpaceParams,
+      body: WebhookBody,
+      response: { 201: Webhook },
+    }),
+    async (req, reply) => {
+      const { spaceId } = req.params;
+      const { secret, ref } = await gitSync.setWebhook({ spaceId, repository: repositoryOptions(req.body), pollSeconds: req.body.pollSeconds ?? 0 }, req.caller);
+      return reply.code(201).send({ url: urls.api(`/git/webhooks/${encodeURIComponent(spaceId)}`), secret, ref });
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/git/log',
+    op({
+      operationId: 'listSpaceGitSyncLog',
+      summary: "The space's sync log, newest first: each import and export (who or which delivery started it, the commit, pages changed, the result) and each webhook delivery that imported nothing, with why",
+      params: SpaceParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(SyncLogEntry) },
+    }),
+    async (req) => pageOf(await gitSync.listSyncLog({ spaceId: req.params.spaceId, page: pageRequest(req.query) }, req.caller), presentSyncLogEntry),
   );
 };
 

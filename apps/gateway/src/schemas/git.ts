@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { COMMON, GIT_SYNC } from '@quire/proto/limits';
-import { chars, Timestamp } from './common.ts';
+import { chars, range, Timestamp } from './common.ts';
 
 const Url = (description: string) => Type.String({ ...chars(COMMON.url), description });
 
@@ -66,3 +66,60 @@ export const GitJob = Type.Object(
 );
 
 export const GitInfo = Type.Object({ ...GitSyncState.properties, job: Type.Optional(GitJob) }, { title: 'GitInfo' });
+
+/** The source a push webhook imports from: an import's fields that name the repository and where the docs are. */
+export const WebhookBody = Type.Object(
+  {
+    url: Url('URL of the Git repository; may hold basic-auth credentials, kept sealed for the imports pushes start'),
+    ref: Type.String({ ...chars(GIT_SYNC.ref), description: 'The branch whose pushes import, such as refs/heads/main' }),
+    repoTreeURL: repository.repoTreeURL,
+    repoCommitURL: repository.repoCommitURL,
+    repoProjectDirectory: repository.repoProjectDirectory,
+    pollSeconds: Type.Optional(
+      Type.Integer({ ...range(GIT_SYNC.pollSeconds), description: 'Also look at the branch every this many seconds and import a new commit (for hosts that cannot reach Quire); off when absent' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const Webhook = Type.Object(
+  {
+    url: Type.String({ description: 'Where the Git host sends push events (the payload URL)' }),
+    secret: Type.String({ description: 'The secret to enter in the Git host: shown this once; setting the webhook again makes a new one' }),
+    ref: Type.String({ description: 'The branch whose pushes import' }),
+  },
+  { title: 'GitWebhook' },
+);
+
+export const WebhookAnswer = Type.Object(
+  {
+    result: Type.Union([Type.Literal('queued'), Type.Literal('ignored')]),
+    reason: Type.Optional(Type.String({ description: 'Why nothing was imported' })),
+  },
+  { title: 'GitWebhookAnswer' },
+);
+
+const results = ['queued', 'running', 'done', 'skipped', 'failed', 'ignored', 'rejected'] as const;
+
+/** One line of a space's sync log. */
+export const SyncLogEntry = Type.Object(
+  {
+    id: Type.String(),
+    direction: Type.Union([Type.Literal('import'), Type.Literal('export')]),
+    trigger: Type.Union([Type.Literal('api'), Type.Literal('webhook'), Type.Literal('poll')], { description: "A member's call, a Git host's push, or a new commit polling found" }),
+    user: Type.Optional(Type.String({ description: 'The member who called, or the one the webhook acts for' })),
+    provider: Type.Optional(Type.String({ description: 'The Git host that sent the webhook' })),
+    deliveryId: Type.Optional(Type.String({ description: "The host's id of the webhook delivery" })),
+    ref: Type.Optional(Type.String()),
+    commit: Type.Optional(Type.String({ description: 'The commit imported or pushed, or the one a push named' })),
+    result: Type.Union(results.map((r) => Type.Literal(r))),
+    reason: Type.Optional(Type.String({ description: 'Why it failed, was skipped, ignored or rejected' })),
+    pagesChanged: Type.Integer({ minimum: 0, description: 'Pages added, changed or removed' }),
+    attempts: Type.Integer({ minimum: 0, description: 'Runs of the job: more than one when a transient failure was retried' }),
+    job: Type.Optional(Type.String({ description: 'The import or export job (as `job.id` in git/info)' })),
+    createdAt: Timestamp,
+    startedAt: Type.Optional(Timestamp),
+    completedAt: Type.Optional(Timestamp),
+  },
+  { title: 'GitSyncLogEntry' },
+);

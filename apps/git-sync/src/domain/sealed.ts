@@ -12,3 +12,8 @@ export const sealCredentials = (credentials: Credentials, jobId: string, keys: S
 
 /** The credentials back; throws unless a configured key, the job id and the bytes are those they were sealed with. */
 export const openCredentials = (sealed: string, jobId: string, keys: SealingKeys) => unseal<Credentials>(Buffer.from(sealed, 'base64'), jobId, keys);
+
+// A space's webhook keeps its secret and the repository's credentials in the database, each sealed
+// to the space (and to what it is), so that neither opens when copied onto another row or column.
+export const webhookSecretContext = (spaceId: string) => `git-webhook-secret:${spaceId}`;
+export const webhookCredentialsContext = (spaceId: string) => `git-webhook-credentials:${spaceId}`;

@@ -1,5 +1,6 @@
 import { openDatabaseStore, preparedStatements, UTC_NOW, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
+import { webhookStore } from './webhooks.ts';
 
 export type Db = Database<PrismaClient>;
 export type JobRow = Prisma.GitJobGetPayload<object>;
@@ -23,13 +24,13 @@ const hot = preparedStatements('git-sync', {
         integration = EXCLUDED.integration, url = EXCLUDED.url, "updatedAt" = EXCLUDED."updatedAt", version = "SpaceGitSync".version + 1
       RETURNING *),
     job AS (
-      INSERT INTO "GitJob" (id, "spaceId", direction, "userId", url, ref, "commitMessage", "repoTreeUrl", "repoCommitUrl", "repoProjectDirectory", standalone, force, timestamp, "createdAt", "updatedAt")
-      VALUES ($1, $2, $3::"Direction", $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamp, ${UTC_NOW}, ${UTC_NOW}))
+      INSERT INTO "GitJob" (id, "spaceId", direction, "userId", url, ref, "commitMessage", "repoTreeUrl", "repoCommitUrl", "repoProjectDirectory", standalone, force, timestamp, "pushOid", "createdAt", "updatedAt")
+      VALUES ($1, $2, $3::"Direction", $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamp, $18, ${UTC_NOW}, ${UTC_NOW}))
     SELECT * FROM link`,
   claim: `UPDATE "GitJob" SET attempt = attempt + 1, state = CASE WHEN state = 'applying' THEN state ELSE 'running'::"JobState" END,
       "startedAt" = COALESCE("startedAt", ${UTC_NOW}), "updatedAt" = ${UTC_NOW}
     WHERE id = $1 AND ${inStates(LIVE)} RETURNING *`,
-  lastImport: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND direction = 'import' AND state = 'done' AND NOT standalone ORDER BY "completedAt" DESC, id DESC LIMIT 1`,
+  lastImport: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND direction = 'import' AND state = 'done' AND NOT standalone AND "skipReason" IS NULL ORDER BY "completedAt" DESC, id DESC LIMIT 1`,
   progress: `UPDATE "GitJob" SET "filesDone" = $3, "filesTotal" = $4, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
   // The space's link row locked first: jobs of one space start applying one at a time, in order.
   beginApply: `WITH link AS (SELECT "lastTimestamp" AS last FROM "SpaceGitSync" WHERE "spaceId" = $3 FOR UPDATE),
@@ -41,7 +42,7 @@ const hot = preparedStatements('git-sync', {
       UPDATE "SpaceGitSync" SET "lastTimestamp" = $4::timestamp
       WHERE "spaceId" = $3 AND EXISTS (SELECT 1 FROM taken) AND ("lastTimestamp" IS NULL OR "lastTimestamp" < $4::timestamp))
     SELECT last, superseded, EXISTS (SELECT 1 FROM taken) AS taken FROM gate`,
-  complete: `UPDATE "GitJob" SET state = 'done', "revisionId" = $3, "commitOid" = $4, "completedAt" = ${UTC_NOW}, error = NULL, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
+  complete: `UPDATE "GitJob" SET state = 'done', "revisionId" = $3, "commitOid" = $4, "pagesChanged" = $5, "skipReason" = $6, "completedAt" = ${UTC_NOW}, error = NULL, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
 });
 
 export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
@@ -61,6 +62,8 @@ export interface NewJob {
   standalone: boolean;
   force: boolean;
   timestamp: Date;
+  /** A push's job: the commit the push named. */
+  pushOid?: string;
 }
 
 export interface LinkInfo {
@@ -76,6 +79,7 @@ export type ApplyGate = 'ok' | 'stale' | 'superseded';
 export function createStore(database: Db) {
   const db = database.prisma;
   return {
+    ...webhookStore(database),
     /** Queues the job and sets the space's Git link (the link's details as the request gave them, at its next version), at once: answers the link. */
     createJob: async (job: NewJob, link: LinkInfo): Promise<GitSyncRow> =>
       (await hot<GitSyncRow>(database, 'createJob', [
@@ -97,6 +101,7 @@ export function createStore(database: Db) {
         link.installationProvider ?? null,
         link.integration,
         link.url,
+        job.pushOid ?? null,
       ]))!,
 
     getJob: (id: string) => db.gitJob.findUnique({ where: { id } }),
@@ -137,9 +142,10 @@ export function createStore(database: Db) {
       await hot.changed(database, 'progress', [job.id, job.attempt, filesDone, filesTotal]);
     },
 
-    /** Done, if this delivery still holds the job; false otherwise. */
-    async complete(job: Pick<JobRow, 'id' | 'attempt'>, result: { revisionId?: string; commitOid?: string }): Promise<boolean> {
-      return (await hot.changed(database, 'complete', [job.id, job.attempt, result.revisionId ?? null, result.commitOid ?? null])) > 0;
+    /** Done, if this delivery still holds the job; false otherwise. `skipped`: why a push's job imported nothing. */
+    async complete(job: Pick<JobRow, 'id' | 'attempt'>, result: { revisionId?: string; commitOid?: string; pagesChanged?: number; skipped?: string }): Promise<boolean> {
+      const values = [job.id, job.attempt, result.revisionId ?? null, result.commitOid ?? null, result.pagesChanged ?? null, result.skipped ?? null];
+      return (await hot.changed(database, 'complete', values)) > 0;
     },
 
     /** Failed with the reason shown to users; `attempt` undefined fails it whoever holds it (queueing failed). */

@@ -1,9 +1,25 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { checkPublicUrl } from '@quire/service-kit/outbound';
 import type { Credentials } from '../domain/sealed.ts';
 
-/** A git command that failed: `message` is safe to show (credentials never reach git's arguments). */
-export class GitError extends Error {}
+/**
+ * A git command that failed: `message` is safe to show (credentials never reach git's arguments).
+ * `transient` when the network or the host failed (a later attempt may pass), not the request:
+ * refused credentials, a missing repository or ref are not.
+ */
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
+    super(message);
+  }
+}
+
+// What git and curl say when the connection or the host's server failed.
+const TRANSIENT =
+  /could not resolve host|failed to connect|connection (refused|reset|timed out)|operation timed out|returned error: 5\d\d|rpc failed|early eof|remote end hung up|transfer closed|empty reply from server/i;
 
 export interface GitTarget {
   /** The URL without credentials. */
@@ -11,6 +27,15 @@ export interface GitTarget {
   credentials?: Credentials;
   /** `host:port:address` pins from the URL check, so git connects where the check looked. */
   resolve: string[];
+}
+
+/** `url` as git may reach it: checked now (DNS may have changed), its host pinned to the addresses checked. */
+export async function pinnedTarget(raw: string, credentials: Credentials | undefined, opts: { allowFileRemotes: boolean; allowPrivateNetwork: boolean }): Promise<GitTarget> {
+  const protocols = opts.allowFileRemotes ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
+  const { url, addresses } = await checkPublicUrl(raw, { field: 'url', protocols, allowPrivateNetwork: opts.allowPrivateNetwork });
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
+  return { url: raw, resolve, ...(credentials ? { credentials } : {}) };
 }
 
 /**
@@ -92,7 +117,10 @@ export function startGit(
     child.on('close', (code) => {
       clearTimeout(timer);
       if (failure) reject(failure);
-      else if (code !== 0) reject(new GitError(summarize(Buffer.concat(err).toString('utf8')) || `git ${args[0]} failed`));
+      else if (code !== 0) {
+        const stderr = Buffer.concat(err).toString('utf8');
+        reject(new GitError(reasonOf(stderr) || `git ${args[0]} failed`, TRANSIENT.test(stderr)));
+      }
       else resolve(Buffer.concat(out).toString('utf8'));
     });
   });
@@ -104,6 +132,15 @@ export function git(cwd: string, args: string[], opts: { target?: GitTarget; dea
   const { stdin, done } = startGit(cwd, args, opts);
   stdin.end(opts.input);
   return done;
+}
+
+// git's words when the host answered 401 to the credentials sent (or to none): it would then prompt.
+const REFUSED = /could not read (username|password)|authentication failed/i;
+
+/** What went wrong, for the job's reason: refused credentials said plainly, then git's own words. */
+function reasonOf(stderr: string): string {
+  const words = summarize(stderr);
+  return REFUSED.test(stderr) ? `the Git host refused the credentials (HTTP 401): ${words}` : words;
 }
 
 // git's own words, shortened: the last meaningful lines ("fatal: ..."), without hints.

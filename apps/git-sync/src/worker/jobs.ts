@@ -8,7 +8,6 @@ import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logg
 import type { JobOutcome } from '@quire/service-kit/job-queue';
 import type { SealingKeys } from '@quire/service-kit/sealed';
 import pLimit from 'p-limit';
-import { checkPublicUrl } from '@quire/service-kit/outbound';
 import {
   gitBlobOid,
   isInside,
@@ -23,11 +22,13 @@ import {
   RepositoryError,
   type RepoSnapshot,
 } from '@quire/gitbook-layout';
+import { GIT_SYNC } from '@quire/proto/limits';
+import { pagesChanged, pagesWritten } from '../domain/changes.ts';
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
-import { GitError, type GitTarget } from './git.ts';
-import { CommitWriter, FETCHED, fetchRef, GitObjects, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
+import { GitError, pinnedTarget, type GitTarget } from './git.ts';
+import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -98,7 +99,9 @@ export async function runJob(deps: RunnerDeps, msg: JobMessage, lastDelivery: bo
     return outcome;
   } catch (err) {
     const reason = reasonOf(err);
-    if (reason === undefined && !lastDelivery) {
+    // A network failure or the host's 5xx may pass: retried with JetStream's backoff, then failed with git's words.
+    const transient = reason === undefined || (err instanceof GitError && err.transient);
+    if (transient && !lastDelivery) {
       log.warn({ err }, 'git job failed, will retry');
       return 'retry';
     }
@@ -134,11 +137,7 @@ async function targetOf(deps: RunnerDeps, job: JobRow, msg: JobMessage): Promise
     }
   }
   // Checked again when run: a job queued before the setting changed does not read local paths.
-  const protocols = deps.allowFileRemotes ? ['https:', 'http:', 'file:'] : ['https:', 'http:'];
-  const { url, addresses } = await checkPublicUrl(job.url, { field: 'url', protocols, allowPrivateNetwork: deps.allowPrivateNetwork });
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const resolve = addresses.length > 0 ? [`${url.hostname.replace(/^\[|\]$/g, '')}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`] : [];
-  return { url: job.url, resolve, ...(credentials ? { credentials } : {}) };
+  return pinnedTarget(job.url, credentials, deps);
 }
 
 const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unknown[] }[] }[]): number =>
@@ -205,7 +204,8 @@ function progressOf(store: Store, job: JobRow, log: Logger) {
 type Progress = ReturnType<typeof progressOf>;
 
 async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
-  const unchanged = await answerUnchanged(deps, job, target, dir, caller, deadline, mark);
+  // A push's job imports the commit it names, unless that is older than the space's (olderPush).
+  const unchanged = job.pushOid ? undefined : await answerUnchanged(deps, job, target, dir, caller, deadline, mark);
   if (unchanged) return unchanged;
   const readCurrent = () => deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: false, withDocuments: false }, caller);
   // Read while git fetches: the revision the import builds on may be older than the commit read
@@ -213,8 +213,10 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
-  if (!(await fetchRef(dir, target, job.ref, deadline))) throw new JobFailure(`ref ${job.ref} not found in the repository`);
+  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline))) throw new JobFailure(job.pushOid ? `commit ${job.pushOid} not found in the repository` : `ref ${job.ref} not found in the repository`);
   mark('fetch');
+  const older = job.pushOid ? await olderPush(deps, job, job.pushOid, target, dir, deadline) : undefined;
+  if (older) return older;
   const objects = new GitObjects(dir, deadline);
   try {
     return await importFetched(deps, job, objects, firstCurrent, readCurrent, caller, mark, progress);
@@ -317,7 +319,8 @@ async function importFetched(
       throw err;
     }
     mark('revision');
-    return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid })) ? 'ack' : 'abandon';
+    const changed = pagesChanged(current.pages, plan.pages);
+    return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid, pagesChanged: changed })) ? 'ack' : 'abandon';
   }
 }
 
@@ -394,6 +397,21 @@ async function answerUnchanged(deps: RunnerDeps, job: JobRow, target: GitTarget,
   return (await deps.store.complete(job, { revisionId: past.revisionId, commitOid: oid })) ? 'ack' : 'abandon';
 }
 
+/**
+ * A push's commit that is the space's last imported one, or one of its ancestors (a delivery that
+ * arrived late): the job is done, skipped, and the space stays where it is.
+ */
+async function olderPush(deps: RunnerDeps, job: JobRow, pushed: string, target: GitTarget, dir: string, deadline: number): Promise<JobOutcome | undefined> {
+  const last = (await deps.store.lastImport(job.spaceId))?.commitOid;
+  if (!last) return undefined;
+  let skipped: string | undefined;
+  if (last === pushed) skipped = `commit ${pushed} is the one last imported`;
+  else if (await isAncestorOf(dir, target, pushed, last, GIT_SYNC.ancestryDepth.max, deadline)) skipped = `commit ${pushed} is older than ${last}, the one last imported`;
+  if (!skipped) return undefined;
+  if ((await beginApply(deps, job, { commitOid: pushed })) === 'abandon') return 'abandon';
+  return (await deps.store.complete(job, { commitOid: pushed, pagesChanged: 0, skipped })) ? 'ack' : 'abandon';
+}
+
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
 async function snapshotOf(objects: GitObjects, tree: string, projectDirectory: string): Promise<RepoSnapshot> {
   const blobs = await objects.files(tree);
@@ -460,7 +478,8 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     mark('commit');
     if (commit) await push(dir, target, job.ref, job.force, deadline);
     mark('push');
-    return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid })) ? 'ack' : 'abandon';
+    const changed = commit ? pagesWritten([...out.keys(), ...plan.remove]) : 0;
+    return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid, pagesChanged: changed })) ? 'ack' : 'abandon';
   } finally {
     writer.close();
   }

@@ -27,19 +27,41 @@ async function initBare(dir: string): Promise<void> {
 
 /**
  * Fetches `ref`'s commit (depth 1) into a new repository at `dir`; false when the remote has no
- * such ref (an export may create it). Its objects are then read with `GitObjects`.
+ * such ref (an export may create it). Its objects are then read with `GitObjects`. `ref` may also
+ * be a commit's id (a push's), which the Git hosts serve when a branch or tag reaches it.
  */
 export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<boolean> {
   await initBare(dir);
+  return fetchInto(dir, target, ref, FETCHED, 1, deadline);
+}
+
+/** `source` (a ref or a commit id) and `depth` commits of its history as `dest`; false when the remote has no such ref or commit. */
+async function fetchInto(dir: string, target: GitTarget, source: string, dest: string, depth: number, deadline: number): Promise<boolean> {
   try {
     // The repository lives for one job: no FETCH_HEAD to write, and no maintenance process to start after.
     const oneJob = ['--no-write-fetch-head', '--no-auto-maintenance'];
-    await git(dir, ['fetch', '--quiet', ...oneJob, '--depth=1', '--no-tags', '--no-recurse-submodules', '--', target.url, `+${ref}:${FETCHED}`], { target, deadline });
+    await git(dir, ['fetch', '--quiet', ...oneJob, `--depth=${depth}`, '--no-tags', '--no-recurse-submodules', '--', target.url, `+${source}:${dest}`], { target, deadline });
   } catch (err) {
-    if (err instanceof GitError && /couldn't find remote ref/i.test(err.message)) return false;
+    if (err instanceof GitError && /couldn't find remote ref|not our ref|unadvertised object/i.test(err.message)) return false;
     throw err;
   }
   return true;
+}
+
+/**
+ * Whether `oid` (fetched) is `newer` or one of its ancestors within `depth` commits of its history:
+ * `newer` is fetched that deep first. False when the remote no longer has it (a force push).
+ */
+export async function isAncestorOf(dir: string, target: GitTarget, oid: string, newer: string, depth: number, deadline: number): Promise<boolean> {
+  if (!(await fetchInto(dir, target, newer, 'refs/quire/newer', depth, deadline))) return false;
+  try {
+    await git(dir, ['merge-base', '--is-ancestor', oid, newer], { deadline });
+    return true;
+  } catch (err) {
+    // Exit status 1: not an ancestor (nor one git could reach within the fetched history).
+    if (err instanceof GitError) return false;
+    throw err;
+  }
 }
 
 /** The commit `ref` names on the remote (one `git ls-remote`, nothing fetched); undefined when it has no such ref. */

@@ -2576,6 +2576,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/git/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set up the space's push webhook (space admins): pushes to `ref` import the pushed commit. Answers the payload URL and a new secret, shown this once; setting it again replaces the secret */
+        post: operations["setSpaceGitWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/git/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The space's sync log, newest first: each import and export (who or which delivery started it, the commit, pages changed, the result) and each webhook delivery that imported nothing, with why */
+        get: operations["listSpaceGitSyncLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/webhooks/{spaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A Git host's push event (GitHub, GitLab, Gitea, Forgejo, Bitbucket; JSON), signed with the space's webhook secret: a push to the linked branch queues the import of its commit (202 `queued`), anything else is answered `ignored` with why; 401 when the signature does not match */
+        post: operations["receiveGitPushWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -43053,6 +43104,479 @@ export interface operations {
                             /** @description Files the job processes in all; 0 until it knows */
                             filesTotal: number;
                         };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setSpaceGitWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Space id */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description URL of the Git repository; may hold basic-auth credentials, kept sealed for the imports pushes start */
+                    url: string;
+                    /** @description The branch whose pushes import, such as refs/heads/main */
+                    ref: string;
+                    /** @description Prefix for external file references */
+                    repoTreeURL?: string;
+                    /** @description Prefix for the commit URL */
+                    repoCommitURL?: string;
+                    /** @description Root directory of the project in the repository */
+                    repoProjectDirectory?: string;
+                    /** @description Also look at the branch every this many seconds and import a new commit (for hosts that cannot reach Quire); off when absent */
+                    pollSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the Git host sends push events (the payload URL) */
+                        url: string;
+                        /** @description The secret to enter in the Git host: shown this once; setting the webhook again makes a new one */
+                        secret: string;
+                        /** @description The branch whose pushes import */
+                        ref: string;
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSpaceGitSyncLog: {
+        parameters: {
+            query?: {
+                /** @description Cursor from a previous answer's `next.page` */
+                page?: string;
+                /** @description Items per page, at most 1000 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Space id */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next?: {
+                            page: string;
+                        };
+                        count: number;
+                        items: {
+                            id: string;
+                            direction: "import" | "export";
+                            /** @description A member's call, a Git host's push, or a new commit polling found */
+                            trigger: "api" | "webhook" | "poll";
+                            /** @description The member who called, or the one the webhook acts for */
+                            user?: string;
+                            /** @description The Git host that sent the webhook */
+                            provider?: string;
+                            /** @description The host's id of the webhook delivery */
+                            deliveryId?: string;
+                            ref?: string;
+                            /** @description The commit imported or pushed, or the one a push named */
+                            commit?: string;
+                            result: "queued" | "running" | "done" | "skipped" | "failed" | "ignored" | "rejected";
+                            /** @description Why it failed, was skipped, ignored or rejected */
+                            reason?: string;
+                            /** @description Pages added, changed or removed */
+                            pagesChanged: number;
+                            /** @description Runs of the job: more than one when a transient failure was retried */
+                            attempts: number;
+                            /** @description The import or export job (as `job.id` in git/info) */
+                            job?: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt?: string;
+                            /** Format: date-time */
+                            completedAt?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description What went wrong; `message` names the field or resource at fault. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveGitPushWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Space id */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: "queued" | "ignored";
+                        /** @description Why nothing was imported */
+                        reason?: string;
                     };
                 };
             };
