@@ -45,11 +45,13 @@ describeInChromium("change requests opened through the organization's MCP server
     const number = /#(\d+) "Proposed by the assistant"/.exec((opened.content[0] as { text: string }).text)![1]!;
     await client.close();
 
-    const page = await browser.signedIn(app.origin, owner, `/o/${orgId}/s/${spaceId}/~/changes`);
+    const listPath = `/o/${orgId}/s/${spaceId}/~/changes`;
+    const page = await browser.signedIn(app.origin, owner, listPath);
     const list = page.getByRole('table', { name: 'Change requests of Runbook' });
     const link = list.getByRole('link', { name: 'Proposed by the assistant' });
     await link.waitFor();
-    expect(await list.getByRole('row').filter({ has: link }).getByRole('cell').first().textContent()).toBe(number);
+    // Its row: the number the assistant was told, the subject, its author, open.
+    await list.getByRole('row', { name: new RegExp(`^${number} Proposed by the assistant owner open`) }).waitFor();
     await link.click();
     await page.getByRole('heading', { name: /Proposed by the assistant/ }).waitFor();
 
@@ -58,7 +60,7 @@ describeInChromium("change requests opened through the organization's MCP server
     const refused = (await stranger.callTool({ name: 'createChangeRequest', arguments: { spaceId, subject: 'Intrusion' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
     await stranger.close();
-    await page.reload();
+    await page.goto(app.origin + listPath);
     await link.waitFor();
     expect(await list.getByRole('link', { name: 'Intrusion' }).count()).toBe(0);
   });
