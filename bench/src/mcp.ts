@@ -1,18 +1,14 @@
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
-import { startContent } from '@quire/content/testing';
-import { startInsights } from '@quire/insights/testing';
-import { startOrgs } from '@quire/orgs/testing';
-import { startSites } from '@quire/sites/testing';
 import { unaryCall } from '@quire/service-kit';
-import { migrateTemplate, testIdentity } from '@quire/service-kit/testing';
+import { testIdentity } from '@quire/service-kit/testing';
 import { percentiles, writeResult } from './lib/results.ts';
+import { startSiteServices } from './lib/site-services.ts';
 import { startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // A published site's MCP server on a space of BENCH_PAGES pages (20,000: 200 chapters of 99
@@ -28,7 +24,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 100;
 const CHAPTERS = 200;
 const PORT = 18292;
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // Each page: a few sentences of common words and one rare word of its own, so that a query finds
 // from one page ("rare") to most of them ("common").
@@ -46,12 +41,8 @@ const tree = Array.from({ length: CHAPTERS }, (_, c) =>
   ),
 );
 
-await Promise.all(['orgs', 'content', 'sites'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
-const orgs = await startOrgs();
-const [content, insights] = await Promise.all([startContent(orgs.address), startInsights(orgs.address)]);
-const sites = await startSites(orgs.address, content.address);
-const owner = await orgs.user('owner');
-const orgId = (await orgs.organization(owner, [])).id;
+const services = await startSiteServices();
+const { orgs, content, insights, sites, owner, orgId } = services;
 const spaceId = (
   await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Handbook', emoji: '', editMode: '', visibility: '' }, owner.id)
 ).id;
@@ -137,6 +128,4 @@ writeResult('mcp', {
 
 await client.close();
 await stopAll();
-await sites.stop();
-await Promise.all([content.stop(), insights.stop()]);
-await orgs.stop();
+await services.stop();
