@@ -9,7 +9,8 @@ import { permissionHandlers } from './rpc/permissions.ts';
 import { importHandlers, type ImportDeps } from './rpc/import.ts';
 import { linkHandlers, type LinkDeps } from './rpc/links.ts';
 import { openApiHandlers } from './rpc/openapi.ts';
-import { revisionHandlers, type RevisionDeps } from './rpc/revisions.ts';
+import type { RevisionDeps } from './rpc/revision-access.ts';
+import { revisionHandlers } from './rpc/revisions.ts';
 import { searchHandlers } from './rpc/search.ts';
 import { spaceHandlers } from './rpc/spaces.ts';
 

@@ -41,6 +41,11 @@ export interface Page {
   take: number;
 }
 
+/** Prisma's arguments for a page of rows keyed by `id`: `page.take` of them, after `page.after`. */
+export function rowsAfter(page: Page): { take: number; cursor?: { id: string }; skip?: number } {
+  return { take: page.take, ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}) };
+}
+
 /** The request's page as the store wants it, with the limit kept to cut the answer. */
 export function pageArgs(page: { page?: string; limit?: number } | undefined): { limit: number; page: Page } {
   const limit = pageLimit(page?.limit);

@@ -67,6 +67,22 @@ export function openDatabaseStore<C extends { $disconnect(): Promise<void> }, S>
   return { store: createStore(db), close: () => db.close(), checks: { database: () => db.pool.query('SELECT 1') } };
 }
 
+type Merged<U> = (U extends unknown ? (part: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/**
+ * A service's store made of its aggregates' queries (one file each) over one database:
+ * `createStore` merges them, `openStore` opens the service's database (one pool for Prisma and
+ * plain SQL) with it.
+ */
+export function storeOf<C extends { $disconnect(): Promise<void> }>(PrismaClient: new (options: { adapter: PrismaPg }) => C) {
+  return <A extends ((db: Database<C>) => object)[]>(...aggregates: A) => {
+    const createStore = (db: Database<C>) => Object.assign({}, ...aggregates.map((aggregate) => aggregate(db))) as Merged<ReturnType<A[number]>>;
+    const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
+      openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
+    return { createStore, openStore };
+  };
+}
+
 /**
  * Named prepared statements on the shared pool, for the reads behind every call: through Prisma
  * each paid more for query compilation than PostgreSQL spent answering it (bench/README.md, org-read).

@@ -1,12 +1,12 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import { InvalidArgumentError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { allow, Role } from '@quire/policy';
-import { ancestors, collectionRole, spaceRole, subtree, type Access } from '../domain/access.ts';
+import { ancestors, collectionRole, subtree, type Access } from '../domain/access.ts';
 import { checkDefaultLevel, checkDescription, checkTitle, DEFAULT_TITLE } from '../domain/fields.ts';
 import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
 import { presentCollection } from '../presenters.ts';
-import { presentSpaces } from './copies.ts';
+import { viewableSpaces } from './copies.ts';
 import type { CollectionRow } from '../store/index.ts';
 import { callerOf, collectionNotFound, memberAccessIn, visibleCollection, visiblePage, type Deps } from './deps.ts';
 
@@ -100,12 +100,7 @@ export function collectionHandlers(deps: Deps): H {
 
     async listSpacesInCollection(req, ctx) {
       const { access } = await visibleCollection(deps, req.collectionId, ctx);
-      const { items, next } = await visiblePage(
-        req.page,
-        (page) => store.listSpacesInCollection(req.collectionId, page),
-        (s) => allow(spaceRole(access, s), 'view', 'space'),
-      );
-      return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
+      return viewableSpaces(deps, access, req.page, (page) => store.listSpacesInCollection(req.collectionId, page), ctx.log);
     },
 
     async moveCollection(req, ctx) {

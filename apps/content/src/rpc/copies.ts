@@ -1,11 +1,14 @@
 import type { ContentServiceServer, Space, SpaceCounters, SpaceGitLink } from '@quire/proto/content';
 import { COMMON } from '@quire/proto/limits';
-import { callsAsItself, PermissionDeniedError, type Handlers, type Logger } from '@quire/service-kit';
-import { type Role } from '@quire/policy';
+import { callsAsItself, PermissionDeniedError, type Handlers, type Logger, type Page } from '@quire/service-kit';
+import { allow, type Role } from '@quire/policy';
+import type { PageRequest } from '@quire/proto/common';
+import { spaceRole, type Access } from '../domain/access.ts';
 import { checkCounters, checkGitLinks, newest, type CopyUpdate } from '../domain/copies.ts';
 import { presentSpace } from '../presenters.ts';
 import type { CopyRow } from '../store/copies.ts';
 import type { SpaceRow, Store } from '../store/index.ts';
+import { visiblePage } from './deps.ts';
 
 /** The services that own what a Space shows, asked for their current state when a copy is missing. */
 export interface Owners {
@@ -74,6 +77,12 @@ async function copiesOf(deps: CopyDeps, rows: SpaceRow[], log: Pick<Logger, 'war
 export async function presentSpaces(deps: CopyDeps, rows: SpaceRow[], roleOf: (r: SpaceRow) => Role, log: Pick<Logger, 'warn'>): Promise<Space[]> {
   const copies = await copiesOf(deps, rows, log);
   return rows.map((r) => presentSpace(r, roleOf(r), copies.get(r.id)));
+}
+
+/** A page of the spaces `list` reads that `access` may view, each shown with its role. */
+export async function viewableSpaces(deps: CopyDeps, access: Access, req: PageRequest | undefined, list: (page: Page) => Promise<SpaceRow[]>, log: Pick<Logger, 'warn'>) {
+  const { items, next } = await visiblePage(req, list, (s) => allow(spaceRole(access, s), 'view', 'space'));
+  return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), log), page: { next } };
 }
 
 export async function presentOne(deps: CopyDeps, row: SpaceRow, role: Role, log: Pick<Logger, 'warn'>): Promise<Space> {

@@ -5,7 +5,8 @@ import { checkPublicUrl, fetchPublic } from '@quire/service-kit/outbound';
 import { toMarkdown } from '../import/convert.ts';
 import { crawl, type CrawlLimits } from '../import/crawl.ts';
 import { FILE_SOURCES, importFile, type FileImportLimits, type FileSource } from '../import/files.ts';
-import { contentWriter, requireEdit, type RevisionDeps } from './revisions.ts';
+import { requireEdit, type RevisionDeps } from './revision-access.ts';
+import { contentWriter } from './revisions.ts';
 import { visibleSpace } from './deps.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'importContent'>;

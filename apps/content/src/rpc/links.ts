@@ -7,7 +7,7 @@ import { flatten } from '../domain/tree.ts';
 import type { SpaceRow } from '../store/index.ts';
 import type { RevisionRow } from '../store/revisions.ts';
 import type { Deps } from './deps.ts';
-import { readRevision } from './revisions.ts';
+import { readRevision } from './revision-access.ts';
 
 type H = Pick<Handlers<SpaceContentServiceServer>, 'listLinks' | 'listFileBacklinks'>;
 

@@ -8,7 +8,7 @@ import { checkDefaultLevel, checkEmoji, checkTitle, checkVisibility, copyTitle, 
 import { purgeCutoff, restorable } from '../domain/lifecycle.ts';
 import { accessChanges } from '../domain/grants.ts';
 import { positionAmong } from '../domain/positions.ts';
-import { presentOne, presentSpaces } from './copies.ts';
+import { presentOne, presentSpaces, viewableSpaces } from './copies.ts';
 import type { SpaceRow } from '../store/index.ts';
 import { authorizeParent, authorizeTransfer } from './collections.ts';
 import { accessIn, accessOf, callerOf, memberAccessIn, spaceNotFound, visiblePage, visibleSpace, type Deps } from './deps.ts';
@@ -57,12 +57,7 @@ export function spaceHandlers(deps: Deps): H {
 
     async listSpacesInOrganization(req, ctx) {
       const access = await memberAccessIn(deps, req.organizationId, ctx);
-      const { items, next } = await visiblePage(
-        req.page,
-        (page) => store.listSpacesInOrganization(req.organizationId, page),
-        (s) => allow(spaceRole(access, s), 'view', 'space'),
-      );
-      return { items: await presentSpaces(deps, items, (s) => spaceRole(access, s), ctx.log), page: { next } };
+      return viewableSpaces(deps, access, req.page, (page) => store.listSpacesInOrganization(req.organizationId, page), ctx.log);
     },
 
     async listMemberSpaces(req, ctx) {

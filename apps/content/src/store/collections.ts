@@ -1,10 +1,9 @@
 import { newId } from '@quire/service-kit/ids';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Level } from '../domain/access.ts';
 import type { Sibling } from '../domain/positions.ts';
 import type { Db } from './index.ts';
-import { cursor } from './paging.ts';
 
 export type CollectionRow = Prisma.CollectionGetPayload<object>;
 
@@ -30,8 +29,7 @@ export function createCollectionStore({ prisma: db }: Db) {
       return db.collection.findMany({
         where: { organizationId, ...(nested ? {} : { parentId: null }) },
         orderBy: nested ? [{ createdAt: 'asc' }, { id: 'asc' }] : [{ position: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
     },
 

@@ -1,5 +1,5 @@
 import { newId } from '@quire/service-kit/ids';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -17,14 +17,13 @@ export interface CheckedDocument {
 }
 
 const META = { id: true, specId: true, createdAt: true, sourceUrl: true, version: true, digest: true } as const;
-const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 
 // The organization's OpenAPI specifications and their versions. A spec's version list only grows:
 // a save whose document is the latest's (same digest) adds none.
 export function createOpenApiStore({ prisma: db }: Db) {
   return {
     list(organizationId: string, page: Page): Promise<OpenApiSpecRow[]> {
-      return db.openApiSpec.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.openApiSpec.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     get(organizationId: string, slug: string): Promise<OpenApiSpecRow | null> {
@@ -69,7 +68,7 @@ export function createOpenApiStore({ prisma: db }: Db) {
     },
 
     versions(specId: string, page: Page): Promise<OpenApiVersionRow[]> {
-      return db.openApiSpecVersion.findMany({ where: { specId }, select: META, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.take, ...cursor(page) });
+      return db.openApiSpecVersion.findMany({ where: { specId }, select: META, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...rowsAfter(page) });
     },
 
     version(specId: string, versionId: string): Promise<OpenApiVersionRow | null> {

@@ -1,14 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { newId } from '@quire/service-kit/ids';
 import { preparedStatements } from '@quire/service-kit/prisma';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Visibility as DbVisibility } from '../generated/prisma/enums.ts';
 import type { CollectionNode, Level } from '../domain/access.ts';
 import type { EditMode, Visibility } from '../domain/fields.ts';
 import type { CopyRow } from './copies.ts';
 import type { Db } from './index.ts';
-import { cursor } from './paging.ts';
 import type { RevisionStore } from './revisions.ts';
 
 // The database enum cannot hold "-"; the API's spelling is used everywhere else.
@@ -125,8 +124,7 @@ export function createSpaceStore(database: Db, revisions: RevisionStore) {
       const rows = await db.space.findMany({
         where: { organizationId, deletedAt: null },
         orderBy: [{ createdAt: order }, { id: order }],
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
       return rows.map(space);
     },
@@ -136,8 +134,7 @@ export function createSpaceStore(database: Db, revisions: RevisionStore) {
       const rows = await db.space.findMany({
         where: { parentId: collectionId, deletedAt: null },
         orderBy: [{ position: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
       return rows.map(space);
     },

@@ -14,14 +14,19 @@ const permissions = (p: CommentMsg['permissions']) => ({ view: !!p?.view, edit: 
 const commentPath = (c: { spaceId: string; changeRequestId: string; id: string }) =>
   c.changeRequestId ? `/spaces/${c.spaceId}/change-requests/${c.changeRequestId}/comments/${c.id}` : `/spaces/${c.spaceId}/comments/${c.id}`;
 
+/** What a comment and a reply both say of themselves: who posted it, when, and its reactions. */
+const posted = (p: Pick<CommentMsg | Reply, 'id' | 'postedBy' | 'postedAt' | 'editedAt' | 'reactions'>, urls: Urls) => ({
+  id: p.id,
+  postedBy: presentUser(p.postedBy, urls),
+  postedAt: iso(p.postedAt),
+  ...(p.editedAt ? { editedAt: iso(p.editedAt) } : {}),
+  reactions: presentReactions(p.reactions, urls),
+});
+
 export function presentComment(c: CommentMsg, urls: Urls): Static<typeof Comment> {
   return {
     object: 'comment',
-    id: c.id,
-    postedBy: presentUser(c.postedBy, urls),
-    postedAt: iso(c.postedAt),
-    ...(c.editedAt ? { editedAt: iso(c.editedAt) } : {}),
-    reactions: presentReactions(c.reactions, urls),
+    ...posted(c, urls),
     replies: c.replies,
     body: { markdown: c.markdown },
     target: {
@@ -43,11 +48,7 @@ export function presentComment(c: CommentMsg, urls: Urls): Static<typeof Comment
 export function presentReply(r: Reply, comment: { spaceId: string; changeRequestId: string; id: string }, urls: Urls): Static<typeof CommentReply> {
   return {
     object: 'comment-reply',
-    id: r.id,
-    postedBy: presentUser(r.postedBy, urls),
-    postedAt: iso(r.postedAt),
-    ...(r.editedAt ? { editedAt: iso(r.editedAt) } : {}),
-    reactions: presentReactions(r.reactions, urls),
+    ...posted(r, urls),
     body: { markdown: r.markdown },
     urls: { location: urls.api(`${commentPath(comment)}/replies/${r.id}`) },
     permissions: permissions(r.permissions),

@@ -1,15 +1,22 @@
 import type { ContentLocation, LinkUsage, ListLinksResponse, Page as PageMsg } from '@quire/proto/space-content';
 import type { Caller } from '@quire/service-kit';
 import type { Services } from '../clients.ts';
-import { list } from '../schemas/common.ts';
-import type { ContentLocationJson, ContentReferenceUsageJson } from '../schemas/space-links.ts';
+import { list, pageRequest } from '../schemas/common.ts';
+import type { ContentLocationJson, ContentReferenceUsageJson, LinksQuery } from '../schemas/space-links.ts';
 import type { LinkSigner } from '../signing.ts';
 import { presentOrganization } from './orgs.ts';
 import { presentFile, presentPage } from './space-content.ts';
 import { presentSpace } from './content.ts';
 import type { Urls } from './urls.ts';
+import type { Static } from '@sinclair/typebox';
 
 type Deps = { services: Pick<Services, 'orgs' | 'content' | 'spaceContent'>; urls: Urls; links: LinkSigner };
+
+/** A page of the links of the content of `spaceId` at `revisionId` (its current one when empty), or of one of its pages, presented. */
+export async function linksOf(deps: Deps, caller: Caller, at: { spaceId: string; revisionId: string; pageId: string }, query: Static<typeof LinksQuery>) {
+  const res = await deps.services.spaceContent.listLinks({ ...at, status: query.status ?? '', page: pageRequest(query) }, caller);
+  return (await linkPresenters(deps, caller, at.spaceId, at.revisionId)).links(res);
+}
 
 /**
  * Presenters of where links are and go (GitBook's ContentLocation: the organization, space, page

@@ -3,10 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { AUDIT } from '@quire/proto/limits';
 import type { AuditEntry as AuditEntryMsg } from '@quire/proto/orgs';
 import { AuditLog } from '../schemas/auth.ts';
-import { chars, errorResponses, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
+import { chars, ListQuery, OrgParams, pageRequest, Timestamp } from '../schemas/common.ts';
 import { iso } from '../presenters/time.ts';
 import type { RouteDeps } from './context.ts';
-import { pageOf } from './operation.ts';
+import { operations, pageOf } from './operation.ts';
+
+const op = operations('organizations');
 
 function presentEntry(e: AuditEntryMsg) {
   return {
@@ -25,22 +27,19 @@ function presentEntry(e: AuditEntryMsg) {
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
   app.get(
     '/orgs/:organizationId/audit-log',
-    {
-      schema: {
-        operationId: 'listOrganizationAuditLog',
-        tags: ['organizations'],
-        summary: 'Who did what in the organization, newest first (admins)',
-        params: OrgParams,
-        querystring: Type.Object({
-          ...ListQuery,
-          actor: Type.Optional(Type.String({ ...chars(AUDIT.actor), description: 'Only entries of this user id' })),
-          action: Type.Optional(Type.String({ ...chars(AUDIT.action), description: 'Only this action, e.g. `user.sign_in_failed`' })),
-          from: Type.Optional({ ...Timestamp, description: 'Entries at or after this time' }),
-          to: Type.Optional({ ...Timestamp, description: 'Entries before this time' }),
-        }),
-        response: { 200: AuditLog, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listOrganizationAuditLog',
+      summary: 'Who did what in the organization, newest first (admins)',
+      params: OrgParams,
+      querystring: Type.Object({
+        ...ListQuery,
+        actor: Type.Optional(Type.String({ ...chars(AUDIT.actor), description: 'Only entries of this user id' })),
+        action: Type.Optional(Type.String({ ...chars(AUDIT.action), description: 'Only this action, e.g. `user.sign_in_failed`' })),
+        from: Type.Optional({ ...Timestamp, description: 'Entries at or after this time' }),
+        to: Type.Optional({ ...Timestamp, description: 'Entries before this time' }),
+      }),
+      response: { 200: AuditLog },
+    }),
     async (req) => {
       const { actor, action, from, to } = req.query;
       const res = await orgs.listAuditLog(

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { CHANGE_REQUEST } from '@quire/proto/limits';
 import type { Caller } from '@quire/service-kit';
 import { InvalidArgumentError, NotFoundError } from '@quire/service-kit';
-import { linkPresenters } from '../presenters/space-links.ts';
+import { linkPresenters, linksOf } from '../presenters/space-links.ts';
 import { ImportContentBody, ImportContentResult } from '../schemas/space-import.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
 import { SemanticChanges, SemanticChangesQuery } from '../schemas/space-content.ts';
@@ -28,7 +28,7 @@ import { operations, pageOf } from './operation.ts';
 import { contentReadRoutes } from './space-content.ts';
 
 const op = operations('change-requests');
-const contentTags = ['change-request-content'];
+const contentOp = operations('change-request-content');
 const CR = '/spaces/:spaceId/change-requests/:changeRequestId';
 /** Where the PDF download link points: public, the signature is the permission. */
 const pdfPath = (spaceId: string, changeRequestId: string) => `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/pdf/download`;
@@ -132,16 +132,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     `${CR}/changes`,
-    {
-      schema: {
-        operationId: 'getChangeRequestChanges',
-        tags: contentTags,
-        summary: 'What the change request changes against the space content it started from (or last brought in)',
-        params: ChangeRequestParams,
-        querystring: SemanticChangesQuery,
-        response: { 200: SemanticChanges, ...errorResponses },
-      },
-    },
+    contentOp({
+      operationId: 'getChangeRequestChanges',
+      summary: 'What the change request changes against the space content it started from (or last brought in)',
+      params: ChangeRequestParams,
+      querystring: SemanticChangesQuery,
+      response: { 200: SemanticChanges },
+    }),
     async (req) => {
       const cr = await review.getChangeRequestRevision({ spaceId: req.params.spaceId, changeRequest: req.params.changeRequestId }, req.caller);
       const changes = await spaceContent.getSemanticChanges({ spaceId: cr.spaceId, revisionId: cr.revision, baseRevisionId: cr.baseRevision, limit: req.query.limit }, req.caller);
@@ -167,16 +164,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.post(
     `${CR}/content/import`,
-    {
-      schema: {
-        operationId: 'importContentInChangeRequest',
-        tags: contentTags,
-        summary: "Import a website, a file or an export (as the space's import does) on top of the change request's content (editors); the space is left alone",
-        params: ChangeRequestParams,
-        body: ImportContentBody,
-        response: { 201: ImportContentResult, ...errorResponses },
-      },
-    },
+    contentOp({
+      operationId: 'importContentInChangeRequest',
+      summary: "Import a website, a file or an export (as the space's import does) on top of the change request's content (editors); the space is left alone",
+      params: ChangeRequestParams,
+      body: ImportContentBody,
+      response: { 201: ImportContentResult },
+    }),
     async (req, reply) => {
       const res = await review.importChangeRequestContent({ ...ref(req.params), url: req.body.url, source: req.body.source }, req.caller);
       return reply.code(201).send({ revision: res.revisionId, importedResources: res.importedResources, totalResources: res.totalResources });
@@ -185,54 +179,37 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
 
   app.get(
     `${CR}/links`,
-    {
-      schema: {
-        operationId: 'listChangeRequestLinks',
-        tags: contentTags,
-        summary: "The links of the change request's content, with their status",
-        params: ChangeRequestParams,
-        querystring: LinksQuery,
-        response: { 200: LinkList, ...errorResponses },
-      },
-    },
-    async (req) => {
-      const at = await resolve(req.params, req.caller);
-      const res = await spaceContent.listLinks({ ...at, pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
-      return (await linkPresenters(deps, req.caller, at.spaceId, at.revisionId)).links(res);
-    },
+    contentOp({
+      operationId: 'listChangeRequestLinks',
+      summary: "The links of the change request's content, with their status",
+      params: ChangeRequestParams,
+      querystring: LinksQuery,
+      response: { 200: LinkList },
+    }),
+    async (req) => linksOf(deps, req.caller, { ...(await resolve(req.params, req.caller)), pageId: '' }, req.query),
   );
 
   app.get(
     `${CR}/content/page/:pageId/links`,
-    {
-      schema: {
-        operationId: 'listPageLinksInChangeRequest',
-        tags: contentTags,
-        summary: "The links of one page of the change request's content, with their status",
-        params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('Page id') }),
-        querystring: LinksQuery,
-        response: { 200: LinkList, ...errorResponses },
-      },
-    },
-    async (req) => {
-      const at = await resolve(req.params, req.caller);
-      const res = await spaceContent.listLinks({ ...at, pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) }, req.caller);
-      return (await linkPresenters(deps, req.caller, at.spaceId, at.revisionId)).links(res);
-    },
+    contentOp({
+      operationId: 'listPageLinksInChangeRequest',
+      summary: "The links of one page of the change request's content, with their status",
+      params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('Page id') }),
+      querystring: LinksQuery,
+      response: { 200: LinkList },
+    }),
+    async (req) => linksOf(deps, req.caller, { ...(await resolve(req.params, req.caller)), pageId: req.params.pageId }, req.query),
   );
 
   app.get(
     `${CR}/content/files/:fileId/backlinks`,
-    {
-      schema: {
-        operationId: 'listChangeRequestFileBacklinks',
-        tags: contentTags,
-        summary: "The pages of the change request's content that link to or embed the file",
-        params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('File id') }),
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(ContentLocation), ...errorResponses },
-      },
-    },
+    contentOp({
+      operationId: 'listChangeRequestFileBacklinks',
+      summary: "The pages of the change request's content that link to or embed the file",
+      params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('File id') }),
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(ContentLocation) },
+    }),
     async (req) => {
       const at = await resolve(req.params, req.caller);
       const res = await spaceContent.listFileBacklinks({ ...at, fileId: req.params.fileId, page: pageRequest(req.query) }, req.caller);

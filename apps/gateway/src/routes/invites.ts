@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, MEMBER } from '@quire/proto/limits';
 import { Role, roleFromApi } from '@quire/policy';
-import { chars, errorResponses, Id, items, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, Id, items, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
@@ -55,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
         role: Type.Optional(RoleOrGuest),
         sso: Type.Optional(Type.Boolean()),
       }),
-      response: { 200: Type.Object({ users: Type.Array(Type.String()), invited: Type.Integer(), failedSSOEmails: Type.Array(Type.String()) }), ...errorResponses },
+      response: { 200: Type.Object({ users: Type.Array(Type.String()), invited: Type.Integer(), failedSSOEmails: Type.Array(Type.String()) }) },
     }),
     async (req) => {
       const { emails, role, sso } = req.body;

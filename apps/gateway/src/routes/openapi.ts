@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { CreateSpecBody, OpenApiSpec, OpenApiSpecContent, OpenApiSpecVersion, PutSpecBody, SpecParams, UpdateSpecBody, VersionParams } from '../schemas/openapi.ts';
 import { presentSpec, presentVersion } from '../presenters/openapi.ts';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './context.ts';
+import { operations } from './operation.ts';
 
-const tags = ['openapi'];
+const op = operations('openapi');
 // A spec's text travels in the JSON body: room for the content service's 8 MiB document, escaped.
 const SPEC_BODY_LIMIT = 12 * 1024 * 1024;
 
@@ -16,16 +17,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
 
   app.get(
     '/orgs/:organizationId/openapi',
-    {
-      schema: {
-        operationId: 'listOpenAPISpecs',
-        tags,
-        summary: "List the organization's OpenAPI specs",
-        params: OrgParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(OpenApiSpec), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listOpenAPISpecs',
+      summary: "List the organization's OpenAPI specs",
+      params: OrgParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(OpenApiSpec) },
+    }),
     async (req) => {
       const res = await content.listOpenApiSpecs({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
       return list(
@@ -39,14 +37,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     '/orgs/:organizationId/openapi',
     {
       bodyLimit: SPEC_BODY_LIMIT,
-      schema: {
+      ...op({
         operationId: 'createOpenAPISpec',
-        tags,
         summary: 'Create an OpenAPI spec from a URL or a text (JSON or YAML; OpenAPI 3.x or Swagger 2.0); 400 names what is invalid and where',
         params: OrgParams,
         body: CreateSpecBody,
-        response: { 201: OpenApiSpec, ...errorResponses },
-      },
+        response: { 201: OpenApiSpec },
+      }),
     },
     async (req, reply) => {
       const { spec } = await content.saveOpenApiSpec(
@@ -59,7 +56,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
 
   app.get(
     '/orgs/:organizationId/openapi/:specSlug',
-    { schema: { operationId: 'getOpenAPISpecBySlug', tags, summary: 'Get an OpenAPI spec', params: SpecParams, response: { 200: OpenApiSpec, ...errorResponses } } },
+    op({ operationId: 'getOpenAPISpecBySlug', summary: 'Get an OpenAPI spec', params: SpecParams, response: { 200: OpenApiSpec } }),
     async (req) => presentSpec(await content.getOpenApiSpec(ref(req.params), req.caller), urls),
   );
 
@@ -67,14 +64,13 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     '/orgs/:organizationId/openapi/:specSlug',
     {
       bodyLimit: SPEC_BODY_LIMIT,
-      schema: {
+      ...op({
         operationId: 'createOrUpdateOpenAPISpecBySlug',
-        tags,
         summary: 'Create or update an OpenAPI spec: a new version when its content changed',
         params: SpecParams,
         body: PutSpecBody,
-        response: { 200: OpenApiSpec, 201: OpenApiSpec, ...errorResponses },
-      },
+        response: { 200: OpenApiSpec, 201: OpenApiSpec },
+      }),
     },
     async (req, reply) => {
       const { spec, created } = await content.saveOpenApiSpec({ ...ref(req.params), source: source(req.body.source), createOnly: false }, req.caller);
@@ -84,45 +80,36 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
 
   app.patch(
     '/orgs/:organizationId/openapi/:specSlug',
-    {
-      schema: {
-        operationId: 'updateOpenAPISpecBySlug',
-        tags,
-        summary: "Change an OpenAPI spec's visibility",
-        params: SpecParams,
-        body: UpdateSpecBody,
-        response: { 200: OpenApiSpec, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'updateOpenAPISpecBySlug',
+      summary: "Change an OpenAPI spec's visibility",
+      params: SpecParams,
+      body: UpdateSpecBody,
+      response: { 200: OpenApiSpec },
+    }),
     async (req) => presentSpec(await content.updateOpenApiSpecVisibility({ ...ref(req.params), visibility: req.body.visibility }, req.caller), urls),
   );
 
   app.delete(
     '/orgs/:organizationId/openapi/:specSlug',
-    {
-      schema: {
-        operationId: 'deleteOpenAPISpecBySlug',
-        tags,
-        summary: 'Delete an OpenAPI spec and its versions: 205 when deleted, 204 when there was none',
-        params: SpecParams,
-        response: { 204: NoContent, 205: NoContent, ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'deleteOpenAPISpecBySlug',
+      summary: 'Delete an OpenAPI spec and its versions: 205 when deleted, 204 when there was none',
+      params: SpecParams,
+      response: { 204: NoContent, 205: NoContent },
+    }),
     async (req, reply) => reply.code((await content.deleteOpenApiSpec(ref(req.params), req.caller)).deleted ? 205 : 204).send(),
   );
 
   app.get(
     '/orgs/:organizationId/openapi/:specSlug/versions',
-    {
-      schema: {
-        operationId: 'listOpenAPISpecVersions',
-        tags,
-        summary: "An OpenAPI spec's versions, newest first",
-        params: SpecParams,
-        querystring: Type.Object(ListQuery),
-        response: { 200: ListOf(OpenApiSpecVersion), ...errorResponses },
-      },
-    },
+    op({
+      operationId: 'listOpenAPISpecVersions',
+      summary: "An OpenAPI spec's versions, newest first",
+      params: SpecParams,
+      querystring: Type.Object(ListQuery),
+      response: { 200: ListOf(OpenApiSpecVersion) },
+    }),
     async (req) => {
       const res = await content.listOpenApiSpecVersions({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
       return list(
@@ -143,20 +130,17 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     };
     app.get(
       `/orgs/:organizationId/openapi/:specSlug/versions/${v.path}`,
-      { schema: { operationId: v.get, tags, summary: `Get ${v.what} of an OpenAPI spec`, params: v.params, response: { 200: OpenApiSpecVersion, ...errorResponses } } },
+      op({ operationId: v.get, summary: `Get ${v.what} of an OpenAPI spec`, params: v.params, response: { 200: OpenApiSpecVersion } }),
       async (req) => presentVersion(await content.getOpenApiSpecVersion(read(req.params), req.caller), at(req.params), urls),
     );
     app.get(
       `/orgs/:organizationId/openapi/:specSlug/versions/${v.path}/content`,
-      {
-        schema: {
-          operationId: v.content,
-          tags,
-          summary: `The content of ${v.what} of an OpenAPI spec, as JSON`,
-          params: v.params,
-          response: { 200: OpenApiSpecContent, ...errorResponses },
-        },
-      },
+      op({
+        operationId: v.content,
+        summary: `The content of ${v.what} of an OpenAPI spec, as JSON`,
+        params: v.params,
+        response: { 200: OpenApiSpecContent },
+      }),
       async (req) => {
         const res = await content.getOpenApiSpecVersionContent(read(req.params), req.caller);
         const version = presentVersion(res.version!, at(req.params), urls);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, ORGANIZATION } from '@quire/proto/limits';
 import { roleFromApi } from '@quire/policy';
-import { chars, errorResponses, items, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, items, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
@@ -98,7 +98,6 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
           target: Type.Object({ type: Type.Literal('organization'), organization: Type.String() }),
           isActive: Type.Boolean(),
         }),
-        ...errorResponses,
       },
     }),
     async (req) => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Id, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 import { SpaceParams } from '../schemas/content.ts';
 import { ContentLocation, LinkList, LinksQuery } from '../schemas/space-links.ts';
-import { linkPresenters } from '../presenters/space-links.ts';
+import { linkPresenters, linksOf } from '../presenters/space-links.ts';
 import type { RouteDeps } from './context.ts';
 import { operations, pageOf } from './operation.ts';
 
@@ -20,13 +20,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       querystring: LinksQuery,
       response: { 200: LinkList },
     }),
-    async (req) => {
-      const res = await spaceContent.listLinks(
-        { spaceId: req.params.spaceId, revisionId: '', pageId: '', status: req.query.status ?? '', page: pageRequest(req.query) },
-        req.caller,
-      );
-      return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
-    },
+    async (req) => linksOf(deps, req.caller, { spaceId: req.params.spaceId, revisionId: '', pageId: '' }, req.query),
   );
 
   app.get(
@@ -38,13 +32,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
       querystring: LinksQuery,
       response: { 200: LinkList },
     }),
-    async (req) => {
-      const res = await spaceContent.listLinks(
-        { spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId, status: req.query.status ?? '', page: pageRequest(req.query) },
-        req.caller,
-      );
-      return (await linkPresenters(deps, req.caller, req.params.spaceId, '')).links(res);
-    },
+    async (req) => linksOf(deps, req.caller, { spaceId: req.params.spaceId, revisionId: '', pageId: req.params.pageId }, req.query),
   );
 
   app.get(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TEAM } from '@quire/proto/limits';
-import { chars, errorResponses, items, Id, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { chars, items, Id, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
 import { Member, Team, TeamMemberRole } from '../schemas/orgs.ts';
 import { presentMember, presentTeam, teamRoleFromApi, teamRoleToApi } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
@@ -81,7 +81,6 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
       querystring: Type.Object(ListQuery),
       response: {
         200: ListOf(Type.Object({ organization: Member, team: Type.Object({ role: TeamMemberRole }), permissions: Type.Object({ view: Type.Boolean() }) })),
-        ...errorResponses,
       },
     }),
     async (req) => {

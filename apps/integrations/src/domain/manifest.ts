@@ -52,44 +52,34 @@ export function unfurlDomains(blocks: { urlUnfurl: string[] }[]): string[] {
   return [...out].sort();
 }
 
+/** What blocks and content sources both have: an id, a title, and maybe a description and an icon. */
+function checkListed(f: string, x: { id: string; title: string; description?: string; icon?: string }) {
+  checkLength(`${f}.id`, x.id, INTEGRATION.key);
+  checkLength(`${f}.title`, x.title, INTEGRATION.blockTitle);
+  if (x.description !== undefined) checkLength(`${f}.description`, x.description, INTEGRATION.blockDescription);
+  if (x.icon !== undefined) checkLength(`${f}.icon`, x.icon, INTEGRATION.blockIcon);
+  return { id: x.id, title: x.title, ...(x.description !== undefined ? { description: x.description } : {}), ...(x.icon !== undefined ? { icon: x.icon } : {}) };
+}
+
 function checkBlocks(blocks: IntegrationBlock[]): IntegrationBlock[] {
   return blocks.map((b, i) => {
     const f = `blocks[${i}]`;
-    checkLength(`${f}.id`, b.id, INTEGRATION.key);
-    checkLength(`${f}.title`, b.title, INTEGRATION.blockTitle);
-    if (b.description !== undefined) checkLength(`${f}.description`, b.description, INTEGRATION.blockDescription);
-    if (b.icon !== undefined) checkLength(`${f}.icon`, b.icon, INTEGRATION.blockIcon);
+    const listed = checkListed(f, b);
     b.urlUnfurl.forEach((u, j) => checkLength(`${f}.urlUnfurl[${j}]`, u, COMMON.url));
     if (b.markdown) {
       checkLength(`${f}.markdown.codeblock`, b.markdown.codeblock, INTEGRATION.key);
       checkLength(`${f}.markdown.body`, b.markdown.body, INTEGRATION.key);
     }
-    return {
-      id: b.id,
-      title: b.title,
-      ...(b.description !== undefined ? { description: b.description } : {}),
-      ...(b.icon !== undefined ? { icon: b.icon } : {}),
-      urlUnfurl: b.urlUnfurl,
-      ...(b.markdown ? { markdown: { codeblock: b.markdown.codeblock, body: b.markdown.body } } : {}),
-    };
+    return { ...listed, urlUnfurl: b.urlUnfurl, ...(b.markdown ? { markdown: { codeblock: b.markdown.codeblock, body: b.markdown.body } } : {}) };
   });
 }
 
 function checkContentSources(sources: IntegrationContentSource[]): IntegrationContentSource[] {
   return sources.map((s, i) => {
     const f = `contentSources[${i}]`;
-    checkLength(`${f}.id`, s.id, INTEGRATION.key);
-    checkLength(`${f}.title`, s.title, INTEGRATION.blockTitle);
-    if (s.description !== undefined) checkLength(`${f}.description`, s.description, INTEGRATION.blockDescription);
-    if (s.icon !== undefined) checkLength(`${f}.icon`, s.icon, INTEGRATION.blockIcon);
+    const listed = checkListed(f, s);
     checkLength(`${f}.configuration.componentId`, s.configuration?.componentId ?? '', INTEGRATION.key);
-    return {
-      id: s.id,
-      title: s.title,
-      ...(s.description !== undefined ? { description: s.description } : {}),
-      ...(s.icon !== undefined ? { icon: s.icon } : {}),
-      configuration: { componentId: s.configuration!.componentId },
-    };
+    return { ...listed, configuration: { componentId: s.configuration!.componentId } };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
-import { isRole, Role, roleOr } from '@quire/policy';
+import { NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { Role, roleOr } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { seal } from '@quire/service-kit/sealed';
 import { authorize } from '../domain/policy.ts';
@@ -9,7 +9,7 @@ import { checkClientId, checkClientSecret, checkIssuer, checkOidcLabel, clientSe
 import { presentOidcProvider } from '../presenters.ts';
 import { callerOf, pageArgs, type Deps } from './deps.ts';
 import { roleIn } from './organizations.ts';
-import { checkTeam, ssoSettingsAudit } from './sso.ts';
+import { checkTeam, ssoSettingsAudit, updatedDefaults } from './sso.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
@@ -66,11 +66,7 @@ export function oidcHandlers({
       if (req.issuer !== undefined) data.issuer = checkIssuer(req.issuer);
       if (req.clientId !== undefined) data.clientId = checkClientId(req.clientId);
       if (req.clientSecret !== undefined) data.clientSecret = sealSecret(req.oidcProviderId, req.clientSecret);
-      if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
-      if (req.defaultRole !== undefined) {
-        if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
-        data.defaultRole = roleToDb(req.defaultRole);
-      }
+      Object.assign(data, await updatedDefaults(store, req));
       const provider = await store.updateOidcProvider(req.oidcProviderId, data);
       await changed(ctx, req.organizationId, req.oidcProviderId, 'updated', data);
       return presentOidcProvider(provider);

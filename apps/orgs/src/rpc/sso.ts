@@ -25,6 +25,17 @@ export async function checkTeam(store: Store, organizationId: string, teamId: st
   return teamId;
 }
 
+/** The defaults an update of a provider gives for whom it signs in: a team of the organization, a role. */
+export async function updatedDefaults(store: Store, req: { organizationId: string; defaultTeam?: string; defaultRole?: Role }) {
+  const data: { defaultTeamId?: string; defaultRole?: ReturnType<typeof roleToDb> } = {};
+  if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
+  if (req.defaultRole !== undefined) {
+    if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
+    data.defaultRole = roleToDb(req.defaultRole);
+  }
+  return data;
+}
+
 /**
  * Records a change of an SSO provider's settings in the audit log: which fields were given,
  * never their values (a client secret is one).
@@ -86,11 +97,7 @@ export function ssoHandlers({
       if (req.entityId !== undefined) data.entityId = checkEntityId(req.entityId);
       if (req.certificate !== undefined) data.certificate = checkCertificate(req.certificate);
       if (req.ssoUrl !== undefined) data.ssoUrl = checkSsoUrl(req.ssoUrl);
-      if (req.defaultTeam !== undefined) data.defaultTeamId = await checkTeam(store, req.organizationId, req.defaultTeam);
-      if (req.defaultRole !== undefined) {
-        if (!isRole(req.defaultRole)) throw new InvalidArgumentError('defaultRole: not a role');
-        data.defaultRole = roleToDb(req.defaultRole);
-      }
+      Object.assign(data, await updatedDefaults(store, req));
       const provider = await store.updateSamlProvider(req.samlProviderId, data);
       await changed(ctx, req.organizationId, req.samlProviderId, 'updated', data);
       return present(provider);

@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { AuditRow } from '../domain/audit.ts';
 import type { Db } from './index.ts';
@@ -20,8 +20,7 @@ export function auditStore(database: Db) {
       return db.auditEntry.findMany({
         where: { organizationId, actor: filter.actor, action: filter.action, createdAt },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
   };

@@ -1,4 +1,4 @@
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { storeOf, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient, type Role as DbRole } from '../generated/prisma/client.ts';
 import { auditStore } from './audit.ts';
 import { inviteStore } from './invites.ts';
@@ -23,29 +23,23 @@ export type { ApiTokenRow, DbTokenScope } from './tokens.ts';
 export type { TranslationRow } from './translations.ts';
 export type { UserRow } from './users.ts';
 
-/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
-
 /**
  * All of the orgs service's queries, one file per aggregate. Finders take the caller where
  * visibility depends on it, so that what the caller may not see and what does not exist come back
  * alike (null or []). The reads behind every authenticated call run as prepared statements;
  * everything else goes through Prisma.
  */
-export function createStore(database: Db) {
-  return {
-    ...tokenStore(database),
-    ...sessionStore(database),
-    ...userStore(database),
-    ...auditStore(database),
-    ...organizationStore(database),
-    ...memberStore(database),
-    ...inviteStore(database),
-    ...teamStore(database),
-    ...ssoStore(database),
-    ...translationStore(database),
-  };
-}
+export const { createStore, openStore } = storeOf(PrismaClient)(
+  tokenStore,
+  sessionStore,
+  userStore,
+  auditStore,
+  organizationStore,
+  memberStore,
+  inviteStore,
+  teamStore,
+  ssoStore,
+  translationStore,
+);
 
 export type Store = ReturnType<typeof createStore>;

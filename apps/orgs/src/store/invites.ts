@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma, Role as DbRole } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -33,8 +33,7 @@ export function inviteStore(database: Db) {
       return db.linkInvite.findMany({
         where: { organizationId },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 

@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma, Role as DbRole } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 import { teamInclude } from './teams.ts';
@@ -18,8 +18,7 @@ export function ssoStore(database: Db) {
         where: { organizationId },
         include: samlInclude,
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 
@@ -44,8 +43,7 @@ export function ssoStore(database: Db) {
         where: { organizationId },
         include: oidcInclude,
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 

@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma, TeamRole } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 import type { MemberRow } from './members.ts';
@@ -20,8 +20,7 @@ export function teamStore(database: Db) {
         where,
         include: teamInclude,
         orderBy: [{ title: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 

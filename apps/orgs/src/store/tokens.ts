@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import { preparedStatements } from '@quire/service-kit/prisma';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { DbTokenScope } from '../domain/credentials.ts';
@@ -35,8 +35,7 @@ export function tokenStore(database: Db) {
       return db.apiToken.findMany({
         where: { userId },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 

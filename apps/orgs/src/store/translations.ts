@@ -1,4 +1,4 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -12,8 +12,7 @@ export function translationStore(database: Db) {
       return db.translationSettings.findMany({
         where: { organizationId },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+        ...rowsAfter(page),
       });
     },
 

@@ -1,9 +1,8 @@
 import { newId } from '@quire/service-kit/ids';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Status } from '../domain/change-requests.ts';
 import type { Db } from './index.ts';
-import { cursor } from './paging.ts';
 
 export type ChangeRequestRow = Prisma.ChangeRequestGetPayload<object>;
 
@@ -55,8 +54,7 @@ export function changeRequestStore(database: Db) {
           ...(mergedRevisions?.length ? { revisionMerged: { in: mergedRevisions } } : {}),
         },
         orderBy: { number: 'desc' },
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
     },
 

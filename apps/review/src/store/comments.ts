@@ -1,9 +1,8 @@
 import { newId } from '@quire/service-kit/ids';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ReactionRow } from '../domain/comments.ts';
 import type { Db } from './index.ts';
-import { cursor } from './paging.ts';
 
 export type CommentRow = Prisma.CommentGetPayload<object>;
 export type ReplyRow = Prisma.ReplyGetPayload<object>;
@@ -49,8 +48,7 @@ export function commentStore(database: Db) {
           ...(f.authors.length ? { postedBy: { in: f.authors } } : {}),
         },
         orderBy: [{ postedAt: f.order }, { id: f.order }],
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
     },
 
@@ -98,7 +96,7 @@ export function commentStore(database: Db) {
     },
 
     listReplies(commentId: string, page: Page): Promise<ReplyRow[]> {
-      return db.reply.findMany({ where: { commentId }, orderBy: [{ postedAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.reply.findMany({ where: { commentId }, orderBy: [{ postedAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     async createReply(commentId: string, postedBy: string, markdown: string): Promise<ReplyRow> {

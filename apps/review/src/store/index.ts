@@ -1,4 +1,4 @@
-import { openDatabaseStore, type Database } from '@quire/service-kit/prisma';
+import { storeOf, type Database } from '@quire/service-kit/prisma';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { changeRequestStore } from './change-requests.ts';
 import { commentStore } from './comments.ts';
@@ -13,19 +13,7 @@ export type { SpaceCounts } from './counters.ts';
 export type { ExportJobRow } from './exports.ts';
 export type { ReviewerRow, ReviewRow, ReviewStatus } from './reviews.ts';
 
-/** Opens the service's database (one pool for Prisma and plain SQL) and its store. */
-export const openStore = (connectionString: string, poolSize?: number, log?: Parameters<typeof openDatabaseStore>[4]) =>
-  openDatabaseStore(PrismaClient, createStore, connectionString, poolSize, log);
-
 /** All of the review service's queries, one file per aggregate. */
-export function createStore(database: Db) {
-  return {
-    ...exportStore(database),
-    ...changeRequestStore(database),
-    ...counterStore(database),
-    ...reviewStore(database),
-    ...commentStore(database),
-  };
-}
+export const { createStore, openStore } = storeOf(PrismaClient)(exportStore, changeRequestStore, counterStore, reviewStore, commentStore);
 
 export type Store = ReturnType<typeof createStore>;

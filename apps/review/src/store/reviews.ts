@@ -1,8 +1,7 @@
 import { newId } from '@quire/service-kit/ids';
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
-import { cursor } from './paging.ts';
 
 export type ReviewRow = Prisma.ReviewGetPayload<object>;
 export type ReviewerRow = Prisma.RequestedReviewerGetPayload<object>;
@@ -87,7 +86,7 @@ export function reviewStore(database: Db) {
 
     /** Oldest first. */
     listReviews(changeRequestId: string, page: Page): Promise<ReviewRow[]> {
-      return db.review.findMany({ where: { changeRequestId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.review.findMany({ where: { changeRequestId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     /** Per reviewer, the id of their latest review: the others are outdated. */

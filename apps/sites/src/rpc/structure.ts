@@ -1,10 +1,13 @@
 import type { SitesServiceServer, SiteStructureItem } from '@quire/proto/sites';
-import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers } from '@quire/service-kit';
+import type { PageRequest } from '@quire/proto/common';
+import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers, type Page } from '@quire/service-kit';
 import { checkCondition, checkDescription, checkGroupTitle, checkIcon, checkPath, checkSectionTitle } from '../domain/fields.ts';
 import { ITEM_KINDS, type ItemKind } from '../domain/structure.ts';
-import { presentStructure, sitePresenter, treePresenter } from '../presenters.ts';
+import { presentStructure, treePresenter } from '../presenters.ts';
 import type { SiteRow } from '../store/index.ts';
 import { editable, readable, spaceOf, viewable, type Deps } from './deps.ts';
+
+type TreePresenter = ReturnType<typeof treePresenter>;
 
 type H = Pick<
   Handlers<SitesServiceServer>,
@@ -43,13 +46,23 @@ export function structureHandlers(deps: Deps): H {
     return { group: p.group(tree.groups.find((x) => x.id === id)!) };
   }
 
+  /** A page of the site's items of one kind, each presented with the site's tree. */
+  async function itemPage<R extends { id: string }, M>(site: SiteRow, req: PageRequest | undefined, list: (page: Page) => Promise<R[]>, kind: (p: TreePresenter) => (row: R) => M) {
+    const { limit, page } = pageArgs(req);
+    const [rows, tree] = await Promise.all([list(page), store.tree(site.id)]);
+    const { items, next } = pageOf(rows, limit, (r) => r.id);
+    return { items: items.map(kind(treePresenter(site, tree))), page: { next } };
+  }
+
   return {
     async listSiteSpaces(req, ctx) {
       const { site } = await viewable(deps, req.site, req.shareKey, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const [rows, tree] = await Promise.all([store.listSiteSpaces(site.id, req.default, page), store.tree(site.id)]);
-      const { items, next } = pageOf(rows, limit, (r) => r.id);
-      return { items: items.map(sitePresenter(site, tree).siteSpace), page: { next } };
+      return itemPage(
+        site,
+        req.page,
+        (page) => store.listSiteSpaces(site.id, req.default, page),
+        (p) => p.siteSpace,
+      );
     },
 
     async addSiteSpace(req, ctx) {
@@ -76,10 +89,12 @@ export function structureHandlers(deps: Deps): H {
 
     async listSections(req, ctx) {
       const { site } = await viewable(deps, req.site, req.shareKey, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const [rows, tree] = await Promise.all([store.listSections(site.id, page), store.tree(site.id)]);
-      const { items, next } = pageOf(rows, limit, (r) => r.id);
-      return { items: items.map(treePresenter(site, tree).section), page: { next } };
+      return itemPage(
+        site,
+        req.page,
+        (page) => store.listSections(site.id, page),
+        (p) => p.section,
+      );
     },
 
     async createSection(req, ctx) {
@@ -112,10 +127,12 @@ export function structureHandlers(deps: Deps): H {
 
     async listSectionGroups(req, ctx) {
       const { site } = await readable(deps, req.site, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const [rows, tree] = await Promise.all([store.listGroups(site.id, page), store.tree(site.id)]);
-      const { items, next } = pageOf(rows, limit, (r) => r.id);
-      return { items: items.map(treePresenter(site, tree).group), page: { next } };
+      return itemPage(
+        site,
+        req.page,
+        (page) => store.listGroups(site.id, page),
+        (p) => p.group,
+      );
     },
 
     async createSectionGroup(req, ctx) {

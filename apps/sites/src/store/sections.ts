@@ -1,9 +1,9 @@
-import { InvalidArgumentError, type Page } from '@quire/service-kit';
+import { InvalidArgumentError, rowsAfter, type Page } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { freePath, pathFromTitle } from '../domain/fields.ts';
 import { endOf, itemsIn, movePlan, nextDefault } from '../domain/structure.ts';
 import type { Db } from './index.ts';
-import { appendSiteSpaces, cursor, makeDefaultSiteSpace, notFound, pathTaken, treeEditor, type GroupRow, type SectionRow, type SpaceRef } from './tree.ts';
+import { appendSiteSpaces, makeDefaultSiteSpace, notFound, pathTaken, treeEditor, type GroupRow, type SectionRow, type SpaceRef } from './tree.ts';
 
 /** Sections of a site, and the groups that gather them. */
 export function sectionStore(database: Db) {
@@ -11,7 +11,7 @@ export function sectionStore(database: Db) {
   const editTree = treeEditor(db);
   return {
     listSections(siteId: string, page: Page): Promise<SectionRow[]> {
-      return db.siteSection.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.siteSection.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     /**
@@ -65,7 +65,7 @@ export function sectionStore(database: Db) {
     },
 
     listGroups(siteId: string, page: Page): Promise<GroupRow[]> {
-      return db.siteSectionGroup.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.siteSectionGroup.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     /** A group at the end of the site's top level, holding `sectionIds` in that order. */

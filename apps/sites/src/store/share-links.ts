@@ -1,9 +1,8 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import { ID_ALPHABET, newId } from '@quire/service-kit/ids';
 import { customAlphabet } from 'nanoid';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
-import { cursor } from './tree.ts';
 
 // A share link's secret: 32 characters of 62, about 190 bits.
 const newKey = customAlphabet(ID_ALPHABET, 32);
@@ -15,7 +14,7 @@ export function shareLinkStore(database: Db) {
   const db = database.prisma;
   return {
     listShareLinks(siteId: string, page: Page): Promise<ShareLinkRow[]> {
-      return db.shareLink.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.take, ...cursor(page) });
+      return db.shareLink.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
     },
 
     getShareLink(siteId: string, id: string): Promise<ShareLinkRow | null> {

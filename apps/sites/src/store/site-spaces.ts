@@ -1,6 +1,6 @@
-import type { Page } from '@quire/service-kit';
+import { rowsAfter, type Page } from '@quire/service-kit';
 import type { Db } from './index.ts';
-import { appendSiteSpaces, cursor, handOverDefault, notFound, ordered, pathTaken, treeEditor, type SiteSpaceRow, type SpaceRef } from './tree.ts';
+import { appendSiteSpaces, handOverDefault, notFound, ordered, pathTaken, treeEditor, type SiteSpaceRow, type SpaceRef } from './tree.ts';
 
 /** Site-spaces: the spaces a site publishes, each at a path of its section. */
 export function siteSpaceStore(database: Db) {
@@ -8,7 +8,7 @@ export function siteSpaceStore(database: Db) {
   const editTree = treeEditor(db);
   return {
     listSiteSpaces(siteId: string, isDefault: boolean | undefined, page: Page): Promise<SiteSpaceRow[]> {
-      return db.siteSpace.findMany({ where: { siteId, ...(isDefault !== undefined ? { isDefault } : {}) }, orderBy: ordered, take: page.take, ...cursor(page) });
+      return db.siteSpace.findMany({ where: { siteId, ...(isDefault !== undefined ? { isDefault } : {}) }, orderBy: ordered, ...rowsAfter(page) });
     },
 
     /** Adds the space to the section, or without one to the default section, or the root of a site without sections. */

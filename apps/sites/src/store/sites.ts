@@ -1,9 +1,9 @@
 import { isUniqueViolation } from '@quire/service-kit/prisma';
-import { AlreadyExistsError, type Page } from '@quire/service-kit';
+import { AlreadyExistsError, rowsAfter, type Page } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
-import { appendSiteSpaces, cursor, makeDefaultSiteSpace, notFound, treeEditor, type SpaceRef } from './tree.ts';
+import { appendSiteSpaces, makeDefaultSiteSpace, notFound, treeEditor, type SpaceRef } from './tree.ts';
 
 export type SiteRecord = Prisma.SiteGetPayload<object>;
 export type SiteRow = SiteRecord & { siteSpaceCount: number; sectionCount: number };
@@ -59,8 +59,7 @@ export function siteStore(database: Db) {
         },
         include: withCount,
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: page.take,
-        ...cursor(page),
+        ...rowsAfter(page),
       });
       return rows.map(siteRow);
     },

@@ -1,4 +1,4 @@
-import { AlreadyExistsError, NotFoundError, type Page } from '@quire/service-kit';
+import { AlreadyExistsError, NotFoundError } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { freePath, pathFromTitle } from '../domain/fields.ts';
@@ -11,7 +11,6 @@ export type SectionRow = Prisma.SiteSectionGetPayload<object>;
 export type SiteSpaceRow = Prisma.SiteSpaceGetPayload<object>;
 export type SiteTree = Tree<GroupRow, SectionRow, SiteSpaceRow>;
 
-export const cursor = (page: Page): { cursor?: { id: string }; skip?: number } => (page.after ? { cursor: { id: page.after }, skip: 1 } : {});
 export const ordered = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
 export interface SpaceRef {
