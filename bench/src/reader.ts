@@ -8,13 +8,10 @@ import autocannon from 'autocannon';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
-import { startContent } from '@quire/content/testing';
-import { startInsights } from '@quire/insights/testing';
-import { startOrgs } from '@quire/orgs/testing';
-import { startSites } from '@quire/sites/testing';
 import { unaryCall } from '@quire/service-kit';
-import { migrateTemplate, testIdentity } from '@quire/service-kit/testing';
+import { testIdentity } from '@quire/service-kit/testing';
 import { writeResult } from './lib/results.ts';
+import { startSiteServices } from './lib/site-services.ts';
 import { connections, identitySettings, seconds, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
 
 // The reader on a 1,000-page published site: requests per second and latency of page loads
@@ -29,12 +26,8 @@ const READER_PORT = 18290;
 const STATIC_PORT = 18291;
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-await Promise.all(['orgs', 'content', 'sites'].map((s) => migrateTemplate(s, here(`../../apps/${s}`))));
-const orgs = await startOrgs();
-const [content, insights] = await Promise.all([startContent(orgs.address), startInsights(orgs.address)]);
-const sites = await startSites(orgs.address, content.address);
-const owner = await orgs.user('owner');
-const orgId = (await orgs.organization(owner, [])).id;
+const services = await startSiteServices();
+const { orgs, content, insights, sites, owner, orgId } = services;
 
 const body = (i: number, version: string) =>
   `Page ${i} of the handbook (${version}). ${'Quire renders documentation for readers with care. '.repeat(12)}\n\n## Overview\n\n${'Every section explains one idea in plain words. '.repeat(10)}\n\n## Example\n\n\`\`\`ts\nexport function page${i}(input: string): number {\n  return input.length * ${i};\n}\n\`\`\`\n\n## Details\n\n- first point\n- second point\n- third point\n\n| name | value |\n|---|---|\n| a | ${i} |\n`;
@@ -164,6 +157,4 @@ writeResult('reader', {
 
 await stopAll();
 rmSync(root, { recursive: true, force: true });
-await sites.stop();
-await Promise.all([content.stop(), insights.stop()]);
-await orgs.stop();
+await services.stop();

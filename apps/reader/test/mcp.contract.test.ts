@@ -1,37 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SignJWT } from 'jose';
-import { describe, expect, onTestFinished } from 'vitest';
+import { describe, expect } from 'vitest';
 import { page } from './harness.ts';
-import { test as base } from './published.ts';
+import { call, connect, GUIDE, mcpOf, refused, test } from './mcp-client.ts';
 
 // A published site's MCP server (`<site>/~gitbook/mcp`), driven by the official SDK's client over
 // real HTTP, with the reader's access rules: public, share link, visitor token with claims.
-
-// The reader listening on loopback: the SDK's client speaks HTTP.
-const test = base.extend<{ listening: string }>({
-  listening: [async ({ reader: { h } }, use) => use(await h.reader.app.listen({ port: 0, host: '127.0.0.1' })), { scope: 'file' }],
-});
-
-const GUIDE = [
-  page('Introduction', 'Start here.\n\n## Install\n\nRun the installer, then restart the service.\n'),
-  page('Setup', 'Set things up.', [page('Advanced', 'Deep dive into tuning.')]),
-  page('Hidden', 'Not in the menu: tuning secrets.', [], { fields: { title: 'Hidden', hidden: true } }),
-];
-
-/** The MCP URL of a published site on the listening reader. */
-const mcpOf = (listening: string, orgId: string, site: { id: string }) => new URL(`/${orgId}/${site.id}/~gitbook/mcp`, listening);
-
-async function connect(url: URL, headers: Record<string, string> = {}) {
-  const client = new Client({ name: 'quire-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-  onTestFinished(() => client.close());
-  return client;
-}
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => text(await client.callTool({ name, arguments: args }));
 
 /** The raw answer to an `initialize`, as a client without the SDK sees a refusal. */
 const initialize = (url: URL, headers: Record<string, string> = {}) =>
@@ -52,7 +26,7 @@ describe("a published site's MCP server", () => {
 
     const site = `${new URL(listening).origin.replace(/:\d+$/, ':8090')}/${orgId}`;
     const listed = await call(client, 'listPages');
-    expect(listed).toMatch(new RegExp(`^## Guide\\n- Introduction: ${site}/[^/]+/introduction\\n- Setup: \\S+/setup\\n- Advanced: \\S+/setup/advanced$`));
+    expect(listed).toMatch(new RegExp(`^## Guide\\n- Introduction: ${site}/[^/]+/introduction\\n- Setup: \\S+/setup \\(Getting ready\\)\\n- Advanced: \\S+/setup/advanced$`));
     expect(listed).not.toContain('Hidden');
 
     const found = await call(client, 'searchDocumentation', { query: 'installer' });
@@ -79,22 +53,17 @@ describe("a published site's MCP server", () => {
   test('answers bad calls with JSON-RPC errors naming the problem, and GET with 405', async ({ listening, orgId, spaceWith, publishedSite }) => {
     const mcp = mcpOf(listening, orgId, await publishedSite([await spaceWith('Guide', GUIDE)]));
     const client = await connect(mcp);
-    const refused = (p: Promise<unknown>) =>
-      p.then(
-        () => expect.unreachable('accepted'),
-        (err: McpError) => err,
-      );
-    const unknown = await refused(client.callTool({ name: 'writePage', arguments: {} }));
+    const unknown = await refused<McpError>(client.callTool({ name: 'writePage', arguments: {} }));
     expect(unknown).toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining('Unknown tool "writePage": this server has searchDocumentation, getPage, listPages'),
     });
-    const long = await refused(client.callTool({ name: 'searchDocumentation', arguments: { query: 'x'.repeat(257) } }));
+    const long = await refused<McpError>(client.callTool({ name: 'searchDocumentation', arguments: { query: 'x'.repeat(257) } }));
     expect(long).toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining('Invalid arguments for searchDocumentation: query: Expected string length less or equal to 256'),
     });
-    const extra = await refused(client.callTool({ name: 'getPage', arguments: { url: 'setup', spaceId: 'x' } }));
+    const extra = await refused<McpError>(client.callTool({ name: 'getPage', arguments: { url: 'setup', spaceId: 'x' } }));
     expect(extra).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Invalid arguments for getPage') });
     expect((await fetch(mcp)).status).toBe(405);
     const big = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ padding: 'x'.repeat(70_000) }) });

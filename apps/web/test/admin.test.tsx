@@ -205,4 +205,47 @@ describe('sites', () => {
     expect(screen.getByRole('img', { name: /^Page views per page/ }).getAttribute('aria-label')).toBe('Page views per page: /org1/site1/install 7');
     expect(screen.getByText('No searches in this period.')).toBeTruthy();
   });
+
+  it("shows the published site's MCP server with a configuration to copy, as its audience needs it", async () => {
+    let audience = 'public';
+    api((_method, url) => {
+      if (url.pathname === '/v1/orgs/org1/sites/site1') return { body: { ...site, title: 'Acme Docs', published: true, visibility: audience } };
+      if (url.pathname === '/v1/orgs/org1/sites/site1/share-links') return { body: { items: [] } };
+      return undefined;
+    });
+    let copied: string | undefined;
+    // jsdom has no clipboard: the browser suite copies through Chromium's own.
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void (copied = text) } });
+    const view = renderAt('/o/org1/sites/site1/sharing', <App />);
+    const url = 'http://reader.test/org1/site1/~gitbook/mcp';
+    expect((await screen.findByLabelText('MCP server URL')).textContent).toBe(url);
+    const config = screen.getByLabelText('MCP configuration').textContent!;
+    expect(JSON.parse(config)).toEqual({ mcpServers: { 'acme-docs': { type: 'http', url } } });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the MCP configuration' }));
+    expect((await screen.findByText('Copied the MCP configuration to the clipboard.')).getAttribute('role')).toBe('status');
+    expect(copied).toBe(config);
+    view.unmount();
+
+    audience = 'visitor-auth';
+    renderAt('/o/org1/sites/site1/sharing', <App />);
+    await screen.findByLabelText('MCP server URL');
+    expect(JSON.parse(screen.getByLabelText('MCP configuration').textContent!).mcpServers['acme-docs']).toEqual({
+      type: 'http',
+      url,
+      headers: { Authorization: 'Bearer <visitor token>' },
+    });
+    expect(screen.getByText(/^Replace <visitor token> with a visitor's token/)).toBeTruthy();
+  });
+
+  it('says an unpublished site has no MCP server yet', async () => {
+    api((_method, url) => {
+      if (url.pathname === '/v1/orgs/org1/sites/site1') return { body: site };
+      if (url.pathname === '/v1/orgs/org1/sites/site1/share-links') return { body: { items: [] } };
+      return undefined;
+    });
+    renderAt('/o/org1/sites/site1/sharing', <App />);
+    await screen.findByRole('heading', { name: 'AI assistants' });
+    expect(screen.getByText(/^Once published, the site has an MCP server/)).toBeTruthy();
+    expect(screen.queryByLabelText('MCP server URL')).toBeNull();
+  });
 });

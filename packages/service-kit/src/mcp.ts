@@ -1,6 +1,6 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Static, TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +27,31 @@ export const textResult = (text: string): CallToolResult => ({ content: [{ type:
 /** A failure the caller can act on (not found, refused): a tool result the assistant reads, not a protocol error. */
 export const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
+/** The code MCP gives a resource that is not there. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A family of resources under one URI template: listed all at once (`resources/list`) and read
+ * by URI (`resources/read`).
+ */
+export interface McpResources {
+  name: string;
+  title: string;
+  description: string;
+  /** RFC 6570 template every resource's URI matches. */
+  uriTemplate: string;
+  mimeType: string;
+  list(): Promise<Pick<Resource, 'uri' | 'name' | 'title' | 'description'>[]>;
+  /** The resource's text, or `undefined` when there is none at that URI (for this caller). */
+  read(uri: URL): Promise<string | undefined>;
+}
+
+/** What a server offers its caller. */
+export interface McpOffer {
+  tools: McpTool[];
+  resources?: McpResources[];
+}
+
 export interface McpServerInfo {
   name: string;
   version: string;
@@ -43,13 +68,26 @@ function argumentProblem(tool: McpTool, args: unknown): string | undefined {
   return `${first.path ? `${first.path.slice(1).replaceAll('/', '.')}: ` : ''}${first.message}`;
 }
 
-function mcpServer(info: McpServerInfo, tools: McpTool[], onCall?: McpCallListener): Server {
-  const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) });
+function mcpServer(info: McpServerInfo, { tools, resources = [] }: McpOffer, onCall?: McpCallListener): McpServer {
+  const mcp = new McpServer({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) });
+  for (const r of resources)
+    mcp.registerResource(
+      r.name,
+      // A resource without a description has none (the SDK would give it the template's).
+      new ResourceTemplate(r.uriTemplate, { list: async () => ({ resources: (await r.list()).map((one) => ({ description: undefined, ...one, mimeType: r.mimeType })) }) }),
+      { title: r.title, description: r.description, mimeType: r.mimeType },
+      async (uri) => {
+        const text = await r.read(uri);
+        if (text === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.href} (resources/list names every one)`, { uri: uri.href });
+        return { contents: [{ uri: uri.href, mimeType: r.mimeType, text }] };
+      },
+    );
+  // Tools keep their TypeBox schemas: the low-level handlers, beside the resources' high-level ones.
   const byName = new Map(tools.map((t) => [t.name, t]));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.input as never, annotations: { readOnlyHint: t.readOnly } })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": this server has ${[...byName.keys()].join(', ')}`);
@@ -60,20 +98,20 @@ function mcpServer(info: McpServerInfo, tools: McpTool[], onCall?: McpCallListen
     onCall?.({ tool: name, args, result });
     return result;
   });
-  return server;
+  return mcp;
 }
 
 /**
- * Answers one MCP request with these tools. POST carries JSON-RPC; GET (a server-sent event
+ * Answers one MCP request with these tools and resources. POST carries JSON-RPC; GET (a server-sent event
  * stream) and DELETE (a session's end) mean nothing without sessions: 405, as the transport allows.
  */
-export async function answerMcp(req: FastifyRequest, reply: FastifyReply, info: McpServerInfo, tools: McpTool[], onCall?: McpCallListener): Promise<FastifyReply> {
+export async function answerMcp(req: FastifyRequest, reply: FastifyReply, info: McpServerInfo, offer: McpOffer, onCall?: McpCallListener): Promise<FastifyReply> {
   if (req.method !== 'POST')
     return reply
       .code(405)
       .header('allow', 'POST')
       .send({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed: this server is stateless, send JSON-RPC with POST' }, id: null });
-  const server = mcpServer(info, tools, onCall);
+  const server = mcpServer(info, offer, onCall);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

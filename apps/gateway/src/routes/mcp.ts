@@ -31,7 +31,7 @@ const mcp: FastifyPluginAsync<{ authenticator: Authenticator; sessions: Sessions
       const { readOnly } = await identify(req, authenticator, sessions);
       const ctx: ToolContext = { api: apiAs(app, req), touched: new Set() };
       const tools = readOnly ? readTools(ctx) : [...readTools(ctx), ...writeTools(ctx)];
-      return answerMcp(req, reply, { name: 'quire', version, instructions: INSTRUCTIONS }, tools, ({ tool, args, result }) => {
+      return answerMcp(req, reply, { name: 'quire', version, instructions: INSTRUCTIONS }, { tools }, ({ tool, args, result }) => {
         const details = { tool, succeeded: !result.isError, ...Object.fromEntries(AUDITED.filter((k) => args[k] !== undefined).map((k) => [k, args[k]])) };
         const target = typeof args.spaceId === 'string' ? { type: 'space', id: args.spaceId } : undefined;
         for (const organizationId of ctx.touched) void events.emit(req.caller, { entity: 'mcp', verb: 'called', organizationId, ...(target ? { target } : {}), details });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@quire/service-kit';
 import { BOTS, BROWSERS, DEVICES, OPERATING_SYSTEMS } from './visitor.ts';
-import { AD_PLACEMENTS, canonicalJson, clickhouseTime, EVENT_TYPES, FEEDBACK_RATINGS, LINK_POSITIONS, LINK_TARGET_KINDS, TRADEMARK_PLACEMENTS } from './events.ts';
+import { AD_PLACEMENTS, canonicalJson, clickhouseTime, EVENT_TYPES, FEEDBACK_RATINGS, LINK_POSITIONS, LINK_TARGET_KINDS, ORIGINS, TRADEMARK_PLACEMENTS } from './events.ts';
 
 /**
  * The fixed catalogue the aggregate compiler draws from: GitBook's column names
@@ -33,6 +33,8 @@ export interface ColumnDef {
   decode: (value: unknown) => unknown;
   /** Absent: the column cannot be filtered on. */
   filter?: Filterable;
+  /** A column of Quire's that GitBook's answers cannot carry: it filters, never is answered. */
+  filterOnly?: true;
 }
 
 /** The value is not one the column takes. */
@@ -215,6 +217,8 @@ const dimensions: Record<string, ColumnDef> = {
   eventAdDomain: plain('ad_domain', text),
   eventAdPlacement: plain('ad_placement', enumFilter(AD_PLACEMENTS)),
   eventTrademarkPlacement: plain('trademark_placement', enumFilter(TRADEMARK_PLACEMENTS)),
+  // Quire's: a visitor's events (`web`) apart from an AI assistant's through the MCP server (`mcp`).
+  eventOrigin: { ...plain('origin', enumFilter(ORIGINS)), filterOnly: true },
 };
 
 export const COLUMNS: Record<string, ColumnDef> = { ...dimensions, ...metrics };

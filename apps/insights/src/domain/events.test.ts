@@ -51,6 +51,15 @@ describe('eventRows', () => {
     expect(Object.keys(eventRows([base], ctx)[0]!)).toEqual([...ROW_COLUMNS]);
   });
 
+  it("keeps an event's origin, a visitor's (web) unless it says an assistant's (mcp), and refuses any other", () => {
+    const rows = eventRows([base, { ...base, type: 'search_type_query', query: 'install', origin: 'mcp' }], ctx);
+    expect(rows.map((r) => [r.event_type, r.origin])).toEqual([
+      ['page_view', 'web'],
+      ['search_type_query', 'mcp'],
+    ]);
+    expect(() => eventRows([base, { ...base, origin: 'crawler' }], ctx)).toThrow(/^events\[1\]\.origin: /);
+  });
+
   it('keeps the fields of each event type', () => {
     const rows = eventRows(
       [

@@ -24,6 +24,13 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Where an event comes from, a field of Quire's beside GitBook's: a visitor reading the site
+ * (`web`, the default) or an AI assistant calling its MCP server (`mcp`). The event types stay
+ * GitBook's, so every GitBook-shaped answer stays valid and totals keep counting both.
+ */
+export const ORIGINS = ['web', 'mcp'] as const;
+
 export const FEEDBACK_RATINGS = ['bad', 'ok', 'good'] as const;
 export const LINK_POSITIONS = ['announcement', 'header', 'footer', 'sidebar', 'content'] as const;
 export const LINK_TARGET_KINDS = ['url', 'page', 'file', 'anchor', 'space', 'collection', 'user', 'reusable-content', 'openapi'] as const;
@@ -65,6 +72,7 @@ const Base = Type.Object({
   location: Location,
   timestamp: Type.Optional(Type.String({ maxLength: 64 })),
   type: Type.String({ maxLength: INSIGHTS.eventType.max }),
+  origin: Type.Optional(enumOf(ORIGINS)),
 });
 
 const Query = Text(512);
@@ -107,6 +115,7 @@ export type ApiEvent = BaseEvent & {
   operation?: { path: string; method: string };
   ad?: { domain: string; zoneId: string; placement: string };
   placement?: string;
+  origin?: (typeof ORIGINS)[number];
 };
 
 const checkBase = TypeCompiler.Compile(Base);
@@ -179,6 +188,7 @@ export interface EventRow {
   ad_zone_id: string;
   ad_placement: string;
   trademark_placement: string;
+  origin: (typeof ORIGINS)[number];
 }
 
 /**
@@ -233,6 +243,8 @@ export const ROW_COLUMNS = [
   'ad_zone_id',
   'ad_placement',
   'trademark_placement',
+  // Last: a message written before the column existed lacks only it (stored as its default).
+  'origin',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A plain object whose keys are in order and whose values are not objects: JSON as it is. */
@@ -386,6 +398,7 @@ function toRow(raw: unknown, index: number, ctx: Shared): EventRow {
     ad_zone_id: e.ad?.zoneId ?? '',
     ad_placement: e.ad?.placement ?? '',
     trademark_placement: e.placement ?? '',
+    origin: e.origin ?? 'web',
   };
 }
 

@@ -45,6 +45,23 @@ describe('compileAggregation', () => {
     expect(c.params).toMatchObject({ p2: '2026-01-01 00:00:00.000', p3: '2026-02-01 00:00:00.000', p4: ['page_view', 'link_click'], p5: 10, p6: [''], p7: 10 });
   });
 
+  it("filters on an event's origin, a column of Quire's that no answer carries", () => {
+    const c = compileAggregation(
+      q({ select: [{ column: 'eventType' }, { column: 'eventsCount' }], groupBy: [{ column: 'eventType' }], where: [{ column: { column: 'eventOrigin' }, values: ['mcp'] }] }),
+      scope,
+      NOW,
+    );
+    expect(c.sql).toContain('AND origin IN {p4:Array(String)}');
+    expect(c.params.p4).toEqual(['mcp']);
+    expect(() => compileAggregation(q({ where: [{ column: { column: 'eventOrigin' }, values: ['bot'] }] }), scope, NOW)).toThrow('where[0].values[0]: must be one of web, mcp');
+    for (const over of [
+      { select: [{ column: 'eventOrigin' }, { column: 'eventsCount' }], groupBy: [{ column: 'eventOrigin' }] },
+      { groupBy: [{ column: 'eventOrigin' }] },
+      { order: { by: { column: 'eventOrigin' }, direction: 'asc' as const } },
+    ])
+      expect(() => compileAggregation(q(over), scope, NOW)).toThrow(/"eventOrigin" can only filter \(where\): answers carry GitBook's columns alone/);
+  });
+
   it('binds a claim once for SELECT and GROUP BY, and never splices it', () => {
     const claim = "x') OR 1=1 --";
     const c = compileAggregation(q({ select: [{ column: 'visitorClaim', claim }, { column: 'eventsCount' }], groupBy: [{ column: 'visitorClaim', claim }] }), scope, NOW);

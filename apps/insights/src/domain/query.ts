@@ -35,9 +35,12 @@ interface Resolved {
   key: string;
 }
 
-function resolve(ref: ColumnRef, field: string): Resolved {
+/** A column of the catalogue; `answered` ones (selected, grouped, ordered by) appear in the answer. */
+function resolve(ref: ColumnRef, field: string, answered = true): Resolved {
   const def = Object.hasOwn(COLUMNS, ref.column) ? COLUMNS[ref.column] : undefined;
   if (!def) throw new InvalidArgumentError(`${field}.column: unknown column "${ref.column}"`);
+  if (answered && def.filterOnly)
+    throw new InvalidArgumentError(`${field}.column: "${ref.column}" can only filter (where): answers carry GitBook's columns alone`);
   if (ref.interval !== undefined) {
     if (ref.column !== 'datetime') throw new InvalidArgumentError(`${field}.interval: only the datetime column takes an interval`);
     if (!Object.hasOwn(INTERVALS, ref.interval))
@@ -117,7 +120,7 @@ export function compileAggregation(q: Aggregation, scope: { organizationId: stri
   const having: string[] = [];
   q.where.forEach((f, i) => {
     const field = `where[${i}]`;
-    const { ref, def } = resolve(f.column, field);
+    const { ref, def } = resolve(f.column, field, false);
     if (!def.filter) throw new InvalidArgumentError(`${field}.column: "${ref.column}" cannot be filtered on`);
     const operatorName = f.operator ?? 'in';
     const operator = Object.hasOwn(OPERATORS, operatorName) ? OPERATORS[operatorName] : undefined;

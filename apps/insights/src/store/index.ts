@@ -65,6 +65,7 @@ function createTable(retentionDays: number): string {
     ad_zone_id String,
     ad_placement LowCardinality(String),
     trademark_placement LowCardinality(String),
+    origin LowCardinality(String) DEFAULT 'web',
     INDEX batch_idx batch_id TYPE bloom_filter GRANULARITY 4,
     PROJECTION hourly (
       SELECT organization_id, site_id, ${HOUR}, event_type, count(), ${VISITORS}, ${SESSIONS}
@@ -120,6 +121,8 @@ export interface StoreOptions {
 export async function openStore(options: StoreOptions): Promise<Store> {
   const transport = options.clickhouseUrl ? new ServerTransport(options.clickhouseUrl, options.clickhouseDatabase) : await ChdbTransport.open(options.chdbPath);
   await transport.exec(createTable(options.retentionDays));
+  // A table made before events had an origin gets the column (its events were visitors').
+  await transport.exec(`ALTER TABLE events ADD COLUMN IF NOT EXISTS origin LowCardinality(String) DEFAULT 'web'`);
   // An existing table takes the retention configured now.
   await transport.exec(`ALTER TABLE events MODIFY ${ttl(options.retentionDays)}`);
   return storeOver(transport);
@@ -129,7 +132,9 @@ function storeOver(transport: Transport): Store {
   const scope = 'organization_id = {org:String} AND site_id = {site:String}';
   return {
     transport,
-    insert: (rows, token) => transport.insert('events', INSERT_COLUMNS, rows, { insert_deduplication_token: token }),
+    // Rows of messages published before a column was added lack its value: it takes its default.
+    insert: (rows, token) =>
+      transport.insert('events', INSERT_COLUMNS, rows, { insert_deduplication_token: token, input_format_json_compact_allow_variable_number_of_columns: '1' }),
     async storedBatches(batchIds) {
       const rows = await transport.query<{ batch_id: string }>('SELECT DISTINCT batch_id FROM events WHERE batch_id IN {ids:Array(String)}', { ids: batchIds });
       return new Set(rows.map((r) => r.batch_id));

@@ -1,4 +1,4 @@
-import { answerMcp, mcpTool, textResult, toolError, type McpTool } from '@quire/service-kit/mcp';
+import { answerMcp, mcpTool, textResult, toolError, type McpResources, type McpTool } from '@quire/service-kit/mcp';
 import type { FastifyReply } from 'fastify';
 import type { Refusal } from '../../domain/access.ts';
 import { Type } from '@sinclair/typebox';
@@ -13,8 +13,9 @@ import type { pages } from './pages.ts';
 
 // A site's MCP server at `<site>/~gitbook/mcp` (GitBook's path, so assistants configured for a
 // GitBook site keep working): the site as its visitor reads it, found, listed and read as
-// markdown. The visit decided access (public, share key, visitor token as a bearer, adaptive
-// claims) before any tool runs; hidden pages stay out, as they stay out of navigation.
+// markdown, and each page a resource. The visit decided access (public, share key, visitor token
+// as a bearer, adaptive claims) before any tool runs; hidden pages stay out, as they stay out of
+// navigation. Calls count in insights as an assistant's (origin `mcp`), apart from visitors'.
 
 const MAX_QUERY = 256;
 const MAX_SEARCH_SPACES = 20;
@@ -46,29 +47,42 @@ function snippet(text: string): string {
   return `${space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnType<typeof pages>) {
-  function tools(v: Visit): McpTool[] {
-    const structure = v.view.structure!;
-    const urlOf = (prefix: string[], path: string) => `${v.origin}${pathIn(v.at.base, [...prefix, ...path.split('/')])}`;
+/** The pages of the site a visit reads, found by URL or path. */
+function readable(data: SiteData, v: Visit) {
+  const structure = v.view.structure!;
+  const urlOf = (prefix: string[], path: string) => `${v.origin}${pathIn(v.at.base, [...prefix, ...path.split('/')])}`;
 
-    /** The page a URL of this site or a path below it names, when a visitor may read it. */
-    async function pageAt(where: string) {
-      let path = where;
-      if (/^https?:\/\//i.test(where)) {
-        const url = new URL(where);
-        if (url.origin !== v.origin || !`${url.pathname}/`.startsWith(`${v.at.base}/`)) return undefined;
-        path = url.pathname.slice(v.at.base.length);
-      }
-      const rest = segments(`/${path.replace(/^\/+/, '').replace(/\.md$/i, '')}`);
-      const placement = rest && place(structure, rest);
-      if (!placement) return undefined;
-      const revision = await data.revision(placement.siteSpace.spaceId, v.req.id);
-      const wanted = placement.pagePath.join('/');
-      const node = wanted === '' ? firstPage(revision.pages) : findByPath(revision.pages, wanted);
-      if (!node || node.page.type !== 'document' || !listed(revision.pages, node.page.id)) return undefined;
-      return { placement, revision, page: node.page, url: urlOf(siteSpacePrefix(placement.section, placement.siteSpace), node.page.path) };
+  /** The page a URL of this site or a path below it names, when a visitor may read it. */
+  async function pageAt(where: string) {
+    let path = where;
+    if (/^https?:\/\//i.test(where)) {
+      const url = new URL(where);
+      if (url.origin !== v.origin || !`${url.pathname}/`.startsWith(`${v.at.base}/`)) return undefined;
+      path = url.pathname.slice(v.at.base.length);
     }
+    const rest = segments(`/${path.replace(/^\/+/, '').replace(/\.md$/i, '')}`);
+    const placement = rest && place(structure, rest);
+    if (!placement) return undefined;
+    const revision = await data.revision(placement.siteSpace.spaceId, v.req.id);
+    const wanted = placement.pagePath.join('/');
+    const node = wanted === '' ? firstPage(revision.pages) : findByPath(revision.pages, wanted);
+    if (!node || node.page.type !== 'document' || !listed(revision.pages, node.page.id)) return undefined;
+    return { placement, revision, page: node.page, url: urlOf(siteSpacePrefix(placement.section, placement.siteSpace), node.page.path) };
+  }
+  return { structure, urlOf, pageAt };
+}
 
+type Found = NonNullable<Awaited<ReturnType<ReturnType<typeof readable>['pageAt']>>>;
+
+export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnType<typeof pages>) {
+  /** A page as its `.md` serves it, counted as the assistant's page view. */
+  async function read(v: Visit, { placement, revision, page, url }: Found) {
+    track(v, 'page_view', { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id }, {}, 'mcp');
+    return `# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`;
+  }
+
+  function tools(v: Visit): McpTool[] {
+    const { structure, urlOf, pageAt } = readable(data, v);
     return [
       mcpTool({
         name: 'searchDocumentation',
@@ -91,7 +105,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
             }),
           );
           const results = found.flat().slice(0, MAX_RESULTS);
-          track(v, 'search_type_query', {}, { query });
+          track(v, 'search_type_query', { url: `${v.origin}${v.at.base}/` }, { query }, 'mcp');
           return textResult(results.length ? results.join('\n\n') : `No page of ${v.view.look.title} matches "${query}".`);
         },
       }),
@@ -104,9 +118,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
         async run({ url }) {
           const found = await pageAt(url);
           if (!found) return toolError(`No page of ${v.view.look.title} at "${url}": listPages names every page.`);
-          const { placement, revision, page } = found;
-          track(v, 'page_view', { section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id });
-          return textResult(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
+          return textResult(await read(v, found));
         },
       }),
       mcpTool({
@@ -129,6 +141,28 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
     ];
   }
 
+  /** Every page a resource at its `.md` URL: listed as listPages lists them, read as getPage reads them. */
+  function resources(v: Visit): McpResources {
+    const { pageAt } = readable(data, v);
+    const base = `${v.origin}${v.at.base}/`;
+    return {
+      name: 'page',
+      title: 'Pages',
+      description: `A page of ${v.view.look.title} as markdown, at its URL with .md`,
+      uriTemplate: `${base}{+path}.md`,
+      mimeType: 'text/markdown',
+      async list() {
+        return (await everyPage(data, v))
+          .filter((p) => p.page.type === 'document')
+          .map((p) => ({ uri: `${p.url}.md`, name: p.url.slice(base.length), title: p.page.title, ...(p.page.description ? { description: p.page.description } : {}) }));
+      },
+      async read(uri) {
+        const found = await pageAt(uri.href);
+        return found && read(v, found);
+      },
+    };
+  }
+
   return (v: Visit) =>
     answerMcp(
       v.req,
@@ -136,8 +170,8 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
       {
         name: v.view.look.title,
         version: '1.0.0',
-        instructions: `The documentation of ${v.view.look.title}: search it, list its pages and read them as markdown.`,
+        instructions: `The documentation of ${v.view.look.title}: search it, list its pages and read them as markdown (also as resources).`,
       },
-      tools(v),
+      { tools: tools(v), resources: [resources(v)] },
     );
 }

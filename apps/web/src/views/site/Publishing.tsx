@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../../api.ts';
 import { useAction } from '../../components/actions.tsx';
+import { useCopy } from '../../components/copy.ts';
 import { DangerZone } from '../../components/DangerZone.tsx';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { Field, SelectField } from '../../components/Field.tsx';
@@ -12,6 +13,7 @@ import { QueryState } from '../../components/states.tsx';
 import { paths } from '../../paths.ts';
 import type { ShareLink, SiteVisibility } from '../../types.ts';
 import type { SiteProps } from '../Site.tsx';
+import { AiAssistants } from './AiAssistants.tsx';
 
 const VISIBILITIES: [SiteVisibility, string][] = [
   ['public', 'Public, indexed by search engines'],
@@ -20,7 +22,7 @@ const VISIBILITIES: [SiteVisibility, string][] = [
   ['visitor-auth', 'Visitors signed in by a JWT'],
 ];
 
-/** Who can read the site (its visibility and share links), its title, and deleting it. */
+/** Who can read the site (its visibility and share links), how AI assistants reach it, its title, and deleting it. */
 export function Publishing({ org, site }: SiteProps) {
   const base = `/orgs/${org}/sites/${site.id}`;
   const act = useAction(['site', 'sites', 'share-links']);
@@ -34,6 +36,7 @@ export function Publishing({ org, site }: SiteProps) {
       <SelectField label="Audience" value={site.visibility} onChange={(e) => act.mutate(() => api.patch(base, { visibility: e.target.value }))} options={VISIBILITIES} />
       <MutationStatus of={act} />
       <ShareLinks base={base} active={site.visibility === 'share-link'} />
+      <AiAssistants site={site} />
       <DangerZone
         title="Delete this site"
         action="Delete site"
@@ -47,12 +50,7 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
   const links = useQuery({ queryKey: ['share-links', base], queryFn: () => all<ShareLink>(`${base}/share-links`) });
   const act = useAction(['share-links']);
   const [name, setName] = useState('');
-  const [copied, setCopied] = useState<string>();
-  const copy = (l: ShareLink) =>
-    navigator.clipboard.writeText(l.urls.published).then(
-      () => setCopied(l.id),
-      () => setCopied(undefined),
-    );
+  const { copied, copy } = useCopy();
   return (
     <section aria-labelledby="share-links">
       <h2 id="share-links">Share links</h2>
@@ -68,7 +66,7 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
             <span className="grow">
               {l.name} <span className="status">{l.active ? 'active' : 'inactive'}</span> <code className="small">{l.urls.published}</code>
             </span>
-            <button type="button" className="btn small" aria-label={`Copy share link ${l.name}`} onClick={() => void copy(l)}>
+            <button type="button" className="btn small" aria-label={`Copy share link ${l.name}`} onClick={() => void copy(l.id, l.urls.published)}>
               Copy
             </button>
             <button

@@ -1,0 +1,131 @@
+import os from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateSpaceRequest, Space } from '@quire/proto/content';
+import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
+import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
+import { unaryCall } from '@quire/service-kit';
+import { testIdentity } from '@quire/service-kit/testing';
+import { percentiles, writeResult } from './lib/results.ts';
+import { startSiteServices } from './lib/site-services.ts';
+import { startApp, stopAll, waitForHttp } from './lib/load.ts';
+
+// A published site's MCP server on a space of BENCH_PAGES pages (20,000: 200 chapters of 99
+// topics), the reader started from its bundle (`pnpm build` first), called with the official
+// MCP client over loopback, one call at a time (BENCH_RUNS each, after a warm-up):
+// searchDocumentation against the reader's own search page (`~search?q=`) with the same query,
+// and getPage of pages already read (their revision and markdown cached) against the same pages'
+// `.md`, in the same run. The services run in this process from source.
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+// Warm-up calls: at least one per page getPage reads (chapter 1's 99 topics), so that every timed read is cached.
+const WARMUP = 100;
+const CHAPTERS = 200;
+const PORT = 18292;
+
+// Each page: a few sentences of common words and one rare word of its own, so that a query finds
+// from one page ("rare") to most of them ("common").
+const WORDS = 'install configure deploy service token access server release update version search index cache page team'.split(' ');
+const markdown = (i: number) =>
+  `Page ${i} explains how to ${WORDS[i % WORDS.length]} the ${WORDS[(i * 7) % WORDS.length]} with care.\n\n## Steps\n\n` +
+  `Run the ${WORDS[(i * 3) % WORDS.length]} command, then check the ${WORDS[(i * 5) % WORDS.length]} (marker zq${i}x).\n`;
+const doc = (title: string, i: number, pages: PageContent[] = []): PageContent => ({ id: '', type: 'document', fields: { title }, markdown: markdown(i), href: '', pages });
+const perChapter = PAGES / CHAPTERS - 1;
+const tree = Array.from({ length: CHAPTERS }, (_, c) =>
+  doc(
+    `Chapter ${c + 1}`,
+    c * (perChapter + 1),
+    Array.from({ length: perChapter }, (_, t) => doc(`Topic ${c + 1}.${t + 1}`, c * (perChapter + 1) + t + 1)),
+  ),
+);
+
+const services = await startSiteServices();
+const { orgs, content, insights, sites, owner, orgId } = services;
+const spaceId = (
+  await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Handbook', emoji: '', editMode: '', visibility: '' }, owner.id)
+).id;
+const seeded = performance.now();
+await unaryCall<CreateRevisionRequest, Revision>(
+  content.spaceContent,
+  content.spaceContent.createRevision,
+  { spaceId, parentRevisionId: '', pages: tree, files: [], setActive: true, type: '' },
+  { userId: owner.id, requestId: 'bench' },
+  { identity: testIdentity('gateway'), audience: 'content' },
+  1_800_000,
+);
+const seedMs = performance.now() - seeded;
+const site = await sites.call<CreateSiteRequest, Site>(sites.client.createSite, { organizationId: orgId, type: '', visibility: '', title: 'Handbook', spaceIds: [spaceId] }, owner.id);
+await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
+
+const origin = `http://127.0.0.1:${PORT}`;
+startApp('reader', {
+  READER_PORT: String(PORT),
+  QUIRE_READER_URL: origin,
+  ORGS_URL: orgs.address,
+  CONTENT_URL: content.address,
+  SITES_URL: sites.address,
+  INSIGHTS_URL: insights.address,
+  LOG_LEVEL: 'warn',
+});
+const base = `${origin}/${orgId}/${site.id}`;
+await waitForHttp(`${base}/`, {}, 180_000);
+
+const client = new Client({ name: 'quire-bench', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/~gitbook/mcp`)));
+const tool = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as CallToolResult).content[0] as { text: string };
+
+// A revision this large is indexed for search in the background: the rare word of the last page is found once it is done.
+const last = `zq${PAGES - 1}x`;
+for (let i = 0; !(await tool('searchDocumentation', { query: last })).text.includes('URL:'); i++) {
+  if (i > 1200) throw new Error('search never found the last page');
+  await new Promise((r) => setTimeout(r, 500));
+}
+const indexedMs = performance.now() - seeded;
+
+/** RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles. */
+async function timed(name: string, call: (i: number) => Promise<string>, expect: RegExp) {
+  for (let i = 0; i < WARMUP; i++) await call(i);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const answer = await call(i);
+    times.push(performance.now() - t0);
+    if (!expect.test(answer)) throw new Error(`${name}: unexpected answer ${answer.slice(0, 200)}`);
+  }
+  return { name, ...percentiles(times) };
+}
+const page = async (url: string) => {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return res.text();
+};
+
+const queries = { rare: `zq${Math.floor(PAGES * 0.6)}x`, common: 'deploy' };
+const results = [];
+for (const [kind, query] of Object.entries(queries)) {
+  results.push(await timed(`searchDocumentation, ${kind} word`, async () => (await tool('searchDocumentation', { query })).text, /^## /));
+  results.push(await timed(`~search?q=, same query (baseline)`, () => page(`${base}/~search?q=${encodeURIComponent(query)}`), /<html/i));
+}
+// Chapter 1's topics (their URLs as listPages names them), each read in the warm-up before the timed calls.
+const topics = (await tool('listPages', {})).text.split('\n').filter((l) => l.startsWith('- Topic 1.')).map((l) => /: (\S+)/.exec(l)![1]!);
+if (topics.length !== perChapter) throw new Error(`listPages names ${topics.length} topics of chapter 1`);
+results.push(await timed('getPage, cached', async (i) => (await tool('getPage', { url: topics[i % topics.length] })).text, /^# Topic 1\./));
+results.push(await timed('.md of the same pages (baseline)', (i) => page(`${topics[i % topics.length]}.md`), /^# Topic 1\./));
+
+console.table(results);
+writeResult('mcp', {
+  date: new Date().toISOString(),
+  pages: PAGES,
+  runs: RUNS,
+  seedSeconds: Math.round(seedMs / 100) / 10,
+  indexedSeconds: Math.round(indexedMs / 100) / 10,
+  cpus: os.cpus().length,
+  loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  results,
+});
+
+await client.close();
+await stopAll();
+await services.stop();
