@@ -106,7 +106,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
           if (!found) return toolError(`No page of ${v.view.look.title} at "${url}": listPages names every page.`);
           const { placement, revision, page } = found;
           track(v, 'page_view', { section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id });
-          return textResult(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`);
+          return textResult(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`);
         },
       }),
       mcpTool({
