@@ -1,6 +1,16 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import type { OpenApiSpecRef, OpenApiSpecSource } from '@quire/proto/openapi';
-import { AlreadyExistsError, callsAsItself, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  AlreadyExistsError,
+  callsAsItself,
+  InvalidArgumentError,
+  NotFoundError,
+  pageArgs,
+  pageOf,
+  PermissionDeniedError,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { allow, type Role } from '@quire/policy';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { OPENAPI_SPEC } from '@quire/proto/limits';

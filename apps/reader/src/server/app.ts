@@ -98,11 +98,14 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     handler: async (req, reply) => {
       const at = locate(req.host, req.url.split('?')[0]!, readerHosts, mount);
       if (at && req.method === 'POST' && at.rest.join('/') === PROXY_PATH) {
-        const v = await visit(req, reply, at, { refuse: (r, refused) => r.code(refused.kind === 'redirect' ? 401 : refused.status).send({ error: 'This site does not let you in' }) });
+        const v = await visit(req, reply, at, {
+          refuse: (r, refused) => r.code(refused.kind === 'redirect' ? 401 : refused.status).send({ error: 'This site does not let you in' }),
+        });
         return v ? tryIt(v) : reply;
       }
       if (!at || at.rest.join('/') !== MCP_PATH) return notFound(reply);
-      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT) return reply.code(413).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
+      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT)
+        return reply.code(413).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
       const v = await visit(req, reply, at, { bearer: true, refuse: refuseMcp });
       return v ? mcp(v) : reply;
     },

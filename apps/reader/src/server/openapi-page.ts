@@ -67,7 +67,14 @@ export function openApiPages(specs: OpenApiSpecs, log: FastifyBaseLogger) {
     /** A version of those blocks' specs as they are now ('' for none): a part of the page's ETag. */
     async version(blocks: OpenApiBlock[], at: SpecPlace): Promise<string> {
       if (!blocks.length) return '';
-      const keys = await Promise.all(blocks.map((b) => specs.sourceOf(b, at).then((s) => s.key, (err: Error) => `error:${err.message}`)));
+      const keys = await Promise.all(
+        blocks.map((b) =>
+          specs.sourceOf(b, at).then(
+            (s) => s.key,
+            (err: Error) => `error:${err.message}`,
+          ),
+        ),
+      );
       return createHash('sha256').update(keys.join('|')).digest('base64url').slice(0, 16);
     },
   };

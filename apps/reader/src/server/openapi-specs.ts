@@ -102,5 +102,4 @@ export interface SpecPlace {
   requestId: string;
 }
 
-
 export type OpenApiSpecs = ReturnType<typeof openApiSpecs>;

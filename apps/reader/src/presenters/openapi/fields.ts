@@ -56,6 +56,7 @@ export const fieldsHtml = (fields: Field[]): string => (fields.length ? `<ul cla
 
 /** A body or response schema: its fields, or its one value's type when it has none. */
 export function schemaHtml(root: Field): string {
-  if (root.children.length || root.variants) return `${root.type && root.type !== 'object' ? `<p class="oa-type">${esc(root.type)}</p>` : ''}${fieldsHtml(root.children)}${variantsHtml(root)}`;
+  if (root.children.length || root.variants)
+    return `${root.type && root.type !== 'object' ? `<p class="oa-type">${esc(root.type)}</p>` : ''}${fieldsHtml(root.children)}${variantsHtml(root)}`;
   return `<p><span class="oa-type">${esc(root.type)}</span></p>${markdownHtml(root.description)}${factsHtml(root)}`;
 }

@@ -8,7 +8,12 @@ import { isObj, resolve, str, type Obj, type Operation } from './spec.ts';
 // same facts as its HTML, fields as nested lists, the first code sample generated.
 
 const inline = (s: string) => `\`${s.replace(/`/g, 'ˋ')}\``;
-const oneLine = (s: string | undefined) => (s ?? '').replace(/\s*\n\s*/g, ' ').trim();
+const oneLine = (s: string | undefined) =>
+  (s ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
 
 function fieldLines(fields: Field[], depth = 0): string[] {
   const pad = '  '.repeat(depth);
@@ -42,7 +47,7 @@ export function operationMarkdown(doc: Obj, op: Operation): string {
   if (op.servers.length) out.push(`Servers: ${op.servers.map(inline).join(', ')}`, '');
   const security = securityOf(doc, o);
   if (security.length) out.push(`Authorization: ${security.map((all) => all.map((s) => `${s.name} (${s.label})`).join(' and ')).join('; or ')}`, '');
-  const params = op.parameters.map((p) => ({ ...parameterField(doc, p), name: `${String(p.name)}` , place: String(p.in) }));
+  const params = op.parameters.map((p) => ({ ...parameterField(doc, p), name: `${String(p.name)}`, place: String(p.in) }));
   for (const place of ['path', 'query', 'header', 'cookie']) {
     const here = params.filter((p) => p.place === place);
     if (here.length) out.push(`#### ${place[0]!.toUpperCase()}${place.slice(1)} parameters`, '', ...fieldLines(here), '');

@@ -58,7 +58,10 @@ function mediaHtml(doc: Obj, content: unknown, forRequest: boolean): string {
       const media = resolve(doc, raw).value;
       const example = media.example ?? (isObj(media.examples) ? Object.values(media.examples).map((e) => resolve(doc, e).value.value)[0] : undefined);
       const sample = example !== undefined ? example : media.schema !== undefined ? sampleOf(doc, media.schema, forRequest) : undefined;
-      const shown = sample === undefined ? '' : `<details class="oa-example"><summary>Example</summary><pre><code>${esc(typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2))}</code></pre></details>`;
+      const shown =
+        sample === undefined
+          ? ''
+          : `<details class="oa-example"><summary>Example</summary><pre><code>${esc(typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2))}</code></pre></details>`;
       return `<div class="oa-media"><p class="oa-media-type"><code>${esc(type)}</code></p>${media.schema !== undefined ? schemaHtml(schemaTree(doc, media.schema)) : ''}${shown}</div>`;
     })
     .join('');
@@ -81,7 +84,9 @@ function consoleHtml(doc: Obj, op: Operation, target: ConsoleTarget): string {
   const sketch = sketchOf(doc, op);
   const input = (place: string, name: string, value: unknown, required: boolean) =>
     `<label class="oa-input"><span><code>${esc(name)}</code> <small>${esc(place)}${required ? ', required' : ''}</small></span><input data-in="${esc(place)}" data-name="${esc(name)}" value="${esc(value === undefined ? '' : valueText(value))}"${required ? ' required' : ''}></label>`;
-  const params = op.parameters.filter((p) => p.in !== 'cookie').map((p) => input(String(p.in), String(p.name), p.in === 'path' || p.required ? paramSample(doc, p) : undefined, p.required === true));
+  const params = op.parameters
+    .filter((p) => p.in !== 'cookie')
+    .map((p) => input(String(p.in), String(p.name), p.in === 'path' || p.required ? paramSample(doc, p) : undefined, p.required === true));
   const auth = securityHeaders(doc, op.operation).map(([name]) => input('header', name, '', false));
   const body = bodyText(sketch);
   return `<details class="oa-try"><summary>Test it</summary><form data-oa-try action="${esc(target.action)}" method="post" data-site-space="${esc(target.siteSpace)}" data-page="${esc(target.page)}" data-block="${target.block}" data-method="${esc(sketch.method)}" data-path="${esc(op.path)}"${sketch.contentType ? ` data-content-type="${esc(sketch.contentType)}"` : ''}>
@@ -105,7 +110,9 @@ export function operationHtml(doc: Obj, op: Operation, target?: ConsoleTarget): 
     `<header class="oa-op-head"><span class="oa-method oa-method-${esc(op.method)}">${esc(method)}</span> <code class="oa-path">${esc(op.path)}</code>${deprecated ? ' <span class="oa-badge oa-deprecated">Deprecated</span>' : ''}</header>`,
     str(o.summary) ? `<p class="oa-summary">${esc(str(o.summary))}</p>` : '',
     markdownHtml(str(o.description)),
-    op.servers.length ? `<div class="oa-servers"><span class="oa-label">Server${op.servers.length > 1 ? 's' : ''}</span> ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(' ')}</div>` : '',
+    op.servers.length
+      ? `<div class="oa-servers"><span class="oa-label">Server${op.servers.length > 1 ? 's' : ''}</span> ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(' ')}</div>`
+      : '',
     security.length
       ? `<h4 class="oa-heading">Authorizations</h4><ul class="oa-security">${security.map((all) => `<li>${all.map((s) => `<code>${esc(s.name)}</code> ${esc(s.label)}${markdownHtml(s.description)}`).join(' and ')}</li>`).join('')}</ul>`
       : '',

@@ -85,7 +85,8 @@ function curl(s: Sketch): string {
 function fetchJs(s: Sketch): string {
   const headers = s.headers.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)},`).join('\n');
   const body = bodyText(s);
-  const bodyLine = body === undefined ? '' : isJson(s.contentType) ? `  body: JSON.stringify(${JSON.stringify(s.body, null, 2).replace(/\n/g, '\n  ')}),\n` : `  body: ${JSON.stringify(body)},\n`;
+  const bodyLine =
+    body === undefined ? '' : isJson(s.contentType) ? `  body: JSON.stringify(${JSON.stringify(s.body, null, 2).replace(/\n/g, '\n  ')}),\n` : `  body: ${JSON.stringify(body)},\n`;
   return `const response = await fetch(${JSON.stringify(s.url)}, {\n  method: ${JSON.stringify(s.method)},\n  headers: {\n${headers}\n  },\n${bodyLine}});\nconst data = await response.json();`;
 }
 
@@ -114,5 +115,10 @@ export function codeSamples(doc: Obj, op: Operation): CodeSample[] {
     .filter((c) => typeof c.source === 'string')
     .map((c) => ({ label: str(c.label) ?? str(c.lang) ?? 'Sample', lang: str(c.lang) ?? '', source: c.source as string }));
   const s = sketchOf(doc, op);
-  return [...own, { label: 'cURL', lang: 'shell', source: curl(s) }, { label: 'JavaScript', lang: 'javascript', source: fetchJs(s) }, { label: 'Python', lang: 'python', source: python(s) }];
+  return [
+    ...own,
+    { label: 'cURL', lang: 'shell', source: curl(s) },
+    { label: 'JavaScript', lang: 'javascript', source: fetchJs(s) },
+    { label: 'Python', lang: 'python', source: python(s) },
+  ];
 }

@@ -105,7 +105,7 @@ export function findOperation(doc: Obj, path: string, method: string): Operation
 function serverUrl(server: unknown): string | undefined {
   if (!isObj(server) || typeof server.url !== 'string') return undefined;
   const variables = isObj(server.variables) ? server.variables : {};
-  return server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+  return server.url.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
     const v = variables[name];
     return isObj(v) && v.default !== undefined ? String(v.default) : whole;
   });

@@ -89,7 +89,12 @@ export function openApiProxy(data: SiteData, openApi: OpenApiPages, site: Return
     }
     if (target.username || target.password || !underServers(target, op.servers)) throw new Refused(403, `url: not under the operation's servers (${op.servers.join(', ')})`);
     // The headers the operation names (its parameters, its security's), and the body's type.
-    const allowed = new Set(['accept', 'content-type', ...op.parameters.filter((p) => p.in === 'header').map((p) => String(p.name).toLowerCase()), ...securityHeaders(doc, op.operation).map(([n]) => n.toLowerCase())]);
+    const allowed = new Set([
+      'accept',
+      'content-type',
+      ...op.parameters.filter((p) => p.in === 'header').map((p) => String(p.name).toLowerCase()),
+      ...securityHeaders(doc, op.operation).map(([n]) => n.toLowerCase()),
+    ]);
     const headers: Record<string, string> = { 'user-agent': 'Quire/1.0 (+API reference)' };
     for (const [name, value] of r.headers) {
       if (!allowed.has(name.toLowerCase())) throw new Refused(400, `headers: "${name}" is not a header of this operation`);
@@ -101,8 +106,15 @@ export function openApiProxy(data: SiteData, openApi: OpenApiPages, site: Return
       throw new Refused(403, err.message);
     });
     const body = r.body === undefined || op.method === 'get' || op.method === 'head' ? undefined : Buffer.from(r.body);
-    const answer = await sendPublic(target.href, { method: op.method.toUpperCase(), headers, body }, { maxBytes: OPENAPI_CONSOLE.responseBytes.max, timeoutMs: OPENAPI_CONSOLE.timeoutMs.max }, { field: 'url' });
-    const shown = Object.entries(answer.headers).flatMap(([k, val]) => (SHOWN.test(k) && val !== undefined ? [[k, Array.isArray(val) ? val.join(', ') : val] as [string, string]] : []));
+    const answer = await sendPublic(
+      target.href,
+      { method: op.method.toUpperCase(), headers, body },
+      { maxBytes: OPENAPI_CONSOLE.responseBytes.max, timeoutMs: OPENAPI_CONSOLE.timeoutMs.max },
+      { field: 'url' },
+    );
+    const shown = Object.entries(answer.headers).flatMap(([k, val]) =>
+      SHOWN.test(k) && val !== undefined ? [[k, Array.isArray(val) ? val.join(', ') : val] as [string, string]] : [],
+    );
     return { status: answer.status, headers: shown, body: answer.body.toString('utf8') };
   }
 

@@ -83,7 +83,9 @@ export function pages({ data, rendered, track, openApi }: { data: SiteData; rend
     track(v, 'page_view', { ...location, page: page.id });
 
     if (markdownWanted)
-      return v.reply.type('text/markdown; charset=utf-8').send(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`);
+      return v.reply
+        .type('text/markdown; charset=utf-8')
+        .send(`# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`);
 
     const revisionTag = createHash('sha256').update([v.view.digest, revision.id, page.id, ASSETS.css.path, ASSETS.js.path, v.at.base, v.origin].join('|')).digest('base64url');
     const specsAt = { files: revision.files, organizationId: v.view.site!.organizationId, requestId: v.req.id };
