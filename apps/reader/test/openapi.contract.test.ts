@@ -104,6 +104,18 @@ describe('API operations on a published page', () => {
     expect(again.statusCode).toBe(304);
   });
 
+  fixtures('show the organization spec’s new version at once, under a new ETag', async ({ get, h, owner, orgId, reference: { base } }) => {
+    const before = await get(`${base}/reference`);
+    const changed = specText().replace('summary: Delete a thing', 'summary: Throw a thing away');
+    await ok(h.g.call(owner, 'PUT', `/v1/orgs/${orgId}/openapi/things`, { source: { text: changed } }));
+    const after = await get(`${base}/reference`, { 'if-none-match': before.headers.etag as string });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.body).toContain('Throw a thing away');
+    // The space's own file is its revision's: unchanged.
+    expect(after.body).toContain('Create a thing');
+  });
+
   fixtures('are written out in the page’s markdown and llms-full.txt', async ({ get, reference: { base } }) => {
     const md = (await get(`${base}/reference.md`)).body;
     expect(md).toContain('### POST /things');

@@ -31,7 +31,7 @@ export function openApiBlocks(document: JSONDocument): OpenApiBlock[] {
 const PARSED_KEPT = 32;
 
 export function openApiSpecs(services: Services, data: SiteData, freshnessMs: number) {
-  const ttl = Math.max(freshnessMs, 1000);
+  const ttl = Math.max(freshnessMs, 1);
   // Promises, so that a page's ten operations of one spec wait for one parse.
   const parsed = new LRUCache<string, Promise<Spec>>({ max: PARSED_KEPT });
   const urlTexts = new LRUCache<string, Promise<{ key: string; text: string }>>({ max: 256, ttl });
