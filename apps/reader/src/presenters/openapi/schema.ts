@@ -28,7 +28,7 @@ export interface Field {
 
 /** Fields drawn at most per schema tree, and levels of nesting. */
 const MAX_FIELDS = 1500;
-const MAX_DEPTH = 12;
+const MAX_DEPTH = 6;
 
 export function schemaTree(doc: Obj, schema: unknown, name?: string, required?: boolean): Field {
   let budget = MAX_FIELDS;

@@ -1,4 +1,4 @@
-import { OPENAPI_CONSOLE } from '@quire/proto/limits';
+import { COMMON, OPENAPI_CONSOLE } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { checkPublicUrl, sendPublic } from '@quire/service-kit/outbound';
 import { findById } from '../../domain/pages.ts';
@@ -47,6 +47,7 @@ function checked(raw: unknown): ProxyRequest {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ProxyRequest>;
   for (const field of ['siteSpace', 'page', 'method', 'url'] as const) if (typeof r[field] !== 'string') throw new Refused(400, `${field}: required, a string`);
   if (!Number.isInteger(r.block)) throw new Refused(400, 'block: required, an integer');
+  if (r.url!.length > COMMON.url.max) throw new Refused(400, `url: longer than ${COMMON.url.max} characters`);
   const headers = r.headers ?? [];
   if (!Array.isArray(headers) || headers.length > OPENAPI_CONSOLE.headers.max || !headers.every((h) => Array.isArray(h) && h.length === 2 && h.every((x) => typeof x === 'string')))
     throw new Refused(400, `headers: at most ${OPENAPI_CONSOLE.headers.max} [name, value] pairs of strings`);
