@@ -71,7 +71,7 @@ describe('the reader, calling as itself', () => {
   it("reads an organization's OpenAPI spec (a published page shows its operations) and changes none", async () => {
     const spec = { organizationId: space.organizationId, slug: 'billing' };
     const text = '{"openapi":"3.1.0","info":{"title":"Billing","version":"1"},"paths":{}}';
-    await h.call(h.client.saveOpenApiSpec, { spec, source: { text } }, owner.id);
+    await h.call(h.client.saveOpenApiSpec, { spec, source: { text }, createOnly: false }, owner.id);
     const reader = await testIdentity('reader').metadata('content', {});
     const content = await raw<object, { json: string }>('getOpenApiSpecVersionContent', { spec, versionId: '' }, reader);
     expect(JSON.parse(content.json).info.title).toBe('Billing');
