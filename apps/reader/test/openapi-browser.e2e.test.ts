@@ -82,7 +82,8 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
   it('shows parameters, body, responses and code samples, and Test it sends the request and shows the answer', async () => {
     const p = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     expect((await p.goto(url))?.status()).toBe(200);
-    const [post, list, local] = [0, 1, 2].map((i) => p.locator('.oa-op').nth(i));
+    const ops = p.locator('.oa-op');
+    const [post, list, local] = [ops.nth(0), ops.nth(1), ops.nth(2)];
     await expect(post.locator('.oa-op-head').textContent()).resolves.toBe('POST /things');
     expect(await post.getByText('Body', { exact: false }).first().isVisible()).toBe(true);
     expect(await post.locator('.oa-fields .oa-name', { hasText: 'shape' }).first().isVisible()).toBe(true);

@@ -34,7 +34,8 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
   const ttl = Math.max(freshnessMs, 1);
   // Promises, so that a page's ten operations of one spec wait for one parse.
   const parsed = new LRUCache<string, Promise<Spec>>({ max: PARSED_KEPT });
-  const urlTexts = new LRUCache<string, Promise<{ key: string; text: string }>>({ max: 256, ttl });
+  // A URL's text is kept for the freshness only (purged then): its parse is what stays.
+  const urlTexts = new LRUCache<string, Promise<{ key: string; text: string }>>({ max: 16, ttl, ttlAutopurge: true });
   const versions = new LRUCache<string, Promise<{ id: string }>>({ max: 1000, ttl });
 
   function once<T extends object>(cache: LRUCache<string, Promise<T>>, key: string, run: () => Promise<T>): Promise<T> {
