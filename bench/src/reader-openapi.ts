@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
 import type { CreateRevisionRequest, PutBlobsRequest, PutBlobsResponse, Revision } from '@quire/proto/space-content';
@@ -13,7 +12,7 @@ import { startSites } from '@quire/sites/testing';
 import { unaryCall } from '@quire/service-kit';
 import { migrateTemplate, testIdentity } from '@quire/service-kit/testing';
 import { writeResult } from './lib/results.ts';
-import { connections, identitySettings, seconds, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
+import { connections, loadPaths, seconds, serverScript, start, startReaderSource, stopAll, waitForHttp } from './lib/load.ts';
 
 // The reader's API reference: a page of 10 operations of one generated 5 MB spec (a file of the
 // space). Its first render (the spec read from content, parsed once, 10 operations drawn), then
@@ -88,17 +87,7 @@ await asOwner<CreateRevisionRequest, Revision>(content.spaceContent.createRevisi
 const site = await sites.call<CreateSiteRequest, Site>(sites.client.createSite, { organizationId: orgId, type: '', visibility: '', title: 'API', spaceIds: [spaceId] }, owner.id);
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
-const readerUrl = `http://127.0.0.1:${READER_PORT}`;
-start(here('../../apps/reader/src/main.ts'), {
-  ...identitySettings('reader'),
-  READER_PORT: String(READER_PORT),
-  QUIRE_READER_URL: readerUrl,
-  ORGS_URL: orgs.address,
-  CONTENT_URL: content.address,
-  SITES_URL: sites.address,
-  INSIGHTS_URL: insights.address,
-  LOG_LEVEL: 'warn',
-});
+const readerUrl = startReaderSource(READER_PORT, { orgs: orgs.address, content: content.address, sites: sites.address, insights: insights.address });
 const path = `/${orgId}/${site.id}/reference`;
 // The site's root, not the page: the page's first render is what is measured.
 await waitForHttp(`${readerUrl}/${orgId}/${site.id}/sitemap.xml`, {}, 180_000);
@@ -114,14 +103,7 @@ writeFileSync(join(root, 'reference.html'), html);
 start(serverScript('static-html'), { PORT: String(STATIC_PORT), STATIC_ROOT: root });
 await waitForHttp(`http://127.0.0.1:${STATIC_PORT}/reference.html`);
 
-function load(name: string, origin: string, p: string, duration: number) {
-  return new Promise<{ name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
-    autocannon({ url: `${origin}${p}`, connections, duration }, (err, r) => {
-      if (err) return reject(err);
-      resolve({ name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
-    });
-  });
-}
+const load = (name: string, origin: string, p: string, duration: number) => loadPaths(name, origin, [p], duration);
 
 await load('warm-up', readerUrl, path, 2);
 const reader = await load('reader, cached', readerUrl, path, seconds);
