@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
@@ -12,7 +10,7 @@ import { unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import { writeResult } from './lib/results.ts';
 import { startSiteServices } from './lib/site-services.ts';
-import { connections, identitySettings, seconds, serverScript, start, stopAll, waitForHttp } from './lib/load.ts';
+import { connections, loadPaths, seconds, serverScript, start, startReaderSource, stopAll, waitForHttp } from './lib/load.ts';
 
 // The reader on a 1,000-page published site: requests per second and latency of page loads
 // (each connection walks all 1,000 pages), rendered pages cached, then right after a content
@@ -24,7 +22,6 @@ import { connections, identitySettings, seconds, serverScript, start, stopAll, w
 const PAGES = 1000;
 const READER_PORT = 18290;
 const STATIC_PORT = 18291;
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 const services = await startSiteServices();
 const { orgs, content, insights, sites, owner, orgId } = services;
@@ -69,17 +66,7 @@ const site = await sites.call<CreateSiteRequest, Site>(
 );
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
-const readerUrl = `http://127.0.0.1:${READER_PORT}`;
-start(here('../../apps/reader/src/main.ts'), {
-  ...identitySettings('reader'),
-  READER_PORT: String(READER_PORT),
-  QUIRE_READER_URL: readerUrl,
-  ORGS_URL: orgs.address,
-  CONTENT_URL: content.address,
-  SITES_URL: sites.address,
-  INSIGHTS_URL: insights.address,
-  LOG_LEVEL: 'warn',
-});
+const readerUrl = startReaderSource(READER_PORT, { orgs: orgs.address, content: content.address, sites: sites.address, insights: insights.address });
 const base = `/${orgId}/${site.id}`;
 // Started from source (tsx): slow to answer first on a busy machine.
 await waitForHttp(`${readerUrl}${base}/`, {}, 180_000);
@@ -120,14 +107,7 @@ const firstView = {
   wireBytes: page.wire + assetBodies.reduce((n, b) => n + b.wire, 0),
 };
 
-function load(name: string, origin: string, duration: number, list = paths) {
-  return new Promise<{ name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
-    autocannon({ url: origin, connections, duration, requests: list.map((path) => ({ method: 'GET', path })) }, (err, r) => {
-      if (err) return reject(err);
-      resolve({ name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
-    });
-  });
-}
+const load = (name: string, origin: string, duration: number, list = paths) => loadPaths(name, origin, list, duration);
 
 const results = [];
 await load('warm-up', readerUrl, 2);

@@ -68,6 +68,19 @@ describe('the reader, calling as itself', () => {
     await rejects(raw('updateSpace', { spaceId: space.id, title: 'Pwned' }, reader), status.UNAUTHENTICATED);
   });
 
+  it("reads an organization's OpenAPI spec (a published page shows its operations) and changes none", async () => {
+    const spec = { organizationId: space.organizationId, slug: 'billing' };
+    const text = '{"openapi":"3.1.0","info":{"title":"Billing","version":"1"},"paths":{}}';
+    await h.call(h.client.saveOpenApiSpec, { spec, source: { text }, createOnly: false }, owner.id);
+    const reader = await testIdentity('reader').metadata('content', {});
+    const content = await raw<object, { json: string }>('getOpenApiSpecVersionContent', { spec, versionId: '' }, reader);
+    expect(JSON.parse(content.json).info.title).toBe('Billing');
+    await rejects(raw('saveOpenApiSpec', { spec, source: { text } }, reader), status.PERMISSION_DENIED);
+    await rejects(raw('deleteOpenApiSpec', { spec }, reader), status.PERMISSION_DENIED);
+    // Anonymous calls of any other service find none.
+    await rejects(raw('getOpenApiSpecVersionContent', { spec, versionId: '' }, await testIdentity('gateway').metadata('content', {})), status.UNAUTHENTICATED);
+  });
+
   it('is refused when the call claims the name without the key, or another service claims to serve it', async () => {
     const { privateKey } = generateKeyPairSync('ed25519');
     const impostor = new ServiceIdentity({ name: 'reader', privateKey, trust: new Map() });

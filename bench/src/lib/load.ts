@@ -44,6 +44,41 @@ export function start(script: string, env: Record<string, string>, flags: string
   return child;
 }
 
+/** The reader from source (tsx) on `port`, over the services at these addresses. */
+export function startReaderSource(port: number, addresses: { orgs: string; content: string; sites: string; insights: string }): string {
+  const url = `http://127.0.0.1:${port}`;
+  start(here('../../../apps/reader/src/main.ts'), {
+    ...identitySettings('reader'),
+    READER_PORT: String(port),
+    QUIRE_READER_URL: url,
+    ORGS_URL: addresses.orgs,
+    CONTENT_URL: addresses.content,
+    SITES_URL: addresses.sites,
+    INSIGHTS_URL: addresses.insights,
+    LOG_LEVEL: 'warn',
+  });
+  return url;
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** One autocannon run of GETs of `paths` (each connection walking them in turn). */
+export function loadPaths(name: string, origin: string, paths: string[], duration: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: origin, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })) }, (err, r) => {
+      if (err) return reject(err);
+      resolve({ name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+    });
+  });
+}
+
 /**
  * CPU time (user + system) a process has used so far, in ms, from /proc (Linux): every thread's,
  * and its main thread's (the JavaScript; the others are libuv's, V8's and native libraries').

@@ -13,7 +13,24 @@ const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-or
 const ALLOWED: Record<Place, Set<string>> = {
   document: new Set([
     ...ESSENTIALS,
-    ...['blockquote', 'hint', 'images', 'file', 'drawing', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'content-ref', 'swagger', 'integration', 'reusable-content'],
+    ...[
+      'blockquote',
+      'hint',
+      'images',
+      'file',
+      'drawing',
+      'embed',
+      'code',
+      'math',
+      'expandable',
+      'tabs',
+      'table',
+      'content-ref',
+      'swagger',
+      'openapi-operation',
+      'integration',
+      'reusable-content',
+    ],
   ]),
   hint: new Set(ESSENTIALS),
   blockquote: new Set([...ESSENTIALS, 'blockquote']),
@@ -75,6 +92,8 @@ function fallback(block: DocumentBlock): DocumentBlock[] {
       return [paragraph([{ object: 'inline', type: 'mention', isVoid: true, data: { ref: block.data.ref } }])];
     case 'swagger':
       return [paragraph([{ object: 'inline', type: 'link', data: { ref: block.data.ref }, nodes: [text(`${block.data.method.toUpperCase()} ${block.data.path}`)] }])];
+    case 'openapi-operation':
+      return [paragraph([text(`${block.data.method.toUpperCase()} ${block.data.path}`, [{ object: 'mark', type: 'code' }])])];
     case 'table':
       return tableRows(block);
     // Where reusable content may not sit, its tag stays as the text it was.

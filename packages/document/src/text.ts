@@ -83,6 +83,10 @@ function ownText(block: DocumentBlock, search: boolean): string | undefined {
       return block.data.caption;
     case 'image':
       return block.data.alt;
+    // An API operation is found by its method and path (its spec's words are the reader's to show).
+    case 'swagger':
+    case 'openapi-operation':
+      return `${block.data.method.toUpperCase()} ${block.data.path}`;
     default:
       return undefined;
   }

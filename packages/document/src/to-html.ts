@@ -12,6 +12,8 @@ import type {
   DocumentBlockCode,
   DocumentBlockHeading,
   DocumentBlockImages,
+  DocumentBlockOpenAPI,
+  DocumentBlockOpenAPIOperation,
   DocumentBlockTable,
   DocumentTextMark,
   InlineContent,
@@ -28,6 +30,11 @@ export interface ToHtmlOptions {
   math?: 'katex' | 'source';
   /** The display names of the members mentions name, by user id; without one, the last segment of its URL. */
   memberNames?: ReadonlyMap<string, string>;
+  /**
+   * The HTML of an OpenAPI operation block, put in after sanitizing: the caller's own rendering,
+   * every value from the spec escaped by it. Without one (or undefined), the method and path.
+   */
+  openApi?: (block: DocumentBlockOpenAPI | DocumentBlockOpenAPIOperation) => string | undefined;
 }
 
 // The one HTML rendering of a document (reader, web preview, PDF): semantic elements with stable
@@ -57,7 +64,7 @@ const schema: Schema = {
 };
 
 const lowlight = createLowlight(common);
-const MATH_PLACEHOLDER = 'quire-math';
+const RAW_PLACEHOLDER = 'quire-raw';
 
 const el = (tagName: string, properties: Properties, children: ElementContent[] = []): Element => ({ type: 'element', tagName, properties, children });
 const txt = (value: string): ElementContent => ({ type: 'text', value });
@@ -72,13 +79,13 @@ export function toHtml(document: JSONDocument, options: ToHtmlOptions = {}): str
   const renderer = new Renderer(options, headingAnchors(document));
   const root: Root = { type: 'root', children: renderer.blocks(document.nodes) };
   const clean = sanitize(root, schema) as Root;
-  if (renderer.formulas.length) renderer.insertMath(clean);
-  return writeHast(clean, { allowDangerousHtml: renderer.formulas.length > 0 });
+  if (renderer.raws.length) renderer.insertRaw(clean);
+  return writeHast(clean, { allowDangerousHtml: renderer.raws.length > 0 });
 }
 
 class Renderer {
-  /** KaTeX renderings, put in place of their placeholders after sanitizing. */
-  readonly formulas: string[] = [];
+  /** KaTeX's and the caller's OpenAPI renderings, put in place of their placeholders after sanitizing. */
+  readonly raws: string[] = [];
 
   constructor(
     private readonly options: ToHtmlOptions,
@@ -144,9 +151,15 @@ class Renderer {
         return el('div', { className: ['content-ref'] }, [el('a', { href: url }, [txt(refLabel(url ?? ''))])]);
       }
       case 'swagger':
-        return el('div', { className: ['openapi'] }, [
-          el('a', { href: this.url(block.data.ref, 'file') }, [el('code', {}, [txt(block.data.method.toUpperCase())]), txt(` ${block.data.path}`)]),
-        ]);
+      case 'openapi-operation': {
+        const rendered = this.options.openApi?.(block);
+        if (rendered !== undefined) {
+          this.raws.push(rendered);
+          return el('div', { className: ['openapi', RAW_PLACEHOLDER] });
+        }
+        const label = [el('code', {}, [txt(block.data.method.toUpperCase())]), txt(` ${block.data.path}`)];
+        return el('div', { className: ['openapi'] }, [block.type === 'swagger' ? el('a', { href: this.url(block.data.ref, 'file') }, label) : el('span', {}, label)]);
+      }
       case 'expandable': {
         const title = block.fragments.find((f) => f.type === 'expandable-title')?.nodes[0];
         const body = block.fragments.find((f) => f.type === 'expandable-body')?.nodes ?? [];
@@ -183,20 +196,20 @@ class Renderer {
 
   private math(formula: string, display: boolean): Element {
     if (this.options.math === 'source') return el(display ? 'div' : 'span', { className: ['math', display ? 'math-display' : 'math-inline'] }, [el('code', {}, [txt(formula)])]);
-    this.formulas.push(katex.renderToString(formula, { displayMode: display, throwOnError: false, trust: false, output: 'html' }));
-    return el(display ? 'div' : 'span', { className: ['math', display ? 'math-display' : 'math-inline', MATH_PLACEHOLDER] });
+    this.raws.push(katex.renderToString(formula, { displayMode: display, throwOnError: false, trust: false, output: 'html' }));
+    return el(display ? 'div' : 'span', { className: ['math', display ? 'math-display' : 'math-inline', RAW_PLACEHOLDER] });
   }
 
-  /** Replaces each math placeholder's content with its KaTeX markup, in document order. */
-  insertMath(node: Root | Element): void {
+  /** Replaces each placeholder's content with its markup (KaTeX's, the caller's OpenAPI operation), in document order. */
+  insertRaw(node: Root | Element): void {
     let next = 0;
     const visit = (parent: Root | Element) => {
       for (const child of parent.children) {
         if (child.type !== 'element') continue;
         const classes = child.properties.className;
-        if (Array.isArray(classes) && classes.includes(MATH_PLACEHOLDER)) {
-          child.properties.className = classes.filter((c) => c !== MATH_PLACEHOLDER);
-          child.children = [{ type: 'raw', value: this.formulas[next++] ?? '' } as unknown as ElementContent];
+        if (Array.isArray(classes) && classes.includes(RAW_PLACEHOLDER)) {
+          child.properties.className = classes.filter((c) => c !== RAW_PLACEHOLDER);
+          child.children = [{ type: 'raw', value: this.raws[next++] ?? '' } as unknown as ElementContent];
         } else visit(child);
       }
     };

@@ -189,6 +189,8 @@ class Writer {
           close('openapi'),
         ];
       }
+      case 'openapi-operation':
+        return [open(formatTag('openapi-operation', { spec: block.data.ref.spec, path: block.data.path, method: block.data.method })), close('openapi-operation')];
       case 'expandable': {
         const title = block.fragments.find((f) => f.type === 'expandable-title')?.nodes[0];
         const body = block.fragments.find((f) => f.type === 'expandable-body')?.nodes ?? [];

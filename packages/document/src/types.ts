@@ -238,6 +238,12 @@ export type DocumentBlockOpenAPI = BlockBase<'swagger'> & {
   data: { ref: ContentRefFile | ContentRefURL; path: string; method: string; expanded?: boolean; fullWidth?: boolean };
   meta?: { id: string };
 };
+/** An operation of one of the organization's OpenAPI specs, named by its slug (`{% openapi-operation spec path method %}`). */
+export type DocumentBlockOpenAPIOperation = BlockBase<'openapi-operation'> & {
+  isVoid: true;
+  data: { ref: ContentRefOpenAPI; path: string; method: string };
+  meta?: { id: string };
+};
 export type DocumentBlockContentRef = BlockBase<'content-ref'> & { isVoid: true; data: { ref: ContentRef } };
 export type DocumentBlockIntegration = BlockBase<'integration'> & {
   isVoid: true;
@@ -269,6 +275,7 @@ export type DocumentBlock =
   | DocumentBlockTable
   | DocumentBlockContentRef
   | DocumentBlockOpenAPI
+  | DocumentBlockOpenAPIOperation
   | DocumentBlockIntegration
   | DocumentBlockReusableContent;
 export type DocumentBlockType = DocumentBlock['type'];

@@ -92,6 +92,25 @@ describe('toHtml renders every block', () => {
     );
   });
 
+  it('an operation of an organization spec: its method and path, or the caller’s rendering put in after sanitizing', () => {
+    const document = fromMarkdown(read('openapi-operation.md'));
+    expect(document.nodes[0]).toEqual({
+      object: 'block',
+      type: 'openapi-operation',
+      isVoid: true,
+      data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets/{petId}', method: 'get' },
+    });
+    expect(toHtml(document)).toBe('<div class="openapi"><span><code>GET</code> /pets/{petId}</span></div>');
+    const seen: string[] = [];
+    const out = toHtml(fromMarkdown(`${read('openapi.md')}\n$$x^2$$\n\n${read('openapi-operation.md')}`), {
+      openApi: (block) => (seen.push(block.type), block.type === 'swagger' && block.data.method === 'post' ? undefined : `<section data-op="${block.data.path}"></section>`),
+    });
+    expect(seen).toEqual(['swagger', 'swagger', 'openapi-operation']);
+    expect(out).toMatch(
+      /^<div class="openapi"><section data-op="\/pets\/\{petId\}"><\/section><\/div><div class="openapi"><a href="https:\/\/example.com\/openapi.json"><code>POST<\/code> \/users<\/a><\/div><p><span class="math math-inline"><span class="katex">.*<\/p><div class="openapi"><section data-op="\/pets\/\{petId\}"><\/section><\/div>$/s,
+    );
+  });
+
   it('tables and cards', () => {
     expect(html(read('table.md'))).toBe(
       '<div class="table"><table><thead><tr><th>Name</th><th align="center">Value</th><th align="right">Notes</th></tr></thead><tbody><tr><td><p>alpha</p></td><td align="center"><p>1</p></td><td align="right"><p><strong>first</strong> entry</p></td></tr><tr><td><p>beta</p></td><td align="center"><p>2</p></td><td align="right"><p><code>code</code></p></td></tr></tbody></table></div>',

@@ -27,6 +27,17 @@ describe('markdown → document → markdown', () => {
     expect(toMarkdown(fromMarkdown(toMarkdown(document)))).toBe(markdown);
   });
 
+  it('an organization spec operation reads without its closing tag too, and one missing an attribute stays text', () => {
+    const open = '{% openapi-operation spec="billing" path="/invoices" method="post" %}\n';
+    const document = fromMarkdown(`${open}\nAfter.\n`);
+    expect(schemaErrors(document)).toEqual([]);
+    expect(document.nodes.map((n) => n.type)).toEqual(['openapi-operation', 'paragraph']);
+    expect(toMarkdown(document)).toBe(`${open}{% endopenapi-operation %}\n\nAfter.\n`);
+    expect(fromMarkdown('{% openapi-operation spec="billing" path="/invoices" %}\n').nodes.map((n) => n.type)).toEqual(['paragraph']);
+    // In a hint, where GitBook allows no operation, its method and path stay as code.
+    expect(toMarkdown(fromMarkdown(`{% hint style="info" %}\n${open}{% endhint %}\n`))).toBe('{% hint style="info" %}\n`POST /invoices`\n{% endhint %}\n');
+  });
+
   it('blocks nest as GitBook writes them: hints in tabs, code in lists, figures in expandables', () => {
     const markdown = [
       '{% tabs %}',

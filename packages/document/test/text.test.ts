@@ -18,6 +18,11 @@ describe('anchorSlug', () => {
 });
 
 describe('sections', () => {
+  it('finds an API operation by its method and path', () => {
+    const document = fromMarkdown('# API\n\n{% openapi-operation spec="billing" path="/invoices/{id}" method="get" %}\n{% endopenapi-operation %}\n');
+    expect(sections(document)).toEqual([{ heading: 'API', anchor: 'api', level: 1, text: 'GET /invoices/{id}' }]);
+  });
+
   it('splits the text at headings, without markup', () => {
     const document = fromMarkdown(
       [

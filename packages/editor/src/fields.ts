@@ -118,6 +118,15 @@ function imagesFields(value: Json): Control[] {
 
 const BLOCK_FIELDS: Record<string, Control[] | ((value: Json) => Control[])> = {
   swagger: [refField('Spec file', 'ref', ['file']), urlField('Spec URL', 'ref'), dataField('Path', 'path'), dataField('Method', 'method', { options: pick(METHODS) })],
+  'openapi-operation': [
+    {
+      label: 'Organization spec (slug)',
+      read: (v) => String((dataOf(v).ref as { spec?: string } | undefined)?.spec ?? ''),
+      write: (v, spec) => ({ ...v, data: { ...dataOf(v), ref: { kind: 'openapi', spec } } }),
+    },
+    dataField('Path', 'path'),
+    dataField('Method', 'method', { options: pick(METHODS) }),
+  ],
   integration: [
     dataField('Integration', 'integration'),
     dataField('Integration block', 'block'),

@@ -263,3 +263,17 @@ export const OPENAPI_SPEC = {
   /** A spec's text as uploaded or fetched: a whole large API's reference fits, and its JSON form still travels between services. */
   document: { min: 1, max: 8 * 1024 * 1024 },
 } as const satisfies Record<string, Bound>;
+
+/** The reader's API reference: specs it reads by URL and the "Test it" requests it forwards. */
+export const OPENAPI_CONSOLE = {
+  /** A spec read from a URL to be shown: as large as an organization's stored spec may be. */
+  specBytes: { max: OPENAPI_SPEC.document.max },
+  /** The body of a request a visitor sends through the reader: an API call, not an upload. */
+  requestBytes: { max: 256 * 1024 },
+  /** The answer shown to the visitor: enough to read, never a download through the reader. */
+  responseBytes: { max: 1024 * 1024 },
+  /** Headers a visitor's request carries. */
+  headers: { max: 30 },
+  /** Milliseconds the reader waits for the API (and for a spec's URL). */
+  timeoutMs: { min: 1, max: 15_000 },
+} as const satisfies Record<string, Bound>;

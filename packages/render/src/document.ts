@@ -9,6 +9,7 @@ import {
   type ContentRef,
   type JSONDocument,
   type LinkContext,
+  type ToHtmlOptions,
 } from '@quire/document';
 import type { File, Page } from '@quire/proto/space-content';
 
@@ -28,6 +29,8 @@ export interface RenderContext {
   reusableContents?: ReadonlyMap<string, string>;
   /** The names of the members the page mentions, by user id. */
   memberNames?: ReadonlyMap<string, string>;
+  /** OpenAPI operation blocks' HTML (see `ToHtmlOptions.openApi`); without it, their method and path. */
+  openApi?: ToHtmlOptions['openApi'];
 }
 
 export interface Rendered {
@@ -102,7 +105,14 @@ export const renderPage = (ctx: RenderContext): Rendered =>
  * destinations (markdown's, or those content did not resolve, such as files named by their path)
  * resolved here.
  */
-export function renderDocument(page: JSONDocument, ctx: RenderContext): Rendered {
+export const renderDocument = (page: JSONDocument, ctx: RenderContext): Rendered => renderPrepared(prepareDocument(page, ctx), ctx);
+
+/**
+ * The document as it is rendered: its reusable contents in place, its refs resolved in the
+ * revision (a spec file named by its path is then its file), for a caller that reads its blocks
+ * before rendering it with `renderPrepared` (the reader's OpenAPI operations).
+ */
+export function prepareDocument(page: JSONDocument, ctx: RenderContext): JSONDocument {
   const nodes = allPages(ctx.pages);
   const byPath = new Map(nodes.map((p) => [p.path, p]));
   const byId = new Map(nodes.map((p) => [p.id, p]));
@@ -126,10 +136,17 @@ export function renderDocument(page: JSONDocument, ctx: RenderContext): Rendered
     return page ? { kind: 'page', page: page.id } : undefined;
   };
 
-  const document = resolveRefs(withIncludes(page, ctx.reusableContents), resolveLink);
+  return resolveRefs(withIncludes(page, ctx.reusableContents), resolveLink);
+}
+
+/** A document `prepareDocument` gave, as HTML with its outline. */
+export function renderPrepared(document: JSONDocument, ctx: RenderContext): Rendered {
+  const byId = new Map(allPages(ctx.pages).map((p) => [p.id, p]));
+  const filesById = new Map(ctx.files.map((f) => [f.id, f]));
   const html = toHtml(document, {
     highlight: true,
     memberNames: ctx.memberNames,
+    openApi: ctx.openApi,
     refToUrl: (ref) => {
       if (ref.kind === 'page') {
         const page = byId.get(ref.page);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPublicUrl, fetchPublic, privateHosts } from './outbound.ts';
+import { checkPublicUrl, fetchPublic, privateHosts, sendPublic } from './outbound.ts';
 
 let server: Server;
 let base: string;
@@ -11,6 +11,13 @@ beforeAll(async () => {
     if (req.url === '/redirect') return void res.writeHead(302, { location: '/page' }).end();
     if (req.url === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
     if (req.url === '/big') return void res.end('x'.repeat(10_000));
+    if (req.url === '/echo') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      return void req.on('end', () =>
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, type: req.headers['content-type'], body })),
+      );
+    }
     if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2_000);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>page</h1>');
   });
@@ -89,5 +96,23 @@ describe('fetchPublic', () => {
     await expect(fetchPublic(`${base}/loop`, limits, allow)).rejects.toThrow(/too many redirects/);
     await expect(fetchPublic(`${base}/big`, limits, allow)).rejects.toThrow(/larger than 1000 bytes/);
     await expect(fetchPublic(`${base}/slow`, { maxBytes: 1_000, timeoutMs: 200 }, allow)).rejects.toThrow(/did not answer in time/);
+  });
+});
+
+describe('sendPublic', () => {
+  const allow = { allowPrivateNetwork: true };
+
+  it('sends a method, headers and a body, and answers what came back', async () => {
+    const got = await sendPublic(`${base}/echo`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: Buffer.from('hi') }, limits, allow);
+    expect(got.status).toBe(201);
+    expect(JSON.parse(got.body.toString())).toEqual({ method: 'PUT', type: 'text/plain', body: 'hi' });
+  });
+
+  it('shows a redirect without following it, refuses loopback at connect time, and bounds size and time', async () => {
+    const moved = await sendPublic(`${base}/redirect`, { method: 'GET', headers: {} }, limits, allow);
+    expect(moved).toMatchObject({ status: 302, headers: { location: '/page' } });
+    await expect(sendPublic(`${base}/echo`, { method: 'POST', headers: {} }, limits, { allowPrivateNetwork: false })).rejects.toThrow(/url: cannot fetch .*is not allowed/);
+    await expect(sendPublic(`${base}/big`, { method: 'GET', headers: {} }, limits, allow)).rejects.toThrow(/larger than 1000 bytes/);
+    await expect(sendPublic(`${base}/slow`, { method: 'GET', headers: {} }, { maxBytes: 1_000, timeoutMs: 200 }, allow)).rejects.toThrow(/did not answer in time/);
   });
 });

@@ -124,7 +124,7 @@ export async function fetchPublic(raw: string, limits: FetchLimits, options: Out
   const deadline = Date.now() + limits.timeoutMs;
   let url = parseUrl(raw, field, protocols);
   for (let hops = 0; ; hops++) {
-    const res = await get(url, allowPrivate, allowed, deadline, field);
+    const res = await send(url, allowPrivate, allowed, deadline, field, { method: 'GET', headers: { 'user-agent': 'Quire/1.0 (+content import)', accept: '*/*' } });
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
       res.resume();
@@ -137,19 +137,40 @@ export async function fetchPublic(raw: string, limits: FetchLimits, options: Out
   }
 }
 
-function get(url: URL, allowPrivate: boolean, allowed: string[], deadline: number, field: string): Promise<IncomingMessage> {
+interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+function send(url: URL, allowPrivate: boolean, allowed: string[], deadline: number, field: string, out: Outgoing): Promise<IncomingMessage> {
   const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: allowPrivate, allowIPAddressList: allowed, keepAlive: false });
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { agent, method: 'GET', timeout: Math.max(1, deadline - Date.now()), headers: { 'user-agent': 'Quire/1.0 (+content import)', accept: '*/*' } },
-      resolve,
-    );
+    const req = request(url, { agent, method: out.method, timeout: Math.max(1, deadline - Date.now()), headers: out.headers }, resolve);
     req.on('timeout', () => req.destroy(new InvalidArgumentError(`${field}: ${url.href} did not answer in time`)));
     req.on('error', (err) => reject(err instanceof InvalidArgumentError ? err : new InvalidArgumentError(`${field}: cannot fetch ${url.href}: ${err.message}`)));
-    req.end();
+    req.end(out.body);
   });
+}
+
+export interface SentResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/**
+ * One request (any method, with a body) through the filtering agent, bounded in bytes and time,
+ * its redirects not followed: the caller sees a 3xx as it came. Failures as `fetchPublic`'s.
+ */
+export async function sendPublic(raw: string, request: Outgoing, limits: FetchLimits, options: OutboundOptions = {}): Promise<SentResponse> {
+  const field = options.field ?? 'url';
+  const deadline = Date.now() + limits.timeoutMs;
+  const url = parseUrl(raw, field, options.protocols ?? ['http:', 'https:']);
+  const res = await send(url, options.allowPrivateNetwork ?? privateNetworkAllowed(), options.privateHosts ?? privateHosts(), deadline, field, request);
+  const body = await readBounded(res, limits.maxBytes, deadline, field, url.href);
+  return { status: res.statusCode ?? 0, headers: res.headers, body };
 }
 
 function readBounded(res: IncomingMessage, maxBytes: number, deadline: number, field: string, href: string): Promise<Buffer> {

@@ -1,9 +1,20 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import type { OpenApiSpecRef, OpenApiSpecSource } from '@quire/proto/openapi';
-import { AlreadyExistsError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  AlreadyExistsError,
+  callsAsItself,
+  InvalidArgumentError,
+  NotFoundError,
+  pageArgs,
+  pageOf,
+  PermissionDeniedError,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { allow, type Role } from '@quire/policy';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { OPENAPI_SPEC } from '@quire/proto/limits';
+import { serviceRole } from '../domain/access.ts';
 import { checkSlug, checkSpecDocument, checkVisibility, SPEC_FETCH_TIMEOUT_MS } from '../domain/openapi.ts';
 import { presentOpenApiSpec, presentOpenApiVersion } from '../presenters.ts';
 import type { OpenApiSpecRow } from '../store/openapi.ts';
@@ -27,8 +38,12 @@ const canEdit = (role: Role) => allow(role, 'createOpenApiSpec', 'organization')
 export function openApiHandlers(deps: Deps): H {
   const specs = deps.store.openApi;
 
-  /** The caller's role in the organization: its members see the specs, others find none. */
+  /**
+   * The caller's role in the organization: its members see the specs, others find none. The reader
+   * reads as itself (for no user) the specs of the organization whose published page shows them.
+   */
   async function roleIn(organizationId: string, ctx: CallContext): Promise<Role> {
+    if (callsAsItself(ctx, 'reader')) return serviceRole(true);
     callerOf(ctx);
     const { orgRole } = await memberAccessIn(deps, organizationId, ctx);
     if (!allow(orgRole, 'viewOpenApiSpecs', 'organization')) throw new NotFoundError(`organization: "${organizationId}" not found`);

@@ -45,6 +45,8 @@ export const listed = (pages: readonly Page[], pageId: string): boolean => index
 
 export const findByPath = (pages: readonly Page[], path: string): PageNode | undefined => indexOf(pages).byPath.get(path);
 
+export const findById = (pages: readonly Page[], id: string): Page | undefined => indexOf(pages).byId.get(id)?.page;
+
 /** The page at the root of a site-space: the first one read. */
 export const firstPage = (pages: readonly Page[]): PageNode | undefined => readingOrder(pages)[0];
 

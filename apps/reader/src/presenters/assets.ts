@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { READER_CSS as CSS } from '@quire/render';
+import { READER_CSS } from '@quire/render';
+import { OPENAPI_CSS, OPENAPI_JS } from './openapi/assets.ts';
 
 // The reader's only stylesheet (shared with exports and PDFs: @quire/render) and script: small, no
 // framework. Served under a path holding their hash, so browsers keep them for a year and a new
 // release is fetched at once. Escape closes the search dialog at once: a search box holding text
 // would take the first Escape to clear itself (the text stays, selected when the dialog reopens).
 
-const JS = `(()=>{const d=document,r=d.documentElement,K='quire-theme',M=['system','light','dark'];
+const SITE_JS = `(()=>{const d=document,r=d.documentElement,K='quire-theme',M=['system','light','dark'];
 const label=t=>'Theme: '+t;
 const show=t=>d.querySelectorAll('[data-theme-toggle]').forEach(b=>{b.setAttribute('aria-label',label(t));b.querySelector('.label').textContent=t[0].toUpperCase()+t.slice(1)});
 const setT=t=>{r.dataset.theme=t;try{localStorage.setItem(K,t)}catch(e){}show(t)};
@@ -25,10 +26,13 @@ const res=await fetch(base+'/~search?q='+encodeURIComponent(q),{headers:{accept:
 const {items}=await res.json();out.replaceChildren(...(items.length?items.map(i=>{const li=d.createElement('li'),a=d.createElement('a');a.href=i.url;a.textContent=i.title;if(i.section){const s=d.createElement('small');s.textContent=i.section;a.append(s)}li.append(a);return li}):[Object.assign(d.createElement('li'),{textContent:'No results for “'+q+'”'})]))}
 })();`;
 
+const CSS = `${READER_CSS.trim()}\n${OPENAPI_CSS}`;
+const JS = `${SITE_JS}\n${OPENAPI_JS}`;
+
 const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 
 export const ASSETS = {
-  css: { body: CSS.trim(), type: 'text/css; charset=utf-8', path: `/_reader/${digest(CSS)}/reader.css` },
+  css: { body: CSS, type: 'text/css; charset=utf-8', path: `/_reader/${digest(CSS)}/reader.css` },
   js: { body: JS, type: 'text/javascript; charset=utf-8', path: `/_reader/${digest(JS)}/reader.js` },
 } as const;
 

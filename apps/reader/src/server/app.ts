@@ -19,6 +19,9 @@ import { crawlerRoutes } from './routes/crawlers.ts';
 import { fileRoutes } from './routes/files.ts';
 import { llmsRoutes } from './routes/llms.ts';
 import { MCP_BODY_LIMIT, mcpRoute, refuseMcp } from './routes/mcp.ts';
+import { openApiPages } from './openapi-page.ts';
+import { openApiProxy, PROXY_BODY_LIMIT, PROXY_PATH } from './routes/openapi-proxy.ts';
+import { openApiSpecs } from './openapi-specs.ts';
 import { pages, type Rendered } from './routes/pages.ts';
 import { searchRoutes } from './routes/search.ts';
 import { siteData } from './site-data.ts';
@@ -68,7 +71,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     siteAccess: new URL('/auth/site-access', config.QUIRE_PUBLIC_URL).toString(),
   });
   const track = tracker(insights);
-  const site = pages({ data, rendered, track });
+  const openApi = openApiPages(openApiSpecs(services, data, config.READER_FRESHNESS_MS), app.log);
+  const site = pages({ data, rendered, track, openApi });
   // A site's own routes, by the first segment of the path below its base (a Map: a page named like
   // an Object method is a page).
   const mcp = mcpRoute(data, track, site);
@@ -82,15 +86,26 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     }),
   );
 
-  // The site's MCP server takes JSON-RPC by POST: the one route of a site that does. An assistant
-  // brings a visitor token as a bearer, and a refusal is a JSON-RPC error rather than a page.
+  const tryIt = openApiProxy(data, openApi, site);
+
+  // The site's MCP server takes JSON-RPC by POST, and its API reference's "Test it" sends JSON
+  // there: the two routes of a site that take a body. An assistant brings a visitor token as a
+  // bearer, and a refusal is a JSON-RPC error rather than a page.
   app.route({
     method: ['POST', 'DELETE'],
     url: '/*',
-    bodyLimit: MCP_BODY_LIMIT,
+    bodyLimit: Math.max(MCP_BODY_LIMIT, PROXY_BODY_LIMIT),
     handler: async (req, reply) => {
       const at = locate(req.host, req.url.split('?')[0]!, readerHosts, mount);
+      if (at && req.method === 'POST' && at.rest.join('/') === PROXY_PATH) {
+        const v = await visit(req, reply, at, {
+          refuse: (r, refused) => r.code(refused.kind === 'redirect' ? 401 : refused.status).send({ error: 'This site does not let you in' }),
+        });
+        return v ? tryIt(v) : reply;
+      }
       if (!at || at.rest.join('/') !== MCP_PATH) return notFound(reply);
+      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT)
+        return reply.code(413).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
       const v = await visit(req, reply, at, { bearer: true, refuse: refuseMcp });
       return v ? mcp(v) : reply;
     },

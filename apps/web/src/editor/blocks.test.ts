@@ -43,7 +43,7 @@ describe('every block through the editor', () => {
     const e = open(fromMarkdown(all));
     const kept = (e.getJSON().content ?? []).filter((n) => n.type === 'gbBlock').map((n) => JSON.parse(n.attrs!.block as string) as Json);
     // Card tables, OpenAPI operations, reusable content and side-by-side images ride whole, with fields.
-    expect(new Set(kept.map((b) => b.type))).toEqual(new Set(['table', 'swagger', 'reusable-content', 'images']));
+    expect(new Set(kept.map((b) => b.type))).toEqual(new Set(['table', 'swagger', 'openapi-operation', 'reusable-content', 'images']));
     for (const b of kept) expect(blockFields(b)?.length, String(b.type)).toBeGreaterThan(0);
     for (const type of ['table', 'details', 'tabs', 'blockMath', 'embed', 'file', 'contentRef', 'horizontalRule']) expect(types(e)).toContain(type);
     expect(JSON.stringify(e.getJSON())).toContain('"inlineMath"');

@@ -78,6 +78,14 @@ export function readTag(r: Reader, children: RootContent[], i: number, out: Docu
       out.push({ object: 'block', type: 'swagger', isVoid: true, data: { ref, path, method } });
       return end;
     }
+    case 'openapi-operation': {
+      const { spec, path, method } = attributes;
+      if (spec === undefined || path === undefined || method === undefined) return literal();
+      out.push({ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec }, path, method } });
+      // Its closing tag is optional; what sits before it names the spec again.
+      const end = tagCloser(r, children, i, name, false);
+      return end === -1 ? i : end;
+    }
     case 'include': {
       // Reusable content as Git Sync writes it, `{% include "../.gitbook/includes/x.md" %}`: the
       // file's path as written stands for the reusable content (Quire keeps no such entity).

@@ -40,7 +40,8 @@ export function llmsRoutes(data: SiteData, { pageMarkdown }: ReturnType<typeof p
     },
     'llms-full.txt': async (v) => {
       const parts: string[] = [];
-      for (const p of await everyPage(data, v)) parts.push(`# ${p.page.title}\n\nSource: ${p.url}\n\n${await pageMarkdown(p.spaceId, p.revision, p.page.id, v.req.id)}`);
+      for (const p of await everyPage(data, v))
+        parts.push(`# ${p.page.title}\n\nSource: ${p.url}\n\n${await pageMarkdown(p.spaceId, p.revision, p.page.id, v.req.id, v.view.site!.organizationId)}`);
       return v.reply.type('text/plain; charset=utf-8').send(parts.join('\n\n---\n\n') + '\n');
     },
   };

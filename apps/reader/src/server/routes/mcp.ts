@@ -78,7 +78,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
   /** A page as its `.md` serves it, counted as the assistant's page view. */
   async function read(v: Visit, { placement, revision, page, url }: Found) {
     track(v, 'page_view', { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id }, {}, 'mcp');
-    return `# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id)}`;
+    return `# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`;
   }
 
   function tools(v: Visit): McpTool[] {

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { DocumentBlockOpenAPI, DocumentBlockOpenAPIOperation, JSONDocument } from '@quire/document';
+import { OPENAPI_CONSOLE } from '@quire/proto/limits';
+import type { File } from '@quire/proto/space-content';
+import { fetchPublic } from '@quire/service-kit/outbound';
+import { LRUCache } from 'lru-cache';
+import type { Services } from '../clients.ts';
+import { parseSpec, SpecError, type Spec } from '../presenters/openapi/spec.ts';
+import { isNotFound, type SiteData } from './site-data.ts';
+
+// Where the specs of a page's OpenAPI blocks come from, each parsed once: a file of the space (by
+// its blob, content-addressed), a URL (fetched through the outbound filter, bounded; its text
+// asked again after the freshness, parsed again only when it changed), or one of the
+// organization's specs (its latest version, asked of content; parsed once per version).
+
+export type OpenApiBlock = DocumentBlockOpenAPI | DocumentBlockOpenAPIOperation;
+
+/** The OpenAPI blocks of a document in document order (their index names them to the console). */
+export function openApiBlocks(document: JSONDocument): OpenApiBlock[] {
+  const out: OpenApiBlock[] = [];
+  const walk = (node: { type?: string; nodes?: unknown[]; fragments?: unknown[] }) => {
+    if (node.type === 'swagger' || node.type === 'openapi-operation') out.push(node as OpenApiBlock);
+    (node.nodes as (typeof node)[] | undefined)?.forEach(walk);
+    (node.fragments as (typeof node)[] | undefined)?.forEach(walk);
+  };
+  document.nodes.forEach(walk);
+  return out;
+}
+
+/** Parsed specs kept: a large one is a few tens of MB in memory. */
+const PARSED_KEPT = 32;
+
+export function openApiSpecs(services: Services, data: SiteData, freshnessMs: number) {
+  const ttl = Math.max(freshnessMs, 1);
+  // Promises, so that a page's ten operations of one spec wait for one parse.
+  const parsed = new LRUCache<string, Promise<Spec>>({ max: PARSED_KEPT });
+  // A URL's text is kept for the freshness only (purged then): its parse is what stays.
+  const urlTexts = new LRUCache<string, Promise<{ key: string; text: string }>>({ max: 16, ttl, ttlAutopurge: true });
+  const versions = new LRUCache<string, Promise<{ id: string }>>({ max: 1000, ttl });
+
+  function once<T extends object>(cache: LRUCache<string, Promise<T>>, key: string, run: () => Promise<T>): Promise<T> {
+    let p = cache.get(key);
+    if (!p) {
+      p = run();
+      cache.set(key, p);
+      // A failure is not kept: the next page asks again.
+      p.catch(() => cache.delete(key));
+    }
+    return p;
+  }
+
+  /** The text of a URL, kept for the freshness: its key is its digest. */
+  const urlText = (url: string) =>
+    once(urlTexts, url, async () => {
+      const res = await fetchPublic(url, { maxBytes: OPENAPI_CONSOLE.specBytes.max, timeoutMs: OPENAPI_CONSOLE.timeoutMs.max }, { field: 'src' });
+      if (res.status < 200 || res.status >= 300) throw new SpecError(`${url} answered ${res.status}`);
+      const text = res.body.toString('utf8');
+      return { key: `url:${createHash('sha256').update(text).digest('hex')}`, text };
+    });
+
+  /** The latest version of one of the organization's specs, kept for the freshness. */
+  const latestVersion = (organizationId: string, slug: string, requestId: string) =>
+    once(versions, `${organizationId}/${slug}`, async () => {
+      try {
+        return { id: (await services.content.getOpenApiSpecVersion({ spec: { organizationId, slug }, versionId: '' }, data.caller(requestId))).id };
+      } catch (err) {
+        if (isNotFound(err)) throw new SpecError(`the organization has no OpenAPI spec “${slug}”`);
+        throw err;
+      }
+    });
+
+  /** What a block's spec is now, as a key of its parse: a file's blob, a URL's digest, a version's id; and how to read it. */
+  async function sourceOf(block: OpenApiBlock, at: SpecPlace): Promise<{ key: string; text: () => Promise<string> }> {
+    const ref = block.data.ref;
+    if (ref.kind === 'openapi') {
+      const { id } = await latestVersion(at.organizationId, ref.spec, at.requestId);
+      const spec = { organizationId: at.organizationId, slug: ref.spec };
+      return { key: `version:${id}`, text: async () => (await services.content.getOpenApiSpecVersionContent({ spec, versionId: id }, data.caller(at.requestId))).json };
+    }
+    if (ref.kind === 'url') {
+      const got = await urlText(ref.url);
+      return { key: got.key, text: async () => got.text };
+    }
+    const file = at.files.find((f) => f.id === ref.file);
+    if (!file) throw new SpecError(`no file “${ref.file}” in this space`);
+    return { key: `blob:${file.blob}`, text: async () => Buffer.from(await data.blob(file.blob, at.requestId)).toString('utf8') };
+  }
+
+  return {
+    sourceOf,
+    /** The spec a block names, or a SpecError (an InvalidArgumentError for a URL refused) saying why there is none. */
+    async specOf(block: OpenApiBlock, at: SpecPlace): Promise<Spec> {
+      const source = await sourceOf(block, at);
+      return once(parsed, source.key, async () => parseSpec(await source.text()));
+    },
+  };
+}
+
+/** Where a block is read: its space's files, its site's organization. */
+export interface SpecPlace {
+  files: readonly File[];
+  organizationId: string;
+  requestId: string;
+}
+
+export type OpenApiSpecs = ReturnType<typeof openApiSpecs>;
