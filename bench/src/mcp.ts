@@ -56,7 +56,11 @@ await unaryCall<CreateRevisionRequest, Revision>(
   1_800_000,
 );
 const seedMs = performance.now() - seeded;
-const site = await sites.call<CreateSiteRequest, Site>(sites.client.createSite, { organizationId: orgId, type: '', visibility: '', title: 'Handbook', spaceIds: [spaceId] }, owner.id);
+const site = await sites.call<CreateSiteRequest, Site>(
+  sites.client.createSite,
+  { organizationId: orgId, type: '', visibility: '', title: 'Handbook', spaceIds: [spaceId] },
+  owner.id,
+);
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
 const origin = `http://127.0.0.1:${PORT}`;
@@ -109,7 +113,10 @@ for (const [kind, query] of Object.entries(queries)) {
   results.push(await timed(`~search?q=, same query (baseline)`, () => page(`${base}/~search?q=${encodeURIComponent(query)}`), /<html/i));
 }
 // Chapter 1's topics (their URLs as listPages names them), each read in the warm-up before the timed calls.
-const topics = (await tool('listPages', {})).text.split('\n').filter((l) => l.startsWith('- Topic 1.')).map((l) => /: (\S+)/.exec(l)![1]!);
+const topics = (await tool('listPages', {})).text
+  .split('\n')
+  .filter((l) => l.startsWith('- Topic 1.'))
+  .map((l) => /: (\S+)/.exec(l)![1]!);
 if (topics.length !== perChapter) throw new Error(`listPages names ${topics.length} topics of chapter 1`);
 results.push(await timed('getPage, cached', async (i) => (await tool('getPage', { url: topics[i % topics.length] })).text, /^# Topic 1\./));
 results.push(await timed('.md of the same pages (baseline)', (i) => page(`${topics[i % topics.length]}.md`), /^# Topic 1\./));

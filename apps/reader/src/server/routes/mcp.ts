@@ -77,7 +77,13 @@ type Found = NonNullable<Awaited<ReturnType<ReturnType<typeof readable>['pageAt'
 export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnType<typeof pages>) {
   /** A page as its `.md` serves it, counted as the assistant's page view. */
   async function read(v: Visit, { placement, revision, page, url }: Found) {
-    track(v, 'page_view', { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id }, {}, 'mcp');
+    track(
+      v,
+      'page_view',
+      { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id },
+      {},
+      'mcp',
+    );
     return `# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`;
   }
 
