@@ -60,15 +60,6 @@ export function startReaderSource(port: number, addresses: { orgs: string; conte
   return url;
 }
 
-export interface LoadResult {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
 /** One autocannon run of GETs of `paths` (each connection walking them in turn). */
 export function loadPaths(name: string, origin: string, paths: string[], duration: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
