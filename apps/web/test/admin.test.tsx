@@ -206,6 +206,22 @@ describe('sites', () => {
     expect(screen.getByText('No searches in this period.')).toBeTruthy();
   });
 
+  it("shows one audience's insights: AI assistants' (MCP) calls apart from visitors'", async () => {
+    const calls = api((method, url) => {
+      if (url.pathname === '/v1/orgs/org1/sites/site1') return { body: site };
+      if (url.pathname === '/v1/orgs/org1/sites/site1/insights/events/aggregate' && method === 'POST') return { body: { columns: [] } };
+      return undefined;
+    });
+    renderAt('/o/org1/sites/site1/insights', <App />);
+    fireEvent.change(await screen.findByLabelText('Audience'), { target: { value: 'mcp' } });
+    const origins = () =>
+      calls
+        .filter((c) => c.path.endsWith('/insights/events/aggregate'))
+        .map((c) => (c.body as { where: { column: string; values: string[] }[] }).where.find((w) => w.column === 'eventOrigin')?.values[0] ?? 'all');
+    await waitFor(() => expect(origins().filter((o) => o === 'mcp')).toHaveLength(3));
+    expect(origins().filter((o) => o === 'all')).toHaveLength(3);
+  });
+
   it("shows the published site's MCP server with a configuration to copy, as its audience needs it", async () => {
     let audience = 'public';
     api((_method, url) => {

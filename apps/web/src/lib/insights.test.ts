@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailySeries, rows, topPagesQuery, urlLabel, visitsQuery } from './insights.ts';
+import { dailySeries, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery } from './insights.ts';
 
 describe('insights', () => {
   it('asks for page views per day, ordered by day', () => {
@@ -10,7 +10,19 @@ describe('insights', () => {
       order: { by: { column: 'datetime', interval: 'day' }, direction: 'asc' },
       range: 'last7Days',
     });
-    expect(topPagesQuery('lastYear', 5)).toMatchObject({ order: { by: { column: 'eventsCount' }, direction: 'desc' }, limit: 5 });
+    expect(topPagesQuery('lastYear', 'all', 5)).toMatchObject({ order: { by: { column: 'eventsCount' }, direction: 'desc' }, limit: 5 });
+  });
+
+  it("asks for one audience's events: visitors' or AI assistants' (the eventOrigin filter), everyone's without it", () => {
+    expect(searchesQuery('last7Days', 'mcp').where).toEqual([
+      { column: 'eventType', values: ['search_type_query'] },
+      { column: 'eventOrigin', values: ['mcp'] },
+    ]);
+    expect(topPagesQuery('last7Days', 'web').where).toEqual([
+      { column: 'eventType', values: ['page_view'] },
+      { column: 'eventOrigin', values: ['web'] },
+    ]);
+    expect(visitsQuery('last7Days', 'all').where).toEqual([{ column: 'eventType', values: ['page_view'] }]);
   });
 
   it('turns columns into rows', () => {

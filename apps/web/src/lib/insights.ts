@@ -8,30 +8,40 @@ export const RANGES: [Range, string][] = [
   ['lastYear', 'Last year'],
 ];
 
-const DAY = { column: 'datetime', interval: 'day' };
-const pageViews = { column: 'eventType', values: ['page_view'] };
+/** Whose events: everyone's, visitors' in their browsers, or AI assistants' through the site's MCP server. */
+export type Audience = 'all' | 'web' | 'mcp';
+export const AUDIENCES: [Audience, string][] = [
+  ['all', 'Everyone'],
+  ['web', 'Visitors'],
+  ['mcp', 'AI assistants (MCP)'],
+];
 
-export const visitsQuery = (range: Range) => ({
+const DAY = { column: 'datetime', interval: 'day' };
+
+/** The filters of one event type, for one audience. */
+const eventsOf = (type: string, audience: Audience) => [{ column: 'eventType', values: [type] }, ...(audience === 'all' ? [] : [{ column: 'eventOrigin', values: [audience] }])];
+
+export const visitsQuery = (range: Range, audience: Audience = 'all') => ({
   select: [DAY, { column: 'visitorsCount' }, { column: 'eventsCount' }],
-  where: [pageViews],
+  where: eventsOf('page_view', audience),
   groupBy: [DAY],
   order: { by: DAY, direction: 'asc' },
   range,
 });
 
 /** The most viewed pages (by URL, which names the page for a reader of the chart). */
-export const topPagesQuery = (range: Range, limit = 10) => ({
+export const topPagesQuery = (range: Range, audience: Audience = 'all', limit = 10) => ({
   select: [{ column: 'url' }, { column: 'eventsCount' }],
-  where: [pageViews],
+  where: eventsOf('page_view', audience),
   groupBy: [{ column: 'url' }],
   order: { by: { column: 'eventsCount' }, direction: 'desc' },
   range,
   limit,
 });
 
-export const searchesQuery = (range: Range, limit = 10) => ({
+export const searchesQuery = (range: Range, audience: Audience = 'all', limit = 10) => ({
   select: [{ column: 'eventSearchQuery' }, { column: 'eventsCount' }],
-  where: [{ column: 'eventType', values: ['search_type_query'] }],
+  where: eventsOf('search_type_query', audience),
   groupBy: [{ column: 'eventSearchQuery' }],
   order: { by: { column: 'eventsCount' }, direction: 'desc' },
   range,

@@ -4,21 +4,23 @@ import { api } from '../../api.ts';
 import { BarList, LineChart } from '../../components/charts.tsx';
 import { SelectField } from '../../components/Field.tsx';
 import { ErrorState, Progress } from '../../components/states.tsx';
-import { dailySeries, RANGES, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery, type Aggregate, type Range } from '../../lib/insights.ts';
+import { AUDIENCES, dailySeries, RANGES, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery, type Aggregate, type Audience, type Range } from '../../lib/insights.ts';
 import type { SiteProps } from '../Site.tsx';
 
-/** Visits over time, the most viewed pages and the searches of a site, from the aggregate API. */
+/** Visits over time, the most viewed pages and the searches of a site, from the aggregate API: everyone's, visitors' or AI assistants'. */
 export function Insights({ org, site }: SiteProps) {
   const [range, setRange] = useState<Range>('last30Days');
+  const [audience, setAudience] = useState<Audience>('all');
   const path = `/orgs/${org}/sites/${site.id}/insights/events/aggregate`;
-  const ask = (name: string, body: object) => ({ queryKey: ['insights', site.id, name, range], queryFn: () => api.post<Aggregate>(path, body) });
-  const visits = useQuery(ask('visits', visitsQuery(range)));
-  const pages = useQuery(ask('pages', topPagesQuery(range)));
-  const searches = useQuery(ask('searches', searchesQuery(range)));
+  const ask = (name: string, body: object) => ({ queryKey: ['insights', site.id, name, range, audience], queryFn: () => api.post<Aggregate>(path, body) });
+  const visits = useQuery(ask('visits', visitsQuery(range, audience)));
+  const pages = useQuery(ask('pages', topPagesQuery(range, audience)));
+  const searches = useQuery(ask('searches', searchesQuery(range, audience)));
   const failed = visits.error ?? pages.error ?? searches.error;
   return (
     <section aria-label="Insights">
       <SelectField label="Period" value={range} onChange={(e) => setRange(e.target.value as Range)} options={RANGES} />
+      <SelectField label="Audience" value={audience} onChange={(e) => setAudience(e.target.value as Audience)} options={AUDIENCES} />
       {(visits.isPending || pages.isPending || searches.isPending) && <Progress label="Loading insights" />}
       {failed && <ErrorState title="Could not load the insights" message={failed.message} />}
       {visits.data && (
