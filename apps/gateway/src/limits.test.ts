@@ -129,6 +129,13 @@ const PLACES: Record<string, string[]> = {
   'GIT_SYNC.webhookHeader': [],
   'GIT_SYNC.ancestryDepth': [],
   'GIT_SYNC.pollSeconds': ['setSpaceGitWebhook body.pollSeconds'],
+  'COLLAB.editors': [],
+  'COLLAB.stateBytes': [],
+  'OPENAPI_CONSOLE.specBytes': [],
+  'OPENAPI_CONSOLE.requestBytes': [],
+  'OPENAPI_CONSOLE.responseBytes': [],
+  'OPENAPI_CONSOLE.headers': [],
+  'OPENAPI_CONSOLE.timeoutMs': [],
   'INSIGHTS.events': ['trackEventsInSiteById body.events'],
   'INSIGHTS.visitorId': ['trackEventsInSiteById body.events[].session.visitorId', 'trackEventsInSiteById body.events[].session.sessionId'],
   'INSIGHTS.ip': ['trackEventsInSiteById body.events[].session.ip'],
@@ -241,8 +248,24 @@ describe('the bounds of @quire/proto/limits in the gateway', () => {
     const unplaced = Object.entries(PLACES).filter(([, places]) => places.length === 0);
     // Ids per internal call and names made from an email's local part never come from a request body;
     // a push webhook's raw body (the route's body limit) and headers are checked by git-sync, which
-    // also bounds how deep it looks into a repository's history.
-    expect(unplaced.map(([name]) => name)).toEqual(['COMMON.batchIds', 'MEMBER.displayName', 'GIT_SYNC.webhookBody', 'GIT_SYNC.webhookHeader', 'GIT_SYNC.ancestryDepth']);
+    // also bounds how deep it looks into a repository's history; the collaboration server bounds a
+    // page's editors and state, and the reader its API reference's specs and Test it requests.
+    expect(unplaced.map(([name]) => name).sort()).toEqual(
+      [
+        'COMMON.batchIds',
+        'MEMBER.displayName',
+        'GIT_SYNC.webhookBody',
+        'GIT_SYNC.webhookHeader',
+        'GIT_SYNC.ancestryDepth',
+        'COLLAB.editors',
+        'COLLAB.stateBytes',
+        'OPENAPI_CONSOLE.specBytes',
+        'OPENAPI_CONSOLE.requestBytes',
+        'OPENAPI_CONSOLE.responseBytes',
+        'OPENAPI_CONSOLE.headers',
+        'OPENAPI_CONSOLE.timeoutMs',
+      ].sort(),
+    );
   });
 
   it.each(declared.filter(([name]) => PLACES[name]!.length > 0))('%s is stated where the reference says', (name, bound) => {

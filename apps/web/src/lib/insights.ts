@@ -29,24 +29,21 @@ export const visitsQuery = (range: Range, audience: Audience = 'all') => ({
   range,
 });
 
-/** The most viewed pages (by URL, which names the page for a reader of the chart). */
-export const topPagesQuery = (range: Range, audience: Audience = 'all', limit = 10) => ({
-  select: [{ column: 'url' }, { column: 'eventsCount' }],
-  where: eventsOf('page_view', audience),
-  groupBy: [{ column: 'url' }],
-  order: { by: { column: 'eventsCount' }, direction: 'desc' },
-  range,
-  limit,
-});
+/** The `column` values with the most events of one type, most first. */
+const topQuery =
+  (column: string, type: string) =>
+  (range: Range, audience: Audience = 'all', limit = 10) => ({
+    select: [{ column }, { column: 'eventsCount' }],
+    where: eventsOf(type, audience),
+    groupBy: [{ column }],
+    order: { by: { column: 'eventsCount' }, direction: 'desc' },
+    range,
+    limit,
+  });
 
-export const searchesQuery = (range: Range, audience: Audience = 'all', limit = 10) => ({
-  select: [{ column: 'eventSearchQuery' }, { column: 'eventsCount' }],
-  where: eventsOf('search_type_query', audience),
-  groupBy: [{ column: 'eventSearchQuery' }],
-  order: { by: { column: 'eventsCount' }, direction: 'desc' },
-  range,
-  limit,
-});
+/** The most viewed pages (by URL, which names the page for a reader of the chart). */
+export const topPagesQuery = topQuery('url', 'page_view');
+export const searchesQuery = topQuery('eventSearchQuery', 'search_type_query');
 
 export interface Aggregate {
   columns: { column: string; values: unknown[] }[];
