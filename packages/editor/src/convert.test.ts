@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromMarkdown, parseMarkdown, toMarkdown } from '@quire/document';
@@ -6,7 +5,7 @@ import { fromEditor, toEditor } from '@quire/editor';
 
 // The document model's own fixtures (GitBook's syntax, every block): a page opened in the editor
 // and saved untouched must write the same markdown.
-const fixtures = new URL('../../../../packages/document/test/fixtures/', import.meta.url);
+const fixtures = new URL('../../document/test/fixtures/', import.meta.url);
 const names = readdirSync(fixtures).filter((n) => n.endsWith('.md') && n !== 'frontmatter.md');
 
 describe('document ⇄ editor', () => {
