@@ -89,7 +89,12 @@ const it = test.extend<{ hooked: { spaceId: string; secret: string; url: string;
     await writeFile(hookFile, hookScript(`${origin}/v1/git/webhooks/${space.id}`, hook.secret, outbox));
     await chmod(hookFile, 0o755);
     const sent = async () =>
-      Promise.all((await readdir(outbox)).filter((f) => f.endsWith('.json')).sort().map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as Sent));
+      Promise.all(
+        (await readdir(outbox))
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+          .map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as Sent),
+      );
     await use({ spaceId: space.id, secret: hook.secret, url, outbox, sent });
     await rm(outbox, { recursive: true, force: true });
   },
@@ -241,14 +246,22 @@ describe('push webhooks', () => {
     const again = (await g.call(owner, 'POST', path, { url, ref: 'refs/heads/main' })).json();
     expect(again.secret).not.toBe(hooked.secret);
     const body = JSON.stringify({ ref: 'refs/heads/main', after: 'a'.repeat(40) });
-    const github = (secret: string) => ({ 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': sign(secret, body) });
+    const github = (secret: string) => ({
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': sign(secret, body),
+    });
     expect((await deliver(origin, spaceId, github(hooked.secret), body)).status).toBe(401);
 
     // GitLab's token, Gitea's and Bitbucket's signatures: a ping-like event is verified and ignored.
     const hex = (s: string) => createHmac('sha256', s).update(body).digest('hex');
     const gitlab = { 'content-type': 'application/json', 'x-gitlab-event': 'Tag Push Hook', 'x-gitlab-event-uuid': randomUUID() };
     expect((await deliver(origin, spaceId, { ...gitlab, 'x-gitlab-token': 'wrong' }, body)).status).toBe(401);
-    expect(await (await deliver(origin, spaceId, { ...gitlab, 'x-gitlab-token': again.secret }, body)).json()).toEqual({ result: 'ignored', reason: 'Tag Push Hook events import nothing' });
+    expect(await (await deliver(origin, spaceId, { ...gitlab, 'x-gitlab-token': again.secret }, body)).json()).toEqual({
+      result: 'ignored',
+      reason: 'Tag Push Hook events import nothing',
+    });
     const gitea = { 'content-type': 'application/json', 'x-gitea-event': 'create', 'x-gitea-delivery': randomUUID() };
     expect((await deliver(origin, spaceId, { ...gitea, 'x-gitea-signature': hex('wrong') }, body)).status).toBe(401);
     expect((await deliver(origin, spaceId, { ...gitea, 'x-gitea-signature': hex(again.secret) }, body)).status).toBe(202);

@@ -44,9 +44,15 @@ async function done(spaceId: string, trigger: string, within: number) {
 describe('polling', () => {
   it('imports a new commit of the branch found by polling, once', async () => {
     const bare = await repos.create('polled', { 'README.md': '# Polled\n\nFirst.\n' });
-    const spaceId = (await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)).id;
+    const spaceId = (
+      await content.call<CreateSpaceRequest, Space>(content.client.createSpace, { organizationId: orgId, title: 'Docs', emoji: '', editMode: '', visibility: '' }, owner.id)
+    ).id;
     await rejects(setWebhook(spaceId, repos.url('polled'), GIT_SYNC.pollSeconds.min - 1), status.INVALID_ARGUMENT, /pollSeconds: 0 \(no polling\) or from 10 to 86400/);
-    await gitSync.call<ImportRepositoryRequest, QueueJobResponse>(gitSync.client.importRepository, { spaceId, repository: repository(repos.url('polled')), standalone: false }, owner.id);
+    await gitSync.call<ImportRepositoryRequest, QueueJobResponse>(
+      gitSync.client.importRepository,
+      { spaceId, repository: repository(repos.url('polled')), standalone: false },
+      owner.id,
+    );
     expect((await done(spaceId, 'api', 30_000))[0]).toMatchObject({ trigger: 'api', result: 'done' });
     await setWebhook(spaceId, repos.url('polled'), GIT_SYNC.pollSeconds.min);
     const head = await commitTo(bare, { 'README.md': '# Polled\n\nSecond.\n' }, 'Second');

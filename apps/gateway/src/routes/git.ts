@@ -68,7 +68,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { g
     '/spaces/:spaceId/git/log',
     op({
       operationId: 'listSpaceGitSyncLog',
-      summary: "The space's sync log, newest first: each import and export (who or which delivery started it, the commit, pages changed, the result) and each webhook delivery that imported nothing, with why",
+      summary:
+        "The space's sync log, newest first: each import and export (who or which delivery started it, the commit, pages changed, the result) and each webhook delivery that imported nothing, with why",
       params: SpaceParams,
       querystring: Type.Object(ListQuery),
       response: { 200: ListOf(SyncLogEntry) },

@@ -76,7 +76,10 @@ export const WebhookBody = Type.Object(
     repoCommitURL: repository.repoCommitURL,
     repoProjectDirectory: repository.repoProjectDirectory,
     pollSeconds: Type.Optional(
-      Type.Integer({ ...range(GIT_SYNC.pollSeconds), description: 'Also look at the branch every this many seconds and import a new commit (for hosts that cannot reach Quire); off when absent' }),
+      Type.Integer({
+        ...range(GIT_SYNC.pollSeconds),
+        description: 'Also look at the branch every this many seconds and import a new commit (for hosts that cannot reach Quire); off when absent',
+      }),
     ),
   },
   { additionalProperties: false },

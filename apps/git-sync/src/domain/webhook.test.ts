@@ -19,7 +19,11 @@ describe('webhook deliveries', () => {
     const gitea = readDelivery({ 'x-github-event': 'push', 'x-github-delivery': 'd2', 'x-gitea-event': 'push', 'x-gitea-delivery': 'd2', 'x-gitea-signature': hmac(SECRET) });
     expect(gitea).toMatchObject({ provider: 'gitea', isPush: true, proof: hmac(SECRET) });
     expect(readDelivery({ 'x-forgejo-event': 'push', 'x-forgejo-delivery': 'd3', 'x-forgejo-signature': 'x', 'x-gitea-event': 'push' })).toMatchObject({ provider: 'forgejo' });
-    expect(readDelivery({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': 'u', 'x-gitlab-token': SECRET })).toMatchObject({ provider: 'gitlab', isPush: true, proof: SECRET });
+    expect(readDelivery({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': 'u', 'x-gitlab-token': SECRET })).toMatchObject({
+      provider: 'gitlab',
+      isPush: true,
+      proof: SECRET,
+    });
     expect(readDelivery({ 'x-event-key': 'repo:push', 'x-request-uuid': 'r', 'x-hub-signature': `sha256=${hmac(SECRET)}` })).toMatchObject({ provider: 'bitbucket', isPush: true });
     expect(readDelivery({ 'x-github-event': 'ping', 'x-github-delivery': 'd' })).toMatchObject({ isPush: false, proof: '' });
   });

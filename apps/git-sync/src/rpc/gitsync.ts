@@ -1,16 +1,6 @@
 import type { GitSyncServiceServer, RepositoryOptions } from '@quire/proto/gitsync';
 import { COMMON, GIT_SYNC } from '@quire/proto/limits';
-import {
-  callerOf,
-  checkLength,
-  checkOneOf,
-  checkUri,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionDeniedError,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
+import { callerOf, checkLength, checkOneOf, checkUri, InvalidArgumentError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { checkProjectDirectory, checkRef, parseRemote, providerOf, repoNameOf } from '../domain/remote.ts';
 import { presentInfo } from '../presenters.ts';
 import type { LinkInfo, NewJob } from '../store/index.ts';

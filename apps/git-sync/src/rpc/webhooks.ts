@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { GitSyncServiceServer, SyncLogEntry } from '@quire/proto/gitsync';
 import { GIT_SYNC } from '@quire/proto/limits';
-import { callerOf, DomainError, InvalidArgumentError, NotFoundError, pageArgs, pageOf, PermissionDeniedError, UnauthenticatedError, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  callerOf,
+  DomainError,
+  InvalidArgumentError,
+  NotFoundError,
+  pageArgs,
+  pageOf,
+  PermissionDeniedError,
+  UnauthenticatedError,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { seal, unseal } from '@quire/service-kit/sealed';
 import { webhookCredentialsContext, webhookSecretContext, type Credentials } from '../domain/sealed.ts';
 import { readDelivery, readPushes, verifyDelivery, type Delivery } from '../domain/webhook.ts';

@@ -120,8 +120,7 @@ export function startGit(
       else if (code !== 0) {
         const stderr = Buffer.concat(err).toString('utf8');
         reject(new GitError(reasonOf(stderr) || `git ${args[0]} failed`, TRANSIENT.test(stderr)));
-      }
-      else resolve(Buffer.concat(out).toString('utf8'));
+      } else resolve(Buffer.concat(out).toString('utf8'));
     });
   });
   return { stdin: child.stdin, done, stop: () => child.exitCode === null && stop(new GitError(`git ${args[0]} was stopped`)) };

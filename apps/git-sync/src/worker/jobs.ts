@@ -213,7 +213,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
-  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline))) throw new JobFailure(job.pushOid ? `commit ${job.pushOid} not found in the repository` : `ref ${job.ref} not found in the repository`);
+  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline)))
+    throw new JobFailure(job.pushOid ? `commit ${job.pushOid} not found in the repository` : `ref ${job.ref} not found in the repository`);
   mark('fetch');
   const older = job.pushOid ? await olderPush(deps, job, job.pushOid, target, dir, deadline) : undefined;
   if (older) return older;

@@ -29,7 +29,17 @@ async function poll(deps: Deps, hook: WebhookRow, log: Logger): Promise<void> {
     if (oid === last || (await deps.store.jobForCommit(hook.spaceId, oid))) return;
     const jobId = deps.newId();
     // One poll finding a commit is one delivery of it: a second replica's poll of it is a replay.
-    const taken = await deps.store.recordDelivery({ id: deps.newId(), spaceId: hook.spaceId, provider: 'poll', deliveryId: oid, event: 'poll', ref: hook.ref, commitOid: oid, result: 'queued', jobId });
+    const taken = await deps.store.recordDelivery({
+      id: deps.newId(),
+      spaceId: hook.spaceId,
+      provider: 'poll',
+      deliveryId: oid,
+      event: 'poll',
+      ref: hook.ref,
+      commitOid: oid,
+      result: 'queued',
+      jobId,
+    });
     if (!taken) return;
     await queuePush(deps, { userId: hook.userId, chain: [], requestId: `git-poll-${jobId}`, log }, hook, jobId, oid).catch(async (err: unknown) => {
       await deps.store.deliveryFailed(jobId, (err as Error).message.slice(0, 1000));

@@ -39,8 +39,7 @@ interface Resolved {
 function resolve(ref: ColumnRef, field: string, answered = true): Resolved {
   const def = Object.hasOwn(COLUMNS, ref.column) ? COLUMNS[ref.column] : undefined;
   if (!def) throw new InvalidArgumentError(`${field}.column: unknown column "${ref.column}"`);
-  if (answered && def.filterOnly)
-    throw new InvalidArgumentError(`${field}.column: "${ref.column}" can only filter (where): answers carry GitBook's columns alone`);
+  if (answered && def.filterOnly) throw new InvalidArgumentError(`${field}.column: "${ref.column}" can only filter (where): answers carry GitBook's columns alone`);
   if (ref.interval !== undefined) {
     if (ref.column !== 'datetime') throw new InvalidArgumentError(`${field}.interval: only the datetime column takes an interval`);
     if (!Object.hasOwn(INTERVALS, ref.interval))

@@ -5,7 +5,6 @@ import type { Site } from '../../types.ts';
 /** The site's MCP server: the reader's path (GitBook's) below the published address. */
 export const mcpUrl = (published: string) => new URL('~gitbook/mcp', published.endsWith('/') ? published : `${published}/`).href;
 
-
 /**
  * An `mcpServers` entry (the shape Claude, Cursor and VS Code read) for the site: a share-link
  * site needs a link's key in the URL, a visitor-authenticated one a visitor token as a bearer.
