@@ -71,7 +71,7 @@ try {
         const merged = await unaryCall<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
           content.spaceContent,
           content.spaceContent.mergeChangeRequestIntoSpace,
-          { spaceId: space.id, baseRevisionId: edited.revisionInitial, headRevisionId: edited.revision, expectedRevisionId: current, changeRequestId: cr.id },
+          { spaceId: space.id, baseRevisionId: edited.revisionInitial, headRevisionId: edited.revision, expectedRevisionId: current, changeRequestId: cr.id, subject: '' },
           { userId: owner.id, requestId: 'bench', chain: ['gateway'] },
           asReview,
         );

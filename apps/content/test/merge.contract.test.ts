@@ -102,7 +102,7 @@ describe('MergeChangeRequestIntoSpace', () => {
     unaryCall<MergeChangeRequestIntoSpaceRequest, MergeChangeRequestIntoSpaceResponse>(
       h.spaceContent,
       h.spaceContent.mergeChangeRequestIntoSpace,
-      { spaceId: '', baseRevisionId: '', headRevisionId: '', expectedRevisionId: '', changeRequestId: 'cr1', ...req },
+      { spaceId: '', baseRevisionId: '', headRevisionId: '', expectedRevisionId: '', changeRequestId: 'cr1', subject: '', ...req },
       { userId: as.id, requestId: 'test', chain: through === 'gateway' ? [] : ['gateway'] },
       { identity: testIdentity(through), audience: 'content' },
     );

@@ -21,7 +21,7 @@ export async function startStack(orgsEnv: Record<string, string> = {}) {
   const [review, sites, gitSync] = await Promise.all([
     startReview(orgs.address, content.address, undefined, { eventsPrefix, eventsStream }),
     startSites(orgs.address, content.address, { eventsPrefix }),
-    startGitSync(content.address, { eventsPrefix }),
+    startGitSync(content.address, { eventsPrefix, eventsStream, orgsAddress: orgs.address }),
   ]);
   content.useOwners(review.address, gitSync.address);
   return {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
-import { eventsPrefixField } from '@quire/service-kit/nats';
+import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
 
 const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def });
@@ -11,10 +11,14 @@ export const ConfigSchema = Type.Object({
   ...databaseConfigFields('git-sync'),
   /** The content service: spaces (permissions) and revisions. */
   CONTENT_URL: grpcAddress(50052),
+  /** The orgs service: a merger's name and email, the author of the commit their merge makes. */
+  ORGS_URL: grpcAddress(50051),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The subject of this service's jobs on the JOBS stream, and its durable consumer (tests use their own). */
   /** Where exports and imports started go as domain events (the audit log reads them). */
   EVENTS_SUBJECT_PREFIX: eventsPrefixField,
+  /** The stream of those events, where content's merges are read from (each merge into a synced space is exported). */
+  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),
   GIT_SYNC_SUBJECT: Type.String({ pattern: '^jobs\\.[A-Za-z0-9_.-]+$', default: 'jobs.gitsync' }),
   GIT_SYNC_CONSUMER: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'git-sync' }),
   /** Jobs one process runs at once; 0 runs no worker (an API-only replica). */

@@ -1,12 +1,14 @@
 import { ContentServiceClient, ContentServiceService } from '@quire/proto/content';
+import { OrgsServiceClient, OrgsServiceService } from '@quire/proto/orgs';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { connectUpstreams, serveGrpcService, watchConsumer, type ComposedService, type Logger, type ServiceIdentity } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { ensureQueue, publishJob, startWorkers, type Workers } from '@quire/service-kit/job-queue';
-import { connectNats, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
+import { connectNats, ensureStream, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { privateHosts, privateNetworkAllowed } from '@quire/service-kit/outbound';
 import { loadSecretsKeys } from '@quire/service-kit/sealed';
 import { loadGitSyncConfig, type GitSyncConfig } from './config.ts';
+import { startMergeExports } from './consumers/merges.ts';
 import { gitSyncService } from './server.ts';
 import { openStore, type Store } from './store/index.ts';
 import { runJob, type JobMessage, type RunnerDeps } from './worker/jobs.ts';
@@ -20,7 +22,8 @@ export async function compose(
   config: GitSyncConfig,
   identity: ServiceIdentity,
   log: Logger,
-  options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean } = {},
+  // mergeExports false: no consumer of merges (tests whose events go to no stream).
+  options: Pick<RunnerDeps, 'beforeApply'> & { allowPrivateNetwork?: boolean; mergeExports?: boolean } = {},
 ): Promise<ComposedService & { store: Store; workers: Workers }> {
   // Read where users' URLs are fetched; checked here so that a typo stops the start.
   privateHosts();
@@ -38,10 +41,11 @@ export async function compose(
     {
       content: { client: ContentServiceClient, definition: ContentServiceService, address: config.CONTENT_URL, audience: 'content' },
       spaceContent: { client: SpaceContentServiceClient, definition: SpaceContentServiceService, address: config.CONTENT_URL, audience: 'content', timeoutMs: CONTENT_TIMEOUT_MS },
+      orgs: { client: OrgsServiceClient, definition: OrgsServiceService, address: config.ORGS_URL, audience: 'orgs' },
     },
     { log },
   );
-  const { content, spaceContent } = upstreams.clients;
+  const { content, spaceContent, orgs } = upstreams.clients;
   const nc = await connectNats(config.NATS_URL, 'git-sync', log);
   const queue = {
     subject: config.GIT_SYNC_SUBJECT,
@@ -78,12 +82,17 @@ export async function compose(
   };
   const service = gitSyncService(deps, log);
   const poller = config.GIT_SYNC_POLL_TICK_MS > 0 ? startPoller(deps, config.GIT_SYNC_POLL_TICK_MS, log) : undefined;
+  let stopMerges = async () => {};
+  if (options.mergeExports !== false) {
+    await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });
+    stopMerges = await startMergeExports(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, { ...deps, orgs }, log);
+  }
   return {
     store,
     services: [service],
     workers,
     checks: { ...storeChecks, nats: natsCheck(nc) },
-    close: [forgetConsumer, async () => poller?.stop(), () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
+    close: [forgetConsumer, stopMerges, async () => poller?.stop(), () => workers.stop(), () => nc.drain(), upstreams.close, closeStore],
   };
 }
 

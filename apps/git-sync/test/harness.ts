@@ -20,6 +20,10 @@ export interface GitSyncOptions {
   databaseUrl?: string;
   /** Where its domain events go: the events subjects of the orgs instance whose audit log reads them. */
   eventsPrefix?: string;
+  /** That orgs instance's events stream: merges read from it are exported (none without it). */
+  eventsStream?: string;
+  /** The orgs service a merge's author is read from. */
+  orgsAddress?: string;
   beforeApply?: RunnerDeps['beforeApply'];
   /** False to check URLs as production does (loopback refused); true by default. */
   allowPrivateNetwork?: boolean;
@@ -42,6 +46,8 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
     DATABASE_URL: options.databaseUrl ?? database!.url,
     DATABASE_POOL_SIZE: '5',
     CONTENT_URL: contentAddress,
+    ...(options.orgsAddress ? { ORGS_URL: options.orgsAddress } : {}),
+    ...(options.eventsStream ? { EVENTS_STREAM: options.eventsStream } : {}),
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     GIT_SYNC_SUBJECT: queue.subject,
     // Without an orgs instance's subjects, ones no stream takes (never a dev stack's audit log).
@@ -59,7 +65,11 @@ export async function startGitSync(contentAddress: string, options: GitSyncOptio
   });
   const log = createLogger('git-sync-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const identity = testIdentity('git-sync');
-  const runtime = await compose(config, identity, log, { allowPrivateNetwork: options.allowPrivateNetwork ?? true, beforeApply: options.beforeApply });
+  const runtime = await compose(config, identity, log, {
+    allowPrivateNetwork: options.allowPrivateNetwork ?? true,
+    beforeApply: options.beforeApply,
+    mergeExports: !!options.eventsStream,
+  });
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: runtime.services, identity, log });
   const { close: closeServer, ...grpc } = served(server, GitSyncServiceClient, 'git-sync');
   const owned = !options.queue;

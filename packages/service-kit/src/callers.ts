@@ -17,7 +17,8 @@ export const CALLERS = {
   sites: { calls: ['orgs', 'content'], users: 'delegate' },
   integrations: { calls: ['orgs'], users: 'delegate' },
   insights: { calls: ['orgs'], users: 'delegate' },
-  'git-sync': { calls: ['content'], users: 'originate' },
+  // Orgs: a merger's name and email, the author of the commit a merge exports.
+  'git-sync': { calls: ['content', 'orgs'], users: 'originate' },
   reader: { calls: ['orgs', 'content', 'sites', 'insights'], users: 'none' },
   // The collaboration server: the member it authenticated by their session or token loads and saves pages.
   collab: { calls: ['orgs', 'content', 'review'], users: 'originate' },

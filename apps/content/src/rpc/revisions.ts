@@ -146,13 +146,14 @@ function revisionWriteHandlers(deps: RevisionDeps): H {
         merged.documents,
         { expected },
       );
-      // Review records the merge from this event when its own write after this call did not happen.
+      // Review records the merge from this event when its own write after this call did not happen;
+      // git-sync commits it to a Git-synced space's branch (its subject the commit's message).
       await deps.events.emit(ctx, {
         entity: 'change_request',
         verb: 'merged',
         organizationId: space.organizationId,
         target: { type: 'change_request', id: req.changeRequestId },
-        details: { spaceId: space.id, revisionId: row.id },
+        details: { spaceId: space.id, revisionId: row.id, subject: req.subject },
       });
       return { revision: revisionHeader(row), conflicts: [] };
     },

@@ -58,6 +58,7 @@ export function presentSyncLogEntry(e: SyncLogEntryMsg): Static<typeof SyncLogEn
     ...given('user', e.userId),
     ...given('provider', e.provider),
     ...given('deliveryId', e.deliveryId),
+    ...given('changeRequest', e.changeRequestId),
     ...given('ref', e.ref),
     ...given('commit', e.commitOid),
     result: e.result as Static<typeof SyncLogEntry>['result'],

@@ -109,8 +109,11 @@ export const SyncLogEntry = Type.Object(
   {
     id: Type.String(),
     direction: Type.Union([Type.Literal('import'), Type.Literal('export')]),
-    trigger: Type.Union([Type.Literal('api'), Type.Literal('webhook'), Type.Literal('poll')], { description: "A member's call, a Git host's push, or a new commit polling found" }),
-    user: Type.Optional(Type.String({ description: 'The member who called, or the one the webhook acts for' })),
+    trigger: Type.Union([Type.Literal('api'), Type.Literal('webhook'), Type.Literal('poll'), Type.Literal('merge')], {
+      description: "A member's call, a Git host's push, a new commit polling found, or a merged change request (exported as a commit authored by its merger)",
+    }),
+    user: Type.Optional(Type.String({ description: 'The member who called or merged, or the one the webhook acts for' })),
+    changeRequest: Type.Optional(Type.String({ description: 'For a merge: the change request merged' })),
     provider: Type.Optional(Type.String({ description: 'The Git host that sent the webhook' })),
     deliveryId: Type.Optional(Type.String({ description: "The host's id of the webhook delivery" })),
     ref: Type.Optional(Type.String()),

@@ -17,6 +17,7 @@ import {
 import { seal, unseal } from '@quire/service-kit/sealed';
 import { webhookCredentialsContext, webhookSecretContext, type Credentials } from '../domain/sealed.ts';
 import { readDelivery, readPushes, verifyDelivery, type Delivery } from '../domain/webhook.ts';
+import type { NewJob } from '../store/index.ts';
 import { logKey, type LogRow, type NewDelivery, type WebhookRow } from '../store/webhooks.ts';
 import type { Deps } from './deps.ts';
 import { enqueue } from './enqueue.ts';
@@ -57,18 +58,29 @@ const presentLog = (r: LogRow): SyncLogEntry => ({
   createdAt: r.createdAt,
   startedAt: r.startedAt ?? undefined,
   completedAt: r.completedAt ?? undefined,
+  changeRequestId: r.changeRequestId ?? '',
 });
 
 /** Queues the import of a verified push's commit, acting for the member who set the webhook up. */
-export async function queuePush(deps: Deps, ctx: CallContext, hook: WebhookRow, jobId: string, commitOid: string) {
-  const actor: CallContext = { ...ctx, userId: hook.userId };
-  const space = await deps.content.getSpace({ spaceId: hook.spaceId }, actor);
+export const queuePush = (deps: Deps, ctx: CallContext, hook: WebhookRow, jobId: string, commitOid: string) =>
+  queueFromHook(deps, ctx, hook, { id: jobId, userId: hook.userId, direction: 'import', pushOid: commitOid });
+
+/**
+ * Queues a job of the space's continuous sync, from its webhook's source and credentials: a push's
+ * import or a merge's export. The member who set the webhook up must still be allowed to run Git
+ * sync on the space: their setup is what lets pushes and merges sync.
+ */
+export async function queueFromHook(
+  deps: Deps,
+  ctx: CallContext,
+  hook: WebhookRow,
+  kind: Pick<NewJob, 'id' | 'userId' | 'direction' | 'pushOid' | 'changeRequestId' | 'author' | 'commitMessage'>,
+) {
+  const admin: CallContext = { ...ctx, userId: hook.userId };
+  const space = await deps.content.getSpace({ spaceId: hook.spaceId }, admin);
   if (!space.permissions?.triggerGitSync) throw new PermissionDeniedError(`The member the webhook acts for can no longer run Git sync on space "${hook.spaceId}"`);
-  const credentials = hook.credentialsSealed ? unseal<Credentials>(hook.credentialsSealed, webhookCredentialsContext(hook.spaceId), deps.secretsKey) : undefined;
   const job = {
-    id: jobId,
-    userId: hook.userId,
-    direction: 'import' as const,
+    ...kind,
     standalone: false,
     url: hook.url,
     ref: hook.ref,
@@ -77,10 +89,13 @@ export async function queuePush(deps: Deps, ctx: CallContext, hook: WebhookRow, 
     repoProjectDirectory: hook.repoProjectDirectory ?? undefined,
     force: false,
     timestamp: (deps.now ?? (() => new Date()))(),
-    pushOid: commitOid,
   };
-  await enqueue(deps, actor, space, job, linkInfo(hook.url, { repoTreeUrl: hook.repoTreeUrl ?? '' }), credentials);
+  await enqueue(deps, { ...ctx, userId: kind.userId }, space, job, linkInfo(hook.url, { repoTreeUrl: hook.repoTreeUrl ?? '' }), hookCredentials(deps, hook));
 }
+
+/** The repository credentials the webhook keeps, if any. */
+export const hookCredentials = (deps: Pick<Deps, 'secretsKey'>, hook: WebhookRow) =>
+  hook.credentialsSealed ? unseal<Credentials>(hook.credentialsSealed, webhookCredentialsContext(hook.spaceId), deps.secretsKey) : undefined;
 
 export function webhookHandlers(deps: Deps): H {
   return {

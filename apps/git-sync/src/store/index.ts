@@ -24,13 +24,19 @@ const hot = preparedStatements('git-sync', {
         integration = EXCLUDED.integration, url = EXCLUDED.url, "updatedAt" = EXCLUDED."updatedAt", version = "SpaceGitSync".version + 1
       RETURNING *),
     job AS (
-      INSERT INTO "GitJob" (id, "spaceId", direction, "userId", url, ref, "commitMessage", "repoTreeUrl", "repoCommitUrl", "repoProjectDirectory", standalone, force, timestamp, "pushOid", "createdAt", "updatedAt")
-      VALUES ($1, $2, $3::"Direction", $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamp, $18, ${UTC_NOW}, ${UTC_NOW}))
+      INSERT INTO "GitJob" (id, "spaceId", direction, "userId", url, ref, "commitMessage", "repoTreeUrl", "repoCommitUrl", "repoProjectDirectory", standalone, force, timestamp, "pushOid",
+        "changeRequestId", "authorName", "authorEmail", "createdAt", "updatedAt")
+      VALUES ($1, $2, $3::"Direction", $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamp, $18, $19, $20, $21, ${UTC_NOW}, ${UTC_NOW}))
     SELECT * FROM link`,
   claim: `UPDATE "GitJob" SET attempt = attempt + 1, state = CASE WHEN state = 'applying' THEN state ELSE 'running'::"JobState" END,
       "startedAt" = COALESCE("startedAt", ${UTC_NOW}), "updatedAt" = ${UTC_NOW}
     WHERE id = $1 AND ${inStates(LIVE)} RETURNING *`,
   lastImport: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND direction = 'import' AND state = 'done' AND NOT standalone AND "skipReason" IS NULL ORDER BY "completedAt" DESC, id DESC LIMIT 1`,
+  // The last job that left the space and the branch the same: an import, or an export that recorded both.
+  lastSync: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND state = 'done' AND NOT standalone AND "skipReason" IS NULL
+      AND "commitOid" IS NOT NULL AND "revisionId" IS NOT NULL ORDER BY "completedAt" DESC, id DESC LIMIT 1`,
+  // A job whose queueing failed (never started) does not count: the event's redelivery queues another.
+  mergeJob: `SELECT * FROM "GitJob" WHERE "spaceId" = $1 AND "changeRequestId" = $2 AND NOT (state = 'failed' AND "startedAt" IS NULL) LIMIT 1`,
   progress: `UPDATE "GitJob" SET "filesDone" = $3, "filesTotal" = $4, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
   // The space's link row locked first: jobs of one space start applying one at a time, in order.
   beginApply: `WITH link AS (SELECT "lastTimestamp" AS last FROM "SpaceGitSync" WHERE "spaceId" = $3 FOR UPDATE),
@@ -42,6 +48,9 @@ const hot = preparedStatements('git-sync', {
       UPDATE "SpaceGitSync" SET "lastTimestamp" = $4::timestamp
       WHERE "spaceId" = $3 AND EXISTS (SELECT 1 FROM taken) AND ("lastTimestamp" IS NULL OR "lastTimestamp" < $4::timestamp))
     SELECT last, superseded, EXISTS (SELECT 1 FROM taken) AS taken FROM gate`,
+  // The commit an export is about to push, so that the push's own webhook delivery imports nothing.
+  pushing: `UPDATE "GitJob" SET "commitOid" = $3, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
+  exported: `SELECT id FROM "GitJob" WHERE "spaceId" = $1 AND direction = 'export' AND "commitOid" = $2 AND state IN ('applying', 'done') LIMIT 1`,
   complete: `UPDATE "GitJob" SET state = 'done', "revisionId" = $3, "commitOid" = $4, "pagesChanged" = $5, "skipReason" = $6, "completedAt" = ${UTC_NOW}, error = NULL, "updatedAt" = ${UTC_NOW} WHERE ${HELD}`,
 });
 
@@ -64,6 +73,9 @@ export interface NewJob {
   timestamp: Date;
   /** A push's job: the commit the push named. */
   pushOid?: string;
+  /** A merge's export: the change request merged, and its merger (the commit's author). */
+  changeRequestId?: string;
+  author?: { name: string; email: string };
 }
 
 export interface LinkInfo {
@@ -102,12 +114,24 @@ export function createStore(database: Db) {
         link.integration,
         link.url,
         job.pushOid ?? null,
+        job.changeRequestId ?? null,
+        job.author?.name ?? null,
+        job.author?.email ?? null,
       ]))!,
 
     getJob: (id: string) => db.gitJob.findUnique({ where: { id } }),
 
     /** The space's latest finished import that set its revision (not a standalone one). */
     lastImport: (spaceId: string) => hot<JobRow>(database, 'lastImport', [spaceId]),
+
+    /**
+     * The space's last sync that left it and its branch the same (an import, or an export that
+     * recorded the revision it wrote): what a merge's export and a push's import compare with.
+     */
+    lastSync: (spaceId: string) => hot<JobRow>(database, 'lastSync', [spaceId]),
+
+    /** The export a merge of the change request queued, if any (one whose queueing failed aside). */
+    mergeJob: (spaceId: string, changeRequestId: string) => hot<JobRow>(database, 'mergeJob', [spaceId, changeRequestId]),
 
     /**
      * A delivery takes the job: the attempt is raised so an earlier delivery that is still
@@ -141,6 +165,14 @@ export function createStore(database: Db) {
     async progress(job: Pick<JobRow, 'id' | 'attempt'>, filesDone: number, filesTotal: number): Promise<void> {
       await hot.changed(database, 'progress', [job.id, job.attempt, filesDone, filesTotal]);
     },
+
+    /** Records the commit an export is about to push (before the push: the host's webhook for it may come first). */
+    async pushing(job: Pick<JobRow, 'id' | 'attempt'>, commitOid: string): Promise<void> {
+      await hot.changed(database, 'pushing', [job.id, job.attempt, commitOid]);
+    },
+
+    /** Whether an export of the space pushed (or is pushing) `commitOid`. */
+    exported: async (spaceId: string, commitOid: string) => !!(await hot<{ id: string }>(database, 'exported', [spaceId, commitOid])),
 
     /** Done, if this delivery still holds the job; false otherwise. `skipped`: why a push's job imported nothing. */
     async complete(job: Pick<JobRow, 'id' | 'attempt'>, result: { revisionId?: string; commitOid?: string; pagesChanged?: number; skipped?: string }): Promise<boolean> {

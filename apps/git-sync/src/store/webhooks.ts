@@ -25,7 +25,7 @@ export interface NewDelivery {
 export interface LogRow {
   id: string;
   direction: string;
-  trigger: 'api' | 'webhook' | 'poll';
+  trigger: 'api' | 'webhook' | 'poll' | 'merge';
   userId: string | null;
   provider: string | null;
   deliveryId: string | null;
@@ -39,6 +39,7 @@ export interface LogRow {
   createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
+  changeRequestId: string | null;
 }
 
 const sql = preparedStatements('git-sync-webhooks', {
@@ -55,14 +56,15 @@ const sql = preparedStatements('git-sync-webhooks', {
     RETURNING *`,
   commitJob: `SELECT id FROM "GitJob" WHERE "spaceId" = $1 AND "pushOid" = $2 AND state <> 'failed' LIMIT 1`,
   log: `SELECT * FROM (
-      SELECT j.id, j.direction::text AS direction, CASE WHEN d.id IS NULL THEN 'api' WHEN d.provider = 'poll' THEN 'poll' ELSE 'webhook' END AS trigger, j."userId",
+      SELECT j.id, j.direction::text AS direction,
+        CASE WHEN j."changeRequestId" IS NOT NULL THEN 'merge' WHEN d.id IS NULL THEN 'api' WHEN d.provider = 'poll' THEN 'poll' ELSE 'webhook' END AS trigger, j."userId",
         d.provider, d."deliveryId", j.ref, coalesce(j."commitOid", j."pushOid") AS "commitOid",
         CASE WHEN j."skipReason" IS NOT NULL THEN 'skipped' WHEN j.state = 'applying' THEN 'running' ELSE j.state::text END AS result,
-        coalesce(j.error, j."skipReason") AS reason, j."pagesChanged", j.attempt AS attempts, j.id AS "jobId", j."createdAt", j."startedAt", j."completedAt"
+        coalesce(j.error, j."skipReason") AS reason, j."pagesChanged", j.attempt AS attempts, j.id AS "jobId", j."createdAt", j."startedAt", j."completedAt", j."changeRequestId"
       FROM "GitJob" j LEFT JOIN "GitDelivery" d ON d."jobId" = j.id WHERE j."spaceId" = $1
       UNION ALL
       SELECT d.id, 'import', 'webhook', NULL, d.provider, d."deliveryId", d.ref, d."commitOid",
-        CASE WHEN d.result = 'replayed' THEN 'ignored' ELSE d.result END, d.reason, NULL, 0, NULL, d."createdAt", NULL, NULL
+        CASE WHEN d.result = 'replayed' THEN 'ignored' ELSE d.result END, d.reason, NULL, 0, NULL, d."createdAt", NULL, NULL, NULL
       FROM "GitDelivery" d WHERE d."spaceId" = $1 AND d."jobId" IS NULL) e
     WHERE $2::timestamp IS NULL OR ("createdAt", id) < ($2::timestamp, $3)
     ORDER BY "createdAt" DESC, id DESC LIMIT $4`,

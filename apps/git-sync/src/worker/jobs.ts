@@ -294,6 +294,7 @@ async function importFetched(
       mark('files');
       await deps.beforeApply?.(job.id);
     }
+    if (job.pushOid) await refuseUnexported(deps, job, current.id);
     await progress.flush();
     if ((await beginApply(deps, job, { parentRevisionId: current.id, commitOid: fetched.oid })) === 'abandon') return 'abandon';
     let revision: Revision;
@@ -399,18 +400,43 @@ async function answerUnchanged(deps: RunnerDeps, job: JobRow, target: GitTarget,
 }
 
 /**
- * A push's commit that is the space's last imported one, or one of its ancestors (a delivery that
+ * A push's commit that is the space's last synced one, or one of its ancestors (a delivery that
  * arrived late): the job is done, skipped, and the space stays where it is.
  */
 async function olderPush(deps: RunnerDeps, job: JobRow, pushed: string, target: GitTarget, dir: string, deadline: number): Promise<JobOutcome | undefined> {
-  const last = (await deps.store.lastImport(job.spaceId))?.commitOid;
+  // The last synced commit, an export's included: the push a merge's export made imports nothing.
+  const last = (await deps.store.lastSync(job.spaceId))?.commitOid;
   if (!last) return undefined;
   let skipped: string | undefined;
-  if (last === pushed) skipped = `commit ${pushed} is the one last imported`;
-  else if (await isAncestorOf(dir, target, pushed, last, GIT_SYNC.ancestryDepth.max, deadline)) skipped = `commit ${pushed} is older than ${last}, the one last imported`;
+  if (last === pushed) skipped = `commit ${pushed} is the one last synced`;
+  else if (await deps.store.exported(job.spaceId, pushed)) skipped = `commit ${pushed} is the space's own export`;
+  else if (await isAncestorOf(dir, target, pushed, last, GIT_SYNC.ancestryDepth.max, deadline)) skipped = `commit ${pushed} is older than ${last}, the one last synced`;
   if (!skipped) return undefined;
   if ((await beginApply(deps, job, { commitOid: pushed })) === 'abandon') return 'abandon';
   return (await deps.store.complete(job, { commitOid: pushed, pagesChanged: 0, skipped })) ? 'ack' : 'abandon';
+}
+
+// Both sides changed (docs/git-sync.md): continuous sync never overwrites one side with the other.
+// A merge's export whose branch moved since the last sync, and a push's import while the space has
+// changes not yet exported, are refused with the reason in the sync log; a member settles it (an
+// import or export with force, which replaces the other side).
+
+/** A merge's export onto a branch that moved since the last sync: refused, the branch's commits kept. */
+async function refuseMovedBranch(deps: RunnerDeps, job: JobRow, head: string | undefined): Promise<void> {
+  const last = await deps.store.lastSync(job.spaceId);
+  if (!last || job.force || head === last.commitOid) return;
+  throw new JobFailure(
+    `both sides changed: ${job.ref} is at ${head ?? 'no commit'}, no longer at ${last.commitOid}, the commit last synced; the merge was not exported, so as not to overwrite those commits`,
+  );
+}
+
+/** A push's import while the space has changes Git does not (a merge not exported yet): refused, the space kept. */
+async function refuseUnexported(deps: RunnerDeps, job: JobRow, current: string): Promise<void> {
+  const last = await deps.store.lastSync(job.spaceId);
+  if (!last || job.force || current === last.revisionId) return;
+  throw new JobFailure(
+    `both sides changed: the space's content changed since commit ${last.commitOid} was synced (revision ${current}, not ${last.revisionId}); the push was not imported, so as not to overwrite those changes`,
+  );
 }
 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
@@ -446,6 +472,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     }
   }
   mark('read');
+  if (job.changeRequestId) await refuseMovedBranch(deps, job, fetched?.oid);
   const revision = await deps.content.getRevision({ spaceId: job.spaceId, revisionId: '', metadata: true, withMarkdown: true, withDocuments: false }, caller);
   const plan = planExport(revision.pages, revision.files, {
     projectDirectory,
@@ -475,12 +502,17 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     await progress.flush();
     if ((await beginApply(deps, job, { commitOid: fetched?.oid })) === 'abandon') return 'abandon';
     const message = job.commitMessage ?? 'Export from Quire';
-    const commit = await writer.commit({ parent: fetched?.oid, remove: plan.remove, files: out, message });
+    const author = job.authorEmail ? { name: job.authorName ?? '', email: job.authorEmail } : undefined;
+    const commit = await writer.commit({ parent: fetched?.oid, remove: plan.remove, files: out, message, author });
     mark('commit');
-    if (commit) await push(dir, target, job.ref, job.force, deadline);
+    if (commit) {
+      await deps.store.pushing(job, commit);
+      await push(dir, target, job.ref, job.force, deadline);
+    }
     mark('push');
     const changed = commit ? pagesWritten([...out.keys(), ...plan.remove]) : 0;
-    return (await deps.store.complete(job, { commitOid: commit ?? fetched?.oid, pagesChanged: changed })) ? 'ack' : 'abandon';
+    // The revision written: the branch and the space are the same now (see Store.lastSync).
+    return (await deps.store.complete(job, { revisionId: revision.id, commitOid: commit ?? fetched?.oid, pagesChanged: changed })) ? 'ack' : 'abandon';
   } finally {
     writer.close();
   }

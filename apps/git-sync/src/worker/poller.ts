@@ -15,8 +15,8 @@ const POLLS_PER_TICK = 10;
 const LS_REMOTE_MS = 30_000;
 
 /**
- * Looks at one link's branch on the remote: a commit there that is neither the last one imported
- * nor already queued is imported as a push of it would be (the job skips one older than the space's).
+ * Looks at one link's branch on the remote: a commit there that is neither the last one
+ * synced nor already queued is imported as a push of it would be (the job skips one older than the space's).
  */
 async function poll(deps: Deps, hook: WebhookRow, log: Logger): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'quire-poll-'));
@@ -25,7 +25,7 @@ async function poll(deps: Deps, hook: WebhookRow, log: Logger): Promise<void> {
     const target = await pinnedTarget(hook.url, credentials, deps);
     const oid = await remoteRef(dir, target, hook.ref, Date.now() + LS_REMOTE_MS);
     if (!oid) return;
-    const last = (await deps.store.lastImport(hook.spaceId))?.commitOid;
+    const last = (await deps.store.lastSync(hook.spaceId))?.commitOid;
     if (oid === last || (await deps.store.jobForCommit(hook.spaceId, oid))) return;
     const jobId = deps.newId();
     // One poll finding a commit is one delivery of it: a second replica's poll of it is a replay.

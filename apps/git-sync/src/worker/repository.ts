@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_BLOB_BYTES } from '@quire/service-kit';
+import { identity, type Person } from '../domain/author.ts';
 import { remoteCommit } from '../domain/reimport.ts';
 import { git, GitError, startGit, type GitTarget } from './git.ts';
 
@@ -293,11 +294,12 @@ export class CommitWriter {
   }
 
   /** Writes the commit and waits for git; its id, or undefined when the tree comes out the same (no empty commit). */
-  async commit(change: { parent?: string; remove: string[]; files: Map<string, CommitFile>; message: string }): Promise<string | undefined> {
+  async commit(change: { parent?: string; remove: string[]; files: Map<string, CommitFile>; message: string; author?: Person }): Promise<string | undefined> {
     const now = Math.floor(Date.now() / 1000);
     const message = Buffer.from(change.message, 'utf8');
+    const author = change.author ? `author ${identity(change.author)} ${now} +0000\n` : '';
     const parts: (Buffer | Uint8Array)[] = [
-      Buffer.from(`commit ${EXPORTED}\ncommitter Quire <git-sync@quire.invalid> ${now} +0000\ndata ${message.length}\n`),
+      Buffer.from(`commit ${EXPORTED}\n${author}committer Quire <git-sync@quire.invalid> ${now} +0000\ndata ${message.length}\n`),
       message,
       Buffer.from(`\n${change.parent ? `from ${change.parent}\n` : ''}`),
       ...change.remove.map((p) => Buffer.from(`D ${quote(p)}\n`)),

@@ -169,7 +169,7 @@ export function changeRequestHandlers(deps: Deps): CrHandlers {
       try {
         // Content merges onto the space's revision as it reads it, writes the merge revision and moves the space, in one transaction.
         res = await deps.spaceContent.mergeChangeRequestIntoSpace(
-          { spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: '', changeRequestId: cr.id },
+          { spaceId: space.id, baseRevisionId: baseOf(cr), headRevisionId: cr.revision, expectedRevisionId: '', changeRequestId: cr.id, subject: cr.subject },
           ctx,
         );
       } catch (err) {

@@ -1,0 +1,130 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitIn, readRepo } from '@quire/git-sync/testing';
+import type { TestUser } from '@quire/orgs/testing';
+import { describe, expect } from 'vitest';
+import { deliver, useHookedRepos, type Hooked } from './git-hooked.ts';
+import { ok, type Gateway } from './harness.ts';
+import { test } from './fixtures.ts';
+
+// Continuous Git Sync, the other way: a change request merged into a Git-synced space is a commit
+// on its branch, authored by the merger, its subject the message; and when both sides changed at
+// once, neither overwrites the other.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
+type Json = any;
+
+const { cloneOf, hook } = useHookedRepos();
+
+const FILES = {
+  'README.md': '# Handbook\n\nFirst words.\n',
+  'guide.md': '# Guide\n\nSteps.\n',
+  'SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Guide](guide.md)\n',
+  // Not a page: an export leaves it as it is.
+  'package.json': '{ "private": true }\n',
+};
+
+const it = test.extend<{ hooked: Hooked }>({
+  hooked: async ({ g, team: { owner }, space, origin }, use) => {
+    const { dispose, ...hooked } = await hook(g, owner, space.id, origin, FILES, 'First words.');
+    await use(hooked);
+    await dispose();
+  },
+});
+
+/** The space's pages by title, as markdown. */
+async function pages(g: Gateway, as: TestUser, spaceId: string): Promise<Record<string, string>> {
+  const list = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/content`))).pages as { id: string; title: string }[];
+  const out: Record<string, string> = {};
+  for (const p of list) out[p.title] = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/content/page/${p.id}?format=markdown`))).markdown;
+  return out;
+}
+
+/** A change request rewriting the page titled `title` to `markdown`, merged by `merger`: its id. */
+async function mergeChange(g: Gateway, as: TestUser, merger: TestUser, spaceId: string, subject: string, title: string, markdown: string): Promise<string> {
+  const list = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/content`))).pages as { id: string; title: string }[];
+  const page = list.find((p) => p.title === title)!.id;
+  const cr = await ok(g.call(as, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject }), 201);
+  await ok(g.call(as, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page, document: { markdown } }] }));
+  await ok(g.call(merger, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`));
+  return cr.id;
+}
+
+/** The sync log once `found` finds a settled entry in it (30 s at most). */
+async function logUntil(g: Gateway, as: TestUser, spaceId: string, found: (items: Json[]) => Json | undefined): Promise<Json[]> {
+  let items: Json[] = [];
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    items = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/git/log`))).items;
+    const entry = found(items);
+    if (entry && !['queued', 'running'].includes(entry.result)) return items;
+  }
+  throw new Error(`the sync log did not show it: ${JSON.stringify(items)}`);
+}
+
+describe('merges out', () => {
+  it('a merged change request is a commit on the branch, by the merger, its subject the message', async ({ g, team: { owner, editor }, hooked }) => {
+    const { spaceId } = hooked;
+    const before = await readRepo(hooked.bare);
+    const cr = await mergeChange(g, editor, owner, spaceId, 'Reword the handbook', 'Handbook', 'Merged words.\n');
+    const log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'merge'));
+    const merge = log.find((e) => e.trigger === 'merge');
+    const after = await readRepo(hooked.bare);
+    expect(merge).toMatchObject({
+      direction: 'export',
+      trigger: 'merge',
+      user: owner.id,
+      changeRequest: cr,
+      ref: 'refs/heads/main',
+      commit: after.head,
+      result: 'done',
+      pagesChanged: 1,
+    });
+    expect(after.commits).toBe(before.commits + 1);
+    const [name, email, message] = (await gitIn(hooked.bare, 'log', '-1', '--format=%an%n%ae%n%B', 'main')).split('\n');
+    expect([name, email, message]).toEqual(['owner', owner.email, 'Reword the handbook']);
+    expect(after.files['README.md']).toContain('Merged words.');
+    // Only the page merged changed; the file that is not a page is as it was.
+    expect(await gitIn(hooked.bare, 'diff', '--name-only', before.head, after.head)).toBe('README.md\n');
+    expect(after.files['package.json']).toBe(FILES['package.json']);
+    // The host's webhook for that push comes back: the space's own export, imported again never.
+    const again = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'webhook' && e.commit === after.head));
+    expect(again.find((e) => e.trigger === 'webhook' && e.commit === after.head)).toMatchObject({
+      result: 'skipped',
+      reason: expect.stringMatching(new RegExp(`^commit ${after.head} is (the one last synced|the space's own export)$`)),
+    });
+    expect((await pages(g, owner, spaceId)).Handbook).toContain('Merged words.');
+  });
+
+  it('a push and a merge at once lose nothing: each is refused with the reason, both sides keep their changes', async ({ g, team: { owner, editor }, origin, hooked }) => {
+    const { spaceId } = hooked;
+    // The host's delivery of the push is held: the merge is exported while the push is not imported yet.
+    await writeFile(join(hooked.outbox, 'hold'), '');
+    const clone = await cloneOf(hooked.url);
+    const pushed = await clone.push({ 'guide.md': '# Guide\n\nPushed steps.\n' });
+    const cr = await mergeChange(g, editor, owner, spaceId, 'Reword the handbook', 'Handbook', 'Merged words.\n');
+    let log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'merge'));
+    expect(log.find((e) => e.trigger === 'merge')).toMatchObject({
+      direction: 'export',
+      changeRequest: cr,
+      result: 'failed',
+      reason: expect.stringMatching(new RegExp(`^both sides changed: refs/heads/main is at ${pushed}, no longer at [0-9a-f]{40}, the commit last synced`)),
+    });
+    const [push] = await hooked.sent();
+    expect((await deliver(origin, spaceId, push!.headers, push!.body)).status).toBe(202);
+    log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'webhook' && e.commit === pushed));
+    expect(log.find((e) => e.trigger === 'webhook' && e.commit === pushed)).toMatchObject({
+      direction: 'import',
+      result: 'failed',
+      reason: expect.stringMatching(/^both sides changed: the space's content changed since commit [0-9a-f]{40} was synced/),
+    });
+    // Git keeps the push, the space keeps the merge.
+    const repo = await readRepo(hooked.bare);
+    expect(repo.head).toBe(pushed);
+    expect(repo.files['guide.md']).toContain('Pushed steps.');
+    expect(repo.files['README.md']).toBe(FILES['README.md']);
+    const space = await pages(g, owner, spaceId);
+    expect(space.Handbook).toContain('Merged words.');
+    expect(space.Guide).toContain('Steps.');
+    expect(space.Guide).not.toContain('Pushed');
+  });
+});
