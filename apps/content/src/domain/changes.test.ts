@@ -269,4 +269,41 @@ describe('treeFromContent', () => {
       treeFromContent([{ id: 'p1', type: '', markdown: '', href: '', pages: [{ id: 'p1', type: '', markdown: '', href: '', pages: [] }] }], [], emptyTree(), ctx()),
     ).toThrow(/pages\[0\]\.pages\[0\]\.id: "p1" is used twice/);
   });
+
+  it("keeps an unchanged Git file's page as it was: its markdown is not parsed, no document written for it", () => {
+    const git = (path: string, oid: string) => ({ path, oid });
+    const first = treeFromContent(
+      [
+        { id: 'a', type: '', markdown: '# A\nalpha', href: '', git: git('a.md', '1'), pages: [] },
+        { id: 'b', type: '', markdown: '# B\nbeta', href: '', git: git('b.md', '2'), pages: [] },
+      ],
+      [],
+      emptyTree(),
+      ctx(),
+    );
+    const [a, b] = first.tree.pages;
+    // `a` kept (its markdown, which would not even parse as its title, is not read); `b` changed.
+    const next = treeFromContent(
+      [
+        { id: 'a', type: '', markdown: '# Not read', href: '', git: git('a.md', '1'), keepDocument: true, pages: [] },
+        { id: 'b', type: '', markdown: '# B\nbeta, changed', href: '', git: git('b.md', '3'), pages: [] },
+      ],
+      [],
+      first.tree,
+      ctx(),
+    );
+    expect(next.tree.pages[0]).toEqual(a);
+    expect(next.tree.pages[1]!.documentId).not.toBe(b!.documentId);
+    expect([...next.documents.keys()]).toEqual([next.tree.pages[1]!.documentId]);
+  });
+
+  it('keeps no page from another Git file, or one the parent does not have: the request is refused', () => {
+    const first = treeFromContent([{ id: 'a', type: '', markdown: 'alpha', href: '', git: { path: 'a.md', oid: '1' }, pages: [] }], [], emptyTree(), ctx());
+    const keep = (id: string, git?: { path: string; oid: string }) => () =>
+      treeFromContent([{ id, type: '', markdown: '', href: '', ...(git ? { git } : {}), keepDocument: true, pages: [] }], [], first.tree, ctx());
+    expect(keep('a', { path: 'a.md', oid: '2' })).toThrow(/pages\[0\]\.keepDocument: the parent revision has no document page "a" from a\.md at 2/);
+    expect(keep('a', { path: 'other.md', oid: '1' })).toThrow(/keepDocument/);
+    expect(keep('a')).toThrow(/keepDocument/);
+    expect(keep('zz', { path: 'a.md', oid: '1' })).toThrow(/no document page "zz"/);
+  });
 });

@@ -392,6 +392,8 @@ export interface PageContentInput {
   href: string;
   git?: GitRef;
   pages: PageContentInput[];
+  /** Keep the parent's page of this id (same Git source) as it is, subpages aside: its markdown is not parsed. */
+  keepDocument?: boolean;
 }
 
 export interface FileContentInput {
@@ -435,8 +437,12 @@ export function treeFromContent(
       const type = checkOneOf(`${at}.type`, p.type || 'document', PAGE_TYPES);
       if (type === 'group' && depth > 0) throw new InvalidArgumentError(`${at}.type: groups are top-level pages only`);
       if (type === 'link' && p.pages.length) throw new InvalidArgumentError(`${at}.pages: link pages cannot hold pages`);
-      let fields = checkFields(at, p.fields);
       const id = unique(at, p.id);
+      if (p.keepDocument) {
+        siblings.push({ ...keptPage(at, before.get(id), p), pages: build(p.pages, `${at}.pages`, depth + 1) });
+        return;
+      }
+      let fields = checkFields(at, p.fields);
       const page: TreePage = { id, type, title: '', slug: '', createdAt: now, updatedAt: now, pages: [] };
       if (type === 'document') {
         let body: string;
@@ -477,6 +483,16 @@ export function treeFromContent(
     return file;
   });
   return { tree: { pages: tree, files: treeFiles, variables: { ...previous.variables } }, documents };
+}
+
+/**
+ * The parent's page a Git import keeps (its file unchanged): the same document page, from the
+ * same Git file, or the request is refused (a page is never kept from another source).
+ */
+function keptPage(at: string, old: TreePage | undefined, p: PageContentInput): TreePage {
+  if (old?.type !== 'document' || !old.documentId || !p.git || old.git?.oid !== p.git.oid || old.git.path !== p.git.path)
+    throw new InvalidArgumentError(`${at}.keepDocument: the parent revision has no document page "${p.id}" from ${p.git ? `${p.git.path} at ${p.git.oid}` : 'a Git file'}`);
+  return old;
 }
 
 /** Same own content (children aside): a reimport leaves such a page's update time alone. */

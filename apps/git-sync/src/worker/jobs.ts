@@ -24,11 +24,12 @@ import {
 } from '@quire/gitbook-layout';
 import { GIT_SYNC } from '@quire/proto/limits';
 import { pagesChanged, pagesWritten } from '../domain/changes.ts';
+import { contentOf, keptPages } from '../domain/incremental.ts';
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { GitError, pinnedTarget, type GitTarget } from './git.ts';
-import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
+import { changedPaths, CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -218,20 +219,38 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   mark('fetch');
   const older = job.pushOid ? await olderPush(deps, job, job.pushOid, target, dir, deadline) : undefined;
   if (older) return older;
+  const since = await pushDiff(deps, job, dir, deadline);
   const objects = new GitObjects(dir, deadline);
   try {
-    return await importFetched(deps, job, objects, firstCurrent, readCurrent, caller, mark, progress);
+    return await importFetched(deps, job, objects, { firstCurrent, readCurrent, since }, caller, mark, progress);
   } finally {
     objects.close();
   }
+}
+
+/** What a push changed since the last sync (its revision, and the paths by status); undefined for another import, or when git cannot tell. */
+interface PushDiff {
+  revisionId: string;
+  changed: Map<string, string>;
+}
+
+/**
+ * The files a push's commit changed since the commit last synced (fetched beside it by the
+ * ancestry check): an import of a few changed files rebuilds only their pages (keptPages).
+ */
+async function pushDiff(deps: RunnerDeps, job: JobRow, dir: string, deadline: number): Promise<PushDiff | undefined> {
+  if (!job.pushOid || job.force) return undefined;
+  const last = await deps.store.lastSync(job.spaceId);
+  if (!last?.commitOid || !last.revisionId) return undefined;
+  const changed = await changedPaths(dir, last.commitOid, FETCHED, deadline);
+  return changed && { revisionId: last.revisionId, changed };
 }
 
 async function importFetched(
   deps: RunnerDeps,
   job: JobRow,
   objects: GitObjects,
-  firstCurrent: Promise<Revision>,
-  readCurrent: () => Promise<Revision>,
+  base: { firstCurrent: Promise<Revision>; readCurrent: () => Promise<Revision>; since?: PushDiff },
   caller: Caller,
   mark: Mark,
   progress: Progress,
@@ -272,7 +291,7 @@ async function importFetched(
 
   let hashes: Map<string, string> | undefined;
   for (let i = 0; ; i++) {
-    const current = await (i === 0 ? firstCurrent : readCurrent());
+    const current = await (i === 0 ? base.firstCurrent : base.readCurrent());
     mark('current');
     const plan = planImport(snapshot, {
       projectDirectory,
@@ -295,6 +314,11 @@ async function importFetched(
       await deps.beforeApply?.(job.id);
     }
     if (job.pushOid) await refuseUnexported(deps, job, current.id);
+    // The pages whose files the push left as they were, kept by content as the space has them.
+    const docs = (p: string) => isInside(p, projectDirectory) || p === config.readme;
+    const inDocs = base.since && new Map([...base.since.changed].filter(([p]) => docs(p)));
+    const kept = inDocs && current.id === base.since!.revisionId ? keptPages(plan.pages, current.pages, inDocs, (p) => isInside(p, assets)) : undefined;
+    if (kept) deps.log.info({ jobId: job.id, spaceId: job.spaceId, pagesKept: kept.size, filesChanged: inDocs!.size }, 'push imported incrementally');
     await progress.flush();
     if ((await beginApply(deps, job, { parentRevisionId: current.id, commitOid: fetched.oid })) === 'abandon') return 'abandon';
     let revision: Revision;
@@ -303,7 +327,7 @@ async function importFetched(
         {
           spaceId: job.spaceId,
           parentRevisionId: current.id,
-          pages: plan.pages.map(plannedContent),
+          pages: plan.pages.map((p) => contentOf(plannedContent(p), kept)),
           files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
           git: { oid: fetched.oid, message: fetched.message.trim(), createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,

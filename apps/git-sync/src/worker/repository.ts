@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_BLOB_BYTES } from '@quire/service-kit';
 import { identity, type Person } from '../domain/author.ts';
+import { parseNameStatus } from '../domain/incremental.ts';
 import { remoteCommit } from '../domain/reimport.ts';
 import { git, GitError, startGit, type GitTarget } from './git.ts';
 
@@ -68,6 +69,16 @@ export async function isAncestorOf(dir: string, target: GitTarget, oid: string, 
 /** The commit `ref` names on the remote (one `git ls-remote`, nothing fetched); undefined when it has no such ref. */
 export async function remoteRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<string | undefined> {
   return remoteCommit(await git(dir, ['ls-remote', '--', target.url, ref, `${ref}^{}`], { target, deadline }), ref);
+}
+
+/** The paths that differ between two fetched commits, by status (see parseNameStatus); undefined when git cannot tell (one of them is missing). */
+export async function changedPaths(dir: string, from: string, to: string, deadline: number): Promise<Map<string, string> | undefined> {
+  try {
+    return parseNameStatus(await git(dir, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to], { deadline }));
+  } catch (err) {
+    if (err instanceof GitError) return undefined;
+    throw err;
+  }
 }
 
 interface GitObject {

@@ -7,9 +7,9 @@ import { deliver, useHookedRepos, type Hooked } from './git-hooked.ts';
 import { ok, type Gateway } from './harness.ts';
 import { test } from './fixtures.ts';
 
-// Continuous Git Sync, the other way: a change request merged into a Git-synced space is a commit
-// on its branch, authored by the merger, its subject the message; and when both sides changed at
-// once, neither overwrites the other.
+// Continuous Git Sync: a change request merged into a Git-synced space is a commit on its branch,
+// authored by the merger, its subject the message; when both sides changed at once, neither
+// overwrites the other; a push of a few files rebuilds only their pages.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the API's JSON as they expect it
 type Json = any;
@@ -38,6 +38,12 @@ async function pages(g: Gateway, as: TestUser, spaceId: string): Promise<Record<
   const out: Record<string, string> = {};
   for (const p of list) out[p.title] = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/content/page/${p.id}?format=markdown`))).markdown;
   return out;
+}
+
+/** The space's pages by title: their document ids. */
+async function documents(g: Gateway, as: TestUser, spaceId: string): Promise<Record<string, string>> {
+  const list = (await ok(g.call(as, 'GET', `/v1/spaces/${spaceId}/content`))).pages as { title: string; documentId: string }[];
+  return Object.fromEntries(list.map((p) => [p.title, p.documentId]));
 }
 
 /** A change request rewriting the page titled `title` to `markdown`, merged by `merger`: its id. */
@@ -126,5 +132,29 @@ describe('merges out', () => {
     expect(space.Handbook).toContain('Merged words.');
     expect(space.Guide).toContain('Steps.');
     expect(space.Guide).not.toContain('Pushed');
+  });
+});
+
+describe('incremental pushes', () => {
+  it("a push of one file rebuilds its page only: the others keep their documents; a new page is a whole import's", async ({ g, team: { owner }, hooked }) => {
+    const { spaceId } = hooked;
+    const before = await documents(g, owner, spaceId);
+    const clone = await cloneOf(hooked.url);
+    const pushed = await clone.push({ 'guide.md': '# Guide\n\nPushed steps.\n' });
+    let log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.commit === pushed));
+    expect(log.find((e) => e.commit === pushed)).toMatchObject({ trigger: 'webhook', result: 'done', pagesChanged: 1 });
+    const after = await documents(g, owner, spaceId);
+    expect(after.Handbook).toBe(before.Handbook);
+    expect(after.Guide).not.toBe(before.Guide);
+    expect((await pages(g, owner, spaceId)).Guide).toContain('Pushed steps.');
+
+    // A page added (and the table of contents with it): every page rebuilt, the new one there.
+    const added = await clone.push({ 'faq.md': '# FAQ\n\nAnswers.\n', 'SUMMARY.md': `${FILES['SUMMARY.md']}* [FAQ](faq.md)\n` });
+    log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.commit === added));
+    expect(log.find((e) => e.commit === added)).toMatchObject({ result: 'done', pagesChanged: 1 });
+    const now = await pages(g, owner, spaceId);
+    expect(Object.keys(now)).toEqual(['Handbook', 'Guide', 'FAQ']);
+    expect(now.Guide).toContain('Pushed steps.');
+    expect(now.FAQ).toContain('Answers.');
   });
 });
