@@ -67,6 +67,8 @@ const BLOBS_READ_AT_ONCE = 8;
 const PUT_BLOBS_BYTES = 4 * 1024 * 1024;
 const PUT_BLOBS_IN_FLIGHT = 2;
 const CREATE_ATTEMPTS = 3;
+// The pushed commit's parents looked at first for the last synced commit (see olderPush).
+const NEWER_PUSH_DEPTH = 4;
 
 function reasonOf(err: unknown): string | undefined {
   if (err instanceof JobFailure || err instanceof GitError || err instanceof RepositoryError) return err.message;
@@ -434,6 +436,9 @@ async function olderPush(deps: RunnerDeps, job: JobRow, pushed: string, target: 
   let skipped: string | undefined;
   if (last === pushed) skipped = `commit ${pushed} is the one last synced`;
   else if (await deps.store.exported(job.spaceId, pushed)) skipped = `commit ${pushed} is the space's own export`;
+  // A push usually adds a few commits on top of the last synced one: found among the pushed
+  // commit's few parents, it is newer, without fetching the last one's whole history.
+  else if (await isAncestorOf(dir, target, last, pushed, NEWER_PUSH_DEPTH, deadline)) return undefined;
   else if (await isAncestorOf(dir, target, pushed, last, GIT_SYNC.ancestryDepth.max, deadline)) skipped = `commit ${pushed} is older than ${last}, the one last synced`;
   if (!skipped) return undefined;
   if ((await beginApply(deps, job, { commitOid: pushed })) === 'abandon') return 'abandon';
