@@ -77,6 +77,49 @@ describe('git sync', () => {
   });
 });
 
+describe('continuous git sync', () => {
+  it('lists the sync log, and sets the webhook up showing its URL and secret once', async () => {
+    const items = [
+      {
+        id: 'e2',
+        direction: 'export',
+        trigger: 'merge',
+        user: 'u1',
+        changeRequest: 'cr1',
+        commit: 'abcdef0123',
+        result: 'failed',
+        reason: 'both sides changed: the branch moved',
+        pagesChanged: 0,
+        attempts: 1,
+        createdAt: '2026-11-29T10:01:00Z',
+      },
+      { id: 'e1', direction: 'import', trigger: 'webhook', commit: '0123456789', result: 'done', pagesChanged: 3, attempts: 1, createdAt: '2026-11-29T10:00:00Z' },
+    ];
+    const calls = api((method, url) => {
+      if (url.pathname === '/v1/spaces/s1/git/info')
+        return { body: { repoName: 'docs', integration: 'git-sync', url: 'https://git.example.com/docs.git', updatedAt: '2026-11-29T10:00:00Z' } };
+      if (url.pathname === '/v1/spaces/s1/git/log') return { body: { items } };
+      if (url.pathname === '/v1/spaces/s1/git/webhook' && method === 'POST')
+        return { status: 201, body: { url: 'https://quire.test/v1/git/webhooks/s1', secret: 'f'.repeat(64), ref: 'refs/heads/main' } };
+      return undefined;
+    });
+    renderAt('/o/org1/s/s1/~/settings/git', <App />);
+    const log = await screen.findByRole('region', { name: 'Sync log' });
+    await within(log).findByText('Export · Merged change request');
+    expect(within(log).getByText('both sides changed: the branch moved')).toBeTruthy();
+    expect(within(log).getByText('Import · Push')).toBeTruthy();
+    expect(within(log).getByText('abcdef0')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Synced repository URL'), { target: { value: 'https://git.example.com/docs.git' } });
+    fireEvent.change(screen.getByLabelText(/Access token with write access/), { target: { value: 'w-token' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set up the webhook' }));
+    expect(await screen.findByText('f'.repeat(64))).toBeTruthy();
+    expect(screen.getByText('https://quire.test/v1/git/webhooks/s1')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/v1/spaces/s1/git/webhook')?.body).toEqual({ url: 'https://git:w-token@git.example.com/docs.git', ref: 'refs/heads/main' });
+    expect((screen.getByLabelText(/Access token with write access/) as HTMLInputElement).value).toBe('');
+  });
+});
+
 describe('space settings', () => {
   it('invites a member, gives a team a role and takes it away, changes visibility', async () => {
     const calls = api((method, url) => {

@@ -43413,10 +43413,12 @@ export interface operations {
                         items: {
                             id: string;
                             direction: "import" | "export";
-                            /** @description A member's call, a Git host's push, or a new commit polling found */
-                            trigger: "api" | "webhook" | "poll";
-                            /** @description The member who called, or the one the webhook acts for */
+                            /** @description A member's call, a Git host's push, a new commit polling found, or a merged change request (exported as a commit authored by its merger) */
+                            trigger: "api" | "webhook" | "poll" | "merge";
+                            /** @description The member who called or merged, or the one the webhook acts for */
                             user?: string;
+                            /** @description For a merge: the change request merged */
+                            changeRequest?: string;
                             /** @description The Git host that sent the webhook */
                             provider?: string;
                             /** @description The host's id of the webhook delivery */

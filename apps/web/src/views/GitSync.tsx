@@ -7,6 +7,7 @@ import { QueryState } from '../components/states.tsx';
 import { branchRef, jobOver, jobSummary, repositoryUrl } from '../lib/gitsync.ts';
 import type { Space } from '../types.ts';
 import type { GitInfo } from '../types.ts';
+import { GitSyncLog, GitWebhookSetup } from './GitContinuous.tsx';
 
 const POLL_MS = 1000;
 
@@ -109,6 +110,8 @@ export function GitSync({ space }: { space: Space }) {
       ) : (
         <p className="notice">Only those who may sync this space start an import or an export.</p>
       )}
+      {space.permissions.admin === true && can && <GitWebhookSetup space={space} url={info.data?.url} />}
+      {info.data && <GitSyncLog space={space} />}
     </section>
   );
 }
