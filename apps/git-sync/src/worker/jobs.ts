@@ -28,8 +28,10 @@ import { contentOf, keptPages } from '../domain/incremental.ts';
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
+import { pushDiff, refuseMovedBranch, refuseUnexported, type PushDiff } from './continuous.ts';
+import { JobFailure } from './failure.ts';
 import { GitError, pinnedTarget, type GitTarget } from './git.ts';
-import { changedPaths, CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
+import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
 export interface JobMessage {
@@ -54,9 +56,6 @@ export interface RunnerDeps {
   /** Runs after the repository is read, before anything is written (fault tests stop a worker here). */
   beforeApply?: (jobId: string) => Promise<void>;
 }
-
-/** A failure to tell the user as the job's reason (anything else is retried as transient). */
-class JobFailure extends Error {}
 
 const TRANSIENT = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.INTERNAL, status.UNKNOWN, status.RESOURCE_EXHAUSTED, status.CANCELLED]);
 // Files go to content in PutBlobs calls of up to PUT_BLOBS_BYTES (a larger file alone), read from
@@ -228,24 +227,6 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   } finally {
     objects.close();
   }
-}
-
-/** What a push changed since the last sync (its revision, and the paths by status); undefined for another import, or when git cannot tell. */
-interface PushDiff {
-  revisionId: string;
-  changed: Map<string, string>;
-}
-
-/**
- * The files a push's commit changed since the commit last synced (fetched beside it by the
- * ancestry check): an import of a few changed files rebuilds only their pages (keptPages).
- */
-async function pushDiff(deps: RunnerDeps, job: JobRow, dir: string, deadline: number): Promise<PushDiff | undefined> {
-  if (!job.pushOid || job.force) return undefined;
-  const last = await deps.store.lastSync(job.spaceId);
-  if (!last?.commitOid || !last.revisionId) return undefined;
-  const changed = await changedPaths(dir, last.commitOid, FETCHED, deadline);
-  return changed && { revisionId: last.revisionId, changed };
 }
 
 async function importFetched(
@@ -443,29 +424,6 @@ async function olderPush(deps: RunnerDeps, job: JobRow, pushed: string, target: 
   if (!skipped) return undefined;
   if ((await beginApply(deps, job, { commitOid: pushed })) === 'abandon') return 'abandon';
   return (await deps.store.complete(job, { commitOid: pushed, pagesChanged: 0, skipped })) ? 'ack' : 'abandon';
-}
-
-// Both sides changed (docs/git-sync.md): continuous sync never overwrites one side with the other.
-// A merge's export whose branch moved since the last sync, and a push's import while the space has
-// changes not yet exported, are refused with the reason in the sync log; a member settles it (an
-// import or export with force, which replaces the other side).
-
-/** A merge's export onto a branch that moved since the last sync: refused, the branch's commits kept. */
-async function refuseMovedBranch(deps: RunnerDeps, job: JobRow, head: string | undefined): Promise<void> {
-  const last = await deps.store.lastSync(job.spaceId);
-  if (!last || job.force || head === last.commitOid) return;
-  throw new JobFailure(
-    `both sides changed: ${job.ref} is at ${head ?? 'no commit'}, no longer at ${last.commitOid}, the commit last synced; the merge was not exported, so as not to overwrite those commits`,
-  );
-}
-
-/** A push's import while the space has changes Git does not (a merge not exported yet): refused, the space kept. */
-async function refuseUnexported(deps: RunnerDeps, job: JobRow, current: string): Promise<void> {
-  const last = await deps.store.lastSync(job.spaceId);
-  if (!last || job.force || current === last.revisionId) return;
-  throw new JobFailure(
-    `both sides changed: the space's content changed since commit ${last.commitOid} was synced (revision ${current}, not ${last.revisionId}); the push was not imported, so as not to overwrite those changes`,
-  );
 }
 
 /** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
