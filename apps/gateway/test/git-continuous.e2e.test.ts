@@ -135,6 +135,23 @@ describe('merges out', () => {
   });
 });
 
+describe('merges without continuous sync', () => {
+  it('a space without a webhook exports nothing when a change request is merged', async ({ g, team: { owner, orgId }, hooked }) => {
+    const plain = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Not synced' }), 201);
+    const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${plain.id}/change-requests`, { subject: 'Local' }), 201);
+    await ok(
+      g.call(owner, 'POST', `/v1/spaces/${plain.id}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'insert_page', title: 'Local', document: { markdown: 'Only here.\n' } }],
+      }),
+    );
+    await ok(g.call(owner, 'POST', `/v1/spaces/${plain.id}/change-requests/${cr.id}/merge`));
+    // Merges are read in order: once a later merge into the synced space is exported, the first was read.
+    await mergeChange(g, owner, owner, hooked.spaceId, 'Later', 'Handbook', 'Later words.\n');
+    await logUntil(g, owner, hooked.spaceId, (items) => items.find((e) => e.trigger === 'merge'));
+    expect((await ok(g.call(owner, 'GET', `/v1/spaces/${plain.id}/git/log`))).items).toEqual([]);
+  });
+});
+
 describe('incremental pushes', () => {
   it("a push of one file rebuilds its page only: the others keep their documents; a new page is a whole import's", async ({ g, team: { owner }, hooked }) => {
     const { spaceId } = hooked;
