@@ -46,6 +46,11 @@ export function rowsAfter(page: Page): { take: number; cursor?: { id: string }; 
   return { take: page.take, ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}) };
 }
 
+/** Prisma's arguments for a page of rows in the order they were made (oldest first, `id` breaking ties). */
+export function oldestFirst(page: Page) {
+  return { orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }], ...rowsAfter(page) };
+}
+
 /** The request's page as the store wants it, with the limit kept to cut the answer. */
 export function pageArgs(page: { page?: string; limit?: number } | undefined): { limit: number; page: Page } {
   const limit = pageLimit(page?.limit);

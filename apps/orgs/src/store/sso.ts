@@ -1,4 +1,4 @@
-import { rowsAfter, type Page } from '@quire/service-kit';
+import { oldestFirst, type Page } from '@quire/service-kit';
 import type { Prisma, Role as DbRole } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 import { teamInclude } from './teams.ts';
@@ -17,8 +17,7 @@ export function ssoStore(database: Db) {
       return db.samlProvider.findMany({
         where: { organizationId },
         include: samlInclude,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
+        ...oldestFirst(page),
       });
     },
 
@@ -42,8 +41,7 @@ export function ssoStore(database: Db) {
       return db.oidcProvider.findMany({
         where: { organizationId },
         include: oidcInclude,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
+        ...oldestFirst(page),
       });
     },
 

@@ -1,4 +1,4 @@
-import { rowsAfter, type Page } from '@quire/service-kit';
+import { oldestFirst, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -11,8 +11,7 @@ export function translationStore(database: Db) {
     listTranslations(organizationId: string, page: Page): Promise<TranslationRow[]> {
       return db.translationSettings.findMany({
         where: { organizationId },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
+        ...oldestFirst(page),
       });
     },
 
