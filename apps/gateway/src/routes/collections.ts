@@ -4,11 +4,12 @@ import { ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas
 import { Collection, CollectionParams, CreateCollectionBody, InviteBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
 import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists, pageOf } from './operation.ts';
 
 const op = operations('collections');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const list = pagedLists(app, op);
   const { content } = services;
   app.get(
     '/orgs/:organizationId/collections',
@@ -71,19 +72,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req, reply) => done(reply, 205, content.deleteCollection({ collectionId: req.params.collectionId }, req.caller)),
   );
 
-  app.get(
+  list(
     '/collections/:collectionId/spaces',
-    op({
-      operationId: 'listSpacesInCollectionById',
-      summary: 'List the spaces directly in a collection, in their order',
-      params: CollectionParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(Space) },
-    }),
-    async (req) => {
-      const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (s) => presentSpace(s, urls));
-    },
+    { operationId: 'listSpacesInCollectionById', summary: 'List the spaces directly in a collection, in their order', params: CollectionParams, item: Space },
+    ({ collectionId }, page, caller) => content.listSpacesInCollection({ collectionId, page }, caller),
+    (s) => presentSpace(s, urls),
   );
 
   app.post(

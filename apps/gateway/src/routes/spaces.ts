@@ -16,28 +16,21 @@ import {
 } from '../schemas/content.ts';
 import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists, pageOf } from './operation.ts';
 import type { Space as SpaceMsg } from '@quire/proto/content';
 
 const op = operations('spaces');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const list = pagedLists(app, op);
   const { content, orgs } = services;
   const show = (s: SpaceMsg) => presentSpace(s, urls);
 
-  app.get(
+  list(
     '/orgs/:organizationId/spaces',
-    op({
-      operationId: 'listSpacesInOrganizationById',
-      summary: 'List the spaces of an organization the caller sees, in collections or not',
-      params: OrgParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(Space) },
-    }),
-    async (req) => {
-      const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, show);
-    },
+    { operationId: 'listSpacesInOrganizationById', summary: 'List the spaces of an organization the caller sees, in collections or not', params: OrgParams, item: Space },
+    ({ organizationId }, page, caller) => content.listSpacesInOrganization({ organizationId, page }, caller),
+    show,
   );
 
   app.post(
