@@ -75,13 +75,9 @@ export const PostCommentBody = Type.Object({
 
 const Emojis = Type.Array(Type.String(chars(COMMENT.reaction)), items(COMMENT.reactions));
 
-export const UpdateCommentBody = Type.Object({
-  resolved: Type.Optional(Type.Boolean()),
-  body: Type.Optional(DocumentBody),
-  addedReactions: Type.Optional(Emojis),
-  removedReactions: Type.Optional(Emojis),
-});
-
 export const UpdateReplyBody = Type.Object({ body: Type.Optional(DocumentBody), addedReactions: Type.Optional(Emojis), removedReactions: Type.Optional(Emojis) });
+
+/** A comment's edit is a reply's, and it may resolve or reopen the comment. */
+export const UpdateCommentBody = Type.Object({ resolved: Type.Optional(Type.Boolean()), ...UpdateReplyBody.properties });
 
 export const PostReplyBody = Type.Object({ body: DocumentBody });
