@@ -1,5 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { listPage, InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
 import { isRole, Role, roleOr } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
@@ -73,9 +73,11 @@ export function providerKind<Row extends { id: string }, M>(
     providerOf,
     async list(organizationId: string, page: Parameters<typeof pageArgs>[0], ctx: Ctx) {
       await admin(organizationId, ctx);
-      const { limit, page: p } = pageArgs(page);
-      const { items, next } = pageOf(await kind.list(organizationId, p), limit, (x) => x.id);
-      return { items: items.map(kind.present), page: { next } };
+      return listPage(
+        page,
+        (p) => kind.list(organizationId, p),
+        (items) => items.map(kind.present),
+      );
     },
     async get(organizationId: string, id: string, ctx: Ctx) {
       await admin(organizationId, ctx);
