@@ -43,7 +43,7 @@ export async function done<S extends 204 | 205, T>(reply: { code(status: NoInfer
 }
 
 /** The instance a route group is given. */
-type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 /** What a paged list states of itself: its item stands for the `ListOf` answer, the list query is the same for all. */
 interface PagedListSpec<P extends TObject> {
