@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, serviceConfigFields, servicePortField, serviceUrlFields } from '@quire/service-kit';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
 
@@ -7,12 +7,10 @@ const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def 
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  GIT_SYNC_PORT: port(50056),
+  ...servicePortField('git-sync'),
   ...databaseConfigFields('git-sync'),
-  /** The content service: spaces (permissions) and revisions. */
-  CONTENT_URL: grpcAddress(50052),
-  /** The orgs service: a merger's name and email, the author of the commit their merge makes. */
-  ORGS_URL: grpcAddress(50051),
+  /** The content service (spaces, permissions and revisions), and orgs (a merger's name and email, the author of the commit their merge makes). */
+  ...serviceUrlFields('content', 'orgs'),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The subject of this service's jobs on the JOBS stream, and its durable consumer (tests use their own). */
   /** Where exports and imports started go as domain events (the audit log reads them). */
