@@ -44,7 +44,7 @@ const blocks = () =>
     '{% openapi src="github.json" path="/repos/{owner}/{repo}/pulls/{pull_number}" method="get" %}\n[github.json](github.json)\n{% endopenapi %}',
   ].join('\n\n');
 
-const fixtures = test.extend<{ published: { base: string; siteSpace: string; pageId: string } }>({
+const fixtures = test.extend<{ published: { base: string; siteSpace: string; pageId: string; spaceId: string } }>({
   published: [
     async ({ reader: { h }, tenant: { owner, orgId } }, use) => {
       const call = (method: 'GET' | 'POST', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
@@ -57,7 +57,7 @@ const fixtures = test.extend<{ published: { base: string; siteSpace: string; pag
       await call('POST', `/sites/${site.id}/publish`);
       const structure = await call('GET', `/sites/${site.id}/structure`);
       const content = await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`));
-      await use({ base: `/${orgId}/${site.id}`, siteSpace: structure.structure[0].id, pageId: content.pages[0].id });
+      await use({ base: `/${orgId}/${site.id}`, siteSpace: structure.structure[0].id, pageId: content.pages[0].id, spaceId });
     },
     { scope: 'file' },
   ],
@@ -118,5 +118,13 @@ describe('published specs on a page', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ id: 10, got: { name: 'doggie', photoUrls: [] } });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v2/pet' });
+  });
+
+  fixtures('are found by the site’s search and the API’s by path, summary and parameter name', async ({ get, h, owner, published: { base, spaceId } }) => {
+    const site = (q: string) => get(`${base}/~search?q=${encodeURIComponent(q)}`, { accept: 'application/json' }).then((r) => JSON.parse(r.body).items);
+    expect(await site('pull_number')).toEqual([expect.objectContaining({ title: 'Reference', section: 'GET /repos/{owner}/{repo}/pulls/{pull_number}' })]);
+    expect((await site('create an issue'))[0]).toMatchObject({ title: 'Reference', section: 'POST /repos/{owner}/{repo}/issues' });
+    const api = await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent('/pet')}`));
+    expect(api.items[0].sections[0]).toMatchObject({ title: 'POST /pet', body: expect.stringContaining('Add a new pet to the store') });
   });
 });
