@@ -49,7 +49,7 @@ describeInChromium('OpenAPI specs in Chromium', () => {
     await w.getByRole('textbox', { name: /Content of/ }).click();
     await w.getByRole('button', { name: 'Insert API operation' }).click();
     const dialog = w.getByRole('dialog', { name: 'Insert API operation' });
-    await dialog.getByLabel('Spec').selectOption('petstore');
+    await dialog.getByLabel('Spec', { exact: true }).selectOption('petstore');
     await dialog.getByLabel('Filter operations').fill('petId');
     await dialog.getByLabel('Operation', { exact: true }).selectOption('get /pet/{petId}');
     const preview = dialog.getByRole('region', { name: 'Operation preview' });
@@ -60,7 +60,7 @@ describeInChromium('OpenAPI specs in Chromium', () => {
     await dialog.getByRole('button', { name: 'Insert' }).click();
     expect(await dialog.count()).toBe(0);
 
-    const number = new URL(w.url()).pathname.split('/')[6]!;
+    const number = new URL(w.url()).pathname.split('/')[7]!;
     const content = `${app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
     const saved = () =>
       w.evaluate(async (base) => {

@@ -83,7 +83,9 @@ export function openApiSearch(deps: RevisionDeps) {
         const sections: SearchPage['sections'] = [];
         for (const block of blocksOf(document)) {
           const method = block.data.method.toUpperCase();
-          const op = (await operationsOf(block, row, files)).find((o) => o.method === method && o.path === block.data.path);
+          // A spec that cannot be read now leaves its page to the text search, never fails it.
+          const operations = await operationsOf(block, row, files).catch(() => []);
+          const op = operations.find((o) => o.method === method && o.path === block.data.path);
           if (op && matchesOperation(op, terms))
             sections.push({
               id: '',

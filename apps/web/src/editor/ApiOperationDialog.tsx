@@ -68,7 +68,7 @@ export function ApiOperationDialog({ org, onInsert, onClose }: { org: string; on
         <QueryState query={specs} loading="Loading specs" failed="Could not load the specs" empty={specs.data?.length === 0 && 'The organization has no OpenAPI specs yet'} />
         <label className="field">
           <span>Spec</span>
-          <select value={slug} onChange={(e) => (setSlug(e.target.value), setChosen(''))}>
+          <select aria-label="Spec" value={slug} onChange={(e) => (setSlug(e.target.value), setChosen(''))}>
             <option value="">Choose a spec</option>
             {specs.data?.map((s) => (
               <option key={s.id} value={s.slug}>
@@ -86,7 +86,7 @@ export function ApiOperationDialog({ org, onInsert, onClose }: { org: string; on
             </label>
             <label className="field">
               <span>Operation</span>
-              <select value={chosen} onChange={(e) => setChosen(e.target.value)} size={Math.min(10, Math.max(2, shown.length))}>
+              <select aria-label="Operation" value={chosen} onChange={(e) => setChosen(e.target.value)} size={Math.min(10, Math.max(2, shown.length))}>
                 {shown.map((o) => (
                   <option key={`${o.method} ${o.path}`} value={`${o.method} ${o.path}`}>
                     {o.method.toUpperCase()} {o.path}
