@@ -23,7 +23,7 @@ describeInChromium('OpenAPI specs in Chromium', () => {
 
   it('uploads a spec, lists its version, inserts an operation of it in a page, and deletes it', async () => {
     const w = await browser.signedIn(app.origin, owner, `/o/${orgId}/openapi`);
-    await w.getByRole('heading', { name: 'OpenAPI specs' }).waitFor();
+    await w.getByRole('heading', { name: 'OpenAPI specs', exact: true }).waitFor();
     await w.getByLabel('Slug').fill('petstore');
     await w.getByLabel('Spec file (JSON or YAML)').setInputFiles(petstore);
     await w.getByRole('button', { name: 'Upload' }).click();

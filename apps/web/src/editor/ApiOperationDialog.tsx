@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import '../admin.css';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
 import { QueryState } from '../components/states.tsx';
