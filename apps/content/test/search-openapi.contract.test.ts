@@ -19,7 +19,7 @@ const example = (name: string) => readFileSync(require.resolve(`@readme/oas-exam
 let orgs: OrgsHarness;
 let h: ContentHarness;
 let owner: TestUser, outsider: TestUser;
-let orgId: string;
+let orgId: string, otherOrgId: string;
 let api: Space;
 
 const page = (title: string, markdown: string): PageContent => ({ id: '', type: 'document', fields: { title }, markdown, href: '', pages: [] });
@@ -30,7 +30,14 @@ const searchOrg = (query: string, as: TestUser = owner) =>
 beforeAll(async () => {
   orgs = await startOrgs();
   h = await startContent(orgs.address);
-  ({ owner, outsider, orgId } = await team(orgs, {}));
+  ({ owner, outsider, orgId, otherOrgId } = await team(orgs, {}));
+  // Another organization's spec, which a page of this one names by its slug.
+  const secret = {
+    openapi: '3.0.3',
+    info: { title: 'Secret', version: '1' },
+    paths: { '/secret': { get: { summary: 'Hidden operation', responses: { '200': { description: 'ok' } } } } },
+  };
+  await h.call(h.client.saveOpenApiSpec, { spec: { organizationId: otherOrgId, slug: 'secret-api' }, source: { text: JSON.stringify(secret) }, createOnly: false }, outsider.id);
   await h.call(h.client.saveOpenApiSpec, { spec: { organizationId: orgId, slug: 'petstore' }, source: { text: example('3.0/json/petstore.json') }, createOnly: false }, owner.id);
   api = await h.call<CreateSpaceRequest, Space>(h.client.createSpace, { organizationId: orgId, title: 'API', emoji: '', editMode: '', visibility: '' }, owner.id);
   const { blob } = (await h.putBlobs(owner.id, [Buffer.from(example('2.0/json/petstore.json'))]))[0]!;
@@ -44,6 +51,7 @@ beforeAll(async () => {
         page('Orders', 'How orders work.\n\n{% openapi src="petstore2.json" path="/store/order" method="post" %}\n[petstore2.json](petstore2.json)\n{% endopenapi %}'),
         page('Sign-in', '{% openapi src="petstore2.json" path="/user/login" method="get" %}\n[petstore2.json](petstore2.json)\n{% endopenapi %}'),
         page('Guide', 'Pets are animals; the store sells them.'),
+        page('Borrowed', '{% openapi-operation spec="secret-api" path="/secret" method="get" %}\n{% endopenapi-operation %}'),
       ],
       files: [{ id: 'pets2', name: 'petstore2.json', contentType: 'application/json', blob }],
       setActive: true,
@@ -81,5 +89,10 @@ describe('API operations found by search', () => {
   it('across the organization for its members; another organization’s member finds no such organization', async () => {
     expect((await searchOrg('petId')).items[0]).toMatchObject({ title: 'Pets', sections: [{ title: 'GET /pet/{petId}' }] });
     await rejects(searchOrg('petId', outsider), status.NOT_FOUND);
+  });
+
+  it('never from another organization’s spec that a page names by its slug', async () => {
+    expect((await searchSpace('hidden operation')).items).toEqual([]);
+    expect((await searchOrg('hidden')).items).toEqual([]);
   });
 });
