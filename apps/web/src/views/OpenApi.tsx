@@ -8,7 +8,7 @@ import { Field } from '../components/Field.tsx';
 import { ListTable } from '../components/ListTable.tsx';
 import { MutationStatus } from '../components/MutationStatus.tsx';
 import { QueryState } from '../components/states.tsx';
-import type { OpenApiSpec, OpenApiSpecVersion } from '../types.ts';
+import type { OpenApiSpec, OpenApiSpecVersion, Organization } from '../types.ts';
 
 // The organization's OpenAPI specs, as the API keeps them: each by its slug, from a file uploaded
 // or a URL fetched, a new version each time its document changes. Pages show their operations
@@ -33,6 +33,8 @@ function Versions({ org, slug }: { org: string; slug: string }) {
 
 export default function OpenApiView({ org }: { org: string }) {
   const specs = useQuery({ queryKey: ['openapi', org], queryFn: () => all<OpenApiSpec>(`/orgs/${org}/openapi`) });
+  const organization = useQuery({ queryKey: ['org', org], queryFn: () => api.get<Organization>(`/orgs/${org}`) });
+  const canCreate = organization.data?.permissions?.createOpenAPISpec === true;
   const act = useAction(['openapi']);
   const [slug, setSlug] = useState('');
   const [url, setUrl] = useState('');
@@ -54,22 +56,24 @@ export default function OpenApiView({ org }: { org: string }) {
   return (
     <div className="page">
       <h1>OpenAPI specs</h1>
-      <form className="inline-form" onSubmit={upload} aria-label="Add an OpenAPI spec">
-        <Field label="Slug" value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="petstore" pattern="[a-z0-9]+(-[a-z0-9]+)*" maxLength={100} required />
-        <Field label="Spec file (JSON or YAML)" type="file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => setFile(e.target.files?.[0])} />
-        <Field
-          label="or its URL"
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://example.com/openapi.yaml"
-          disabled={!!file}
-          required={!file}
-        />
-        <button type="submit" className="btn primary">
-          Upload
-        </button>
-      </form>
+      {canCreate && (
+        <form className="inline-form" onSubmit={upload} aria-label="Add an OpenAPI spec">
+          <Field label="Slug" value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="petstore" pattern="[a-z0-9]+(-[a-z0-9]+)*" maxLength={100} required />
+          <Field label="Spec file (JSON or YAML)" type="file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => setFile(e.target.files?.[0])} />
+          <Field
+            label="or its URL"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/openapi.yaml"
+            disabled={!!file}
+            required={!file}
+          />
+          <button type="submit" className="btn primary">
+            Upload
+          </button>
+        </form>
+      )}
       <MutationStatus of={act} label="Saving the spec" />
       <QueryState query={specs} loading="Loading specs" failed="Could not load the specs" empty={specs.data?.length === 0 && 'No OpenAPI specs yet'} />
       <ListTable caption="OpenAPI specs" columns={['Spec', 'Source', 'Updated', 'Versions', '']} items={specs.data}>
