@@ -13,9 +13,10 @@ export function searchHandlers(deps: Deps): H {
   /** Pages of the spaces matching the query, ranked, each with its best matching sections. */
   async function search(spaceIds: string[], query: string, req: { page?: string; limit?: number } | undefined) {
     const { offset, limit } = offsetPage(req);
-    if (spaceIds.length === 0) return { items: [], page: {} };
-    const tsquery = await store.search.tsquery(query);
-    if (tsquery === undefined) return { items: [], page: {} };
+    if (spaceIds.length === 0) return { items: [], page: {}, complete: true };
+    // Asked first: a page indexed meanwhile is found, never counted as missing from a complete answer.
+    const [complete, tsquery] = await Promise.all([store.search.allIndexed(spaceIds), store.search.tsquery(query)]);
+    if (tsquery === undefined) return { items: [], page: {}, complete };
     const { items, next } = offsetPageOf(await store.search.searchPages(spaceIds, tsquery, offset, limit + 1), offset, limit);
     const sections = await store.search.searchSections(items, tsquery, SECTIONS_PER_PAGE);
     const terms = snippetTerms(queryTerms(query));
@@ -25,7 +26,7 @@ export function searchHandlers(deps: Deps): H {
       // The text before the first heading is the page's own: it goes by the page's title.
       page.sections.push({ id: s.anchor, title: s.title || page.title, body: snippet(s.body, terms) });
     }
-    return { items: [...byPage.values()], page: { next } };
+    return { items: [...byPage.values()], page: { next }, complete };
   }
 
   return {

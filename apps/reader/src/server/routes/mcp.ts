@@ -100,7 +100,8 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
           const spaces = allSiteSpaces(structure).slice(0, MAX_SEARCH_SPACES);
           const found = await Promise.all(
             spaces.map(async ({ section, siteSpace }) => {
-              const [items, revision] = await Promise.all([data.search(siteSpace.spaceId, query, v.req.id), data.revision(siteSpace.spaceId, v.req.id)]);
+              const revision = await data.revision(siteSpace.spaceId, v.req.id);
+              const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
               const prefix = siteSpacePrefix(section, siteSpace);
               return items
                 .filter((p) => listed(revision.pages, p.pageId))

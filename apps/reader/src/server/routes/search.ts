@@ -16,7 +16,8 @@ export function searchRoutes(data: SiteData, track: Track, { spaceOf, metaOf }: 
     const spaces = allSiteSpaces(v.view.structure!).slice(0, MAX_SEARCH_SPACES);
     const found = await Promise.all(
       spaces.map(async ({ section, siteSpace }) => {
-        const items = await data.search(siteSpace.spaceId, query, v.req.id);
+        const revision = await data.revision(siteSpace.spaceId, v.req.id);
+        const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
         const prefix = siteSpacePrefix(section, siteSpace);
         return items.map((p) => ({
           title: p.title,
