@@ -9,7 +9,7 @@ import { unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import { percentiles, writeResult } from './lib/results.ts';
 import { startSiteServices } from './lib/site-services.ts';
-import { startApp, stopAll, waitForHttp } from './lib/load.ts';
+import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // A published site's MCP server on a space of BENCH_PAGES pages (20,000: 200 chapters of 99
 // topics), the reader started from its bundle (`pnpm build` first), called with the official
@@ -65,7 +65,7 @@ const site = await sites.call<CreateSiteRequest, Site>(
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
 const origin = `http://127.0.0.1:${PORT}`;
-startApp('reader', {
+const reader = startApp('reader', {
   READER_PORT: String(PORT),
   QUIRE_READER_URL: origin,
   ORGS_URL: orgs.address,
@@ -89,17 +89,24 @@ for (let i = 0; !(await tool('searchDocumentation', { query: last })).text.inclu
 }
 const indexedMs = performance.now() - seeded;
 
-/** RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles. */
+/**
+ * RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles and the
+ * CPU time per call of the reader and of this process (the client and the services): what a call
+ * costs, which the load of a shared machine does not change as it changes the latency.
+ */
 async function timed(name: string, call: (i: number) => Promise<string>, expect: RegExp) {
   for (let i = 0; i < WARMUP; i++) await call(i);
   const times: number[] = [];
+  const cpu0 = { reader: processCpuMs(reader.pid!).all, bench: process.cpuUsage() };
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     const answer = await call(i);
     times.push(performance.now() - t0);
     if (!expect.test(answer)) throw new Error(`${name}: unexpected answer ${answer.slice(0, 200)}`);
   }
-  return { name, ...percentiles(times) };
+  const perCall = (ms: number) => Math.round((ms / RUNS) * 100) / 100;
+  const bench = process.cpuUsage(cpu0.bench);
+  return { name, ...percentiles(times), readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader), benchCpuMs: perCall((bench.user + bench.system) / 1000) };
 }
 const page = async (url: string) => {
   const res = await fetch(url);
