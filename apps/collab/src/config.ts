@@ -1,23 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { httpAppConfigFields, loadConfig, port, serviceUrlFields, url } from '@quire/service-kit';
 
 // An HTTP app behind the gateway, as the reader is beside it: no gRPC port of its own.
 export const ConfigSchema = Type.Object({
-  LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
-  ...serviceIdentityFields,
-  /** The side port of `/metrics` and `/readyz`; COLLAB_PORT + 1000 when unset. */
-  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  ...httpAppConfigFields,
   /** Where browsers' WebSockets arrive (the gateway passes `/collab` here). */
   COLLAB_PORT: port(8070),
-  HOST: Type.String({ default: '127.0.0.1' }),
   /** The gateway's public URL: its session cookie (named after its scheme) authenticates browsers. */
   QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
   /** The web app's origins a WebSocket may come from, comma-separated; QUIRE_PUBLIC_URL's origin when unset. */
   COLLAB_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
-  ORGS_URL: grpcAddress(50051),
-  CONTENT_URL: grpcAddress(50052),
-  REVIEW_URL: grpcAddress(50053),
-  GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  ...serviceUrlFields('orgs', 'content', 'review'),
   /** A page is saved this long after the last edit… */
   COLLAB_SAVE_AFTER_MS: Type.Integer({ minimum: 0, default: 2000 }),
   /** …and at least this often while edits keep coming. */

@@ -1,19 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { localBlobStore, s3BlobStore, type BlobStore } from './blobs/index.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './rpc/import.ts';
-import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, membershipFields, serviceConfigFields, servicePortField, serviceUrlFields, url } from '@quire/service-kit';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  CONTENT_PORT: port(50052),
+  ...servicePortField('content'),
   ...databaseConfigFields('content'),
   /** The orgs service, asked for the caller's role and teams in an organization. */
-  ORGS_URL: grpcAddress(50051),
-  MEMBERSHIP_CACHE_MS: membershipCacheField,
+  ...membershipFields,
   /** The owners of what a Space shows besides content's own fields, asked when a copy is missing. */
-  REVIEW_URL: grpcAddress(50053),
-  GIT_SYNC_URL: grpcAddress(50056),
+  ...serviceUrlFields('review', 'git-sync'),
   /** Where permission changes go as domain events (the audit log reads them), and where review's and git-sync's state events feed the copies. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),

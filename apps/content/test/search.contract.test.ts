@@ -24,6 +24,25 @@ const publish = (spaceId: string, pages: PageContent[]) =>
   h.callContent<CreateRevisionRequest, Revision>(h.spaceContent.createRevision, { spaceId, parentRevisionId: '', pages, files: [], setActive: true, type: '' }, owner.id);
 const searchSpace = (spaceId: string, query: string, as: TestUser = owner, page?: { page: string; limit: number }) =>
   h.callContent<SearchSpaceRequest, SearchResponse>(h.spaceContent.searchSpace, { spaceId, query, page }, as.id);
+/**
+ * `upgrade` puts rows back as an older release wrote them, straight in the database, and has a
+ * store of its own index them again (its sweep at start is over first); after it, a second
+ * reindex finds nothing left.
+ */
+async function indexedAgain(upgrade: (db: pg.Client, store: ReturnType<typeof openStore>['store']) => Promise<void>) {
+  const db = new pg.Client({ connectionString: h.databaseUrl });
+  await db.connect();
+  const { store, close } = openStore(h.databaseUrl, 1);
+  try {
+    await store.search.indexed();
+    await upgrade(db, store);
+    expect(await store.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
+  } finally {
+    await close();
+    await db.end();
+  }
+}
+
 const searchOrg = (query: string, as: TestUser = owner, organizationId = orgId) =>
   h.callContent<SearchOrganizationRequest, SearchResponse>(h.spaceContent.searchOrganization, { organizationId, query }, as.id);
 
@@ -209,12 +228,7 @@ describe('SearchSpace in every language', () => {
   });
 
   it('indexes again at start what was indexed before languages', async () => {
-    const db = new pg.Client({ connectionString: h.databaseUrl });
-    await db.connect();
-    const { store, close } = openStore(h.databaseUrl, 1);
-    try {
-      // Its sweep at start is over before the rows are put back as the migrations left them.
-      await store.search.indexed();
+    await indexedAgain(async (db, store) => {
       // As the migrations left them: sections in English only, pages not indexed.
       await db.query(`UPDATE "DocumentSection" SET language = NULL, search = setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')`);
       await db.query(`UPDATE "SpacePage" SET search = NULL, content = NULL`);
@@ -229,11 +243,7 @@ describe('SearchSpace in every language', () => {
       expect(await titles('копия')).toEqual(['Серверы']);
       expect(await titles('διακομιστής')).toEqual(['Διακομιστές']);
       expect(await titles('accueil')).toEqual(['Accueil']);
-      expect(await store.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
-    } finally {
-      await close();
-      await db.end();
-    }
+    });
   });
 });
 
@@ -243,11 +253,7 @@ describe('SearchSpace after the tags migration', () => {
     const markdown = 'Restore weekly. {% hint style="info" %} Test a restore. {% endhint %}\n';
     await publish(space.id, [page('Legacy', markdown)]);
     const found = async (query: string) => (await searchSpace(space.id, query)).items.map((p) => p.title);
-    const db = new pg.Client({ connectionString: h.databaseUrl });
-    await db.connect();
-    const { store, close } = openStore(h.databaseUrl, 1);
-    try {
-      await store.search.indexed();
+    await indexedAgain(async (db, store) => {
       // As sections were written before: the tags' words in the body and its vector.
       const body = markdown.trim();
       const { rows } = await db.query<{ documentId: string }>(
@@ -263,11 +269,7 @@ describe('SearchSpace after the tags migration', () => {
       await store.search.reindex();
       expect(await found('endhint')).toEqual([]);
       expect(await found('weekly')).toEqual(['Legacy']);
-      expect(await store.search.reindex()).toEqual({ documents: 0, sections: 0, pages: 0, failed: [] });
-    } finally {
-      await close();
-      await db.end();
-    }
+    });
   });
 });
 

@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, secret, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { httpAppConfigFields, loadConfig, port, secret, serviceUrlFields, url } from '@quire/service-kit';
 import { eventsPrefixField } from '@quire/service-kit/nats';
 import { trustProxySetting } from '@quire/service-kit/trust-proxy';
 
 export const ConfigSchema = Type.Object({
-  LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
-  ...serviceIdentityFields,
-  HOST: Type.String({ default: '127.0.0.1' }),
+  ...httpAppConfigFields,
   PORT: port(8080),
-  /** The side port of `/metrics` (Prometheus), kept off the public one; PORT + 1000 when unset. */
-  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Base address clients reach the API at, for `urls.location`. */
   QUIRE_PUBLIC_URL: url('http://127.0.0.1:8080'),
   /** Base address of the web app, for `urls.app`; the public URL when unset. */
@@ -30,13 +26,7 @@ export const ConfigSchema = Type.Object({
    * app's own origin. Unset, the web app edits alone.
    */
   COLLAB_UPSTREAM_URL: Type.Optional(url()),
-  ORGS_URL: grpcAddress(50051),
-  CONTENT_URL: grpcAddress(50052),
-  REVIEW_URL: grpcAddress(50053),
-  INTEGRATIONS_URL: grpcAddress(50055),
-  INSIGHTS_URL: grpcAddress(50057),
-  SITES_URL: grpcAddress(50054),
-  GIT_SYNC_URL: grpcAddress(50056),
+  ...serviceUrlFields('orgs', 'content', 'review', 'integrations', 'insights', 'sites', 'git-sync'),
   /** Requests per minute of one valid token. */
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   /** Requests per minute of one address without a token, its failed authentications included. */
@@ -55,7 +45,6 @@ export const ConfigSchema = Type.Object({
   SIGN_IN_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 15 * 60_000 }),
   /** How long a resolved token or session is trusted before orgs is asked again (revocations end it at once). */
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
-  GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** Key of signed download links (files, PDFs); drawn at start when unset, so links last until a restart. */
   QUIRE_LINK_SECRET: secret(Type.String({ minLength: 16 })),
   /** Link secrets in use before the current one, comma-separated: links they signed still verify until they expire. */

@@ -1,3 +1,4 @@
+import { running } from '@quire/service-kit/testing';
 import type { AddressInfo } from 'node:net';
 import type { TestUser } from '@quire/orgs/testing';
 import { Role } from '@quire/policy';
@@ -52,14 +53,7 @@ type Json = any;
  * (isolate: false), and vitest then lets one file's override of a name reach the files after it.
  */
 export const test = base.extend<{ g: Gateway; team: Tenant<keyof typeof MEMBERS>; space: Json; changeRequest: Json; site: Json; origin: string }>({
-  g: [
-    async ({}, use) => {
-      const g = await startGateway();
-      await use(g);
-      await g.stop();
-    },
-    { scope: 'worker' },
-  ],
+  g: [running(() => startGateway()), { scope: 'worker' }],
   team: async ({ g }, use) => use(await tenant(g, MEMBERS)),
   space: async ({ g, team }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/orgs/${team.orgId}/spaces`, { title: 'Handbook' }), 201)),
   changeRequest: async ({ g, team, space }, use) => use(await ok(g.call(team.owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Edits' }), 201)),

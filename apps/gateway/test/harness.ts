@@ -1,5 +1,6 @@
 import { contentAt } from '@quire/content/testing';
 import { orgsAt, type TestUser } from '@quire/orgs/testing';
+import { pdfText } from '@quire/render/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, inject } from 'vitest';
 import { testIdentity, testSuffix } from '@quire/service-kit/testing';
@@ -115,6 +116,16 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export function expectError(res: LightMyRequestResponse, status: number, message?: RegExp) {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json()).toEqual({ error: { code: status, message: message ? expect.stringMatching(message) : expect.any(String) } });
+}
+
+/** A signed download link fetched without a token, as a browser follows it. */
+export const fetchSigned = (g: Gateway, url: string) => g.app.inject({ method: 'GET', url: url.replace(g.config.QUIRE_PUBLIC_URL, '') });
+
+/** The answer is a PDF (its type and first bytes say so); its text. */
+export function pdfOf(res: LightMyRequestResponse): string {
+  expect(res.headers['content-type']).toBe('application/pdf');
+  expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  return pdfText(res.rawPayload);
 }
 
 /** The answer is `status` (200 by default); its JSON body, or undefined when it has none (204, 205). */

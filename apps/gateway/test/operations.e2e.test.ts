@@ -1,3 +1,4 @@
+import { running } from '@quire/service-kit/testing';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startGitServer } from '@quire/git-sync/testing';
 import { metrics, startTracing } from '@quire/service-kit';
@@ -22,11 +23,7 @@ const it = test.extend<{ traced: { g: OwnGateway; spans: InMemorySpanExporter };
     { scope: 'file' },
   ],
   // Services of the test's own: it stops insights and orgs.
-  stoppable: async ({}, use) => {
-    const g = await startGateway({}, { own: true });
-    await use(g);
-    await g.stop();
-  },
+  stoppable: running(() => startGateway({}, { own: true })),
 });
 
 describe('metrics', () => {

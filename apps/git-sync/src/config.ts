@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, serviceConfigFields, servicePortField, serviceUrlFields } from '@quire/service-kit';
 import { eventsPrefixField } from '@quire/service-kit/nats';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
 
@@ -7,10 +7,10 @@ const ms = (def: number, minimum = 100) => Type.Integer({ minimum, default: def 
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  GIT_SYNC_PORT: port(50056),
+  ...servicePortField('git-sync'),
   ...databaseConfigFields('git-sync'),
   /** The content service: spaces (permissions) and revisions. */
-  CONTENT_URL: grpcAddress(50052),
+  ...serviceUrlFields('content'),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The subject of this service's jobs on the JOBS stream, and its durable consumer (tests use their own). */
   /** Where exports and imports started go as domain events (the audit log reads them). */

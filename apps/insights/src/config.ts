@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields, url } from '@quire/service-kit';
+import { loadConfig, membershipFields, serviceConfigFields, servicePortField, url } from '@quire/service-kit';
 import { STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  INSIGHTS_PORT: port(50057),
-  /** The orgs service, asked whether the caller is a member of the organization. */
-  ORGS_URL: grpcAddress(50051),
+  ...servicePortField('insights'),
+  /** The orgs service, asked whether the caller is a member of the organization (ingest asks on every request). */
+  ...membershipFields,
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** The JetStream stream events wait in, and the prefix of its subjects (tests use their own). */
   INSIGHTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.insights.name }),
@@ -23,8 +23,6 @@ export const ConfigSchema = Type.Object({
   INSIGHTS_CHDB_PATH: Type.String({ minLength: 1, default: '.quire/insights-chdb' }),
   /** Events older than this are removed (the table's TTL); longer than the `lastYear` range by default. */
   INSIGHTS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 400 }),
-  /** How long a caller's membership answer from orgs is reused: ingest asks on every request. */
-  MEMBERSHIP_CACHE_MS: membershipCacheField,
 });
 
 export type InsightsConfig = ReturnType<typeof loadInsightsConfig>;

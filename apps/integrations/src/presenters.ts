@@ -1,3 +1,4 @@
+import { absentIfNull } from '@quire/service-kit';
 import type { ContentSecurityPolicy, Integration, IntegrationBlock, IntegrationContentSource, IntegrationExternalLink } from '@quire/proto/integrations';
 import { integrationPermissions, type Role } from '@quire/policy';
 import { dataUri } from './domain/images.ts';
@@ -16,7 +17,7 @@ export function presentIntegration(r: IntegrationRow, ownerRole: Role): Integrat
     version: r.version,
     title: r.title,
     description: r.description,
-    summary: r.summary ?? undefined,
+    ...absentIfNull(r, 'summary'),
     previewImages: r.previewImages.map(dataUri),
     icon: r.icon ? dataUri(r.icon) : undefined,
     runtime: r.runtime,

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
 import { AUTH } from '@quire/proto/limits';
-import { databaseConfigFields, loadConfig, port, secret, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, secret, serviceConfigFields, servicePortField } from '@quire/service-kit';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  ORGS_PORT: port(50051),
+  ...servicePortField('orgs'),
   ...databaseConfigFields('orgs'),
   /** Key for the visitor-claims JWT of `ping`; at least 32 characters. Random per process when unset. */
   QUIRE_VISITOR_CLAIMS_SECRET: secret(Type.String({ minLength: 32 })),

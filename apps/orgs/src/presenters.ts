@@ -1,3 +1,4 @@
+import { absentIfNull, emptyIfNull } from '@quire/service-kit';
 import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '@quire/proto/orgs';
 import { TeamMemberRole } from '@quire/proto/orgs';
 import { inviteRedundant, organizationPermissions, type Role } from '@quire/policy';
@@ -23,17 +24,13 @@ export function presentOrganization(o: OrganizationRow, callerRole: Role): Organ
     title: o.title,
     createdAt: o.createdAt,
     emailDomains: o.emailDomains,
-    hostname: o.hostname ?? undefined,
+    ...absentIfNull(o, 'hostname', 'useCase', 'communityType', 'defaultContentSite', 'logo'),
     type: o.type,
-    useCase: o.useCase ?? undefined,
-    communityType: o.communityType ?? undefined,
     defaultRole: roleFromDb(o.defaultRole),
-    defaultContentSite: o.defaultContentSite ?? undefined,
     sso: o.sso,
     ai: o.ai,
     inviteLinks: o.inviteLinks,
     plan: o.plan,
-    logo: o.logo ?? undefined,
     permissions: organizationPermissions(callerRole),
   };
 }
@@ -81,9 +78,7 @@ export function presentSamlProvider(p: SamlProviderRow, canAdminTeam: boolean): 
   return {
     id: p.id,
     label: p.label,
-    ssoUrl: p.ssoUrl ?? '',
-    entityId: p.entityId ?? '',
-    certificate: p.certificate ?? '',
+    ...emptyIfNull(p, 'ssoUrl', 'entityId', 'certificate'),
     defaultTeam: p.defaultTeam ? presentTeam(p.defaultTeam, canAdminTeam) : undefined,
     defaultRole: roleFromDb(p.defaultRole),
     createdAt: p.createdAt,

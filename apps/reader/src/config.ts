@@ -1,16 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { httpAppConfigFields, loadConfig, port, serviceUrlFields, url } from '@quire/service-kit';
 import { trustProxySetting } from '@quire/service-kit/trust-proxy';
 
 export const ConfigSchema = Type.Object({
-  LOG_LEVEL: serviceConfigFields.LOG_LEVEL,
-  ...serviceIdentityFields,
-  HOST: Type.String({ default: '127.0.0.1' }),
+  ...httpAppConfigFields,
   /** The reader's port; `PORT` when unset (platforms that set one port per app). */
   READER_PORT: Type.Optional(port(8090)),
   PORT: port(8090),
-  /** The side port of `/metrics` (Prometheus), kept off the public one; the reader's port + 1000 when unset. */
-  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Where visitors reach the reader: sites answer below it at `/<organization>/<site>`; other hosts are custom hostnames. */
   QUIRE_READER_URL: url('http://127.0.0.1:8090'),
   /**
@@ -24,11 +20,7 @@ export const ConfigSchema = Type.Object({
    * unset, nobody's: page views count the connection's address, cookies are Secure on TLS only.
    */
   TRUST_PROXY: trustProxySetting,
-  ORGS_URL: grpcAddress(50051),
-  CONTENT_URL: grpcAddress(50052),
-  SITES_URL: grpcAddress(50054),
-  INSIGHTS_URL: grpcAddress(50057),
-  GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  ...serviceUrlFields('orgs', 'content', 'sites', 'insights'),
   /** How long a public site's structure and its spaces' revisions are reused before they are asked again. */
   READER_FRESHNESS_MS: Type.Integer({ minimum: 0, default: 1000 }),
   /** Rendered pages kept in memory (each keyed by its immutable revision). */

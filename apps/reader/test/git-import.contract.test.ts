@@ -1,3 +1,4 @@
+import { running } from '@quire/service-kit/testing';
 import { startGitServer } from '@quire/git-sync/testing';
 import { ok } from '@quire/gateway/testing';
 import { describe, expect } from 'vitest';
@@ -8,14 +9,7 @@ import { test } from './published.ts';
 
 /** `repos`, a Git server for the file; `importedSpace(title, files)`, a new space imported from a repository of `files`. */
 const it = test.extend<{ repos: Awaited<ReturnType<typeof startGitServer>>; importedSpace: (title: string, files: Record<string, string>) => Promise<string> }>({
-  repos: [
-    async ({}, use) => {
-      const repos = await startGitServer();
-      await use(repos);
-      await repos.stop();
-    },
-    { scope: 'file' },
-  ],
+  repos: [running(startGitServer), { scope: 'file' }],
   importedSpace: async ({ h, owner, api, repos }, use) =>
     use(async (title, files) => {
       const name = title.toLowerCase();

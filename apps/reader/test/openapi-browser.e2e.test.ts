@@ -8,11 +8,13 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { page, setPages, spaceWith, startReader } from './harness.ts';
+import { githubSpec, readmeExample } from './real-specs.ts';
 
 // An API reference page in Debian's Chromium: the operation's parameters, body, responses and code
 // samples in view, and "Test it" sending a request through the reader to an API this file serves
-// on the private host the stack may reach; one to 127.0.0.1 is refused. Skipped as the reader's
-// other browser tests are when Chromium is missing.
+// on the private host the stack may reach; one to 127.0.0.1 is refused. Then published specs:
+// Swagger 2.0's petstore (its host this file's API) and GitHub's REST API (13 MB). Skipped as
+// the reader's other browser tests are when Chromium is missing.
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
 
@@ -23,6 +25,7 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
   let inside: Server;
   let insideHits = 0;
   let url: string;
+  let publishedUrl: string;
   const at = (s: Server) => `http://${(s.address() as AddressInfo).address}:${(s.address() as AddressInfo).port}`;
   const specOn = (server: string) => {
     const spec = parse(readFileSync(new URL('./fixtures/things-3.0.yaml', import.meta.url), 'utf8'));
@@ -54,7 +57,14 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
     const spaceId = await spaceWith(h.g, owner, orgId, 'API', []);
     const { blobs } = await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(
       h.g.content.spaceContent.putBlobs,
-      { data: [specOn(at(api)), specOn(at(inside))] },
+      {
+        data: [
+          specOn(at(api)),
+          specOn(at(inside)),
+          Buffer.from(JSON.stringify({ ...JSON.parse(readmeExample('2.0/petstore.json')), host: at(api).slice(7) })),
+          Buffer.from(githubSpec()),
+        ],
+      },
       owner.id,
     );
     const block = (file: string, path: string, method: string) => `{% openapi src="${file}" path="${path}" method="${method}" %}\n[${file}](${file})\n{% endopenapi %}`;
@@ -62,15 +72,21 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
       h.g,
       owner,
       spaceId,
-      [page('Things', [block('things.yaml', '/things', 'post'), block('things.yaml', '/things', 'get'), block('local.yaml', '/things', 'get')].join('\n\n'))],
+      [
+        page('Things', [block('things.yaml', '/things', 'post'), block('things.yaml', '/things', 'get'), block('local.yaml', '/things', 'get')].join('\n\n')),
+        page('Published', [block('petstore.json', '/pet', 'post'), block('github.json', '/repos/{owner}/{repo}/issues', 'post')].join('\n\n')),
+      ],
       [
         { id: 'things', name: 'things.yaml', contentType: 'application/yaml', blob: blobs[0]!.blob },
         { id: 'local', name: 'local.yaml', contentType: 'application/yaml', blob: blobs[1]!.blob },
+        { id: 'petstore', name: 'petstore.json', contentType: 'application/json', blob: blobs[2]!.blob },
+        { id: 'github', name: 'github.json', contentType: 'application/json', blob: blobs[3]!.blob },
       ],
     );
     const site = await call('POST', '/sites', { title: 'API Docs', spaces: [spaceId] }, 201);
     await call('POST', `/sites/${site.id}/publish`);
     url = `${origin}/${orgId}/${site.id}/things`;
+    publishedUrl = `${origin}/${orgId}/${site.id}/published`;
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -111,6 +127,32 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
     await p.waitForFunction(() => document.querySelectorAll('.oa-op')[2]?.querySelector('.oa-answer')?.textContent?.startsWith('Not sent'));
     await expect(local.locator('.oa-answer').textContent()).resolves.toMatch(/^Not sent: .*127\.0\.0\.1, a private or reserved address/);
     expect(insideHits).toBe(0);
+    await p.close();
+  });
+  it('Swagger 2.0 and GitHub’s API: parameters, bodies, responses and code samples in view; Test it reaches the petstore', async () => {
+    const p = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    expect((await p.goto(publishedUrl))?.status()).toBe(200);
+    const [pet, issue] = [p.locator('.oa-op').nth(0), p.locator('.oa-op').nth(1)];
+    await expect(pet.locator('.oa-op-head').textContent()).resolves.toBe('POST /pet');
+    expect(await pet.locator('.oa-fields .oa-name', { hasText: 'photoUrls' }).first().isVisible()).toBe(true);
+    expect(await pet.locator('.oa-response', { hasText: '405' }).isVisible()).toBe(true);
+    await expect(pet.locator('.oa-sample[open] pre').textContent()).resolves.toContain(`curl -X POST '${at(api)}/v2/pet'`);
+
+    await expect(issue.locator('.oa-op-head').textContent()).resolves.toBe('POST /repos/{owner}/{repo}/issues');
+    for (const name of ['owner', 'repo', 'title', 'labels']) expect(await issue.locator('.oa-name', { hasText: name }).first().isVisible()).toBe(true);
+    const created = issue.locator('.oa-response', { hasText: '201' });
+    expect(await created.isVisible()).toBe(true);
+    // The issue's user, drawn collapsed: shown once opened.
+    const user = created.locator('.oa-field', { has: p.locator('.oa-name', { hasText: /^user$/ }) }).first();
+    await user.locator('.oa-children > summary').first().click();
+    expect(await user.locator('.oa-name', { hasText: 'login' }).first().isVisible()).toBe(true);
+    await expect(issue.locator('.oa-sample[open] pre').textContent()).resolves.toContain("curl -X POST 'https://api.github.com/repos/");
+
+    await pet.locator('.oa-try summary').click();
+    await pet.locator('.oa-try textarea').fill('{"name":"rex","photoUrls":[]}');
+    await pet.getByRole('button', { name: 'Send' }).click();
+    await p.waitForFunction(() => document.querySelector('.oa-answer pre')?.textContent?.includes('"id": 7'));
+    expect(await pet.locator('.oa-answer').textContent()).toContain('"name": "rex"');
     await p.close();
   });
 });

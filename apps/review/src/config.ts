@@ -1,17 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { pdfConfigFields } from '@quire/render/pdf';
 import { eventsPrefixField, STREAMS } from '@quire/service-kit/nats';
-import { databaseConfigFields, grpcAddress, loadConfig, port, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, serviceConfigFields, servicePortField, serviceUrlFields } from '@quire/service-kit';
 import { ANSWER_ROOM, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './domain/exports.ts';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  REVIEW_PORT: port(50053),
+  ...servicePortField('review'),
   ...databaseConfigFields('review'),
   /** The orgs service: users shown on change requests and comments, organization membership. */
-  ORGS_URL: grpcAddress(50051),
+  ...serviceUrlFields('orgs'),
   /** The content service: spaces with the caller's permissions, revisions, merges. */
-  CONTENT_URL: grpcAddress(50052),
+  ...serviceUrlFields('content'),
   /** Where the counters of spaces go as state events (content's copies read them), and content's merges come from. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: STREAMS.events.name }),

@@ -1,17 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { secretsKeyFields } from '@quire/service-kit/sealed';
-import { databaseConfigFields, grpcAddress, loadConfig, membershipCacheField, port, serviceConfigFields } from '@quire/service-kit';
+import { databaseConfigFields, loadConfig, membershipFields, serviceConfigFields, servicePortField, serviceUrlFields } from '@quire/service-kit';
 import { eventsPrefixField } from '@quire/service-kit/nats';
 
 export const ConfigSchema = Type.Object({
   ...serviceConfigFields,
-  SITES_PORT: port(50054),
+  ...servicePortField('sites'),
   ...databaseConfigFields('sites'),
   /** The orgs service, asked for the caller's role in an organization. */
-  ORGS_URL: grpcAddress(50051),
-  MEMBERSHIP_CACHE_MS: membershipCacheField,
+  ...membershipFields,
   /** The content service: spaces added to sites are checked there, and created for new sites. */
-  CONTENT_URL: grpcAddress(50052),
+  ...serviceUrlFields('content'),
   // QUIRE_SECRETS_KEY seals the sites' visitor keys: the same on every replica.
   ...secretsKeyFields,
   /** Where visibility and publishing changes go as domain events (the audit log reads them). */

@@ -1,3 +1,4 @@
+import { absentIfNull } from '@quire/service-kit';
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SiteStructureItem } from '@quire/proto/sites';
 import { siteFeatures } from './domain/customization.ts';
 import { structureOf } from './domain/structure.ts';
@@ -13,10 +14,7 @@ export function presentSite(r: SiteRow): Site {
     title: r.title,
     visibility: r.visibility,
     published: r.published,
-    hostname: r.hostname ?? undefined,
-    basename: r.basename ?? undefined,
-    proxy: r.proxy ?? undefined,
-    adaptiveContent: r.adaptiveContent ?? undefined,
+    ...absentIfNull(r, 'hostname', 'basename', 'proxy', 'adaptiveContent'),
     agentsContext: r.agentsContext,
     siteSpaces: r.siteSpaceCount,
     createdAt: r.createdAt,
@@ -36,9 +34,8 @@ export function sitePresenter(site: { published: boolean }, tree: Pick<SiteTree,
     spaceId: r.spaceId,
     title: r.title,
     path: r.path,
-    sectionId: r.sectionId ?? undefined,
+    ...absentIfNull(r, 'sectionId', 'condition'),
     default: r.isDefault,
-    condition: r.condition ?? undefined,
     publishedPath: published(r.sectionId ? `${sectionPath.get(r.sectionId)}/${r.path}` : r.path),
   });
 
@@ -46,12 +43,9 @@ export function sitePresenter(site: { published: boolean }, tree: Pick<SiteTree,
     id: r.id,
     siteId: r.siteId,
     title: r.title,
-    description: r.description ?? undefined,
+    ...absentIfNull(r, 'description', 'condition', 'groupId', 'icon'),
     default: r.isDefault,
     path: r.path,
-    condition: r.condition ?? undefined,
-    groupId: r.groupId ?? undefined,
-    icon: r.icon ?? undefined,
     siteSpaces: siteSpaces.map(siteSpace),
     publishedPath: published(r.path),
   });
@@ -60,7 +54,7 @@ export function sitePresenter(site: { published: boolean }, tree: Pick<SiteTree,
     id: r.id,
     siteId: r.siteId,
     title: r.title,
-    icon: r.icon ?? undefined,
+    ...absentIfNull(r, 'icon'),
     sections: sections.map((s) => section(s.section, s.siteSpaces)),
   });
 

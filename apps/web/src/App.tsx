@@ -22,6 +22,7 @@ const HistoryView = lazy(() => import('./views/History.tsx'));
 const SpaceSettings = lazy(() => import('./views/SpaceSettings.tsx'));
 const SitesView = lazy(() => import('./views/Sites.tsx'));
 const SiteView = lazy(() => import('./views/Site.tsx'));
+const OpenApiView = lazy(() => import('./views/OpenApi.tsx'));
 
 export function App() {
   const { user, loading } = useSession();
@@ -45,6 +46,7 @@ export function App() {
         <Route path="/o/:org/c/:collection">{(p) => <OrgRoute org={p.org}>{<OrgHome org={p.org} collection={p.collection} />}</OrgRoute>}</Route>
         <Route path="/o/:org/settings/:tab">{(p) => <OrgRoute org={p.org}>{<SettingsView org={p.org} tab={p.tab} />}</OrgRoute>}</Route>
         <Route path="/o/:org/s/:space/~/history">{(p) => <SpaceRoute space={p.space}>{(s) => <HistoryView space={s} />}</SpaceRoute>}</Route>
+        <Route path="/o/:org/openapi">{(p) => <OrgRoute org={p.org}>{<OpenApiView org={p.org} />}</OrgRoute>}</Route>
         <Route path="/o/:org/sites">{(p) => <OrgRoute org={p.org}>{<SitesView org={p.org} />}</OrgRoute>}</Route>
         <Route path="/o/:org/sites/:site">{(p) => <OrgRoute org={p.org}>{<SiteView org={p.org} siteId={p.site} tab="structure" />}</OrgRoute>}</Route>
         <Route path="/o/:org/sites/:site/:tab">{(p) => <OrgRoute org={p.org}>{<SiteView org={p.org} siteId={p.site} tab={p.tab} />}</OrgRoute>}</Route>

@@ -18,5 +18,6 @@ export const paths = {
   // The admin and publishing views (the app's own paths).
   spaceSettings: (org: string, space: string, tab: 'general' | 'permissions' | 'git' = 'general') => `/o/${org}/s/${space}/~/settings/${tab}`,
   sites: (org: string) => `/o/${org}/sites`,
+  openApi: (org: string) => `/o/${org}/openapi`,
   siteTab: (org: string, site: string, tab: 'structure' | 'sharing' | 'adaptive' | 'customization' | 'insights') => `/o/${org}/sites/${site}/${tab}`,
 };

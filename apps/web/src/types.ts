@@ -44,3 +44,6 @@ export type OidcProvider = Answer<'getOrganizationOIDCProviderById'>;
 export type TranslationSettings = Answer<'getTranslation'>;
 export type Integration = Answer<'getIntegrationByName'>;
 export type AuditEntry = Item<'listOrganizationAuditLog'>;
+export type OpenApiSpec = Answer<'getOpenAPISpecBySlug'>;
+export type OpenApiSpecVersion = Item<'listOpenAPISpecVersions'>;
+export type OpenApiSpecContent = Answer<'getLatestOpenAPISpecVersionContent'>;

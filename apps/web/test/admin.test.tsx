@@ -283,3 +283,31 @@ describe('sites', () => {
     expect(screen.queryByLabelText('MCP server URL')).toBeNull();
   });
 });
+
+describe('OpenAPI specs', () => {
+  const spec = {
+    object: 'openapi-spec',
+    id: 'sp1',
+    slug: 'petstore',
+    createdAt: '2026-11-29T10:00:00Z',
+    updatedAt: '2026-11-29T10:00:00Z',
+    processingState: 'complete',
+    visibility: 'private',
+    permissions: { view: true, edit: false, delete: false },
+  };
+  const specs = () =>
+    api((_m, url) => (url.pathname === '/v1/orgs/org1/openapi' ? { body: { items: [spec] } } : undefined), {
+      permissions: { admin: false, createContent: false, createOpenAPISpec: false },
+    });
+
+  it('lists the specs to a member who may not change them, with no upload form and no delete', async () => {
+    specs();
+    renderAt('/o/org1/openapi', <App />);
+    await screen.findByRole('heading', { name: 'OpenAPI specs', level: 1 });
+    await screen.findByText('petstore');
+    expect(screen.getByRole('row', { name: /petstore/ }).textContent).toContain('uploaded file');
+    expect(screen.queryByLabelText('Slug')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete petstore' })).toBeNull();
+  });
+});

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { describe, expect, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFailed } from 'vitest';
 import { startGateway } from '@quire/gateway/testing';
 import { tenant } from '@quire/gateway/testing/fixtures';
 import { Role } from '@quire/policy';
@@ -36,6 +36,21 @@ export async function writerAndReviewer(browser: ReturnType<typeof chromiumFor>)
   await browser.launch();
   const { owner: writer, reviewer, orgId } = await tenant(app.g, { reviewer: Role.ROLE_REVIEW });
   return { app, writer, reviewer, orgId };
+}
+
+/**
+ * A review suite's start and end: the app, Chromium, and a writer and a reviewer in the writer's
+ * organization, ready in its `beforeAll` (read them in tests) and stopped after the suite.
+ */
+export function reviewSuite(suite: string) {
+  const browser = chromiumFor(suite);
+  const s = { browser } as { browser: typeof browser } & Awaited<ReturnType<typeof writerAndReviewer>>;
+  beforeAll(async () => void Object.assign(s, await writerAndReviewer(browser)));
+  afterAll(async () => {
+    await browser.close();
+    await s.app?.g.stop();
+  });
+  return s;
 }
 
 /** Signs `user` in on the app's sign-in page, which `path` sends to first. */

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { DocumentBlockParagraph, DocumentBlockTable, DocumentBlockTabs, JSONDocument } from '@quire/document';
 import type { Editor } from '@tiptap/react';
 import type { Page } from 'playwright-core';
 import type { TestUser } from '@quire/orgs/testing';
-import { chromiumFor, describeInChromium, expectAccessible, shots, startApp, writerAndReviewer } from './app-server.ts';
+import { describeInChromium, expectAccessible, reviewSuite, shots } from './app-server.ts';
 
 // The web app in Debian's Chromium, served by the real gateway over the real services: a writer
 // writes a page in a change request, a reviewer comments and approves, the writer merges.
@@ -13,20 +13,14 @@ import { chromiumFor, describeInChromium, expectAccessible, shots, startApp, wri
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describeInChromium('the web app in Chromium', () => {
-  const browser = chromiumFor('web');
-  let app: Awaited<ReturnType<typeof startApp>>, writer: TestUser, reviewer: TestUser, orgId: string;
+  const s = reviewSuite('web');
+  const { browser } = s;
 
-  beforeAll(async () => ({ app, writer, reviewer, orgId } = await writerAndReviewer(browser)));
-  afterAll(async () => {
-    await browser.close();
-    await app?.g.stop();
-  });
-
-  const signedIn = (user: TestUser, path = '/') => browser.signedIn(app.origin, user, path);
+  const signedIn = (user: TestUser, path = '/') => browser.signedIn(s.app.origin, user, path);
 
   /** A new page `title` in a new change request `subject` of a new space `space`, open in the editor. */
   const newPage = async (space: string, subject: string, title: string) => {
-    const w = await signedIn(writer);
+    const w = await signedIn(s.writer);
     await w.getByLabel('New space title').fill(space);
     await w.getByRole('button', { name: 'New space' }).click();
     await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: space }).click();
@@ -45,7 +39,7 @@ describeInChromium('the web app in Chromium', () => {
   /** The document of the change request's page `title`, as the API answers it (the editor open at /o/:org/s/:space/~/changes/:number/edit/…). */
   const savedDocument = async (w: Page, title: string) => {
     const [, , , , spaceId, , , number] = new URL(w.url()).pathname.split('/');
-    const content = `${app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
+    const content = `${s.app.origin}/v1/spaces/${spaceId}/change-requests/${number}/content`;
     return w.evaluate(
       async ({ base, title }) => {
         const { pages } = (await (await fetch(`${base}/pages`)).json()) as { pages: { id: string; title: string }[] };
@@ -59,15 +53,15 @@ describeInChromium('the web app in Chromium', () => {
   it('a writer writes a page in a change request, a reviewer comments and approves, the writer merges it into the space', async () => {
     const anonymousContext = await browser.context();
     const anonymous = await anonymousContext.newPage();
-    await anonymous.goto(app.origin + '/');
+    await anonymous.goto(s.app.origin + '/');
     await anonymous.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
     await expectAccessible(anonymous, 'sign-in');
     await anonymous.screenshot({ path: `${shots}sign-in.png` });
 
     // The library: a new space.
-    const w = await signedIn(writer);
+    const w = await signedIn(s.writer);
     await w.getByRole('heading', { name: 'Library' }).waitFor();
-    expect(new URL(w.url()).pathname).toBe(`/o/${orgId}`);
+    expect(new URL(w.url()).pathname).toBe(`/o/${s.orgId}`);
     await w.getByLabel('New space title').fill('Handbook');
     await w.getByRole('button', { name: 'New space' }).click();
     await w.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Handbook' }).click();
@@ -131,7 +125,7 @@ describeInChromium('the web app in Chromium', () => {
     const crUrl = new URL(w.url()).pathname.replace(/\/edit\/.*$/, '');
 
     // The reviewer reads the diff, comments and approves.
-    const r = await signedIn(reviewer, crUrl);
+    const r = await signedIn(s.reviewer, crUrl);
     const diff = r.getByRole('article', { name: 'Getting started (new page)' });
     await diff.getByText('## Install').waitFor();
     await diff.getByText('quire serve').first().waitFor();
@@ -147,7 +141,7 @@ describeInChromium('the web app in Chromium', () => {
     await r.screenshot({ path: `${shots}change-request.png`, fullPage: true });
 
     // The writer replies, and the reviewer approves.
-    await w.goto(app.origin + crUrl);
+    await w.goto(s.app.origin + crUrl);
     await w.getByLabel(/Reply to reviewer/).fill('Done: the archive step is there.');
     await w.getByRole('button', { name: 'Reply' }).click();
     await w.getByRole('list', { name: 'Replies' }).getByText('Done: the archive step is there.').waitFor();
@@ -162,7 +156,7 @@ describeInChromium('the web app in Chromium', () => {
     await w.reload();
     await w.getByRole('button', { name: 'Merge' }).click();
     await w.getByText('merged', { exact: true }).waitFor();
-    await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
+    await w.goto(`${s.app.origin}/o/${s.orgId}/s/${spaceId}`);
     await w.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
     const doc = w.locator('.document');
     await doc.getByRole('heading', { name: 'Install' }).waitFor();

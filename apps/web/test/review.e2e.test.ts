@@ -1,45 +1,39 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestUser } from '@quire/orgs/testing';
-import { chromiumFor, describeInChromium, expectAccessible, shots, startApp, writerAndReviewer } from './app-server.ts';
+import { describeInChromium, expectAccessible, reviewSuite, shots } from './app-server.ts';
 
 // Page tree editing, review requests, page comments, history and a refused merge, in Debian's
 // Chromium over the real gateway and services. The content they start from is made over the API.
 
 describeInChromium('editing the tree, reviewing and merging in Chromium', () => {
-  const browser = chromiumFor('review');
-  let app: Awaited<ReturnType<typeof startApp>>, writer: TestUser, reviewer: TestUser, orgId: string;
+  const s = reviewSuite('review');
+  const { browser } = s;
 
-  beforeAll(async () => ({ app, writer, reviewer, orgId } = await writerAndReviewer(browser)));
-  afterAll(async () => {
-    await browser.close();
-    await app?.g.stop();
-  });
-
-  const signedIn = (user: TestUser, path: string) => browser.signedIn(app.origin, user, path);
+  const signedIn = (user: TestUser, path: string) => browser.signedIn(s.app.origin, user, path);
 
   /** One API call as `user`; its JSON answer, failing on any status but `status`. */
   async function call(user: TestUser, method: 'GET' | 'POST', url: string, body?: unknown, status = 200) {
-    const res = await app.g.call(user, method, url, body);
+    const res = await s.app.g.call(user, method, url, body);
     expect(res.statusCode, res.body).toBe(status);
     return res.body ? res.json() : undefined;
   }
 
   /** A space whose content is the given pages, merged from a first change request. */
   async function spaceWith(title: string, pages: { title: string; markdown: string }[]) {
-    const spaceId = (await call(writer, 'POST', `/v1/orgs/${orgId}/spaces`, { title }, 201)).id as string;
+    const spaceId = (await call(s.writer, 'POST', `/v1/orgs/${s.orgId}/spaces`, { title }, 201)).id as string;
     const cr = await changeRequest(
       spaceId,
       'First pages',
       pages.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } })),
     );
-    await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
-    const tree = (await call(writer, 'GET', `/v1/spaces/${spaceId}/content/pages`)).pages as { id: string; title: string }[];
+    await call(s.writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
+    const tree = (await call(s.writer, 'GET', `/v1/spaces/${spaceId}/content/pages`)).pages as { id: string; title: string }[];
     return { spaceId, page: (t: string) => tree.find((p) => p.title === t)!.id };
   }
 
   async function changeRequest(spaceId: string, subject: string, changes: unknown[]): Promise<number> {
-    const { number } = await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject }, 201);
-    if (changes.length) await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${number}/content`, { changes });
+    const { number } = await call(s.writer, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject }, 201);
+    if (changes.length) await call(s.writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${number}/content`, { changes });
     return number as number;
   }
 
@@ -50,9 +44,9 @@ describeInChromium('editing the tree, reviewing and merging in Chromium', () => 
       { title: 'Gamma', markdown: 'G.' },
     ]);
     const number = await changeRequest(spaceId, 'Reorganize', []);
-    const crPath = `/o/${orgId}/s/${spaceId}/~/changes/${number}`;
+    const crPath = `/o/${s.orgId}/s/${spaceId}/~/changes/${number}`;
 
-    const w = await signedIn(writer, `${crPath}/edit`);
+    const w = await signedIn(s.writer, `${crPath}/edit`);
     const tree = w.getByRole('navigation', { name: 'Page tree' });
     await tree.getByRole('link', { name: 'Alpha', exact: true }).waitFor();
     // The keyboard way: Beta under Alpha.
@@ -66,11 +60,11 @@ describeInChromium('editing the tree, reviewing and merging in Chromium', () => 
     await w.screenshot({ path: `${shots}tree-editing.png` });
 
     // A review is requested of the reviewer, who comments on the moved page; the writer replies.
-    await w.goto(app.origin + crPath);
-    await w.getByLabel('Reviewer to request').selectOption({ label: `reviewer (${reviewer.email})` });
+    await w.goto(s.app.origin + crPath);
+    await w.getByLabel('Reviewer to request').selectOption({ label: `reviewer (${s.reviewer.email})` });
     await w.getByRole('button', { name: 'Request review' }).click();
     await w.getByRole('list', { name: 'Requested reviewers' }).getByText('reviewer').waitFor();
-    const r = await signedIn(reviewer, crPath);
+    const r = await signedIn(s.reviewer, crPath);
     const betaDiff = r.getByRole('article', { name: /^Beta/ });
     await betaDiff.getByLabel('Comment on Beta').fill('Is Beta really part of Alpha?');
     await betaDiff.getByRole('button', { name: 'Comment on page' }).click();
@@ -91,7 +85,7 @@ describeInChromium('editing the tree, reviewing and merging in Chromium', () => 
     await w.getByText('merged', { exact: true }).waitFor();
 
     // In the space, the pages are where the tree put them: Beta under Alpha, at its new path.
-    await w.goto(`${app.origin}/o/${orgId}/s/${spaceId}`);
+    await w.goto(`${s.app.origin}/o/${s.orgId}/s/${spaceId}`);
     const spaceTree = w.getByRole('navigation', { name: 'Page tree' });
     await expect.poll(async () => (await spaceTree.getByRole('link').allTextContents()).join(' | '), { timeout: 15_000 }).toBe('Gamma | Alpha | Beta');
     await spaceTree
@@ -122,9 +116,9 @@ describeInChromium('editing the tree, reviewing and merging in Chromium', () => 
     const edit = (markdown: string) => [{ operation: 'update_page', page: page('Guide'), document: { markdown } }];
     const first = await changeRequest(spaceId, 'Installer wording', edit('Run the installer as root.'));
     const second = await changeRequest(spaceId, 'Installer again', edit('Run the installer twice.'));
-    await call(writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${first}/merge`);
+    await call(s.writer, 'POST', `/v1/spaces/${spaceId}/change-requests/${first}/merge`);
 
-    const w = await signedIn(writer, `/o/${orgId}/s/${spaceId}/~/changes/${second}`);
+    const w = await signedIn(s.writer, `/o/${s.orgId}/s/${spaceId}/~/changes/${second}`);
     await w.getByRole('button', { name: 'Merge' }).click();
     const alert = w.getByRole('alert').filter({ hasText: 'Refused' });
     await alert.waitFor();
@@ -132,6 +126,6 @@ describeInChromium('editing the tree, reviewing and merging in Chromium', () => 
     expect(await alert.textContent()).not.toContain('"Notes"');
     await w.screenshot({ path: `${shots}merge-conflict.png`, fullPage: true });
     // Nothing merged: the change request is still open.
-    expect((await call(writer, 'GET', `/v1/spaces/${spaceId}/change-requests/${second}`)).status).toBe('open');
+    expect((await call(s.writer, 'GET', `/v1/spaces/${spaceId}/change-requests/${second}`)).status).toBe('open');
   });
 });

@@ -33,11 +33,11 @@ export function startApp(app: ServiceName, env: Record<string, string>): ChildPr
 
 /** Starts a server process: the apps as built (with their start script's `flags`), the baselines through tsx. */
 export function start(script: string, env: Record<string, string>, flags: string[] = []): ChildProcess {
-  // BENCH_CPU_PROF=<dir>: the built apps write a CPU profile there when they stop.
+  // BENCH_CPU_PROF=<dir>: the apps (built or from source) write a CPU profile there when they stop.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   // BENCH_NODE_FLAGS: flags to try on every built app, after its own.
   const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx'] : [...flags, ...extra, ...profile];
+  const execArgv = script.endsWith('.ts') ? ['--import', 'tsx', ...(script.includes('/apps/') ? profile : [])] : [...flags, ...extra, ...profile];
   const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: 'inherit' });
   child.on('exit', (code) => code && console.error(`${script} exited with ${code}`));
   children.push(child);

@@ -16,6 +16,8 @@ const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRan
 /** Asks the page for an image or any file; set by the editor view (it uploads to the change request). */
 export const filePicker: { pick?: (editor: Editor, kind: UploadKind) => void } = {};
 export type UploadKind = 'image' | 'inline-image' | 'file';
+/** Asks the page for an operation of one of the organization's specs; set by the editor view (it lists them). */
+export const apiOperationPicker: { pick?: (editor: Editor) => void } = {};
 
 /** Inserts `content` in place of the `/` query and opens its fields, focused, for the writer to fill in. */
 function insertEditable(e: Editor, r: Range, content: Record<string, unknown>) {
@@ -82,6 +84,14 @@ export const SLASH_ITEMS: SlashItem[] = [
     title: 'OpenAPI operation',
     keywords: 'swagger api endpoint spec',
     run: (e, r) => insertEditable(e, r, block({ type: 'swagger', data: { ref: { kind: 'url', url: '' }, path: '/', method: 'get' } })),
+  },
+  {
+    title: 'API operation from an organization spec',
+    keywords: 'openapi swagger api endpoint spec insert',
+    run: (e, r) => {
+      chain(e, r).run();
+      apiOperationPicker.pick?.(e);
+    },
   },
 ];
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TInteger, type TObject, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 export class ConfigError extends Error {}
@@ -61,20 +61,46 @@ export const serviceIdentityFields = {
   QUIRE_SERVICE_TRUST_FILE: Type.Optional(Type.String({ minLength: 1 })),
 };
 
+const logLevel = Type.Union(
+  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+  { default: 'info' },
+);
+/** The side HTTP port of `/metrics` and `/readyz`; the app's own port + 1000 when unset. */
+const metricsPort = Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 }));
+
 /** Fields every service shares; a service spreads these into its own schema. */
 export const serviceConfigFields = {
   ...serviceIdentityFields,
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  LOG_LEVEL: logLevel,
   GRPC_HOST: Type.String({ default: '127.0.0.1' }),
-  /** The side HTTP port of `/metrics` and `/readyz`; the gRPC port + 1000 when unset. */
-  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  METRICS_PORT: metricsPort,
+};
+
+/** Fields every HTTP app (gateway, reader, collab) shares: they listen on HOST and call the services. */
+export const httpAppConfigFields = {
+  LOG_LEVEL: logLevel,
+  ...serviceIdentityFields,
+  HOST: Type.String({ default: '127.0.0.1' }),
+  METRICS_PORT: metricsPort,
+  GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
 };
 
 export const port = (defaultPort: number) => Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort });
 export const url = (defaultUrl?: string) => Type.String({ pattern: '^[a-z][a-z0-9+.-]*://', ...(defaultUrl ? { default: defaultUrl } : {}) });
+
+/** Each service's gRPC port: where it listens (`<NAME>_PORT`) and where its callers reach it (`<NAME>_URL`) by default. */
+export const SERVICE_PORTS = { orgs: 50051, content: 50052, review: 50053, sites: 50054, integrations: 50055, 'git-sync': 50056, insights: 50057 } as const;
+type Service = keyof typeof SERVICE_PORTS;
+/** A service's settings prefix: `git-sync` → `GIT_SYNC`. */
+type Prefix<N extends string> = Uppercase<N extends `${infer A}-${infer B}` ? `${A}_${B}` : N>;
+const prefix = <N extends Service>(name: N) => name.toUpperCase().replace(/-/g, '_') as Prefix<N>;
+
+/** `<NAME>_PORT`, where the service listens. */
+export const servicePortField = <N extends Service>(name: N) => ({ [`${prefix(name)}_PORT`]: port(SERVICE_PORTS[name]) }) as Record<`${Prefix<N>}_PORT`, TInteger>;
+
+/** `<NAME>_URL` of each service an app calls, the service's local address by default. */
+export const serviceUrlFields = <N extends Service>(...names: N[]) =>
+  Object.fromEntries(names.map((name) => [`${prefix(name)}_URL`, grpcAddress(SERVICE_PORTS[name])])) as Record<`${Prefix<N>}_URL`, TString>;
 
 /** The database fields of a service's config: its own `quire_<service>` database by default. */
 export const databaseConfigFields = (service: string) => ({

@@ -18,5 +18,6 @@ export * from './health.js';
 export * from './metrics.js';
 export * from './tracing.js';
 export * from './json.js';
+export * from './nullable.js';
 export * from './http-headers.js';
 export * from './keyring.js';

@@ -1,11 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { LRUCache } from 'lru-cache';
 import type { GetMembershipRequest, GetMembershipResponse, OrgsServiceClient } from '@quire/proto/orgs';
+import { serviceUrlFields } from './config.js';
 import type { Caller } from './context.js';
 import type { PromiseClient } from './client.js';
 
-/** How long a service trusts a membership it was told (`MEMBERSHIP_CACHE_MS`). */
-export const membershipCacheField = Type.Integer({ minimum: 0, default: 2000 });
+/** The settings of a service that asks orgs for callers' memberships: where orgs is, and how long an answer is trusted. */
+export const membershipFields = {
+  ...serviceUrlFields('orgs'),
+  MEMBERSHIP_CACHE_MS: Type.Integer({ minimum: 0, default: 2000 }),
+};
 
 type Orgs = Pick<PromiseClient<OrgsServiceClient>, 'getMembership'>;
 

@@ -46,8 +46,32 @@ export function rowsAfter(page: Page): { take: number; cursor?: { id: string }; 
   return { take: page.take, ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}) };
 }
 
+/** Prisma's arguments for a page of rows in the order they were made (oldest first, `id` breaking ties). */
+export function oldestFirst(page: Page) {
+  return { orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }], ...rowsAfter(page) };
+}
+
 /** The request's page as the store wants it, with the limit kept to cut the answer. */
 export function pageArgs(page: { page?: string; limit?: number } | undefined): { limit: number; page: Page } {
   const limit = pageLimit(page?.limit);
   return { limit, page: { after: decodeCursor(page?.page), take: limit + 1 } };
+}
+
+/** Prisma's arguments for a page of an organization's rows, oldest first. */
+export function organizationPage(organizationId: string, page: Page) {
+  return { where: { organizationId }, ...oldestFirst(page) };
+}
+
+/**
+ * A list answer: the rows `fetch` reads for the request's page, cut to the page's limit and
+ * presented, with the cursor of the next page when more exist.
+ */
+export async function listPage<R extends { id: string }, M>(
+  request: { page?: string; limit?: number } | undefined,
+  fetch: (page: Page) => Promise<R[]>,
+  present: (rows: R[]) => M[] | Promise<M[]>,
+): Promise<{ items: M[]; page: { next?: string } }> {
+  const { limit, page } = pageArgs(request);
+  const { items, next } = pageOf(await fetch(page), limit, (r) => r.id);
+  return { items: await present(items), page: { next } };
 }

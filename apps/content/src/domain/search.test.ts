@@ -85,34 +85,34 @@ describe('snippet', () => {
 });
 
 describe('searchLanguage', () => {
-  it('tells languages by their script, and Latin ones by their function words', () => {
-    expect(searchLanguage('Настройка сервера: запустите nginx.')).toBe('russian');
-    expect(searchLanguage('Οι διακομιστές του cluster')).toBe('greek');
-    expect(searchLanguage('Le serveur est prêt pour les utilisateurs et les équipes.')).toBe('french');
-    expect(searchLanguage('Der Server ist nicht mit dem Netz verbunden und wird neu gestartet.')).toBe('german');
-    expect(searchLanguage('El servidor está listo para los usuarios y las cuentas.')).toBe('spanish');
-    expect(searchLanguage('Install the chart on your cluster.')).toBe('english');
-  });
-
-  it('falls back to English when nothing tells', () => {
-    expect(searchLanguage('Kubernetes')).toBe('english');
-    expect(searchLanguage('')).toBe('english');
-    expect(searchLanguage('这是一个测试句子')).toBe('english');
+  it.each([
+    ['Настройка сервера: запустите nginx.', 'russian'],
+    ['Οι διακομιστές του cluster', 'greek'],
+    ['Le serveur est prêt pour les utilisateurs et les équipes.', 'french'],
+    ['Der Server ist nicht mit dem Netz verbunden und wird neu gestartet.', 'german'],
+    ['El servidor está listo para los usuarios y las cuentas.', 'spanish'],
+    ['Install the chart on your cluster.', 'english'],
+    // Nothing tells: English.
+    ['Kubernetes', 'english'],
+    ['', 'english'],
+    ['这是一个测试句子', 'english'],
+  ])('tells the language of %j by its script, or a Latin one by its function words: %s', (text, language) => {
+    expect(searchLanguage(text)).toBe(language);
   });
 });
 
 describe('searchText', () => {
-  it('cuts CJK runs into overlapping pairs, apart from the words around them', () => {
-    expect(searchText('这是一个测试句子')).toBe('这是 是一 一个 个测 测试 试句 句子');
-    expect(searchText('Quire测试です')).toBe('Quire 测试 试で です');
-    expect(searchText('テストの文章')).toBe('テス スト トの の文 文章');
-    expect(searchText('한국어 문서')).toBe('한국 국어 문서');
-    expect(searchText('字')).toBe('字');
-  });
-
-  it('takes punctuation beyond ASCII for spaces and keeps ASCII punctuation and accents', () => {
-    expect(searchText('「测试」，句子。«сервер»—café')).toBe(' 测试 句子 сервер café');
-    expect(searchText('v1.2.3 user@example.com "exact phrase" -not')).toBe('v1.2.3 user@example.com "exact phrase" -not');
+  it.each([
+    ['这是一个测试句子', '这是 是一 一个 个测 测试 试句 句子'],
+    ['Quire测试です', 'Quire 测试 试で です'],
+    ['テストの文章', 'テス スト トの の文 文章'],
+    ['한국어 문서', '한국 국어 문서'],
+    ['字', '字'],
+    // Punctuation beyond ASCII is a space; ASCII punctuation and accents stay.
+    ['「测试」，句子。«сервер»—café', ' 测试 句子 сервер café'],
+    ['v1.2.3 user@example.com "exact phrase" -not', 'v1.2.3 user@example.com "exact phrase" -not'],
+  ])('cuts CJK runs of %j into overlapping pairs, apart from the words around them', (text, indexed) => {
+    expect(searchText(text)).toBe(indexed);
   });
 
   it('makes a CJK word of a query a phrase, unless it is in one already', () => {

@@ -1,16 +1,6 @@
 import type { ContentServiceServer } from '@quire/proto/content';
 import type { OpenApiSpecRef, OpenApiSpecSource } from '@quire/proto/openapi';
-import {
-  AlreadyExistsError,
-  callsAsItself,
-  InvalidArgumentError,
-  NotFoundError,
-  pageArgs,
-  pageOf,
-  PermissionDeniedError,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
+import { listPage, AlreadyExistsError, callsAsItself, InvalidArgumentError, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { allow, type Role } from '@quire/policy';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import { OPENAPI_SPEC } from '@quire/proto/limits';
@@ -91,9 +81,11 @@ export function openApiHandlers(deps: Deps): H {
   return {
     async listOpenApiSpecs(req, ctx) {
       const role = await roleIn(req.organizationId, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const { items, next } = pageOf(await specs.list(req.organizationId, page), limit, (s) => s.id);
-      return { items: items.map((s) => presentOpenApiSpec(s, canEdit(role))), page: { next } };
+      return listPage(
+        req.page,
+        (page) => specs.list(req.organizationId, page),
+        (items) => items.map((s) => presentOpenApiSpec(s, canEdit(role))),
+      );
     },
 
     async getOpenApiSpec(req, ctx) {
@@ -129,9 +121,11 @@ export function openApiHandlers(deps: Deps): H {
       const ref = refOf(req.spec);
       await roleIn(ref.organizationId, ctx);
       const spec = await found(ref);
-      const { limit, page } = pageArgs(req.page);
-      const { items, next } = pageOf(await specs.versions(spec.id, page), limit, (v) => v.id);
-      return { items: items.map(presentOpenApiVersion), page: { next } };
+      return listPage(
+        req.page,
+        (page) => specs.versions(spec.id, page),
+        (items) => items.map(presentOpenApiVersion),
+      );
     },
 
     async getOpenApiSpecVersion(req, ctx) {

@@ -1,3 +1,4 @@
+import { emptyIfNull } from '@quire/service-kit';
 // The revision service's answers: trees, pages, files and semantic changes as proto messages.
 import type {
   File as FileMessage,
@@ -44,14 +45,10 @@ export function presentPage(page: TreePage, path: string, shown: Shown): PageMes
     id: page.id,
     type: page.type,
     title: page.title,
-    emoji: page.emoji ?? '',
-    icon: page.icon ?? '',
-    description: page.description ?? '',
+    ...emptyIfNull(page, 'emoji', 'icon', 'description', 'documentId', 'href'),
     slug: page.slug,
     path,
-    documentId: page.documentId ?? '',
     hidden: page.hidden ?? false,
-    href: page.href ?? '',
     git: shown.metadata ? page.git : undefined,
     createdAt: new Date(page.createdAt),
     updatedAt: new Date(page.updatedAt),

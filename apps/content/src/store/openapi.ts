@@ -1,5 +1,5 @@
 import { newId } from '@quire/service-kit/ids';
-import { rowsAfter, type Page } from '@quire/service-kit';
+import { organizationPage, rowsAfter, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -23,7 +23,7 @@ const META = { id: true, specId: true, createdAt: true, sourceUrl: true, version
 export function createOpenApiStore({ prisma: db }: Db) {
   return {
     list(organizationId: string, page: Page): Promise<OpenApiSpecRow[]> {
-      return db.openApiSpec.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...rowsAfter(page) });
+      return db.openApiSpec.findMany(organizationPage(organizationId, page));
     },
 
     get(organizationId: string, slug: string): Promise<OpenApiSpecRow | null> {

@@ -1,4 +1,5 @@
 // Search and link reads: the pages and sections matching a query, documents' links and headings.
+import type { JSONDocument } from '@quire/document';
 import type { Logger } from '@quire/service-kit';
 import type { Level } from '../domain/access.ts';
 import type { HeadingRow } from '../domain/links.ts';
@@ -31,6 +32,14 @@ export interface SectionHit {
 // vector; ts_rank_cd, several times slower, would buy nothing a capped ranking can show).
 const MAX_RANKED_PAGES = 200;
 const MAX_TITLE_PAGES = 50;
+
+/** A page holding API operations, as search reads it. */
+export interface OpenApiPageRow extends PageHit {
+  markdown: string;
+  document: JSONDocument | null;
+  organizationId: string;
+  revisionId: string;
+}
 
 /** Search and link reads; plain SQL, as these are the hot reads of large spaces. And the indexer of what revisions left to index. */
 export function createSearchStore({ pool }: Db, log: Logger) {
@@ -130,6 +139,20 @@ export function createSearchStore({ pool }: Db, log: Logger) {
          )
          SELECT "spaceId", "pageId", anchor, title, body FROM m WHERE n <= $4 ORDER BY "spaceId", "pageId", n`,
         [query.exact ?? query.match, pages.map((p) => p.spaceId), pages.map((p) => p.pageId), perPage],
+      );
+      return rows;
+    },
+
+    /**
+     * The pages of the spaces whose documents hold an OpenAPI block (found by the partial index of
+     * such documents, migration 20261129190000_openapi_search), with their space's organization and revision.
+     */
+    async openApiPages(spaceIds: string[]) {
+      const { rows } = await pool.query<OpenApiPageRow>(
+        `SELECT sp."spaceId", sp."pageId", sp.title, sp.path, d.markdown, d.document, s."organizationId", s."revisionId"
+         FROM "Document" d JOIN "SpacePage" sp ON sp."documentId" = d.id JOIN "Space" s ON s.id = sp."spaceId"
+         WHERE d.markdown LIKE '%{\\% openapi%' AND sp."spaceId" = ANY($1::text[])`,
+        [spaceIds],
       );
       return rows;
     },

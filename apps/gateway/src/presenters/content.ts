@@ -5,6 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Collection, DefaultLevel, InviteBody, MoveBody, Space, UserContentPermission } from '../schemas/content.ts';
 import { presentGitSyncState } from './git.ts';
 import { presentUser } from './orgs.ts';
+import { flags } from './permissions.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -20,7 +21,6 @@ export function defaultLevelFromApi(level: Static<typeof DefaultLevel>): Role {
 }
 
 export function presentCollection(c: CollectionMsg, urls: Urls): Static<typeof Collection> {
-  const p = c.permissions;
   return {
     object: 'collection',
     id: c.id,
@@ -30,13 +30,12 @@ export function presentCollection(c: CollectionMsg, urls: Urls): Static<typeof C
     ...(c.parentId !== undefined ? { parent: c.parentId } : {}),
     defaultLevel: defaultLevelToApi(c.defaultLevel),
     urls: { location: urls.api(`/collections/${c.id}`), app: urls.app(`/o/${c.organizationId}/c/${c.id}`) },
-    permissions: { view: !!p?.view, admin: !!p?.admin, viewInviteLinks: !!p?.viewInviteLinks, create: !!p?.create },
+    permissions: flags(c.permissions, 'view', 'admin', 'viewInviteLinks', 'create'),
   };
 }
 
 /** A space with what content keeps of review's counters and git-sync's link (one call shows it all). */
 export function presentSpace(s: SpaceMsg, urls: Urls): Static<typeof Space> {
-  const p = s.permissions;
   const counters = s.counters;
   return {
     object: 'space',
@@ -60,17 +59,7 @@ export function presentSpace(s: SpaceMsg, urls: Urls): Static<typeof Space> {
     changeRequestsOpen: counters?.changeRequestsOpen ?? 0,
     changeRequestsDraft: counters?.changeRequestsDraft ?? 0,
     urls: { location: urls.api(`/spaces/${s.id}`), app: urls.app(`/o/${s.organizationId}/s/${s.id}`) },
-    permissions: {
-      view: !!p?.view,
-      access: !!p?.access,
-      admin: !!p?.admin,
-      viewInviteLinks: !!p?.viewInviteLinks,
-      edit: !!p?.edit,
-      triggerGitSync: !!p?.triggerGitSync,
-      comment: !!p?.comment,
-      merge: !!p?.merge,
-      review: !!p?.review,
-    },
+    permissions: flags(s.permissions, 'view', 'access', 'admin', 'viewInviteLinks', 'edit', 'triggerGitSync', 'comment', 'merge', 'review'),
   };
 }
 

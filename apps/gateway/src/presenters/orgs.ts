@@ -12,6 +12,7 @@ import { SignInProviderKind, TeamMemberRole, type SsoLogin } from '@quire/proto/
 import { roleToApi } from '@quire/policy';
 import type { Static } from '@sinclair/typebox';
 import type { LinkInvite, Member, OidcProvider, Organization, SamlProvider, Team, TranslationSettings, User } from '../schemas/orgs.ts';
+import { flags } from './permissions.ts';
 import { iso } from './time.ts';
 import type { Urls } from './urls.ts';
 
@@ -30,7 +31,6 @@ export function presentUser(u: UserMsg | undefined, urls: Urls): Static<typeof U
 }
 
 export function presentOrganization(o: OrganizationMsg, urls: Urls): Static<typeof Organization> {
-  const p = o.permissions;
   return {
     object: 'organization',
     id: o.id,
@@ -51,16 +51,10 @@ export function presentOrganization(o: OrganizationMsg, urls: Urls): Static<type
     trial: { status: 'notapplicable' },
     internal_isOnNewTrial: true,
     permissions: {
-      view: !!p?.view,
-      admin: !!p?.admin,
-      ownTeam: !!p?.ownTeam,
-      createContent: !!p?.createContent,
-      createOpenAPISpec: !!p?.createOpenApiSpec,
-      ingestConversations: !!p?.ingestConversations,
-      viewBilling: !!p?.viewBilling,
-      listMembers: !!p?.listMembers,
-      listTeams: !!p?.listTeams,
-      listIntegrations: !!p?.listIntegrations,
+      ...flags(o.permissions, 'view', 'admin', 'ownTeam', 'createContent'),
+      // The API spells it createOpenAPISpec.
+      createOpenAPISpec: !!o.permissions?.createOpenApiSpec,
+      ...flags(o.permissions, 'ingestConversations', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations'),
     },
   };
 }

@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
-import { Collection, CollectionParams, CreateCollectionBody, InviteBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
+import { Collection, CollectionParams, CreateCollectionBody, MoveBody, Space, TransferBody, UpdateCollectionBody } from '../schemas/content.ts';
+import { defaultLevelFromApi, moveRequest, presentCollection, presentSpace } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { grantRoute } from './grants.ts';
+import { done, operations, pagedLists, pageOf } from './operation.ts';
 
 const op = operations('collections');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const list = pagedLists(app, op);
   const { content } = services;
   app.get(
     '/orgs/:organizationId/collections',
@@ -71,19 +73,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req, reply) => done(reply, 205, content.deleteCollection({ collectionId: req.params.collectionId }, req.caller)),
   );
 
-  app.get(
+  list(
     '/collections/:collectionId/spaces',
-    op({
-      operationId: 'listSpacesInCollectionById',
-      summary: 'List the spaces directly in a collection, in their order',
-      params: CollectionParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(Space) },
-    }),
-    async (req) => {
-      const res = await content.listSpacesInCollection({ collectionId: req.params.collectionId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (s) => presentSpace(s, urls));
-    },
+    { operationId: 'listSpacesInCollectionById', summary: 'List the spaces directly in a collection, in their order', params: CollectionParams, item: Space },
+    ({ collectionId }, page, caller) => content.listSpacesInCollection({ collectionId, page }, caller),
+    (s) => presentSpace(s, urls),
   );
 
   app.post(
@@ -110,16 +104,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => presentCollection(await content.transferCollection({ collectionId: req.params.collectionId, organizationId: req.body.organization }, req.caller), urls),
   );
 
-  app.post(
-    '/collections/:collectionId/permissions',
-    op({
-      operationId: 'inviteToCollection',
-      summary: 'Grant a role on a collection to members and teams of its organization, replacing their grants (its admins); null removes them',
-      params: CollectionParams,
-      body: InviteBody,
-      response: { 204: NoContent },
-    }),
-    async (req, reply) => done(reply, 204, content.grantCollectionPermissions({ collectionId: req.params.collectionId, ...grantRequest(req.body) }, req.caller)),
+  grantRoute(app, op, { path: '/collections/:collectionId', kind: 'collection', operationId: 'inviteToCollection', params: CollectionParams }, ({ collectionId }, grants, caller) =>
+    content.grantCollectionPermissions({ collectionId, ...grants }, caller),
   );
 };
 

@@ -35,6 +35,12 @@ const filters = (q: Static<typeof ListCommentsQuery>) => ({
 
 const ids = (p: { spaceId: string; changeRequestId: string; commentId: string }) => ({ spaceId: p.spaceId, changeRequest: p.changeRequestId, commentId: p.commentId });
 const replyIds = (p: Static<typeof ReplyParams>) => ({ ...ids(p), replyId: p.commentReplyId });
+/** An edit of a comment or a reply as the review service takes it: the new body, reactions added and taken back. */
+const edits = (b: Static<typeof UpdateReplyBody>) => ({
+  markdown: b.body ? (b.body.markdown ?? '') : undefined,
+  addedReactions: b.addedReactions ?? [],
+  removedReactions: b.removedReactions ?? [],
+});
 /** Where a reply's comment is, for the reply's `urls`. */
 const at = (p: { spaceId: string; changeRequestId: string; commentId: string }) => ({ spaceId: p.spaceId, changeRequestId: p.changeRequestId, id: p.commentId });
 
@@ -104,17 +110,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       response: { 200: Comment },
     }),
     async (req) => {
-      const b = req.body;
-      const c = await review.updateComment(
-        {
-          ...ids(req.params),
-          resolved: b.resolved,
-          markdown: b.body ? (b.body.markdown ?? '') : undefined,
-          addedReactions: b.addedReactions ?? [],
-          removedReactions: b.removedReactions ?? [],
-        },
-        req.caller,
-      );
+      const c = await review.updateComment({ ...ids(req.params), resolved: req.body.resolved, ...edits(req.body) }, req.caller);
       return presentComment(c, urls);
     },
   );
@@ -174,11 +170,7 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { r
       response: { 200: CommentReply },
     }),
     async (req) => {
-      const b = req.body;
-      const r = await review.updateReply(
-        { ...replyIds(req.params), markdown: b.body ? (b.body.markdown ?? '') : undefined, addedReactions: b.addedReactions ?? [], removedReactions: b.removedReactions ?? [] },
-        req.caller,
-      );
+      const r = await review.updateReply({ ...replyIds(req.params), ...edits(req.body) }, req.caller);
       return presentReply(r, at(req.params), urls);
     },
   );

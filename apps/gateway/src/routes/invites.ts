@@ -2,28 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, MEMBER } from '@quire/proto/limits';
 import { Role, roleFromApi } from '@quire/policy';
-import { chars, Id, items, ListOf, ListQuery, NoContent, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, Id, items, NoContent, OrgParams, RoleOrGuest } from '../schemas/common.ts';
 import { LinkInvite } from '../schemas/orgs.ts';
 import { presentLinkInvite } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists } from './operation.ts';
 
 const op = operations('organization-invites');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs } }) => {
-  app.get(
+  const list = pagedLists(app, op);
+  list(
     '/orgs/:organizationId/link-invites',
-    op({
-      operationId: 'listOrganizationInviteLinks',
-      summary: 'List invite links (admins only)',
-      params: OrgParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(LinkInvite) },
-    }),
-    async (req) => {
-      const res = await orgs.listLinkInvites({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, presentLinkInvite);
-    },
+    { operationId: 'listOrganizationInviteLinks', summary: 'List invite links (admins only)', params: OrgParams, item: LinkInvite },
+    ({ organizationId }, page, caller) => orgs.listLinkInvites({ organizationId, page }, caller),
+    presentLinkInvite,
   );
 
   app.post(

@@ -1,36 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { list, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { NoContent, OrgParams } from '../schemas/common.ts';
 import { CreateSpecBody, OpenApiSpec, OpenApiSpecContent, OpenApiSpecVersion, PutSpecBody, SpecParams, UpdateSpecBody, VersionParams } from '../schemas/openapi.ts';
 import { presentSpec, presentVersion } from '../presenters/openapi.ts';
-import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './context.ts';
-import { operations } from './operation.ts';
+import { operations, pagedLists } from './operation.ts';
 
 const op = operations('openapi');
 // A spec's text travels in the JSON body: room for the content service's 8 MiB document, escaped.
 const SPEC_BODY_LIMIT = 12 * 1024 * 1024;
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { content }, urls }) => {
+  const list = pagedLists(app, op);
   const ref = (p: { organizationId: string; specSlug: string }) => ({ spec: { organizationId: p.organizationId, slug: p.specSlug } });
   const source = (s: { url?: string; text?: string }) => (s.url !== undefined ? { url: s.url } : { text: s.text });
   const at = (p: { organizationId: string; specSlug: string }) => ({ organizationId: p.organizationId, slug: p.specSlug });
 
-  app.get(
+  list(
     '/orgs/:organizationId/openapi',
-    op({
-      operationId: 'listOpenAPISpecs',
-      summary: "List the organization's OpenAPI specs",
-      params: OrgParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(OpenApiSpec) },
-    }),
-    async (req) => {
-      const res = await content.listOpenApiSpecs({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((s) => presentSpec(s, urls)),
-        res.page?.next,
-      );
-    },
+    { operationId: 'listOpenAPISpecs', summary: "List the organization's OpenAPI specs", params: OrgParams, item: OpenApiSpec },
+    ({ organizationId }, page, caller) => content.listOpenApiSpecs({ organizationId, page }, caller),
+    (s) => presentSpec(s, urls),
   );
 
   app.post(
@@ -101,22 +90,11 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { c
     async (req, reply) => reply.code((await content.deleteOpenApiSpec(ref(req.params), req.caller)).deleted ? 205 : 204).send(),
   );
 
-  app.get(
+  list(
     '/orgs/:organizationId/openapi/:specSlug/versions',
-    op({
-      operationId: 'listOpenAPISpecVersions',
-      summary: "An OpenAPI spec's versions, newest first",
-      params: SpecParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(OpenApiSpecVersion) },
-    }),
-    async (req) => {
-      const res = await content.listOpenApiSpecVersions({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return list(
-        res.items.map((v) => presentVersion(v, at(req.params), urls)),
-        res.page?.next,
-      );
-    },
+    { operationId: 'listOpenAPISpecVersions', summary: "An OpenAPI spec's versions, newest first", params: SpecParams, item: OpenApiSpecVersion },
+    (params, page, caller) => content.listOpenApiSpecVersions({ ...ref(params), page }, caller),
+    (v, params) => presentVersion(v, at(params), urls),
   );
 
   // The latest version and a version by id: the same two reads.

@@ -1,5 +1,8 @@
-import type { TSchema } from '@sinclair/typebox';
-import { errorResponses, list } from '../schemas/common.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Caller } from '@quire/service-kit';
+import { errorResponses, list, ListOf, ListQuery, pageRequest } from '../schemas/common.ts';
 
 /** What a route states of itself: the rest of its options are the same for every route. */
 interface OperationSpec {
@@ -37,4 +40,33 @@ export function pageOf<T, U>(res: { items: T[]; page?: { next?: string } }, pres
 export async function done<S extends 204 | 205, T>(reply: { code(status: NoInfer<S>): { send(): T } }, status: S, work: Promise<unknown>) {
   await work;
   return reply.code(status).send();
+}
+
+/** The instance a route group is given. */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What a paged list states of itself: its item stands for the `ListOf` answer, the list query is the same for all. */
+interface PagedListSpec<P extends TObject> {
+  operationId: string;
+  summary: string;
+  params?: P;
+  item: TSchema;
+}
+
+/**
+ * The paged lists of a route group: GET `path` answers a page of items, asked of the service with
+ * the route's params and the page, each item presented. TypeBox cannot type requests from a
+ * generic `P`, so the params are cast to it.
+ */
+export function pagedLists(app: App, op: ReturnType<typeof operations>) {
+  return <P extends TObject, T, U>(
+    path: string,
+    { item, ...spec }: PagedListSpec<P>,
+    fetch: (params: Static<P>, page: ReturnType<typeof pageRequest>, caller: Caller) => Promise<{ items: T[]; page?: { next?: string } }>,
+    present: (item: T, params: Static<P>) => U,
+  ) =>
+    app.get(path, op({ ...spec, querystring: Type.Object(ListQuery), response: { 200: ListOf(item) } }), async (req) => {
+      const params = req.params as Static<P>;
+      return pageOf(await fetch(params, pageRequest(req.query), req.caller), (i) => present(i, params));
+    });
 }

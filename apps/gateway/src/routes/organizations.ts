@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { COMMON, ORGANIZATION } from '@quire/proto/limits';
 import { roleFromApi } from '@quire/policy';
-import { chars, items, ListOf, ListQuery, OrgParams, pageRequest, RoleOrGuest } from '../schemas/common.ts';
+import { chars, items, OrgParams, RoleOrGuest } from '../schemas/common.ts';
 import { Organization, SitePointer } from '../schemas/orgs.ts';
 import { presentOrganization } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
-import { operations, pageOf } from './operation.ts';
+import { operations, pagedLists } from './operation.ts';
 
 const op = operations('organizations');
 const Title = Type.String(chars(ORGANIZATION.title));
@@ -25,18 +25,12 @@ const UpdateBody = Type.Object({
 });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
-  app.get(
+  const list = pagedLists(app, op);
+  list(
     '/orgs',
-    op({
-      operationId: 'listOrganizationsForAuthenticatedUser',
-      summary: 'List the organizations the caller belongs to',
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(Organization) },
-    }),
-    async (req) => {
-      const res = await orgs.listOrganizations({ page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (o) => presentOrganization(o, urls));
-    },
+    { operationId: 'listOrganizationsForAuthenticatedUser', summary: 'List the organizations the caller belongs to', item: Organization },
+    (_, page, caller) => orgs.listOrganizations({ page }, caller),
+    (o) => presentOrganization(o, urls),
   );
 
   app.post(

@@ -3,32 +3,25 @@ import { Type } from '@sinclair/typebox';
 import { presentRequestedReviewer, presentReview } from '../presenters/reviewers.ts';
 import { ChangeRequestParams } from '../schemas/change-requests.ts';
 import { FormatQuery, ListRepliesQuery } from '../schemas/comments.ts';
-import { ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { ListOf, NoContent, pageRequest } from '../schemas/common.ts';
 import { RequestedReviewer, RequestReviewersBody, Review, ReviewerParams, SubmitReviewBody } from '../schemas/reviewers.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists, pageOf } from './operation.ts';
 
 const op = operations('change-request-reviews');
 const PREFIX = '/spaces/:spaceId/change-requests/:changeRequestId';
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { review }, urls }) => {
+  const list = pagedLists(app, op);
   const ref = (p: { spaceId: string; changeRequestId: string }) => ({ spaceId: p.spaceId, changeRequest: p.changeRequestId });
   /** A review's place, for its `urls`: the change request as the caller named it. */
   const at = (p: { spaceId: string; changeRequestId: string }) => ({ spaceId: p.spaceId, changeRequestId: p.changeRequestId });
 
-  app.get(
+  list(
     `${PREFIX}/requested-reviewers`,
-    op({
-      operationId: 'getRequestedReviewersByChangeRequestId',
-      summary: 'List the users asked to review the change request',
-      params: ChangeRequestParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(RequestedReviewer) },
-    }),
-    async (req) => {
-      const res = await review.listRequestedReviewers({ ...ref(req.params), page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (r) => presentRequestedReviewer(r, urls));
-    },
+    { operationId: 'getRequestedReviewersByChangeRequestId', summary: 'List the users asked to review the change request', params: ChangeRequestParams, item: RequestedReviewer },
+    (params, page, caller) => review.listRequestedReviewers({ ...ref(params), page }, caller),
+    (r) => presentRequestedReviewer(r, urls),
   );
 
   app.post(

@@ -1,29 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { ListOf, ListQuery, NoContent, pageRequest } from '../schemas/common.ts';
+import { NoContent } from '../schemas/common.ts';
 import { CreateShareLinkBody, ShareLink, ShareLinkParams, SiteParams, UpdateShareLinkBody } from '../schemas/sites.ts';
 import { presentShareLink } from '../presenters/sites.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists } from './operation.ts';
 import { siteRef } from './sites.ts';
 
 const op = operations('sites');
 const prefix = '/orgs/:organizationId/sites/:siteId/share-links';
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { sites }, urls }) => {
-  app.get(
+  const list = pagedLists(app, op);
+  list(
     prefix,
-    op({
-      operationId: 'listSiteShareLinks',
-      summary: 'List the share links of a site',
-      params: SiteParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(ShareLink) },
-    }),
-    async (req) => {
-      const res = await sites.listShareLinks({ site: siteRef(req.params), page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (l) => presentShareLink(l, urls, req.params.organizationId));
-    },
+    { operationId: 'listSiteShareLinks', summary: 'List the share links of a site', params: SiteParams, item: ShareLink },
+    (params, page, caller) => sites.listShareLinks({ site: siteRef(params), page }, caller),
+    (l, { organizationId }) => presentShareLink(l, urls, organizationId),
   );
 
   app.post(

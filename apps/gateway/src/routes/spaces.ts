@@ -4,7 +4,6 @@ import { ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas
 import { roleFromApi } from '@quire/policy';
 import {
   CreateSpaceBody,
-  InviteBody,
   MoveBody,
   Space,
   SpaceParams,
@@ -14,30 +13,24 @@ import {
   UpdateUserPermissionBody,
   UserContentPermission,
 } from '../schemas/content.ts';
-import { defaultLevelFromApi, grantRequest, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
+import { defaultLevelFromApi, moveRequest, presentSpace, presentUserPermission } from '../presenters/content.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { grantRoute } from './grants.ts';
+import { done, operations, pagedLists, pageOf } from './operation.ts';
 import type { Space as SpaceMsg } from '@quire/proto/content';
 
 const op = operations('spaces');
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, urls }) => {
+  const list = pagedLists(app, op);
   const { content, orgs } = services;
   const show = (s: SpaceMsg) => presentSpace(s, urls);
 
-  app.get(
+  list(
     '/orgs/:organizationId/spaces',
-    op({
-      operationId: 'listSpacesInOrganizationById',
-      summary: 'List the spaces of an organization the caller sees, in collections or not',
-      params: OrgParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(Space) },
-    }),
-    async (req) => {
-      const res = await content.listSpacesInOrganization({ organizationId: req.params.organizationId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, show);
-    },
+    { operationId: 'listSpacesInOrganizationById', summary: 'List the spaces of an organization the caller sees, in collections or not', params: OrgParams, item: Space },
+    ({ organizationId }, page, caller) => content.listSpacesInOrganization({ organizationId, page }, caller),
+    show,
   );
 
   app.post(
@@ -131,16 +124,8 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, url
     async (req) => show(await content.transferSpace({ spaceId: req.params.spaceId, organizationId: req.body.organization }, req.caller)),
   );
 
-  app.post(
-    '/spaces/:spaceId/permissions',
-    op({
-      operationId: 'inviteToSpace',
-      summary: 'Grant a role on a space to members and teams of its organization, replacing their grants (its admins); null removes them',
-      params: SpaceParams,
-      body: InviteBody,
-      response: { 204: NoContent },
-    }),
-    async (req, reply) => done(reply, 204, content.grantSpacePermissions({ spaceId: req.params.spaceId, ...grantRequest(req.body) }, req.caller)),
+  grantRoute(app, op, { path: '/spaces/:spaceId', kind: 'space', operationId: 'inviteToSpace', params: SpaceParams }, ({ spaceId }, grants, caller) =>
+    content.grantSpacePermissions({ spaceId, ...grants }, caller),
   );
 
   app.get(

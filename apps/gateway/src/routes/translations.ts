@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TRANSLATION } from '@quire/proto/limits';
-import { chars, items, Id, ListOf, ListQuery, NoContent, OrgParams, pageRequest } from '../schemas/common.ts';
+import { chars, items, Id, NoContent, OrgParams } from '../schemas/common.ts';
 import { TranslationSettings } from '../schemas/orgs.ts';
 import { presentTranslation } from '../presenters/orgs.ts';
 import type { RouteDeps } from './context.ts';
-import { done, operations, pageOf } from './operation.ts';
+import { done, operations, pagedLists } from './operation.ts';
 
 const op = operations('translations');
 const SettingsParams = Type.Object({ organizationId: Id('Organization id'), translationSettingsId: Id('Translation settings id') });
@@ -15,20 +15,12 @@ const Body = Type.Object({
 });
 
 const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { orgs }, urls }) => {
-  app.get(
+  const list = pagedLists(app, op);
+  list(
     '/orgs/:organizationId/translations',
-    op({
-      operationId: 'listTranslations',
-      summary: 'List translation settings',
-      params: OrgParams,
-      querystring: Type.Object(ListQuery),
-      response: { 200: ListOf(TranslationSettings) },
-    }),
-    async (req) => {
-      const { organizationId } = req.params;
-      const res = await orgs.listTranslations({ organizationId, page: pageRequest(req.query) }, req.caller);
-      return pageOf(res, (t) => presentTranslation(t, organizationId, urls));
-    },
+    { operationId: 'listTranslations', summary: 'List translation settings', params: OrgParams, item: TranslationSettings },
+    ({ organizationId }, page, caller) => orgs.listTranslations({ organizationId, page }, caller),
+    (t, { organizationId }) => presentTranslation(t, organizationId, urls),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AUTH, COMMON } from '@quire/proto/limits';
-import { chars, literals, ListOf, Timestamp } from './common.ts';
+import { ApiObject, chars, literals, ListOf, Timestamp } from './common.ts';
 import { User } from './orgs.ts';
 
 /** A password as the sign-in service takes it; longer ones are refused here, before any hashing. */
@@ -23,10 +23,9 @@ export const SessionInfo = Type.Object(
 
 export const TOKEN_SCOPES = ['read', 'write'] as const;
 
-export const ApiToken = Type.Object(
+export const ApiToken = ApiObject(
+  'api-token',
   {
-    object: Type.Literal('api-token'),
-    id: Type.String(),
     label: Type.String(),
     scope: literals(TOKEN_SCOPES),
     createdAt: Timestamp,
@@ -51,10 +50,9 @@ export const CreateApiTokenBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditEntry = Type.Object(
+export const AuditEntry = ApiObject(
+  'audit-entry',
   {
-    object: Type.Literal('audit-entry'),
-    id: Type.String(),
     createdAt: Timestamp,
     actor: Type.Union([Type.String(), Type.Null()], { description: 'Id of the user who acted; null for an anonymous attempt' }),
     action: Type.String({ description: '`<entity>.<verb>`, e.g. `user.signed_in`, `token.revoked`, `member.role_changed`' }),

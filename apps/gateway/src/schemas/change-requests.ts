@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHANGE_REQUEST, COMMON, FILE, PAGE } from '@quire/proto/limits';
-import { chars, Id, items, ListQuery, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, items, ListQuery, Timestamp } from './common.ts';
 import { JsonDocument } from './document.ts';
 import { User } from './orgs.ts';
 
@@ -8,10 +8,9 @@ export const ChangeRequestStatus = Type.Union([Type.Literal('draft'), Type.Liter
 
 export const ChangeRequestParams = Type.Object({ spaceId: Id('Space id'), changeRequestId: Id('Change request id or number') });
 
-export const ChangeRequest = Type.Object(
+export const ChangeRequest = ApiObject(
+  'change-request',
   {
-    object: Type.Literal('change-request'),
-    id: Type.String(),
     number: Type.Integer(),
     status: ChangeRequestStatus,
     subject: Type.String(),

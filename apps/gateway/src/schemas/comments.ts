@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { COMMENT, COMMON } from '@quire/proto/limits';
-import { chars, Id, items, ListQuery, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, items, ListQuery, Timestamp } from './common.ts';
 import { User } from './orgs.ts';
 
 export const CommentParams = Type.Object({ spaceId: Id('Space id'), changeRequestId: Id('Change request id or number'), commentId: Id('Comment id') });
@@ -11,10 +11,9 @@ const Reactions = Type.Array(Type.Object({ emoji: Type.String(), count: Type.Int
 const Body = Type.Object({ markdown: Type.String() });
 const Permissions = Type.Object({ view: Type.Boolean(), edit: Type.Boolean(), reply: Type.Boolean(), delete: Type.Boolean() });
 
-export const Comment = Type.Object(
+export const Comment = ApiObject(
+  'comment',
   {
-    object: Type.Literal('comment'),
-    id: Type.String(),
     postedBy: User,
     postedAt: Timestamp,
     editedAt: Type.Optional(Timestamp),
@@ -38,10 +37,9 @@ export const Comment = Type.Object(
   { title: 'Comment' },
 );
 
-export const CommentReply = Type.Object(
+export const CommentReply = ApiObject(
+  'comment-reply',
   {
-    object: Type.Literal('comment-reply'),
-    id: Type.String(),
     postedBy: User,
     postedAt: Timestamp,
     editedAt: Type.Optional(Timestamp),
@@ -77,13 +75,9 @@ export const PostCommentBody = Type.Object({
 
 const Emojis = Type.Array(Type.String(chars(COMMENT.reaction)), items(COMMENT.reactions));
 
-export const UpdateCommentBody = Type.Object({
-  resolved: Type.Optional(Type.Boolean()),
-  body: Type.Optional(DocumentBody),
-  addedReactions: Type.Optional(Emojis),
-  removedReactions: Type.Optional(Emojis),
-});
-
 export const UpdateReplyBody = Type.Object({ body: Type.Optional(DocumentBody), addedReactions: Type.Optional(Emojis), removedReactions: Type.Optional(Emojis) });
+
+/** A comment's edit is a reply's, and it may resolve or reopen the comment. */
+export const UpdateCommentBody = Type.Object({ resolved: Type.Optional(Type.Boolean()), ...UpdateReplyBody.properties });
 
 export const PostReplyBody = Type.Object({ body: DocumentBody });

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { type ObjectOptions, Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { COMMON, type Bound } from '@quire/proto/limits';
 import { API_ROLES } from '@quire/policy';
 
@@ -13,6 +13,11 @@ export const ErrorBody = Type.Object(
 );
 
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/** An API object: its kind (`object`) and `id` first, then its own fields. */
+export function ApiObject<K extends string, P extends TProperties>(kind: K, fields: P, options: ObjectOptions) {
+  return Type.Object({ object: Type.Literal(kind), id: Type.String(), ...fields }, options);
+}
 
 export const RoleName = Type.Union(API_ROLES.map((r) => Type.Literal(r)));
 /** A role, or `null` for a guest. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { COMMON, SPACE } from '@quire/proto/limits';
-import { chars, Id, items, RoleName, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, items, RoleName, Timestamp } from './common.ts';
 import { GitSyncState } from './git.ts';
 import { User } from './orgs.ts';
 
@@ -59,10 +59,9 @@ export const UpdateSpaceBody = Type.Object({
   visibility: Type.Optional(Visibility),
 });
 
-export const Collection = Type.Object(
+export const Collection = ApiObject(
+  'collection',
   {
-    object: Type.Literal('collection'),
-    id: Type.String(),
     title: Type.String(),
     description: Type.Optional(Type.String()),
     organization: Type.String(),
@@ -74,10 +73,9 @@ export const Collection = Type.Object(
   { title: 'Collection' },
 );
 
-export const Space = Type.Object(
+export const Space = ApiObject(
+  'space',
   {
-    object: Type.Literal('space'),
-    id: Type.String(),
     title: Type.String(),
     emoji: Type.String(),
     visibility: Visibility,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { COMMON, OPENAPI_SPEC } from '@quire/proto/limits';
-import { chars, Id, literals, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, literals, Timestamp } from './common.ts';
 
 const SpecSlug = Type.String({ ...chars(OPENAPI_SPEC.slug), pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Slug used as reference' });
 export const Visibility = literals(['private', 'public'] as const, { description: '`private`: members only; `public`: anyone with its link' });
@@ -24,10 +24,9 @@ export const CreateSpecBody = Type.Object({ slug: SpecSlug, source: SpecSource }
 export const PutSpecBody = Type.Object({ source: SpecSource });
 export const UpdateSpecBody = Type.Object({ visibility: Visibility });
 
-export const OpenApiSpec = Type.Object(
+export const OpenApiSpec = ApiObject(
+  'openapi-spec',
   {
-    object: Type.Literal('openapi-spec'),
-    id: Type.String(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     slug: Type.String(),
@@ -43,10 +42,9 @@ export const OpenApiSpec = Type.Object(
   { title: 'OpenAPISpec' },
 );
 
-export const OpenApiSpecVersion = Type.Object(
+export const OpenApiSpecVersion = ApiObject(
+  'openapi-spec-version',
   {
-    object: Type.Literal('openapi-spec-version'),
-    id: Type.String(),
     createdAt: Timestamp,
     url: Type.String({ format: 'uri', description: 'Where the specification is: its source URL, or its content in the API' }),
     urls: Type.Object({ location: Type.String({ format: 'uri' }) }),

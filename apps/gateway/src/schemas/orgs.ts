@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { ORGANIZATION } from '@quire/proto/limits';
-import { chars, RoleOrGuest, Timestamp } from './common.ts';
+import { ApiObject, chars, RoleOrGuest, Timestamp } from './common.ts';
 
-export const User = Type.Object(
+export const User = ApiObject(
+  'user',
   {
-    object: Type.Literal('user'),
-    id: Type.String(),
     displayName: Type.String(),
     email: Type.Optional(Type.String()),
     photoURL: Type.Optional(Type.String()),
@@ -29,10 +28,9 @@ export const OrganizationPermissions = Type.Object({
 
 export const SitePointer = Type.Object({ type: Type.Literal('site'), site: Type.String(chars(ORGANIZATION.defaultContentSite)) });
 
-export const Organization = Type.Object(
+export const Organization = ApiObject(
+  'organization',
   {
-    object: Type.Literal('organization'),
-    id: Type.String(),
     title: Type.String(chars(ORGANIZATION.title)),
     createdAt: Timestamp,
     emailDomains: Type.Array(Type.String()),
@@ -54,10 +52,9 @@ export const Organization = Type.Object(
   { title: 'Organization' },
 );
 
-export const Member = Type.Object(
+export const Member = ApiObject(
+  'member',
   {
-    object: Type.Literal('member'),
-    id: Type.String(),
     role: RoleOrGuest,
     user: User,
     disabled: Type.Boolean(),
@@ -70,10 +67,9 @@ export const Member = Type.Object(
   { title: 'Member' },
 );
 
-export const Team = Type.Object(
+export const Team = ApiObject(
+  'team',
   {
-    object: Type.Literal('team'),
-    id: Type.String(),
     title: Type.String(),
     members: Type.Integer(),
     spaces: Type.Integer(),
@@ -87,10 +83,9 @@ export const TeamMemberRole = Type.Union([Type.Literal('owner'), Type.Literal('m
 
 export const LinkInvite = Type.Object({ object: Type.Literal('invite'), id: Type.String(), role: RoleOrGuest, redundant: Type.Boolean() }, { title: 'LinkInvite' });
 
-export const SamlProvider = Type.Object(
+export const SamlProvider = ApiObject(
+  'saml-provider',
   {
-    object: Type.Literal('saml-provider'),
-    id: Type.String(),
     label: Type.String(),
     ssoURL: Type.String(),
     entityID: Type.String(),
@@ -105,10 +100,9 @@ export const SamlProvider = Type.Object(
   { title: 'SamlProvider' },
 );
 
-export const OidcProvider = Type.Object(
+export const OidcProvider = ApiObject(
+  'oidc-provider',
   {
-    object: Type.Literal('oidc-provider'),
-    id: Type.String(),
     label: Type.String(),
     issuer: Type.String({ description: 'The OpenID issuer; its discovery document is read from `{issuer}/.well-known/openid-configuration`' }),
     clientId: Type.String(),
@@ -131,10 +125,9 @@ export const SignInOption = Type.Object(
   { title: 'SignInOption' },
 );
 
-export const TranslationSettings = Type.Object(
+export const TranslationSettings = ApiObject(
+  'translation-settings',
   {
-    object: Type.Literal('translation-settings'),
-    id: Type.String(),
     title: Type.String(),
     languages: Type.Array(Type.String()),
     createdAt: Timestamp,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CHANGE_REQUEST } from '@quire/proto/limits';
-import { chars, Id, items, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, items, Timestamp } from './common.ts';
 import { Comment, DocumentBody } from './comments.ts';
 import { User } from './orgs.ts';
 
@@ -18,10 +18,9 @@ export const RequestReviewersBody = Type.Object({
 
 export const ReviewStatus = Type.Union([Type.Literal('approved'), Type.Literal('changes-requested')]);
 
-export const Review = Type.Object(
+export const Review = ApiObject(
+  'change-request-review',
   {
-    object: Type.Literal('change-request-review'),
-    id: Type.String(),
     revision: Type.String(),
     reviewer: User,
     requestedBy: Type.Optional(User),

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { COMMON, SITE } from '@quire/proto/limits';
-import { chars, Id, items, ListQuery, literals, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, items, ListQuery, literals, Timestamp } from './common.ts';
 import { Space } from './content.ts';
 import { SiteCustomizationSettings } from './customization.ts';
 
@@ -36,10 +36,9 @@ export const GroupSectionParams = Type.Object({ ...GroupParams.properties, siteS
 
 const PublishedUrls = Type.Object({ published: Type.Optional(Type.String({ description: 'Only while the site is published' })) });
 
-export const Site = Type.Object(
+export const Site = ApiObject(
+  'site',
   {
-    object: Type.Literal('site'),
-    id: Type.String(),
     type: SiteType,
     title: Type.String(),
     hostname: Type.Optional(Type.String()),
@@ -64,10 +63,9 @@ export const Site = Type.Object(
   { title: 'Site' },
 );
 
-export const SiteSpace = Type.Object(
+export const SiteSpace = ApiObject(
+  'site-space',
   {
-    object: Type.Literal('site-space'),
-    id: Type.String(),
     path: Type.String(),
     section: Type.Optional(Type.String()),
     space: Type.Optional(Space),
@@ -79,10 +77,9 @@ export const SiteSpace = Type.Object(
   { title: 'SiteSpace', description: '`space` is left out when the caller may not see the space' },
 );
 
-export const SiteSection = Type.Object(
+export const SiteSection = ApiObject(
+  'site-section',
   {
-    object: Type.Literal('site-section'),
-    id: Type.String(),
     title: Type.String(),
     description: Type.Optional(Type.String()),
     default: Type.Boolean(),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ChangeRequest } from './change-requests.ts';
 import { COMMON, FILE, SPACE } from '@quire/proto/limits';
-import { chars, Id, range, Timestamp } from './common.ts';
+import { ApiObject, chars, Id, range, Timestamp } from './common.ts';
 
 export const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
 // `createdByGitBook` is GitBook's name for the reference's `createdByService`: both answer the same.
@@ -93,10 +93,9 @@ export const ReusableContent = Type.Object(
   { title: 'RevisionReusableContent' },
 );
 
-export const Revision = Type.Object(
+export const Revision = ApiObject(
+  'revision',
   {
-    object: Type.Literal('revision'),
-    id: Type.String(),
     parents: Type.Array(Type.String()),
     pages: Type.Array(Page),
     files: Type.Array(File),

@@ -3,6 +3,8 @@ import { status } from '@grpc/grpc-js';
 import type { GitSyncServiceServer, SyncLogEntry } from '@quire/proto/gitsync';
 import { GIT_SYNC } from '@quire/proto/limits';
 import {
+  absentIfNull,
+  emptyIfNull,
   callerOf,
   DomainError,
   InvalidArgumentError,
@@ -44,19 +46,12 @@ const presentLog = (r: LogRow): SyncLogEntry => ({
   id: r.id,
   direction: r.direction,
   trigger: r.trigger,
-  userId: r.userId ?? '',
-  provider: r.provider ?? '',
-  deliveryId: r.deliveryId ?? '',
-  ref: r.ref ?? '',
-  commitOid: r.commitOid ?? '',
+  ...emptyIfNull(r, 'userId', 'provider', 'deliveryId', 'ref', 'commitOid', 'reason', 'jobId'),
   result: r.result,
-  reason: r.reason ?? '',
   pagesChanged: r.pagesChanged ?? 0,
   attempts: r.attempts,
-  jobId: r.jobId ?? '',
   createdAt: r.createdAt,
-  startedAt: r.startedAt ?? undefined,
-  completedAt: r.completedAt ?? undefined,
+  ...absentIfNull(r, 'startedAt', 'completedAt'),
 });
 
 /** Queues the import of a verified push's commit, acting for the member who set the webhook up. */

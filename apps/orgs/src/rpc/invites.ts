@@ -1,11 +1,11 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { listPage, InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
 import { isRole } from '@quire/policy';
 import { roleToDb } from '../domain/roles.ts';
 import { presentLinkInvite } from '../presenters.ts';
-import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { callerOf, type Deps } from './deps.ts';
 import { organizationOf } from './organizations.ts';
 
 type H = Handlers<OrgsServiceServer>;
@@ -15,9 +15,11 @@ export function inviteHandlers({ store }: Deps): Pick<H, 'listLinkInvites' | 'cr
     async listLinkInvites({ organizationId, page }, ctx) {
       const { organization, role } = await organizationOf(store, organizationId, callerOf(ctx));
       authorize(role, 'manageInvites');
-      const { limit, page: p } = pageArgs(page);
-      const { items, next } = pageOf(await store.listLinkInvites(organizationId, p), limit, (i) => i.id);
-      return { items: items.map((i) => presentLinkInvite(i, organization.defaultRole)), page: { next } };
+      return listPage(
+        page,
+        (p) => store.listLinkInvites(organizationId, p),
+        (items) => items.map((i) => presentLinkInvite(i, organization.defaultRole)),
+      );
     },
 
     async createLinkInvite({ organizationId, role: inviteRole }, ctx) {

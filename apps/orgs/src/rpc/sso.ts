@@ -1,5 +1,5 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { InvalidArgumentError, NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { listPage, InvalidArgumentError, NotFoundError, type Handlers } from '@quire/service-kit';
 import { isRole, Role, roleOr } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
 import { authorize } from '../domain/policy.ts';
@@ -12,12 +12,6 @@ import { roleIn } from './organizations.ts';
 import { signInOffers } from './sso-signin.ts';
 
 type H = Handlers<OrgsServiceServer>;
-
-async function providerOf(store: Store, organizationId: string, id: string) {
-  const provider = await store.getSamlProvider(organizationId, id);
-  if (!provider) throw new NotFoundError('SAML provider not found');
-  return provider;
-}
 
 /** The default team must be a team of this organization. */
 export async function checkTeam(store: Store, organizationId: string, teamId: string): Promise<string> {
@@ -49,23 +43,71 @@ export function ssoSettingsAudit(events: Deps['events'], entity: 'saml_provider'
   };
 }
 
-export function ssoHandlers({
-  store,
-  events,
-}: Deps): Pick<H, 'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'> {
+type Ctx = Parameters<H['getSamlProvider']>[1];
+
+/**
+ * What both kinds of provider share: only admins see or manage them, one that is not there is
+ * `notFound`, and every change is audited. List, get and delete are the same for both.
+ */
+export function providerKind<Row extends { id: string }, M>(
+  { store, events }: Pick<Deps, 'store' | 'events'>,
+  kind: {
+    entity: 'saml_provider' | 'oidc_provider';
+    notFound: string;
+    list: (organizationId: string, page: ReturnType<typeof pageArgs>['page']) => Promise<Row[]>;
+    get: (organizationId: string, id: string) => Promise<Row | null>;
+    remove: (organizationId: string, id: string) => Promise<boolean>;
+    present: (row: Row) => M;
+  },
+) {
+  const admin = async (organizationId: string, ctx: Ctx) => authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
+  const changed = ssoSettingsAudit(events, kind.entity);
+  const providerOf = async (organizationId: string, id: string) => {
+    const provider = await kind.get(organizationId, id);
+    if (!provider) throw new NotFoundError(kind.notFound);
+    return provider;
+  };
+  return {
+    admin,
+    changed,
+    providerOf,
+    async list(organizationId: string, page: Parameters<typeof pageArgs>[0], ctx: Ctx) {
+      await admin(organizationId, ctx);
+      return listPage(
+        page,
+        (p) => kind.list(organizationId, p),
+        (items) => items.map(kind.present),
+      );
+    },
+    async get(organizationId: string, id: string, ctx: Ctx) {
+      await admin(organizationId, ctx);
+      return kind.present(await providerOf(organizationId, id));
+    },
+    async delete(organizationId: string, id: string, ctx: Ctx) {
+      await admin(organizationId, ctx);
+      if (!(await kind.remove(organizationId, id))) throw new NotFoundError(kind.notFound);
+      await changed(ctx, organizationId, id, 'deleted', {});
+      return {};
+    },
+  };
+}
+
+export function ssoHandlers(deps: Deps): Pick<H, 'listSamlProviders' | 'createSamlProvider' | 'getSamlProvider' | 'updateSamlProvider' | 'deleteSamlProvider' | 'listSsoLogins'> {
+  const { store } = deps;
   // Only admins see or manage providers, so the default team is always shown as theirs to admin.
   const present = (p: Parameters<typeof presentSamlProvider>[0]) => presentSamlProvider(p, true);
-  const admin = async (organizationId: string, ctx: Parameters<H['getSamlProvider']>[1]) => authorize(await roleIn(store, organizationId, callerOf(ctx)), 'admin');
-
-  const changed = ssoSettingsAudit(events, 'saml_provider');
+  const saml = providerKind(deps, {
+    entity: 'saml_provider',
+    notFound: 'SAML provider not found',
+    list: store.listSamlProviders,
+    get: store.getSamlProvider,
+    remove: store.deleteSamlProvider,
+    present,
+  });
+  const { admin, changed } = saml;
 
   return {
-    async listSamlProviders({ organizationId, page }, ctx) {
-      await admin(organizationId, ctx);
-      const { limit, page: p } = pageArgs(page);
-      const { items, next } = pageOf(await store.listSamlProviders(organizationId, p), limit, (x) => x.id);
-      return { items: items.map(present), page: { next } };
-    },
+    listSamlProviders: ({ organizationId, page }, ctx) => saml.list(organizationId, page, ctx),
 
     async createSamlProvider(req, ctx) {
       await admin(req.organizationId, ctx);
@@ -84,14 +126,11 @@ export function ssoHandlers({
       return present(provider);
     },
 
-    async getSamlProvider({ organizationId, samlProviderId }, ctx) {
-      await admin(organizationId, ctx);
-      return present(await providerOf(store, organizationId, samlProviderId));
-    },
+    getSamlProvider: ({ organizationId, samlProviderId }, ctx) => saml.get(organizationId, samlProviderId, ctx),
 
     async updateSamlProvider(req, ctx) {
       await admin(req.organizationId, ctx);
-      await providerOf(store, req.organizationId, req.samlProviderId);
+      await saml.providerOf(req.organizationId, req.samlProviderId);
       const data: Parameters<Store['updateSamlProvider']>[1] = {};
       if (req.label !== undefined) data.label = checkLabel(req.label);
       if (req.entityId !== undefined) data.entityId = checkEntityId(req.entityId);
@@ -103,12 +142,7 @@ export function ssoHandlers({
       return present(provider);
     },
 
-    async deleteSamlProvider({ organizationId, samlProviderId }, ctx) {
-      await admin(organizationId, ctx);
-      if (!(await store.deleteSamlProvider(organizationId, samlProviderId))) throw new NotFoundError('SAML provider not found');
-      await changed(ctx, organizationId, samlProviderId, 'deleted', {});
-      return {};
-    },
+    deleteSamlProvider: ({ organizationId, samlProviderId }, ctx) => saml.delete(organizationId, samlProviderId, ctx),
 
     async listSsoLogins({ organizationId }) {
       if (!(await store.organizationExists(organizationId))) throw new NotFoundError('Organization not found');

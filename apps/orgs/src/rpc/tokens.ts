@@ -1,10 +1,10 @@
 import type { ApiToken, OrgsServiceServer } from '@quire/proto/orgs';
-import { NotFoundError, pageOf, UnauthenticatedError, type Handlers } from '@quire/service-kit';
+import { listPage, NotFoundError, UnauthenticatedError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { checkTokenExpiry, checkTokenLabel, scopeFromDb, scopeToDb } from '../domain/credentials.ts';
 import { hashToken, newApiToken } from '../domain/ids.ts';
 import type { ApiTokenRow } from '../store/index.ts';
-import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { callerOf, type Deps } from './deps.ts';
 
 type H = Handlers<OrgsServiceServer>;
 
@@ -28,9 +28,11 @@ export function tokenHandlers({ store, events }: Deps): Pick<H, 'authenticate' |
     },
 
     async listApiTokens({ page }, ctx) {
-      const { limit, page: p } = pageArgs(page);
-      const { items, next } = pageOf(await store.listTokens(callerOf(ctx), p), limit, (t) => t.id);
-      return { items: items.map(presentToken), page: { next } };
+      return listPage(
+        page,
+        (p) => store.listTokens(callerOf(ctx), p),
+        (items) => items.map(presentToken),
+      );
     },
 
     async createApiToken({ label, scope, expiresAt }, ctx) {

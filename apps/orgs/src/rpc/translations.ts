@@ -1,12 +1,12 @@
 import type { OrgsServiceServer } from '@quire/proto/orgs';
-import { NotFoundError, pageOf, type Handlers } from '@quire/service-kit';
+import { listPage, NotFoundError, type Handlers } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import { allow } from '@quire/policy';
 import { authorize } from '../domain/policy.ts';
 import { checkLanguages, checkTitle } from '../domain/translations.ts';
 import { presentTranslation } from '../presenters.ts';
 import type { Store } from '../store/index.ts';
-import { callerOf, pageArgs, type Deps } from './deps.ts';
+import { callerOf, type Deps } from './deps.ts';
 import { roleIn } from './organizations.ts';
 
 type H = Handlers<OrgsServiceServer>;
@@ -28,9 +28,11 @@ export function translationHandlers({ store }: Deps): Pick<H, 'listTranslations'
   return {
     async listTranslations({ organizationId, page }, ctx) {
       const permissions = await access(organizationId, callerOf(ctx), 'listMembers');
-      const { limit, page: p } = pageArgs(page);
-      const { items, next } = pageOf(await store.listTranslations(organizationId, p), limit, (t) => t.id);
-      return { items: items.map((t) => presentTranslation(t, permissions)), page: { next } };
+      return listPage(
+        page,
+        (p) => store.listTranslations(organizationId, p),
+        (items) => items.map((t) => presentTranslation(t, permissions)),
+      );
     },
 
     async createTranslation({ organizationId, title, languages }, ctx) {

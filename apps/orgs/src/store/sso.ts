@@ -1,4 +1,4 @@
-import { rowsAfter, type Page } from '@quire/service-kit';
+import { organizationPage, type Page } from '@quire/service-kit';
 import type { Prisma, Role as DbRole } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 import { teamInclude } from './teams.ts';
@@ -14,12 +14,7 @@ export function ssoStore(database: Db) {
   const db = database.prisma;
   return {
     listSamlProviders(organizationId: string, page: Page): Promise<SamlProviderRow[]> {
-      return db.samlProvider.findMany({
-        where: { organizationId },
-        include: samlInclude,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
-      });
+      return db.samlProvider.findMany({ ...organizationPage(organizationId, page), include: samlInclude });
     },
 
     getSamlProvider(organizationId: string, id: string): Promise<SamlProviderRow | null> {
@@ -39,12 +34,7 @@ export function ssoStore(database: Db) {
     },
 
     listOidcProviders(organizationId: string, page: Page): Promise<OidcProviderRow[]> {
-      return db.oidcProvider.findMany({
-        where: { organizationId },
-        include: oidcInclude,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
-      });
+      return db.oidcProvider.findMany({ ...organizationPage(organizationId, page), include: oidcInclude });
     },
 
     getOidcProvider(organizationId: string, id: string): Promise<OidcProviderRow | null> {

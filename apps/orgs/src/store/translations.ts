@@ -1,4 +1,4 @@
-import { rowsAfter, type Page } from '@quire/service-kit';
+import { organizationPage, type Page } from '@quire/service-kit';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
 
@@ -9,11 +9,7 @@ export function translationStore(database: Db) {
   const db = database.prisma;
   return {
     listTranslations(organizationId: string, page: Page): Promise<TranslationRow[]> {
-      return db.translationSettings.findMany({
-        where: { organizationId },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
-      });
+      return db.translationSettings.findMany(organizationPage(organizationId, page));
     },
 
     getTranslation(organizationId: string, id: string): Promise<TranslationRow | null> {

@@ -46,7 +46,9 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   const readerUrl = new URL(config.QUIRE_READER_URL);
   const readerHosts = new Set([hostOf(readerUrl.host), 'localhost', '127.0.0.1']);
   const mount = readerUrl.pathname === '/' ? '' : readerUrl.pathname;
-  const data = siteData(services, config.READER_FRESHNESS_MS);
+  // The specs of a revision's pages are read ahead when it is first read (`specs` is made just below).
+  const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId));
+  const specs = openApiSpecs(services, data, config.READER_FRESHNESS_MS);
   // Each page kept as HTML and gzipped once, so a cached page costs no compression.
   const rendered: Rendered = new LRUCache({ max: config.READER_CACHE_PAGES });
   const insights = insightsQueue(
@@ -71,7 +73,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     siteAccess: new URL('/auth/site-access', config.QUIRE_PUBLIC_URL).toString(),
   });
   const track = tracker(insights);
-  const openApi = openApiPages(openApiSpecs(services, data, config.READER_FRESHNESS_MS), app.log);
+  const openApi = openApiPages(specs, app.log);
   const site = pages({ data, rendered, track, openApi });
   // A site's own routes, by the first segment of the path below its base (a Map: a page named like
   // an Object method is a page).

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JSONDocument } from '@quire/document';
 import { InvalidArgumentError } from '@quire/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
+import { newDrawn, type Drawn } from '../presenters/openapi/fields.ts';
 import { noticeHtml, operationHtml, type ConsoleTarget } from '../presenters/openapi/operation.ts';
 import { operationMarkdown } from '../presenters/openapi/markdown.ts';
 import { findOperation, SpecError } from '../presenters/openapi/spec.ts';
@@ -39,16 +40,23 @@ export function openApiPages(specs: OpenApiSpecs, log: FastifyBaseLogger) {
   return {
     operationOf,
 
-    /** The HTML of each OpenAPI block of a prepared document, with its "Test it" form naming the block when `target` says where. */
-    html: (document: JSONDocument, at: SpecPlace, target?: (block: number) => ConsoleTarget) =>
-      each(document, at, async (b, i) => {
-        try {
-          const { doc, op } = await operationOf(b, at);
-          return operationHtml(doc, op, target?.(i));
-        } catch (err) {
-          return noticeHtml(b.data.method, b.data.path, reason(err));
-        }
-      }),
+    /**
+     * The HTML of each OpenAPI block of a prepared document, with its "Test it" form naming the block
+     * when `target` says where. Specs are read at once; operations drawn in document order, so a
+     * named schema is drawn at its first use on the page and linked to after.
+     */
+    async html(document: JSONDocument, at: SpecPlace, target?: (block: number) => ConsoleTarget): Promise<Map<OpenApiBlock, string>> {
+      const read = await each(document, at, (b) => operationOf(b, at).catch((err: unknown) => ({ err })));
+      const drawnBySpec = new Map<object, Drawn>();
+      const out = new Map<OpenApiBlock, string>();
+      [...read].forEach(([b, got], i) => {
+        if ('err' in got) return out.set(b, noticeHtml(b.data.method, b.data.path, reason(got.err)));
+        let drawn = drawnBySpec.get(got.doc);
+        if (!drawn) drawnBySpec.set(got.doc, (drawn = newDrawn(`oa-s${drawnBySpec.size + 1}-`)));
+        out.set(b, operationHtml(got.doc, got.op, target?.(i), drawn));
+      });
+      return out;
+    },
 
     /** Each block as markdown, for the page's `.md` and llms-full.txt. */
     markdown: (document: JSONDocument, at: SpecPlace) =>

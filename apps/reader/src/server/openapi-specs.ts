@@ -29,6 +29,9 @@ export function openApiBlocks(document: JSONDocument): OpenApiBlock[] {
 
 /** Parsed specs kept: a large one is a few tens of MB in memory. */
 const PARSED_KEPT = 32;
+/** Files of a new revision read ahead as specs, at most. */
+const WARMED_PER_REVISION = 8;
+const SPEC_FILE = /\.(json|ya?ml)$/i;
 
 export function openApiSpecs(services: Services, data: SiteData, freshnessMs: number) {
   const ttl = Math.max(freshnessMs, 1);
@@ -69,6 +72,11 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
       }
     });
 
+  const fileSource = (file: File, requestId: string) => ({
+    key: `blob:${file.blob}`,
+    text: async () => Buffer.from(await data.blob(file.blob, requestId)).toString('utf8'),
+  });
+
   /** What a block's spec is now, as a key of its parse: a file's blob, a URL's digest, a version's id; and how to read it. */
   async function sourceOf(block: OpenApiBlock, at: SpecPlace): Promise<{ key: string; text: () => Promise<string> }> {
     const ref = block.data.ref;
@@ -83,15 +91,29 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
     }
     const file = at.files.find((f) => f.id === ref.file);
     if (!file) throw new SpecError(`no file “${ref.file}” in this space`);
-    return { key: `blob:${file.blob}`, text: async () => Buffer.from(await data.blob(file.blob, at.requestId)).toString('utf8') };
+    return fileSource(file, at.requestId);
   }
+
+  const parseOf = (source: { key: string; text: () => Promise<string> }) => once(parsed, source.key, async () => parseSpec(await source.text()));
+  // Blobs already read ahead (a file that is no spec is not read again for it).
+  const warmed = new LRUCache<string, true>({ max: 10_000 });
 
   return {
     sourceOf,
+    /**
+     * Reads ahead, in the background, the files of a revision first seen that may be specs (JSON or
+     * YAML within the spec bound): a page of API operations is then drawn without waiting for them.
+     */
+    warm(files: readonly File[], requestId: string): void {
+      const candidates = files.filter((f) => SPEC_FILE.test(f.name) && f.size <= OPENAPI_CONSOLE.specBytes.max && !warmed.has(f.blob)).slice(0, WARMED_PER_REVISION);
+      for (const file of candidates) {
+        warmed.set(file.blob, true);
+        parseOf(fileSource(file, requestId)).catch(() => undefined);
+      }
+    },
     /** The spec a block names, or a SpecError (an InvalidArgumentError for a URL refused) saying why there is none. */
     async specOf(block: OpenApiBlock, at: SpecPlace): Promise<Spec> {
-      const source = await sourceOf(block, at);
-      return once(parsed, source.key, async () => parseSpec(await source.text()));
+      return parseOf(await sourceOf(block, at));
     },
   };
 }

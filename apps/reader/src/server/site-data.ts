@@ -50,7 +50,8 @@ function singleFlight<T>() {
   };
 }
 
-export function siteData(services: Services, freshnessMs: number) {
+/** `onRevision`: told of each revision when it is first read (to read ahead what its pages will need). */
+export function siteData(services: Services, freshnessMs: number, onRevision?: (revision: Revision, requestId: string) => void) {
   // No user: the reader's own signature says who calls (its key), and services answer it as the reader.
   const caller = (requestId: string): Caller => ({ requestId });
   const ttl = Math.max(freshnessMs, 1);
@@ -145,7 +146,10 @@ export function siteData(services: Services, freshnessMs: number) {
       const revision = await askRevision(`${spaceId}/${revisionId}`, () =>
         services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, caller(requestId)),
       );
-      revisions.set(revision.id, revision);
+      if (!revisions.has(revision.id)) {
+        revisions.set(revision.id, revision);
+        onRevision?.(revision, requestId);
+      }
       return revision;
     },
 

@@ -1,7 +1,19 @@
 import { CHANGE_REQUEST, COMMON } from '@quire/proto/limits';
 import type { ChangeRequest, ReviewServiceServer } from '@quire/proto/review';
 import type { MergeChangeRequestIntoSpaceResponse, MergeConflict } from '@quire/proto/space-content';
-import { checkLength, ConflictError, GrpcStatus, InvalidArgumentError, isRefusal, isServiceError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import {
+  absentIfNull,
+  checkLength,
+  ConflictError,
+  GrpcStatus,
+  InvalidArgumentError,
+  isRefusal,
+  isServiceError,
+  pageArgs,
+  pageOf,
+  type CallContext,
+  type Handlers,
+} from '@quire/service-kit';
 import { baseOf, checkOpen, checkTransition, checkWritable, isOutdated, MERGE_TIMEOUT_MS, parseStatus, statusFilter } from '../domain/change-requests.ts';
 import type { ChangeRequestRow } from '../store/index.ts';
 import { callerOf, changeRequestIn, countersChanged, need, refusedOnlyToMergers, spaceAndChangeRequest, spaceOf, usersById, type Deps } from './deps.ts';
@@ -43,8 +55,7 @@ export async function presentChangeRequests(deps: Deps, rows: ChangeRequestRow[]
     updatedAt: r.updatedAt,
     revision: r.revision,
     revisionInitial: r.revisionInitial,
-    revisionMergedAncestor: r.revisionMergedAncestor ?? undefined,
-    revisionMerged: r.revisionMerged ?? undefined,
+    ...absentIfNull(r, 'revisionMergedAncestor', 'revisionMerged'),
     comments: open.get(r.id) ?? 0,
     outdated: isOutdated(r, spaceRevision),
   }));

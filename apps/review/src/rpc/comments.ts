@@ -2,18 +2,7 @@ import { SortOrder } from '@quire/proto/common';
 import { COMMENT, COMMON } from '@quire/proto/limits';
 import type { Space } from '@quire/proto/content';
 import type { Comment, Reply, ReviewServiceServer } from '@quire/proto/review';
-import {
-  checkLength,
-  InvalidArgumentError,
-  isServiceError,
-  GrpcStatus,
-  NotFoundError,
-  pageArgs,
-  pageOf,
-  PermissionDeniedError,
-  type CallContext,
-  type Handlers,
-} from '@quire/service-kit';
+import { listPage, checkLength, InvalidArgumentError, isServiceError, GrpcStatus, NotFoundError, PermissionDeniedError, type CallContext, type Handlers } from '@quire/service-kit';
 import { checkReactions, commentPermissions, commentStatusFilter } from '../domain/comments.ts';
 import { presentReactions } from '../presenters.ts';
 import type { CommentRow, ReplyRow } from '../store/index.ts';
@@ -155,13 +144,12 @@ export function commentHandlers(deps: Deps): CommentHandlers {
     async listComments(req, ctx) {
       const { space, cr } = await scope(deps, req, ctx);
       const status = commentStatusFilter(req.status);
-      const { limit, page } = pageArgs(req.page);
-      const rows = await store.listComments(
-        { spaceId: space.id, changeRequestId: cr?.id, status, pageId: req.targetPage || undefined, authors: req.authors, order: ORDERS[req.order] },
-        page,
+      const filter = { spaceId: space.id, changeRequestId: cr?.id, status, pageId: req.targetPage || undefined, authors: req.authors, order: ORDERS[req.order] };
+      return listPage(
+        req.page,
+        (page) => store.listComments(filter, page),
+        (items) => presentComments(deps, space, items, ctx),
       );
-      const { items, next } = pageOf(rows, limit, (r) => r.id);
-      return { items: await presentComments(deps, space, items, ctx), page: { next } };
     },
 
     async postComment(req, ctx) {
@@ -210,9 +198,11 @@ export function commentHandlers(deps: Deps): CommentHandlers {
 
     async listReplies(req, ctx) {
       const { space, comment } = await commentIn(deps, req, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const { items, next } = pageOf(await store.listReplies(comment.id, page), limit, (r) => r.id);
-      return { items: await presentReplies(deps, space, items, ctx), page: { next } };
+      return listPage(
+        req.page,
+        (page) => store.listReplies(comment.id, page),
+        (items) => presentReplies(deps, space, items, ctx),
+      );
     },
 
     async postReply(req, ctx) {

@@ -1,4 +1,4 @@
-import { NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { listPage, NotFoundError, type CallContext, type Handlers } from '@quire/service-kit';
 import type { SiteRef, SitesServiceServer } from '@quire/proto/sites';
 import { checkShareLinkName } from '../domain/fields.ts';
 import { presentShareLink } from '../presenters.ts';
@@ -19,9 +19,11 @@ export function shareLinkHandlers(deps: Deps): H {
   return {
     async listShareLinks(req, ctx) {
       const { site } = await readable(deps, req.site, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const { items, next } = pageOf(await store.listShareLinks(site.id, page), limit, (r) => r.id);
-      return { items: items.map(presentShareLink), page: { next } };
+      return listPage(
+        req.page,
+        (page) => store.listShareLinks(site.id, page),
+        (items) => items.map(presentShareLink),
+      );
     },
 
     async createShareLink(req, ctx) {

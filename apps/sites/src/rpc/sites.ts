@@ -1,6 +1,6 @@
 import { SPACE } from '@quire/proto/limits';
 import type { SitesServiceServer } from '@quire/proto/sites';
-import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers } from '@quire/service-kit';
+import { listPage, checkOneOf, InvalidArgumentError, NotFoundError, type CallContext, type Handlers } from '@quire/service-kit';
 import { AGENTS_CONTEXTS, checkBasename, checkHostname, checkProxy, checkSiteTitle, DEFAULTS, SITE_TYPES, SITE_VISIBILITIES, SPACE_KEYWORDS } from '../domain/fields.ts';
 import { presentSite } from '../presenters.ts';
 import type { SpaceRef } from '../store/index.ts';
@@ -45,10 +45,12 @@ export function siteHandlers(deps: Deps): H {
 
     async listSites(req, ctx) {
       await memberOf(deps, req.organizationId, ctx);
-      const { limit, page } = pageArgs(req.page);
-      const rows = await store.listSites(req.organizationId, { spaceId: req.spaceId, title: req.title, published: req.published }, page);
-      const { items, next } = pageOf(rows, limit, (r) => r.id);
-      return { items: items.map(presentSite), page: { next } };
+      const filter = { spaceId: req.spaceId, title: req.title, published: req.published };
+      return listPage(
+        req.page,
+        (page) => store.listSites(req.organizationId, filter, page),
+        (items) => items.map(presentSite),
+      );
     },
 
     async getSite(req, ctx) {

@@ -1,6 +1,6 @@
-import type { SitesServiceServer, SiteStructureItem } from '@quire/proto/sites';
+import type { SiteRef, SitesServiceServer, SiteStructureItem } from '@quire/proto/sites';
 import type { PageRequest } from '@quire/proto/common';
-import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type Handlers, type Page } from '@quire/service-kit';
+import { checkOneOf, InvalidArgumentError, NotFoundError, pageArgs, pageOf, type CallContext, type Handlers, type Page } from '@quire/service-kit';
 import { checkCondition, checkDescription, checkGroupTitle, checkIcon, checkPath, checkSectionTitle } from '../domain/fields.ts';
 import { ITEM_KINDS, type ItemKind } from '../domain/structure.ts';
 import { presentStructure, treePresenter } from '../presenters.ts';
@@ -47,22 +47,26 @@ export function structureHandlers(deps: Deps): H {
   }
 
   /** A page of the site's items of one kind, each presented with the site's tree. */
-  async function itemPage<R extends { id: string }, M>(site: SiteRow, req: PageRequest | undefined, list: (page: Page) => Promise<R[]>, kind: (p: TreePresenter) => (row: R) => M) {
+  async function itemPage<K extends keyof TreePresenter>(site: SiteRow, req: PageRequest | undefined, list: (page: Page) => Promise<Parameters<TreePresenter[K]>[0][]>, kind: K) {
     const { limit, page } = pageArgs(req);
     const [rows, tree] = await Promise.all([list(page), store.tree(site.id)]);
     const { items, next } = pageOf(rows, limit, (r) => r.id);
-    return { items: items.map(kind(treePresenter(site, tree))), page: { next } };
+    const present = treePresenter(site, tree)[kind] as (row: Parameters<TreePresenter[K]>[0]) => ReturnType<TreePresenter[K]>;
+    return { items: items.map((r) => present(r)), page: { next } };
   }
+
+  /** A change to an editable site that answers nothing. */
+  const change =
+    <R extends { site?: SiteRef }>(work: (siteId: string, req: R) => Promise<unknown>) =>
+    async (req: R, ctx: CallContext) => {
+      await work((await editable(deps, req.site, ctx)).id, req);
+      return {};
+    };
 
   return {
     async listSiteSpaces(req, ctx) {
       const { site } = await viewable(deps, req.site, req.shareKey, ctx);
-      return itemPage(
-        site,
-        req.page,
-        (page) => store.listSiteSpaces(site.id, req.default, page),
-        (p) => p.siteSpace,
-      );
+      return itemPage(site, req.page, (page) => store.listSiteSpaces(site.id, req.default, page), 'siteSpace');
     },
 
     async addSiteSpace(req, ctx) {
@@ -81,20 +85,11 @@ export function structureHandlers(deps: Deps): H {
       return (await current(site, 'site-space', row.id)).siteSpace!;
     },
 
-    async deleteSiteSpace(req, ctx) {
-      const site = await editable(deps, req.site, ctx);
-      await store.deleteSiteSpace(site.id, req.siteSpaceId);
-      return {};
-    },
+    deleteSiteSpace: change((siteId, req) => store.deleteSiteSpace(siteId, req.siteSpaceId)),
 
     async listSections(req, ctx) {
       const { site } = await viewable(deps, req.site, req.shareKey, ctx);
-      return itemPage(
-        site,
-        req.page,
-        (page) => store.listSections(site.id, page),
-        (p) => p.section,
-      );
+      return itemPage(site, req.page, (page) => store.listSections(site.id, page), 'section');
     },
 
     async createSection(req, ctx) {
@@ -119,20 +114,11 @@ export function structureHandlers(deps: Deps): H {
       return (await current(site, 'site-section', req.sectionId)).section!;
     },
 
-    async deleteSection(req, ctx) {
-      const site = await editable(deps, req.site, ctx);
-      await store.deleteSection(site.id, req.sectionId);
-      return {};
-    },
+    deleteSection: change((siteId, req) => store.deleteSection(siteId, req.sectionId)),
 
     async listSectionGroups(req, ctx) {
       const { site } = await readable(deps, req.site, ctx);
-      return itemPage(
-        site,
-        req.page,
-        (page) => store.listGroups(site.id, page),
-        (p) => p.group,
-      );
+      return itemPage(site, req.page, (page) => store.listGroups(site.id, page), 'group');
     },
 
     async createSectionGroup(req, ctx) {
@@ -153,11 +139,7 @@ export function structureHandlers(deps: Deps): H {
       return (await current(site, 'site-section-group', group.id)).group!;
     },
 
-    async deleteSectionGroup(req, ctx) {
-      const site = await editable(deps, req.site, ctx);
-      await store.deleteGroup(site.id, req.groupId);
-      return {};
-    },
+    deleteSectionGroup: change((siteId, req) => store.deleteGroup(siteId, req.groupId)),
 
     async addSectionToGroup(req, ctx) {
       const site = await editable(deps, req.site, ctx);
@@ -165,11 +147,7 @@ export function structureHandlers(deps: Deps): H {
       return (await current(site, 'site-section-group', req.groupId)).group!;
     },
 
-    async removeSectionFromGroup(req, ctx) {
-      const site = await editable(deps, req.site, ctx);
-      await store.removeSectionFromGroup(site.id, req.groupId, req.sectionId);
-      return {};
-    },
+    removeSectionFromGroup: change((siteId, req) => store.removeSectionFromGroup(siteId, req.groupId, req.sectionId)),
 
     async getSiteStructure(req, ctx) {
       const { site } = await viewable(deps, req.site, req.shareKey, ctx);

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '@quire/service-kit/prisma';
-import { AlreadyExistsError, rowsAfter, type Page } from '@quire/service-kit';
+import { AlreadyExistsError, oldestFirst, type Page } from '@quire/service-kit';
 import { newId } from '@quire/service-kit/ids';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './index.ts';
@@ -58,8 +58,7 @@ export function siteStore(database: Db) {
           ...(filter.spaceId ? { siteSpaces: { some: { spaceId: filter.spaceId } } } : {}),
         },
         include: withCount,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        ...rowsAfter(page),
+        ...oldestFirst(page),
       });
       return rows.map(siteRow);
     },

@@ -98,7 +98,7 @@ function CommentItem({ comment, crPath, canComment, queryKey }: { comment: Comme
       )}
       {canComment && (
         <InlineForm submit="Reply" buttonClass="btn small" disabled={postReply.isPending} onSubmit={() => reply.trim() && postReply.mutate()}>
-          <Field label={`Reply to ${comment.postedBy.displayName}`} hideLabel value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply…" />
+          <Field label={`Reply to ${comment.postedBy.displayName}`} hideLabel bind={[reply, setReply]} placeholder="Reply…" />
         </InlineForm>
       )}
     </li>

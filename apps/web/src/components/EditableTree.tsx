@@ -98,15 +98,7 @@ function Item(props: BranchProps & { page: RevisionPage }) {
         {renaming ? (
           <InlineForm submit="Save" buttonClass="btn small" onSubmit={submit}>
             {/* A rename field opened by the user takes the focus it asked for. */}
-            <Field
-              label={`New title of ${p.title}`}
-              hideLabel
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-              maxLength={256}
-              autoFocus
-              onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)}
-            />
+            <Field label={`New title of ${p.title}`} hideLabel bind={[title, setTitle]} maxLength={256} autoFocus onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)} />
           </InlineForm>
         ) : p.type === 'group' ? (
           <span className="muted small">{p.title}</span>

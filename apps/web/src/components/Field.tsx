@@ -15,10 +15,14 @@ function Label({ label, hideLabel, children }: Labelled & { children: ReactNode 
   );
 }
 
-export function Field({ label, hideLabel, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+/** A text state and its setter: the field shows the one and changes through the other. */
+type Bound = { bind?: readonly [string, (value: string) => void] };
+
+export function Field({ label, hideLabel, bind, ...input }: Labelled & Bound & InputHTMLAttributes<HTMLInputElement>) {
+  const bound = bind && { value: bind[0], onChange: (e: { target: { value: string } }) => bind[1](e.target.value) };
   return (
     <Label label={label} hideLabel={hideLabel}>
-      <input {...input} />
+      <input {...input} {...bound} />
     </Label>
   );
 }

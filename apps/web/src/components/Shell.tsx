@@ -65,6 +65,11 @@ export function Shell({ org, space, children }: { org?: string; space?: string; 
             </Link>
           )}
           {org && (
+            <Link className="btn" href={paths.openApi(org)}>
+              OpenAPI
+            </Link>
+          )}
+          {org && (
             <Link className="btn" href={paths.settings(org)}>
               Settings
             </Link>

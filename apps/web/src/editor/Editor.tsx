@@ -14,6 +14,7 @@ import {
   extensions,
   HINT_STYLES,
   filePicker,
+  apiOperationPicker,
   type UploadKind,
   type RenderReusable,
   COLORS,
@@ -24,6 +25,7 @@ import {
   type Choices,
   type Json,
 } from '@quire/editor';
+import { ApiOperationDialog, type ApiOperationData } from './ApiOperationDialog.tsx';
 
 export interface EditorProps {
   document: JSONDocument;
@@ -38,14 +40,17 @@ export interface EditorProps {
   collab?: { provider: HocuspocusProvider; user: { name: string; color: string } };
   /** Shown, not edited (a reader, or a change request that takes no edits). */
   readOnly?: boolean;
+  /** The organization whose OpenAPI specs "Insert API operation" offers. */
+  organizationId?: string;
 }
 
 // Markdown pasted as plain text (no HTML on the clipboard) is parsed by the document model.
 const LOOKS_LIKE_MARKDOWN = /^(?:#{1,6} |[-*+] |\d{1,9}\. |> |```|\{% )/m;
 
 /** The block editor (Tiptap on ProseMirror) with a toolbar, slash commands and a markdown source mode. */
-export function Editor({ document, onChange, uploadFile, choices = {}, label, collab, readOnly = false }: EditorProps) {
+export function Editor({ document, onChange, uploadFile, choices = {}, label, collab, readOnly = false, organizationId }: EditorProps) {
   const [source, setSource] = useState<string>();
+  const [pickingOperation, setPickingOperation] = useState(false);
   const imageInput = useRef<HTMLInputElement>(null);
   const inlineImageInput = useRef<HTMLInputElement>(null);
   const uploaded = useRef<Choices['files']>([]);
@@ -101,10 +106,20 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label, co
 
   useEffect(() => {
     filePicker.pick = (_e, kind) => inputs[kind].current?.click();
+    apiOperationPicker.pick = organizationId ? () => setPickingOperation(true) : undefined;
     return () => {
       filePicker.pick = undefined;
+      apiOperationPicker.pick = undefined;
     };
-  }, []);
+  }, [organizationId]);
+  const insertOperation = (data: ApiOperationData) => {
+    setPickingOperation(false);
+    editor
+      ?.chain()
+      .focus()
+      .insertContent({ type: 'gbBlock', attrs: { block: JSON.stringify({ object: 'block', type: 'openapi-operation', isVoid: true, data }) } })
+      .run();
+  };
 
   const inputs: Record<UploadKind, RefObject<HTMLInputElement | null>> = { image: imageInput, 'inline-image': inlineImageInput, file: fileInput };
   const onFile = async (file: File | undefined, kind: UploadKind) => {
@@ -192,6 +207,7 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label, co
         {run('Hint', (e) => e.chain().focus().setHint(HINT_STYLES[0]!).run())}
         {run('Image', () => imageInput.current?.click())}
         {run('Inline image', () => inlineImageInput.current?.click())}
+        {organizationId && run('Insert API operation', () => setPickingOperation(true))}
         {colorSelect('text', 'Text colour')}
         {colorSelect('background', 'Background colour')}
         {run('Annotate', (e) =>
@@ -208,6 +224,7 @@ export function Editor({ document, onChange, uploadFile, choices = {}, label, co
         {picker('inline-image')}
         {picker('file')}
       </div>
+      {pickingOperation && organizationId && <ApiOperationDialog org={organizationId} onInsert={insertOperation} onClose={() => setPickingOperation(false)} />}
       {note && source === undefined && (
         <div className="toolbar" role="toolbar" aria-label="Annotation">
           <label className="grow">

@@ -35,14 +35,7 @@ export default function ChangeRequestsView({ space }: { space: Space }) {
       <h1>Change requests</h1>
       {space.permissions.edit && (
         <InlineForm submit="New change request" buttonClass="btn primary" disabled={create.isPending} onSubmit={() => create.mutate()}>
-          <Field
-            label="Subject of the new change request"
-            hideLabel
-            value={subject}
-            onChange={(e) => setSubject(e.target.value)}
-            placeholder="What will you change?"
-            maxLength={100}
-          />
+          <Field label="Subject of the new change request" hideLabel bind={[subject, setSubject]} placeholder="What will you change?" maxLength={100} />
         </InlineForm>
       )}
       <MutationStatus of={create} label="Opening a change request" />

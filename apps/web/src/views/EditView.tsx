@@ -100,6 +100,7 @@ export default function EditView({ space, number, path }: { space: Space; number
             crPath={crPath}
             name={cr.data ? `${space.id}/${cr.data.id}/${page.id}` : undefined}
             readOnly={!space.permissions?.edit}
+            organizationId={space.organization}
             base={base}
             page={page}
             // Until they are in, the page's body loads alongside (the editor opens with both).
@@ -139,11 +140,12 @@ interface PageEditorProps {
   /** The page's name on the collaboration server, once the change request's id is known. */
   name: string | undefined;
   readOnly: boolean;
+  organizationId: string;
   choices: EditorProps['choices'];
   onDeleted: () => void;
 }
 
-function PageEditor({ crPath, base, page, name, readOnly, choices, onDeleted }: PageEditorProps) {
+function PageEditor({ crPath, base, page, name, readOnly, organizationId, choices, onDeleted }: PageEditorProps) {
   const client = useQueryClient();
   const { user } = useSession();
   // Edited together where the collaboration server answers: the body is then its document, and
@@ -267,6 +269,7 @@ function PageEditor({ crPath, base, page, name, readOnly, choices, onDeleted }: 
         uploadFile={async (file) => uploadFile(crPath, base, file)}
         choices={choices}
         readOnly={readOnlyNow}
+        organizationId={organizationId}
         {...(together && collab.provider ? { collab: { provider: collab.provider, user: { name: user?.displayName ?? 'Member', color: memberColor(user?.id ?? '') } } } : {})}
       />
     </article>

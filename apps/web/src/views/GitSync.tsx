@@ -81,26 +81,11 @@ export function GitSync({ space }: { space: Space }) {
               <input type="radio" name="direction" checked={direction === 'export'} onChange={() => setDirection('export')} /> Export to the repository
             </label>
           </fieldset>
-          <Field
-            label="Repository URL"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder={info.data?.url || 'https://github.com/acme/docs.git'}
-            maxLength={2048}
-            required={!info.data}
-          />
-          <Field label="Branch" value={branch} onChange={(e) => setBranch(e.target.value)} maxLength={200} required />
-          <Field label="User name (optional)" value={username} onChange={(e) => setUsername(e.target.value)} maxLength={200} autoComplete="off" />
-          <Field
-            label="Access token or password (optional, never stored)"
-            type="password"
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            maxLength={1000}
-            autoComplete="new-password"
-          />
-          {direction === 'export' && <Field label="Commit message" value={message} onChange={(e) => setMessage(e.target.value)} maxLength={4096} required />}
+          <Field label="Repository URL" type="url" bind={[url, setUrl]} placeholder={info.data?.url || 'https://github.com/acme/docs.git'} maxLength={2048} required={!info.data} />
+          <Field label="Branch" bind={[branch, setBranch]} maxLength={200} required />
+          <Field label="User name (optional)" bind={[username, setUsername]} maxLength={200} autoComplete="off" />
+          <Field label="Access token or password (optional, never stored)" type="password" bind={[token, setToken]} maxLength={1000} autoComplete="new-password" />
+          {direction === 'export' && <Field label="Commit message" bind={[message, setMessage]} maxLength={4096} required />}
           <button type="submit" className="btn primary" disabled={start.isPending || (job !== undefined && !jobOver(job))}>
             {direction === 'import' ? 'Start import' : 'Start export'}
           </button>

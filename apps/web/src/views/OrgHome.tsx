@@ -116,7 +116,7 @@ function CreateForm({ label, onCreate }: { label: string; onCreate: (title: stri
   };
   return (
     <InlineForm submit={label} onSubmit={submit}>
-      <Field label={`${label} title`} hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder={`${label} title`} maxLength={50} />
+      <Field label={`${label} title`} hideLabel bind={[title, setTitle]} placeholder={`${label} title`} maxLength={50} />
     </InlineForm>
   );
 }

@@ -65,7 +65,7 @@ function Members({ org }: { org: string }) {
     <section aria-label="Members">
       {admin && (
         <InlineForm submit="Invite" buttonClass="btn primary" onSubmit={invite}>
-          <Field label="Emails to invite" hideLabel value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="ada@example.com, bob@example.com" />
+          <Field label="Emails to invite" hideLabel bind={[emails, setEmails]} placeholder="ada@example.com, bob@example.com" />
           <RoleSelect label="Role of the invited" value={role} onChange={setRole} />
         </InlineForm>
       )}
@@ -113,7 +113,7 @@ function Teams({ org }: { org: string }) {
   return (
     <section aria-label="Teams">
       <InlineForm submit="New team" onSubmit={() => title.trim() && act.mutate(() => api.put(`/orgs/${org}/teams`, { title: title.trim() }).then(() => setTitle('')))}>
-        <Field label="New team name" hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Team name" maxLength={64} />
+        <Field label="New team name" hideLabel bind={[title, setTitle]} placeholder="Team name" maxLength={64} />
       </InlineForm>
       <MutationStatus of={act} />
       <QueryState query={teams} loading="Loading teams" failed="Could not load teams" empty={teams.data?.length === 0 && 'No teams yet'} />
@@ -152,7 +152,7 @@ function Tokens() {
   return (
     <section aria-label="API tokens">
       <InlineForm submit="Create token" onSubmit={create}>
-        <Field label="Token label" hideLabel value={label} onChange={(e) => setLabel(e.target.value)} placeholder="What is it for?" maxLength={100} />
+        <Field label="Token label" hideLabel bind={[label, setLabel]} placeholder="What is it for?" maxLength={100} />
         <SelectField label="Token scope" hideLabel value={scope} onChange={(e) => setScope(e.target.value as 'write' | 'read')} options={SCOPES} />
       </InlineForm>
       <MutationStatus of={act} />

@@ -30,7 +30,7 @@ export default function SitesView({ org }: { org: string }) {
       <h1>Sites</h1>
       {canCreate && (
         <InlineForm submit="New site" buttonClass="btn primary" onSubmit={create}>
-          <Field label="New site title" hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Site title" minLength={2} maxLength={128} required />
+          <Field label="New site title" hideLabel bind={[title, setTitle]} placeholder="Site title" minLength={2} maxLength={128} required />
         </InlineForm>
       )}
       <MutationStatus of={act} label="Creating the site" />

@@ -74,7 +74,7 @@ function General({ space, admin }: { space: Space; admin: boolean }) {
   return (
     <section aria-label="General">
       <form className="stack" onSubmit={rename}>
-        <Field label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={50} required disabled={!admin} />
+        <Field label="Title" bind={[title, setTitle]} maxLength={50} required disabled={!admin} />
         {admin && (
           <button type="submit" className="btn">
             Rename

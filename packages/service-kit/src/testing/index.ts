@@ -284,3 +284,12 @@ export async function reservedPort(): Promise<number> {
     }
   }
 }
+
+/** A fixture (vitest's `test.extend`) of what `start` gives, running for the fixture's scope and stopped after it. */
+export function running<T extends { stop(): Promise<unknown> }>(start: () => Promise<T>) {
+  return async ({}: object, use: (value: T) => Promise<void>) => {
+    const value = await start();
+    await use(value);
+    await value.stop();
+  };
+}

@@ -1,5 +1,5 @@
 import { esc } from '@quire/render';
-import { fieldsHtml, markdownHtml, schemaHtml, valueText } from './fields.ts';
+import { fieldsHtml, markdownHtml, newDrawn, schemaHtml, valueText, type Drawn } from './fields.ts';
 import { codeSamples, paramSample, securityHeaders, sketchOf, bodyText } from './samples.ts';
 import { schemaTree, sampleOf, type Field } from './schema.ts';
 import { isObj, list, resolve, str, type Obj, type Operation } from './spec.ts';
@@ -51,23 +51,24 @@ export function securityOf(doc: Obj, operation: Obj): { name: string; label: str
     );
 }
 
-function mediaHtml(doc: Obj, content: unknown, forRequest: boolean): string {
+/** Each media type's schema; a response's with its example (a request's shows in the code samples). */
+function mediaHtml(doc: Obj, content: unknown, drawn: Drawn, forRequest: boolean): string {
   if (!isObj(content)) return '';
   return Object.entries(content)
     .map(([type, raw]) => {
       const media = resolve(doc, raw).value;
       const example = media.example ?? (isObj(media.examples) ? Object.values(media.examples).map((e) => resolve(doc, e).value.value)[0] : undefined);
-      const sample = example !== undefined ? example : media.schema !== undefined ? sampleOf(doc, media.schema, forRequest) : undefined;
+      const sample = forRequest ? undefined : example !== undefined ? example : media.schema !== undefined ? sampleOf(doc, media.schema) : undefined;
       const shown =
         sample === undefined
           ? ''
           : `<details class="oa-example"><summary>Example</summary><pre><code>${esc(typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2))}</code></pre></details>`;
-      return `<div class="oa-media"><p class="oa-media-type"><code>${esc(type)}</code></p>${media.schema !== undefined ? schemaHtml(schemaTree(doc, media.schema)) : ''}${shown}</div>`;
+      return `<div class="oa-media"><p class="oa-media-type"><code>${esc(type)}</code></p>${media.schema !== undefined ? schemaHtml(schemaTree(doc, media.schema), drawn) : ''}${shown}</div>`;
     })
     .join('');
 }
 
-function responsesHtml(doc: Obj, operation: Obj): string {
+function responsesHtml(doc: Obj, operation: Obj, drawn: Drawn): string {
   const responses = isObj(operation.responses) ? operation.responses : {};
   const items = Object.entries(responses).map(([status, raw]) => {
     const r = resolve(doc, raw).value;
@@ -75,7 +76,7 @@ function responsesHtml(doc: Obj, operation: Obj): string {
     // A one-line description is the summary; a longer one shows in full below it.
     const description = str(r.description) ?? '';
     const oneLine = !str(r.summary) && !description.includes('\n');
-    return `<details class="oa-response"${status.startsWith('2') ? ' open' : ''}><summary><span class="oa-status oa-status-${esc(status[0])}">${esc(status)}</span> ${esc(str(r.summary) ?? (oneLine ? description : ''))}</summary>${oneLine ? '' : markdownHtml(description)}${headers.length ? `<p class="oa-label">Headers</p>${fieldsHtml(headers)}` : ''}${mediaHtml(doc, r.content, false)}</details>`;
+    return `<details class="oa-response"${status.startsWith('2') ? ' open' : ''}><summary><span class="oa-status oa-status-${esc(status[0])}">${esc(status)}</span> ${esc(str(r.summary) ?? (oneLine ? description : ''))}</summary>${oneLine ? '' : markdownHtml(description)}${headers.length ? `<p class="oa-label">Headers</p>${fieldsHtml(headers, drawn)}` : ''}${mediaHtml(doc, r.content, drawn, false)}</details>`;
   });
   return items.length ? `<h4 class="oa-heading">Responses</h4><div class="oa-responses">${items.join('')}</div>` : '';
 }
@@ -94,13 +95,14 @@ function consoleHtml(doc: Obj, op: Operation, target: ConsoleTarget): string {
 <button type="submit">Send</button><div class="oa-answer" aria-live="polite" hidden></div></form></details>`;
 }
 
-export function operationHtml(doc: Obj, op: Operation, target?: ConsoleTarget): string {
+/** The operation's HTML; `drawn` carries the named schemas already drawn on the page (of the same spec). */
+export function operationHtml(doc: Obj, op: Operation, target?: ConsoleTarget, drawn: Drawn = newDrawn()): string {
   const o = op.operation;
   const method = op.method.toUpperCase();
   const deprecated = o.deprecated === true;
   const places = PLACES.map(([place, title]) => {
     const fields = op.parameters.filter((p) => p.in === place).map((p) => parameterField(doc, p));
-    return fields.length ? `<h4 class="oa-heading">${title}</h4>${fieldsHtml(fields)}` : '';
+    return fields.length ? `<h4 class="oa-heading">${title}</h4>${fieldsHtml(fields, drawn)}` : '';
   }).join('');
   const security = securityOf(doc, o);
   const requestBody = resolve(doc, o.requestBody).value;
@@ -118,9 +120,9 @@ export function operationHtml(doc: Obj, op: Operation, target?: ConsoleTarget): 
       : '',
     places,
     isObj(requestBody.content)
-      ? `<h4 class="oa-heading">Body${requestBody.required === true ? ' <span class="oa-badge oa-required">Required</span>' : ''}</h4>${markdownHtml(str(requestBody.description))}${mediaHtml(doc, requestBody.content, true)}`
+      ? `<h4 class="oa-heading">Body${requestBody.required === true ? ' <span class="oa-badge oa-required">Required</span>' : ''}</h4>${markdownHtml(str(requestBody.description))}${mediaHtml(doc, requestBody.content, drawn, true)}`
       : '',
-    responsesHtml(doc, o),
+    responsesHtml(doc, o, drawn),
     `<div class="oa-samples">${samples.map((s, i) => `<details class="oa-sample"${i === 0 ? ' open' : ''}><summary>${esc(s.label)}</summary><pre><code class="language-${esc(s.lang)}">${esc(s.source)}</code></pre></details>`).join('')}</div>`,
     target && op.servers.length ? consoleHtml(doc, op, target) : '',
     '</section>',

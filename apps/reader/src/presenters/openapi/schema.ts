@@ -17,6 +17,8 @@ export interface Field {
   default?: unknown;
   enum?: unknown[];
   example?: unknown;
+  /** The reference of the named schema whose properties it lists (its own, or its array's items'). */
+  schema?: string;
   /** The name of a schema shown above it: recursion stops here. */
   recursive?: string;
   /** A reference that leads outside the spec, never fetched. */
@@ -28,7 +30,7 @@ export interface Field {
 
 /** Fields drawn at most per schema tree, and levels of nesting. */
 const MAX_FIELDS = 1500;
-const MAX_DEPTH = 6;
+const MAX_DEPTH = 4;
 
 export function schemaTree(doc: Obj, schema: unknown, name?: string, required?: boolean): Field {
   let budget = MAX_FIELDS;
@@ -40,10 +42,11 @@ export function schemaTree(doc: Obj, schema: unknown, name?: string, required?: 
     if (ref && above.includes(ref)) return { ...base, type: refName(ref), recursive: refName(ref) };
     const path = ref ? [...above, ref] : above;
     const merged = mergeAllOf(doc, s);
-    const field: Field = { ...base, ...facts(merged), type: typeLabel(doc, merged, ref) };
+    const field: Field = { ...base, ...facts(merged), type: typeLabel(doc, merged, ref), schema: ref };
     if (budget <= 0 || path.length > MAX_DEPTH) return field;
     const items = arrayItems(doc, merged);
     if (items?.ref && path.includes(items.ref)) return { ...field, recursive: refName(items.ref) };
+    if (items) field.schema = items.ref;
     const props = items ? items.value : merged;
     const inner = items?.ref ? [...path, items.ref] : path;
     const req = new Set(list(props.required).filter((r): r is string => typeof r === 'string'));

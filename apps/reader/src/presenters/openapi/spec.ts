@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
-import { unescapeJsonPointer, upgrade } from '@scalar/openapi-parser';
+import { unescapeJsonPointer } from '@scalar/openapi-parser';
+import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { parse as parseYaml } from 'yaml';
 
-// A spec as the reader shows it: read from JSON or YAML, upgraded by @scalar/openapi-parser to
-// OpenAPI 3.1 (Swagger 2.0 and 3.0 alike), its local `$ref`s followed as they are rendered. They
+// A spec as the reader shows it: read from JSON or YAML, Swagger 2.0 upgraded to OpenAPI 3.0 by
+// @scalar/openapi-upgrader (3.0 and 3.1 read as they are: the renderer knows both forms, and
+// upgrading a large 3.0 spec to 3.1 cost most of its first read), its local `$ref`s followed as they are rendered. They
 // are followed lazily rather than by `dereference`: a reference keeps its name (a recursive schema
 // shows once, then as "Node"), and a 5 MB spec costs one upgrade, not a copy of every use. A
 // reference to another file or URL is never fetched: it shows as such.
@@ -12,8 +13,6 @@ export type Obj = Record<string, unknown>;
 
 export interface Spec {
   doc: Obj;
-  /** SHA-256 of the text it was read from. */
-  digest: string;
 }
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -34,9 +33,12 @@ export function parseSpec(text: string): Spec {
     throw new SpecError(`not valid JSON or YAML (${(err as Error).message.split('\n')[0]})`);
   }
   if (!isObj(value) || !(typeof value.openapi === 'string' || value.swagger === '2.0')) throw new SpecError('not an OpenAPI 3 or Swagger 2.0 document');
-  const doc = upgrade(value).specification as unknown as Obj | null;
-  if (!isObj(doc) || !isObj(doc.paths)) throw new SpecError('the document has no paths');
-  return { doc, digest: createHash('sha256').update(text).digest('hex') };
+  const doc = (value.swagger === '2.0' ? upgradeFromTwoToThree(value as never) : value) as unknown;
+  if (!isObj(doc)) throw new SpecError('not an OpenAPI 3 or Swagger 2.0 document');
+  // OpenAPI 3.1 may describe only webhooks: no path, no operation to draw.
+  if (!isObj(doc.paths) && isObj(doc.webhooks)) doc.paths = {};
+  if (!isObj(doc.paths)) throw new SpecError('the document has no paths');
+  return { doc };
 }
 
 /** The value a local JSON pointer (`#/components/schemas/Pet`) names; undefined when none does. */

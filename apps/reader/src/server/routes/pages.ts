@@ -20,7 +20,8 @@ const OPENAPI_TAG = /\{% openapi/;
 /** A block's tag as written, closed, with its method and path (attributes in the order the writer puts them). */
 const OPENAPI_TAGS = /\{% openapi(?:-operation)? [^\n]*?path="([^"]*)" method="([^"]*)" %\}[\s\S]*?\{% endopenapi(?:-operation)? %\}/g;
 
-export type Rendered = LRUCache<string, { html: string; gzip: Buffer }>;
+/** Pages as sent: their bytes (not a string encoded again on every request) and gzipped. */
+export type Rendered = LRUCache<string, { html: Buffer; gzip: Buffer }>;
 
 /** The pages of a site: each rendered once per version (ETag) and kept gzipped, or its markdown. */
 export function pages({ data, rendered, track, openApi }: { data: SiteData; rendered: Rendered; track: Track; openApi: OpenApiPages }) {
@@ -133,7 +134,7 @@ export function pages({ data, rendered, track, openApi }: { data: SiteData; rend
           shown: shownOf(page),
         },
       );
-      kept = { html: body, gzip: await gzip(body) };
+      kept = { html: Buffer.from(body), gzip: await gzip(body) };
       rendered.set(etag, kept);
     }
     v.reply.header('etag', etag);

@@ -17,7 +17,7 @@ export function Integrations({ org }: { org: string }) {
   return (
     <section aria-label="Integrations">
       <InlineForm submit="Search" role="search" onSubmit={() => setAsked(search.trim())}>
-        <Field label="Search integrations" hideLabel type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name" maxLength={100} />
+        <Field label="Search integrations" hideLabel type="search" bind={[search, setSearch]} placeholder="Name" maxLength={100} />
       </InlineForm>
       <p className="muted small">
         Integrations are published with the API (`POST /v1/integrations/{'{name}'}`); installing one on the organization, a space or a site is not in the API yet.

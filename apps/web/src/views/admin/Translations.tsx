@@ -31,8 +31,8 @@ export function Translations({ org }: { org: string }) {
   return (
     <section aria-label="Translations">
       <InlineForm submit="New translation" onSubmit={create}>
-        <Field label="Translation title" hideLabel value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Title" maxLength={100} required />
-        <Field label="Languages (BCP 47 tags)" hideLabel value={languages} onChange={(e) => setLanguages(e.target.value)} placeholder="fr, de, ja" maxLength={1000} />
+        <Field label="Translation title" hideLabel bind={[title, setTitle]} placeholder="Title" maxLength={100} required />
+        <Field label="Languages (BCP 47 tags)" hideLabel bind={[languages, setLanguages]} placeholder="fr, de, ja" maxLength={1000} />
       </InlineForm>
       <MutationStatus of={act} />
       <QueryState query={settings} loading="Loading translations" failed="Could not load the translations" empty={settings.data?.length === 0 && 'No translation settings'} />
@@ -50,7 +50,7 @@ function TranslationRow({ org, t, act }: { org: string; t: TranslationSettings; 
   return (
     <li className="inline">
       <strong className="grow">{t.title}</strong>
-      <Field label={`Languages of ${t.title}`} hideLabel value={languages} onChange={(e) => setLanguages(e.target.value)} disabled={!t.permissions.edit} maxLength={1000} />
+      <Field label={`Languages of ${t.title}`} hideLabel bind={[languages, setLanguages]} disabled={!t.permissions.edit} maxLength={1000} />
       {t.permissions.edit && (
         <>
           <button

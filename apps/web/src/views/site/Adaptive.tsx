@@ -44,17 +44,8 @@ export function Adaptive({ org, site }: SiteProps) {
       </label>
       <h2>Visitor claims</h2>
       <InlineForm submit="Add claim" onSubmit={add}>
-        <Field
-          label="Claim name"
-          hideLabel
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="isBetaUser"
-          maxLength={64}
-          required
-          aria-invalid={invalid ? true : undefined}
-        />
-        <Field label="Claim description" hideLabel value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it means" maxLength={200} required />
+        <Field label="Claim name" hideLabel bind={[name, setName]} placeholder="isBetaUser" maxLength={64} required aria-invalid={invalid ? true : undefined} />
+        <Field label="Claim description" hideLabel bind={[description, setDescription]} placeholder="What it means" maxLength={200} required />
         <label className="check">
           <input type="checkbox" checked={unsigned} onChange={(e) => setUnsigned(e.target.checked)} /> Unsigned
         </label>

@@ -40,10 +40,10 @@ function CustomizationForm({ path, current }: { path: string; current: SiteCusto
   };
   return (
     <form className="stack" aria-label="Customization" onSubmit={save}>
-      <Field label="Title shown on the site" value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} />
+      <Field label="Title shown on the site" bind={[title, setTitle]} minLength={2} maxLength={128} />
       <div className="inline">
-        <Field label="Accent colour (light mode)" type="color" value={light} onChange={(e) => setLight(e.target.value)} />
-        <Field label="Accent colour (dark mode)" type="color" value={dark} onChange={(e) => setDark(e.target.value)} />
+        <Field label="Accent colour (light mode)" type="color" bind={[light, setLight]} />
+        <Field label="Accent colour (dark mode)" type="color" bind={[dark, setDark]} />
       </div>
       <SelectField label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as (typeof THEMES)[number])} options={THEMES} />
       <SelectField label="Default mode" value={mode} onChange={(e) => setMode(e.target.value as 'light' | 'dark')} options={['light', 'dark']} />

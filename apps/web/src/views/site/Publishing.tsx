@@ -31,7 +31,7 @@ export function Publishing({ org, site }: SiteProps) {
   return (
     <section aria-label="Publishing">
       <InlineForm submit="Rename" onSubmit={() => title.trim() !== site.title && act.mutate(() => api.patch(base, { title: title.trim() }))}>
-        <Field label="Site title" value={title} onChange={(e) => setTitle(e.target.value)} minLength={2} maxLength={128} required />
+        <Field label="Site title" bind={[title, setTitle]} minLength={2} maxLength={128} required />
       </InlineForm>
       <SelectField label="Audience" value={site.visibility} onChange={(e) => act.mutate(() => api.patch(base, { visibility: e.target.value }))} options={VISIBILITIES} />
       <MutationStatus of={act} />
@@ -56,7 +56,7 @@ function ShareLinks({ base, active }: { base: string; active: boolean }) {
       <h2 id="share-links">Share links</h2>
       {!active && <p className="muted small">Share links open the site only while its audience is “Anyone with a share link”.</p>}
       <InlineForm submit="New share link" onSubmit={() => name.trim() && act.mutate(() => api.post(`${base}/share-links`, { name: name.trim() }).then(() => setName('')))}>
-        <Field label="Share link name" hideLabel value={name} onChange={(e) => setName(e.target.value)} placeholder="Who is it for?" maxLength={50} required />
+        <Field label="Share link name" hideLabel bind={[name, setName]} placeholder="Who is it for?" maxLength={50} required />
       </InlineForm>
       <MutationStatus of={act} />
       <QueryState query={links} loading="Loading share links" failed="Could not load the share links" empty={links.data?.length === 0 && 'No share links'} />

@@ -171,15 +171,7 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
         )}
       >
         {spaceOptions(sectionSpace, setSectionSpace, 'Space of the new section', true)}
-        <Field
-          label="New section title"
-          hideLabel
-          value={sectionTitle}
-          onChange={(e) => setSectionTitle(e.target.value)}
-          placeholder="Section title (optional)"
-          minLength={2}
-          maxLength={128}
-        />
+        <Field label="New section title" hideLabel bind={[sectionTitle, setSectionTitle]} placeholder="Section title (optional)" minLength={2} maxLength={128} />
       </InlineForm>
       {sections.length > 0 && (
         <InlineForm
@@ -189,7 +181,7 @@ function AddForms({ base, structure, spaces, act }: { base: string; structure: S
             () => setGroupTitle(''),
           )}
         >
-          <Field label="New group title" hideLabel value={groupTitle} onChange={(e) => setGroupTitle(e.target.value)} placeholder="Group title" maxLength={100} required />
+          <Field label="New group title" hideLabel bind={[groupTitle, setGroupTitle]} placeholder="Group title" maxLength={100} required />
         </InlineForm>
       )}
     </div>
