@@ -72,7 +72,9 @@ async function insertAlone(rows: number, duration: number) {
     // Ten different inserts, used in turn, each with a token of its own (as the writer's).
     const events = batchOf(1000);
     const inserts = Array.from({ length: 10 }, (_, i) => {
-      const batches = Array.from({ length: rows / 1000 }, () => eventRows(events, { organizationId: org.id, siteId: 'alone', clientIp: '127.0.0.1', now: new Date() }));
+      const batches = Array.from({ length: rows / 1000 }, () =>
+        eventRows(events, { organizationId: org.id, siteId: 'alone', clientIp: '127.0.0.1', now: new Date(), fromReader: false }),
+      );
       return Buffer.concat(batches.flatMap((b, k) => toMessages(b, `alone-${i}-${k}`, 1024 * 1024).map((m) => m.body)));
     });
     const cpu0 = process.cpuUsage();

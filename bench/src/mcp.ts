@@ -9,12 +9,13 @@ import { unaryCall } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import { percentiles, writeResult } from './lib/results.ts';
 import { startSiteServices } from './lib/site-services.ts';
-import { startApp, stopAll, waitForHttp } from './lib/load.ts';
+import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 
 // A published site's MCP server on a space of BENCH_PAGES pages (20,000: 200 chapters of 99
 // topics), the reader started from its bundle (`pnpm build` first), called with the official
 // MCP client over loopback, one call at a time (BENCH_RUNS each, after a warm-up):
-// searchDocumentation against the reader's own search page (`~search?q=`) with the same query,
+// searchDocumentation against the reader's own search page (`~search?q=`) with the same query
+// (answered from the reader's cache of the revision's answers after the first), a new query each call,
 // and getPage of pages already read (their revision and markdown cached) against the same pages'
 // `.md`, in the same run. The services run in this process from source.
 
@@ -64,7 +65,7 @@ const site = await sites.call<CreateSiteRequest, Site>(
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
 const origin = `http://127.0.0.1:${PORT}`;
-startApp('reader', {
+const reader = startApp('reader', {
   READER_PORT: String(PORT),
   QUIRE_READER_URL: origin,
   ORGS_URL: orgs.address,
@@ -88,17 +89,24 @@ for (let i = 0; !(await tool('searchDocumentation', { query: last })).text.inclu
 }
 const indexedMs = performance.now() - seeded;
 
-/** RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles. */
+/**
+ * RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles and the
+ * CPU time per call of the reader and of this process (the client and the services): what a call
+ * costs, which the load of a shared machine does not change as it changes the latency.
+ */
 async function timed(name: string, call: (i: number) => Promise<string>, expect: RegExp) {
   for (let i = 0; i < WARMUP; i++) await call(i);
   const times: number[] = [];
+  const cpu0 = { reader: processCpuMs(reader.pid!).all, bench: process.cpuUsage() };
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     const answer = await call(i);
     times.push(performance.now() - t0);
     if (!expect.test(answer)) throw new Error(`${name}: unexpected answer ${answer.slice(0, 200)}`);
   }
-  return { name, ...percentiles(times) };
+  const perCall = (ms: number) => Math.round((ms / RUNS) * 100) / 100;
+  const bench = process.cpuUsage(cpu0.bench);
+  return { name, ...percentiles(times), readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader), benchCpuMs: perCall((bench.user + bench.system) / 1000) };
 }
 const page = async (url: string) => {
   const res = await fetch(url);
@@ -112,6 +120,9 @@ for (const [kind, query] of Object.entries(queries)) {
   results.push(await timed(`searchDocumentation, ${kind} word`, async () => (await tool('searchDocumentation', { query })).text, /^## /));
   results.push(await timed(`~search?q=, same query (baseline)`, () => page(`${base}/~search?q=${encodeURIComponent(query)}`), /<html/i));
 }
+// Each call a query not asked before (a rare word of its own page): what content's search costs the first time.
+let fresh = 0;
+results.push(await timed('searchDocumentation, a new rare word each call', async () => (await tool('searchDocumentation', { query: `zq${fresh++}x` })).text, /^## /));
 // Chapter 1's topics (their URLs as listPages names them), each read in the warm-up before the timed calls.
 const topics = (await tool('listPages', {})).text
   .split('\n')

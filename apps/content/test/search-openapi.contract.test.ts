@@ -68,6 +68,8 @@ describe('API operations found by search', () => {
     const res = await searchSpace('petId');
     expect(res.items[0]!.title).toBe('Pets');
     expect(res.items[0]!.sections[0]).toEqual({ id: '', title: 'GET /pet/{petId}', body: 'Find pet by ID\nParameters: petId' });
+    // The organization's spec may get a new version with the same revision: the answer is not for keeping.
+    expect(res.complete).toBe(false);
   });
 
   it('by summary and by path, in a file of the space (Swagger 2.0)', async () => {

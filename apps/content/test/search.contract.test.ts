@@ -273,6 +273,29 @@ describe('SearchSpace after the tags migration', () => {
   });
 });
 
+describe('SearchSpace, complete', () => {
+  it('says whether every page of the space is indexed, so that a reader may keep the answer', async () => {
+    const space = await createSpace('Runbook');
+    await publish(space.id, [page('Restore', 'Restore the database weekly.\n'), page('Rotate', 'Rotate the keys.\n')]);
+    const db = new pg.Client({ connectionString: h.databaseUrl });
+    await db.connect();
+    const { store, close } = openStore(h.databaseUrl, 1);
+    try {
+      await store.search.indexed();
+      expect(await searchSpace(space.id, 'restore')).toMatchObject({ items: [{ title: 'Restore' }], complete: true });
+      // A page left to index, as a large revision leaves them: found by its title meanwhile, and the answer says it may change.
+      await db.query(`UPDATE "SpacePage" SET content = NULL WHERE "spaceId" = $1 AND title = 'Rotate'`, [space.id]);
+      expect(await searchSpace(space.id, 'restore')).toMatchObject({ items: [{ title: 'Restore' }], complete: false });
+      expect((await searchSpace(space.id, 'zebra')).complete).toBe(false);
+      await store.search.reindex();
+      expect(await searchSpace(space.id, 'keys')).toMatchObject({ items: [{ title: 'Rotate' }], complete: true });
+    } finally {
+      await close();
+      await db.end();
+    }
+  });
+});
+
 describe('SearchOrganization', () => {
   it('searches the spaces the caller sees, not deleted ones', async () => {
     const secret = await createSpace('Secret');

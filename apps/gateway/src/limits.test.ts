@@ -142,6 +142,7 @@ const PLACES: Record<string, string[]> = {
   'INSIGHTS.userAgent': ['trackEventsInSiteById body.events[].session.userAgent'],
   'INSIGHTS.language': ['trackEventsInSiteById body.events[].session.language'],
   'INSIGHTS.eventType': ['trackEventsInSiteById body.events[].type'],
+  'INSIGHTS.tool': ['trackEventsInSiteById body.events[].tool'],
   'INSIGHTS.columns': ['aggregateSiteEvents body.select'],
   'INSIGHTS.filters': ['aggregateSiteEvents body.where'],
   'INSIGHTS.groupBy': ['aggregateSiteEvents body.groupBy'],

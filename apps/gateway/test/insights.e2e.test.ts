@@ -81,6 +81,27 @@ describe('POST .../insights/events', () => {
     expect(await eventsCount(owner, 0, site)).toBe(0);
   });
 
+  it("refuses a member's batch passing events off as an AI assistant's (origin mcp), which only the reader's MCP server records", async ({
+    g,
+    team: { owner, orgId },
+    eventsCount,
+  }) => {
+    const site = 'site_forged';
+    const forged = event('a', { type: 'search_type_query', query: 'pricing', origin: 'mcp', tool: 'searchDocumentation', found: false });
+    expectError(
+      await g.call(owner, 'POST', `${base(orgId, site)}/events`, { events: [event('a'), forged] }),
+      400,
+      /events\[1\]\.origin: "mcp" is recorded by the site's MCP server only/,
+    );
+    const toolOnly = event('a', { type: 'search_type_query', query: 'pricing', tool: 'searchDocumentation', found: true });
+    expectError(await g.call(owner, 'POST', `${base(orgId, site)}/events`, { events: [toolOnly] }), 400, /events\[0\]\.tool: only an assistant's event/);
+    // A visitor's event says so, or nothing.
+    await ok(g.call(owner, 'POST', `${base(orgId, site)}/events`, { events: [event('b', { origin: 'web' })] }), 204);
+    expect(await eventsCount(owner, 1, site)).toBe(1);
+    const mcp = await g.call(owner, 'POST', `${base(orgId, site)}/events/aggregate`, { ...countEvents, where: [{ column: 'eventOrigin', values: ['mcp'] }] });
+    expect(mcp.json()).toEqual({ columns: [{ column: 'eventsCount', values: [0] }] });
+  });
+
   it('is 404 outside the organization and 401 without a token', async ({ g, team: { owner, outsider, orgId } }) => {
     expectError(await g.call(outsider, 'POST', `${base(orgId)}/events`, { events: [event('x')] }), 404, /not found/);
     expectError(await g.call(null, 'POST', `${base(orgId)}/events`, { events: [event('x')] }), 401);

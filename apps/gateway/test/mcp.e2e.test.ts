@@ -114,6 +114,14 @@ describe('the organization MCP server (/mcp)', () => {
     }
     const unknown = await client.callTool({ name: 'deleteEverything', arguments: {} }).catch((e: unknown) => e);
     expect((unknown as McpError).message).toMatch(/Unknown tool "deleteEverything": this server has listSpaces, searchDocumentation/);
+    // A body past the gateway's limit is refused before it is read, as too large: never a 500.
+    const huge = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${team.owner.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listSpaces', arguments: { padding: 'x'.repeat(20 * 1024 * 1024) } } }),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.text()).toMatch(/too large/i);
   });
 
   test('refuses a missing or revoked token at once, and GET has no stream', async ({ g, team, url }) => {

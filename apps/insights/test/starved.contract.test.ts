@@ -33,7 +33,7 @@ describe('a writer starved while messages reach it', () => {
     const site = 'site-starved';
     const rows = eventRows(
       Array.from({ length: 5 }, (_, i) => event({ visitorId: `starved-${i}` })),
-      { organizationId: s.orgId, siteId: site, clientIp: '203.0.113.7', now: new Date() },
+      { organizationId: s.orgId, siteId: site, clientIp: '203.0.113.7', now: new Date(), fromReader: false },
     );
     const messages = toMessages(rows, `starved-${Date.now()}`, 512 * 1024);
     const worker = new Worker(PUBLISHER, {

@@ -69,6 +69,8 @@ describe('serving a public site', () => {
     const page = await get(`${base}/~search?q=deep`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`<a href="${base}/setup/advanced">Advanced`);
+    // A hidden page is not found, as it is not in the navigation.
+    expect((await get(`${base}/~search?q=menu`, { accept: 'application/json' })).json()).toEqual({ items: [] });
   });
 
   it('answers at the site basename and at its custom hostname', async ({ orgId, get, api, publishedSite, spaceWith }) => {

@@ -75,13 +75,25 @@ describe("a published site's pages as MCP resources", () => {
 });
 
 describe("an assistant's calls in the site's insights", () => {
-  test("count as the site's page views and searches, told apart from a visitor's by eventOrigin", async ({ h, owner, listening, orgId, api, spaceWith, publishedSite }) => {
+  test("count as the site's page views and searches, told apart from a visitor's by eventOrigin, each saying its tool and whether it found anything", async ({
+    h,
+    owner,
+    listening,
+    orgId,
+    api,
+    spaceWith,
+    publishedSite,
+  }) => {
     const site = await publishedSite([await spaceWith('Guide', GUIDE)]);
     const client = await connect(mcpOf(listening, orgId, site));
     const setup = (await client.listResources()).resources[1]!;
     await client.readResource({ uri: setup.uri });
     await call(client, 'getPage', { url: 'setup' });
     await call(client, 'searchDocumentation', { query: 'installer' });
+    // Calls that find nothing count too, saying so.
+    expect(await call(client, 'searchDocumentation', { query: 'zebra' })).toBe('No page of Acme Docs matches "zebra".');
+    expect((await client.callTool({ name: 'getPage', arguments: { url: 'nowhere' } })).isError).toBe(true);
+    await call(client, 'listPages');
     // A visitor's page view, even one that tries to pass for an assistant's.
     const visitor = await fetch(new URL(`/${orgId}/${site.id}/setup?origin=mcp&utm_source=mcp`, listening), { headers: { 'user-agent': 'Claude-User MCP' } });
     expect(visitor.status).toBe(200);
@@ -98,13 +110,14 @@ describe("an assistant's calls in the site's insights", () => {
       return Object.fromEntries(types!.values.map((t, i) => [t, [events!.values[i], visitors!.values[i]]]));
     };
     let all: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && JSON.stringify(all) !== JSON.stringify({ page_view: [3, 2], search_type_query: [1, 1] }); i++) {
+    const expected = { page_view: [5, 2], search_type_query: [2, 1] };
+    for (let i = 0; i < 100 && JSON.stringify(all) !== JSON.stringify(expected); i++) {
       all = await byType();
       await new Promise((r) => setTimeout(r, 100));
     }
-    // GitBook's event types, all of them counted; the assistant's three calls are one visitor.
-    expect(all).toEqual({ page_view: [3, 2], search_type_query: [1, 1] });
-    expect(await byType('mcp')).toEqual({ page_view: [2, 1], search_type_query: [1, 1] });
+    // GitBook's event types, all of them counted; the assistant's six calls are one visitor.
+    expect(all).toEqual(expected);
+    expect(await byType('mcp')).toEqual({ page_view: [4, 1], search_type_query: [2, 1] });
     expect(await byType('web')).toEqual({ page_view: [1, 1] });
 
     // The assistant's page views are of the page read, not of the MCP endpoint.
@@ -114,6 +127,7 @@ describe("an assistant's calls in the site's insights", () => {
       where: [
         { column: 'eventOrigin', values: ['mcp'] },
         { column: 'eventType', values: ['page_view'] },
+        { column: 'page', operator: 'notIn', values: [null] },
       ],
       range: 'last24Hours',
     });
@@ -121,6 +135,30 @@ describe("an assistant's calls in the site's insights", () => {
       { column: 'url', values: [setup.uri.replace(/\.md$/, '')] },
       { column: 'eventsCount', values: [2] },
     ]);
+
+    // What each tool was asked, by whether it found anything: the searches that found nothing show.
+    const asked = async (found: boolean) => {
+      const { columns: c } = await api('POST', `/sites/${site.id}/insights/events/aggregate`, {
+        select: [{ column: 'eventSearchQuery' }, { column: 'eventsCount' }],
+        groupBy: [{ column: 'eventSearchQuery' }],
+        where: [
+          { column: 'eventOrigin', values: ['mcp'] },
+          { column: 'eventFound', values: [found] },
+        ],
+        order: { by: { column: 'eventSearchQuery' }, direction: 'asc' },
+        range: 'last24Hours',
+      });
+      return (c as { values: unknown[] }[])[0]!.values;
+    };
+    expect(await asked(false)).toEqual(['nowhere', 'zebra']);
+    // listPages asks nothing; a resource is asked for by its URI.
+    expect(await asked(true)).toEqual(['', setup.uri, 'installer', 'setup']);
+    const byTool = await api('POST', `/sites/${site.id}/insights/events/aggregate`, {
+      select: [{ column: 'eventsCount' }],
+      where: [{ column: 'eventMcpTool', values: ['getPage'] }],
+      range: 'last24Hours',
+    });
+    expect(byTool.columns).toEqual([{ column: 'eventsCount', values: [2] }]);
 
     // Asked for in an answer, the column is refused by name (answers carry GitBook's columns alone).
     const grouped = await h.g.call(owner, 'POST', `/v1/orgs/${orgId}/sites/${site.id}/insights/events/aggregate`, {

@@ -1,7 +1,7 @@
 import { ErrorCode, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SignJWT } from 'jose';
 import { describe, expect } from 'vitest';
-import { page } from './harness.ts';
+import { page, setPages } from './harness.ts';
 import { call, connect, GUIDE, mcpOf, refused, test } from './mcp-client.ts';
 
 // A published site's MCP server (`<site>/~gitbook/mcp`), driven by the official SDK's client over
@@ -48,6 +48,19 @@ describe("a published site's MCP server", () => {
       new RegExp(`^# Acme Docs\n\n> MCP server: http://127\.0\.0\.1:8090${path}\n`),
     );
     expect((await h.reader.app.inject({ url: path.replace('/~gitbook/mcp', '/introduction') })).body).toContain(`<link rel="mcp" href="${path}">`);
+  });
+
+  test('searches and reads a new revision anew once it is published: answers are kept by revision', async ({ h, owner, listening, orgId, spaceWith, publishedSite }) => {
+    const space = await spaceWith('Guide', GUIDE);
+    const client = await connect(mcpOf(listening, orgId, await publishedSite([space])));
+    expect(await call(client, 'searchDocumentation', { query: 'installer' })).toMatch(/^## Introduction\n/);
+    expect(await call(client, 'getPage', { url: 'setup' })).toBe('# Setup\n\nSet things up.');
+    await setPages(h.g, owner, space, [page('Introduction', 'Start here.\n\n## Bootstrap\n\nRun the bootstrapper, then reboot.\n'), page('Setup', 'Set things up with care.')]);
+    expect(await call(client, 'searchDocumentation', { query: 'installer' })).toBe('No page of Acme Docs matches "installer".');
+    expect(await call(client, 'searchDocumentation', { query: 'bootstrapper' })).toMatch(
+      /^## Introduction\nURL: \S+\/introduction#bootstrap\nBootstrap: Run the bootstrapper, then reboot\.$/,
+    );
+    expect(await call(client, 'getPage', { url: 'setup' })).toBe('# Setup\n\nSet things up with care.');
   });
 
   test('answers bad calls with JSON-RPC errors naming the problem, and GET with 405', async ({ listening, orgId, spaceWith, publishedSite }) => {

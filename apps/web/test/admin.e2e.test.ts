@@ -225,7 +225,8 @@ describeInChromium('the admin and publishing views in Chromium', () => {
       .poll(
         async () => {
           await a.reload();
-          await a.getByRole('heading', { name: 'Searches' }).waitFor();
+          await a.getByRole('heading', { name: 'Searches', exact: true }).waitFor();
+          await a.getByRole('heading', { name: "AI assistants' searches that found nothing" }).waitFor();
           await a.getByRole('heading', { name: 'Top pages' }).waitFor();
           const visitors = await a.getByRole('img', { name: /^Visitors per day: / }).getAttribute('aria-label');
           const pages = await a.getByRole('img', { name: /^Page views per page: / }).count();

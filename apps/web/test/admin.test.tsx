@@ -234,11 +234,12 @@ describe('sites', () => {
             ],
           },
         };
+      const missed = (body as { where: { column: string }[] }).where.some((w) => w.column === 'eventFound');
       return {
         body: {
           columns: [
-            { column: 'eventSearchQuery', values: [] },
-            { column: 'eventsCount', values: [] },
+            { column: 'eventSearchQuery', values: missed ? ['rollback'] : [] },
+            { column: 'eventsCount', values: missed ? [3] : [] },
           ],
         },
       };
@@ -247,6 +248,9 @@ describe('sites', () => {
     expect((await screen.findByRole('img', { name: /^Visitors per day/ })).getAttribute('aria-label')).toBe('Visitors per day: 4 in all, at most 4 a day');
     expect(screen.getByRole('img', { name: /^Page views per page/ }).getAttribute('aria-label')).toBe('Page views per page: /org1/site1/install 7');
     expect(screen.getByText('No searches in this period.')).toBeTruthy();
+    expect((await screen.findByRole('img', { name: /^Searches through the MCP server that found nothing/ })).getAttribute('aria-label')).toBe(
+      'Searches through the MCP server that found nothing, per query: rollback 3',
+    );
   });
 
   it("shows one audience's insights: AI assistants' (MCP) calls apart from visitors'", async () => {
@@ -261,8 +265,22 @@ describe('sites', () => {
       calls
         .filter((c) => c.path.endsWith('/insights/events/aggregate'))
         .map((c) => (c.body as { where: { column: string; values: string[] }[] }).where.find((w) => w.column === 'eventOrigin')?.values[0] ?? 'all');
-    await waitFor(() => expect(origins().filter((o) => o === 'mcp')).toHaveLength(3));
+    // Three charts of the audience, and the assistants' searches that found nothing (asked once, whatever the audience).
+    await waitFor(() => expect(origins().filter((o) => o === 'mcp')).toHaveLength(4));
     expect(origins().filter((o) => o === 'all')).toHaveLength(3);
+    const unanswered = calls.filter((c) => (c.body as { where?: { column: string }[] } | undefined)?.where?.some((w) => w.column === 'eventFound'));
+    expect(unanswered.map((c) => c.body)).toEqual([
+      expect.objectContaining({
+        where: [
+          { column: 'eventType', values: ['search_type_query'] },
+          { column: 'eventOrigin', values: ['mcp'] },
+          { column: 'eventFound', values: [false] },
+        ],
+      }),
+    ]);
+    expect(await screen.findByText('Every search of an AI assistant found something in this period.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Audience'), { target: { value: 'web' } });
+    await waitFor(() => expect(screen.queryByText('Every search of an AI assistant found something in this period.')).toBeNull());
   });
 
   it("shows the published site's MCP server with a configuration to copy, as its audience needs it", async () => {

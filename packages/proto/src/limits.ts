@@ -242,6 +242,8 @@ export const INSIGHTS = {
   userAgent: { max: 1024 },
   language: { max: 64 },
   eventType: { max: 64 },
+  /** An assistant's event's MCP tool name (Quire's). */
+  tool: { min: 1, max: 64 },
   columns: { max: 50 },
   filters: { max: 50 },
   groupBy: { max: 10 },

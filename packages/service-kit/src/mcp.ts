@@ -1,6 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Static, TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -68,8 +69,15 @@ function argumentProblem(tool: McpTool, args: unknown): string | undefined {
   return `${first.path ? `${first.path.slice(1).replaceAll('/', '.')}: ` : ''}${first.message}`;
 }
 
+// One JSON Schema validator for every server (it checks the answers to elicitations, which these
+// servers never ask for): each server would otherwise build an Ajv of its own, most of what a call cost.
+const validator = new AjvJsonSchemaValidator();
+
 function mcpServer(info: McpServerInfo, { tools, resources = [] }: McpOffer, onCall?: McpCallListener): McpServer {
-  const mcp = new McpServer({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) });
+  const mcp = new McpServer(
+    { name: info.name, version: info.version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: validator, ...(info.instructions ? { instructions: info.instructions } : {}) },
+  );
   for (const r of resources)
     mcp.registerResource(
       r.name,

@@ -65,10 +65,15 @@ export function openApiSearch(deps: RevisionDeps) {
     return once(`blob:${file.blob}`, async () => (await deps.blobs.get(file.blob))?.toString('utf8'));
   }
 
-  /** The pages of the spaces showing operations the query matches, each with a section per operation found. */
-  return async function findOperations(spaceIds: string[], query: string): Promise<SearchPage[]> {
+  /**
+   * The pages of the spaces showing operations the query matches, each with a section per
+   * operation found; `fixed` unless an operation was read from an organization's spec (a new
+   * version may answer otherwise) or a spec could not be read.
+   */
+  return async function findOperations(spaceIds: string[], query: string): Promise<{ pages: SearchPage[]; fixed: boolean }> {
     const terms = operationTerms(query);
-    if (!terms.length || !spaceIds.length) return [];
+    if (!terms.length || !spaceIds.length) return { pages: [], fixed: true };
+    let fixed = true;
     const rows = await deps.store.search.openApiPages(spaceIds);
     const trees = new Map<string, Promise<TreeFile[]>>();
     const filesOf = (revisionId: string) => {
@@ -83,8 +88,12 @@ export function openApiSearch(deps: RevisionDeps) {
         const sections: SearchPage['sections'] = [];
         for (const block of blocksOf(document)) {
           const method = block.data.method.toUpperCase();
+          if (block.data.ref.kind === 'openapi') fixed = false;
           // A spec that cannot be read now leaves its page to the text search, never fails it.
-          const operations = await operationsOf(block, row, files).catch(() => []);
+          const operations = await operationsOf(block, row, files).catch((): SearchableOperation[] => {
+            fixed = false;
+            return [];
+          });
           const op = operations.find((o) => o.method === method && o.path === block.data.path);
           if (op && matchesOperation(op, terms))
             sections.push({
@@ -96,6 +105,6 @@ export function openApiSearch(deps: RevisionDeps) {
         return sections.length ? { spaceId: row.spaceId, pageId: row.pageId, title: row.title, path: row.path, sections } : undefined;
       }),
     );
-    return found.filter((p): p is SearchPage => p !== undefined);
+    return { pages: found.filter((p): p is SearchPage => p !== undefined), fixed };
   };
 }

@@ -109,6 +109,15 @@ export function createSearchStore({ pool }: Db, log: Logger) {
       return rows;
     },
 
+    /** Whether every page of the spaces is indexed (read from the partial index of those that are not: empty once done). */
+    async allIndexed(spaceIds: string[]): Promise<boolean> {
+      const { rows } = await pool.query<{ left: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM "SpacePage" WHERE ("search" IS NULL OR "content" IS NULL) AND "spaceId" = ANY($1::text[])) AS left`,
+        [spaceIds],
+      );
+      return !rows[0]!.left;
+    },
+
     /** The best `perPage` sections of each page matching the query exactly, best first within a page (bodies whole). */
     async searchSections(pages: { spaceId: string; pageId: string }[], query: SearchQuery, perPage: number): Promise<SectionHit[]> {
       if (pages.length === 0) return [];

@@ -44,9 +44,17 @@ export const InsightsEvent = Type.Object(
     }),
     origin: Type.Optional(
       Type.Union([Type.Literal('web'), Type.Literal('mcp')], {
-        description: "Quire's: a visitor's event (web, the default) or an AI assistant's through the site's MCP server (mcp); filter on it with the eventOrigin column",
+        description:
+          "Quire's: a visitor's event (web, the default) or an AI assistant's through the site's MCP server (mcp), which only the reader records; filter on it with the eventOrigin column",
       }),
     ),
+    tool: Type.Optional(
+      Type.String({
+        ...chars(INSIGHTS.tool),
+        description: "Quire's, on an assistant's event: the MCP tool called (searchDocumentation, getPage, listPages); the eventMcpTool column",
+      }),
+    ),
+    found: Type.Optional(Type.Boolean({ description: "Quire's, on an assistant's event: whether the call found anything; the eventFound column" })),
   },
   { additionalProperties: true },
 );

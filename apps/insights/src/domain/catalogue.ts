@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@quire/service-kit';
 import { BOTS, BROWSERS, DEVICES, OPERATING_SYSTEMS } from './visitor.ts';
-import { AD_PLACEMENTS, canonicalJson, clickhouseTime, EVENT_TYPES, FEEDBACK_RATINGS, LINK_POSITIONS, LINK_TARGET_KINDS, ORIGINS, TRADEMARK_PLACEMENTS } from './events.ts';
+import { AD_PLACEMENTS, canonicalJson, clickhouseTime, EVENT_TYPES, FEEDBACK_RATINGS, LINK_POSITIONS, LINK_TARGET_KINDS, ORIGINS, FOUND, TRADEMARK_PLACEMENTS } from './events.ts';
 
 /**
  * The fixed catalogue the aggregate compiler draws from: GitBook's column names
@@ -219,6 +219,21 @@ const dimensions: Record<string, ColumnDef> = {
   eventTrademarkPlacement: plain('trademark_placement', enumFilter(TRADEMARK_PLACEMENTS)),
   // Quire's: a visitor's events (`web`) apart from an AI assistant's through the MCP server (`mcp`).
   eventOrigin: { ...plain('origin', enumFilter(ORIGINS)), filterOnly: true },
+  // Quire's, on an assistant's events: the MCP tool called, and whether it found anything (true or false).
+  eventMcpTool: { ...plain('mcp_tool', text), filterOnly: true },
+  eventFound: {
+    kind: 'dimension',
+    expr: () => 'found',
+    decode: (v) => (Number(v) === FOUND.unknown ? null : Number(v) === FOUND.something),
+    filter: {
+      type: 'Int8',
+      encode(v) {
+        if (typeof v !== 'boolean') throw new BadValue('true or false');
+        return v ? FOUND.something : FOUND.nothing;
+      },
+    },
+    filterOnly: true,
+  },
 };
 
 export const COLUMNS: Record<string, ColumnDef> = { ...dimensions, ...metrics };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, eventRows, ROW_COLUMNS, type BatchContext } from './events.ts';
 import { parseUserAgent } from './visitor.ts';
 
-const ctx: BatchContext = { organizationId: 'org1', siteId: 'site1', clientIp: '198.51.100.4', now: new Date('2026-11-22T12:00:00.000Z') };
+const ctx: BatchContext = { organizationId: 'org1', siteId: 'site1', clientIp: '198.51.100.4', now: new Date('2026-11-22T12:00:00.000Z'), fromReader: true };
 const base = {
   type: 'page_view',
   session: {
@@ -58,6 +58,25 @@ describe('eventRows', () => {
       ['search_type_query', 'mcp'],
     ]);
     expect(() => eventRows([base, { ...base, origin: 'crawler' }], ctx)).toThrow(/^events\[1\]\.origin: /);
+  });
+
+  it("keeps an assistant's tool and whether it found anything; a visitor's event has neither", () => {
+    const mcp = { ...base, type: 'search_type_query', query: 'zebra', origin: 'mcp' };
+    const rows = eventRows([base, { ...mcp, tool: 'searchDocumentation', found: false }, { ...mcp, tool: 'getPage', found: true }], ctx);
+    expect(rows.map((r) => [r.mcp_tool, r.found])).toEqual([
+      ['', -1],
+      ['searchDocumentation', 0],
+      ['getPage', 1],
+    ]);
+    expect(() => eventRows([{ ...base, tool: 'getPage', found: true }], ctx)).toThrow('events[0].tool: only an assistant\'s event (origin "mcp") has a tool and found');
+  });
+
+  it("refuses an assistant's event from anyone but the reader, so a browser cannot pass its events off as an MCP server's", () => {
+    const outside = { ...ctx, fromReader: false };
+    expect(eventRows([base], outside)).toHaveLength(1);
+    expect(() => eventRows([base, { ...base, type: 'search_type_query', query: 'x', origin: 'mcp', tool: 'searchDocumentation', found: false }], outside)).toThrow(
+      'events[1].origin: "mcp" is recorded by the site\'s MCP server only',
+    );
   });
 
   it('keeps the fields of each event type', () => {

@@ -31,6 +31,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export const ORIGINS = ['web', 'mcp'] as const;
 
+/** `found` as stored: unknown (a visitor's event), nothing found, something found. */
+export const FOUND = { unknown: -1, nothing: 0, something: 1 } as const;
+
 export const FEEDBACK_RATINGS = ['bad', 'ok', 'good'] as const;
 export const LINK_POSITIONS = ['announcement', 'header', 'footer', 'sidebar', 'content'] as const;
 export const LINK_TARGET_KINDS = ['url', 'page', 'file', 'anchor', 'space', 'collection', 'user', 'reusable-content', 'openapi'] as const;
@@ -73,6 +76,9 @@ const Base = Type.Object({
   timestamp: Type.Optional(Type.String({ maxLength: 64 })),
   type: Type.String({ maxLength: INSIGHTS.eventType.max }),
   origin: Type.Optional(enumOf(ORIGINS)),
+  // Quire's, on an assistant's events: the MCP tool called and whether it found anything.
+  tool: Type.Optional(Type.String({ minLength: INSIGHTS.tool.min, maxLength: INSIGHTS.tool.max })),
+  found: Type.Optional(Type.Boolean()),
 });
 
 const Query = Text(512);
@@ -116,6 +122,8 @@ export type ApiEvent = BaseEvent & {
   ad?: { domain: string; zoneId: string; placement: string };
   placement?: string;
   origin?: (typeof ORIGINS)[number];
+  tool?: string;
+  found?: boolean;
 };
 
 const checkBase = TypeCompiler.Compile(Base);
@@ -189,6 +197,8 @@ export interface EventRow {
   ad_placement: string;
   trademark_placement: string;
   origin: (typeof ORIGINS)[number];
+  mcp_tool: string;
+  found: number;
 }
 
 /**
@@ -245,6 +255,8 @@ export const ROW_COLUMNS = [
   'trademark_placement',
   // Last: a message written before the column existed lacks only it (stored as its default).
   'origin',
+  'mcp_tool',
+  'found',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A plain object whose keys are in order and whose values are not objects: JSON as it is. */
@@ -313,6 +325,8 @@ export interface BatchContext {
   /** Default of `session.ip`: the address the request came from. */
   clientIp: string;
   now: Date;
+  /** The batch comes from the reader, whose MCP server alone records assistants' events. */
+  fromReader: boolean;
 }
 
 // Events may be sent late (a visitor's browser batches them); one from the future is a clock error.
@@ -339,6 +353,10 @@ function toRow(raw: unknown, index: number, ctx: Shared): EventRow {
   const e = raw as ApiEvent;
   if (!isEventType(e.type)) throw new InvalidArgumentError(`${field}.type: unknown event type "${e.type}"`);
   check(checkExtras[e.type], e, field);
+  // Anyone may post events: none but the reader's MCP server may pass them off as an assistant's.
+  if (e.origin === 'mcp' && !ctx.fromReader) throw new InvalidArgumentError(`${field}.origin: "mcp" is recorded by the site's MCP server only`);
+  if ((e.tool !== undefined || e.found !== undefined) && e.origin !== 'mcp')
+    throw new InvalidArgumentError(`${field}.tool: only an assistant's event (origin "mcp") has a tool and found`);
   const { session: s, location: l } = e;
   const ip = s.ip ?? ctx.clientIp;
   if (s.ip !== undefined && !isIP(s.ip)) throw new InvalidArgumentError(`${field}.session.ip: must be an IP address`);
@@ -399,6 +417,8 @@ function toRow(raw: unknown, index: number, ctx: Shared): EventRow {
     ad_placement: e.ad?.placement ?? '',
     trademark_placement: e.placement ?? '',
     origin: e.origin ?? 'web',
+    mcp_tool: e.tool ?? '',
+    found: e.found === undefined ? FOUND.unknown : e.found ? FOUND.something : FOUND.nothing,
   };
 }
 

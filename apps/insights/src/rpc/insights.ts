@@ -34,8 +34,9 @@ export function insightsHandlers(deps: Deps): Handlers<InsightsServiceServer> {
   return {
     async trackEvents(req, ctx) {
       // The reader reports its visitors' page views; other callers must be members.
-      if (!callsAsItself(ctx, 'reader')) await requireMember(deps, req.organizationId, req.siteId, ctx);
-      const rows = eventRows(eventsOf(req.bodyJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now() });
+      const fromReader = callsAsItself(ctx, 'reader');
+      if (!fromReader) await requireMember(deps, req.organizationId, req.siteId, ctx);
+      const rows = eventRows(eventsOf(req.bodyJson), { organizationId: req.organizationId, siteId: req.siteId, clientIp: req.clientIp, now: deps.now(), fromReader });
       await deps.publisher.publish(rows);
       return { count: rows.length };
     },

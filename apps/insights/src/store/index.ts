@@ -1,5 +1,5 @@
 import { HOUR, SESSIONS, VISITORS } from '../domain/catalogue.ts';
-import { ROW_COLUMNS } from '../domain/events.ts';
+import { FOUND, ROW_COLUMNS } from '../domain/events.ts';
 import type { CompiledQuery } from '../domain/query.ts';
 import { MAX_SEGMENTS } from '../domain/segments.ts';
 import { ChdbTransport, ServerTransport, type Transport } from './transport.ts';
@@ -66,6 +66,8 @@ function createTable(retentionDays: number): string {
     ad_placement LowCardinality(String),
     trademark_placement LowCardinality(String),
     origin LowCardinality(String) DEFAULT 'web',
+    mcp_tool LowCardinality(String) DEFAULT '',
+    found Int8 DEFAULT ${FOUND.unknown},
     INDEX batch_idx batch_id TYPE bloom_filter GRANULARITY 4,
     PROJECTION hourly (
       SELECT organization_id, site_id, ${HOUR}, event_type, count(), ${VISITORS}, ${SESSIONS}
@@ -123,6 +125,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   await transport.exec(createTable(options.retentionDays));
   // A table made before events had an origin gets the column (its events were visitors').
   await transport.exec(`ALTER TABLE events ADD COLUMN IF NOT EXISTS origin LowCardinality(String) DEFAULT 'web'`);
+  await transport.exec(`ALTER TABLE events ADD COLUMN IF NOT EXISTS mcp_tool LowCardinality(String) DEFAULT ''`);
+  await transport.exec(`ALTER TABLE events ADD COLUMN IF NOT EXISTS found Int8 DEFAULT ${FOUND.unknown}`);
   // An existing table takes the retention configured now.
   await transport.exec(`ALTER TABLE events MODIFY ${ttl(options.retentionDays)}`);
   return storeOver(transport);

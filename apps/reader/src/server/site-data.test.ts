@@ -27,3 +27,48 @@ describe('siteData.includes', () => {
     expect(most).toBeLessThanOrEqual(8);
   });
 });
+
+describe("siteData's answers kept by revision", () => {
+  /** Content answering searches and markdown, counting what it was asked; `complete` says whether every page is indexed. */
+  function content(state: { complete: boolean }) {
+    const asked = { searches: 0, pages: 0 };
+    const services = {
+      spaceContent: {
+        searchSpace: async ({ query }: { query: string }) => {
+          asked.searches++;
+          return { items: [{ spaceId: 's1', pageId: 'p1', title: query, path: 'p1', sections: [] }], complete: state.complete };
+        },
+        getPage: async ({ revisionId, pageId }: { revisionId: string; pageId: string }) => {
+          asked.pages++;
+          return { markdown: `Text of ${pageId} in ${revisionId}.` };
+        },
+      },
+    } as unknown as Services;
+    return { asked, data: siteData(services, 1000) };
+  }
+
+  it("keeps a query's answer once content says every page is indexed, and asks again for a new revision", async () => {
+    const state = { complete: false };
+    const { asked, data } = content(state);
+    // While a large revision is being indexed, a query may yet find more: asked every time.
+    await data.search('s1', 'r1', 'install', 'req');
+    await data.search('s1', 'r1', 'install', 'req');
+    expect(asked.searches).toBe(2);
+    state.complete = true;
+    expect((await data.search('s1', 'r1', 'install', 'req'))[0]!.title).toBe('install');
+    await data.search('s1', 'r1', 'install', 'req');
+    expect(asked.searches).toBe(3);
+    await data.search('s1', 'r1', 'deploy', 'req');
+    await data.search('s1', 'r2', 'install', 'req');
+    expect(asked.searches).toBe(5);
+  });
+
+  it("keeps a page's markdown by revision", async () => {
+    const { asked, data } = content({ complete: true });
+    expect(await Promise.all([data.markdown('s1', 'r1', 'p1', 'a'), data.markdown('s1', 'r1', 'p1', 'b')])).toEqual(['Text of p1 in r1.', 'Text of p1 in r1.']);
+    await data.markdown('s1', 'r1', 'p1', 'c');
+    expect(asked.pages).toBe(1);
+    expect(await data.markdown('s1', 'r2', 'p1', 'd')).toBe('Text of p1 in r2.');
+    expect(asked.pages).toBe(2);
+  });
+});

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PublishedSiteView } from '@quire/proto/sites';
 import { MAX_INCLUDE_DEPTH, type JSONDocument } from '@quire/document';
-import type { Revision, ReusableContent } from '@quire/proto/space-content';
+import type { Revision, ReusableContent, SearchPage } from '@quire/proto/space-content';
 import { includeTargets } from '@quire/render';
 import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
 import { LRUCache } from 'lru-cache';
@@ -11,6 +11,9 @@ import type { SiteAddress } from '../domain/address.ts';
 import { lookOf, type Look } from '../domain/look.ts';
 
 const INCLUDE_READS_IN_FLIGHT = 8;
+// Pages' markdown kept, in characters (UTF-16 code units): a few thousand pages of a large site.
+const MARKDOWN_KEPT_CHARS = 64 * 1024 * 1024;
+const SEARCHES_KEPT = 5_000;
 
 // What a page needs from sites and content, with the reuse that keeps pages fast: a public
 // site's view and its spaces' active revision ids are reused for READER_FRESHNESS_MS; revisions
@@ -19,7 +22,10 @@ const INCLUDE_READS_IN_FLIGHT = 8;
 // Identical questions asked at once are asked once: when the freshness ends under load, every
 // waiting page shares one call rather than each asking again. Share-link and
 // visitor-auth sites are asked every time, so a deactivated link, a new key or an ended session
-// counts at once.
+// counts at once. A page's markdown and a query's answer in a revision are the revision's for
+// good (a new one publishes under a new id), so they are kept by revision id too; an answer only
+// once content says every page of the space is indexed, since a large revision is indexed after
+// it is stored and until then a query may yet find more.
 
 export interface SiteView extends PublishedSiteView {
   /** A digest of everything the view shows (site, structure, claims, customization): part of every page's ETag. */
@@ -59,6 +65,10 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
   // Reusable contents' markdown by document id: content-addressed, so kept as long as there is room.
   const included = new LRUCache<string, string>({ max: 2_000 });
   const askIncluded = singleFlight<string>();
+  const markdowns = new LRUCache<string, string>({ maxSize: MARKDOWN_KEPT_CHARS, sizeCalculation: (md) => md.length + 1 });
+  const askMarkdown = singleFlight<string>();
+  const searches = new LRUCache<string, SearchPage[]>({ max: SEARCHES_KEPT });
+  const askSearch = singleFlight<{ items: SearchPage[]; complete: boolean }>();
 
   async function reusableMarkdown(spaceId: string, revisionId: string, content: ReusableContent, requestId: string): Promise<string> {
     const kept = included.get(content.documentId);
@@ -144,8 +154,15 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
     },
 
     async markdown(spaceId: string, revisionId: string, pageId: string, requestId: string): Promise<string> {
-      const page = await services.spaceContent.getPage({ spaceId, revisionId, pageId, format: 'markdown', metadata: false }, caller(requestId));
-      return page.markdown ?? '';
+      const key = `${revisionId}/${pageId}`;
+      const kept = markdowns.get(key);
+      if (kept !== undefined) return kept;
+      const markdown = await askMarkdown(
+        key,
+        async () => (await services.spaceContent.getPage({ spaceId, revisionId, pageId, format: 'markdown', metadata: false }, caller(requestId))).markdown ?? '',
+      );
+      markdowns.set(key, markdown);
+      return markdown;
     },
 
     /** The page as the editor wrote it: content's model of it, refs resolved to the revision. */
@@ -180,8 +197,14 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
       return new Map(users.map((u) => [u.id, u.displayName]));
     },
 
-    async search(spaceId: string, query: string, requestId: string) {
-      return (await services.spaceContent.searchSpace({ spaceId, query, page: { page: '', limit: 10 } }, caller(requestId))).items;
+    /** The pages of a space's revision (its active one, as `revision` gives it) a query finds, best first. */
+    async search(spaceId: string, revisionId: string, query: string, requestId: string): Promise<SearchPage[]> {
+      const key = `${spaceId}/${revisionId}\n${query}`;
+      const kept = searches.get(key);
+      if (kept) return kept;
+      const { items, complete } = await askSearch(key, () => services.spaceContent.searchSpace({ spaceId, query, page: { page: '', limit: 10 } }, caller(requestId)));
+      if (complete) searches.set(key, items);
+      return items;
     },
 
     async blob(blob: string, requestId: string): Promise<Uint8Array> {

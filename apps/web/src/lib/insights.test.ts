@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailySeries, rows, searchesQuery, topPagesQuery, urlLabel, visitsQuery } from './insights.ts';
+import { dailySeries, rows, searchesQuery, topPagesQuery, unansweredQuery, urlLabel, visitsQuery } from './insights.ts';
 
 describe('insights', () => {
   it('asks for page views per day, ordered by day', () => {
@@ -21,8 +21,24 @@ describe('insights', () => {
     expect(topPagesQuery('last7Days', 'web').where).toEqual([
       { column: 'eventType', values: ['page_view'] },
       { column: 'eventOrigin', values: ['web'] },
+      { column: 'page', operator: 'notIn', values: [null] },
     ]);
     expect(visitsQuery('last7Days', 'all').where).toEqual([{ column: 'eventType', values: ['page_view'] }]);
+  });
+
+  it("asks for AI assistants' searches that found nothing, most asked first", () => {
+    expect(unansweredQuery('last30Days')).toEqual({
+      select: [{ column: 'eventSearchQuery' }, { column: 'eventsCount' }],
+      where: [
+        { column: 'eventType', values: ['search_type_query'] },
+        { column: 'eventOrigin', values: ['mcp'] },
+        { column: 'eventFound', values: [false] },
+      ],
+      groupBy: [{ column: 'eventSearchQuery' }],
+      order: { by: { column: 'eventsCount' }, direction: 'desc' },
+      range: 'last30Days',
+      limit: 10,
+    });
   });
 
   it('turns columns into rows', () => {

@@ -29,21 +29,28 @@ export const visitsQuery = (range: Range, audience: Audience = 'all') => ({
   range,
 });
 
-/** The `column` values with the most events of one type, most first. */
+type Filter = { column: string; operator?: string; values: unknown[] };
+
+/** The `column` values with the most events of one type (and `also`), most first. */
 const topQuery =
-  (column: string, type: string) =>
+  (column: string, type: string, also: Filter[] = []) =>
   (range: Range, audience: Audience = 'all', limit = 10) => ({
     select: [{ column }, { column: 'eventsCount' }],
-    where: eventsOf(type, audience),
+    where: [...eventsOf(type, audience), ...also],
     groupBy: [{ column }],
     order: { by: { column: 'eventsCount' }, direction: 'desc' },
     range,
     limit,
   });
 
-/** The most viewed pages (by URL, which names the page for a reader of the chart). */
-export const topPagesQuery = topQuery('url', 'page_view');
+/**
+ * The most viewed pages (by URL, which names the page for a reader of the chart): views of a page,
+ * not an assistant's listing of the pages or its read of one that is not there.
+ */
+export const topPagesQuery = topQuery('url', 'page_view', [{ column: 'page', operator: 'notIn', values: [null] }]);
 export const searchesQuery = topQuery('eventSearchQuery', 'search_type_query');
+/** AI assistants' searches through the MCP server that found nothing: what the documentation lacks. */
+export const unansweredQuery = (range: Range, limit = 10) => topQuery('eventSearchQuery', 'search_type_query', [{ column: 'eventFound', values: [false] }])(range, 'mcp', limit);
 
 export interface Aggregate {
   columns: { column: string; values: unknown[] }[];

@@ -21,6 +21,8 @@ const MAX_QUERY = 256;
 const MAX_SEARCH_SPACES = 20;
 const MAX_RESULTS = 20;
 const SNIPPET_CHARS = 300;
+// What a call asked, as insights keeps a query.
+const ASKED_CHARS = 512;
 
 /** A JSON-RPC message is a tool call with its arguments: a few kilobytes. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -75,15 +77,18 @@ function readable(data: SiteData, v: Visit) {
 type Found = NonNullable<Awaited<ReturnType<ReturnType<typeof readable>['pageAt']>>>;
 
 export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnType<typeof pages>) {
+  /**
+   * An assistant's call as its insights event: the tool (or `resources/read`), what it asked (a
+   * query, a page's URL) and whether it found anything, so that what assistants miss shows.
+   */
+  function called(v: Visit, type: string, location: Parameters<Track>[2], tool: string, asked: string | undefined, found: boolean) {
+    track(v, type, location, { tool, found, ...(asked === undefined ? {} : { query: asked.slice(0, ASKED_CHARS) }) }, 'mcp');
+  }
+
   /** A page as its `.md` serves it, counted as the assistant's page view. */
-  async function read(v: Visit, { placement, revision, page, url }: Found) {
-    track(
-      v,
-      'page_view',
-      { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id },
-      {},
-      'mcp',
-    );
+  async function read(v: Visit, { placement, revision, page, url }: Found, tool: string, asked: string) {
+    const location = { url, section: placement.section?.id, siteSpace: placement.siteSpace.id, space: placement.siteSpace.spaceId, revision: revision.id, page: page.id };
+    called(v, 'page_view', location, tool, asked, true);
     return `# ${page.title}\n\n${await pageMarkdown(placement.siteSpace.spaceId, revision, page.id, v.req.id, v.view.site!.organizationId)}`;
   }
 
@@ -100,7 +105,8 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
           const spaces = allSiteSpaces(structure).slice(0, MAX_SEARCH_SPACES);
           const found = await Promise.all(
             spaces.map(async ({ section, siteSpace }) => {
-              const [items, revision] = await Promise.all([data.search(siteSpace.spaceId, query, v.req.id), data.revision(siteSpace.spaceId, v.req.id)]);
+              const revision = await data.revision(siteSpace.spaceId, v.req.id);
+              const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
               const prefix = siteSpacePrefix(section, siteSpace);
               return items
                 .filter((p) => listed(revision.pages, p.pageId))
@@ -111,7 +117,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
             }),
           );
           const results = found.flat().slice(0, MAX_RESULTS);
-          track(v, 'search_type_query', { url: `${v.origin}${v.at.base}/` }, { query }, 'mcp');
+          called(v, 'search_type_query', { url: `${v.origin}${v.at.base}/` }, 'searchDocumentation', query, results.length > 0);
           return textResult(results.length ? results.join('\n\n') : `No page of ${v.view.look.title} matches "${query}".`);
         },
       }),
@@ -123,8 +129,9 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
         readOnly: true,
         async run({ url }) {
           const found = await pageAt(url);
-          if (!found) return toolError(`No page of ${v.view.look.title} at "${url}": listPages names every page.`);
-          return textResult(await read(v, found));
+          if (found) return textResult(await read(v, found, 'getPage', url));
+          called(v, 'page_view', { url: `${v.origin}${v.at.base}/` }, 'getPage', url, false);
+          return toolError(`No page of ${v.view.look.title} at "${url}": listPages names every page.`);
         },
       }),
       mcpTool({
@@ -141,6 +148,7 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
             group = p.siteSpace;
             lines.push(`- ${p.page.title}: ${p.url}${p.page.description ? ` (${p.page.description})` : ''}`);
           }
+          called(v, 'page_view', { url: `${v.origin}${v.at.base}/` }, 'listPages', undefined, lines.length > 0);
           return textResult(lines.join('\n'));
         },
       }),
@@ -164,7 +172,9 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
       },
       async read(uri) {
         const found = await pageAt(uri.href);
-        return found && read(v, found);
+        if (found) return read(v, found, 'resources/read', uri.href);
+        called(v, 'page_view', { url: `${v.origin}${v.at.base}/` }, 'resources/read', uri.href, false);
+        return undefined;
       },
     };
   }

@@ -1,4 +1,5 @@
 import { pathIn } from '../../domain/address.ts';
+import { listed } from '../../domain/pages.ts';
 import { allSiteSpaces, place, siteSpacePrefix } from '../../domain/structure.ts';
 import { searchPage } from '../../presenters/views/page.ts';
 import { html, notFound } from '../respond.ts';
@@ -16,13 +17,17 @@ export function searchRoutes(data: SiteData, track: Track, { spaceOf, metaOf }: 
     const spaces = allSiteSpaces(v.view.structure!).slice(0, MAX_SEARCH_SPACES);
     const found = await Promise.all(
       spaces.map(async ({ section, siteSpace }) => {
-        const items = await data.search(siteSpace.spaceId, query, v.req.id);
+        const revision = await data.revision(siteSpace.spaceId, v.req.id);
+        const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
         const prefix = siteSpacePrefix(section, siteSpace);
-        return items.map((p) => ({
-          title: p.title,
-          url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
-          section: spaces.length > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
-        }));
+        // Hidden pages stay out of search, as they stay out of navigation.
+        return items
+          .filter((p) => listed(revision.pages, p.pageId))
+          .map((p) => ({
+            title: p.title,
+            url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
+            section: spaces.length > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
+          }));
       }),
     );
     track(v, 'search_type_query', {}, { query: query.slice(0, 512) });
