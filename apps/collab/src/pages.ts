@@ -65,6 +65,16 @@ export function connectPages(config: CollabConfig, identity: ServiceIdentity, lo
       return JSON.parse(found.documentJson) as JSONDocument;
     },
 
+    /** The page's co-editing state (a Yjs update) as last stored; empty when none. */
+    async editingState(page: PageName, caller: Caller): Promise<Uint8Array> {
+      return (await review.getPageEditingState({ ...ref(page), pageId: page.pageId }, caller)).state;
+    },
+
+    /** Stores the page's co-editing state beside its change request, as `caller`. */
+    async storeEditingState(page: PageName, state: Uint8Array, caller: Caller): Promise<void> {
+      await review.storePageEditingState({ ...ref(page), pageId: page.pageId, editing: { state: Buffer.from(state) } }, caller);
+    },
+
     /** Writes the page's document into the change request (review's UpdateChangeRequestContent, as the web app's save), as `caller`. */
     async save(page: PageName, document: JSONDocument, caller: Caller): Promise<void> {
       await review.updateChangeRequestContent({ ...ref(page), changes: [{ updatePage: { page: page.pageId, move: false, documentJson: JSON.stringify(document) } }] }, caller);

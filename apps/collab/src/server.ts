@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Server, type Document } from '@hocuspocus/server';
-import { encodeStateAsUpdate } from 'yjs';
-import { readDocument, writeDocument } from '@quire/editor/yjs';
+import { applyUpdate, encodeStateAsUpdate } from 'yjs';
+import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
 import { allowedOrigins, type CollabConfig } from './config.ts';
@@ -20,7 +20,10 @@ interface Context {
  * The collaboration server: one Hocuspocus document per change request's page, opened by members
  * the gateway would accept (session cookie from the web app's origin, or an API token), read-only
  * for those who may only read; loaded from the change request's revision and saved back into it
- * as the member who edited last, a pause after edits and when the last editor leaves.
+ * as the member who edited last, a pause after edits and when the last editor leaves. The Y.Doc's
+ * state is stored beside the change request with each save, and loaded again with the page, so that
+ * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
+ * adding a rebuilt copy of every block.
  */
 export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
   const origins = allowedOrigins(config);
@@ -74,10 +77,21 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
     },
 
     async onLoadDocument({ context, document }) {
-      const initial = await pages.load(context.page, context.caller);
-      writeDocument(document, initial);
+      const { page, caller } = context;
+      const [initial, state] = await Promise.all([pages.load(page, caller), pages.editingState(page, caller)]);
+      if (state.byteLength) applyUpdate(document, state);
+      const json = JSON.stringify(asEdited(initial));
+      // No state yet, or the page changed elsewhere since (the API, an update from the space): brought
+      // in as a diff of the stored state, and that state stored before anyone syncs, for the next load.
+      if (JSON.stringify(readDocument(document)) !== json) {
+        writeDocument(document, initial);
+        if (context.member.access === 'write')
+          await pages
+            .storeEditingState(page, encodeStateAsUpdate(document), caller)
+            .catch((err: unknown) => log.warn({ err, documentName: document.name }, 'storing the editing state failed'));
+      }
       sizes.set(document, encodeStateAsUpdate(document).byteLength);
-      stored.set(document, JSON.stringify(readDocument(document)));
+      stored.set(document, json);
     },
 
     async beforeHandleMessage({ document, update }) {
@@ -89,10 +103,10 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
       if ('refused' in page || !lastContext?.caller) return;
       const next = readDocument(document);
       const json = JSON.stringify(next);
-      if (json === stored.get(document)) return;
       try {
-        await pages.save(page, next, lastContext.caller);
+        if (json !== stored.get(document)) await pages.save(page, next, lastContext.caller);
         stored.set(document, json);
+        await pages.storeEditingState(page, encodeStateAsUpdate(document), lastContext.caller);
       } catch (err) {
         // Kept in the document: the next edit, or the last editor leaving, saves it again.
         log.warn({ err, documentName }, 'saving the page failed');

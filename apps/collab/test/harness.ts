@@ -31,6 +31,7 @@ export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 
   return {
     url: `ws://127.0.0.1:${server.address.port}`,
     server,
+    pages,
     async stop() {
       await server.destroy();
       pages.close();
@@ -45,15 +46,15 @@ export type Outcome = { refused: string } | { scope: string };
 
 /**
  * A real provider in Node over `ws`, as a member: `token` (an API token), and headers its socket
- * sends as a browser's would (`origin`, `cookie`).
+ * sends as a browser's would (`origin`, `cookie`); `document` is the Y.Doc it edits (a new one unless
+ * given, as a reloaded tab keeps its own).
  */
-export function member(url: string, name: string, token: string, headers: Record<string, string> = { origin: WEB_ORIGIN }) {
+export function member(url: string, name: string, token: string, headers: Record<string, string> = { origin: WEB_ORIGIN }, document = new Y.Doc()) {
   const socket = class extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {
       super(address, protocols, { headers });
     }
   };
-  const document = new Y.Doc();
   let settle: (o: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
   const websocketProvider = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: socket, maxAttempts: 1 });
