@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react';
 import { HocuspocusProvider } from '@hocuspocus/provider';
+import { IndexeddbPersistence } from 'y-indexeddb';
+import { Doc } from 'yjs';
 
 // A change request's page edited together: a provider to the collaboration server (the gateway
-// passes `/collab` to it, with the session cookie), and what its state says to the writer.
+// passes `/collab` to it, with the session cookie), and what its state says to the writer. Every
+// change is kept in this browser's IndexedDB first, so that what was typed offline, or in a tab
+// closed before the server had it, is sent when the page opens again.
 
 /** Synced with the server (which saves a pause later), sent but not yet acknowledged, or offline with the changes in this tab. */
 export type SyncState = 'saved' | 'unsynced' | 'offline';
@@ -26,6 +30,8 @@ export function memberColor(userId: string): string {
 /**
  * The provider of the page `name` (`<space>/<change request id>/<page>`) while `enabled`, its sync
  * state, and whether the server lets this member write; asks before unload while changes are unsynced.
+ * The browser going offline disconnects it at once (a socket may take long to notice), and coming
+ * back online connects it again.
  */
 export function useCollaboration(name: string, enabled: boolean) {
   const [provider, setProvider] = useState<HocuspocusProvider>();
@@ -35,9 +41,12 @@ export function useCollaboration(name: string, enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`;
+    const document = new Doc();
+    const local = new IndexeddbPersistence(`quire-collab:${name}`, document);
     const p = new HocuspocusProvider({
       url,
       name,
+      document,
       token: '',
       onAuthenticated: ({ scope }) => setReadOnly(scope === 'readonly'),
       onAuthenticationFailed: ({ reason }) => setRefused(reason),
@@ -52,11 +61,20 @@ export function useCollaboration(name: string, enabled: boolean) {
     const warn = (e: BeforeUnloadEvent) => {
       if (p.hasUnsyncedChanges) e.preventDefault();
     };
+    const offline = () => p.disconnect();
+    const online = () => void p.connect();
     window.addEventListener('beforeunload', warn);
+    window.addEventListener('offline', offline);
+    window.addEventListener('online', online);
+    if (!navigator.onLine) offline();
     setProvider(p);
     return () => {
       window.removeEventListener('beforeunload', warn);
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
       p.destroy();
+      void local.destroy();
+      document.destroy();
       setProvider(undefined);
     };
   }, [name, enabled]);
