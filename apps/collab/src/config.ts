@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { grpcAddress, loadConfig, port, serviceConfigFields, serviceIdentityFields, url } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 
 // An HTTP app behind the gateway, as the reader is beside it: no gRPC port of its own.
 export const ConfigSchema = Type.Object({
@@ -17,6 +18,9 @@ export const ConfigSchema = Type.Object({
   ORGS_URL: grpcAddress(50051),
   CONTENT_URL: grpcAddress(50052),
   REVIEW_URL: grpcAddress(50053),
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** The EVENTS stream's subjects: its member, permission and change request events re-check open editors. */
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   GRPC_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** A page is saved this long after the last edit… */
   COLLAB_SAVE_AFTER_MS: Type.Integer({ minimum: 0, default: 2000 }),

@@ -3,7 +3,7 @@ import { OrgsServiceClient, OrgsServiceService, TokenScope } from '@quire/proto/
 import { ReviewServiceClient, ReviewServiceService } from '@quire/proto/review';
 import { SpaceContentServiceClient, SpaceContentServiceService } from '@quire/proto/space-content';
 import { pageEditing } from '@quire/policy';
-import { connectUpstreams, type Caller, type Logger, type ServiceIdentity } from '@quire/service-kit';
+import { connectUpstreams, isRefusal, type Caller, type Logger, type ServiceIdentity } from '@quire/service-kit';
 import type { JSONDocument } from '@quire/document';
 import type { CollabConfig } from './config.ts';
 import { Refusal, type Credential } from './domain/credentials.ts';
@@ -13,8 +13,14 @@ import type { PageName } from './domain/names.ts';
 export interface Member {
   userId: string;
   /** What the member may do on the page: `read` connects read-only. */
-  access: 'write' | 'read';
+  access: Access;
+  /** The space's organization: its members' and permissions' events concern this member. */
+  organizationId: string;
+  /** A read-only API token: reads whatever the member's role. */
+  readToken: boolean;
 }
+
+export type Access = 'write' | 'read';
 
 /** The services collab calls, as the member: orgs to know them, review and content for the page. */
 export function connectPages(config: CollabConfig, identity: ServiceIdentity, log: Logger) {
@@ -42,19 +48,25 @@ export function connectPages(config: CollabConfig, identity: ServiceIdentity, lo
       ).catch(() => {
         throw new Refusal(credential.kind === 'token' ? 'the access token is not valid' : 'the session has ended');
       });
-      const as = { ...caller, userId: who.userId };
-      // Another organization's ids, or ones the member cannot see, are simply not found.
-      const notFound = () => {
+      const readToken = who.scope === TokenScope.TOKEN_SCOPE_READ;
+      return { userId: who.userId, readToken, ...(await this.access(page, { ...caller, userId: who.userId }, readToken)) };
+    },
+
+    /** What `caller` may do on the page now (asked again when their access may have changed), with the space's organization. */
+    async access(page: PageName, caller: Caller, readToken: boolean): Promise<{ access: Access; organizationId: string; status: string }> {
+      // Another organization's ids, or ones the member cannot see, are simply not found; a service
+      // failing is not a refusal (the member keeps what they had).
+      const notFound = (err?: unknown) => {
+        if (err !== undefined && !isRefusal(err)) throw err;
         throw new Refusal('change request not found');
       };
-      const cr = await review.getChangeRequest(ref(page), as).catch(notFound);
+      const cr = await review.getChangeRequest(ref(page), caller).catch(notFound);
       // By id only: its number would name the same page as a second document.
       if (cr.id !== page.changeRequestId) notFound();
-      const space = await content.getSpace({ spaceId: page.spaceId }, as).catch(notFound);
+      const space = await content.getSpace({ spaceId: page.spaceId }, caller).catch(notFound);
       const access = pageEditing(space.permissions ?? { view: false, edit: false }, cr.status);
       if (!access) notFound();
-      // A read-only API token reads whatever its member's role.
-      return { userId: who.userId, access: who.scope === TokenScope.TOKEN_SCOPE_READ ? 'read' : access! };
+      return { access: readToken ? 'read' : access!, organizationId: space.organizationId, status: cr.status };
     },
 
     /** The page's document in the change request's current revision. */

@@ -10,7 +10,7 @@ import { parseDocumentName, type PageName } from './domain/names.ts';
 import type { Member, Pages } from './pages.ts';
 
 /** What a connection carries from its authentication to the hooks after it. */
-interface Context {
+export interface Context {
   member: Member;
   page: PageName;
   caller: Caller;

@@ -4,6 +4,8 @@ import * as Y from 'yjs';
 import { createLogger } from '@quire/service-kit';
 import { testIdentity } from '@quire/service-kit/testing';
 import type { SharedStack } from '@quire/gateway/testing';
+import { connectNats } from '@quire/service-kit/nats';
+import { watchAccess } from '../src/access.ts';
 import { loadCollabConfig } from '../src/config.ts';
 import { connectPages } from '../src/pages.ts';
 import { collabServer } from '../src/server.ts';
@@ -11,12 +13,13 @@ import { collabServer } from '../src/server.ts';
 /** The web app's origin as the test server is configured with it. */
 export const WEB_ORIGIN = 'http://app.quire.test';
 
-/** A collaboration server over a stack's services (saving 100 ms after a pause); `url` is its WebSocket address. */
-export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review'>, env: Record<string, string> = {}) {
+/** A collaboration server over a stack's services and events (saving 100 ms after a pause); `url` is its WebSocket address. */
+export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review' | 'eventsPrefix'>, env: Record<string, string> = {}) {
   const config = loadCollabConfig({
     ORGS_URL: stack.orgs.address,
     CONTENT_URL: stack.content.address,
     REVIEW_URL: stack.review.address,
+    EVENTS_SUBJECT_PREFIX: stack.eventsPrefix,
     COLLAB_PORT: '0',
     COLLAB_ORIGINS: WEB_ORIGIN,
     COLLAB_SAVE_AFTER_MS: '100',
@@ -26,7 +29,9 @@ export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 
   });
   const log = createLogger('collab', 'silent');
   const pages = connectPages(config, testIdentity('collab'), log);
+  const nc = await connectNats(config.NATS_URL, 'collab-test', log);
   const server = collabServer(config, pages, log);
+  const access = watchAccess(nc, config.EVENTS_SUBJECT_PREFIX, server.hocuspocus, pages, log);
   await server.listen();
   return {
     url: `ws://127.0.0.1:${server.address.port}`,
@@ -34,6 +39,8 @@ export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 
     pages,
     async stop() {
       await server.destroy();
+      access.close();
+      await nc.drain();
       pages.close();
     },
   };
@@ -55,6 +62,8 @@ export function member(url: string, name: string, token: string, headers: Record
       super(address, protocols, { headers });
     }
   };
+  // What the server told it besides the document (access changes), as sent.
+  const notices: string[] = [];
   let settle: (o: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
   const websocketProvider = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: socket, maxAttempts: 1 });
@@ -65,6 +74,7 @@ export function member(url: string, name: string, token: string, headers: Record
     websocketProvider,
     onAuthenticated: ({ scope }) => settle({ scope }),
     onAuthenticationFailed: ({ reason }) => settle({ refused: reason }),
+    onStateless: ({ payload }) => notices.push(payload),
   });
   provider.attach();
   const synced = new Promise<void>((resolve) => (provider.isSynced ? resolve() : provider.on('synced', () => resolve())));
@@ -73,6 +83,7 @@ export function member(url: string, name: string, token: string, headers: Record
     provider,
     outcome,
     synced,
+    notices,
     text: () => document.getXmlFragment('default').toString(),
     close() {
       provider.destroy();

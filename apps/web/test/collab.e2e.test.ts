@@ -46,7 +46,7 @@ describeInChromium('editing a page together in Chromium', () => {
   /** A change request's page reading "Middle", its editor's path, and two members at it in two browser contexts. */
   async function twoAtOnePage() {
     const { g } = app;
-    const { owner, editor, orgId } = await tenant(g, { editor: Role.ROLE_EDIT });
+    const { owner, editor, reader, orgId } = await tenant(g, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ });
     const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Together' }), 201);
     const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Pair' }), 201);
     const crBase = `/v1/spaces/${space.id}/change-requests/${cr.number}`;
@@ -59,7 +59,8 @@ describeInChromium('editing a page together in Chromium', () => {
       await expect.poll(() => status(p)).toBe('Saved');
     }
     const saved = async () => (await ok(g.call(owner, 'GET', `${crBase}/content/page/${pages[0].id}?format=markdown`))).markdown.trim();
-    return { a: a!, b: b!, path, saved };
+    const merge = () => ok(g.call(owner, 'POST', `${crBase}/merge`));
+    return { a: a!, b: b!, path, saved, reader, merge };
   }
 
   it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
@@ -112,5 +113,25 @@ describeInChromium('editing a page together in Chromium', () => {
     await again.goto(`${app.origin}${path}`);
     for (const p of [again, b]) await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle one two');
     await expect.poll(saved, { timeout: 10_000 }).toBe('Middle one two');
+  });
+
+  it('a reader cannot type, and merging the change request stops the open editors, who are told', async () => {
+    const { a, b, path, reader, merge } = await twoAtOnePage();
+    const r = await browser.signedIn(app.origin, reader, path);
+    await expect.poll(() => text(r), { timeout: 20_000 }).toBe('Middle');
+    const box = (p: Page) => p.getByRole('textbox', { name: /^Content of/ });
+    await expect.poll(() => box(r).getAttribute('contenteditable')).toBe('false');
+    await paragraph(r).click();
+    await r.keyboard.type('forged');
+    expect(await text(r)).toBe('Middle');
+
+    await merge();
+    for (const p of [a, b]) {
+      await expect.poll(() => p.getByRole('alert').textContent(), { timeout: 5_000 }).toBe('The change request is merged: editing has stopped');
+      await expect.poll(() => box(p).getAttribute('contenteditable')).toBe('false');
+    }
+    await paragraph(a).click();
+    await a.keyboard.type('late');
+    expect(await text(a)).toBe('Middle');
   });
 });

@@ -30,6 +30,8 @@ export function memberColor(userId: string): string {
 /**
  * The provider of the page `name` (`<space>/<change request id>/<page>`) while `enabled`, its sync
  * state, and whether the server lets this member write; asks before unload while changes are unsynced.
+ * The server tells an open editor when their access changes (`{ access, reason }`, stateless): made
+ * read-only (the change request merged or archived, the role lowered), or closed (access removed).
  * The browser going offline disconnects it at once (a socket may take long to notice), and coming
  * back online connects it again.
  */
@@ -38,6 +40,8 @@ export function useCollaboration(name: string, enabled: boolean) {
   const [state, setState] = useState<SyncState>('saved');
   const [readOnly, setReadOnly] = useState(false);
   const [refused, setRefused] = useState<string>();
+  /** Why editing stopped while the page was open. */
+  const [notice, setNotice] = useState<string>();
   useEffect(() => {
     if (!enabled) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`;
@@ -50,6 +54,12 @@ export function useCollaboration(name: string, enabled: boolean) {
       token: '',
       onAuthenticated: ({ scope }) => setReadOnly(scope === 'readonly'),
       onAuthenticationFailed: ({ reason }) => setRefused(reason),
+      onStateless: ({ payload }) => {
+        const told = JSON.parse(payload) as { access: 'write' | 'read' | 'none'; reason: string };
+        if (told.access === 'none') return setRefused(told.reason);
+        setReadOnly(told.access === 'read');
+        setNotice(told.access === 'read' ? told.reason : undefined);
+      },
     });
     let connected = false;
     const update = () => setState(!connected ? 'offline' : p.hasUnsyncedChanges || !p.isSynced ? 'unsynced' : 'saved');
@@ -78,5 +88,5 @@ export function useCollaboration(name: string, enabled: boolean) {
       setProvider(undefined);
     };
   }, [name, enabled]);
-  return { provider, state, readOnly, refused };
+  return { provider, state, readOnly, refused, notice };
 }

@@ -257,6 +257,7 @@ function PageEditor({ crPath, base, page, name, readOnly, choices, onDeleted }: 
           Delete page
         </button>
       </div>
+      {collab.notice && <p role="alert">{collab.notice}</p>}
       <Editor
         label={`Content of ${title || 'the page'}`}
         document={initial}
