@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Server, type Document } from '@hocuspocus/server';
+import { Server, type Document, type Extension } from '@hocuspocus/server';
 import { applyUpdate, encodeStateAsUpdate } from 'yjs';
 import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
@@ -25,7 +25,7 @@ export interface Context {
  * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
  * adding a rebuilt copy of every block.
  */
-export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
+export function collabServer(config: CollabConfig, pages: Pages, log: Logger, extensions: Extension[] = []) {
   const origins = allowedOrigins(config);
   const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
@@ -48,6 +48,7 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
     stopOnSignals: false,
     debounce: config.COLLAB_SAVE_AFTER_MS,
     maxDebounce: config.COLLAB_SAVE_AT_LEAST_MS,
+    extensions,
 
     // `GET /ready` (the gateway's `/collab/ready`): the web app edits together only where this answers.
     async onRequest({ request, response }) {

@@ -1,14 +1,11 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { createLogger } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
+import { createLogger, loadServiceKeys } from '@quire/service-kit';
+import { testServiceKeys } from '@quire/service-kit/testing';
 import type { SharedStack } from '@quire/gateway/testing';
-import { connectNats } from '@quire/service-kit/nats';
-import { watchAccess } from '../src/access.ts';
+import { buildCollab } from '../src/app.ts';
 import { loadCollabConfig } from '../src/config.ts';
-import { connectPages } from '../src/pages.ts';
-import { collabServer } from '../src/server.ts';
 
 /** The web app's origin as the test server is configured with it. */
 export const WEB_ORIGIN = 'http://app.quire.test';
@@ -27,22 +24,18 @@ export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const log = createLogger('collab', 'silent');
-  const pages = connectPages(config, testIdentity('collab'), log);
-  const nc = await connectNats(config.NATS_URL, 'collab-test', log);
-  const server = collabServer(config, pages, log);
-  const access = watchAccess(nc, config.EVENTS_SUBJECT_PREFIX, server.hocuspocus, pages, log);
-  await server.listen();
+  const keys = testServiceKeys();
+  const collab = await buildCollab(
+    config,
+    loadServiceKeys('collab', { QUIRE_SERVICE_KEY: keys.privateKeys.collab, QUIRE_SERVICE_TRUST: keys.trust }),
+    createLogger('collab', 'silent'),
+  );
+  await collab.server.listen();
   return {
-    url: `ws://127.0.0.1:${server.address.port}`,
-    server,
-    pages,
-    async stop() {
-      await server.destroy();
-      access.close();
-      await nc.drain();
-      pages.close();
-    },
+    url: `ws://127.0.0.1:${collab.server.address.port}`,
+    server: collab.server,
+    pages: collab.pages,
+    stop: collab.close,
   };
 }
 
