@@ -3,15 +3,22 @@ import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { createLogger, loadServiceKeys } from '@quire/service-kit';
 import { testServiceKeys } from '@quire/service-kit/testing';
-import type { SharedStack } from '@quire/gateway/testing';
 import { buildCollab } from '../src/app.ts';
 import { loadCollabConfig } from '../src/config.ts';
 
 /** The web app's origin as the test server is configured with it. */
 export const WEB_ORIGIN = 'http://app.quire.test';
 
+/** Where the services collab calls answer, and the prefix of their events' subjects (a test stack's, the gateway's shared one or a benchmark's). */
+interface Services {
+  orgs: { address: string };
+  content: { address: string };
+  review: { address: string };
+  eventsPrefix: string;
+}
+
 /** A collaboration server over a stack's services and events (saving 100 ms after a pause); `url` is its WebSocket address. */
-export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review' | 'eventsPrefix'>, env: Record<string, string> = {}) {
+export async function startCollab(stack: Services, env: Record<string, string> = {}) {
   const config = loadCollabConfig({
     ORGS_URL: stack.orgs.address,
     CONTENT_URL: stack.content.address,
