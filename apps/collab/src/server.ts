@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Server, type Document, type Extension } from '@hocuspocus/server';
-import { applyUpdate, encodeStateAsUpdate } from 'yjs';
+import { applyUpdate, encodeStateAsUpdate, encodeStateVector } from 'yjs';
 import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
@@ -85,6 +85,9 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
       // No state yet, or the page changed elsewhere since (the API, an update from the space): brought
       // in as a diff of the stored state, and that state stored before anyone syncs, for the next load.
       if (JSON.stringify(readDocument(document)) !== json) {
+        // Written as a client named by what is written onto what: replicas loading the page at once
+        // make the same items, which Yjs merges as one, where random ids would show every block twice.
+        document.clientID = createHash('sha256').update(encodeStateVector(document)).update(json).digest().readUInt32BE(0);
         writeDocument(document, initial);
         if (context.member.access === 'write')
           await pages

@@ -67,6 +67,18 @@ describe('collaboration replicas', () => {
     b.close();
   });
 
+  test('members opening a page on two replicas at once get it once', async ({ team, replicas: [one, two], page }) => {
+    const [a, b] = [member(one.url, page.name, team.owner.token), member(two.url, page.name, team.editor.token)];
+    await Promise.all([a.synced, b.synced]);
+    paragraph(a.document).insert(0, 'A ');
+    paragraph(b.document).insert(0, 'B ');
+    await until(() => [a, b].every((m) => m.document.getXmlFragment('default').toString().includes('A ') && m.text().includes('B ')), 'both edits on both sides');
+    for (const m of [a, b]) expect(m.document.getXmlFragment('default').length).toBe(1);
+    expect(a.text()).toBe(b.text());
+    a.close();
+    b.close();
+  });
+
   test('a message signed by another key, or moved to another page, is not heard', async ({ team, replicas: [one], page, space, changeRequest }) => {
     const a = member(one.url, page.name, team.owner.token);
     await a.synced;
