@@ -49,8 +49,11 @@ try {
 
   /** The text the editors type into: the page's second block, its first paragraph. */
   const text = (doc: Y.Doc) => (doc.getXmlFragment('default').get(1) as Y.XmlElement).get(0) as Y.XmlText;
-  const open = async (urls: string[], name: string) => {
-    const editors = urls.map((url) => member(url, name, owner.token));
+  /** The editors of page `name` at `urls`: the first alone (it loads the page), then the others at once. */
+  const open = async ([first, ...others]: string[], name: string) => {
+    const editors = [member(first!, name, owner.token)];
+    await editors[0]!.synced;
+    editors.push(...others.map((url) => member(url, name, owner.token)));
     await Promise.all(editors.map((e) => e.synced));
     return editors;
   };

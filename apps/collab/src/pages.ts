@@ -84,7 +84,12 @@ export function connectPages(config: CollabConfig, identity: ServiceIdentity, lo
 
     /** Stores the page's co-editing state beside its change request, as `caller`. */
     async storeEditingState(page: PageName, state: Uint8Array, caller: Caller): Promise<void> {
-      await review.storePageEditingState({ ...ref(page), pageId: page.pageId, editing: { state: Buffer.from(state) } }, caller);
+      await review.storePageEditingState({ ...ref(page), pageId: page.pageId, editing: { state: Buffer.from(state) }, ifAbsent: false }, caller);
+    },
+
+    /** Stores the page's first co-editing state unless one is there already: the state stored, this one or another replica's. */
+    async firstEditingState(page: PageName, state: Uint8Array, caller: Caller): Promise<Uint8Array> {
+      return (await review.storePageEditingState({ ...ref(page), pageId: page.pageId, editing: { state: Buffer.from(state) }, ifAbsent: true }, caller)).state;
     },
 
     /** Writes the page's document into the change request (review's UpdateChangeRequestContent, as the web app's save), as `caller`. */

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Server, type Document, type Extension } from '@hocuspocus/server';
-import { applyUpdate, encodeStateAsUpdate, encodeStateVector } from 'yjs';
+import { applyUpdate, Doc, encodeStateAsUpdate } from 'yjs';
 import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
@@ -82,12 +82,18 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
       const [initial, state] = await Promise.all([pages.load(page, caller), pages.editingState(page, caller)]);
       if (state.byteLength) applyUpdate(document, state);
       const json = JSON.stringify(asEdited(initial));
-      // No state yet, or the page changed elsewhere since (the API, an update from the space): brought
-      // in as a diff of the stored state, and that state stored before anyone syncs, for the next load.
-      if (JSON.stringify(readDocument(document)) !== json) {
-        // Written as a client named by what is written onto what: replicas loading the page at once
-        // make the same items, which Yjs merges as one, where random ids would show every block twice.
-        document.clientID = createHash('sha256').update(encodeStateVector(document)).update(json).digest().readUInt32BE(0);
+      if (!state.byteLength && context.member.access === 'write') {
+        // The page's first state, built aside and offered: the one stored first (this, or another
+        // replica's loading the page at once) is the page's, so that every replica holds the same items.
+        const built = encodeStateAsUpdate(writeDocument(new Doc(), initial));
+        applyUpdate(
+          document,
+          await pages.firstEditingState(page, built, caller).catch((err: unknown) => (log.warn({ err, documentName: document.name }, 'storing the editing state failed'), built)),
+        );
+      }
+      // No state (a reader), or the page changed elsewhere since (the API, an update from the space):
+      // brought in as a diff of the stored state, stored before anyone syncs, for the next load.
+      else if (JSON.stringify(readDocument(document)) !== json) {
         writeDocument(document, initial);
         if (context.member.access === 'write')
           await pages

@@ -17,8 +17,9 @@ let schema: Schema | undefined;
 export const editorSchema = () => (schema ??= getSchema(extensions()));
 
 /** Makes the Y.Doc hold `document`: filled when empty, else changed where it differs (a diff, so that what is unchanged keeps its CRDT items). */
-export function writeDocument(ydoc: Doc, document: JSONDocument): void {
+export function writeDocument(ydoc: Doc, document: JSONDocument): Doc {
   prosemirrorJSONToYXmlFragment(editorSchema(), toEditor(document), ydoc.getXmlFragment(FRAGMENT));
+  return ydoc;
 }
 
 /** `document` as an editor holding it would save it (the schema's defaults and normalization applied). */

@@ -20,6 +20,7 @@ export function editingStateHandlers(deps: Deps): Pick<Handlers<ReviewServiceSer
       if (state.byteLength > COLLAB.stateBytes.max) throw new InvalidArgumentError(`editing.state: at most ${COLLAB.stateBytes.max} bytes (got ${state.byteLength})`);
       const { cr } = await spaceAndChangeRequest(deps, req, ctx, ['edit', 'edit a change request']);
       checkWritable(cr.number, cr.status, 'its pages cannot be edited');
+      if (req.ifAbsent) return { state: await deps.store.storeEditingStateIfAbsent(cr.id, req.pageId, state) };
       await deps.store.storeEditingState(cr.id, req.pageId, state);
       return { state: Buffer.alloc(0) };
     },

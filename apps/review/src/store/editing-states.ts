@@ -13,5 +13,11 @@ export function editingStateStore(database: Db) {
       const data = { state: new Uint8Array(state) };
       await db.pageEditingState.upsert({ where: { changeRequestId_pageId: { changeRequestId, pageId } }, create: { changeRequestId, pageId, ...data }, update: data });
     },
+
+    /** Stores `state` unless one is there already; the state stored, either way (the first of two racing wins). */
+    async storeEditingStateIfAbsent(changeRequestId: string, pageId: string, state: Buffer): Promise<Buffer> {
+      await db.pageEditingState.createMany({ data: [{ changeRequestId, pageId, state: new Uint8Array(state) }], skipDuplicates: true });
+      return (await this.editingState(changeRequestId, pageId))!;
+    },
   };
 }
