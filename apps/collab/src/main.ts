@@ -1,25 +1,21 @@
-import { createLogger, loadServiceIdentity, runProcess, startMetricsServer, startTracing } from '@quire/service-kit';
+import { createLogger, loadServiceKeys, runProcess, startMetricsServer, startTracing } from '@quire/service-kit';
+import { buildCollab } from './app.ts';
 import { loadCollabConfig } from './config.ts';
-import { connectPages } from './pages.ts';
-import { collabServer } from './server.ts';
 
 await runProcess('collab', async () => {
   const stopTracing = await startTracing('collab');
   const config = loadCollabConfig();
   const log = createLogger('collab', config.LOG_LEVEL);
-  const pages = connectPages(config, loadServiceIdentity('collab', config), log);
-  const server = collabServer(config, pages, log);
-  await server.listen();
+  const collab = await buildCollab(config, loadServiceKeys('collab', config), log);
+  await collab.server.listen();
   // Ready once it listens: every page's services are asked as members connect.
   const side = await startMetricsServer(config.HOST, config.METRICS_PORT ?? config.COLLAB_PORT + 1000, () => true);
-  log.info(`Collaboration on ws://${config.HOST}:${server.address.port}`);
+  log.info(`Collaboration on ws://${config.HOST}:${collab.server.address.port}`);
   return {
     log,
     async close() {
       await side.close();
-      // Stores every loaded page before closing.
-      await server.destroy();
-      pages.close();
+      await collab.close();
       await stopTracing?.();
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Server, type Document } from '@hocuspocus/server';
-import { encodeStateAsUpdate } from 'yjs';
-import { readDocument, writeDocument } from '@quire/editor/yjs';
+import { Server, type Document, type Extension } from '@hocuspocus/server';
+import { applyUpdate, Doc, encodeStateAsUpdate } from 'yjs';
+import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
 import { allowedOrigins, type CollabConfig } from './config.ts';
@@ -10,7 +10,7 @@ import { parseDocumentName, type PageName } from './domain/names.ts';
 import type { Member, Pages } from './pages.ts';
 
 /** What a connection carries from its authentication to the hooks after it. */
-interface Context {
+export interface Context {
   member: Member;
   page: PageName;
   caller: Caller;
@@ -20,9 +20,12 @@ interface Context {
  * The collaboration server: one Hocuspocus document per change request's page, opened by members
  * the gateway would accept (session cookie from the web app's origin, or an API token), read-only
  * for those who may only read; loaded from the change request's revision and saved back into it
- * as the member who edited last, a pause after edits and when the last editor leaves.
+ * as the member who edited last, a pause after edits and when the last editor leaves. The Y.Doc's
+ * state is stored beside the change request with each save, and loaded again with the page, so that
+ * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
+ * adding a rebuilt copy of every block.
  */
-export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
+export function collabServer(config: CollabConfig, pages: Pages, log: Logger, extensions: Extension[] = []) {
   const origins = allowedOrigins(config);
   const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
@@ -45,6 +48,7 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
     stopOnSignals: false,
     debounce: config.COLLAB_SAVE_AFTER_MS,
     maxDebounce: config.COLLAB_SAVE_AT_LEAST_MS,
+    extensions,
 
     // `GET /ready` (the gateway's `/collab/ready`): the web app edits together only where this answers.
     async onRequest({ request, response }) {
@@ -74,10 +78,30 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
     },
 
     async onLoadDocument({ context, document }) {
-      const initial = await pages.load(context.page, context.caller);
-      writeDocument(document, initial);
+      const { page, caller } = context;
+      const [initial, state] = await Promise.all([pages.load(page, caller), pages.editingState(page, caller)]);
+      if (state.byteLength) applyUpdate(document, state);
+      const json = JSON.stringify(asEdited(initial));
+      if (!state.byteLength && context.member.access === 'write') {
+        // The page's first state, built aside and offered: the one stored first (this, or another
+        // replica's loading the page at once) is the page's, so that every replica holds the same items.
+        const built = encodeStateAsUpdate(writeDocument(new Doc(), initial));
+        applyUpdate(
+          document,
+          await pages.firstEditingState(page, built, caller).catch((err: unknown) => (log.warn({ err, documentName: document.name }, 'storing the editing state failed'), built)),
+        );
+      }
+      // No state (a reader), or the page changed elsewhere since (the API, an update from the space):
+      // brought in as a diff of the stored state, stored before anyone syncs, for the next load.
+      else if (JSON.stringify(readDocument(document)) !== json) {
+        writeDocument(document, initial);
+        if (context.member.access === 'write')
+          await pages
+            .storeEditingState(page, encodeStateAsUpdate(document), caller)
+            .catch((err: unknown) => log.warn({ err, documentName: document.name }, 'storing the editing state failed'));
+      }
       sizes.set(document, encodeStateAsUpdate(document).byteLength);
-      stored.set(document, JSON.stringify(readDocument(document)));
+      stored.set(document, json);
     },
 
     async beforeHandleMessage({ document, update }) {
@@ -89,10 +113,10 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger) {
       if ('refused' in page || !lastContext?.caller) return;
       const next = readDocument(document);
       const json = JSON.stringify(next);
-      if (json === stored.get(document)) return;
       try {
-        await pages.save(page, next, lastContext.caller);
+        if (json !== stored.get(document)) await pages.save(page, next, lastContext.caller);
         stored.set(document, json);
+        await pages.storeEditingState(page, encodeStateAsUpdate(document), lastContext.caller);
       } catch (err) {
         // Kept in the document: the next edit, or the last editor leaving, saves it again.
         log.warn({ err, documentName }, 'saving the page failed');

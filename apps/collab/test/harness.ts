@@ -1,22 +1,29 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { createLogger } from '@quire/service-kit';
-import { testIdentity } from '@quire/service-kit/testing';
-import type { SharedStack } from '@quire/gateway/testing';
+import { createLogger, loadServiceKeys } from '@quire/service-kit';
+import { testServiceKeys } from '@quire/service-kit/testing';
+import { buildCollab } from '../src/app.ts';
 import { loadCollabConfig } from '../src/config.ts';
-import { connectPages } from '../src/pages.ts';
-import { collabServer } from '../src/server.ts';
 
 /** The web app's origin as the test server is configured with it. */
 export const WEB_ORIGIN = 'http://app.quire.test';
 
-/** A collaboration server over a stack's services (saving 100 ms after a pause); `url` is its WebSocket address. */
-export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 'review'>, env: Record<string, string> = {}) {
+/** Where the services collab calls answer, and the prefix of their events' subjects (a test stack's, the gateway's shared one or a benchmark's). */
+interface Services {
+  orgs: { address: string };
+  content: { address: string };
+  review: { address: string };
+  eventsPrefix: string;
+}
+
+/** A collaboration server over a stack's services and events (saving 100 ms after a pause); `url` is its WebSocket address. */
+export async function startCollab(stack: Services, env: Record<string, string> = {}) {
   const config = loadCollabConfig({
     ORGS_URL: stack.orgs.address,
     CONTENT_URL: stack.content.address,
     REVIEW_URL: stack.review.address,
+    EVENTS_SUBJECT_PREFIX: stack.eventsPrefix,
     COLLAB_PORT: '0',
     COLLAB_ORIGINS: WEB_ORIGIN,
     COLLAB_SAVE_AFTER_MS: '100',
@@ -24,17 +31,18 @@ export async function startCollab(stack: Pick<SharedStack, 'orgs' | 'content' | 
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const log = createLogger('collab', 'silent');
-  const pages = connectPages(config, testIdentity('collab'), log);
-  const server = collabServer(config, pages, log);
-  await server.listen();
+  const keys = testServiceKeys();
+  const collab = await buildCollab(
+    config,
+    loadServiceKeys('collab', { QUIRE_SERVICE_KEY: keys.privateKeys.collab, QUIRE_SERVICE_TRUST: keys.trust }),
+    createLogger('collab', 'silent'),
+  );
+  await collab.server.listen();
   return {
-    url: `ws://127.0.0.1:${server.address.port}`,
-    server,
-    async stop() {
-      await server.destroy();
-      pages.close();
-    },
+    url: `ws://127.0.0.1:${collab.server.address.port}`,
+    server: collab.server,
+    pages: collab.pages,
+    stop: collab.close,
   };
 }
 
@@ -45,15 +53,17 @@ export type Outcome = { refused: string } | { scope: string };
 
 /**
  * A real provider in Node over `ws`, as a member: `token` (an API token), and headers its socket
- * sends as a browser's would (`origin`, `cookie`).
+ * sends as a browser's would (`origin`, `cookie`); `document` is the Y.Doc it edits (a new one unless
+ * given, as a reloaded tab keeps its own).
  */
-export function member(url: string, name: string, token: string, headers: Record<string, string> = { origin: WEB_ORIGIN }) {
+export function member(url: string, name: string, token: string, headers: Record<string, string> = { origin: WEB_ORIGIN }, document = new Y.Doc()) {
   const socket = class extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {
       super(address, protocols, { headers });
     }
   };
-  const document = new Y.Doc();
+  // What the server told it besides the document (access changes), as sent.
+  const notices: string[] = [];
   let settle: (o: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
   const websocketProvider = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: socket, maxAttempts: 1 });
@@ -64,6 +74,7 @@ export function member(url: string, name: string, token: string, headers: Record
     websocketProvider,
     onAuthenticated: ({ scope }) => settle({ scope }),
     onAuthenticationFailed: ({ reason }) => settle({ refused: reason }),
+    onStateless: ({ payload }) => notices.push(payload),
   });
   provider.attach();
   const synced = new Promise<void>((resolve) => (provider.isSynced ? resolve() : provider.on('synced', () => resolve())));
@@ -72,6 +83,7 @@ export function member(url: string, name: string, token: string, headers: Record
     provider,
     outcome,
     synced,
+    notices,
     text: () => document.getXmlFragment('default').toString(),
     close() {
       provider.destroy();

@@ -40,21 +40,31 @@ describeInChromium('editing a page together in Chromium', () => {
       return copy.textContent;
     });
 
-  it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
+  /** The editor's sync state, as the status line says it. */
+  const status = (p: Page) => p.getByRole('status').first().textContent();
+
+  /** A change request's page reading "Middle", its editor's path, and two members at it in two browser contexts. */
+  async function twoAtOnePage() {
     const { g } = app;
-    const { owner, editor, orgId } = await tenant(g, { editor: Role.ROLE_EDIT });
+    const { owner, editor, reader, orgId } = await tenant(g, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ });
     const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Together' }), 201);
     const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Pair' }), 201);
     const crBase = `/v1/spaces/${space.id}/change-requests/${cr.number}`;
     await ok(g.call(owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Shared', document: { markdown: 'Middle' } }] }));
     const { pages } = await ok(g.call(owner, 'GET', `${crBase}/content`));
     const path = `/o/${orgId}/s/${space.id}/~/changes/${cr.number}/edit/${pages[0].path}`;
-
     const [a, b] = await Promise.all([browser.signedIn(app.origin, owner, path), browser.signedIn(app.origin, editor, path)]);
     for (const p of [a, b]) {
       await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle');
-      await expect.poll(() => p.getByRole('status').first().textContent()).toBe('Saved');
+      await expect.poll(() => status(p)).toBe('Saved');
     }
+    const saved = async () => (await ok(g.call(owner, 'GET', `${crBase}/content/page/${pages[0].id}?format=markdown`))).markdown.trim();
+    const merge = () => ok(g.call(owner, 'POST', `${crBase}/merge`));
+    return { a: a!, b: b!, path, saved, reader, merge };
+  }
+
+  it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
+    const { a, b, saved } = await twoAtOnePage();
     // One types at the paragraph's start, the other at its end, in turns.
     await paragraph(a).click();
     await a.keyboard.press('Home');
@@ -70,6 +80,58 @@ describeInChromium('editing a page together in Chromium', () => {
     await expect.poll(() => a.locator('.collaboration-carets__label').allTextContents()).toContain('editor');
     await expect.poll(() => b.locator('.collaboration-carets__label').allTextContents()).toContain('owner');
 
-    await expect.poll(async () => (await ok(g.call(owner, 'GET', `${crBase}/content/page/${pages[0].id}?format=markdown`))).markdown.trim(), { timeout: 10_000 }).toBe(expected);
+    await expect.poll(saved, { timeout: 10_000 }).toBe(expected);
+  });
+
+  it('what a member types offline is kept: sent on reconnecting, and after the tab was closed, when the page opens again', async () => {
+    const { a, b, path, saved } = await twoAtOnePage();
+    const context = a.context();
+    await context.setOffline(true);
+    await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    await paragraph(a).click();
+    await a.keyboard.press('End');
+    await a.keyboard.type(' one');
+    // Back online, the provider connects again and sends it.
+    await context.setOffline(false);
+    for (const p of [a, b]) await expect.poll(() => text(p), { timeout: 10_000 }).toBe('Middle one');
+    await expect.poll(() => status(a)).toBe('Saved');
+
+    await context.setOffline(true);
+    await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    await a.keyboard.type(' two');
+    await expect.poll(() => text(a)).toBe('Middle one two');
+    // Leaving asks first (the dialog is accepted); the words are then only in this browser.
+    const asked: string[] = [];
+    a.on('dialog', (d) => asked.push(d.type()));
+    await a.close({ runBeforeUnload: true });
+    await expect.poll(() => a.isClosed()).toBe(true);
+    expect(asked).toEqual(['beforeunload']);
+    expect(await text(b)).toBe('Middle one');
+
+    await context.setOffline(false);
+    const again = await context.newPage();
+    await again.goto(`${app.origin}${path}`);
+    for (const p of [again, b]) await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle one two');
+    await expect.poll(saved, { timeout: 10_000 }).toBe('Middle one two');
+  });
+
+  it('a reader cannot type, and merging the change request stops the open editors, who are told', async () => {
+    const { a, b, path, reader, merge } = await twoAtOnePage();
+    const r = await browser.signedIn(app.origin, reader, path);
+    await expect.poll(() => text(r), { timeout: 20_000 }).toBe('Middle');
+    const box = (p: Page) => p.getByRole('textbox', { name: /^Content of/ });
+    await expect.poll(() => box(r).getAttribute('contenteditable')).toBe('false');
+    await paragraph(r).click();
+    await r.keyboard.type('forged');
+    expect(await text(r)).toBe('Middle');
+
+    await merge();
+    for (const p of [a, b]) {
+      await expect.poll(() => p.getByRole('alert').textContent(), { timeout: 5_000 }).toBe('The change request is merged: editing has stopped');
+      await expect.poll(() => box(p).getAttribute('contenteditable')).toBe('false');
+    }
+    await paragraph(a).click();
+    await a.keyboard.type('late');
+    expect(await text(a)).toBe('Middle');
   });
 });

@@ -12,7 +12,7 @@ const results = (file: string) => fileURLToPath(new URL(`../../results/${file}`,
 export function percentiles(times: number[]) {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (p: number) => Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
-  return { p50: at(50), p90: at(90), p99: at(99), max: at(100) };
+  return { p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: at(100) };
 }
 
 /** Prints the result and writes it to results/<name>.json. */

@@ -1,7 +1,7 @@
 import { getSchema } from '@tiptap/core';
 import type { Schema } from '@tiptap/pm/model';
 import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
-import type { Doc } from 'yjs';
+import { Doc } from 'yjs';
 import type { JSONDocument } from '@quire/document';
 import { fromEditor, toEditor, type PMNode } from './convert.ts';
 import { extensions } from './extensions.ts';
@@ -16,9 +16,17 @@ let schema: Schema | undefined;
 /** The editor's schema, made once: the same extension list the web app edits with. */
 export const editorSchema = () => (schema ??= getSchema(extensions()));
 
-/** Fills an empty Y.Doc with `document`. */
-export function writeDocument(ydoc: Doc, document: JSONDocument): void {
+/** Makes the Y.Doc hold `document`: filled when empty, else changed where it differs (a diff, so that what is unchanged keeps its CRDT items). */
+export function writeDocument(ydoc: Doc, document: JSONDocument): Doc {
   prosemirrorJSONToYXmlFragment(editorSchema(), toEditor(document), ydoc.getXmlFragment(FRAGMENT));
+  return ydoc;
+}
+
+/** `document` as an editor holding it would save it (the schema's defaults and normalization applied). */
+export function asEdited(document: JSONDocument): JSONDocument {
+  const ydoc = new Doc();
+  writeDocument(ydoc, document);
+  return readDocument(ydoc);
 }
 
 /** The Y.Doc's content as GitBook's JSONDocument (what the fragment holds that the schema does not take is dropped by ProseMirror). */

@@ -3,6 +3,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import { changeRequestStore } from './change-requests.ts';
 import { commentStore } from './comments.ts';
 import { counterStore } from './counters.ts';
+import { editingStateStore } from './editing-states.ts';
 import { exportStore } from './exports.ts';
 import { reviewStore } from './reviews.ts';
 
@@ -14,6 +15,6 @@ export type { ExportJobRow } from './exports.ts';
 export type { ReviewerRow, ReviewRow, ReviewStatus } from './reviews.ts';
 
 /** All of the review service's queries, one file per aggregate. */
-export const { createStore, openStore } = storeOf(PrismaClient)(exportStore, changeRequestStore, counterStore, reviewStore, commentStore);
+export const { createStore, openStore } = storeOf(PrismaClient)(exportStore, changeRequestStore, counterStore, reviewStore, commentStore, editingStateStore);
 
 export type Store = ReturnType<typeof createStore>;

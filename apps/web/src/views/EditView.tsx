@@ -259,6 +259,7 @@ function PageEditor({ crPath, base, page, name, readOnly, organizationId, choice
           Delete page
         </button>
       </div>
+      {collab.notice && <p role="alert">{collab.notice}</p>}
       <Editor
         label={`Content of ${title || 'the page'}`}
         document={initial}

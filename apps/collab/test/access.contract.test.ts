@@ -1,0 +1,78 @@
+import { afterAll, describe, expect } from 'vitest';
+import * as Y from 'yjs';
+import { ok } from '@quire/gateway/testing';
+import { test as base } from '@quire/gateway/testing/fixtures';
+import type { AccessNotice } from '../src/access.ts';
+import { member, startCollab, until, type Collab } from './harness.ts';
+
+// Access taken away while editing: the orgs service's member events and review's change request
+// events reach the collaboration server over NATS, and the open editor is changed within 2 s.
+
+let shared: Collab | undefined;
+afterAll(() => shared?.stop());
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON as the test expects it
+type Json = any;
+const test = base.extend<{ collab: Collab; page: { crBase: string; name: string } }>({
+  collab: async ({ g }, use) => use((shared ??= await startCollab(g))),
+  page: async ({ g, team, space, changeRequest }, use) => {
+    const crBase = `/v1/spaces/${space.id}/change-requests/${changeRequest.number}`;
+    await ok(g.call(team.owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Start.' } }] }));
+    const { pages } = (await ok(g.call(team.owner, 'GET', `${crBase}/content`))) as Json;
+    await use({ crBase, name: `${space.id}/${changeRequest.id}/${pages[0].id}` });
+  },
+});
+
+const paragraph = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.XmlElement).get(0) as Y.XmlText;
+const notices = (m: ReturnType<typeof member>) => m.notices.map((n) => JSON.parse(n) as AccessNotice);
+const WITHIN_MS = 2000;
+
+describe('access changing while editing', () => {
+  test('a member removed from the organization is told and disconnected within 2 s; their edits are not applied', async ({ g, team, collab, page }) => {
+    const editor = member(collab.url, page.name, team.editor.token);
+    const owner = member(collab.url, page.name, team.owner.token);
+    await Promise.all([editor.synced, owner.synced]);
+    await ok(g.call(team.owner, 'DELETE', `/v1/orgs/${team.orgId}/members/${team.editor.id}`), 204);
+    const removed = Date.now();
+    await until(() => notices(editor).length > 0, 'the notice', WITHIN_MS);
+    expect(notices(editor)).toEqual([{ access: 'none', reason: 'Your access to this change request was removed' }]);
+    const server = collab.server.hocuspocus.documents.get(page.name)!;
+    await until(() => server.getConnectionsCount() === 1, 'the connection closed', WITHIN_MS - (Date.now() - removed));
+    paragraph(editor.document).insert(0, 'gone ');
+    paragraph(owner.document).insert(0, 'kept ');
+    await until(() => paragraph(server).toString().startsWith('kept'), "the owner's edit");
+    expect(paragraph(server).toString()).toBe('kept Start.');
+    expect(notices(owner)).toEqual([]);
+    editor.close();
+    owner.close();
+  });
+
+  test('a member whose role is lowered to read is made read-only within 2 s', async ({ g, team, collab, page }) => {
+    const editor = member(collab.url, page.name, team.editor.token);
+    const owner = member(collab.url, page.name, team.owner.token);
+    await Promise.all([editor.synced, owner.synced]);
+    await ok(g.call(team.owner, 'PATCH', `/v1/orgs/${team.orgId}/members/${team.editor.id}`, { role: 'read' }));
+    await until(() => notices(editor).length > 0, 'the notice', WITHIN_MS);
+    expect(notices(editor)).toEqual([{ access: 'read', reason: 'You may now only read this page' }]);
+    paragraph(editor.document).insert(0, 'forged ');
+    paragraph(owner.document).insert(0, 'real ');
+    await until(() => paragraph(editor.document).toString().includes('real'), "the owner's edit reaching the reader");
+    expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('real Start.');
+    editor.close();
+    owner.close();
+  });
+
+  test('merging the change request stops every open editor, who is told', async ({ g, team, collab, page }) => {
+    const editor = member(collab.url, page.name, team.editor.token);
+    const owner = member(collab.url, page.name, team.owner.token);
+    await Promise.all([editor.synced, owner.synced]);
+    await ok(g.call(team.owner, 'POST', `${page.crBase}/merge`));
+    for (const m of [editor, owner]) await until(() => notices(m).length > 0, 'the notice', WITHIN_MS);
+    for (const m of [editor, owner]) expect(notices(m)).toEqual([{ access: 'read', reason: 'The change request is merged: editing has stopped' }]);
+    paragraph(owner.document).insert(0, 'late ');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('Start.');
+    editor.close();
+    owner.close();
+  });
+});
