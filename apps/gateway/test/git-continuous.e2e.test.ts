@@ -24,10 +24,11 @@ const FILES = {
   'package.json': '{ "private": true }\n',
 };
 
-const it = test.extend<{ hooked: Hooked }>({
-  hooked: async ({ g, team: { owner }, space, origin }, use) => {
-    const { dispose, ...hooked } = await hook(g, owner, space.id, origin, FILES, 'First words.');
-    await use(hooked);
+const it = test.extend<{ synced: Hooked }>({
+  // Not `hooked`: the push webhook file names its own fixture so, and the files of a process share fixtures by name.
+  synced: async ({ g, team: { owner }, space, origin }, use) => {
+    const { dispose, ...synced } = await hook(g, owner, space.id, origin, FILES, 'First words.');
+    await use(synced);
     await dispose();
   },
 });
@@ -68,13 +69,13 @@ async function logUntil(g: Gateway, as: TestUser, spaceId: string, found: (items
 }
 
 describe('merges out', () => {
-  it('a merged change request is a commit on the branch, by the merger, its subject the message', async ({ g, team: { owner, editor }, hooked }) => {
-    const { spaceId } = hooked;
-    const before = await readRepo(hooked.bare);
+  it('a merged change request is a commit on the branch, by the merger, its subject the message', async ({ g, team: { owner, editor }, synced }) => {
+    const { spaceId } = synced;
+    const before = await readRepo(synced.bare);
     const cr = await mergeChange(g, editor, owner, spaceId, 'Reword the handbook', 'Handbook', 'Merged words.\n');
     const log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'merge'));
     const merge = log.find((e) => e.trigger === 'merge');
-    const after = await readRepo(hooked.bare);
+    const after = await readRepo(synced.bare);
     expect(merge).toMatchObject({
       direction: 'export',
       trigger: 'merge',
@@ -86,11 +87,11 @@ describe('merges out', () => {
       pagesChanged: 1,
     });
     expect(after.commits).toBe(before.commits + 1);
-    const [name, email, message] = (await gitIn(hooked.bare, 'log', '-1', '--format=%an%n%ae%n%B', 'main')).split('\n');
+    const [name, email, message] = (await gitIn(synced.bare, 'log', '-1', '--format=%an%n%ae%n%B', 'main')).split('\n');
     expect([name, email, message]).toEqual(['owner', owner.email, 'Reword the handbook']);
     expect(after.files['README.md']).toContain('Merged words.');
     // Only the page merged changed; the file that is not a page is as it was.
-    expect(await gitIn(hooked.bare, 'diff', '--name-only', before.head, after.head)).toBe('README.md\n');
+    expect(await gitIn(synced.bare, 'diff', '--name-only', before.head, after.head)).toBe('README.md\n');
     expect(after.files['package.json']).toBe(FILES['package.json']);
     // The host's webhook for that push comes back: the space's own export, imported again never.
     const again = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'webhook' && e.commit === after.head));
@@ -101,11 +102,11 @@ describe('merges out', () => {
     expect((await pages(g, owner, spaceId)).Handbook).toContain('Merged words.');
   });
 
-  it('a push and a merge at once lose nothing: each is refused with the reason, both sides keep their changes', async ({ g, team: { owner, editor }, origin, hooked }) => {
-    const { spaceId } = hooked;
+  it('a push and a merge at once lose nothing: each is refused with the reason, both sides keep their changes', async ({ g, team: { owner, editor }, origin, synced }) => {
+    const { spaceId } = synced;
     // The host's delivery of the push is held: the merge is exported while the push is not imported yet.
-    await writeFile(join(hooked.outbox, 'hold'), '');
-    const clone = await cloneOf(hooked.url);
+    await writeFile(join(synced.outbox, 'hold'), '');
+    const clone = await cloneOf(synced.url);
     const pushed = await clone.push({ 'guide.md': '# Guide\n\nPushed steps.\n' });
     const cr = await mergeChange(g, editor, owner, spaceId, 'Reword the handbook', 'Handbook', 'Merged words.\n');
     let log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'merge'));
@@ -115,7 +116,7 @@ describe('merges out', () => {
       result: 'failed',
       reason: expect.stringMatching(new RegExp(`^both sides changed: refs/heads/main is at ${pushed}, no longer at [0-9a-f]{40}, the commit last synced`)),
     });
-    const [push] = await hooked.sent();
+    const [push] = await synced.sent();
     expect((await deliver(origin, spaceId, push!.headers, push!.body)).status).toBe(202);
     log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.trigger === 'webhook' && e.commit === pushed));
     expect(log.find((e) => e.trigger === 'webhook' && e.commit === pushed)).toMatchObject({
@@ -124,7 +125,7 @@ describe('merges out', () => {
       reason: expect.stringMatching(/^both sides changed: the space's content changed since commit [0-9a-f]{40} was synced/),
     });
     // Git keeps the push, the space keeps the merge.
-    const repo = await readRepo(hooked.bare);
+    const repo = await readRepo(synced.bare);
     expect(repo.head).toBe(pushed);
     expect(repo.files['guide.md']).toContain('Pushed steps.');
     expect(repo.files['README.md']).toBe(FILES['README.md']);
@@ -136,7 +137,7 @@ describe('merges out', () => {
 });
 
 describe('merges without continuous sync', () => {
-  it('a space without a webhook exports nothing when a change request is merged', async ({ g, team: { owner, orgId }, hooked }) => {
+  it('a space without a webhook exports nothing when a change request is merged', async ({ g, team: { owner, orgId }, synced }) => {
     const plain = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Not synced' }), 201);
     const cr = await ok(g.call(owner, 'POST', `/v1/spaces/${plain.id}/change-requests`, { subject: 'Local' }), 201);
     await ok(
@@ -146,17 +147,17 @@ describe('merges without continuous sync', () => {
     );
     await ok(g.call(owner, 'POST', `/v1/spaces/${plain.id}/change-requests/${cr.id}/merge`));
     // Merges are read in order: once a later merge into the synced space is exported, the first was read.
-    await mergeChange(g, owner, owner, hooked.spaceId, 'Later', 'Handbook', 'Later words.\n');
-    await logUntil(g, owner, hooked.spaceId, (items) => items.find((e) => e.trigger === 'merge'));
+    await mergeChange(g, owner, owner, synced.spaceId, 'Later', 'Handbook', 'Later words.\n');
+    await logUntil(g, owner, synced.spaceId, (items) => items.find((e) => e.trigger === 'merge'));
     expect((await ok(g.call(owner, 'GET', `/v1/spaces/${plain.id}/git/log`))).items).toEqual([]);
   });
 });
 
 describe('incremental pushes', () => {
-  it("a push of one file rebuilds its page only: the others keep their documents; a new page is a whole import's", async ({ g, team: { owner }, hooked }) => {
-    const { spaceId } = hooked;
+  it("a push of one file rebuilds its page only: the others keep their documents; a new page is a whole import's", async ({ g, team: { owner }, synced }) => {
+    const { spaceId } = synced;
     const before = await documents(g, owner, spaceId);
-    const clone = await cloneOf(hooked.url);
+    const clone = await cloneOf(synced.url);
     const pushed = await clone.push({ 'guide.md': '# Guide\n\nPushed steps.\n' });
     let log = await logUntil(g, owner, spaceId, (items) => items.find((e) => e.commit === pushed));
     expect(log.find((e) => e.commit === pushed)).toMatchObject({ trigger: 'webhook', result: 'done', pagesChanged: 1 });

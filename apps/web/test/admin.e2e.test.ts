@@ -115,9 +115,9 @@ describeInChromium('the admin and publishing views in Chromium', () => {
     const gitSpace = await spaceWith(app.g, admin, orgId, 'Guides', []);
     await a.goto(`${app.origin}/o/${orgId}/s/${gitSpace}/~/settings/git`);
     await a.getByText('This space is not linked to a repository yet.').waitFor();
-    await a.getByLabel('Repository URL').fill(git.url('guides'));
-    await a.getByLabel('Branch').fill('main');
-    await a.getByLabel('User name (optional)').fill(CREDS.username);
+    await a.getByLabel('Repository URL', { exact: true }).fill(git.url('guides'));
+    await a.getByLabel('Branch', { exact: true }).fill('main');
+    await a.getByLabel('User name (optional)', { exact: true }).fill(CREDS.username);
     await a.getByLabel(/Access token or password/).fill('wrong-token');
     await a.getByRole('button', { name: 'Start import' }).click();
     await a

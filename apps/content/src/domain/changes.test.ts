@@ -1,6 +1,7 @@
 import { fromMarkdown, paragraph, text, toMarkdown, type JSONDocument } from '@quire/document';
 import { describe, expect, it } from 'vitest';
-import { applyChanges, documentId, documentOfModel, fieldsFromMarkdown, resolveRefs, saysMoreThanMarkdown, treeFromContent, type Change } from './changes.ts';
+import { applyChanges, documentId, documentOfModel, fieldsFromMarkdown, resolveRefs, saysMoreThanMarkdown, type Change } from './changes.ts';
+import { treeFromContent } from './content-tree.ts';
 import { emptyTree, findPage, flatten, type Tree } from './tree.ts';
 
 let n = 0;

@@ -2,7 +2,8 @@ import type { CreateRevisionRequest, GitCommit, SpaceContentServiceServer } from
 import { callerOf, callsAsItself, checkOneOf, InvalidArgumentError, PermissionDeniedError, type Handlers } from '@quire/service-kit';
 import { allow } from '@quire/policy';
 import { newId } from '@quire/service-kit/ids';
-import { applyChanges, revertTargets, treeFromContent } from '../domain/changes.ts';
+import { applyChanges, revertTargets } from '../domain/changes.ts';
+import { treeFromContent } from '../domain/content-tree.ts';
 import { documentsToMerge, mergeTrees } from '../domain/merge.ts';
 import { checkRedirects, mergeWhole } from '../domain/redirects.ts';
 import { checkReusableContents } from '../domain/reusable.ts';

@@ -1,4 +1,5 @@
-import { fromMarkdown, resolveRefs, type DocumentBlockOpenAPI, type DocumentBlockOpenAPIOperation, type JSONDocument, type ResolveLink } from '@quire/document';
+import { fromMarkdown, resolveRefs, type ResolveLink } from '@quire/document';
+import { openApiBlocks, type OpenApiBlock } from '@quire/document/openapi';
 import type { SearchPage } from '@quire/proto/space-content';
 import { LRUCache } from 'lru-cache';
 import { matchesOperation, operationTerms, searchableOperations, type SearchableOperation } from '../domain/openapi-search.ts';
@@ -10,8 +11,6 @@ import type { RevisionDeps } from './revision-access.ts';
 // operation, read from its spec (a file of the space's revision, or the organization's spec at
 // its latest version), matched by its path, summary and parameter names. A spec at a URL is not
 // fetched to answer a search: its block is found by its method and path, as the page's text.
-
-type Block = DocumentBlockOpenAPI | DocumentBlockOpenAPIOperation;
 
 /** Specs' operations kept, by what names a spec's text (a blob, a version): immutable, so kept while there is room. */
 const SPECS_KEPT = 64;
@@ -29,17 +28,6 @@ function fileResolver(files: TreeFile[]): ResolveLink {
   };
 }
 
-function blocksOf(document: JSONDocument): Block[] {
-  const out: Block[] = [];
-  const walk = (node: { type?: string; nodes?: unknown[]; fragments?: unknown[] }) => {
-    if (node.type === 'swagger' || node.type === 'openapi-operation') out.push(node as Block);
-    (node.nodes as (typeof node)[] | undefined)?.forEach(walk);
-    (node.fragments as (typeof node)[] | undefined)?.forEach(walk);
-  };
-  document.nodes.forEach(walk);
-  return out;
-}
-
 export function openApiSearch(deps: RevisionDeps) {
   const kept = new LRUCache<string, Promise<SearchableOperation[]>>({ max: SPECS_KEPT });
   const once = (key: string, read: () => Promise<string | undefined>) => {
@@ -52,7 +40,7 @@ export function openApiSearch(deps: RevisionDeps) {
     return p;
   };
 
-  async function operationsOf(block: Block, row: OpenApiPageRow, files: TreeFile[]): Promise<SearchableOperation[]> {
+  async function operationsOf(block: OpenApiBlock, row: OpenApiPageRow, files: TreeFile[]): Promise<SearchableOperation[]> {
     const ref = block.data.ref;
     if (ref.kind === 'openapi') {
       const spec = await deps.store.openApi.get(row.organizationId, ref.spec);
@@ -86,7 +74,7 @@ export function openApiSearch(deps: RevisionDeps) {
         const files = await filesOf(row.revisionId);
         const document = resolveRefs(row.document ?? fromMarkdown(row.markdown), fileResolver(files));
         const sections: SearchPage['sections'] = [];
-        for (const block of blocksOf(document)) {
+        for (const block of openApiBlocks(document)) {
           const method = block.data.method.toUpperCase();
           if (block.data.ref.kind === 'openapi') fixed = false;
           // A spec that cannot be read now leaves its page to the text search, never fails it.

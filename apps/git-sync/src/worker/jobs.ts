@@ -30,6 +30,7 @@ import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
 import { pushDiff, refuseMovedBranch, refuseUnexported, type PushDiff } from './continuous.ts';
 import { JobFailure } from './failure.ts';
+import { phaseTimer, progressOf, type Mark, type Progress } from './progress.ts';
 import { GitError, pinnedTarget, type GitTarget } from './git.ts';
 import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
@@ -146,64 +147,6 @@ const countPages = (pages: { git?: unknown; pages: { git?: unknown; pages: unkno
   pages.reduce((n, p) => n + (p.git ? 1 : 0) + countPages(p.pages as typeof pages), 0);
 
 const joinUrl = (prefix: string, tail: string) => `${prefix.replace(/(?<!\/)\/+$/, '')}/${tail}`;
-
-/**
- * Milliseconds spent in each step of a job, for the log line that ends it: wall time, and the
- * process's CPU time meanwhile (git's own processes not included; other jobs' work, when several
- * run at once, is).
- */
-function phaseTimer() {
-  const ms: Record<string, number> = {};
-  const cpuMs: Record<string, number> = {};
-  let last = performance.now();
-  let lastCpu = process.cpuUsage();
-  return {
-    mark: (name: string) => {
-      const now = performance.now();
-      const cpu = process.cpuUsage(lastCpu);
-      ms[name] = Math.round(now - last);
-      cpuMs[name] = Math.round((cpu.user + cpu.system) / 1000);
-      last = now;
-      lastCpu = process.cpuUsage();
-    },
-    done: () => ({ ms, cpuMs }),
-  };
-}
-
-type Mark = (phase: string) => void;
-
-const PROGRESS_EVERY_MS = 500;
-
-/**
- * The job's progress (files processed of total) as it goes: recorded at most every
- * PROGRESS_EVERY_MS, and when the total is known or reached. A failed write does not fail the job.
- */
-function progressOf(store: Store, job: JobRow, log: Logger) {
-  let done = 0;
-  let total = 0;
-  let at = 0;
-  // One write at a time, in order: the last one says the most.
-  let last = Promise.resolve();
-  const write = () => {
-    at = Date.now();
-    const [d, t] = [done, total];
-    last = last.then(() => store.progress(job, d, t)).catch((err: unknown) => log.warn({ err }, 'recording git job progress failed'));
-  };
-  return {
-    /** Waits for the writes made so far (before the job is recorded done: later ones would be refused). */
-    flush: () => last,
-    total(n: number) {
-      total = n;
-      write();
-    },
-    add(n = 1) {
-      done = Math.min(total, done + n);
-      if (done === total || Date.now() - at >= PROGRESS_EVERY_MS) write();
-    },
-  };
-}
-
-type Progress = ReturnType<typeof progressOf>;
 
 async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
   // A push's job imports the commit it names, unless that is older than the space's (olderPush).

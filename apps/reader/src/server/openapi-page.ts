@@ -6,7 +6,8 @@ import { newDrawn, type Drawn } from '../presenters/openapi/fields.ts';
 import { noticeHtml, operationHtml, type ConsoleTarget } from '../presenters/openapi/operation.ts';
 import { operationMarkdown } from '../presenters/openapi/markdown.ts';
 import { findOperation, SpecError } from '../presenters/openapi/spec.ts';
-import { openApiBlocks, type OpenApiBlock, type OpenApiSpecs, type SpecPlace } from './openapi-specs.ts';
+import { openApiBlocks, type OpenApiBlock } from '@quire/document/openapi';
+import type { OpenApiSpecs, SpecPlace } from './openapi-specs.ts';
 
 // A page's OpenAPI blocks rendered before the page is: each block's spec read (once per spec),
 // its operation found and drawn, or a notice where the spec or the operation is missing. A page

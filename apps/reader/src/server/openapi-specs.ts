@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DocumentBlockOpenAPI, DocumentBlockOpenAPIOperation, JSONDocument } from '@quire/document';
+import type { OpenApiBlock } from '@quire/document/openapi';
 import { OPENAPI_CONSOLE } from '@quire/proto/limits';
 import type { File } from '@quire/proto/space-content';
 import { fetchPublic } from '@quire/service-kit/outbound';
@@ -12,20 +12,6 @@ import { isNotFound, type SiteData } from './site-data.ts';
 // its blob, content-addressed), a URL (fetched through the outbound filter, bounded; its text
 // asked again after the freshness, parsed again only when it changed), or one of the
 // organization's specs (its latest version, asked of content; parsed once per version).
-
-export type OpenApiBlock = DocumentBlockOpenAPI | DocumentBlockOpenAPIOperation;
-
-/** The OpenAPI blocks of a document in document order (their index names them to the console). */
-export function openApiBlocks(document: JSONDocument): OpenApiBlock[] {
-  const out: OpenApiBlock[] = [];
-  const walk = (node: { type?: string; nodes?: unknown[]; fragments?: unknown[] }) => {
-    if (node.type === 'swagger' || node.type === 'openapi-operation') out.push(node as OpenApiBlock);
-    (node.nodes as (typeof node)[] | undefined)?.forEach(walk);
-    (node.fragments as (typeof node)[] | undefined)?.forEach(walk);
-  };
-  document.nodes.forEach(walk);
-  return out;
-}
 
 /** Parsed specs kept: a large one is a few tens of MB in memory. */
 const PARSED_KEPT = 32;

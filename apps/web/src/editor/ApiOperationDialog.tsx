@@ -3,7 +3,7 @@ import '../admin.css';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
 import { QueryState } from '../components/states.tsx';
-import { operationsOf, type OperationSummary } from '../lib/openapi.ts';
+import { specOperations, type SpecOperation } from '@quire/document/openapi';
 import type { OpenApiSpec, OpenApiSpecContent } from '../types.ts';
 
 // "Insert API operation": one of the organization's specs, one of its operations (filtered by
@@ -15,7 +15,7 @@ export interface ApiOperationData {
   method: string;
 }
 
-function Preview({ op }: { op: OperationSummary }) {
+function Preview({ op }: { op: SpecOperation }) {
   return (
     <section className="api-preview" aria-label="Operation preview">
       <p>
@@ -57,7 +57,7 @@ export function ApiOperationDialog({ org, onInsert, onClose }: { org: string; on
     queryFn: () => api.get<OpenApiSpecContent>(`/orgs/${org}/openapi/${encodeURIComponent(slug)}/versions/latest/content`),
     enabled: slug !== '',
   });
-  const operations = content.data ? operationsOf(Object.values(content.data.filesystem)[0]) : [];
+  const operations = content.data ? specOperations(Object.values(content.data.filesystem)[0]) : [];
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = operations.filter((op) => words.every((w) => `${op.method} ${op.path} ${op.summary}`.toLowerCase().includes(w)));
   const op = operations.find((o) => `${o.method} ${o.path}` === chosen);

@@ -23940,8 +23940,12 @@ export interface operations {
                         timestamp?: string;
                         /** @description page_view, search_open, search_type_query, search_open_result, page_post_feedback, page_post_feedback_comment, ask_question, ask_rate_response, link_click, api_client_open, api_client_request, ad_click, ad_display, trademark_click */
                         type: string;
-                        /** @description Quire's: a visitor's event (web, the default) or an AI assistant's through the site's MCP server (mcp); filter on it with the eventOrigin column */
+                        /** @description Quire's: a visitor's event (web, the default) or an AI assistant's through the site's MCP server (mcp), which only the reader records; filter on it with the eventOrigin column */
                         origin?: "web" | "mcp";
+                        /** @description Quire's, on an assistant's event: the MCP tool called (searchDocumentation, getPage, listPages); the eventMcpTool column */
+                        tool?: string;
+                        /** @description Quire's, on an assistant's event: whether the call found anything; the eventFound column */
+                        found?: boolean;
                     } & {
                         [key: string]: unknown;
                     })[];

@@ -6,7 +6,7 @@ import { allSiteSpaces } from '../../domain/structure.ts';
 import { securityHeaders } from '../../presenters/openapi/samples.ts';
 import { SpecError } from '../../presenters/openapi/spec.ts';
 import type { OpenApiPages } from '../openapi-page.ts';
-import { openApiBlocks } from '../openapi-specs.ts';
+import { openApiBlocks } from '@quire/document/openapi';
 import type { SiteData } from '../site-data.ts';
 import type { Visit } from '../visit.ts';
 import type { pages } from './pages.ts';

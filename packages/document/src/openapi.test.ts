@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { operationsOf } from './openapi.ts';
+import { specOperations } from './openapi.ts';
 
-describe('operations of a spec, summed up for choosing one', () => {
+describe('operations of a spec, summed up', () => {
   it('OpenAPI 3: parameters of the path and the operation (references followed), body media types, responses', () => {
-    const ops = operationsOf({
+    const ops = specOperations({
       openapi: '3.0.3',
       paths: {
         '/pets/{id}': {
@@ -24,6 +24,7 @@ describe('operations of a spec, summed up for choosing one', () => {
         method: 'patch',
         path: '/pets/{id}',
         summary: 'Change a pet',
+        operationId: '',
         description: 'First line.',
         parameters: [
           { name: 'id', in: 'path', required: true },
@@ -36,13 +37,13 @@ describe('operations of a spec, summed up for choosing one', () => {
   });
 
   it('Swagger 2.0: the body parameter is the body, with what the operation consumes; nothing from what is no spec', () => {
-    const [op] = operationsOf({
+    const [op] = specOperations({
       swagger: '2.0',
       consumes: ['application/json'],
       paths: { '/pets': { post: { parameters: [{ name: 'pet', in: 'body' }], responses: { '201': {} } } } },
     });
     expect(op).toMatchObject({ method: 'post', parameters: [], body: ['application/json'], responses: ['201'] });
-    expect(operationsOf({ hello: 1 })).toEqual([]);
-    expect(operationsOf(null)).toEqual([]);
+    expect(specOperations({ hello: 1 })).toEqual([]);
+    expect(specOperations(null)).toEqual([]);
   });
 });
