@@ -1,27 +1,12 @@
-import { afterAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import * as Y from 'yjs';
 import { ok } from '@quire/gateway/testing';
-import { test as base } from '@quire/gateway/testing/fixtures';
 import type { AccessNotice } from '../src/access.ts';
-import { member, startCollab, until, type Collab } from './harness.ts';
+import { test } from './fixtures.ts';
+import { member, until } from './harness.ts';
 
 // Access taken away while editing: the orgs service's member events and review's change request
 // events reach the collaboration server over NATS, and the open editor is changed within 2 s.
-
-let shared: Collab | undefined;
-afterAll(() => shared?.stop());
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON as the test expects it
-type Json = any;
-const test = base.extend<{ collab: Collab; page: { crBase: string; name: string } }>({
-  collab: async ({ g }, use) => use((shared ??= await startCollab(g))),
-  page: async ({ g, team, space, changeRequest }, use) => {
-    const crBase = `/v1/spaces/${space.id}/change-requests/${changeRequest.number}`;
-    await ok(g.call(team.owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Start.' } }] }));
-    const { pages } = (await ok(g.call(team.owner, 'GET', `${crBase}/content`))) as Json;
-    await use({ crBase, name: `${space.id}/${changeRequest.id}/${pages[0].id}` });
-  },
-});
 
 const paragraph = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.XmlElement).get(0) as Y.XmlText;
 const notices = (m: ReturnType<typeof member>) => m.notices.map((n) => JSON.parse(n) as AccessNotice);

@@ -1,28 +1,15 @@
-import { afterAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { COLLAB } from '@quire/proto/limits';
 import * as Y from 'yjs';
 import { ok } from '@quire/gateway/testing';
-import { test as base } from '@quire/gateway/testing/fixtures';
-import { member, startCollab, until, WEB_ORIGIN, type Collab } from './harness.ts';
+import { test } from './fixtures.ts';
+import { member, until, WEB_ORIGIN } from './harness.ts';
 
 // Two members' providers (real, over `ws`) against the real collaboration server and the shared
 // stack's services; what they wrote is read back through the gateway.
 
-let shared: Collab | undefined;
-afterAll(() => shared?.stop());
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON as the test expects it
 type Json = any;
-const test = base.extend<{ collab: Collab; page: { crBase: string; name: string; pageId: string } }>({
-  collab: async ({ g }, use) => use((shared ??= await startCollab(g))),
-  page: async ({ g, team, space, changeRequest }, use) => {
-    const crBase = `/v1/spaces/${space.id}/change-requests/${changeRequest.number}`;
-    await ok(g.call(team.owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Start.' } }] }));
-    const { pages } = (await ok(g.call(team.owner, 'GET', `${crBase}/content`))) as Json;
-    const pageId = pages[0].id as string;
-    await use({ crBase, pageId, name: `${space.id}/${changeRequest.id}/${pageId}` });
-  },
-});
 
 /** The text of the page's first paragraph, as a Y.Doc holds it. */
 const paragraph = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.XmlElement).get(0) as Y.XmlText;
