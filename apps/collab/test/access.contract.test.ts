@@ -2,21 +2,32 @@ import { describe, expect } from 'vitest';
 import * as Y from 'yjs';
 import { ok } from '@quire/gateway/testing';
 import type { AccessNotice } from '../src/access.ts';
-import { test } from './fixtures.ts';
+import { test as base } from './fixtures.ts';
 import { member, until } from './harness.ts';
 
 // Access taken away while editing: the orgs service's member events and review's change request
 // events reach the collaboration server over NATS, and the open editor is changed within 2 s.
 
 const paragraph = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.XmlElement).get(0) as Y.XmlText;
-const notices = (m: ReturnType<typeof member>) => m.notices.map((n) => JSON.parse(n) as AccessNotice);
+const notices = (m: Member) => m.notices.map((n) => JSON.parse(n) as AccessNotice);
 const WITHIN_MS = 2000;
 
-describe('access changing while editing', () => {
-  test('a member removed from the organization is told and disconnected within 2 s; their edits are not applied', async ({ g, team, collab, page }) => {
+type Member = ReturnType<typeof member>;
+// The page's editor and its owner, connected and synced; closed after the test however it ends.
+const test = base.extend<{ editing: { editor: Member; owner: Member } }>({
+  editing: async ({ team, collab, page }, use) => {
     const editor = member(collab.url, page.name, team.editor.token);
     const owner = member(collab.url, page.name, team.owner.token);
     await Promise.all([editor.synced, owner.synced]);
+    await use({ editor, owner });
+    editor.close();
+    owner.close();
+  },
+});
+
+describe('access changing while editing', () => {
+  test('a member removed from the organization is told and disconnected within 2 s; their edits are not applied', async ({ g, team, collab, page, editing }) => {
+    const { editor, owner } = editing;
     await ok(g.call(team.owner, 'DELETE', `/v1/orgs/${team.orgId}/members/${team.editor.id}`), 204);
     const removed = Date.now();
     await until(() => notices(editor).length > 0, 'the notice', WITHIN_MS);
@@ -28,14 +39,10 @@ describe('access changing while editing', () => {
     await until(() => paragraph(server).toString().startsWith('kept'), "the owner's edit");
     expect(paragraph(server).toString()).toBe('kept Start.');
     expect(notices(owner)).toEqual([]);
-    editor.close();
-    owner.close();
   });
 
-  test('a member whose role is lowered to read is made read-only within 2 s', async ({ g, team, collab, page }) => {
-    const editor = member(collab.url, page.name, team.editor.token);
-    const owner = member(collab.url, page.name, team.owner.token);
-    await Promise.all([editor.synced, owner.synced]);
+  test('a member whose role is lowered to read is made read-only within 2 s', async ({ g, team, collab, page, editing }) => {
+    const { editor, owner } = editing;
     await ok(g.call(team.owner, 'PATCH', `/v1/orgs/${team.orgId}/members/${team.editor.id}`, { role: 'read' }));
     await until(() => notices(editor).length > 0, 'the notice', WITHIN_MS);
     expect(notices(editor)).toEqual([{ access: 'read', reason: 'You may now only read this page' }]);
@@ -43,21 +50,15 @@ describe('access changing while editing', () => {
     paragraph(owner.document).insert(0, 'real ');
     await until(() => paragraph(editor.document).toString().includes('real'), "the owner's edit reaching the reader");
     expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('real Start.');
-    editor.close();
-    owner.close();
   });
 
-  test('merging the change request stops every open editor, who is told', async ({ g, team, collab, page }) => {
-    const editor = member(collab.url, page.name, team.editor.token);
-    const owner = member(collab.url, page.name, team.owner.token);
-    await Promise.all([editor.synced, owner.synced]);
+  test('merging the change request stops every open editor, who is told', async ({ g, team, collab, page, editing }) => {
+    const { editor, owner } = editing;
     await ok(g.call(team.owner, 'POST', `${page.crBase}/merge`));
     for (const m of [editor, owner]) await until(() => notices(m).length > 0, 'the notice', WITHIN_MS);
     for (const m of [editor, owner]) expect(notices(m)).toEqual([{ access: 'read', reason: 'The change request is merged: editing has stopped' }]);
     paragraph(owner.document).insert(0, 'late ');
     await new Promise((r) => setTimeout(r, 300));
     expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('Start.');
-    editor.close();
-    owner.close();
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
+import { textOf } from '../../../test/html-text.ts';
 import { operationHtml } from './operation.ts';
 import { codeSamples } from './samples.ts';
 import { schemaTree } from './schema.ts';
@@ -11,14 +11,6 @@ const things = parseSpec(fixture('things-3.0.yaml'));
 const notes = parseSpec(fixture('notes-3.1.json'));
 const pets = parseSpec(fixture('pets-2.0.yaml'));
 const target = { action: '/o/s/~gitbook/openapi/proxy', siteSpace: 'ss1', page: 'p1', block: 0 };
-
-/** The text a reader sees, tags gone. */
-const textOf = (html: string) => {
-  const out: string[] = [];
-  const walk = (n: { type: string; value?: string; children?: unknown[] }) => (n.type === 'text' ? out.push(n.value!) : n.children?.forEach((c) => walk(c as never)));
-  walk(fromHtml(html, { fragment: true }) as never);
-  return out.join(' ').replace(/\s+/g, ' ');
-};
 
 describe('an OpenAPI 3.0 operation', () => {
   const op = findOperation(things.doc, '/things', 'POST')!;

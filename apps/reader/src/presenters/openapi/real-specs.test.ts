@@ -1,5 +1,5 @@
-import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
+import { textOf } from '../../../test/html-text.ts';
 import { githubSpec, readmeExample, readmeExamples } from '../../../test/real-specs.ts';
 import { newDrawn } from './fields.ts';
 import { operationMarkdown } from './markdown.ts';
@@ -11,13 +11,6 @@ import { findOperation, isObj, METHODS, parseSpec, resolve, type Obj } from './s
 // method and path, its parameters, a body when it takes one, its responses and its code samples.
 
 const target = { action: '/o/s/~gitbook/openapi/proxy', siteSpace: 'ss', page: 'p', block: 0 };
-
-const textOf = (html: string) => {
-  const out: string[] = [];
-  const walk = (n: { type: string; value?: string; children?: unknown[] }) => (n.type === 'text' ? out.push(n.value!) : n.children?.forEach((c) => walk(c as never)));
-  walk(fromHtml(html, { fragment: true }) as never);
-  return out.join(' ').replace(/\s+/g, ' ');
-};
 
 const operationsOf = (doc: Obj) =>
   Object.entries(doc.paths as Obj).flatMap(([path, item]) => METHODS.filter((m) => isObj(resolve(doc, item).value[m])).map((method) => ({ path, method })));
