@@ -4,8 +4,9 @@ import type { Refusal } from '../../domain/access.ts';
 import { Type } from '@sinclair/typebox';
 import { pathIn, segments } from '../../domain/address.ts';
 import { findByPath, firstPage, listed } from '../../domain/pages.ts';
-import { allSiteSpaces, place, siteSpacePrefix } from '../../domain/structure.ts';
+import { place, siteSpacePrefix } from '../../domain/structure.ts';
 import type { SiteData } from '../site-data.ts';
+import { MAX_QUERY, searchSite } from '../site-search.ts';
 import type { Track } from '../tracking.ts';
 import type { Visit } from '../visit.ts';
 import { everyPage } from './llms.ts';
@@ -17,9 +18,6 @@ import type { pages } from './pages.ts';
 // as a bearer, adaptive claims) before any tool runs; hidden pages stay out, as they stay out of
 // navigation. Calls count in insights as an assistant's (origin `mcp`), apart from visitors'.
 
-const MAX_QUERY = 256;
-const MAX_SEARCH_SPACES = 20;
-const MAX_RESULTS = 20;
 const SNIPPET_CHARS = 300;
 // What a call asked, as insights keeps a query.
 const ASKED_CHARS = 512;
@@ -102,21 +100,11 @@ export function mcpRoute(data: SiteData, track: Track, { pageMarkdown }: ReturnT
         input: Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_QUERY, description: 'What to look for, in words' }) }, { additionalProperties: false }),
         readOnly: true,
         async run({ query }) {
-          const spaces = allSiteSpaces(structure).slice(0, MAX_SEARCH_SPACES);
-          const found = await Promise.all(
-            spaces.map(async ({ section, siteSpace }) => {
-              const revision = await data.revision(siteSpace.spaceId, v.req.id);
-              const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
-              const prefix = siteSpacePrefix(section, siteSpace);
-              return items
-                .filter((p) => listed(revision.pages, p.pageId))
-                .map((p) => {
-                  const best = p.sections[0];
-                  return `## ${p.title}\nURL: ${urlOf(prefix, p.path)}${best?.id ? `#${best.id}` : ''}\n${best ? `${best.title ? `${best.title}: ` : ''}${snippet(best.body)}` : ''}`.trim();
-                });
-            }),
-          );
-          const results = found.flat().slice(0, MAX_RESULTS);
+          const { hits } = await searchSite(data, structure, query, v.req.id);
+          const results = hits.map(({ page: p, prefix }) => {
+            const best = p.sections[0];
+            return `## ${p.title}\nURL: ${urlOf(prefix, p.path)}${best?.id ? `#${best.id}` : ''}\n${best ? `${best.title ? `${best.title}: ` : ''}${snippet(best.body)}` : ''}`.trim();
+          });
           called(v, 'search_type_query', { url: `${v.origin}${v.at.base}/` }, 'searchDocumentation', query, results.length > 0);
           return textResult(results.length ? results.join('\n\n') : `No page of ${v.view.look.title} matches "${query}".`);
         },

@@ -1,37 +1,23 @@
 import { pathIn } from '../../domain/address.ts';
-import { listed } from '../../domain/pages.ts';
-import { allSiteSpaces, place, siteSpacePrefix } from '../../domain/structure.ts';
+import { place } from '../../domain/structure.ts';
 import { searchPage } from '../../presenters/views/page.ts';
 import { html, notFound } from '../respond.ts';
 import type { SiteData } from '../site-data.ts';
+import { MAX_QUERY, searchSite } from '../site-search.ts';
 import type { Track } from '../tracking.ts';
 import type { SiteRoute, Visit } from '../visit.ts';
 import type { pages } from './pages.ts';
 
-const MAX_QUERY = 256;
-const MAX_SEARCH_SPACES = 20;
-
 /** The site's search: a page, or the results as JSON for the search box. */
 export function searchRoutes(data: SiteData, track: Track, { spaceOf, metaOf }: ReturnType<typeof pages>): Record<string, SiteRoute> {
   async function search(v: Visit, query: string) {
-    const spaces = allSiteSpaces(v.view.structure!).slice(0, MAX_SEARCH_SPACES);
-    const found = await Promise.all(
-      spaces.map(async ({ section, siteSpace }) => {
-        const revision = await data.revision(siteSpace.spaceId, v.req.id);
-        const items = await data.search(siteSpace.spaceId, revision.id, query, v.req.id);
-        const prefix = siteSpacePrefix(section, siteSpace);
-        // Hidden pages stay out of search, as they stay out of navigation.
-        return items
-          .filter((p) => listed(revision.pages, p.pageId))
-          .map((p) => ({
-            title: p.title,
-            url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
-            section: spaces.length > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
-          }));
-      }),
-    );
+    const { spaces, hits } = await searchSite(data, v.view.structure!, query, v.req.id);
     track(v, 'search_type_query', {}, { query: query.slice(0, 512) });
-    return found.flat().slice(0, 20);
+    return hits.map(({ page: p, section, siteSpace, prefix }) => ({
+      title: p.title,
+      url: `${pathIn(v.at.base, [...prefix, ...p.path.split('/')])}${p.sections[0]?.id ? `#${p.sections[0].id}` : ''}`,
+      section: spaces > 1 ? (section ? `${section.title} › ${siteSpace.title}` : siteSpace.title) : p.sections[0]?.title || undefined,
+    }));
   }
 
   return {
