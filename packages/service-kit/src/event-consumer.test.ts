@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetentionPolicy, type NatsConnection } from 'nats';
-import { startEventConsumer, type EventConsumerConfig } from './event-consumer.js';
+import { readDomainEvents, startEventConsumer, type EventConsumerConfig, type EventWork } from './event-consumer.js';
 import { createLogger } from './logger.js';
 import { connectNats, ensureStream } from './nats.js';
 import { testSuffix } from './testing/index.js';
@@ -106,5 +106,29 @@ describe('startEventConsumer', () => {
     expect(handled + info.num_pending).toBe(5);
     await new Promise((r) => setTimeout(r, 300));
     expect(done.length).toBe(handled);
+  });
+});
+
+describe('readDomainEvents', () => {
+  const event = { id: 'e1', occurredAt: '2026-11-29T00:00:00Z', service: 'content', entity: 'space', verb: 'updated', target: { type: 'space', id: 's1' } };
+  const spaceOf = (e: { entity: string; target?: { id: string } }) => (e.entity === 'space' && e.target ? e.target.id : null);
+
+  it("runs what the parse makes of an event, under the event's id", async () => {
+    const seen: string[] = [];
+    const work = readDomainEvents(spaceOf, async (space, e) => seen.push(`${space} ${e.verb}`))(JSON.stringify(event));
+    expect(work).toMatchObject({ id: 'e1' });
+    await (work as EventWork).run();
+    expect(seen).toEqual(['s1 updated']);
+  });
+
+  it('drops what is no event or what the parse makes nothing of as malformed, unless skipped as not its own', () => {
+    const read = readDomainEvents(
+      spaceOf,
+      async () => undefined,
+      (e) => e.entity === 'member',
+    );
+    expect(read('{not json')).toBeNull();
+    expect(read(JSON.stringify({ ...event, entity: 'site' }))).toBeNull();
+    expect(read(JSON.stringify({ ...event, entity: 'member' }))).toBe('skip');
   });
 });

@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import type { Logger } from './logger.js';
-import { ensurePullConsumer } from './nats.js';
+import { ensurePullConsumer, parseDomainEvent, type DomainEvent } from './nats.js';
 
 const NS_PER_MS = 1_000_000;
 
@@ -28,6 +28,24 @@ export interface EventConsumerConfig {
   dropBy?: 'ack' | 'term';
   /** What a failed `run` left undone, for the warning (`<failed>; redelivered later`). */
   failed: string;
+}
+
+/**
+ * The `read` of a consumer of domain events: an event `parse` makes something of is `run` with it;
+ * one it makes nothing of is malformed, or skipped where `skip` says it is not this consumer's.
+ */
+export function readDomainEvents<T>(
+  parse: (e: DomainEvent) => T | null,
+  run: (t: T, e: DomainEvent) => Promise<unknown>,
+  skip: (e: DomainEvent) => boolean = () => false,
+): EventConsumerConfig['read'] {
+  return (data) => {
+    const event = parseDomainEvent(data);
+    if (!event) return null;
+    const t = parse(event);
+    if (t !== null) return { id: event.id, run: () => run(t, event) };
+    return skip(event) ? 'skip' : null;
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from '@quire/service-kit';
-import { startEventConsumer } from '@quire/service-kit/event-consumer';
-import { isStateEvent, parseDomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { readDomainEvents, startEventConsumer } from '@quire/service-kit/event-consumer';
+import { isStateEvent, type NatsConnection } from '@quire/service-kit/nats';
 import { copyUpdateOf } from '../domain/copies.ts';
 import { applyCopyUpdate } from '../rpc/copies.ts';
 import type { Store } from '../store/index.ts';
@@ -18,13 +18,12 @@ export function startCopyConsumer(nc: NatsConnection, stream: string, subjectPre
     {
       durable: 'content-space-copies',
       filterSubject: `${subjectPrefix}.*.space.*`,
-      read: (data) => {
-        const event = parseDomainEvent(data);
-        const update = event && copyUpdateOf(event);
-        if (update) return { id: event.id, run: () => applyCopyUpdate(store, update) };
-        // A state event should feed a copy: one that does not is malformed.
-        return !event || isStateEvent(event) ? null : 'skip';
-      },
+      // A state event should feed a copy: one that does not is malformed.
+      read: readDomainEvents(
+        copyUpdateOf,
+        (update) => applyCopyUpdate(store, update),
+        (e) => !isStateEvent(e),
+      ),
       malformed: 'not a well-formed event',
       failed: 'space copy not written',
     },

@@ -1,7 +1,7 @@
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { Logger, PromiseClient } from '@quire/service-kit';
-import { startEventConsumer } from '@quire/service-kit/event-consumer';
-import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { readDomainEvents, startEventConsumer } from '@quire/service-kit/event-consumer';
+import type { DomainEvent, NatsConnection } from '@quire/service-kit/nats';
 import type { Deps } from '../rpc/deps.ts';
 import { sealCredentials } from '../domain/sealed.ts';
 import { hookCredentials, queueFromHook } from '../rpc/webhooks.ts';
@@ -66,12 +66,7 @@ export function startMergeExports(nc: NatsConnection, stream: string, subjectPre
     {
       durable: 'git-sync-merges',
       filterSubject: `${subjectPrefix}.content.change_request.merged`,
-      read: (data) => {
-        const event = parseDomainEvent(data);
-        const merge = event && mergeOf(event);
-        if (!merge) return null;
-        return { id: merge.eventId, run: () => exportMerge(deps, merge, log) };
-      },
+      read: readDomainEvents(mergeOf, (merge) => exportMerge(deps, merge, log)),
       malformed: 'not a well-formed merge event',
       failed: 'merge not exported',
     },

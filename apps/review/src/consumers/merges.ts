@@ -1,6 +1,6 @@
 import type { Logger } from '@quire/service-kit';
-import { startEventConsumer } from '@quire/service-kit/event-consumer';
-import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import { readDomainEvents, startEventConsumer } from '@quire/service-kit/event-consumer';
+import type { DomainEvent, NatsConnection } from '@quire/service-kit/nats';
 import { recordMerge } from '../rpc/merges.ts';
 import type { Deps } from '../rpc/deps.ts';
 
@@ -25,18 +25,10 @@ export function startMergeConsumer(nc: NatsConnection, stream: string, subjectPr
     {
       durable: 'review-merges',
       filterSubject: `${subjectPrefix}.content.change_request.merged`,
-      read: (data) => {
-        const event = parseDomainEvent(data);
-        const merge = event && mergeOf(event);
-        if (!event || !merge) return null;
-        return {
-          id: event.id,
-          run: async () => {
-            const cr = (await deps.store.changeRequestsByIds([merge.changeRequestId])).get(merge.changeRequestId);
-            if (cr?.spaceId === merge.spaceId) await recordMerge(deps, cr, merge.revisionId, { log });
-          },
-        };
-      },
+      read: readDomainEvents(mergeOf, async (merge) => {
+        const cr = (await deps.store.changeRequestsByIds([merge.changeRequestId])).get(merge.changeRequestId);
+        if (cr?.spaceId === merge.spaceId) await recordMerge(deps, cr, merge.revisionId, { log });
+      }),
       malformed: 'not a well-formed merge event',
       failed: 'merge not recorded',
     },
