@@ -10,6 +10,22 @@ import { chromiumFor, describeInChromium, startApp } from './app-server.ts';
 // Two members in two browser contexts editing one paragraph of a change request's page at once,
 // through the gateway's `/collab` to a real collaboration server over the shared services.
 
+/** Resolves once the IndexedDB writes the page has made to its co-editing stores are committed. */
+async function keptLocally() {
+  const names = (await indexedDB.databases()).flatMap((d) => (d.name?.startsWith('quire-collab:') ? [d.name] : []));
+  for (const name of names)
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const tx = open.result.transaction('updates', 'readonly');
+        tx.objectStore('updates').count();
+        tx.oncomplete = () => (open.result.close(), resolve());
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+}
+
 describeInChromium('editing a page together in Chromium', () => {
   const browser = chromiumFor('collab');
   let app: Awaited<ReturnType<typeof startApp>>, collab: Collab;
@@ -100,6 +116,9 @@ describeInChromium('editing a page together in Chromium', () => {
     await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
     await a.keyboard.type(' two');
     await expect.poll(() => text(a)).toBe('Middle one two');
+    // Kept on this device: a read of the page's store starts after its pending writes are committed
+    // (a person answering the leave prompt gives them that time; the test answers at once).
+    await a.evaluate(keptLocally);
     // Leaving asks first (the dialog is accepted); the words are then only in this browser.
     const asked: string[] = [];
     a.on('dialog', (d) => asked.push(d.type()));
