@@ -34,7 +34,7 @@ async function track(store: Store, prefix: string, n: number): Promise<void> {
     session: { visitorId: `${prefix}-${i}`, sessionId: `${prefix}-${i}`, cookies: {}, userAgent: 'test', language: 'en', referrer: null },
     location: { url: 'https://docs.example.com/', siteSection: null, siteSpace: null, siteShareKey: null, space: 'space-1', revision: 'rev-1', page: 'page-1' },
   }));
-  const rows = eventRows(events, { organizationId: ORG, siteId: SITE, clientIp: '203.0.113.7', now: new Date() });
+  const rows = eventRows(events, { organizationId: ORG, siteId: SITE, clientIp: '203.0.113.7', now: new Date(), fromReader: false });
   for (const m of toMessages(rows, `${prefix}-batch`, 1 << 20)) await store.insert(m.body, m.id);
 }
 
