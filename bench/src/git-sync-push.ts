@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -11,6 +9,7 @@ import { callAs } from '@quire/service-kit/testing';
 // Not a dependency of the bench package yet: its harness by path.
 import { commitTo, gitIn, startGitServer } from '@quire/git-sync/testing';
 import { freshDatabases, PORTS, ready, seedOwner, startContentApps, startGitSyncApp } from './lib/deployed.ts';
+import { timedClone } from './lib/git.ts';
 import { writeResult } from './lib/results.ts';
 
 // Continuous Git Sync on a real documentation repository, on the services as deployed (orgs,
@@ -72,11 +71,7 @@ try {
   const wholeImport: number[] = [];
   let spaceId = '';
   for (let r = 0; r < RUNS; r++) {
-    const dir = await mkdtemp(join(tmpdir(), 'bench-clone-'));
-    const t0 = performance.now();
-    await run('git', ['clone', '--quiet', url, dir], { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-    clone.push(performance.now() - t0);
-    await rm(dir, { recursive: true, force: true });
+    clone.push(await timedClone(url));
 
     spaceId = await content.createSpace(org.id, owner.id, `Real ${r}`);
     const called = Date.now();

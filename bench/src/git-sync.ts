@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { GitSyncServiceClient } from '@quire/proto/gitsync';
 import type { PageContent } from '@quire/proto/space-content';
@@ -12,6 +8,7 @@ import { callAs } from '@quire/service-kit/testing';
 import { readRepo, startGitServer } from '@quire/git-sync/testing';
 import { freshDatabases, PORTS, ready, seedOwner, startContentApps, startGitSyncApp } from './lib/deployed.ts';
 import { measureCpu, peakMemoryMiB, processCpuMs, resetPeakMemory } from './lib/load.ts';
+import { timedClone } from './lib/git.ts';
 import { writeResult } from './lib/results.ts';
 
 // Git sync end to end on the real services as deployed, each its own process from its built
@@ -29,7 +26,6 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const ASSET_FILES = Number(process.env.BENCH_ASSET_FILES ?? 40);
 // Five runs: the first, which warms each process's JIT, is the slowest, and moves a median of five less than one of three.
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const run = promisify(execFile);
 
 /** 20 sections of 50 pages (a section README and 49 pages), about 1.5 KB each, linking to each other, and one image per section. */
 function docsRepository(pages: number): Record<string, string | Buffer> {
@@ -129,11 +125,7 @@ try {
   const contentOnlyCpuMs: { node: number; postgres: number }[] = [];
   let exportSpace = '';
   for (let r = 0; r < RUNS; r++) {
-    const dir = await mkdtemp(join(tmpdir(), 'bench-clone-'));
-    const t0 = performance.now();
-    await run('git', ['clone', '--quiet', url, dir], { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-    clone.push(performance.now() - t0);
-    await rm(dir, { recursive: true, force: true });
+    clone.push(await timedClone(url));
 
     const spaceId = await newSpace();
     firstImport.push(await importInto(spaceId));
