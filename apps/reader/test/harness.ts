@@ -1,4 +1,4 @@
-import type { CreateRevisionRequest, FileContent, PageContent, Revision } from '@quire/proto/space-content';
+import type { CreateRevisionRequest, FileContent, PageContent, PutBlobsRequest, PutBlobsResponse, Revision } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok, startGateway, type Gateway } from '@quire/gateway/testing';
 import { testIdentity } from '@quire/service-kit/testing';
@@ -60,10 +60,22 @@ export const page = (title: string, markdown: string, pages: PageContent[] = [],
   ...extra,
 });
 
-/** A space of `orgId` with these pages as its active revision. */
-export async function spaceWith(g: Gateway, owner: TestUser, orgId: string, title: string, pages: PageContent[]): Promise<string> {
+/** A file of a space, with its bytes. */
+export type SpaceFile = Omit<FileContent, 'blob'> & { data: Buffer };
+
+/** A space of `orgId` with these pages (and files, their bytes stored first) as its active revision. */
+export async function spaceWith(g: Gateway, owner: TestUser, orgId: string, title: string, pages: PageContent[], files: SpaceFile[] = []): Promise<string> {
   const id = (await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title }), 201)).id as string;
-  await setPages(g, owner, id, pages);
+  const { blobs } = files.length
+    ? await g.content.callContent<PutBlobsRequest, PutBlobsResponse>(g.content.spaceContent.putBlobs, { data: files.map((f) => f.data) }, owner.id)
+    : { blobs: [] };
+  await setPages(
+    g,
+    owner,
+    id,
+    pages,
+    files.map(({ data: _, ...f }, i) => ({ ...f, blob: blobs[i]!.blob })),
+  );
   return id;
 }
 

@@ -2,12 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ok } from '@quire/gateway/testing';
-import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { page, setPages, spaceWith, startReader } from './harness.ts';
+import { page, spaceWith, startReader } from './harness.ts';
 import { githubSpec, readmeExample } from './real-specs.ts';
 
 // An API reference page in Debian's Chromium: the operation's parameters, body, responses and code
@@ -54,33 +53,26 @@ describe.skipIf(!present && !process.env.CI)('API operations in Chromium', () =>
     const owner = await h.g.orgs.user('owner');
     const orgId = (await h.g.orgs.organization(owner, [])).id;
     const call = (method: 'POST', path: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${path}`, body), status);
-    const spaceId = await spaceWith(h.g, owner, orgId, 'API', []);
-    const { blobs } = await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(
-      h.g.content.spaceContent.putBlobs,
-      {
-        data: [
-          specOn(at(api)),
-          specOn(at(inside)),
-          Buffer.from(JSON.stringify({ ...JSON.parse(readmeExample('2.0/petstore.json')), host: at(api).slice(7) })),
-          Buffer.from(githubSpec()),
-        ],
-      },
-      owner.id,
-    );
     const block = (file: string, path: string, method: string) => `{% openapi src="${file}" path="${path}" method="${method}" %}\n[${file}](${file})\n{% endopenapi %}`;
-    await setPages(
+    const spaceId = await spaceWith(
       h.g,
       owner,
-      spaceId,
+      orgId,
+      'API',
       [
         page('Things', [block('things.yaml', '/things', 'post'), block('things.yaml', '/things', 'get'), block('local.yaml', '/things', 'get')].join('\n\n')),
         page('Published', [block('petstore.json', '/pet', 'post'), block('github.json', '/repos/{owner}/{repo}/issues', 'post')].join('\n\n')),
       ],
       [
-        { id: 'things', name: 'things.yaml', contentType: 'application/yaml', blob: blobs[0]!.blob },
-        { id: 'local', name: 'local.yaml', contentType: 'application/yaml', blob: blobs[1]!.blob },
-        { id: 'petstore', name: 'petstore.json', contentType: 'application/json', blob: blobs[2]!.blob },
-        { id: 'github', name: 'github.json', contentType: 'application/json', blob: blobs[3]!.blob },
+        { id: 'things', name: 'things.yaml', contentType: 'application/yaml', data: specOn(at(api)) },
+        { id: 'local', name: 'local.yaml', contentType: 'application/yaml', data: specOn(at(inside)) },
+        {
+          id: 'petstore',
+          name: 'petstore.json',
+          contentType: 'application/json',
+          data: Buffer.from(JSON.stringify({ ...JSON.parse(readmeExample('2.0/petstore.json')), host: at(api).slice(7) })),
+        },
+        { id: 'github', name: 'github.json', contentType: 'application/json', data: Buffer.from(githubSpec()) },
       ],
     );
     const site = await call('POST', '/sites', { title: 'API Docs', spaces: [spaceId] }, 201);

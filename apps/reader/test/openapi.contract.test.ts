@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import { ok } from '@quire/gateway/testing';
 import { OPENAPI_CONSOLE } from '@quire/proto/limits';
 import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { TestUser } from '@quire/orgs/testing';
-import { page, setPages, spaceWith, startReader } from './harness.ts';
-import { test } from './published.ts';
+import { page, spaceWith } from './harness.ts';
+import { publishedPage, test } from './published.ts';
 
 // A published page of API operations: a spec file of the space, a spec at a URL and one of the
 // organization's specs, drawn server-side; "Test it" sent through the site's proxy to an API this
@@ -50,11 +48,6 @@ afterAll(() => {
   inside.close();
 });
 
-/** The id of a space's first page, as the API gives it. */
-async function firstPageId(h: Awaited<ReturnType<typeof startReader>>, owner: TestUser, spaceId: string): Promise<string> {
-  return ((await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`))) as { pages: { id: string }[] }).pages[0]!.id;
-}
-
 const reference = (url: string) =>
   [
     '# Things',
@@ -70,18 +63,9 @@ const reference = (url: string) =>
 const fixtures = test.extend<{ reference: { base: string; siteSpace: string; pageId: string } }>({
   reference: [
     async ({ reader: { h }, tenant: { owner, orgId } }, use) => {
-      const call = (method: 'GET' | 'POST', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
-      await call('POST', '/openapi', { slug: 'things', source: { text: specText() } }, 201);
-      const spaceId = await spaceWith(h.g, owner, orgId, 'API', []);
-      const { blob } = (await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(h.g.content.spaceContent.putBlobs, { data: [Buffer.from(specText())] }, owner.id))
-        .blobs[0]!;
-      await setPages(h.g, owner, spaceId, [page('Reference', reference(`${at(api)}/spec.yaml`))], [{ id: 'spec', name: 'things.yaml', contentType: 'application/yaml', blob }]);
-      const site = await call('POST', '/sites', { title: 'API Docs', spaces: [spaceId] }, 201);
-      await call('POST', `/sites/${site.id}/publish`);
-      const base = `/${orgId}/${site.id}`;
-      const structure = await call('GET', `/sites/${site.id}/structure`);
-      const siteSpace = structure.structure[0].id as string;
-      await use({ base, siteSpace, pageId: await firstPageId(h, owner, spaceId) });
+      await ok(h.g.call(owner, 'POST', `/v1/orgs/${orgId}/openapi`, { slug: 'things', source: { text: specText() } }), 201);
+      const file = { id: 'spec', name: 'things.yaml', contentType: 'application/yaml', data: Buffer.from(specText()) };
+      await use(await publishedPage(h, owner, orgId, await spaceWith(h.g, owner, orgId, 'API', [page('Reference', reference(`${at(api)}/spec.yaml`))], [file])));
     },
     { scope: 'file' },
   ],
@@ -177,7 +161,7 @@ describe('Test it', () => {
 
   fixtures(
     'refuses a private address the spec names, and shows a redirect to one without following it',
-    async ({ h, owner, orgId, api: call, spaceWith: newSpace, publishedSite, reference: { base, siteSpace, pageId } }) => {
+    async ({ h, owner, orgId, api: call, spaceWith: newSpace, reference: { base, siteSpace, pageId } }) => {
       const moved = await send(h, base, { siteSpace, page: pageId, block: 5, method: 'GET', url: `${at(api)}/v1/moved`, headers: [] });
       expect(moved.statusCode).toBe(200);
       expect(JSON.parse(moved.body)).toMatchObject({ status: 302, headers: [['location', `${at(inside)}/`]] });
@@ -186,11 +170,10 @@ describe('Test it', () => {
       const local = specText().replace(at(api), at(inside));
       await call('POST', '/openapi', { slug: 'local', source: { text: local } }, 201);
       const spaceId = await newSpace('Local', [page('Local', '{% openapi-operation spec="local" path="/things" method="get" %}\n{% endopenapi-operation %}')]);
-      const site = await publishedSite([spaceId]);
-      const structure = await call('GET', `/sites/${site.id}/structure`);
-      const refused = await send(h, `/${orgId}/${site.id}`, {
-        siteSpace: structure.structure[0].id,
-        page: await firstPageId(h, owner, spaceId),
+      const onLocal = await publishedPage(h, owner, orgId, spaceId);
+      const refused = await send(h, onLocal.base, {
+        siteSpace: onLocal.siteSpace,
+        page: onLocal.pageId,
         block: 0,
         method: 'GET',
         url: `${at(inside)}/v1/things`,

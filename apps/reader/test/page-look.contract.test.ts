@@ -1,8 +1,7 @@
-import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import type { TestUser } from '@quire/orgs/testing';
 import { ok } from '@quire/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { page, setPages, spaceWith, startReader } from './harness.ts';
+import { page, spaceWith, startReader } from './harness.ts';
 
 // A page's cover and layout, set by its GitBook front matter, as the published site shows them.
 
@@ -19,13 +18,15 @@ const hidden = (part: string) => `  ${part}:\n    visible: false\n`;
 const body = '\nText.\n\n## First part\n\nMore.\n\n## Second part\n\nEnd.\n';
 
 /** A space whose active revision has these pages and a PNG file of each id. */
-async function spaceOf(title: string, files: string[], pages: ReturnType<typeof page>[]) {
-  const spaceId = await spaceWith(h.g, owner, orgId, title, []);
-  const { blob } = (await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(h.g.content.spaceContent.putBlobs, { data: [PNG] }, owner.id)).blobs[0]!;
-  const content = files.map((id) => ({ id, name: `${id}.png`, contentType: 'image/png', blob }));
-  await setPages(h.g, owner, spaceId, pages, content);
-  return spaceId;
-}
+const spaceOf = (title: string, files: string[], pages: ReturnType<typeof page>[]) =>
+  spaceWith(
+    h.g,
+    owner,
+    orgId,
+    title,
+    pages,
+    files.map((id) => ({ id, name: `${id}.png`, contentType: 'image/png', data: PNG })),
+  );
 
 beforeAll(async () => {
   h = await startReader();

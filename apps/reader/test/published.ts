@@ -36,6 +36,15 @@ const calls = (h: Harness, owner: TestUser, orgId: string) => {
   };
 };
 
+/** The site of `spaceId`, published: its base path, its one site-space and the space's first page. */
+export async function publishedPage(h: Harness, owner: TestUser, orgId: string, spaceId: string) {
+  const { api, publishedSite } = calls(h, owner, orgId);
+  const site = await publishedSite([spaceId]);
+  const structure = await api('GET', `/sites/${site.id}/structure`);
+  const content = await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`));
+  return { base: `/${orgId}/${site.id}`, siteSpace: structure.structure[0].id as string, pageId: content.pages[0].id as string, spaceId };
+}
+
 type Reader = { h: Harness; logged: string[] };
 type Tenant = { owner: TestUser; orgId: string; otherOrg: string };
 

@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import { ok } from '@quire/gateway/testing';
 import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { page, setPages, spaceWith } from './harness.ts';
-import { test } from './published.ts';
+import { page, spaceWith } from './harness.ts';
+import { publishedPage, test } from './published.ts';
 import { githubSpec, readmeExample } from './real-specs.ts';
 
 // Published specs on a published page: Swagger 2.0's petstore as one of the organization's specs
@@ -47,17 +46,9 @@ const blocks = () =>
 const fixtures = test.extend<{ published: { base: string; siteSpace: string; pageId: string; spaceId: string } }>({
   published: [
     async ({ reader: { h }, tenant: { owner, orgId } }, use) => {
-      const call = (method: 'GET' | 'POST', url: string, body?: unknown, status = 200) => ok(h.g.call(owner, method, `/v1/orgs/${orgId}${url}`, body), status);
-      await call('POST', '/openapi', { slug: 'petstore', source: { text: petstore() } }, 201);
-      const spaceId = await spaceWith(h.g, owner, orgId, 'API', []);
-      const { blob } = (await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(h.g.content.spaceContent.putBlobs, { data: [Buffer.from(githubSpec())] }, owner.id))
-        .blobs[0]!;
-      await setPages(h.g, owner, spaceId, [page('Reference', blocks())], [{ id: 'github', name: 'github.json', contentType: 'application/json', blob }]);
-      const site = await call('POST', '/sites', { title: 'Published specs', spaces: [spaceId] }, 201);
-      await call('POST', `/sites/${site.id}/publish`);
-      const structure = await call('GET', `/sites/${site.id}/structure`);
-      const content = await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/content`));
-      await use({ base: `/${orgId}/${site.id}`, siteSpace: structure.structure[0].id, pageId: content.pages[0].id, spaceId });
+      await ok(h.g.call(owner, 'POST', `/v1/orgs/${orgId}/openapi`, { slug: 'petstore', source: { text: petstore() } }), 201);
+      const file = { id: 'github', name: 'github.json', contentType: 'application/json', data: Buffer.from(githubSpec()) };
+      await use(await publishedPage(h, owner, orgId, await spaceWith(h.g, owner, orgId, 'API', [page('Reference', blocks())], [file])));
     },
     { scope: 'file' },
   ],

@@ -6,7 +6,7 @@ import { publishJob } from '@quire/service-kit/job-queue';
 import { PdfPrinter, pdfOptions } from '@quire/render/pdf';
 import { connectNats, ensureStream, eventSink, natsCheck, STREAMS } from '@quire/service-kit/nats';
 import { exportLimits, exportQueue, loadReviewConfig, type ReviewConfig } from './config.ts';
-import { startMergeConsumer } from './consumers/merges.ts';
+import { startMergeRecords } from './consumers/merges.ts';
 import { MERGE_TIMEOUT_MS } from './domain/change-requests.ts';
 import { settleMerges } from './rpc/merges.ts';
 import type { Deps } from './rpc/deps.ts';
@@ -49,7 +49,7 @@ export async function compose(config: ReviewConfig, identity: ServiceIdentity, l
   const workers = await startExportWorkers(nc, queue, config.EXPORT_WORKERS, deps, log);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
   await ensureStream(nc, { ...STREAMS.events, name: config.EVENTS_STREAM, subjects: [`${config.EVENTS_SUBJECT_PREFIX}.>`] });
-  const stopMerges = await startMergeConsumer(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, deps, log);
+  const stopMerges = await startMergeRecords(nc, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX, deps, log);
   // Merges this process (or another) left under way when it stopped are settled in the background; reads settle them too.
   settleMerges(deps, log)
     .then((n) => n && log.info({ merged: n }, 'change requests merged by content before a stop recorded as merged'))

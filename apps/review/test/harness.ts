@@ -6,7 +6,7 @@ import { cloneTemplate, served, testEventSink, testIdentity, testSuffix } from '
 import { DEFAULT_PDF_OPTIONS, PdfPrinter } from '@quire/render/pdf';
 import { DEFAULT_EXPORT_LIMITS } from '../src/domain/exports.ts';
 import { connectClients } from '../src/main.ts';
-import { startMergeConsumer } from '../src/consumers/merges.ts';
+import { startMergeRecords } from '../src/consumers/merges.ts';
 import type { Deps } from '../src/rpc/deps.ts';
 import { reviewService } from '../src/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -62,7 +62,7 @@ export async function startReview(orgsAddress: string, contentAddress: string, e
     ...upstreams,
   } satisfies Deps;
   const workers = await startExportWorkers(nc, queue, options.workers ?? 1, deps, log);
-  const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeConsumer(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
+  const stopMerges = options.eventsStream && options.eventsPrefix ? await startMergeRecords(sink.nc, options.eventsStream, options.eventsPrefix, deps, log) : async () => {};
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [reviewService(deps, log)], identity, log });
   const { close: closeServer, ...grpc } = served(server, ReviewServiceClient, 'review');
   const owned = !options.queue;

@@ -29,15 +29,14 @@ interface ProviderBody {
 
 /** A kind of provider: its schemas, names and calls to orgs. `B` is its body, `P` its item route's params, `M` orgs' answer. */
 interface ProviderKind<B, P extends { organizationId: string }, M> {
-  path: string;
-  itemPath: string;
+  /** The protocol as GitBook's operation ids spell it; its lower case is the routes' segment and `{protocol}ProviderId` their item parameter. */
+  protocol: 'SAML' | 'OIDC';
   params: TObject;
   body: TObject;
   schema: TSchema;
   /** The summaries' nouns: one provider, several. */
   one: string;
   many: string;
-  operationIds: { list: string; create: string; get: string; update: string; delete: string };
   createDescription?: string;
   present: (p: M, organizationId: string, urls: Urls) => { urls: { location: string } };
   list: (req: { organizationId: string; page: ReturnType<typeof pageRequest> }, caller: Caller) => Promise<{ items: M[]; page?: { next?: string } }>;
@@ -55,12 +54,15 @@ interface ProviderKind<B, P extends { organizationId: string }, M> {
  */
 function providerRoutes<B, P extends { organizationId: string }, M>(app: FastifyInstance, urls: Urls, kind: ProviderKind<B, P, M>) {
   const adminsOnly = (summary: string) => `${summary} (admins only)`;
+  const { protocol } = kind;
+  const path = `/orgs/:organizationId/${protocol.toLowerCase()}`;
+  const itemPath = `${path}/:${protocol.toLowerCase()}ProviderId`;
   const role = (r: Static<typeof RoleOrGuest> | undefined) => (r === undefined ? undefined : roleFromApi(r));
 
   app.get<{ Params: { organizationId: string }; Querystring: { page?: string; limit?: number } }>(
-    kind.path,
+    path,
     op({
-      operationId: kind.operationIds.list,
+      operationId: `list${protocol}ProvidersInOrganizationById`,
       summary: adminsOnly(`List ${kind.many}`),
       params: OrgParams,
       querystring: Type.Object(ListQuery),
@@ -74,9 +76,9 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
   );
 
   app.post<{ Params: { organizationId: string } }>(
-    kind.path,
+    path,
     op({
-      operationId: kind.operationIds.create,
+      operationId: `createOrganization${protocol}Provider`,
       summary: adminsOnly(`Create ${kind.one}`),
       ...(kind.createDescription === undefined ? {} : { description: kind.createDescription }),
       params: OrgParams,
@@ -92,14 +94,24 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
     },
   );
 
-  app.get(kind.itemPath, op({ operationId: kind.operationIds.get, summary: adminsOnly(`Get ${kind.one}`), params: kind.params, response: { 200: kind.schema } }), async (req) => {
-    const params = req.params as P;
-    return kind.present(await kind.get(params, req.caller), params.organizationId, urls);
-  });
+  app.get(
+    itemPath,
+    op({ operationId: `getOrganization${protocol}ProviderById`, summary: adminsOnly(`Get ${kind.one}`), params: kind.params, response: { 200: kind.schema } }),
+    async (req) => {
+      const params = req.params as P;
+      return kind.present(await kind.get(params, req.caller), params.organizationId, urls);
+    },
+  );
 
   app.patch(
-    kind.itemPath,
-    op({ operationId: kind.operationIds.update, summary: adminsOnly(`Update ${kind.one}`), params: kind.params, body: Type.Partial(kind.body), response: { 200: kind.schema } }),
+    itemPath,
+    op({
+      operationId: `updateOrganization${protocol}Provider`,
+      summary: adminsOnly(`Update ${kind.one}`),
+      params: kind.params,
+      body: Type.Partial(kind.body),
+      response: { 200: kind.schema },
+    }),
     async (req) => {
       const params = req.params as P;
       const b = req.body as Partial<ProviderBody & B>;
@@ -109,8 +121,8 @@ function providerRoutes<B, P extends { organizationId: string }, M>(app: Fastify
   );
 
   app.delete(
-    kind.itemPath,
-    op({ operationId: kind.operationIds.delete, summary: adminsOnly(`Delete ${kind.one}`), params: kind.params, response: { 204: NoContent } }),
+    itemPath,
+    op({ operationId: `deleteOrganization${protocol}Provider`, summary: adminsOnly(`Delete ${kind.one}`), params: kind.params, response: { 204: NoContent } }),
     async (req, reply) => done(reply, 204, kind.delete(req.params as P, req.caller)),
   );
 }
@@ -131,20 +143,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
   const untyped = app.withTypeProvider();
 
   providerRoutes(untyped, urls, {
-    path: '/orgs/:organizationId/saml',
-    itemPath: '/orgs/:organizationId/saml/:samlProviderId',
+    protocol: 'SAML',
     params: Type.Object({ organizationId: Id('Organization id'), samlProviderId: Id('SAML provider id') }),
     body: samlBody,
     schema: SamlProvider,
     one: 'a SAML provider',
     many: 'SAML providers',
-    operationIds: {
-      list: 'listSAMLProvidersInOrganizationById',
-      create: 'createOrganizationSAMLProvider',
-      get: 'getOrganizationSAMLProviderById',
-      update: 'updateOrganizationSAMLProvider',
-      delete: 'deleteOrganizationSAMLProvider',
-    },
     present: presentSamlProvider,
     list: orgs.listSamlProviders,
     create: (req, b: Static<typeof samlBody>, caller) => orgs.createSamlProvider({ ...req, entityId: b.entityID, certificate: b.certificate, ssoUrl: b.ssoURL }, caller),
@@ -154,20 +158,12 @@ const routes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services: { o
   });
 
   providerRoutes(untyped, urls, {
-    path: '/orgs/:organizationId/oidc',
-    itemPath: '/orgs/:organizationId/oidc/:oidcProviderId',
+    protocol: 'OIDC',
     params: Type.Object({ organizationId: Id('Organization id'), oidcProviderId: Id('OIDC provider id') }),
     body: oidcBody,
     schema: OidcProvider,
     one: 'an OpenID Connect provider',
     many: 'OpenID Connect providers',
-    operationIds: {
-      list: 'listOIDCProvidersInOrganizationById',
-      create: 'createOrganizationOIDCProvider',
-      get: 'getOrganizationOIDCProviderById',
-      update: 'updateOrganizationOIDCProvider',
-      delete: 'deleteOrganizationOIDCProvider',
-    },
     createDescription: 'Register `service.redirectURL` of the answer as the redirect URI of the client at the provider.',
     present: presentOidcProvider,
     list: orgs.listOidcProviders,

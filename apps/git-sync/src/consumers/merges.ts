@@ -1,38 +1,22 @@
 import type { OrgsServiceClient } from '@quire/proto/orgs';
 import type { Logger, PromiseClient } from '@quire/service-kit';
-import { readDomainEvents, startEventConsumer } from '@quire/service-kit/event-consumer';
-import type { DomainEvent, NatsConnection } from '@quire/service-kit/nats';
+import { startMergeConsumer, type ChangeRequestMerged } from '@quire/service-kit/merged-events';
+import type { NatsConnection } from '@quire/service-kit/nats';
 import type { Deps } from '../rpc/deps.ts';
 import { sealCredentials } from '../domain/sealed.ts';
 import { hookCredentials, queueFromHook } from '../rpc/webhooks.ts';
 
-/** A change request merged into a space: by whom, under which subject (content's `change_request.merged` event). */
-export interface Merge {
-  eventId: string;
-  changeRequestId: string;
-  spaceId: string;
-  subject: string;
-  mergedBy: string;
-}
-
-export function mergeOf(e: DomainEvent): Merge | null {
-  if (e.service !== 'content' || e.entity !== 'change_request' || e.verb !== 'merged') return null;
-  const { spaceId, subject } = e.details ?? {};
-  if (typeof e.target?.id !== 'string' || typeof spaceId !== 'string' || typeof e.actor !== 'string') return null;
-  return { eventId: e.id, changeRequestId: e.target.id, spaceId, subject: typeof subject === 'string' ? subject : '', mergedBy: e.actor };
-}
-
 export type MergeDeps = Deps & { orgs: Pick<PromiseClient<OrgsServiceClient>, 'getCurrentUser'> };
 
 /** The commit's message: the change request's subject, as GitBook writes it (a subject left empty says which change request). */
-export const commitMessageOf = (m: Pick<Merge, 'subject' | 'changeRequestId'>) => m.subject.trim() || `Merge change request ${m.changeRequestId}`;
+export const commitMessageOf = (m: Pick<ChangeRequestMerged, 'subject' | 'changeRequestId'>) => m.subject.trim() || `Merge change request ${m.changeRequestId}`;
 
 /**
  * Queues the export of a merge into a space with continuous sync (a webhook set up): one job per
  * change request, authored by the merger. A redelivered event finds its job: queued still (the
  * publish may not have happened), it is published again (the queue drops a duplicate by its id).
  */
-export async function exportMerge(deps: MergeDeps, merge: Merge, log: Logger): Promise<void> {
+export async function exportMerge(deps: MergeDeps, merge: ChangeRequestMerged, log: Logger): Promise<void> {
   const hook = await deps.store.getWebhook(merge.spaceId);
   if (!hook) return;
   const ctx = { userId: merge.mergedBy, chain: [], requestId: `git-merge-${merge.eventId}`, log };
@@ -60,16 +44,5 @@ export async function exportMerge(deps: MergeDeps, merge: Merge, log: Logger): P
  * with the merge revision, whichever service asked for it).
  */
 export function startMergeExports(nc: NatsConnection, stream: string, subjectPrefix: string, deps: MergeDeps, log: Logger) {
-  return startEventConsumer(
-    nc,
-    stream,
-    {
-      durable: 'git-sync-merges',
-      filterSubject: `${subjectPrefix}.content.change_request.merged`,
-      read: readDomainEvents(mergeOf, (merge) => exportMerge(deps, merge, log)),
-      malformed: 'not a well-formed merge event',
-      failed: 'merge not exported',
-    },
-    log,
-  );
+  return startMergeConsumer(nc, { stream, subjectPrefix, durable: 'git-sync-merges' }, (merge) => exportMerge(deps, merge, log), 'merge not exported', log);
 }

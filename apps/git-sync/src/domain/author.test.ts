@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { identity } from './author.ts';
-import { commitMessageOf, mergeOf } from '../consumers/merges.ts';
+import { commitMessageOf } from '../consumers/merges.ts';
 
 describe("a merge's commit", () => {
   it('is authored by the merger, as git writes a person', () => {
@@ -18,28 +18,5 @@ describe("a merge's commit", () => {
   it("says the change request's subject, or which change request when it has none", () => {
     expect(commitMessageOf({ subject: 'Reword the handbook', changeRequestId: 'cr1' })).toBe('Reword the handbook');
     expect(commitMessageOf({ subject: '  ', changeRequestId: 'cr1' })).toBe('Merge change request cr1');
-  });
-});
-
-describe("content's merge event", () => {
-  const event = {
-    id: 'e1',
-    occurredAt: '2026-11-29T00:00:00.000Z',
-    service: 'content',
-    entity: 'change_request',
-    verb: 'merged',
-    actor: 'u1',
-    target: { type: 'change_request', id: 'cr1' },
-    details: { spaceId: 's1', revisionId: 'r1', subject: 'Fix typos' },
-  };
-
-  it('names the change request, its space, subject and merger', () => {
-    expect(mergeOf(event)).toEqual({ eventId: 'e1', changeRequestId: 'cr1', spaceId: 's1', subject: 'Fix typos', mergedBy: 'u1' });
-  });
-
-  it('of another service, or without a merger or space, is not a merge', () => {
-    expect(mergeOf({ ...event, service: 'review' })).toBeNull();
-    expect(mergeOf({ ...event, actor: undefined })).toBeNull();
-    expect(mergeOf({ ...event, details: { revisionId: 'r1' } })).toBeNull();
   });
 });

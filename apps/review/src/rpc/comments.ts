@@ -145,11 +145,8 @@ export function commentHandlers(deps: Deps): CommentHandlers {
       const { space, cr } = await scope(deps, req, ctx);
       const status = commentStatusFilter(req.status);
       const filter = { spaceId: space.id, changeRequestId: cr?.id, status, pageId: req.targetPage || undefined, authors: req.authors, order: ORDERS[req.order] };
-      return listPage(
-        req.page,
-        (page) => store.listComments(filter, page),
-        (items) => presentComments(deps, space, items, ctx),
-      );
+      const present = (items: CommentRow[]) => presentComments(deps, space, items, ctx);
+      return listPage(req.page, (page) => store.listComments(filter, page), present);
     },
 
     async postComment(req, ctx) {
@@ -198,11 +195,8 @@ export function commentHandlers(deps: Deps): CommentHandlers {
 
     async listReplies(req, ctx) {
       const { space, comment } = await commentIn(deps, req, ctx);
-      return listPage(
-        req.page,
-        (page) => store.listReplies(comment.id, page),
-        (items) => presentReplies(deps, space, items, ctx),
-      );
+      const present = (items: ReplyRow[]) => presentReplies(deps, space, items, ctx);
+      return listPage(req.page, (page) => store.listReplies(comment.id, page), present);
     },
 
     async postReply(req, ctx) {

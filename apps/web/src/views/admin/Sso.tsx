@@ -28,8 +28,7 @@ function Saml({ org }: { org: string }) {
   };
   return (
     <Providers<SamlProvider>
-      path={`/orgs/${org}/saml`}
-      id="saml"
+      org={org}
       kind="SAML"
       title="SAML providers"
       add={add}
@@ -63,12 +62,11 @@ function Oidc({ org }: { org: string }) {
       .then(() => setForm(empty));
   return (
     <Providers<OidcProvider>
-      path={`/orgs/${org}/oidc`}
-      id="oidc"
+      org={org}
       kind="OIDC"
+      autoComplete="off"
       title="OpenID Connect providers"
       add={add}
-      autoComplete="off"
       detail={(p) => <span className="muted small">{p.issuer}</span>}
       note={(p) => (
         <>
@@ -98,8 +96,7 @@ function Oidc({ org }: { org: string }) {
  * provider with what its side must be told, and its delete button.
  */
 function Providers<P extends { id: string; label: string }>({
-  path,
-  id,
+  org,
   kind,
   title,
   add,
@@ -108,9 +105,8 @@ function Providers<P extends { id: string; label: string }>({
   note,
   children,
 }: {
-  path: string;
-  id: string;
-  kind: string;
+  org: string;
+  kind: 'SAML' | 'OIDC';
   title: string;
   add: () => Promise<unknown>;
   autoComplete?: string;
@@ -118,6 +114,8 @@ function Providers<P extends { id: string; label: string }>({
   note: (p: P) => ReactNode;
   children: ReactNode;
 }) {
+  const id = kind.toLowerCase();
+  const path = `/orgs/${org}/${id}`;
   const providers = useQuery({ queryKey: [id, path], queryFn: () => all<P>(path) });
   const act = useAction([id]);
   const submit = (e: FormEvent) => {
