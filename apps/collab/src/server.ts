@@ -4,8 +4,9 @@ import { applyUpdate, Doc, encodeStateAsUpdate } from 'yjs';
 import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
+import { credentialHash } from '@quire/service-kit/nats';
 import { allowedOrigins, type CollabConfig } from './config.ts';
-import { credentialOf, Refusal } from './domain/credentials.ts';
+import { credentialOf, Refusal, type Credential } from './domain/credentials.ts';
 import { parseDocumentName, type PageName } from './domain/names.ts';
 import type { Member, Pages } from './pages.ts';
 
@@ -14,6 +15,10 @@ export interface Context {
   member: Member;
   page: PageName;
   caller: Caller;
+  /** What the connection authenticated with, asked about again when orgs says it may have ended. */
+  credential: Credential;
+  /** The credential's hash, as orgs' revocations name it. */
+  credentialHash: string;
 }
 
 /**
@@ -74,7 +79,7 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
         else joining.delete(documentName);
       });
       connectionConfig.readOnly = member.access === 'read';
-      return { member, page, caller: { ...caller, userId: member.userId } } satisfies Context;
+      return { member, page, caller: { ...caller, userId: member.userId }, credential, credentialHash: credentialHash(credential.secret) } satisfies Context;
     },
 
     async onLoadDocument({ context, document }) {
