@@ -33,7 +33,9 @@ async function signedIn(g: Gateway, user: { email: string; password: string }) {
 }
 
 // The editor by a browser session and by an API token of their own, and the owner by token: connected, synced, closed after the test.
-const test = base.extend<{ revocable: { bySession: Member; byToken: Member; owner: Member; signOut: () => Promise<unknown>; session: string; token: { id: string; token: string } } }>({
+const test = base.extend<{
+  revocable: { bySession: Member; byToken: Member; owner: Member; signOut: () => Promise<unknown>; session: string; token: { id: string; token: string } };
+}>({
   revocable: async ({ g, team, collab, page }, use) => {
     const { session, cookie, signOut } = await signedIn(g, team.editor);
     const token = await ok(g.app.inject({ method: 'POST', url: '/v1/user/tokens', headers: bearer(team.editor.token), payload: { label: 'collab' } }), 201);
