@@ -26,20 +26,31 @@ async function keptLocally() {
     });
 }
 
+type App = Awaited<ReturnType<typeof startApp>>;
+
+/** The app on a gateway of its own whose `/collab` reaches a collaboration server of its own: one replica of each, as a load balancer may pair them. */
+async function appWithCollab(): Promise<App & { collab: Collab }> {
+  const port = await reservedPort();
+  const app = await startApp({ COLLAB_UPSTREAM_URL: `http://127.0.0.1:${port}` });
+  const collab = await startCollab(app.g, { COLLAB_PORT: String(port), COLLAB_ORIGINS: app.origin, QUIRE_PUBLIC_URL: app.origin });
+  return { ...app, collab };
+}
+
 describeInChromium('editing a page together in Chromium', () => {
   const browser = chromiumFor('collab');
-  let app: Awaited<ReturnType<typeof startApp>>, collab: Collab;
+  // `other`: a second gateway and collaboration replica over the same services and NATS.
+  let app: App & { collab: Collab }, other: App & { collab: Collab };
 
   beforeAll(async () => {
-    const port = await reservedPort();
-    app = await startApp({ COLLAB_UPSTREAM_URL: `http://127.0.0.1:${port}` });
-    collab = await startCollab(app.g, { COLLAB_PORT: String(port), COLLAB_ORIGINS: app.origin, QUIRE_PUBLIC_URL: app.origin });
+    [app, other] = await Promise.all([appWithCollab(), appWithCollab()]);
     await browser.launch();
   });
   afterAll(async () => {
     await browser.close();
-    await collab?.stop();
-    await app?.g.stop();
+    for (const a of [app, other]) {
+      await a?.collab.stop();
+      await a?.g.stop();
+    }
   });
 
   /** The editor's first paragraph. */
@@ -59,8 +70,8 @@ describeInChromium('editing a page together in Chromium', () => {
   /** The editor's sync state, as the status line says it. */
   const status = (p: Page) => p.getByRole('status').first().textContent();
 
-  /** A change request's page reading "Middle", its editor's path, and two members at it in two browser contexts. */
-  async function twoAtOnePage() {
+  /** A change request's page reading "Middle", its editor's path, and two members at it in two browser contexts (the second through `second`'s gateway and replica). */
+  async function twoAtOnePage(second: App = app) {
     const { g } = app;
     const { owner, editor, reader, orgId } = await tenant(g, { editor: Role.ROLE_EDIT, reader: Role.ROLE_READ });
     const space = await ok(g.call(owner, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Together' }), 201);
@@ -69,7 +80,7 @@ describeInChromium('editing a page together in Chromium', () => {
     await ok(g.call(owner, 'POST', `${crBase}/content`, { changes: [{ operation: 'insert_page', title: 'Shared', document: { markdown: 'Middle' } }] }));
     const { pages } = await ok(g.call(owner, 'GET', `${crBase}/content`));
     const path = `/o/${orgId}/s/${space.id}/~/changes/${cr.number}/edit/${pages[0].path}`;
-    const [a, b] = await Promise.all([browser.signedIn(app.origin, owner, path), browser.signedIn(app.origin, editor, path)]);
+    const [a, b] = await Promise.all([browser.signedIn(app.origin, owner, path), browser.signedIn(second.origin, editor, path)]);
     for (const p of [a, b]) {
       await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle');
       await expect.poll(() => status(p)).toBe('Saved');
@@ -79,9 +90,8 @@ describeInChromium('editing a page together in Chromium', () => {
     return { a: a!, b: b!, path, saved, reader, merge };
   }
 
-  it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
-    const { a, b, saved } = await twoAtOnePage();
-    // One types at the paragraph's start, the other at its end, in turns.
+  /** `a` types at the paragraph's start and `b` at its end, in turns: both screens then show both. */
+  async function typeInTurns(a: Page, b: Page) {
     await paragraph(a).click();
     await a.keyboard.press('Home');
     await paragraph(b).click();
@@ -92,10 +102,25 @@ describeInChromium('editing a page together in Chromium', () => {
     }
     const expected = 'one-a two-a three-a Middle one-b two-b three-b';
     for (const p of [a, b]) await expect.poll(() => text(p), { timeout: 10_000 }).toBe(expected);
+    return expected;
+  }
+
+  it('two members typing into the same paragraph converge, and the page is saved with both', async () => {
+    const { a, b, saved } = await twoAtOnePage();
+    const expected = await typeInTurns(a, b);
     // Each sees the other's caret with their name (the test users' display names are their roles').
     await expect.poll(() => a.locator('.collaboration-carets__label').allTextContents()).toContain('editor');
     await expect.poll(() => b.locator('.collaboration-carets__label').allTextContents()).toContain('owner');
 
+    await expect.poll(saved, { timeout: 10_000 }).toBe(expected);
+  });
+
+  it('two members on two collaboration replicas converge, and the page is saved with both', async () => {
+    const { a, b, saved } = await twoAtOnePage(other);
+    // Each replica holds the page, with one member on it: every keystroke crossed NATS.
+    const name = [...app.collab.server.hocuspocus.documents.keys()].find((n) => other.collab.server.hocuspocus.documents.has(n))!;
+    expect([app, other].map((r) => r.collab.server.hocuspocus.documents.get(name)?.getConnectionsCount())).toEqual([1, 1]);
+    const expected = await typeInTurns(a, b);
     await expect.poll(saved, { timeout: 10_000 }).toBe(expected);
   });
 
