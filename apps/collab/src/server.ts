@@ -30,7 +30,12 @@ export interface Context {
  * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
  * adding a rebuilt copy of every block.
  */
-export function collabServer(config: CollabConfig, pages: Pages, log: Logger, extensions: Extension[] = []) {
+export function collabServer(
+  config: CollabConfig,
+  pages: Pages,
+  log: Logger,
+  { extensions = [], editorsElsewhere = () => 0 }: { extensions?: Extension[]; editorsElsewhere?: (documentName: string) => number } = {},
+) {
   const origins = allowedOrigins(config);
   const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
@@ -67,9 +72,9 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
       const page = parseDocumentName(documentName);
       if ('refused' in page) throw new Refusal(page.refused);
       const credential = credentialOf(token, requestHeaders, cookieName, origins);
-      // Those being admitted count too, so that a burst of joins does not pass the bound.
+      // Those being admitted count too, so that a burst of joins does not pass the bound; so do the page's editors on other replicas.
       const admitting = joining.get(documentName) ?? 0;
-      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting >= COLLAB.editors.max)
+      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting + editorsElsewhere(documentName) >= COLLAB.editors.max)
         throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
       joining.set(documentName, admitting + 1);
       const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
