@@ -10,21 +10,8 @@ import { chromiumFor, describeInChromium, startApp } from './app-server.ts';
 // Two members in two browser contexts editing one paragraph of a change request's page at once,
 // through the gateway's `/collab` to a real collaboration server over the shared services.
 
-/** Resolves once the IndexedDB writes the page has made to its co-editing stores are committed. */
-async function keptLocally() {
-  const names = (await indexedDB.databases()).flatMap((d) => (d.name?.startsWith('quire-collab:') ? [d.name] : []));
-  for (const name of names)
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open(name);
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const tx = open.result.transaction('updates', 'readonly');
-        tx.objectStore('updates').count();
-        tx.oncomplete = () => (open.result.close(), resolve());
-        tx.onerror = () => reject(tx.error);
-      };
-    });
-}
+/** The co-editing databases of this browser context, by name. */
+const keptPages = async () => (await indexedDB.databases()).flatMap((d) => (d.name?.startsWith('quire-collab:') ? [d.name] : [])).sort();
 
 type App = Awaited<ReturnType<typeof startApp>>;
 
@@ -87,7 +74,7 @@ describeInChromium('editing a page together in Chromium', () => {
     }
     const saved = async () => (await ok(g.call(owner, 'GET', `${crBase}/content/page/${pages[0].id}?format=markdown`))).markdown.trim();
     const merge = () => ok(g.call(owner, 'POST', `${crBase}/merge`));
-    return { a: a!, b: b!, path, saved, reader, merge };
+    return { a: a!, b: b!, path, saved, reader, merge, owner };
   }
 
   /** `a` types at the paragraph's start and `b` at its end, in turns: both screens then show both. */
@@ -139,11 +126,20 @@ describeInChromium('editing a page together in Chromium', () => {
 
     await context.setOffline(true);
     await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    // What the status line says from here on.
+    await a.evaluate(() => {
+      const line = document.querySelector('[role=status].save-state')!;
+      const said: (string | null)[] = [];
+      (globalThis as unknown as { said: typeof said }).said = said;
+      new MutationObserver(() => said.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+    });
     await a.keyboard.type(' two');
     await expect.poll(() => text(a)).toBe('Middle one two');
-    // Kept on this device: a read of the page's store starts after its pending writes are committed
-    // (a person answering the leave prompt gives them that time; the test answers at once).
-    await a.evaluate(keptLocally);
+    // Said to be kept only once IndexedDB has committed the words: the tab is closed right then.
+    await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    const said = await a.evaluate(() => (globalThis as unknown as { said: string[] }).said);
+    expect(said).toContain('Offline: keeping changes on this device…');
+    expect(said.at(-1)).toBe('Offline: changes kept on this device');
     // Leaving asks first (the dialog is accepted); the words are then only in this browser.
     const asked: string[] = [];
     a.on('dialog', (d) => asked.push(d.type()));
@@ -157,6 +153,25 @@ describeInChromium('editing a page together in Chromium', () => {
     await again.goto(`${app.origin}${path}`);
     for (const p of [again, b]) await expect.poll(() => text(p), { timeout: 20_000 }).toBe('Middle one two');
     await expect.poll(saved, { timeout: 10_000 }).toBe('Middle one two');
+  });
+
+  it("signing out deletes the member's pages kept on this device, and no one else's", async () => {
+    const { a, owner } = await twoAtOnePage();
+    // Another member's page, as their sign-in on this device left it.
+    await a.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const open = indexedDB.open('quire-collab:someone-else:page');
+          open.onsuccess = () => resolve(open.result.close());
+          open.onerror = () => reject(open.error);
+        }),
+    );
+    const mine = await a.evaluate(keptPages);
+    expect(mine).toHaveLength(2);
+    expect(mine[0]).toMatch(new RegExp(`^quire-collab:${owner.id}:`));
+    await a.getByRole('button', { name: /^Sign out/ }).click();
+    await expect.poll(() => a.url()).toMatch(/\/sign-in/);
+    await expect.poll(() => a.evaluate(keptPages)).toEqual(['quire-collab:someone-else:page']);
   });
 
   it('a reader cannot type, and merging the change request stops the open editors, who are told', async () => {
