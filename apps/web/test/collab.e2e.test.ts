@@ -174,6 +174,15 @@ describeInChromium('editing a page together in Chromium', () => {
     await expect.poll(() => a.evaluate(keptPages)).toEqual(['quire-collab:someone-else:page']);
   });
 
+  it('signing out in another tab closes the open editor within 2 s, saying why', async () => {
+    const { a } = await twoAtOnePage();
+    const other = await a.context().newPage();
+    await other.goto(`${app.origin}/`);
+    await Promise.all([other.waitForResponse((r) => r.url().endsWith('/auth/sign-out') && r.ok()), other.getByRole('button', { name: /^Sign out/ }).click()]);
+    await expect.poll(() => a.getByText(/session has ended/i).count(), { timeout: 2_000 }).toBe(1);
+    await expect.poll(() => a.getByRole('textbox', { name: /^Content of/ }).count()).toBe(0);
+  });
+
   it('a reader cannot type, and merging the change request stops the open editors, who are told', async () => {
     const { a, b, path, reader, merge } = await twoAtOnePage();
     const r = await browser.signedIn(app.origin, reader, path);
