@@ -6,7 +6,7 @@ import { KIND, subjectOf, type ReplicaSeal } from './relay.ts';
 /** Each replica's count of a page's editors, on `quire.collab-presence.<space>.<change request>.<page>` (not under the relay's `quire.collab.>`). */
 export const PRESENCE_SUBJECT = 'quire.collab-presence';
 /** A replica says its counts again this often, and a count not said again for three times that (a replica gone) is forgotten. */
-export const PRESENCE_EVERY_MS = 5000;
+const PRESENCE_EVERY_MS = 5000;
 const FORGOTTEN_AFTER_MS = 3 * PRESENCE_EVERY_MS;
 
 /**
