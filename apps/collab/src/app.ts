@@ -3,21 +3,26 @@ import { connectNats } from '@quire/service-kit/nats';
 import { watchAccess } from './access.ts';
 import type { CollabConfig } from './config.ts';
 import { connectPages } from './pages.ts';
-import { natsRelay } from './relay.ts';
+import { natsPresence } from './presence.ts';
+import { natsRelay, replicaSeal } from './relay.ts';
 import { collabServer } from './server.ts';
 
 /**
  * The collaboration server and what it runs with: the services it calls as `collab`, and NATS for
- * the events that change who edits and for the relay between replicas (signed with collab's key).
+ * the events that change who edits and for the relay between replicas and their editors' counts (signed with collab's key).
  */
 export async function buildCollab(config: CollabConfig, keys: ServiceKeys, log: Logger) {
   const pages = connectPages(config, new ServiceIdentity(keys), log);
   const nc = await connectNats(config.NATS_URL, 'collab', log);
-  const server = collabServer(config, pages, log, [natsRelay(nc, keys, log)]);
+  const seal = replicaSeal(keys);
+  const presence = natsPresence(nc, seal, log);
+  await presence.ready();
+  const server = collabServer(config, pages, log, { extensions: [natsRelay(nc, seal, log), presence.extension], editorsElsewhere: presence.elsewhere });
   const access = watchAccess(nc, config.EVENTS_SUBJECT_PREFIX, server.hocuspocus, pages, log);
   return {
     server,
     pages,
+    presence,
     async close() {
       // Stores every loaded page before closing.
       await server.destroy();

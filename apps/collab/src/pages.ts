@@ -41,15 +41,21 @@ export function connectPages(config: CollabConfig, identity: ServiceIdentity, lo
     channels,
     close,
 
-    /** The member a credential names (orgs' Authenticate or AuthenticateSession, as the gateway asks), and what they may do on the page. */
-    async admit(credential: Credential, page: PageName, caller: Omit<Caller, 'userId'>): Promise<Member> {
+    /** Who a credential names (orgs' Authenticate or AuthenticateSession, as the gateway asks), and whether it only reads; a refusal once it has ended. */
+    async authenticate(credential: Credential, caller: Omit<Caller, 'userId'>): Promise<{ userId: string; readToken: boolean }> {
       const who = await (
         credential.kind === 'token' ? orgs.authenticate({ token: credential.secret }, caller) : orgs.authenticateSession({ session: credential.secret }, caller)
-      ).catch(() => {
+      ).catch((err: unknown) => {
+        if (!isRefusal(err)) throw err;
         throw new Refusal(credential.kind === 'token' ? 'the access token is not valid' : 'the session has ended');
       });
-      const readToken = who.scope === TokenScope.TOKEN_SCOPE_READ;
-      return { userId: who.userId, readToken, ...(await this.access(page, { ...caller, userId: who.userId }, readToken)) };
+      return { userId: who.userId, readToken: who.scope === TokenScope.TOKEN_SCOPE_READ };
+    },
+
+    /** The member a credential names, and what they may do on the page. */
+    async admit(credential: Credential, page: PageName, caller: Omit<Caller, 'userId'>): Promise<Member> {
+      const { userId, readToken } = await this.authenticate(credential, caller);
+      return { userId, readToken, ...(await this.access(page, { ...caller, userId }, readToken)) };
     },
 
     /** What `caller` may do on the page now (asked again when their access may have changed), with the space's organization. */

@@ -4,8 +4,9 @@ import { applyUpdate, Doc, encodeStateAsUpdate } from 'yjs';
 import { asEdited, readDocument, writeDocument } from '@quire/editor/yjs';
 import { COLLAB } from '@quire/proto/limits';
 import { sessionCookieName, type Caller, type Logger } from '@quire/service-kit';
+import { credentialHash } from '@quire/service-kit/nats';
 import { allowedOrigins, type CollabConfig } from './config.ts';
-import { credentialOf, Refusal } from './domain/credentials.ts';
+import { credentialOf, Refusal, type Credential } from './domain/credentials.ts';
 import { parseDocumentName, type PageName } from './domain/names.ts';
 import type { Member, Pages } from './pages.ts';
 
@@ -14,6 +15,10 @@ export interface Context {
   member: Member;
   page: PageName;
   caller: Caller;
+  /** What the connection authenticated with, asked about again when orgs says it may have ended. */
+  credential: Credential;
+  /** The credential's hash, as orgs' revocations name it. */
+  credentialHash: string;
 }
 
 /**
@@ -25,7 +30,12 @@ export interface Context {
  * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
  * adding a rebuilt copy of every block.
  */
-export function collabServer(config: CollabConfig, pages: Pages, log: Logger, extensions: Extension[] = []) {
+export function collabServer(
+  config: CollabConfig,
+  pages: Pages,
+  log: Logger,
+  { extensions = [], editorsElsewhere = () => 0 }: { extensions?: Extension[]; editorsElsewhere?: (documentName: string) => number } = {},
+) {
   const origins = allowedOrigins(config);
   const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
@@ -62,9 +72,9 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
       const page = parseDocumentName(documentName);
       if ('refused' in page) throw new Refusal(page.refused);
       const credential = credentialOf(token, requestHeaders, cookieName, origins);
-      // Those being admitted count too, so that a burst of joins does not pass the bound.
+      // Those being admitted count too, so that a burst of joins does not pass the bound; so do the page's editors on other replicas.
       const admitting = joining.get(documentName) ?? 0;
-      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting >= COLLAB.editors.max)
+      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting + editorsElsewhere(documentName) >= COLLAB.editors.max)
         throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
       joining.set(documentName, admitting + 1);
       const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
@@ -74,7 +84,7 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, ex
         else joining.delete(documentName);
       });
       connectionConfig.readOnly = member.access === 'read';
-      return { member, page, caller: { ...caller, userId: member.userId } } satisfies Context;
+      return { member, page, caller: { ...caller, userId: member.userId }, credential, credentialHash: credentialHash(credential.secret) } satisfies Context;
     },
 
     async onLoadDocument({ context, document }) {

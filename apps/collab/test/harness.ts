@@ -42,6 +42,7 @@ export async function startCollab(stack: Services, env: Record<string, string> =
     url: `ws://127.0.0.1:${collab.server.address.port}`,
     server: collab.server,
     pages: collab.pages,
+    presence: collab.presence,
     stop: collab.close,
   };
 }

@@ -4,7 +4,9 @@ import * as Y from 'yjs';
 import { createLogger } from '@quire/service-kit';
 import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
 import { testServiceKeys } from '@quire/service-kit/testing';
-import { RELAY_SUBJECT } from '../src/relay.ts';
+import { COLLAB } from '@quire/proto/limits';
+import { PRESENCE_SUBJECT } from '../src/presence.ts';
+import { KIND, RELAY_SUBJECT } from '../src/relay.ts';
 import { test as base } from './fixtures.ts';
 import { member, startCollab, until, type Collab } from './harness.ts';
 
@@ -30,8 +32,8 @@ const paragraph = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.Xml
 const serverText = (c: Collab, name: string) => paragraph(c.server.hocuspocus.documents.get(name)!).toString();
 
 /** A relay message as a replica sends it: kind, sender, payload, and an Ed25519 signature over the page's name and all that. */
-function relayed(documentName: string, payload: Uint8Array, privateKeyPem: string) {
-  const header = Buffer.concat([Buffer.of(0), randomBytes(16)]);
+function relayed(documentName: string, payload: Uint8Array, privateKeyPem: string, kind: number = KIND.update) {
+  const header = Buffer.concat([Buffer.of(kind), randomBytes(16)]);
   return Buffer.concat([header, payload, sign(null, Buffer.concat([Buffer.from(documentName), header, payload]), createPrivateKey(privateKeyPem))]);
 }
 
@@ -93,5 +95,59 @@ describe('collaboration replicas', () => {
     nc.publish(subject, relayed(page.name, Y.encodeStateAsUpdate(copy), keys.privateKeys.collab!));
     await until(() => paragraph(a.document).toString() === 'moved forged Start.', 'the signed update');
     a.close();
+  });
+
+  test("the editors bound counts the page's editors on every replica; those who leave free their places", async ({ team, replicas: [one, two], page }) => {
+    const half = COLLAB.editors.max / 2;
+    const join = (c: Collab, n: number) => Array.from({ length: n }, () => member(c.url, page.name, team.editor.token));
+    const editors = [...join(one, half), ...join(two, half)];
+    expect((await Promise.all(editors.map((e) => e.outcome))).every((o) => 'scope' in o && o.scope === 'read-write')).toBe(true);
+    await until(() => one.presence.elsewhere(page.name) === half && two.presence.elsewhere(page.name) === half, "each replica knowing the other's editors");
+    for (const c of [one, two]) {
+      const extra = member(c.url, page.name, team.owner.token);
+      expect(await extra.outcome).toEqual({ refused: `at most ${COLLAB.editors.max} members edit a page at once` });
+      extra.close();
+    }
+    // One leaving the first replica: the second admits one more.
+    editors.shift()!.close();
+    await until(() => two.presence.elsewhere(page.name) === half - 1, 'the second replica hearing of the leave');
+    const next = member(two.url, page.name, team.owner.token);
+    expect(await next.outcome).toEqual({ scope: 'read-write' });
+    for (const e of [...editors, next]) e.close();
+  });
+
+  test('a count signed by another key is not heard; one signed by collab is', async ({ team, replicas: [one], page }) => {
+    const keys = testServiceKeys();
+    const full = Buffer.alloc(2);
+    full.writeUInt16BE(COLLAB.editors.max);
+    const subject = `${PRESENCE_SUBJECT}.${page.name.replaceAll('/', '.')}`;
+    nc.publish(subject, relayed(page.name, full, keys.privateKeys.gateway!, KIND.presence));
+    await nc.flush();
+    const a = member(one.url, page.name, team.owner.token);
+    expect(await a.outcome).toEqual({ scope: 'read-write' });
+    expect(one.presence.elsewhere(page.name)).toBe(0);
+    // The control: collab's key, as a replica with the page full says it.
+    nc.publish(subject, relayed(page.name, full, keys.privateKeys.collab!, KIND.presence));
+    await until(() => one.presence.elsewhere(page.name) === COLLAB.editors.max, 'the signed count');
+    const b = member(one.url, page.name, team.editor.token);
+    expect(await b.outcome).toEqual({ refused: `at most ${COLLAB.editors.max} members edit a page at once` });
+    a.close();
+    b.close();
+  });
+
+  test("an edit past NATS's payload limit reaches the other replica, in a sync and as an update", async ({ team, replicas: [one, two], page }) => {
+    const big = (c: string) => c.repeat(1.2 * 1024 * 1024);
+    const a = member(one.url, page.name, team.owner.token);
+    await a.synced;
+    // Unsaved on the first replica (it saves after a minute): the second has it from the first's answer to its sync.
+    paragraph(a.document).insert(0, big('a'));
+    const b = member(two.url, page.name, team.editor.token);
+    await b.synced;
+    await until(() => paragraph(b.document).length === 'Start.'.length + big('a').length, 'the first paste on the second replica', 20_000);
+    paragraph(b.document).insert(paragraph(b.document).length, big('b'));
+    await until(() => paragraph(a.document).toString() === `${big('a')}Start.${big('b')}`, 'the second paste on the first replica', 20_000);
+    expect(serverText(one, page.name)).toBe(serverText(two, page.name));
+    a.close();
+    b.close();
   });
 });

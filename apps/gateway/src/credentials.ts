@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { TokenScope } from '@quire/proto/orgs';
-import { AUTH_REVOKED_SUBJECT, type NatsConnection } from '@quire/service-kit/nats';
+import { AUTH_REVOKED_SUBJECT, credentialHash, type NatsConnection } from '@quire/service-kit/nats';
 import type { Logger } from '@quire/service-kit';
 import type { Services } from './clients.ts';
 
@@ -12,9 +11,6 @@ export interface Credential {
 }
 
 type Kind = 'token' | 'session';
-
-/** The key orgs knows a credential by (the SHA-256 it stores), so that its revocations name cache entries. */
-export const credentialHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /**
  * Resolves API tokens and session cookies through orgs. Answers are cached for a short while

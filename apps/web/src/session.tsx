@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, request, setCsrfToken } from './api.ts';
+import { forgetOfflineEdits } from './offline.ts';
 import type { User } from './types.ts';
 
 interface SessionInfo {
@@ -42,10 +43,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       await client.invalidateQueries({ queryKey: ['session'] });
     },
     signOut: async () => {
+      const userId = q.data?.user.id;
       await request('POST', '/auth/sign-out', {});
       setCsrfToken(undefined);
       client.clear();
       client.setQueryData(['session'], null);
+      // Not awaited: an editor still open holds its database's deletion until it closes, after this.
+      if (userId) void forgetOfflineEdits(userId).catch(() => undefined);
     },
   };
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   connect,
   headers as natsHeaders,
@@ -111,6 +112,9 @@ function isNotFound(err: unknown): boolean {
  * tokens; every gateway replica drops them from its authentication cache at once.
  */
 export const AUTH_REVOKED_SUBJECT = 'quire.auth.revoked';
+
+/** What a revocation names a credential by: the SHA-256 orgs stores of it. */
+export const credentialHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A domain event on the EVENTS stream (`<prefix>.<service>.<entity>.<verb>`), as the audit log reads it. */
 export interface DomainEvent {

@@ -2,16 +2,26 @@ import { useEffect, useState } from 'react';
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { Doc } from 'yjs';
+import { offlineStoreName } from '../offline.ts';
 
 // A change request's page edited together: a provider to the collaboration server (the gateway
 // passes `/collab` to it, with the session cookie), and what its state says to the writer. Every
-// change is kept in this browser's IndexedDB first, so that what was typed offline, or in a tab
-// closed before the server had it, is sent when the page opens again.
+// change is kept in this browser's IndexedDB first (the member's own database, deleted at
+// sign-out), so that what was typed offline, or in a tab closed before the server had it, is sent
+// when the page opens again.
 
-/** Synced with the server (which saves a pause later), sent but not yet acknowledged, or offline with the changes in this tab. */
-export type SyncState = 'saved' | 'unsynced' | 'offline';
+/**
+ * Synced with the server (which saves a pause later), sent but not yet acknowledged, or offline:
+ * with every change committed to IndexedDB, or some still being written there.
+ */
+export type SyncState = 'saved' | 'unsynced' | 'offline' | 'keeping';
 
-export const SYNC_LABEL: Record<SyncState, string> = { saved: 'Saved', unsynced: 'Unsynced changes', offline: 'Offline: changes kept on this device' };
+export const SYNC_LABEL: Record<SyncState, string> = {
+  saved: 'Saved',
+  unsynced: 'Unsynced changes',
+  offline: 'Offline: changes kept on this device',
+  keeping: 'Offline: keeping changes on this device…',
+};
 
 /** Whether the collaboration server answers here (asked once per page load). */
 let ready: Promise<boolean> | undefined;
@@ -28,14 +38,15 @@ export function memberColor(userId: string): string {
 }
 
 /**
- * The provider of the page `name` (`<space>/<change request id>/<page>`) while `enabled`, its sync
+ * The provider of the page `name` (`<space>/<change request id>/<page>`) for `userId` while `enabled`, its sync
  * state, and whether the server lets this member write; asks before unload while changes are unsynced.
  * The server tells an open editor when their access changes (`{ access, reason }`, stateless): made
  * read-only (the change request merged or archived, the role lowered), or closed (access removed).
  * The browser going offline disconnects it at once (a socket may take long to notice), and coming
- * back online connects it again.
+ * back online connects it again. Offline, the changes are said to be kept on this device only once
+ * IndexedDB has committed them: a read of its store begun after a change waits for its write.
  */
-export function useCollaboration(name: string, enabled: boolean) {
+export function useCollaboration(name: string, userId: string | undefined, enabled: boolean) {
   const [provider, setProvider] = useState<HocuspocusProvider>();
   const [state, setState] = useState<SyncState>('saved');
   const [readOnly, setReadOnly] = useState(false);
@@ -43,10 +54,10 @@ export function useCollaboration(name: string, enabled: boolean) {
   /** Why editing stopped while the page was open. */
   const [notice, setNotice] = useState<string>();
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled || !userId) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`;
     const document = new Doc();
-    const local = new IndexeddbPersistence(`quire-collab:${name}`, document);
+    const local = new IndexeddbPersistence(offlineStoreName(userId, name), document);
     const p = new HocuspocusProvider({
       url,
       name,
@@ -62,7 +73,27 @@ export function useCollaboration(name: string, enabled: boolean) {
       },
     });
     let connected = false;
-    const update = () => setState(!connected ? 'offline' : p.hasUnsyncedChanges || !p.isSynced ? 'unsynced' : 'saved');
+    let closed = false;
+    // Changes to the page so far, and how many of them IndexedDB has committed.
+    let made = 0;
+    let kept = 0;
+    const update = () => setState(!connected ? (kept < made ? 'keeping' : 'offline') : p.hasUnsyncedChanges || !p.isSynced ? 'unsynced' : 'saved');
+    // After y-indexeddb's own listener (registered first): its write is queued before this read.
+    document.on('update', (_: Uint8Array, origin: unknown) => {
+      if (origin === local) return;
+      const upTo = ++made;
+      update();
+      // Before its database opens, y-indexeddb writes the whole state as it opens, before `synced`.
+      void local.whenSynced.then(() => {
+        if (closed || !local.db) return;
+        const read = local.db.transaction('updates', 'readonly');
+        read.objectStore('updates').count();
+        read.oncomplete = () => {
+          kept = Math.max(kept, upTo);
+          update();
+        };
+      });
+    });
     p.on('status', ({ status }: { status: string }) => {
       connected = status === 'connected';
       update();
@@ -79,6 +110,7 @@ export function useCollaboration(name: string, enabled: boolean) {
     if (!navigator.onLine) offline();
     setProvider(p);
     return () => {
+      closed = true;
       window.removeEventListener('beforeunload', warn);
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
@@ -87,6 +119,6 @@ export function useCollaboration(name: string, enabled: boolean) {
       document.destroy();
       setProvider(undefined);
     };
-  }, [name, enabled]);
+  }, [name, userId, enabled]);
   return { provider, state, readOnly, refused, notice };
 }

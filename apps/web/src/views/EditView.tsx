@@ -152,7 +152,7 @@ function PageEditor({ crPath, base, page, name, readOnly, organizationId, choice
   // the whole-document autosave below keeps the title, emoji and icon only.
   const ready = useQuery({ queryKey: ['collab-ready'], queryFn: collabReady, staleTime: Infinity });
   const together = ready.data === true && name !== undefined;
-  const collab = useCollaboration(name ?? '', together);
+  const collab = useCollaboration(name ?? '', user?.id, together);
   const body = useQuery({
     queryKey: ['page', base, page.id, 'edit'],
     queryFn: () => api.get<RevisionPage & { document?: JSONDocument }>(`${base}/page/${page.id}`, { format: 'document' }),
