@@ -158,7 +158,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
-  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline)))
+  // A push's commit with its few parents: the last synced one is usually among them (olderPush, pushDiff).
+  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline, job.pushOid ? NEWER_PUSH_DEPTH : 1)))
     throw new JobFailure(job.pushOid ? `commit ${job.pushOid} not found in the repository` : `ref ${job.ref} not found in the repository`);
   mark('fetch');
   const older = job.pushOid ? await olderPush(deps, job, job.pushOid, target, dir, deadline) : undefined;
@@ -189,13 +190,14 @@ async function importFetched(
   const config = await configOf(objects, blobs, projectDirectory);
   const assets = joinPath(config.root, '.gitbook/assets');
   const isAsset = (p: string) => isInside(p, assets);
+  const docsFiles = { isAsset, layout: new Set([config.summary, joinPath(projectDirectory, '.gitbook.yaml')]) };
   // What a push changed in the docs. While the space is at the revision last synced, the pages
   // whose files it left as they were are neither read nor planned: content keeps them.
   const docs = (p: string) => isInside(p, projectDirectory) || p === config.readme;
   const inDocs = base.since && new Map([...base.since.changed].filter(([p]) => docs(p)));
   const synced = (current: Revision) => inDocs && current.id === base.since!.revisionId;
   const first = await base.firstCurrent;
-  let unread = synced(first) ? unreadSources(first.pages, first.reusableContents, blobs, inDocs!, isAsset) : undefined;
+  let unread = synced(first) ? unreadSources(first.pages, first.reusableContents, blobs, inDocs!, docsFiles) : undefined;
   let snapshot = await snapshotOf(objects, blobs, projectDirectory, unread);
   mark('read');
 
@@ -239,7 +241,7 @@ async function importFetched(
         newId: deps.newId,
       });
     // The pages whose files the push left as they were, kept by content as the space has them.
-    const keptOf = (p: ImportPlan) => (synced(current) ? keptPages(p.pages, current.pages, inDocs!, isAsset) : undefined);
+    const keptOf = (p: ImportPlan) => (synced(current) ? keptPages(p.pages, current.pages, inDocs!, docsFiles) : undefined);
     let plan = planOf();
     let kept = keptOf(plan);
     if (unread && !(kept && unreadPlanHolds(plan, unread, kept, current))) {
