@@ -175,4 +175,39 @@ describe('incremental pushes', () => {
     expect(now.Guide).toContain('Pushed steps.');
     expect(now.FAQ).toContain('Answers.');
   });
+
+  // A repository of its own, imported, hooked and pushed to: twice the steps of the other tests, twice their time.
+  it('a push of one page leaves unread what the other pages use: the space keeps their reusable content and linked file', async ({ g, team: { owner }, space, origin }) => {
+    const files = {
+      'README.md': '# Handbook\n\nFirst words.\n\n{% include ".gitbook/includes/note.md" %}\n\n![Diagram](images/diagram.png)\n',
+      'guide.md': '# Guide\n\nSteps.\n',
+      'SUMMARY.md': FILES['SUMMARY.md'],
+      '.gitbook/includes/note.md': '# Note\n\nShared note.\n',
+      'images/diagram.png': 'not really a PNG',
+    };
+    const { dispose, ...repo } = await hook(g, owner, space.id, origin, files, 'First words.');
+    try {
+      const content = () => ok(g.call(owner, 'GET', `/v1/spaces/${space.id}/content`));
+      const before = await content();
+      expect(before.files.map((f: Json) => f.name)).toEqual(['diagram.png']);
+      expect(before.reusableContents.map((r: Json) => r.title)).toEqual(['Note']);
+      const pushed = await (await cloneOf(repo.url)).push({ 'guide.md': '# Guide\n\nPushed steps, see the [handbook](README.md).\n' });
+      const log = await logUntil(g, owner, space.id, (items) => items.find((e) => e.commit === pushed));
+      expect(log.find((e) => e.commit === pushed)).toMatchObject({ trigger: 'webhook', result: 'done', pagesChanged: 1 });
+      const after = await content();
+      // By id, name and Git file (download URLs are signed anew each time).
+      const stored = (c: Json) => c.files.map(({ id, name, git }: Json) => ({ id, name, git }));
+      expect(stored(after)).toEqual(stored(before));
+      expect(after.reusableContents).toEqual(before.reusableContents);
+      const handbook = (list: Json[]) => list.find((p) => p.title === 'Handbook');
+      expect(handbook(after.pages).documentId).toBe(handbook(before.pages).documentId);
+      expect((await pages(g, owner, space.id)).Guide).toContain('Pushed steps');
+      // Its link leads to the unread page, by id.
+      const guide = after.pages.find((p: Json) => p.title === 'Guide');
+      const { document } = await ok(g.call(owner, 'GET', `/v1/spaces/${space.id}/content/page/${guide.id}?format=document`));
+      expect(JSON.stringify(document)).toContain(`"page":"${handbook(after.pages).id}"`);
+    } finally {
+      await dispose();
+    }
+  }, 120_000);
 });

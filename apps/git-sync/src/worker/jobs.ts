@@ -11,20 +11,19 @@ import pLimit from 'p-limit';
 import {
   gitBlobOid,
   isInside,
-  isLayoutText,
   isWritablePath,
   joinPath,
   knownIds,
   planExport,
   planImport,
   plannedContent,
-  readConfig,
   RepositoryError,
+  type ImportPlan,
   type RepoSnapshot,
 } from '@quire/gitbook-layout';
 import { GIT_SYNC } from '@quire/proto/limits';
 import { pagesChanged, pagesWritten } from '../domain/changes.ts';
-import { contentOf, keptPages } from '../domain/incremental.ts';
+import { contentOf, filesOfUnread, keptPages, unreadPlanHolds, unreadSources } from '../domain/incremental.ts';
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
@@ -32,6 +31,7 @@ import { pushDiff, refuseMovedBranch, refuseUnexported, type PushDiff } from './
 import { JobFailure } from './failure.ts';
 import { phaseTimer, progressOf, type Mark, type Progress } from './progress.ts';
 import { GitError, pinnedTarget, type GitTarget } from './git.ts';
+import { configOf, snapshotOf } from './snapshot.ts';
 import { CommitWriter, FETCHED, fetchRef, GitObjects, isAncestorOf, push, remoteRef, type CommitFile, type Fetched } from './repository.ts';
 
 /** A job message: the job's id (also the message id) and its credentials, sealed, if any. */
@@ -158,7 +158,8 @@ async function importJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
   const firstCurrent = readCurrent();
   // Awaited below unless the fetch or the read fails first: that failure is the job's.
   firstCurrent.catch(() => undefined);
-  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline)))
+  // A push's commit with its few parents: the last synced one is usually among them (olderPush, pushDiff).
+  if (!(await fetchRef(dir, target, job.pushOid ?? job.ref, deadline, job.pushOid ? NEWER_PUSH_DEPTH : 1)))
     throw new JobFailure(job.pushOid ? `commit ${job.pushOid} not found in the repository` : `ref ${job.ref} not found in the repository`);
   mark('fetch');
   const older = job.pushOid ? await olderPush(deps, job, job.pushOid, target, dir, deadline) : undefined;
@@ -183,10 +184,21 @@ async function importFetched(
 ): Promise<JobOutcome> {
   const fetched = await objects.commit(FETCHED);
   const projectDirectory = job.repoProjectDirectory ?? '';
-  const snapshot = await snapshotOf(objects, fetched.tree, projectDirectory);
-  const inProject = [...snapshot.blobs].filter(([p]) => isInside(p, projectDirectory));
+  const blobs = await objects.files(fetched.tree);
+  const inProject = [...blobs].filter(([p]) => isInside(p, projectDirectory));
   if (inProject.length === 0) throw new JobFailure(projectDirectory ? `repoProjectDirectory: "${projectDirectory}" is not a folder of the repository` : 'the repository is empty');
-  const config = readConfig(snapshot, projectDirectory);
+  const config = await configOf(objects, blobs, projectDirectory);
+  const assets = joinPath(config.root, '.gitbook/assets');
+  const isAsset = (p: string) => isInside(p, assets);
+  const docsFiles = { isAsset, layout: new Set([config.summary, joinPath(projectDirectory, '.gitbook.yaml')]) };
+  // What a push changed in the docs. While the space is at the revision last synced, the pages
+  // whose files it left as they were are neither read nor planned: content keeps them.
+  const docs = (p: string) => isInside(p, projectDirectory) || p === config.readme;
+  const inDocs = base.since && new Map([...base.since.changed].filter(([p]) => docs(p)));
+  const synced = (current: Revision) => inDocs && current.id === base.since!.revisionId;
+  const first = await base.firstCurrent;
+  let unread = synced(first) ? unreadSources(first.pages, first.reusableContents, blobs, inDocs!, docsFiles) : undefined;
+  let snapshot = await snapshotOf(objects, blobs, projectDirectory, unread);
   mark('read');
 
   // Files go to content as blobs (kept by their bytes: storing one twice is harmless), once per
@@ -212,39 +224,54 @@ async function importFetched(
         hashes.then((h) => h.get(oid)!),
       );
   };
-  const assets = joinPath(config.root, '.gitbook/assets');
-  store(inProject.filter(([p]) => isInside(p, assets) && p !== assets));
+  // The space's files are in content already: an incremental import stores only new bytes.
+  const had = new Set(unread ? first.files.flatMap((f) => (f.git ? [f.git.oid] : [])) : []);
+  if (unread) for (const f of first.files) if (f.git) stored.set(f.git.oid, Promise.resolve(f.blob));
+  store(inProject.filter(([p]) => isAsset(p) && p !== assets));
 
   let hashes: Map<string, string> | undefined;
   for (let i = 0; ; i++) {
-    const current = await (i === 0 ? base.firstCurrent : base.readCurrent());
+    const current = i === 0 ? first : await base.readCurrent();
     mark('current');
-    const plan = planImport(snapshot, {
-      projectDirectory,
-      repoTreeUrl: job.repoTreeUrl ?? undefined,
-      known: knownIds(current.pages, current.files, config.root, current.reusableContents),
-      newId: deps.newId,
-    });
+    const planOf = () =>
+      planImport(snapshot, {
+        projectDirectory,
+        repoTreeUrl: job.repoTreeUrl ?? undefined,
+        known: knownIds(current.pages, current.files, config.root, current.reusableContents),
+        newId: deps.newId,
+      });
+    // The pages whose files the push left as they were, kept by content as the space has them.
+    const keptOf = (p: ImportPlan) => (synced(current) ? keptPages(p.pages, current.pages, inDocs!, docsFiles) : undefined);
+    let plan = planOf();
+    let kept = keptOf(plan);
+    if (unread && !(kept && unreadPlanHolds(plan, unread, kept, current))) {
+      // The space moved on, or a page's slug or includes did: the plan needs every page's text.
+      unread = undefined;
+      snapshot = await snapshotOf(objects, blobs, projectDirectory);
+      plan = planOf();
+      kept = keptOf(plan);
+    }
     mark('plan');
     // Never read (above the docs root, absolute, missing): the include stays in the page as written.
     for (const ignored of plan.ignoredIncludes) deps.log.info({ jobId: job.id, spaceId: job.spaceId, ...ignored }, 'include left as written');
-    if (!hashes) {
-      const oids = [...new Set(plan.files.map((f) => f.git.oid))];
+    const oids = [...new Set(plan.files.map((f) => f.git.oid))];
+    const firstPass = !hashes;
+    if (firstPass) {
       const pages = countPages(plan.pages);
       progress.total(pages + oids.length);
-      progress.add(pages + blobsStored);
+      progress.add(pages + blobsStored + oids.filter((oid) => had.has(oid)).length);
       counting = true;
-      store(plan.files.map((f) => [f.git.path, f.git.oid] as const));
-      hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
+    }
+    // Again on a later pass: a plan made again may name files the first did not.
+    store(plan.files.map((f) => [f.git.path, f.git.oid] as const));
+    hashes = new Map(await Promise.all(oids.map(async (oid) => [oid, await stored.get(oid)!] as const)));
+    if (firstPass) {
       mark('files');
       await deps.beforeApply?.(job.id);
     }
     if (job.pushOid) await refuseUnexported(deps, job, current.id);
-    // The pages whose files the push left as they were, kept by content as the space has them.
-    const docs = (p: string) => isInside(p, projectDirectory) || p === config.readme;
-    const inDocs = base.since && new Map([...base.since.changed].filter(([p]) => docs(p)));
-    const kept = inDocs && current.id === base.since!.revisionId ? keptPages(plan.pages, current.pages, inDocs, (p) => isInside(p, assets)) : undefined;
-    if (kept) deps.log.info({ jobId: job.id, spaceId: job.spaceId, pagesKept: kept.size, filesChanged: inDocs!.size }, 'push imported incrementally');
+    if (kept)
+      deps.log.info({ jobId: job.id, spaceId: job.spaceId, pagesKept: kept.size, pagesUnread: unread?.size ?? 0, filesChanged: inDocs!.size }, 'push imported incrementally');
     await progress.flush();
     if ((await beginApply(deps, job, { parentRevisionId: current.id, commitOid: fetched.oid })) === 'abandon') return 'abandon';
     let revision: Revision;
@@ -254,14 +281,24 @@ async function importFetched(
           spaceId: job.spaceId,
           parentRevisionId: current.id,
           pages: plan.pages.map((p) => contentOf(plannedContent(p), kept)),
-          files: plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
+          files: [
+            ...plan.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, blob: hashes!.get(f.git.oid)!, git: f.git })),
+            // Those the unread pages may link to, as the space has them.
+            ...(unread ? filesOfUnread(current.files, new Set(plan.files.map((f) => f.id)), blobs, isAsset) : []).map(({ id, name, contentType, blob, git }) => ({
+              id,
+              name,
+              contentType,
+              blob,
+              git,
+            })),
+          ],
           git: { oid: fetched.oid, message: fetched.message.trim(), createdByService: false, url: job.repoCommitUrl ? joinUrl(job.repoCommitUrl, fetched.oid) : '', ref: job.ref },
           setActive: !job.standalone,
           type: '',
           // The repository's redirects replace the space's (none left when `.gitbook.yaml` has none).
           redirects: { items: plan.redirects.map((r) => ({ path: r.from, pageId: r.page, anchor: r.anchor })) },
-          // So do its reusable contents (`{% include %}` files).
-          reusableContents: { items: plan.reusableContents.map((r) => ({ ...r, documentId: '' })) },
+          // So do its reusable contents (`{% include %}` files); unset, the space's stay (the unread pages include them).
+          reusableContents: unread ? undefined : { items: plan.reusableContents.map((r) => ({ ...r, documentId: '' })) },
         },
         caller,
       );
@@ -369,23 +406,6 @@ async function olderPush(deps: RunnerDeps, job: JobRow, pushed: string, target: 
   return (await deps.store.complete(job, { commitOid: pushed, pagesChanged: 0, skipped })) ? 'ack' : 'abandon';
 }
 
-/** The repository's files (path -> oid) and the text of its markdown and YAML files in the project directory. */
-async function snapshotOf(objects: GitObjects, tree: string, projectDirectory: string): Promise<RepoSnapshot> {
-  const blobs = await objects.files(tree);
-  const wanted = [...blobs].filter(([p]) => isInside(p, projectDirectory) && isLayoutText(p));
-  const bytes = await objects.blobs(wanted);
-  const snapshot = { blobs, texts: new Map(wanted.map(([p, oid]) => [p, bytes.get(oid)!.toString('utf8')])) };
-  await readReadme(objects, snapshot, projectDirectory);
-  return snapshot;
-}
-
-/** The readme `.gitbook.yaml` may name outside the project directory (`readme: ../README.md`), read into the snapshot. */
-async function readReadme(objects: GitObjects, snapshot: RepoSnapshot, projectDirectory: string): Promise<void> {
-  const { readme } = readConfig(snapshot, projectDirectory);
-  const oid = snapshot.blobs.get(readme);
-  if (oid && !snapshot.texts.has(readme)) snapshot.texts.set(readme, (await objects.blobs([[readme, oid]])).get(oid)!.toString('utf8'));
-}
-
 async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: string, caller: Caller, deadline: number, mark: Mark, progress: Progress): Promise<JobOutcome> {
   let fetched: Fetched | undefined;
   let existing: RepoSnapshot | undefined;
@@ -396,7 +416,7 @@ async function exportJob(deps: RunnerDeps, job: JobRow, target: GitTarget, dir: 
     const objects = new GitObjects(dir, deadline);
     try {
       fetched = await objects.commit(FETCHED);
-      existing = await snapshotOf(objects, fetched.tree, projectDirectory);
+      existing = await snapshotOf(objects, await objects.files(fetched.tree), projectDirectory);
     } finally {
       objects.close();
     }

@@ -28,13 +28,14 @@ async function initBare(dir: string): Promise<void> {
 }
 
 /**
- * Fetches `ref`'s commit (depth 1) into a new repository at `dir`; false when the remote has no
- * such ref (an export may create it). Its objects are then read with `GitObjects`. `ref` may also
- * be a commit's id (a push's), which the Git hosts serve when a branch or tag reaches it.
+ * Fetches `ref`'s commit (and `depth` - 1 of its ancestors) into a new repository at `dir`; false
+ * when the remote has no such ref (an export may create it). Its objects are then read with
+ * `GitObjects`. `ref` may also be a commit's id (a push's), which the Git hosts serve when a branch
+ * or tag reaches it.
  */
-export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number): Promise<boolean> {
+export async function fetchRef(dir: string, target: GitTarget, ref: string, deadline: number, depth = 1): Promise<boolean> {
   await initBare(dir);
-  return fetchInto(dir, target, ref, FETCHED, 1, deadline);
+  return fetchInto(dir, target, ref, FETCHED, depth, deadline);
 }
 
 /** `source` (a ref or a commit id) and `depth` commits of its history as `dest`; false when the remote has no such ref or commit. */
@@ -52,15 +53,21 @@ async function fetchInto(dir: string, target: GitTarget, source: string, dest: s
 
 /**
  * Whether `oid` (fetched) is `newer` or one of its ancestors within `depth` commits of its history:
- * `newer` is fetched that deep first. False when the remote no longer has it (a force push).
+ * asked of the history fetched already (a push's fetch takes a few commits), then of `newer`'s
+ * fetched that deep. False when the remote no longer has it (a force push).
  */
 export async function isAncestorOf(dir: string, target: GitTarget, oid: string, newer: string, depth: number, deadline: number): Promise<boolean> {
+  if (await ancestorHere(dir, oid, newer, deadline)) return true;
   if (!(await fetchInto(dir, target, newer, 'refs/quire/newer', depth, deadline))) return false;
+  return ancestorHere(dir, oid, newer, deadline);
+}
+
+async function ancestorHere(dir: string, oid: string, newer: string, deadline: number): Promise<boolean> {
   try {
     await git(dir, ['merge-base', '--is-ancestor', oid, newer], { deadline });
     return true;
   } catch (err) {
-    // Exit status 1: not an ancestor (nor one git could reach within the fetched history).
+    // Exit status 1: not an ancestor (nor one git could reach within the fetched history); 128: not fetched.
     if (err instanceof GitError) return false;
     throw err;
   }
