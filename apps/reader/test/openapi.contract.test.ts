@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PutBlobsRequest, PutBlobsResponse } from '@quire/proto/space-content';
 import { ok } from '@quire/gateway/testing';
-import { OPENAPI_CONSOLE } from '@quire/proto/limits';
+import { OPENAPI_CONSOLE, OPENAPI_SPEC } from '@quire/proto/limits';
 import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -124,6 +124,43 @@ describe('API operations on a published page', () => {
     expect(md).toContain('### DELETE /things/{thingId} (deprecated)');
     expect(md).toContain('GET /nowhere: this API operation cannot be shown');
     expect((await get(`${base}/llms-full.txt`)).body).toContain('### GET /things');
+  });
+});
+
+describe('Spec files of a space', () => {
+  /** A space whose page shows `path` of its file `name` holding `text`, and its site (not yet published). */
+  async function specSpace(h: Awaited<ReturnType<typeof startReader>>, owner: TestUser, orgId: string, name: string, text: string, path: string) {
+    const call = (url: string, body: unknown) => ok(h.g.call(owner, 'POST', `/v1/orgs/${orgId}${url}`, body), 201);
+    const { blob } = (await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(h.g.content.spaceContent.putBlobs, { data: [Buffer.from(text)] }, owner.id)).blobs[0]!;
+    const block = `{% openapi src="${name}" path="${path}" method="get" %}\n[${name}](${name})\n{% endopenapi %}`;
+    const spaceId = (await call('/spaces', { title: name })).id as string;
+    await setPages(h.g, owner, spaceId, [page('Reference', block)], [{ id: 'spec', name, contentType: 'application/json', blob }]);
+    return { blob, site: (await call('/sites', { title: name, spaces: [spaceId] })) as { id: string } };
+  }
+
+  fixtures('over the size bound show a notice, never a 500', async ({ h, owner, orgId, api: call, get }) => {
+    // Valid JSON one byte over the bound.
+    const head = '{"openapi":"3.0.3","info":{"title":"Huge","version":"1"},"paths":{},"x":"';
+    const huge = `${head}${'a'.repeat(OPENAPI_SPEC.fileBytes.max + 1 - head.length - 2)}"}`;
+    const { site } = await specSpace(h, owner, orgId, 'huge.json', huge, '/things');
+    await call('POST', `/sites/${site.id}/publish`);
+    const res = await get(`/${orgId}/${site.id}/reference`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`This API operation cannot be shown: the file “huge.json” is larger than 8 MiB, the most a specification may be.`);
+    expect((await get(`/${orgId}/${site.id}/reference.md`)).body).toContain('GET /things: this API operation cannot be shown: the file “huge.json” is larger than 8 MiB');
+  });
+
+  fixtures('are read ahead when their site is published, before its first page view', async ({ h, owner, orgId, api: call, get, logged }) => {
+    const text = specText().replace('title: Things', 'title: Read ahead');
+    const { blob, site } = await specSpace(h, owner, orgId, 'ahead.yaml', text, '/things');
+    const readAhead = () => logged.some((line) => line.includes('OpenAPI spec read ahead') && line.includes(blob));
+    expect(readAhead()).toBe(false);
+    await call('POST', `/sites/${site.id}/publish`);
+    for (const deadline = Date.now() + 30_000; !readAhead();) {
+      if (Date.now() > deadline) throw new Error('the spec was not read ahead of the site’s first page');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await get(`/${orgId}/${site.id}/reference`)).body).toContain('<span class="oa-method oa-method-get">GET</span> <code class="oa-path">/things</code>');
   });
 });
 
