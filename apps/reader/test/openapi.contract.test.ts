@@ -164,6 +164,38 @@ describe('Spec files of a space', () => {
   });
 });
 
+describe('Search', () => {
+  fixtures(
+    'finds the operations of specs given by URL: an organization spec saved from one, and a block naming that URL',
+    async ({ h, owner, orgId, api: call, spaceWith: newSpace, publishedSite, get }) => {
+      const url = `${at(api)}/spec.yaml`;
+      await call('POST', '/openapi', { slug: 'things-by-url', source: { url } }, 201);
+      const spaceId = await newSpace('By URL', [
+        page('Removal', '{% openapi-operation spec="things-by-url" path="/things/{thingId}" method="delete" %}\n{% endopenapi-operation %}'),
+        page('Listing', `{% openapi src="${url}" path="/things" method="get" %}\n[spec](${url})\n{% endopenapi %}`),
+      ]);
+      const site = await publishedSite([spaceId]);
+      const spaceSearch = async (q: string) => (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(q)}`))).items;
+      expect((await spaceSearch('delete a thing'))[0]).toMatchObject({
+        title: 'Removal',
+        sections: [{ title: 'DELETE /things/{thingId}', body: 'Delete a thing\nParameters: thingId' }],
+      });
+      expect((await spaceSearch('list things'))[0]).toMatchObject({ title: 'Listing', sections: [{ title: 'GET /things', body: expect.stringMatching(/^List things/) }] });
+      const inOrg = (await ok(h.g.call(owner, 'GET', `/v1/orgs/${orgId}/search?query=list%20things`))).items as {
+        id: string;
+        pages: { title: string; sections: { title: string }[] }[];
+      }[];
+      expect(inOrg.find((s) => s.id === spaceId)?.pages[0]).toMatchObject({ title: 'Listing', sections: [{ title: 'GET /things' }] });
+      const onSite = await get(`/${orgId}/${site.id}/~search?q=delete%20a%20thing`, { accept: 'application/json' });
+      expect(onSite.json().items[0]).toMatchObject({ title: 'Removal', section: 'DELETE /things/{thingId}' });
+      expect((await get(`/${orgId}/${site.id}/~search?q=list%20things`, { accept: 'application/json' })).json().items[0]).toMatchObject({
+        title: 'Listing',
+        section: 'GET /things',
+      });
+    },
+  );
+});
+
 describe('Test it', () => {
   const send = (h: { reader: { app: { inject: (o: object) => Promise<{ statusCode: number; body: string }> } } }, base: string, body: object) =>
     h.reader.app.inject({ method: 'POST', url: `${base}/~gitbook/openapi/proxy`, headers: { 'content-type': 'application/json', cookie: 'quire_session=secret' }, payload: body });
