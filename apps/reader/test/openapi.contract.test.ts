@@ -135,7 +135,16 @@ describe('Spec files of a space', () => {
     const block = `{% openapi src="${name}" path="${path}" method="get" %}\n[${name}](${name})\n{% endopenapi %}`;
     const spaceId = (await call('/spaces', { title: name })).id as string;
     await setPages(h.g, owner, spaceId, [page('Reference', block)], [{ id: 'spec', name, contentType: 'application/json', blob }]);
-    return { blob, site: (await call('/sites', { title: name, spaces: [spaceId] })) as { id: string } };
+    return { blob, spaceId, site: (await call('/sites', { title: name, spaces: [spaceId] })) as { id: string } };
+  }
+
+  /** Waits until the reader has logged reading ahead the spec file `file`. */
+  async function readAhead(logged: string[], file: string) {
+    const seen = () => logged.some((line) => line.includes('OpenAPI spec read ahead') && line.includes(`"file":"${file}"`));
+    for (const deadline = Date.now() + 30_000; !seen();) {
+      if (Date.now() > deadline) throw new Error(`${file} was not read ahead`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   fixtures('over the size bound show a notice, never a 500', async ({ h, owner, orgId, api: call, get }) => {
@@ -151,16 +160,23 @@ describe('Spec files of a space', () => {
   });
 
   fixtures('are read ahead when their site is published, before its first page view', async ({ h, owner, orgId, api: call, get, logged }) => {
-    const text = specText().replace('title: Things', 'title: Read ahead');
-    const { blob, site } = await specSpace(h, owner, orgId, 'ahead.yaml', text, '/things');
-    const readAhead = () => logged.some((line) => line.includes('OpenAPI spec read ahead') && line.includes(blob));
-    expect(readAhead()).toBe(false);
+    const { site } = await specSpace(h, owner, orgId, 'ahead.yaml', specText().replace('title: Things', 'title: Read ahead'), '/things');
+    expect(logged.some((line) => line.includes('"file":"ahead.yaml"'))).toBe(false);
     await call('POST', `/sites/${site.id}/publish`);
-    for (const deadline = Date.now() + 30_000; !readAhead();) {
-      if (Date.now() > deadline) throw new Error('the spec was not read ahead of the site’s first page');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await readAhead(logged, 'ahead.yaml');
     expect((await get(`/${orgId}/${site.id}/reference`)).body).toContain('<span class="oa-method oa-method-get">GET</span> <code class="oa-path">/things</code>');
+  });
+
+  fixtures('are read ahead when a change request is merged into a space the reader serves', async ({ h, owner, orgId, api: call, get, logged }) => {
+    const { site, spaceId } = await specSpace(h, owner, orgId, 'before.yaml', specText().replace('title: Things', 'title: Before'), '/things');
+    await call('POST', `/sites/${site.id}/publish`);
+    expect((await get(`/${orgId}/${site.id}/reference`)).statusCode).toBe(200);
+    const cr = `/v1/spaces/${spaceId}/change-requests/${(await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Spec' }), 201)).number}`;
+    const base64 = Buffer.from(specText().replace('title: Things', 'title: Merged')).toString('base64');
+    await ok(h.g.call(owner, 'POST', `${cr}/content`, { changes: [{ operation: 'insert_files', files: [{ name: 'merged.yaml', contentType: 'application/yaml', base64 }] }] }));
+    expect(logged.some((line) => line.includes('"file":"merged.yaml"'))).toBe(false);
+    await ok(h.g.call(owner, 'POST', `${cr}/merge`));
+    await readAhead(logged, 'merged.yaml');
   });
 });
 
