@@ -66,7 +66,7 @@ const site = await sites.call<CreateSiteRequest, Site>(
 );
 await sites.call<SetSitePublishedRequest, Site>(sites.client.setSitePublished, { site: { organizationId: orgId, siteId: site.id }, published: true }, owner.id);
 
-const readerUrl = startReaderSource(READER_PORT, { orgs: orgs.address, content: content.address, sites: sites.address, insights: insights.address });
+const { url: readerUrl } = startReaderSource(READER_PORT, { orgs: orgs.address, content: content.address, sites: sites.address, insights: insights.address });
 const base = `/${orgId}/${site.id}`;
 // Started from source (tsx): slow to answer first on a busy machine.
 await waitForHttp(`${readerUrl}${base}/`, {}, 180_000);

@@ -31,6 +31,7 @@ const PLACES: Record<string, string[]> = {
   'COMMON.batchIds': [],
   'OPENAPI_SPEC.slug': ['createOpenAPISpec body.slug', 'getOpenAPISpecBySlug path.specSlug'],
   'OPENAPI_SPEC.document': ['createOpenAPISpec body.source.text', 'createOrUpdateOpenAPISpecBySlug body.source.text'],
+  'OPENAPI_SPEC.fileBytes': [],
   'COMMON.signature': ['downloadSpaceExport query.sig'],
   'AUTH.password': ['changePassword body.newPassword', 'signIn body.password max'],
   'AUTH.tokenLabel': ['createUserApiToken body.label'],
@@ -250,7 +251,7 @@ describe('the bounds of @quire/proto/limits in the gateway', () => {
     // Ids per internal call and names made from an email's local part never come from a request body;
     // a push webhook's raw body (the route's body limit) and headers are checked by git-sync, which
     // also bounds how deep it looks into a repository's history; the collaboration server bounds a
-    // page's editors and state, and the reader its API reference's specs and Test it requests.
+    // page's editors and state, and the reader its API reference's specs (space files, URLs) and Test it requests.
     expect(unplaced.map(([name]) => name).sort()).toEqual(
       [
         'COMMON.batchIds',
@@ -260,6 +261,7 @@ describe('the bounds of @quire/proto/limits in the gateway', () => {
         'GIT_SYNC.ancestryDepth',
         'COLLAB.editors',
         'COLLAB.stateBytes',
+        'OPENAPI_SPEC.fileBytes',
         'OPENAPI_CONSOLE.specBytes',
         'OPENAPI_CONSOLE.requestBytes',
         'OPENAPI_CONSOLE.responseBytes',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { httpAppConfigFields, loadConfig, port, serviceUrlFields, url } from '@quire/service-kit';
+import { eventsPrefixField } from '@quire/service-kit/nats';
 import { trustProxySetting } from '@quire/service-kit/trust-proxy';
 
 export const ConfigSchema = Type.Object({
@@ -21,6 +22,9 @@ export const ConfigSchema = Type.Object({
    */
   TRUST_PROXY: trustProxySetting,
   ...serviceUrlFields('orgs', 'content', 'sites', 'insights'),
+  /** The services' domain events: a site published or a change request merged is read ahead (read-ahead.ts). */
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  EVENTS_SUBJECT_PREFIX: eventsPrefixField,
   /** How long a public site's structure and its spaces' revisions are reused before they are asked again. */
   READER_FRESHNESS_MS: Type.Integer({ minimum: 0, default: 1000 }),
   /** Rendered pages kept in memory (each keyed by its immutable revision). */

@@ -33,6 +33,8 @@ export async function readerOver(g: Gateway, env: Record<string, string> = {}, l
     CONTENT_URL: g.content.address,
     SITES_URL: g.sites.address,
     INSIGHTS_URL: g.insights.address,
+    // The events of the stack's services, which the reader reads ahead on.
+    EVENTS_SUBJECT_PREFIX: g.config.EVENTS_SUBJECT_PREFIX,
     LOG_LEVEL: 'silent',
     READER_FRESHNESS_MS: '0',
     ...env,

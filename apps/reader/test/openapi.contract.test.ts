@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ok } from '@quire/gateway/testing';
-import { OPENAPI_CONSOLE } from '@quire/proto/limits';
+import { OPENAPI_CONSOLE, OPENAPI_SPEC } from '@quire/proto/limits';
 import { TEST_PRIVATE_HOST } from '@quire/service-kit/testing';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -109,6 +109,91 @@ describe('API operations on a published page', () => {
     expect(md).toContain('GET /nowhere: this API operation cannot be shown');
     expect((await get(`${base}/llms-full.txt`)).body).toContain('### GET /things');
   });
+});
+
+describe('Spec files of a space', () => {
+  /** A space whose page shows `path` of its file `name` holding `text`, and its site (not yet published). */
+  async function specSpace(h: Awaited<ReturnType<typeof startReader>>, owner: TestUser, orgId: string, name: string, text: string, path: string) {
+    const call = (url: string, body: unknown) => ok(h.g.call(owner, 'POST', `/v1/orgs/${orgId}${url}`, body), 201);
+    const { blob } = (await h.g.content.callContent<PutBlobsRequest, PutBlobsResponse>(h.g.content.spaceContent.putBlobs, { data: [Buffer.from(text)] }, owner.id)).blobs[0]!;
+    const block = `{% openapi src="${name}" path="${path}" method="get" %}\n[${name}](${name})\n{% endopenapi %}`;
+    const spaceId = (await call('/spaces', { title: name })).id as string;
+    await setPages(h.g, owner, spaceId, [page('Reference', block)], [{ id: 'spec', name, contentType: 'application/json', blob }]);
+    return { blob, spaceId, site: (await call('/sites', { title: name, spaces: [spaceId] })) as { id: string } };
+  }
+
+  /** Waits until the reader has logged reading ahead the spec file `file`. */
+  async function readAhead(logged: string[], file: string) {
+    const seen = () => logged.some((line) => line.includes('OpenAPI spec read ahead') && line.includes(`"file":"${file}"`));
+    for (const deadline = Date.now() + 30_000; !seen();) {
+      if (Date.now() > deadline) throw new Error(`${file} was not read ahead`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  fixtures('over the size bound show a notice, never a 500', async ({ h, owner, orgId, api: call, get }) => {
+    // Valid JSON one byte over the bound.
+    const head = '{"openapi":"3.0.3","info":{"title":"Huge","version":"1"},"paths":{},"x":"';
+    const huge = `${head}${'a'.repeat(OPENAPI_SPEC.fileBytes.max + 1 - head.length - 2)}"}`;
+    const { site } = await specSpace(h, owner, orgId, 'huge.json', huge, '/things');
+    await call('POST', `/sites/${site.id}/publish`);
+    const res = await get(`/${orgId}/${site.id}/reference`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`This API operation cannot be shown: the file “huge.json” is larger than 8 MiB, the most a specification may be.`);
+    expect((await get(`/${orgId}/${site.id}/reference.md`)).body).toContain('GET /things: this API operation cannot be shown: the file “huge.json” is larger than 8 MiB');
+  });
+
+  fixtures('are read ahead when their site is published, before its first page view', async ({ h, owner, orgId, api: call, get, logged }) => {
+    const { site } = await specSpace(h, owner, orgId, 'ahead.yaml', specText().replace('title: Things', 'title: Read ahead'), '/things');
+    expect(logged.some((line) => line.includes('"file":"ahead.yaml"'))).toBe(false);
+    await call('POST', `/sites/${site.id}/publish`);
+    await readAhead(logged, 'ahead.yaml');
+    expect((await get(`/${orgId}/${site.id}/reference`)).body).toContain('<span class="oa-method oa-method-get">GET</span> <code class="oa-path">/things</code>');
+  });
+
+  fixtures('are read ahead when a change request is merged into a space the reader serves', async ({ h, owner, orgId, api: call, get, logged }) => {
+    const { site, spaceId } = await specSpace(h, owner, orgId, 'before.yaml', specText().replace('title: Things', 'title: Before'), '/things');
+    await call('POST', `/sites/${site.id}/publish`);
+    expect((await get(`/${orgId}/${site.id}/reference`)).statusCode).toBe(200);
+    const cr = `/v1/spaces/${spaceId}/change-requests/${(await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Spec' }), 201)).number}`;
+    const base64 = Buffer.from(specText().replace('title: Things', 'title: Merged')).toString('base64');
+    await ok(h.g.call(owner, 'POST', `${cr}/content`, { changes: [{ operation: 'insert_files', files: [{ name: 'merged.yaml', contentType: 'application/yaml', base64 }] }] }));
+    expect(logged.some((line) => line.includes('"file":"merged.yaml"'))).toBe(false);
+    await ok(h.g.call(owner, 'POST', `${cr}/merge`));
+    await readAhead(logged, 'merged.yaml');
+  });
+});
+
+describe('Search', () => {
+  fixtures(
+    'finds the operations of specs given by URL: an organization spec saved from one, and a block naming that URL',
+    async ({ h, owner, orgId, api: call, spaceWith: newSpace, publishedSite, get }) => {
+      const url = `${at(api)}/spec.yaml`;
+      await call('POST', '/openapi', { slug: 'things-by-url', source: { url } }, 201);
+      const spaceId = await newSpace('By URL', [
+        page('Removal', '{% openapi-operation spec="things-by-url" path="/things/{thingId}" method="delete" %}\n{% endopenapi-operation %}'),
+        page('Listing', `{% openapi src="${url}" path="/things" method="get" %}\n[spec](${url})\n{% endopenapi %}`),
+      ]);
+      const site = await publishedSite([spaceId]);
+      const spaceSearch = async (q: string) => (await ok(h.g.call(owner, 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(q)}`))).items;
+      expect((await spaceSearch('delete a thing'))[0]).toMatchObject({
+        title: 'Removal',
+        sections: [{ title: 'DELETE /things/{thingId}', body: 'Delete a thing\nParameters: thingId' }],
+      });
+      expect((await spaceSearch('list things'))[0]).toMatchObject({ title: 'Listing', sections: [{ title: 'GET /things', body: expect.stringMatching(/^List things/) }] });
+      const inOrg = (await ok(h.g.call(owner, 'GET', `/v1/orgs/${orgId}/search?query=list%20things`))).items as {
+        id: string;
+        pages: { title: string; sections: { title: string }[] }[];
+      }[];
+      expect(inOrg.find((s) => s.id === spaceId)?.pages[0]).toMatchObject({ title: 'Listing', sections: [{ title: 'GET /things' }] });
+      const onSite = await get(`/${orgId}/${site.id}/~search?q=delete%20a%20thing`, { accept: 'application/json' });
+      expect(onSite.json().items[0]).toMatchObject({ title: 'Removal', section: 'DELETE /things/{thingId}' });
+      expect((await get(`/${orgId}/${site.id}/~search?q=list%20things`, { accept: 'application/json' })).json().items[0]).toMatchObject({
+        title: 'Listing',
+        section: 'GET /things',
+      });
+    },
+  );
 });
 
 describe('Test it', () => {

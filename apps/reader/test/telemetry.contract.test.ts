@@ -53,7 +53,8 @@ describe('traces of the reader', () => {
     const http = mine.find((s) => s.attributes['http.request.method'] === 'GET');
     expect(http?.parentSpanContext?.spanId).toBe('eee19b7ec3c1b174');
     expect(http?.attributes['http.response.status_code']).toBe(200);
-    for (const method of ['/quire.sites.v1.SitesService/ViewPublishedSite', '/quire.content.v1.SpaceContentService/GetRevision']) {
+    // The page's document (its revision was read ahead when the site was published).
+    for (const method of ['/quire.sites.v1.SitesService/ViewPublishedSite', '/quire.content.v1.SpaceContentService/GetPage']) {
       const client = childrenOf(http!).find((s) => s.name === method);
       expect(client, method).toBeDefined();
       const server = childrenOf(client!)[0];

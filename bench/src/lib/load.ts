@@ -44,10 +44,10 @@ export function start(script: string, env: Record<string, string>, flags: string
   return child;
 }
 
-/** The reader from source (tsx) on `port`, over the services at these addresses. */
-export function startReaderSource(port: number, addresses: { orgs: string; content: string; sites: string; insights: string }): string {
+/** The reader from source (tsx) on `port`, over the services at these addresses (and hearing their events under `eventsPrefix`). */
+export function startReaderSource(port: number, addresses: { orgs: string; content: string; sites: string; insights: string; eventsPrefix?: string }) {
   const url = `http://127.0.0.1:${port}`;
-  start(here('../../../apps/reader/src/main.ts'), {
+  const child = start(here('../../../apps/reader/src/main.ts'), {
     ...identitySettings('reader'),
     READER_PORT: String(port),
     QUIRE_READER_URL: url,
@@ -55,9 +55,10 @@ export function startReaderSource(port: number, addresses: { orgs: string; conte
     CONTENT_URL: addresses.content,
     SITES_URL: addresses.sites,
     INSIGHTS_URL: addresses.insights,
+    ...(addresses.eventsPrefix ? { EVENTS_SUBJECT_PREFIX: addresses.eventsPrefix } : {}),
     LOG_LEVEL: 'warn',
   });
-  return url;
+  return { url, child };
 }
 
 /** One autocannon run of GETs of `paths` (each connection walking them in turn). */

@@ -14,7 +14,8 @@ export async function startSiteServices() {
   await Promise.all(['orgs', 'content', 'sites'].map((s) => migrateTemplate(s, here(`../../../apps/${s}`))));
   const orgs = await startOrgs();
   const [content, insights] = await Promise.all([startContent(orgs.address), startInsights(orgs.address)]);
-  const sites = await startSites(orgs.address, content.address);
+  // Its events (a site published) where orgs' stream keeps them, so that a reader may hear them.
+  const sites = await startSites(orgs.address, content.address, { eventsPrefix: orgs.config.EVENTS_SUBJECT_PREFIX });
   const owner = await orgs.user('owner');
   const orgId = (await orgs.organization(owner, [])).id;
   return {

@@ -10,7 +10,8 @@ import type { RevisionDeps } from './revision-access.ts';
 // The API operations a search finds on the pages of the spaces searched: each OpenAPI block's
 // operation, read from its spec (a file of the space's revision, or the organization's spec at
 // its latest version), matched by its path, summary and parameter names. A spec at a URL is not
-// fetched to answer a search: its block is found by its method and path, as the page's text.
+// fetched to answer a search: it is the organization's spec fetched from that URL (its latest
+// version, as stored), and without one its block is found by its method and path, as the page's text.
 
 /** Specs' operations kept, by what names a spec's text (a blob, a version): immutable, so kept while there is room. */
 const SPECS_KEPT = 64;
@@ -42,8 +43,8 @@ export function openApiSearch(deps: RevisionDeps) {
 
   async function operationsOf(block: OpenApiBlock, row: OpenApiPageRow, files: TreeFile[]): Promise<SearchableOperation[]> {
     const ref = block.data.ref;
-    if (ref.kind === 'openapi') {
-      const spec = await deps.store.openApi.get(row.organizationId, ref.spec);
+    if (ref.kind === 'openapi' || ref.kind === 'url') {
+      const spec = ref.kind === 'openapi' ? await deps.store.openApi.get(row.organizationId, ref.spec) : await deps.store.openApi.byUrl(row.organizationId, ref.url);
       const version = spec?.lastVersionId;
       if (!spec || !version) return [];
       return once(`version:${version}`, async () => (await deps.store.openApi.content(spec.id, version))?.json);
@@ -55,8 +56,8 @@ export function openApiSearch(deps: RevisionDeps) {
 
   /**
    * The pages of the spaces showing operations the query matches, each with a section per
-   * operation found; `fixed` unless an operation was read from an organization's spec (a new
-   * version may answer otherwise) or a spec could not be read.
+   * operation found; `fixed` unless an operation was read from an organization's spec or a URL
+   * (a new version, or a spec saved from that URL, may answer otherwise) or a spec could not be read.
    */
   return async function findOperations(spaceIds: string[], query: string): Promise<{ pages: SearchPage[]; fixed: boolean }> {
     const terms = operationTerms(query);
@@ -76,7 +77,7 @@ export function openApiSearch(deps: RevisionDeps) {
         const sections: SearchPage['sections'] = [];
         for (const block of openApiBlocks(document)) {
           const method = block.data.method.toUpperCase();
-          if (block.data.ref.kind === 'openapi') fixed = false;
+          if (block.data.ref.kind !== 'file') fixed = false;
           // A spec that cannot be read now leaves its page to the text search, never fails it.
           const operations = await operationsOf(block, row, files).catch((): SearchableOperation[] => {
             fixed = false;

@@ -57,6 +57,11 @@ export function createOpenApiStore({ prisma: db }: Db) {
       });
     },
 
+    /** The organization's spec fetched from `url` (the latest saved, should two be), with a version. */
+    byUrl(organizationId: string, url: string): Promise<OpenApiSpecRow | null> {
+      return db.openApiSpec.findFirst({ where: { organizationId, sourceUrl: url, lastVersionId: { not: null } }, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }] });
+    },
+
     setVisibility(id: string, visibility: string): Promise<OpenApiSpecRow> {
       return db.openApiSpec.update({ where: { id }, data: { visibility } });
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import { logRedaction, securityHeaders, sessionCookieName } from '@quire/service-kit';
+import { connectNats } from '@quire/service-kit/nats';
 import { parseTrustProxy } from '@quire/service-kit/trust-proxy';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify from 'fastify';
@@ -22,6 +23,7 @@ import { MCP_BODY_LIMIT, mcpRoute, refuseMcp } from './routes/mcp.ts';
 import { openApiPages } from './openapi-page.ts';
 import { openApiProxy, PROXY_BODY_LIMIT, PROXY_PATH } from './routes/openapi-proxy.ts';
 import { openApiSpecs } from './openapi-specs.ts';
+import { readAhead } from './read-ahead.ts';
 import { pages, type Rendered } from './routes/pages.ts';
 import { searchRoutes } from './routes/search.ts';
 import { siteData } from './site-data.ts';
@@ -48,7 +50,9 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   const mount = readerUrl.pathname === '/' ? '' : readerUrl.pathname;
   // The specs of a revision's pages are read ahead when it is first read (`specs` is made just below).
   const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId));
-  const specs = openApiSpecs(services, data, config.READER_FRESHNESS_MS);
+  const specs = openApiSpecs(services, data, config.READER_FRESHNESS_MS, app.log);
+  const nc = await connectNats(config.NATS_URL, 'reader', app.log);
+  const ahead = readAhead(nc, config.EVENTS_SUBJECT_PREFIX, data, app.log);
   // Each page kept as HTML and gzipped once, so a cached page costs no compression.
   const rendered: Rendered = new LRUCache({ max: config.READER_CACHE_PAGES });
   const insights = insightsQueue(
@@ -60,6 +64,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
     { limit: config.READER_INSIGHTS_QUEUE, intervalMs: 1000, onError: (err) => app.log.warn({ err }, 'insights batch not sent') },
   );
   app.addHook('onClose', async () => {
+    ahead.close();
+    await nc.drain();
     insights.stop();
     await insights.flush();
   });

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { OpenApiBlock } from '@quire/document/openapi';
-import { OPENAPI_CONSOLE } from '@quire/proto/limits';
+import { OPENAPI_CONSOLE, OPENAPI_SPEC } from '@quire/proto/limits';
 import type { File } from '@quire/proto/space-content';
 import { fetchPublic } from '@quire/service-kit/outbound';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { Counter } from 'prom-client';
+import { metrics } from '@quire/service-kit';
 import type { Services } from '../clients.ts';
 import { parseSpec, SpecError, type Spec } from '../presenters/openapi/spec.ts';
 import { isNotFound, type SiteData } from './site-data.ts';
@@ -19,7 +22,15 @@ const PARSED_KEPT = 32;
 const WARMED_PER_REVISION = 8;
 const SPEC_FILE = /\.(json|ya?ml)$/i;
 
-export function openApiSpecs(services: Services, data: SiteData, freshnessMs: number) {
+// Once per process (tests build several readers in one).
+const readAhead = new Counter({
+  name: 'quire_reader_openapi_specs_read_ahead_total',
+  help: 'Spec files of a revision read and parsed ahead of their pages, by outcome',
+  labelNames: ['outcome'] as const,
+  registers: [metrics],
+});
+
+export function openApiSpecs(services: Services, data: SiteData, freshnessMs: number, log: FastifyBaseLogger) {
   const ttl = Math.max(freshnessMs, 1);
   // Promises, so that a page's ten operations of one spec wait for one parse.
   const parsed = new LRUCache<string, Promise<Spec>>({ max: PARSED_KEPT });
@@ -60,7 +71,11 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
 
   const fileSource = (file: File, requestId: string) => ({
     key: `blob:${file.blob}`,
-    text: async () => Buffer.from(await data.blob(file.blob, requestId)).toString('utf8'),
+    text: async () => {
+      // Decoded where it lies: a copy of 5 MB first was a tenth of a cold page.
+      const bytes = await data.blob(file.blob, requestId);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    },
   });
 
   /** What a block's spec is now, as a key of its parse: a file's blob, a URL's digest, a version's id; and how to read it. */
@@ -77,6 +92,8 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
     }
     const file = at.files.find((f) => f.id === ref.file);
     if (!file) throw new SpecError(`no file “${ref.file}” in this space`);
+    if (file.size > OPENAPI_SPEC.fileBytes.max)
+      throw new SpecError(`the file “${file.name}” is larger than ${OPENAPI_SPEC.fileBytes.max / (1024 * 1024)} MiB, the most a specification may be`);
     return fileSource(file, at.requestId);
   }
 
@@ -91,10 +108,16 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
      * YAML within the spec bound): a page of API operations is then drawn without waiting for them.
      */
     warm(files: readonly File[], requestId: string): void {
-      const candidates = files.filter((f) => SPEC_FILE.test(f.name) && f.size <= OPENAPI_CONSOLE.specBytes.max && !warmed.has(f.blob)).slice(0, WARMED_PER_REVISION);
+      const candidates = files.filter((f) => SPEC_FILE.test(f.name) && f.size <= OPENAPI_SPEC.fileBytes.max && !warmed.has(f.blob)).slice(0, WARMED_PER_REVISION);
       for (const file of candidates) {
         warmed.set(file.blob, true);
-        parseOf(fileSource(file, requestId)).catch(() => undefined);
+        parseOf(fileSource(file, requestId)).then(
+          () => {
+            readAhead.inc({ outcome: 'spec' });
+            log.info({ blob: file.blob, file: file.name, requestId }, 'OpenAPI spec read ahead');
+          },
+          () => readAhead.inc({ outcome: 'not_a_spec' }),
+        );
       }
     },
     /** The spec a block names, or a SpecError (an InvalidArgumentError for a URL refused) saying why there is none. */

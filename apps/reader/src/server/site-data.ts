@@ -59,6 +59,8 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
   const views = new LRUCache<string, SiteView>({ max: 10_000, ttl });
   const heads = new LRUCache<string, string>({ max: 10_000, ttl });
   const revisions = new LRUCache<string, Revision>({ max: 500 });
+  // Spaces whose pages the reader has served: a new revision of one is read ahead.
+  const served = new LRUCache<string, true>({ max: 10_000 });
   const askView = singleFlight<PublishedSiteView>();
   const askHead = singleFlight<string>();
   const askRevision = singleFlight<Revision>();
@@ -95,8 +97,41 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
     }
   }
 
+  /** The active revision of a space (its tree and files, without markdown). */
+  async function revision(spaceId: string, requestId: string): Promise<Revision> {
+    served.set(spaceId, true);
+    let head = heads.get(spaceId);
+    if (!head) {
+      head = await askHead(spaceId, async () => (await services.content.getSpace({ spaceId }, caller(requestId))).revisionId);
+      heads.set(spaceId, head);
+    }
+    const kept = revisions.get(head);
+    if (kept) return kept;
+    const revisionId = head;
+    const got = await askRevision(`${spaceId}/${revisionId}`, () =>
+      services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, caller(requestId)),
+    );
+    if (!revisions.has(got.id)) {
+      revisions.set(got.id, got);
+      onRevision?.(got, requestId);
+    }
+    return got;
+  }
+
   return {
     organization,
+
+    revision,
+
+    /**
+     * Told a space has a new active revision: when it is one the reader serves, its revision is read
+     * now (and `onRevision` told), not at its next page view.
+     */
+    async renewed(spaceId: string, requestId: string): Promise<void> {
+      if (!served.has(spaceId)) return;
+      heads.delete(spaceId);
+      await revision(spaceId, requestId);
+    },
 
     /** The site at an address as this visitor sees it; undefined when missing or unpublished. */
     async view(
@@ -131,26 +166,6 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
       // Open sites look the same to everyone; who else gets in is asked again on every page.
       if (OPEN.has(view.site!.visibility) && freshnessMs > 0) views.set(key, out);
       return out;
-    },
-
-    /** The active revision of a space (its tree and files, without markdown). */
-    async revision(spaceId: string, requestId: string): Promise<Revision> {
-      let head = heads.get(spaceId);
-      if (!head) {
-        head = await askHead(spaceId, async () => (await services.content.getSpace({ spaceId }, caller(requestId))).revisionId);
-        heads.set(spaceId, head);
-      }
-      const kept = revisions.get(head);
-      if (kept) return kept;
-      const revisionId = head;
-      const revision = await askRevision(`${spaceId}/${revisionId}`, () =>
-        services.spaceContent.getRevision({ spaceId, revisionId, metadata: false, withMarkdown: false, withDocuments: false }, caller(requestId)),
-      );
-      if (!revisions.has(revision.id)) {
-        revisions.set(revision.id, revision);
-        onRevision?.(revision, requestId);
-      }
-      return revision;
     },
 
     async markdown(spaceId: string, revisionId: string, pageId: string, requestId: string): Promise<string> {

@@ -134,7 +134,9 @@ export function pages({ data, rendered, track, openApi }: { data: SiteData; rend
           shown: shownOf(page),
         },
       );
-      kept = { html: Buffer.from(body), gzip: await gzip(body) };
+      // Encoded once: zlib given the string would encode it again.
+      const bytes = Buffer.from(body);
+      kept = { html: bytes, gzip: await gzip(bytes) };
       rendered.set(etag, kept);
     }
     v.reply.header('etag', etag);

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
+import type { FastifyBaseLogger } from 'fastify';
+import { tabsOf } from '../domain/structure.ts';
+import type { SiteData } from './site-data.ts';
+
+// What a site shows is read ahead when it changes, not at its first page view: a site just
+// published (its spaces' active revisions), a change request merged into a space the reader serves
+// (its new revision). Reading a revision tells `onRevision` of it, which reads its spec files, so
+// the first visitor of an API reference waits for no 5 MB parse. Every replica hears every event
+// (a plain subscription, no consumer): each keeps its own pages. An event missed (the reader down)
+// costs only the wait it would have saved.
+
+export function readAhead(nc: NatsConnection, prefix: string, data: SiteData, log: FastifyBaseLogger) {
+  const handlers: Record<string, (e: DomainEvent, requestId: string) => Promise<unknown>> = {
+    [`${prefix}.sites.site.published`]: async (e, requestId) => {
+      if (!e.organizationId || !e.target?.id) return;
+      // Only what anyone may read: a site behind visitor auth or sign-in is read at its first page.
+      const view = await data.view({ kind: 'path', organization: e.organizationId, site: e.target.id }, {}, requestId);
+      if (!view?.structure) return;
+      const siteSpaces = [...view.structure.items.flatMap((i) => (i.siteSpace ? [i.siteSpace] : [])), ...tabsOf(view.structure).flatMap((t) => t.section.siteSpaces)];
+      await Promise.all([...new Set(siteSpaces.map((s) => s.spaceId))].map((spaceId) => data.revision(spaceId, requestId)));
+    },
+    [`${prefix}.content.change_request.merged`]: async (e, requestId) => {
+      const spaceId = e.details?.spaceId;
+      if (typeof spaceId === 'string') await data.renewed(spaceId, requestId);
+    },
+  };
+  const subscriptions = Object.entries(handlers).map(([subject, handle]) => {
+    const sub = nc.subscribe(subject);
+    void (async () => {
+      for await (const m of sub) {
+        const e = parseDomainEvent(m.string());
+        const requestId = `read-ahead-${randomUUID()}`;
+        // Not awaited: one slow site does not hold up the next event.
+        if (e) handle(e, requestId).catch((err: unknown) => log.info({ err, subject, requestId }, 'not read ahead'));
+      }
+    })();
+    return sub;
+  });
+  return {
+    close: () => subscriptions.forEach((s) => s.unsubscribe()),
+  };
+}
