@@ -258,17 +258,12 @@ export const INSIGHTS = {
   limit: { min: 1, max: 1000 },
 } as const satisfies Record<string, Bound>;
 
-/** The largest spec read anywhere: 8 MiB. */
-const SPEC_MAX = 8 * 1024 * 1024;
-
 /** The organization's OpenAPI specifications. */
 export const OPENAPI_SPEC = {
   /** GitBook's spec slug. */
   slug: { min: 1, max: 100 },
   /** A spec's text as uploaded or fetched: a whole large API's reference fits, and its JSON form still travels between services. */
-  document: { min: 1, max: SPEC_MAX },
-  /** A spec that is a file of a space, as the reader reads it for a page: as large as a stored one. */
-  fileBytes: { max: SPEC_MAX },
+  document: { min: 1, max: 8 * 1024 * 1024 },
 } as const satisfies Record<string, Bound>;
 
 /** The reader's API reference: specs it reads by URL and the "Test it" requests it forwards. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OpenApiBlock } from '@quire/document/openapi';
-import { OPENAPI_CONSOLE, OPENAPI_SPEC } from '@quire/proto/limits';
+import { OPENAPI_CONSOLE } from '@quire/proto/limits';
 import type { File } from '@quire/proto/space-content';
 import { fetchPublic } from '@quire/service-kit/outbound';
 import type { FastifyBaseLogger } from 'fastify';
@@ -92,8 +92,6 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
     }
     const file = at.files.find((f) => f.id === ref.file);
     if (!file) throw new SpecError(`no file “${ref.file}” in this space`);
-    if (file.size > OPENAPI_SPEC.fileBytes.max)
-      throw new SpecError(`the file “${file.name}” is larger than ${OPENAPI_SPEC.fileBytes.max / (1024 * 1024)} MiB, the most a specification may be`);
     return fileSource(file, at.requestId);
   }
 
@@ -108,7 +106,7 @@ export function openApiSpecs(services: Services, data: SiteData, freshnessMs: nu
      * YAML within the spec bound): a page of API operations is then drawn without waiting for them.
      */
     warm(files: readonly File[], requestId: string): void {
-      const candidates = files.filter((f) => SPEC_FILE.test(f.name) && f.size <= OPENAPI_SPEC.fileBytes.max && !warmed.has(f.blob)).slice(0, WARMED_PER_REVISION);
+      const candidates = files.filter((f) => SPEC_FILE.test(f.name) && f.size <= OPENAPI_CONSOLE.specBytes.max && !warmed.has(f.blob)).slice(0, WARMED_PER_REVISION);
       for (const file of candidates) {
         warmed.set(file.blob, true);
         parseOf(fileSource(file, requestId)).then(
