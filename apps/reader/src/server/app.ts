@@ -4,7 +4,7 @@ import { logRedaction, securityHeaders, sessionCookieName } from '@quire/service
 import { parseTrustProxy } from '@quire/service-kit/trust-proxy';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify from 'fastify';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { mcpBodyTooLarge, mcpRequestError } from '@quire/service-kit/mcp';
 import type { DestinationStream } from 'pino';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
@@ -106,8 +106,10 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
         return v ? tryIt(v) : reply;
       }
       if (!at || at.rest.join('/') !== MCP_PATH) return notFound(reply);
-      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT)
-        return reply.code(413).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
+      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT) {
+        const { status, body } = mcpBodyTooLarge(MCP_BODY_LIMIT);
+        return reply.code(status).send(body);
+      }
       const v = await visit(req, reply, at, { bearer: true, refuse: refuseMcp });
       return v ? mcp(v) : reply;
     },
@@ -129,8 +131,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   app.setNotFoundHandler((_req, reply) => notFound(reply));
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     // The request's own fault (a body too large or not JSON, for the MCP server): said as such.
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
-      return reply.code(err.statusCode).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: err.message }, id: null });
+    const fault = mcpRequestError(err, req.url.split('?')[0]!.endsWith(`/${MCP_PATH}`) ? MCP_BODY_LIMIT : PROXY_BODY_LIMIT);
+    if (fault) return reply.code(fault.status).send(fault.body);
     req.log.error({ err }, 'reader failed');
     reply.header('cache-control', 'no-store');
     return html(reply, 503, messagePage({ status: 503, title: 'Temporarily unavailable', message: 'This page could not be shown just now. Try again in a moment.' }));
