@@ -47,7 +47,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   const readerHosts = new Set([hostOf(readerUrl.host), 'localhost', '127.0.0.1']);
   const mount = readerUrl.pathname === '/' ? '' : readerUrl.pathname;
   // The specs of a revision's pages are read ahead when it is first read (`specs` is made just below).
-  const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId));
+  const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId), app.log);
   const specs = openApiSpecs(services, data, config.READER_FRESHNESS_MS);
   // Each page kept as HTML and gzipped once, so a cached page costs no compression.
   const rendered: Rendered = new LRUCache({ max: config.READER_CACHE_PAGES });
