@@ -152,14 +152,13 @@ export async function answerMcp(req: FastifyRequest, reply: FastifyReply, info: 
   const server = mcpServer(info, offer, onCall);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
-  try {
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-    const response = await transport.handleRequest(new Request(`http://mcp.local${req.url}`, { method: 'POST', headers }), { parsedBody: req.body });
-    reply.code(response.status);
-    response.headers.forEach((value, key) => void reply.header(key, value));
-    return reply.send(await response.text());
-  } finally {
-    await server.close();
-  }
+  // Not closed: the answer is sent whole (JSON, no stream), so closing would only empty maps this
+  // request has left empty, and build an error (with its stack) for requests none are waiting on,
+  // a tenth of a call's cost; the server and its transport go with the request.
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+  const response = await transport.handleRequest(new Request(`http://mcp.local${req.url}`, { method: 'POST', headers }), { parsedBody: req.body });
+  reply.code(response.status);
+  response.headers.forEach((value, key) => void reply.header(key, value));
+  return reply.send(await response.text());
 }
