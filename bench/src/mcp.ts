@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -92,21 +93,34 @@ const indexedMs = performance.now() - seeded;
 /**
  * RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles and the
  * CPU time per call of the reader and of this process (the client and the services): what a call
- * costs, which the load of a shared machine does not change as it changes the latency.
+ * costs, which the load of a shared machine does not change as it changes the latency. And how
+ * late this process's event loop ran (its p99 and max): a call's answer waits that long for the
+ * client when the services beside it, or the machine, hold the loop.
  */
 async function timed(name: string, call: (i: number) => Promise<string>, expect: RegExp) {
   for (let i = 0; i < WARMUP; i++) await call(i);
   const times: number[] = [];
   const cpu0 = { reader: processCpuMs(reader.pid!).all, bench: process.cpuUsage() };
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     const answer = await call(i);
     times.push(performance.now() - t0);
     if (!expect.test(answer)) throw new Error(`${name}: unexpected answer ${answer.slice(0, 200)}`);
   }
+  loop.disable();
   const perCall = (ms: number) => Math.round((ms / RUNS) * 100) / 100;
+  const loopMs = (ns: number) => Math.round(ns / 1e5) / 10;
   const bench = process.cpuUsage(cpu0.bench);
-  return { name, ...percentiles(times), readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader), benchCpuMs: perCall((bench.user + bench.system) / 1000) };
+  return {
+    name,
+    ...percentiles(times),
+    readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader),
+    benchCpuMs: perCall((bench.user + bench.system) / 1000),
+    benchLoopDelayP99Ms: loopMs(loop.percentile(99)),
+    benchLoopDelayMaxMs: loopMs(loop.max),
+  };
 }
 const page = async (url: string) => {
   const res = await fetch(url);
