@@ -1,7 +1,6 @@
 import os from 'node:os';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import type { CreateSpaceRequest, Space } from '@quire/proto/content';
 import type { CreateSiteRequest, SetSitePublishedRequest, Site } from '@quire/proto/sites';
 import type { CreateRevisionRequest, PageContent, Revision } from '@quire/proto/space-content';
@@ -17,7 +16,7 @@ import { processCpuMs, startApp, stopAll, waitForHttp } from './lib/load.ts';
 // searchDocumentation against the reader's own search page (`~search?q=`) with the same query
 // (answered from the reader's cache of the revision's answers after the first), a new query each call,
 // and getPage of pages already read (their revision and markdown cached) against the same pages'
-// `.md`, in the same run. The services run in this process from source.
+// `.md`, in the same run. The services run in this process from source; the client in a thread of its own.
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -77,9 +76,25 @@ const reader = startApp('reader', {
 const base = `${origin}/${orgId}/${site.id}`;
 await waitForHttp(`${base}/`, {}, 180_000);
 
-const client = new Client({ name: 'quire-bench', version: '1.0.0' });
-await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/~gitbook/mcp`)));
-const tool = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as CallToolResult).content[0] as { text: string };
+// The client in a thread of its own (lib/mcp-caller.mjs), which times each call.
+const caller = new Worker(new URL('./lib/mcp-caller.mjs', import.meta.url), { workerData: { url: `${base}/~gitbook/mcp` } });
+const waiting = new Map<number, (m: { ms: number; text: string; error?: string }) => void>();
+await new Promise<void>((ready, failed) => {
+  caller.once('error', failed);
+  caller.on('message', (m: { ready?: boolean; id: number; ms: number; text: string; error?: string }) => (m.ready ? ready() : waiting.get(m.id)?.(m)));
+});
+let asked = 0;
+const ask = (question: { tool: string; args: Record<string, unknown> } | { url: string }) =>
+  new Promise<{ ms: number; text: string }>((resolve, reject) => {
+    const id = ++asked;
+    waiting.set(id, (m) => {
+      waiting.delete(id);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    caller.postMessage({ id, ...question });
+  });
+const tool = (name: string, args: Record<string, unknown>) => ask({ tool: name, args });
 
 // A revision this large is indexed for search in the background: the rare word of the last page is found once it is done.
 const last = `zq${PAGES - 1}x`;
@@ -90,46 +105,54 @@ for (let i = 0; !(await tool('searchDocumentation', { query: last })).text.inclu
 const indexedMs = performance.now() - seeded;
 
 /**
- * RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles and the
- * CPU time per call of the reader and of this process (the client and the services): what a call
- * costs, which the load of a shared machine does not change as it changes the latency.
+ * RUNS calls of `call` one at a time after a warm-up, each checked, with their percentiles (as the
+ * client's thread times them) and the CPU time per call of the reader and of this process (the
+ * client and the services): what a call costs, which the load of a shared machine does not change
+ * as it changes the latency. And how late the main thread's event loop ran (its p99 and max): how
+ * long the services held it, which a client on that loop would have waited too.
  */
-async function timed(name: string, call: (i: number) => Promise<string>, expect: RegExp) {
+async function timed(name: string, call: (i: number) => Promise<{ ms: number; text: string }>, expect: RegExp) {
   for (let i = 0; i < WARMUP; i++) await call(i);
   const times: number[] = [];
   const cpu0 = { reader: processCpuMs(reader.pid!).all, bench: process.cpuUsage() };
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    const answer = await call(i);
-    times.push(performance.now() - t0);
+    const { ms, text: answer } = await call(i);
+    times.push(ms);
     if (!expect.test(answer)) throw new Error(`${name}: unexpected answer ${answer.slice(0, 200)}`);
   }
+  loop.disable();
   const perCall = (ms: number) => Math.round((ms / RUNS) * 100) / 100;
+  const loopMs = (ns: number) => Math.round(ns / 1e5) / 10;
   const bench = process.cpuUsage(cpu0.bench);
-  return { name, ...percentiles(times), readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader), benchCpuMs: perCall((bench.user + bench.system) / 1000) };
+  return {
+    name,
+    ...percentiles(times),
+    readerCpuMs: perCall(processCpuMs(reader.pid!).all - cpu0.reader),
+    benchCpuMs: perCall((bench.user + bench.system) / 1000),
+    benchLoopDelayP99Ms: loopMs(loop.percentile(99)),
+    benchLoopDelayMaxMs: loopMs(loop.max),
+  };
 }
-const page = async (url: string) => {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: ${res.status}`);
-  return res.text();
-};
+const page = (url: string) => ask({ url });
 
 const queries = { rare: `zq${Math.floor(PAGES * 0.6)}x`, common: 'deploy' };
 const results = [];
 for (const [kind, query] of Object.entries(queries)) {
-  results.push(await timed(`searchDocumentation, ${kind} word`, async () => (await tool('searchDocumentation', { query })).text, /^## /));
+  results.push(await timed(`searchDocumentation, ${kind} word`, () => tool('searchDocumentation', { query }), /^## /));
   results.push(await timed(`~search?q=, same query (baseline)`, () => page(`${base}/~search?q=${encodeURIComponent(query)}`), /<html/i));
 }
 // Each call a query not asked before (a rare word of its own page): what content's search costs the first time.
 let fresh = 0;
-results.push(await timed('searchDocumentation, a new rare word each call', async () => (await tool('searchDocumentation', { query: `zq${fresh++}x` })).text, /^## /));
+results.push(await timed('searchDocumentation, a new rare word each call', () => tool('searchDocumentation', { query: `zq${fresh++}x` }), /^## /));
 // Chapter 1's topics (their URLs as listPages names them), each read in the warm-up before the timed calls.
 const topics = (await tool('listPages', {})).text
   .split('\n')
   .filter((l) => l.startsWith('- Topic 1.'))
   .map((l) => /: (\S+)/.exec(l)![1]!);
 if (topics.length !== perChapter) throw new Error(`listPages names ${topics.length} topics of chapter 1`);
-results.push(await timed('getPage, cached', async (i) => (await tool('getPage', { url: topics[i % topics.length] })).text, /^# Topic 1\./));
+results.push(await timed('getPage, cached', (i) => tool('getPage', { url: topics[i % topics.length]! }), /^# Topic 1\./));
 results.push(await timed('.md of the same pages (baseline)', (i) => page(`${topics[i % topics.length]}.md`), /^# Topic 1\./));
 
 console.table(results);
@@ -144,6 +167,6 @@ writeResult('mcp', {
   results,
 });
 
-await client.close();
+await caller.terminate();
 await stopAll();
 await services.stop();

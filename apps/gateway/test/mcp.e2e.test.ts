@@ -114,24 +114,66 @@ describe('the organization MCP server (/mcp)', () => {
     }
     const unknown = await client.callTool({ name: 'deleteEverything', arguments: {} }).catch((e: unknown) => e);
     expect((unknown as McpError).message).toMatch(/Unknown tool "deleteEverything": this server has listSpaces, searchDocumentation/);
-    // A body past the gateway's limit is refused before it is read, as too large: never a 500.
-    const huge = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${team.owner.token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listSpaces', arguments: { padding: 'x'.repeat(20 * 1024 * 1024) } } }),
-    });
-    expect(huge.status).toBe(413);
-    expect(await huge.text()).toMatch(/too large/i);
   });
 
-  test('refuses a missing or revoked token at once, and GET has no stream', async ({ g, team, url }) => {
-    const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  test('a body too large, not JSON or of no method it knows is a JSON-RPC error naming the problem, never a 500', async ({ team, url }) => {
+    const send = (body: string, type = 'application/json') =>
+      fetch(url, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream', authorization: `Bearer ${team.owner.token}` }, body });
+    const rpc = (method: string, params: object) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+    // Past the gateway's body limit (1 MiB unless configured): refused before it is read.
+    const huge = await send(rpc('tools/call', { name: 'listSpaces', arguments: { padding: 'x'.repeat(2 * 1024 * 1024) } }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large: this server takes at most 1048576 bytes' },
+    });
+    for (const [body, type, status, error] of [
+      ['{"jsonrpc":', 'application/json', 400, { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON' }],
+      ['', 'application/json', 400, { code: ErrorCode.ParseError, message: 'Parse error: the body is empty; send a JSON-RPC message' }],
+      ['<rpc/>', 'application/xml', 415, { code: ErrorCode.InvalidRequest, message: 'Unsupported Media Type: Content-Type must be application/json' }],
+    ] as const) {
+      const res = await send(body, type);
+      expect(res.status, body).toBe(status);
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error });
+    }
+    const unknown = await send(rpc('pages/delete', {}));
+    expect(await unknown.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: ErrorCode.MethodNotFound, message: expect.stringContaining('Method not found') } });
+  });
+
+  test('refuses a missing or revoked token at once, in a client connected before too, and GET has no stream', async ({ g, team, url }) => {
+    const initialize = (headers: Record<string, string>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+    const anonymous = await initialize({});
     expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await anonymous.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: expect.stringMatching(/^Authentication required: send Authorization: Bearer/) },
+    });
+
     const { id, token } = await tokenOf(g, team.owner, 'read');
     const client = await connect(url, token);
     await client.callTool({ name: 'listSpaces', arguments: {} });
     await ok(g.call(team.owner, 'DELETE', `/v1/user/tokens/${id}`), 204);
-    await expect(client.callTool({ name: 'listSpaces', arguments: {} })).rejects.toThrow(/401/);
+    // The very next call, of the client connected before and of a new one, is refused: the gateway's cache of the token was dropped before the revocation answered.
+    // The SDK's client rejects with the HTTP status as `code`, and the body it read.
+    const refusal = { code: 401, message: expect.stringContaining('The access token is not valid') };
+    await expect(client.callTool({ name: 'listSpaces', arguments: {} })).rejects.toMatchObject(refusal);
+    await expect(connect(url, token)).rejects.toMatchObject(refusal);
+    const revoked = await initialize({ authorization: `Bearer ${token}` });
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'The access token is not valid' } });
     expect((await fetch(url, { headers: { authorization: `Bearer ${team.owner.token}` } })).status).toBe(405);
   });
 

@@ -79,11 +79,19 @@ describe("a published site's MCP server", () => {
     const extra = await refused<McpError>(client.callTool({ name: 'getPage', arguments: { url: 'setup', spaceId: 'x' } }));
     expect(extra).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Invalid arguments for getPage') });
     expect((await fetch(mcp)).status).toBe(405);
-    const big = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ padding: 'x'.repeat(70_000) }) });
-    expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
-    const broken = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    const post = (body: string) => fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const tooLarge = { jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large: this server takes at most 65536 bytes' }, id: null };
+    // Past the MCP server's limit, and past the larger one of the reader's other route that takes a body.
+    for (const size of [70_000, 300_000]) {
+      const big = await post(JSON.stringify({ padding: 'x'.repeat(size) }));
+      expect(big.status, String(size)).toBe(413);
+      expect(await big.json()).toEqual(tooLarge);
+    }
+    const broken = await post('{"jsonrpc":');
     expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON' }, id: null });
+    const noMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'pages/delete', params: {} }));
+    expect(await noMethod.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: ErrorCode.MethodNotFound, message: expect.stringContaining('Method not found') } });
   });
 
   test('on a share-link site: only with a live share key', async ({ listening, orgId, api, spaceWith, publishedSite }) => {

@@ -30,6 +30,39 @@ export const toolError = (text: string): CallToolResult => ({ content: [{ type: 
 
 /** The code MCP gives a resource that is not there. */
 export const RESOURCE_NOT_FOUND = -32002;
+/** The code of a refused credential (401, 403): the server's own, as JSON-RPC leaves -32000 to -32099 to servers. */
+export const MCP_REFUSED = -32001;
+
+/** A JSON-RPC error answering a request whose id the server never read. */
+export const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, error: { code, message }, id: null });
+
+const PARSE_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Parse error: the body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Parse error: the body is empty; send a JSON-RPC message',
+};
+
+/** The answer to a body over the server's limit, which it names. */
+export const mcpBodyTooLarge = (bodyLimit: number) => ({
+  status: 413,
+  body: jsonRpcError(ErrorCode.InvalidRequest, `Request body is too large: this server takes at most ${bodyLimit} bytes`),
+});
+
+/**
+ * A request refused before its server read it (a body too large or not JSON, an unsupported
+ * type...: Fastify's errors with a 4xx status) as the JSON-RPC error an MCP client reads, with the
+ * same status; the limit of a body too large named, so that the client knows what to send instead.
+ * Undefined for any other failure.
+ */
+export function mcpRequestError(err: { statusCode?: number; code?: string; message: string }, bodyLimit: number) {
+  const status = err.statusCode;
+  if (!status || status < 400 || status >= 500) return undefined;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return mcpBodyTooLarge(bodyLimit);
+  const parse = err.code && PARSE_ERRORS[err.code];
+  if (parse) return { status, body: jsonRpcError(ErrorCode.ParseError, parse) };
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return { status, body: jsonRpcError(ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json') };
+  return { status, body: jsonRpcError(ErrorCode.InvalidRequest, err.message) };
+}
 
 /**
  * A family of resources under one URI template: listed all at once (`resources/list`) and read
@@ -115,21 +148,17 @@ function mcpServer(info: McpServerInfo, { tools, resources = [] }: McpOffer, onC
  */
 export async function answerMcp(req: FastifyRequest, reply: FastifyReply, info: McpServerInfo, offer: McpOffer, onCall?: McpCallListener): Promise<FastifyReply> {
   if (req.method !== 'POST')
-    return reply
-      .code(405)
-      .header('allow', 'POST')
-      .send({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed: this server is stateless, send JSON-RPC with POST' }, id: null });
+    return reply.code(405).header('allow', 'POST').send(jsonRpcError(ErrorCode.ConnectionClosed, 'Method not allowed: this server is stateless, send JSON-RPC with POST'));
   const server = mcpServer(info, offer, onCall);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
-  try {
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-    const response = await transport.handleRequest(new Request(`http://mcp.local${req.url}`, { method: 'POST', headers }), { parsedBody: req.body });
-    reply.code(response.status);
-    response.headers.forEach((value, key) => void reply.header(key, value));
-    return reply.send(await response.text());
-  } finally {
-    await server.close();
-  }
+  // Not closed: the answer is sent whole (JSON, no stream), so closing would only empty maps this
+  // request has left empty, and build an error (with its stack) for requests none are waiting on,
+  // a tenth of a call's cost; the server and its transport go with the request.
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+  const response = await transport.handleRequest(new Request(`http://mcp.local${req.url}`, { method: 'POST', headers }), { parsedBody: req.body });
+  reply.code(response.status);
+  response.headers.forEach((value, key) => void reply.header(key, value));
+  return reply.send(await response.text());
 }

@@ -1,3 +1,4 @@
+import { COMMENT, PAGE } from '@quire/proto/limits';
 import { Type } from '@sinclair/typebox';
 import { mcpTool, textResult, toolError, type McpTool } from '@quire/service-kit/mcp';
 import { apiMessage, seg, type Api } from './api.ts';
@@ -181,7 +182,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
         {
           spaceId: SpaceId,
           changeRequestId: ChangeRequestId,
-          markdown: Markdown("The page's whole body, as markdown", 1_000_000),
+          markdown: Markdown("The page's whole body, as markdown", PAGE.markdown.max),
           pageId: Type.Optional(Id('The page to replace')),
           title: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "The page's title (required for a new page)" })),
           parentPageId: Type.Optional(Id('For a new page: the page it goes under')),
@@ -206,7 +207,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       title: 'Comment on a change request',
       description: 'Posts a comment (markdown) on a change request, optionally on one of its pages.',
       input: Type.Object(
-        { spaceId: SpaceId, changeRequestId: ChangeRequestId, markdown: Markdown('The comment', 20_000), pageId: Type.Optional(Id('The page the comment is about')) },
+        { spaceId: SpaceId, changeRequestId: ChangeRequestId, markdown: Markdown('The comment', COMMENT.markdown.max), pageId: Type.Optional(Id('The page the comment is about')) },
         { additionalProperties: false },
       ),
       readOnly: false,

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { DomainError, httpErrorFor, isServiceError, INTERNAL_MESSAGE } from '@quire/service-kit';
 
 /** `message` for a failed validation: the field at fault first, e.g. `body.title: must NOT have fewer than 2 characters`. */
@@ -15,25 +15,23 @@ function validationMessage(err: FastifyError): string {
   return path ? `${context}.${path}: ${message}` : `${context}: ${message}`;
 }
 
+/** A failure as the API says it: its status and message (a 5xx logged, its message never shown). */
+export function apiError(err: FastifyError, req: FastifyRequest): { statusCode: number; message: string } {
+  if (err.validation) return { statusCode: 400, message: validationMessage(err) };
+  if (isServiceError(err) || err instanceof DomainError) {
+    const answer = httpErrorFor(err);
+    if (answer.statusCode >= 500) req.log.error({ err }, 'service call failed');
+    return answer;
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return { statusCode: err.statusCode, message: err.message };
+  req.log.error({ err }, 'request failed');
+  return { statusCode: 500, message: INTERNAL_MESSAGE };
+}
+
 /** The one error handler: every failure answers `{error: {code, message}}`, as GitBook's API does. */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    let statusCode: number;
-    let message: string;
-    if (err.validation) {
-      statusCode = 400;
-      message = validationMessage(err);
-    } else if (isServiceError(err) || err instanceof DomainError) {
-      ({ statusCode, message } = httpErrorFor(err));
-      if (statusCode >= 500) req.log.error({ err }, 'service call failed');
-    } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      statusCode = err.statusCode;
-      message = err.message;
-    } else {
-      statusCode = 500;
-      message = INTERNAL_MESSAGE;
-      req.log.error({ err }, 'request failed');
-    }
+    const { statusCode, message } = apiError(err, req);
     void reply
       .code(statusCode)
       .type('application/json')

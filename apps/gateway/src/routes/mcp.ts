@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { answerMcp } from '@quire/service-kit/mcp';
+import { answerMcp, jsonRpcError, MCP_REFUSED, mcpRequestError } from '@quire/service-kit/mcp';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { EventSink } from '@quire/service-kit/nats';
 import type { Authenticator } from '../credentials.ts';
 import { apiAs } from '../mcp/api.ts';
 import { readTools, writeTools, type ToolContext } from '../mcp/tools.ts';
 import { identify } from '../plugins/auth.ts';
+import { apiError } from '../plugins/errors.ts';
 import type { Sessions } from '../sessions.ts';
 
 const INSTRUCTIONS =
@@ -27,6 +29,16 @@ const mcp: FastifyPluginAsync<{ authenticator: Authenticator; sessions: Sessions
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
     schema: { hide: true },
+    // Every failure as JSON-RPC, which is what an MCP client reads: a body the server could not
+    // take (naming the limit of one too large), a refused credential, a failure of the API's.
+    errorHandler: (err, req, reply) => {
+      const fault = mcpRequestError(err, req.routeOptions.bodyLimit);
+      if (fault) return reply.code(fault.status).send(fault.body);
+      const { statusCode, message } = apiError(err, req);
+      if (statusCode === 401) void reply.header('www-authenticate', 'Bearer');
+      const code = statusCode === 401 || statusCode === 403 ? MCP_REFUSED : statusCode < 500 ? ErrorCode.InvalidRequest : ErrorCode.InternalError;
+      return reply.code(statusCode).send(jsonRpcError(code, message));
+    },
     handler: async (req, reply) => {
       const { readOnly } = await identify(req, authenticator, sessions);
       const ctx: ToolContext = { api: apiAs(app, req), touched: new Set() };

@@ -25,7 +25,9 @@ export function insightsQueue(send: Sender, opts: { limit: number; intervalMs: n
       const groups = new Map<string, QueuedEvent[]>();
       for (const e of taken) {
         const key = `${e.organizationId}\u0000${e.siteId}\u0000${e.clientIp}`;
-        groups.set(key, [...(groups.get(key) ?? []), e]);
+        const group = groups.get(key);
+        if (group) group.push(e);
+        else groups.set(key, [e]);
       }
       for (const group of groups.values()) {
         for (let i = 0; i < group.length; i += BATCH) {

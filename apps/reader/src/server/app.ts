@@ -5,7 +5,7 @@ import { connectNats } from '@quire/service-kit/nats';
 import { parseTrustProxy } from '@quire/service-kit/trust-proxy';
 import telemetry from '@quire/service-kit/fastify-telemetry';
 import Fastify from 'fastify';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { mcpBodyTooLarge, mcpRequestError } from '@quire/service-kit/mcp';
 import type { DestinationStream } from 'pino';
 import { LRUCache } from 'lru-cache';
 import type { Services } from '../clients.ts';
@@ -49,7 +49,7 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   const readerHosts = new Set([hostOf(readerUrl.host), 'localhost', '127.0.0.1']);
   const mount = readerUrl.pathname === '/' ? '' : readerUrl.pathname;
   // The specs of a revision's pages are read ahead when it is first read (`specs` is made just below).
-  const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId));
+  const data = siteData(services, config.READER_FRESHNESS_MS, (revision, requestId) => specs.warm(revision.files, requestId), app.log);
   const specs = openApiSpecs(services, data, config.READER_FRESHNESS_MS, app.log);
   const nc = await connectNats(config.NATS_URL, 'reader', app.log);
   const ahead = readAhead(nc, config.EVENTS_SUBJECT_PREFIX, data, app.log);
@@ -112,8 +112,10 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
         return v ? tryIt(v) : reply;
       }
       if (!at || at.rest.join('/') !== MCP_PATH) return notFound(reply);
-      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT)
-        return reply.code(413).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Request body is too large' }, id: null });
+      if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT) {
+        const { status, body } = mcpBodyTooLarge(MCP_BODY_LIMIT);
+        return reply.code(status).send(body);
+      }
       const v = await visit(req, reply, at, { bearer: true, refuse: refuseMcp });
       return v ? mcp(v) : reply;
     },
@@ -135,8 +137,8 @@ export async function buildReader(config: ReaderConfig, services: Services, logS
   app.setNotFoundHandler((_req, reply) => notFound(reply));
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     // The request's own fault (a body too large or not JSON, for the MCP server): said as such.
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
-      return reply.code(err.statusCode).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: err.message }, id: null });
+    const fault = mcpRequestError(err, req.url.split('?')[0]!.endsWith(`/${MCP_PATH}`) ? MCP_BODY_LIMIT : PROXY_BODY_LIMIT);
+    if (fault) return reply.code(fault.status).send(fault.body);
     req.log.error({ err }, 'reader failed');
     reply.header('cache-control', 'no-store');
     return html(reply, 503, messagePage({ status: 503, title: 'Temporarily unavailable', message: 'This page could not be shown just now. Try again in a moment.' }));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Revision } from '@quire/proto/space-content';
 import type { Services } from '../clients.ts';
 import { siteData } from './site-data.ts';
@@ -70,5 +70,57 @@ describe("siteData's answers kept by revision", () => {
     expect(asked.pages).toBe(1);
     expect(await data.markdown('s1', 'r2', 'p1', 'd')).toBe('Text of p1 in r2.');
     expect(asked.pages).toBe(2);
+  });
+});
+
+describe("siteData's revision ids, asked again in the background", () => {
+  it('answers from the kept id at once while content is asked anew, and waits only once it is twice the freshness old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
+    // Content's active revision of the space; `held` keeps its answers waiting until released, `failing` makes them fail.
+    const space = { head: 'r1', asked: 0, held: false, failing: false, release: () => {} };
+    const services = {
+      content: {
+        getSpace: async () => {
+          space.asked++;
+          if (space.held) await new Promise<void>((r) => (space.release = r));
+          if (space.failing) throw new Error('content is down');
+          return { revisionId: space.head };
+        },
+      },
+      spaceContent: { getRevision: async ({ revisionId }: { revisionId: string }) => ({ id: revisionId, pages: [], files: [], reusableContents: [] }) },
+    } as unknown as Services;
+    const data = siteData(services, 1000);
+    const head = async () => (await data.revision('s1', 'req')).id;
+
+    expect(await head()).toBe('r1');
+    later(999);
+    expect(await head()).toBe('r1');
+    expect(space.asked).toBe(1);
+
+    // Published anew, and content slow to say so: past the freshness, no request waits for it.
+    Object.assign(space, { head: 'r2', held: true });
+    later(2);
+    expect([await head(), await head()]).toEqual(['r1', 'r1']);
+    expect(space.asked).toBe(2);
+    space.release();
+    await vi.waitFor(async () => expect(await head()).toBe('r2'));
+    expect(space.asked).toBe(2);
+
+    // A refresh that fails keeps the id kept, and the next request past the freshness asks again.
+    Object.assign(space, { head: 'r3', held: false, failing: true });
+    later(1001);
+    expect(await head()).toBe('r2');
+    await vi.waitFor(() => expect(space.asked).toBe(3));
+    space.failing = false;
+    expect(await head()).toBe('r2');
+    await vi.waitFor(async () => expect(await head()).toBe('r3'));
+
+    // An idle site's first request past twice the freshness waits for content's answer.
+    space.head = 'r4';
+    later(2000);
+    expect(await head()).toBe('r4');
+    expect(space.asked).toBe(5);
   });
 });

@@ -4,6 +4,7 @@ import { MAX_INCLUDE_DEPTH, type JSONDocument } from '@quire/document';
 import type { Revision, ReusableContent, SearchPage } from '@quire/proto/space-content';
 import { includeTargets } from '@quire/render';
 import { GrpcStatus, isServiceError, type Caller } from '@quire/service-kit';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import type { Services } from '../clients.ts';
@@ -16,10 +17,12 @@ const MARKDOWN_KEPT_CHARS = 64 * 1024 * 1024;
 const SEARCHES_KEPT = 5_000;
 
 // What a page needs from sites and content, with the reuse that keeps pages fast: a public
-// site's view and its spaces' active revision ids are reused for READER_FRESHNESS_MS; revisions
+// site's view and its spaces' active revision ids are reused for READER_FRESHNESS_MS, then asked
+// again in the background while the next requests are answered from them (no request of a busy
+// site waits for that refresh); revisions
 // are immutable, so their trees are kept by id as long as there is room, and a space's tree is
 // fetched again only when its active revision id (asked of the space, a small answer) changes.
-// Identical questions asked at once are asked once: when the freshness ends under load, every
+// Identical questions asked at once are asked once: when an idle site is visited again, every
 // waiting page shares one call rather than each asking again. Share-link and
 // visitor-auth sites are asked every time, so a deactivated link, a new key or an ended session
 // counts at once. A page's markdown and a query's answer in a revision are the revision's for
@@ -50,14 +53,47 @@ function singleFlight<T>() {
   };
 }
 
+/**
+ * Answers reused for `freshMs`, then, for as long again, still answered at once while one call
+ * asks anew in the background (stale-while-revalidate): a busy site never waits for its refresh,
+ * and what it shows is at most twice `freshMs` old. Past that, a request asks before it answers.
+ * An answer `keep` refuses is never reused; a failed refresh leaves the answer kept, to be asked
+ * again by the next request. `freshMs` 0: every request asks. `load` shares calls asked at once
+ * (it knows which questions are the same: a site's view depends on the visitor's proof too).
+ */
+function revalidating<T>(freshMs: number, onFailure: (err: unknown) => void) {
+  const kept = new LRUCache<string, { value: T; at: number }>({ max: 10_000 });
+  const refreshing = new Set<string>();
+  const answer = async (key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> => {
+    const asked = async () => {
+      const value = await load();
+      if (freshMs > 0 && keep(value)) kept.set(key, { value, at: Date.now() });
+      else kept.delete(key);
+      return value;
+    };
+    const hit = kept.get(key);
+    const age = hit ? Date.now() - hit.at : Infinity;
+    if (age >= 2 * freshMs) return asked();
+    if (age >= freshMs && !refreshing.has(key)) {
+      refreshing.add(key);
+      asked()
+        .catch(onFailure)
+        .finally(() => refreshing.delete(key));
+    }
+    return hit!.value;
+  };
+  /** Drops a key's answer: the next request asks. */
+  return Object.assign(answer, { forget: (key: string) => void kept.delete(key) });
+}
+
 /** `onRevision`: told of each revision when it is first read (to read ahead what its pages will need). */
-export function siteData(services: Services, freshnessMs: number, onRevision?: (revision: Revision, requestId: string) => void) {
+export function siteData(services: Services, freshnessMs: number, onRevision?: (revision: Revision, requestId: string) => void, log?: FastifyBaseLogger) {
   // No user: the reader's own signature says who calls (its key), and services answer it as the reader.
   const caller = (requestId: string): Caller => ({ requestId });
-  const ttl = Math.max(freshnessMs, 1);
-  const orgIds = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
-  const views = new LRUCache<string, SiteView>({ max: 10_000, ttl });
-  const heads = new LRUCache<string, string>({ max: 10_000, ttl });
+  const refreshFailed = (err: unknown) => log?.warn({ err }, 'refresh failed: the kept answer is served until the next one');
+  const orgIds = revalidating<string | undefined>(60_000, refreshFailed);
+  const views = revalidating<SiteView | undefined>(freshnessMs, refreshFailed);
+  const heads = revalidating<string>(freshnessMs, refreshFailed);
   const revisions = new LRUCache<string, Revision>({ max: 500 });
   // Spaces whose pages the reader has served: a new revision of one is read ahead.
   const served = new LRUCache<string, true>({ max: 10_000 });
@@ -84,27 +120,25 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
   }
 
   /** The organization id of a path's first segment (an id or a hostname); undefined when none matches. */
-  async function organization(idOrHostname: string, requestId: string): Promise<string | undefined> {
-    const hit = orgIds.get(idOrHostname);
-    if (hit) return hit;
-    try {
-      const { organizationId } = await services.orgs.resolveOrganization({ idOrHostname }, caller(requestId));
-      orgIds.set(idOrHostname, organizationId);
-      return organizationId;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+  function organization(idOrHostname: string, requestId: string): Promise<string | undefined> {
+    return orgIds(
+      idOrHostname,
+      async () => {
+        try {
+          return (await services.orgs.resolveOrganization({ idOrHostname }, caller(requestId))).organizationId;
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      (id) => id !== undefined,
+    );
   }
 
   /** The active revision of a space (its tree and files, without markdown). */
   async function revision(spaceId: string, requestId: string): Promise<Revision> {
     served.set(spaceId, true);
-    let head = heads.get(spaceId);
-    if (!head) {
-      head = await askHead(spaceId, async () => (await services.content.getSpace({ spaceId }, caller(requestId))).revisionId);
-      heads.set(spaceId, head);
-    }
+    const head = await heads(spaceId, () => askHead(spaceId, async () => (await services.content.getSpace({ spaceId }, caller(requestId))).revisionId));
     const kept = revisions.get(head);
     if (kept) return kept;
     const revisionId = head;
@@ -129,7 +163,7 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
      */
     async renewed(spaceId: string, requestId: string): Promise<void> {
       if (!served.has(spaceId)) return;
-      heads.delete(spaceId);
+      heads.forget(spaceId);
       await revision(spaceId, requestId);
     },
 
@@ -142,30 +176,29 @@ export function siteData(services: Services, freshnessMs: number, onRevision?: (
       const organizationId = address.kind === 'path' ? await organization(address.organization, requestId) : undefined;
       if (address.kind === 'path' && !organizationId) return undefined;
       const key = address.kind === 'path' ? `p:${organizationId}/${address.site}` : `h:${address.hostname}`;
-      const hit = freshnessMs > 0 ? views.get(key) : undefined;
-      if (hit) return hit;
-      let view: PublishedSiteView;
-      try {
-        const request = {
-          ...(address.kind === 'path' ? { path: { organizationId: organizationId!, site: address.site } } : { hostname: address.hostname }),
-          shareKey: proof.shareKey,
-          visitorToken: proof.visitorToken,
-          memberSession: proof.memberSession,
-          memberGrant: proof.memberGrant,
-        };
-        view = await askView(JSON.stringify(request), () => services.sites.viewPublishedSite(request, caller(requestId)));
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-      const digest = createHash('sha256')
-        .update(JSON.stringify([view.site, view.structure, view.claimsJson, view.customizationJson, view.member]))
-        .digest('base64url')
-        .slice(0, 22);
-      const out = { ...view, digest, look: lookOf(view.customizationJson, view.site!.title) };
+      const request = {
+        ...(address.kind === 'path' ? { path: { organizationId: organizationId!, site: address.site } } : { hostname: address.hostname }),
+        shareKey: proof.shareKey,
+        visitorToken: proof.visitorToken,
+        memberSession: proof.memberSession,
+        memberGrant: proof.memberGrant,
+      };
+      const load = async (): Promise<SiteView | undefined> => {
+        let view: PublishedSiteView;
+        try {
+          view = await askView(JSON.stringify(request), () => services.sites.viewPublishedSite(request, caller(requestId)));
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+        const digest = createHash('sha256')
+          .update(JSON.stringify([view.site, view.structure, view.claimsJson, view.customizationJson, view.member]))
+          .digest('base64url')
+          .slice(0, 22);
+        return { ...view, digest, look: lookOf(view.customizationJson, view.site!.title) };
+      };
       // Open sites look the same to everyone; who else gets in is asked again on every page.
-      if (OPEN.has(view.site!.visibility) && freshnessMs > 0) views.set(key, out);
-      return out;
+      return views(key, load, (view) => view !== undefined && OPEN.has(view.site!.visibility));
     },
 
     async markdown(spaceId: string, revisionId: string, pageId: string, requestId: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { answerMcp, mcpTool, textResult, toolError, type McpResources, type McpTool } from '@quire/service-kit/mcp';
+import { answerMcp, jsonRpcError, MCP_REFUSED, mcpTool, textResult, toolError, type McpResources, type McpTool } from '@quire/service-kit/mcp';
 import type { FastifyReply } from 'fastify';
 import type { Refusal } from '../../domain/access.ts';
 import { Type } from '@sinclair/typebox';
@@ -36,7 +36,7 @@ export function refuseMcp(reply: FastifyReply, refused: Refusal) {
       ? `This site is for signed-in visitors: send your visitor token as a bearer (sign in at ${refused.location})`
       : `${refused.title}. ${refused.message}`;
   if (status === 401) void reply.header('www-authenticate', 'Bearer');
-  return reply.code(status).send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+  return reply.code(status).send(jsonRpcError(MCP_REFUSED, message));
 }
 
 /** The start of a passage, cut at a word. */
