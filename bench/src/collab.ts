@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { onStoreDocumentPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { member, startCollab, type Collab } from '@quire/collab/testing';
+import { credentialHash } from '@quire/service-kit/nats';
 import { readRevision } from './lib/revisions.ts';
 import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 
@@ -99,7 +100,14 @@ try {
   const caller = { userId: owner.id, requestId: randomUUID() };
   const contextOf = (name: string) => {
     const [spaceId, changeRequestId, pageId] = name.split('/') as [string, string, string];
-    return { page: { spaceId, changeRequestId, pageId }, caller, member: { userId: owner.id, access: 'write' as const, organizationId: '', readToken: false } };
+    const credential = { kind: 'token' as const, secret: owner.token };
+    return {
+      page: { spaceId, changeRequestId, pageId },
+      caller,
+      member: { userId: owner.id, access: 'write' as const, organizationId: '', readToken: false },
+      credential,
+      credentialHash: credentialHash(owner.token),
+    };
   };
   // Memory: PAGES - 3 pages loaded on the first replica without editors (direct connections), after
   // one loaded first (what the first load sets up once is not a page's).
