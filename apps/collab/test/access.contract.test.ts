@@ -1,7 +1,8 @@
 import { describe, expect } from 'vitest';
 import { ok } from '@quire/gateway/testing';
 import { test as base } from './fixtures.ts';
-import { expectShutOut, member, notices, paragraph, until, WITHIN_MS, type Member } from './harness.ts';
+import { member, until, type Member } from './harness.ts';
+import { expectShutOut, notices, paragraph, WITHIN_MS } from './shut-out.ts';
 
 // Access taken away while editing: the orgs service's member events and review's change request
 // events reach the collaboration server over NATS, and the open editor is changed within 2 s.

@@ -3,7 +3,8 @@ import { createLogger, sessionCookieName } from '@quire/service-kit';
 import { AUTH_REVOKED_SUBJECT, connectNats, credentialHash, type NatsConnection } from '@quire/service-kit/nats';
 import { bearer, ok, type Gateway } from '@quire/gateway/testing';
 import { test as base } from './fixtures.ts';
-import { expectShutOut, member, notices, paragraph, until, WEB_ORIGIN, WITHIN_MS, type Member } from './harness.ts';
+import { member, until, WEB_ORIGIN, type Member } from './harness.ts';
+import { expectShutOut, notices, paragraph, WITHIN_MS } from './shut-out.ts';
 
 // Credentials ending while editing: orgs names the hashes of ended sessions and revoked tokens on
 // NATS, and a connection made with one is closed within 2 s; a revocation nobody made (a message
