@@ -170,8 +170,9 @@ describeInChromium('editing a page together in Chromium', () => {
     expect(mine).toHaveLength(2);
     expect(mine[0]).toMatch(new RegExp(`^quire-collab:${owner.id}:`));
     await a.getByRole('button', { name: /^Sign out/ }).click();
-    await expect.poll(() => a.url()).toMatch(/\/sign-in/);
-    await expect.poll(() => a.evaluate(keptPages)).toEqual(['quire-collab:someone-else:page']);
+    // Under load the sign-out request, and the editor closing (which the deletion waits for), take over a second.
+    await expect.poll(() => a.url(), { timeout: 10_000 }).toMatch(/\/sign-in/);
+    await expect.poll(() => a.evaluate(keptPages), { timeout: 10_000 }).toEqual(['quire-collab:someone-else:page']);
   });
 
   it('signing out in another tab closes the open editor within 2 s, saying why', async () => {
