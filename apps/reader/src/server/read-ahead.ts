@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { changeRequestMerged } from '@quire/service-kit/merged-events';
 import { parseDomainEvent, type DomainEvent, type NatsConnection } from '@quire/service-kit/nats';
 import type { FastifyBaseLogger } from 'fastify';
 import { tabsOf } from '../domain/structure.ts';
@@ -22,8 +23,8 @@ export function readAhead(nc: NatsConnection, prefix: string, data: SiteData, lo
       await Promise.all([...new Set(siteSpaces.map((s) => s.spaceId))].map((spaceId) => data.revision(spaceId, requestId)));
     },
     [`${prefix}.content.change_request.merged`]: async (e, requestId) => {
-      const spaceId = e.details?.spaceId;
-      if (typeof spaceId === 'string') await data.renewed(spaceId, requestId);
+      const merge = changeRequestMerged(e);
+      if (merge) await data.renewed(merge.spaceId, requestId);
     },
   };
   const subscriptions = Object.entries(handlers).map(([subject, handle]) => {
