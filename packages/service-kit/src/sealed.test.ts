@@ -39,7 +39,12 @@ describe('seal', () => {
   it('does not open what another deployment sealed, in either layout', () => {
     const theirs = randomBytes(32);
     expect(() => unseal(seal('s3cret', 'row:1', theirs), 'row:1', rotating)).toThrow(/sealed with key [0-9a-f]{8}, which is neither/);
-    expect(() => unseal(sealWithoutKeyId('s3cret', 'row:1', theirs), 'row:1', rotating)).toThrow('sealed with another key or for another context, or altered');
+    // Not one of the 1 in 256 that start like a version byte: those are read as the versioned layout
+    // first, and so name the key id their first bytes happen to give.
+    let legacy: Buffer;
+    do legacy = sealWithoutKeyId('s3cret', 'row:1', theirs);
+    while (legacy[0] === 1);
+    expect(() => unseal(legacy, 'row:1', rotating)).toThrow('sealed with another key or for another context, or altered');
   });
 
   it('refuses a tampered key id, another context, altered bytes and a value stripped of its header', () => {
