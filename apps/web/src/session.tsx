@@ -46,8 +46,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const userId = q.data?.user.id;
       await request('POST', '/auth/sign-out', {});
       setCsrfToken(undefined);
-      client.clear();
+      // The session first, on the query this provider observes: clearing the cache before would
+      // leave the provider on the removed query, still holding the member until something else
+      // re-renders it. Then everything the member read.
       client.setQueryData(['session'], null);
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
       // Not awaited: an editor still open holds its database's deletion until it closes, after this.
       if (userId) void forgetOfflineEdits(userId).catch(() => undefined);
     },

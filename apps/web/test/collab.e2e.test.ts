@@ -155,8 +155,7 @@ describeInChromium('editing a page together in Chromium', () => {
     await expect.poll(saved, { timeout: 10_000 }).toBe('Middle one two');
   });
 
-  // Skipped: in the whole browser suite the sign-out leaves the page at / (alone it passes); to be found.
-  it.skip("signing out deletes the member's pages kept on this device, and no one else's", async () => {
+  it("signing out asks first while a page holds changes not sent, then deletes the member's pages kept on this device, and no one else's", async () => {
     const { a, owner } = await twoAtOnePage();
     // Another member's page, as their sign-in on this device left it.
     await a.evaluate(
@@ -170,10 +169,32 @@ describeInChromium('editing a page together in Chromium', () => {
     const mine = await a.evaluate(keptPages);
     expect(mine).toHaveLength(2);
     expect(mine[0]).toMatch(new RegExp(`^quire-collab:${owner.id}:`));
-    await a.getByRole('button', { name: /^Sign out/ }).click();
-    // Under load the sign-out request, and the editor closing (which the deletion waits for), take over a second.
-    await expect.poll(() => a.url(), { timeout: 10_000 }).toMatch(/\/sign-in/);
-    await expect.poll(() => a.evaluate(keptPages), { timeout: 10_000 }).toEqual(['quire-collab:someone-else:page']);
+    // Words typed offline in a tab then closed: only this device has them.
+    const context = a.context();
+    await context.setOffline(true);
+    await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    await paragraph(a).click();
+    await a.keyboard.type(' unsent');
+    await expect.poll(() => status(a)).toBe('Offline: changes kept on this device');
+    await a.close();
+    await context.setOffline(false);
+    const home = await context.newPage();
+    await home.goto(`${app.origin}/`);
+    const signOut = home.getByRole('button', { name: /^Sign out/ });
+    const asked: string[] = [];
+    home.once('dialog', (d) => void (asked.push(d.message()), d.dismiss()));
+    await signOut.click();
+    await expect.poll(() => asked).toEqual([expect.stringMatching(/^A page you edited has changes not sent to Quire yet/)]);
+    // Declined: still signed in, the page still kept.
+    expect(home.url()).not.toMatch(/sign-in/);
+    expect(await signOut.count()).toBe(1);
+    expect(await home.evaluate(keptPages)).toEqual(mine);
+
+    home.once('dialog', (d) => void d.accept());
+    await signOut.click();
+    // Under load the sign-out request takes over a second.
+    await expect.poll(() => home.url(), { timeout: 10_000 }).toMatch(/\/sign-in/);
+    await expect.poll(() => home.evaluate(keptPages), { timeout: 10_000 }).toEqual(['quire-collab:someone-else:page']);
   });
 
   it('signing out in another tab closes the open editor within 2 s, saying why', async () => {

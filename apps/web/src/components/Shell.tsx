@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useQuery } from '@tanstack/react-query';
 import { api, type List } from '../api.ts';
+import { unsentPages } from '../offline.ts';
 import { paths } from '../paths.ts';
 import { useSession } from '../session.tsx';
 import { useTheme } from '../theme.ts';
@@ -75,7 +76,12 @@ export function Shell({ org, space, children }: { org?: string; space?: string; 
             </Link>
           )}
           {user && (
-            <button type="button" className="btn" onClick={() => void signOut().then(() => navigate('/sign-in'))} aria-label={`Sign out ${user.displayName}`}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => askedSignOut(user.id) && void signOut().then(() => navigate('/sign-in'))}
+              aria-label={`Sign out ${user.displayName}`}
+            >
               Sign out
             </button>
           )}
@@ -89,5 +95,13 @@ export function Shell({ org, space, children }: { org?: string; space?: string; 
       </div>
       {org && searching && <SearchDialog org={org} onClose={() => setSearching(false)} />}
     </div>
+  );
+}
+
+/** Signing out deletes the member's pages kept on this device: asked first while some hold changes the server does not have. */
+function askedSignOut(userId: string) {
+  const n = unsentPages(userId);
+  return (
+    !n || confirm(`${n === 1 ? 'A page you edited has' : `${n} pages you edited have`} changes not sent to Quire yet: signing out deletes them from this device. Sign out anyway?`)
   );
 }

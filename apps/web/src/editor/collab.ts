@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { Doc } from 'yjs';
-import { offlineStoreName } from '../offline.ts';
+import { markUnsent, offlineStoreName } from '../offline.ts';
 
 // A change request's page edited together: a provider to the collaboration server (the gateway
 // passes `/collab` to it, with the session cookie), and what its state says to the writer. Every
@@ -77,10 +77,17 @@ export function useCollaboration(name: string, userId: string | undefined, enabl
     // Changes to the page so far, and how many of them IndexedDB has committed.
     let made = 0;
     let kept = 0;
-    const update = () => setState(!connected ? (kept < made ? 'keeping' : 'offline') : p.hasUnsyncedChanges || !p.isSynced ? 'unsynced' : 'saved');
+    const update = () => {
+      const saved = connected && !p.hasUnsyncedChanges && p.isSynced;
+      // Synced: what this device kept (typed here, or sent from an earlier tab's store) the server has.
+      if (saved) markUnsent(userId, name, false);
+      setState(saved ? 'saved' : !connected ? (kept < made ? 'keeping' : 'offline') : 'unsynced');
+    };
     // After y-indexeddb's own listener (registered first): its write is queued before this read.
     document.on('update', (_: Uint8Array, origin: unknown) => {
       if (origin === local) return;
+      // Typed here (the server's updates come with the provider as origin): the sign-out asks first until it is sent.
+      if (origin !== p) markUnsent(userId, name, true);
       const upTo = ++made;
       update();
       // Before its database opens, y-indexeddb writes the whole state as it opens, before `synced`.
