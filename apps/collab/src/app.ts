@@ -15,9 +15,8 @@ export async function buildCollab(config: CollabConfig, keys: ServiceKeys, log: 
   const pages = connectPages(config, new ServiceIdentity(keys), log);
   const nc = await connectNats(config.NATS_URL, 'collab', log);
   const seal = replicaSeal(keys);
-  const presence = natsPresence(nc, seal, log);
-  await presence.ready();
-  const server = collabServer(config, pages, log, { extensions: [natsRelay(nc, seal, log), presence.extension], editorsElsewhere: presence.elsewhere });
+  const presence = await natsPresence(nc, seal, log);
+  const server = collabServer(config, pages, log, presence, [natsRelay(nc, seal, log)]);
   const access = watchAccess(nc, config.EVENTS_SUBJECT_PREFIX, server.hocuspocus, pages, log);
   return {
     server,

@@ -42,8 +42,8 @@ export function replicaSeal(keys: Pick<ServiceKeys, 'privateKey' | 'trust'>) {
       const header = Buffer.concat([Buffer.of(kind), replica]);
       return Buffer.concat([header, payload, sign(null, Buffer.concat([Buffer.from(documentName), header, payload]), keys.privateKey)]);
     },
-    /** The message's kind, sender and payload, if collab signed it for this page and another replica sent it; otherwise nothing. */
-    open(documentName: string, data: Uint8Array) {
+    /** The message's kind, sender and payload, if collab signed it for this page and another replica sent it (or this one, `ownToo`); otherwise nothing. */
+    open(documentName: string, data: Uint8Array, { ownToo = false } = {}) {
       if (data.byteLength < HEADER_BYTES + SIGNATURE_BYTES) return undefined;
       const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       const header = buffer.subarray(0, HEADER_BYTES);
@@ -51,7 +51,7 @@ export function replicaSeal(keys: Pick<ServiceKeys, 'privateKey' | 'trust'>) {
       const signature = buffer.subarray(buffer.byteLength - SIGNATURE_BYTES);
       if (!verify(null, Buffer.concat([Buffer.from(documentName), header, payload]), publicKey, signature)) return undefined;
       const from = header.subarray(1);
-      return from.equals(replica) ? undefined : { kind: header[0]!, replica: from, payload };
+      return from.equals(replica) && !ownToo ? undefined : { kind: header[0]!, replica: from, payload };
     },
   };
 }

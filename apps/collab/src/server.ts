@@ -9,6 +9,7 @@ import { allowedOrigins, type CollabConfig } from './config.ts';
 import { credentialOf, Refusal, type Credential } from './domain/credentials.ts';
 import { parseDocumentName, type PageName } from './domain/names.ts';
 import type { Member, Pages } from './pages.ts';
+import type { Presence } from './presence.ts';
 
 /** What a connection carries from its authentication to the hooks after it. */
 export interface Context {
@@ -30,18 +31,12 @@ export interface Context {
  * editors reconnecting (whose Y.Doc still holds the page) merge into the same CRDT items instead of
  * adding a rebuilt copy of every block.
  */
-export function collabServer(
-  config: CollabConfig,
-  pages: Pages,
-  log: Logger,
-  { extensions = [], editorsElsewhere = () => 0 }: { extensions?: Extension[]; editorsElsewhere?: (documentName: string) => number } = {},
-) {
+export function collabServer(config: CollabConfig, pages: Pages, log: Logger, presence: Pick<Presence, 'extension' | 'claim' | 'here'>, extensions: Extension[] = []) {
   const origins = allowedOrigins(config);
   const cookieName = sessionCookieName(config.QUIRE_PUBLIC_URL);
   // Per loaded document: its state's size so far (an upper bound: updates merge), and the JSON last saved or loaded.
   const sizes = new WeakMap<Document, number>();
   const stored = new WeakMap<Document, string>();
-  const joining = new Map<string, number>();
 
   const withinSize = (document: Document, more: number) => {
     let size = (sizes.get(document) ?? 0) + more;
@@ -58,7 +53,7 @@ export function collabServer(
     stopOnSignals: false,
     debounce: config.COLLAB_SAVE_AFTER_MS,
     maxDebounce: config.COLLAB_SAVE_AT_LEAST_MS,
-    extensions,
+    extensions: [...extensions, presence.extension],
 
     // `GET /ready` (the gateway's `/collab/ready`): the web app edits together only where this answers.
     async onRequest({ request, response }) {
@@ -68,21 +63,20 @@ export function collabServer(
       return Promise.reject();
     },
 
-    async onAuthenticate({ token, requestHeaders, documentName, connectionConfig, instance }) {
+    async onAuthenticate({ token, requestHeaders, documentName, connectionConfig }) {
       const page = parseDocumentName(documentName);
       if ('refused' in page) throw new Refusal(page.refused);
       const credential = credentialOf(token, requestHeaders, cookieName, origins);
-      // Those being admitted count too, so that a burst of joins does not pass the bound; so do the page's editors on other replicas.
-      const admitting = joining.get(documentName) ?? 0;
-      if ((instance.documents.get(documentName)?.getConnectionsCount() ?? 0) + admitting + editorsElsewhere(documentName) >= COLLAB.editors.max)
-        throw new Refusal(`at most ${COLLAB.editors.max} members edit a page at once`);
-      joining.set(documentName, admitting + 1);
+      // Refused before asking orgs when this replica alone fills the page; the bound over every replica is claimed once the member is known.
+      const full = `at most ${COLLAB.editors.max} members edit a page at once`;
+      if (presence.here(documentName) >= COLLAB.editors.max) throw new Refusal(full);
       const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
-      const member = await pages.admit(credential, page, caller).finally(() => {
-        const left = joining.get(documentName)! - 1;
-        if (left) joining.set(documentName, left);
-        else joining.delete(documentName);
+      const member = await pages.admit(credential, page, caller);
+      const seated = await presence.claim(documentName, caller.requestId).catch((err: unknown) => {
+        log.warn({ err, documentName }, 'editors not counted');
+        throw new Refusal("this page's editors could not be counted: try again");
       });
+      if (!seated) throw new Refusal(full);
       connectionConfig.readOnly = member.access === 'read';
       return { member, page, caller: { ...caller, userId: member.userId }, credential, credentialHash: credentialHash(credential.secret) } satisfies Context;
     },

@@ -5,7 +5,7 @@ import { createLogger } from '@quire/service-kit';
 import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
 import { testServiceKeys } from '@quire/service-kit/testing';
 import { COLLAB } from '@quire/proto/limits';
-import { PRESENCE_SUBJECT } from '../src/presence.ts';
+import { PRESENCE_BUCKET } from '../src/presence.ts';
 import { KIND, RELAY_SUBJECT } from '../src/relay.ts';
 import { test as base } from './fixtures.ts';
 import { member, startCollab, until, type Collab } from './harness.ts';
@@ -102,7 +102,7 @@ describe('collaboration replicas', () => {
     const join = (c: Collab, n: number) => Array.from({ length: n }, () => member(c.url, page.name, team.editor.token));
     const editors = [...join(one, half), ...join(two, half)];
     expect((await Promise.all(editors.map((e) => e.outcome))).every((o) => 'scope' in o && o.scope === 'read-write')).toBe(true);
-    await until(() => one.presence.elsewhere(page.name) === half && two.presence.elsewhere(page.name) === half, "each replica knowing the other's editors");
+    await until(async () => (await one.presence.elsewhere(page.name)) === half && (await two.presence.elsewhere(page.name)) === half, "each replica knowing the other's editors");
     for (const c of [one, two]) {
       const extra = member(c.url, page.name, team.owner.token);
       expect(await extra.outcome).toEqual({ refused: `at most ${COLLAB.editors.max} members edit a page at once` });
@@ -110,25 +110,40 @@ describe('collaboration replicas', () => {
     }
     // One leaving the first replica: the second admits one more.
     editors.shift()!.close();
-    await until(() => two.presence.elsewhere(page.name) === half - 1, 'the second replica hearing of the leave');
+    await until(async () => (await two.presence.elsewhere(page.name)) === half - 1, 'the second replica hearing of the leave');
     const next = member(two.url, page.name, team.owner.token);
     expect(await next.outcome).toEqual({ scope: 'read-write' });
     for (const e of [...editors, next]) e.close();
   });
 
+  test('joins on two replicas at once never pass the bound', async ({ team, replicas: [one, two], page }) => {
+    const joins = Array.from({ length: COLLAB.editors.max + 4 }, (_, i) => member((i % 2 ? two : one).url, page.name, team.editor.token));
+    const outcomes = await Promise.all(joins.map((j) => j.outcome));
+    const admitted = outcomes.filter((o) => 'scope' in o).length;
+    const refused = outcomes.filter((o) => 'refused' in o);
+    // Each claim reads every replica's count and writes its own in one compare-and-set: exactly the bound, no more and none refused with room left.
+    expect(admitted).toBe(COLLAB.editors.max);
+    expect(refused.length).toBe(joins.length - admitted);
+    expect(new Set(refused.map((o) => ('refused' in o ? o.refused : '')))).toEqual(new Set([`at most ${COLLAB.editors.max} members edit a page at once`]));
+    // Each replica's count is what it admitted, and each knows the other's.
+    await until(async () => one.presence.here(page.name) + (await one.presence.elsewhere(page.name)) === admitted, 'the counts settling');
+    expect(one.presence.here(page.name) + two.presence.here(page.name)).toBe(admitted);
+    for (const j of joins) j.close();
+  });
+
   test('a count signed by another key is not heard; one signed by collab is', async ({ team, replicas: [one], page }) => {
     const keys = testServiceKeys();
-    const full = Buffer.alloc(2);
-    full.writeUInt16BE(COLLAB.editors.max);
-    const subject = `${PRESENCE_SUBJECT}.${page.name.replaceAll('/', '.')}`;
-    nc.publish(subject, relayed(page.name, full, keys.privateKeys.gateway!, KIND.presence));
-    await nc.flush();
+    const kv = await nc.jetstream().views.kv(PRESENCE_BUCKET);
+    const key = page.name.replaceAll('/', '.');
+    const full = (privateKey: string) =>
+      relayed(page.name, Buffer.from(JSON.stringify({ [randomBytes(16).toString('hex')]: { editors: COLLAB.editors.max, at: Date.now() } })), privateKey, KIND.presence);
+    await kv.put(key, full(keys.privateKeys.gateway!));
+    expect(await one.presence.elsewhere(page.name)).toBe(0);
     const a = member(one.url, page.name, team.owner.token);
     expect(await a.outcome).toEqual({ scope: 'read-write' });
-    expect(one.presence.elsewhere(page.name)).toBe(0);
-    // The control: collab's key, as a replica with the page full says it.
-    nc.publish(subject, relayed(page.name, full, keys.privateKeys.collab!, KIND.presence));
-    await until(() => one.presence.elsewhere(page.name) === COLLAB.editors.max, 'the signed count');
+    // The control: collab's key, as another replica with the page full says it.
+    await kv.put(key, full(keys.privateKeys.collab!));
+    expect(await one.presence.elsewhere(page.name)).toBe(COLLAB.editors.max);
     const b = member(one.url, page.name, team.editor.token);
     expect(await b.outcome).toEqual({ refused: `at most ${COLLAB.editors.max} members edit a page at once` });
     a.close();
