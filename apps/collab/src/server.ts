@@ -71,7 +71,12 @@ export function collabServer(config: CollabConfig, pages: Pages, log: Logger, pr
       const full = `at most ${COLLAB.editors.max} members edit a page at once`;
       if (presence.here(documentName) >= COLLAB.editors.max) throw new Refusal(full);
       const caller = { requestId: randomUUID(), userAgent: requestHeaders.get('user-agent') ?? undefined };
-      const member = await pages.admit(credential, page, caller);
+      const member = await pages.admit(credential, page, caller).catch((err: unknown) => {
+        if (err instanceof Refusal) throw err;
+        // A service not answering is not the member's fault: said so, and their edits stay in their browser.
+        log.warn({ err, documentName }, 'access not checked');
+        throw new Refusal('access could not be checked (a service did not answer): try again shortly');
+      });
       const seated = await presence.claim(documentName, caller.requestId).catch((err: unknown) => {
         log.warn({ err, documentName }, 'editors not counted');
         throw new Refusal("this page's editors could not be counted: try again");

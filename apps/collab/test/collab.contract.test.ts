@@ -3,7 +3,7 @@ import { COLLAB } from '@quire/proto/limits';
 import * as Y from 'yjs';
 import { ok } from '@quire/gateway/testing';
 import { test } from './fixtures.ts';
-import { member, until, WEB_ORIGIN } from './harness.ts';
+import { member, startCollab, until, WEB_ORIGIN } from './harness.ts';
 
 // Two members' providers (real, over `ws`) against the real collaboration server and the shared
 // stack's services; what they wrote is read back through the gateway.
@@ -81,6 +81,22 @@ describe('editing a change request page together', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(paragraph(collab.server.hocuspocus.documents.get(page.name)!).toString()).toBe('Start.');
     owner.close();
+  });
+
+  // Its own server: one whose orgs does not answer (a closed port).
+  test('with orgs not answering, a member is refused saying so; where orgs answers they are admitted', async ({ g, team, collab, page }) => {
+    const lost = await startCollab({ ...g, orgs: { address: '127.0.0.1:9' } }, { GRPC_TIMEOUT_MS: '500' });
+    try {
+      const refused = member(lost.url, page.name, team.editor.token);
+      expect(await refused.outcome).toEqual({ refused: 'access could not be checked (a service did not answer): try again shortly' });
+      refused.close();
+    } finally {
+      await lost.stop();
+    }
+    // The control: the same member and page on a server whose orgs answers.
+    const admitted = member(collab.url, page.name, team.editor.token);
+    expect(await admitted.outcome).toEqual({ scope: 'read-write' });
+    admitted.close();
   });
 
   test('past the editors bound the next member is refused, and an edit past the state bound is not applied', async ({ team, collab, page }) => {
