@@ -15,13 +15,16 @@ import { percentiles, startReviewStack, writeResult } from './review-lib.ts';
 //   the others' characters (BENCH_ROUNDS rounds);
 // - memory per open page: the heap grown by PAGES - 3 pages loaded on the server (no editors), per page;
 // - the cost of a save: the server's onStoreDocument of the edited page (its JSONDocument to
-//   review's UpdateChangeRequestContent, its Y state to StorePageEditingState), BENCH_SAVES times.
+//   review's UpdateChangeRequestContent, its Y state to StorePageEditingState), BENCH_SAVES times;
+// - the cost of admitting a member under the editors bound over every replica (its compare-and-set
+//   of the page's counts in NATS KV), BENCH_CLAIMS times, beside a plain read of that KV value.
 
 const EDITORS = Number(process.env.BENCH_EDITORS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const SAVES = Number(process.env.BENCH_SAVES ?? 50);
 const PAGES = Number(process.env.BENCH_PAGES ?? 50);
+const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 200);
 const WARMUP = 20;
 
 const progress = (what: string) => console.error(`${new Date().toISOString()} ${what}`);
@@ -154,6 +157,20 @@ try {
   const stateBytes = Y.encodeStateAsUpdate(document).byteLength;
   for (const d of [...direct, edited]) await d.disconnect();
 
+  // Claims: each of a page of its own (a member admitted stays counted as joining for a while), and
+  // the other replica's read of that page's counts.
+  const claimMs: number[] = [];
+  const readMs: number[] = [];
+  for (let c = 0; c < WARMUP + CLAIMS; c++) {
+    const name = nameOf(`bench-claim-${c}`);
+    let start = performance.now();
+    if (!(await one.presence.claim(name, randomUUID()))) throw new Error('a claim on an empty page was refused');
+    if (c >= WARMUP) claimMs.push(performance.now() - start);
+    start = performance.now();
+    if ((await two.presence.elsewhere(name)) !== 1) throw new Error('the claim is not counted on the other replica');
+    if (c >= WARMUP) readMs.push(performance.now() - start);
+  }
+
   writeResult('collab', {
     date: new Date().toISOString().slice(0, 10),
     editors: EDITORS,
@@ -163,6 +180,7 @@ try {
     memoryPerOpenPageKiB: perPageKiB,
     pagesLoaded: loaded.length,
     save: { ms: percentiles(saveMs), stateBytes, saves: SAVES },
+    admission: { claimMs: percentiles(claimMs), kvReadMs: percentiles(readMs), claims: CLAIMS },
   });
 } finally {
   for (const r of replicas) await r.stop();
