@@ -35,7 +35,7 @@ describeInChromium('OpenAPI specs in Chromium', () => {
     await expectAccessible(w, 'openapi');
     await w.screenshot({ path: `${shots}openapi-specs.png` });
 
-    // A page of a change request: the operation chosen, previewed, inserted and saved.
+    // A page of a change request: the operation chosen, previewed as the reader draws it, inserted and saved.
     await w.goto(`${app.origin}/o/${orgId}`);
     await w.getByLabel('New space title').fill('API');
     await w.getByRole('button', { name: 'New space' }).click();
@@ -54,7 +54,12 @@ describeInChromium('OpenAPI specs in Chromium', () => {
     await dialog.getByLabel('Operation', { exact: true }).selectOption('get /pet/{petId}');
     const preview = dialog.getByRole('region', { name: 'Operation preview' });
     await preview.getByText('Find pet by ID', { exact: true }).waitFor();
-    expect(await preview.textContent()).toMatch(/petId\s*path · required/);
+    // As the published page draws it: parameters with their types, responses with their schemas, code samples.
+    const drawn = (await preview.textContent())!;
+    expect(drawn).toMatch(/Path parameters\s*petId\s*integer · int64\s*Required/);
+    expect(drawn).toMatch(/Responses\s*200\s*successful operation/);
+    expect(drawn).toContain("curl -X GET 'http://petstore.swagger.io/v2/pet/0'");
+    expect(await preview.locator('.oa-op .oa-method-get').count()).toBe(1);
     await expectAccessible(w, 'insert-api-operation');
     await w.screenshot({ path: `${shots}insert-api-operation.png` });
     await dialog.getByRole('button', { name: 'Insert' }).click();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { READER_CSS } from '@quire/render';
-import { OPENAPI_CSS, OPENAPI_JS } from './openapi/assets.ts';
+import { OPENAPI_CSS } from '@quire/render/openapi';
+import { OPENAPI_JS } from './openapi-script.ts';
 
 // The reader's only stylesheet (shared with exports and PDFs: @quire/render) and script: small, no
 // framework. Served under a path holding their hash, so browsers keep them for a year and a new

@@ -1,11 +1,8 @@
+import { newDrawn, type Drawn, noticeHtml, operationHtml, type ConsoleTarget, operationMarkdown, findOperation, SpecError } from '@quire/render/openapi';
 import { createHash } from 'node:crypto';
 import type { JSONDocument } from '@quire/document';
 import { InvalidArgumentError } from '@quire/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
-import { newDrawn, type Drawn } from '../presenters/openapi/fields.ts';
-import { noticeHtml, operationHtml, type ConsoleTarget } from '../presenters/openapi/operation.ts';
-import { operationMarkdown } from '../presenters/openapi/markdown.ts';
-import { findOperation, SpecError } from '../presenters/openapi/spec.ts';
 import { openApiBlocks, type OpenApiBlock } from '@quire/document/openapi';
 import type { OpenApiSpecs, SpecPlace } from './openapi-specs.ts';
 

@@ -1,3 +1,4 @@
+import { parseSpec, SpecError, type Spec } from '@quire/render/openapi';
 import { createHash } from 'node:crypto';
 import type { OpenApiBlock } from '@quire/document/openapi';
 import { OPENAPI_CONSOLE } from '@quire/proto/limits';
@@ -8,7 +9,6 @@ import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
 import { metrics } from '@quire/service-kit';
 import type { Services } from '../clients.ts';
-import { parseSpec, SpecError, type Spec } from '../presenters/openapi/spec.ts';
 import { isNotFound, type SiteData } from './site-data.ts';
 
 // Where the specs of a page's OpenAPI blocks come from, each parsed once: a file of the space (by

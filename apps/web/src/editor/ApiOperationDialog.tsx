@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import '../admin.css';
 import { useQuery } from '@tanstack/react-query';
 import { all, api } from '../api.ts';
 import { QueryState } from '../components/states.tsx';
-import { specOperations, type SpecOperation } from '@quire/document/openapi';
+import { specOperations } from '@quire/document/openapi';
 import type { OpenApiSpec, OpenApiSpecContent } from '../types.ts';
 
 // "Insert API operation": one of the organization's specs, one of its operations (filtered by
-// method, path or summary), a summary of it as the page will show it, and the block inserted.
+// method, path or summary), drawn as the published page will show it, and the block inserted.
 
 export interface ApiOperationData {
   ref: { kind: 'openapi'; spec: string };
@@ -15,32 +15,8 @@ export interface ApiOperationData {
   method: string;
 }
 
-function Preview({ op }: { op: SpecOperation }) {
-  return (
-    <section className="api-preview" aria-label="Operation preview">
-      <p>
-        <strong className={`oa-method oa-method-${op.method}`}>{op.method.toUpperCase()}</strong> <code>{op.path}</code>
-      </p>
-      {op.summary && <p>{op.summary}</p>}
-      {op.description && <p className="muted">{op.description}</p>}
-      {op.parameters.length > 0 && (
-        <>
-          <h4>Parameters</h4>
-          <ul>
-            {op.parameters.map((p) => (
-              <li key={`${p.in}:${p.name}`}>
-                <code>{p.name}</code> <small>{p.in}</small>
-                {p.required && <small> · required</small>}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {op.body.length > 0 && <p>Body: {op.body.join(', ')}</p>}
-      {op.responses.length > 0 && <p>Responses: {op.responses.join(', ')}</p>}
-    </section>
-  );
-}
+// The reader's renderer (with YAML and the Swagger upgrader) loads once an operation is chosen.
+const Preview = lazy(() => import('./ApiOperationPreview.tsx'));
 
 export function ApiOperationDialog({ org, onInsert, onClose }: { org: string; onInsert: (data: ApiOperationData) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -98,7 +74,11 @@ export function ApiOperationDialog({ org, onInsert, onClose }: { org: string; on
             </label>
           </>
         )}
-        {op && <Preview op={op} />}
+        {op && content.data && (
+          <Suspense fallback={<p className="muted">Drawing the operation…</p>}>
+            <Preview raw={Object.values(content.data.filesystem)[0]} op={op} />
+          </Suspense>
+        )}
         <div className="actions">
           <button type="submit" className="btn primary" disabled={!op}>
             Insert

@@ -1,8 +1,6 @@
+import { descriptionHtml, newDrawn, operationHtml, findOperation, parseSpec } from '@quire/render/openapi';
 import { fromMarkdown, toHtml } from '@quire/document';
 import { describe, expect, it } from 'vitest';
-import { descriptionHtml, newDrawn } from './fields.ts';
-import { operationHtml } from './operation.ts';
-import { findOperation, parseSpec } from './spec.ts';
 
 // What keeps a page of many operations fast and small: plain descriptions written without the
 // markdown parser (and the same HTML as with it), a named schema drawn once per page and linked to

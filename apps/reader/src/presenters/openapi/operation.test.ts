@@ -1,10 +1,7 @@
+import { operationHtml, codeSamples, schemaTree, findOperation, parseSpec, SpecError } from '@quire/render/openapi';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../../../test/html-text.ts';
-import { operationHtml } from './operation.ts';
-import { codeSamples } from './samples.ts';
-import { schemaTree } from './schema.ts';
-import { findOperation, parseSpec, SpecError } from './spec.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url), 'utf8');
 const things = parseSpec(fixture('things-3.0.yaml'));

@@ -1,10 +1,9 @@
+import { securityHeaders, SpecError } from '@quire/render/openapi';
 import { COMMON, OPENAPI_CONSOLE } from '@quire/proto/limits';
 import { InvalidArgumentError } from '@quire/service-kit';
 import { checkPublicUrl, sendPublic } from '@quire/service-kit/outbound';
 import { findById } from '../../domain/pages.ts';
 import { allSiteSpaces } from '../../domain/structure.ts';
-import { securityHeaders } from '../../presenters/openapi/samples.ts';
-import { SpecError } from '../../presenters/openapi/spec.ts';
 import type { OpenApiPages } from '../openapi-page.ts';
 import { openApiBlocks } from '@quire/document/openapi';
 import type { SiteData } from '../site-data.ts';

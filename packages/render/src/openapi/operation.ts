@@ -1,4 +1,4 @@
-import { esc } from '@quire/render';
+import { esc } from '../book.ts';
 import { fieldsHtml, markdownHtml, newDrawn, schemaHtml, valueText, type Drawn } from './fields.ts';
 import { codeSamples, paramSample, securityHeaders, sketchOf, bodyText } from './samples.ts';
 import { schemaTree, sampleOf, type Field } from './schema.ts';

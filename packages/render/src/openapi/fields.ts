@@ -1,5 +1,5 @@
 import { fromMarkdown, toHtml } from '@quire/document';
-import { esc } from '@quire/render';
+import { esc } from '../book.ts';
 import { LRUCache } from 'lru-cache';
 import type { Field } from './schema.ts';
 import { refName } from './spec.ts';

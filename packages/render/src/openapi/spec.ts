@@ -32,6 +32,11 @@ export function parseSpec(text: string): Spec {
   } catch (err) {
     throw new SpecError(`not valid JSON or YAML (${(err as Error).message.split('\n')[0]})`);
   }
+  return specOf(value);
+}
+
+/** The spec of a document already read (the API's spec content), Swagger 2.0 upgraded; a SpecError saying why it cannot be shown. */
+export function specOf(value: unknown): Spec {
   if (!isObj(value) || !(typeof value.openapi === 'string' || value.swagger === '2.0')) throw new SpecError('not an OpenAPI 3 or Swagger 2.0 document');
   const doc = (value.swagger === '2.0' ? upgradeFromTwoToThree(value as never) : value) as unknown;
   if (!isObj(doc)) throw new SpecError('not an OpenAPI 3 or Swagger 2.0 document');
