@@ -56,8 +56,10 @@ export async function compose(
   };
   await ensureQueue(nc, queue);
   const forgetConsumer = watchConsumer(nc, STREAMS.jobs.name, queue.consumer);
+  const events = eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log);
   const runner: RunnerDeps = {
     store,
+    events,
     content: spaceContent,
     spaces: content,
     secretsKey,
@@ -74,7 +76,7 @@ export async function compose(
     store,
     content,
     publish: (msg: JobMessage) => publishJob(nc, config.GIT_SYNC_SUBJECT, msg),
-    events: eventSink(nc, 'git-sync', config.EVENTS_SUBJECT_PREFIX, log),
+    events,
     secretsKey,
     allowPrivateNetwork,
     allowFileRemotes,

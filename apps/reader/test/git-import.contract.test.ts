@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { running } from '@quire/service-kit/testing';
-import { startGitServer } from '@quire/git-sync/testing';
+import { commitTo, startGitServer } from '@quire/git-sync/testing';
 import { ok } from '@quire/gateway/testing';
 import { describe, expect } from 'vitest';
 import { page } from './harness.ts';
@@ -107,5 +109,32 @@ describe('a space imported from a Git repository', () => {
     const full = (await get(`${base}/llms-full.txt`)).body;
     expect(full).toContain('Run the installer.');
     expect(full).toContain('Alpha text.\n\nBeta text.\n\n{% include');
+  });
+
+  it("a new import's spec files are read ahead for a site already served, before its next page view", async ({
+    h,
+    owner,
+    orgId,
+    get,
+    publishedSite,
+    repos,
+    importedSpace,
+    logged,
+  }) => {
+    const spec = readFileSync(new URL('./fixtures/things-3.0.yaml', import.meta.url), 'utf8');
+    const spaceId = await importedSpace('Specs', { 'README.md': '# Reference\n\nThe [first spec](first.yaml).\n', 'first.yaml': spec });
+    expect((await get(`/${orgId}/${(await publishedSite([spaceId])).id}/`)).statusCode).toBe(200);
+    const pushed = () => logged.some((line) => line.includes('OpenAPI spec read ahead') && line.includes('"file":"second.yaml"'));
+    await commitTo(
+      join(repos.root, 'specs.git'),
+      { 'README.md': '# Reference\n\nThe [first](first.yaml) and [second](second.yaml) specs.\n', 'second.yaml': spec.replace('title: Things', 'title: Pushed') },
+      'Second spec',
+    );
+    expect(pushed()).toBe(false);
+    await ok(h.g.call(owner, 'POST', `/v1/spaces/${spaceId}/git/import`, { url: repos.url('specs'), ref: 'refs/heads/main' }), 204);
+    // Told by git-sync's event, not by a visitor: no page is asked for meanwhile.
+    for (const deadline = Date.now() + 30_000; !pushed(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() > deadline) throw new Error('second.yaml was not read ahead');
+    }
   });
 });

@@ -1,10 +1,11 @@
+import type { Caller } from '@quire/service-kit';
 import type { JobRow } from '../store/index.ts';
 import { JobFailure } from './failure.ts';
 import type { RunnerDeps } from './jobs.ts';
 import { changedPaths, FETCHED } from './repository.ts';
 
-// Continuous sync's part of a job: what a push changed since the last sync, and the refusals when
-// both sides changed.
+// Continuous sync's part of a job: what a push changed since the last sync, the refusals when
+// both sides changed, and the word that an import's revision is the space's.
 
 /** What a push changed since the last sync (its revision, and the paths by status); undefined for another import, or when git cannot tell. */
 export interface PushDiff {
@@ -45,4 +46,14 @@ export async function refuseUnexported(deps: RunnerDeps, job: JobRow, current: s
   throw new JobFailure(
     `both sides changed: the space's content changed since commit ${last.commitOid} was synced (revision ${current}, not ${last.revisionId}); the push was not imported, so as not to overwrite those changes`,
   );
+}
+
+/**
+ * Says that an import's revision is the space's now (`git.import_completed`, with the space's
+ * organization): the reader reads it ahead, so a site's first visitor after a push waits for no
+ * spec. A failure to say so is logged: the import is done.
+ */
+export async function importCompleted(deps: RunnerDeps, job: JobRow, caller: Caller, details: { revisionId: string; commitOid: string; pagesChanged: number }): Promise<void> {
+  const space = await deps.spaces.getSpace({ spaceId: job.spaceId }, caller).catch(() => undefined);
+  await deps.events.emit(caller, { entity: 'git', verb: 'import_completed', organizationId: space?.organizationId, target: { type: 'space', id: job.spaceId }, details });
 }

@@ -5,6 +5,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import type { ContentServiceClient } from '@quire/proto/content';
 import type { Revision, SpaceContentServiceClient } from '@quire/proto/space-content';
 import { DomainError, isServiceError, MAX_BLOBS_PER_CALL, type Caller, type Logger, type PromiseClient } from '@quire/service-kit';
+import type { EventSink } from '@quire/service-kit/nats';
 import type { JobOutcome } from '@quire/service-kit/job-queue';
 import type { SealingKeys } from '@quire/service-kit/sealed';
 import pLimit from 'p-limit';
@@ -27,7 +28,7 @@ import { contentOf, filesOfUnread, keptPages, unreadPlanHolds, unreadSources } f
 import { mayBeUnchanged } from '../domain/reimport.ts';
 import { openCredentials } from '../domain/sealed.ts';
 import type { JobRow, Store } from '../store/index.ts';
-import { pushDiff, refuseMovedBranch, refuseUnexported, type PushDiff } from './continuous.ts';
+import { importCompleted, pushDiff, refuseMovedBranch, refuseUnexported, type PushDiff } from './continuous.ts';
 import { JobFailure } from './failure.ts';
 import { phaseTimer, progressOf, type Mark, type Progress } from './progress.ts';
 import { GitError, pinnedTarget, type GitTarget } from './git.ts';
@@ -42,6 +43,8 @@ export interface JobMessage {
 
 export interface RunnerDeps {
   store: Store;
+  /** `git.import_completed` once an import's revision is the space's (the reader reads it ahead). */
+  events: EventSink;
   content: PromiseClient<SpaceContentServiceClient>;
   /** A space's active revision, which a reimport compares with the one its last import made. */
   spaces: Pick<PromiseClient<ContentServiceClient>, 'getSpace'>;
@@ -309,7 +312,9 @@ async function importFetched(
     }
     mark('revision');
     const changed = pagesChanged(current.pages, plan.pages);
-    return (await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid, pagesChanged: changed })) ? 'ack' : 'abandon';
+    if (!(await deps.store.complete(job, { revisionId: revision.id, commitOid: fetched.oid, pagesChanged: changed }))) return 'abandon';
+    if (!job.standalone) await importCompleted(deps, job, caller, { revisionId: revision.id, commitOid: fetched.oid, pagesChanged: changed });
+    return 'ack';
   }
 }
 

@@ -6,8 +6,8 @@ import { tabsOf } from '../domain/structure.ts';
 import type { SiteData } from './site-data.ts';
 
 // What a site shows is read ahead when it changes, not at its first page view: a site just
-// published (its spaces' active revisions), a change request merged into a space the reader serves
-// (its new revision). Reading a revision tells `onRevision` of it, which reads its spec files, so
+// published (its spaces' active revisions), a change request merged or a Git import made into a
+// space the reader serves (its new revision). Reading a revision tells `onRevision` of it, which reads its spec files, so
 // the first visitor of an API reference waits for no 5 MB parse. Every replica hears every event
 // (a plain subscription, no consumer): each keeps its own pages. An event missed (the reader down)
 // costs only the wait it would have saved.
@@ -25,6 +25,10 @@ export function readAhead(nc: NatsConnection, prefix: string, data: SiteData, lo
     [`${prefix}.content.change_request.merged`]: async (e, requestId) => {
       const merge = changeRequestMerged(e);
       if (merge) await data.renewed(merge.spaceId, requestId);
+    },
+    // A Git import (a push through the webhook, polling, or one asked for) made the space's new revision.
+    [`${prefix}.git-sync.git.import_completed`]: async (e, requestId) => {
+      if (e.target?.type === 'space' && e.target.id) await data.renewed(e.target.id, requestId);
     },
   };
   const subscriptions = Object.entries(handlers).map(([subject, handle]) => {
