@@ -253,7 +253,7 @@ describe('GET /v1/orgs/{organizationId}/audit-log', () => {
     ]);
     expect(siteEntries.map((e) => [e.action, e.details])).toEqual([
       ['site.visibility_changed', { from: 'public', to: 'unlisted' }],
-      ['site.published', { visibility: 'unlisted' }],
+      ['site.published', { visibility: 'unlisted', spaceIds: [] }],
       ['site.unpublished', { visibility: 'unlisted' }],
     ]);
     // The action filter reaches them like any other entry.

@@ -137,6 +137,16 @@ describe('Spec files of a space', () => {
     expect((await get(`/${orgId}/${site.id}/reference`)).body).toContain('<span class="oa-method oa-method-get">GET</span> <code class="oa-path">/things</code>');
   });
 
+  fixtures('are read ahead when a site behind visitor auth is published, which still refuses a visitor without a token', async ({ h, owner, orgId, api: call, get, logged }) => {
+    const { site } = await specSpace(h, owner, orgId, 'private.yaml', specText().replace('title: Things', 'title: Private'), '/things');
+    await call('PATCH', `/sites/${site.id}`, { visibility: 'visitor-auth' });
+    await call('POST', `/sites/${site.id}/publish`);
+    await readAhead(logged, 'private.yaml');
+    const refused = await get(`/${orgId}/${site.id}/reference`);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).not.toContain('/things');
+  });
+
   fixtures('are read ahead when a change request is merged into a space the reader serves', async ({ h, owner, orgId, api: call, get, logged }) => {
     const { site, spaceId } = await specSpace(h, owner, orgId, 'before.yaml', specText().replace('title: Things', 'title: Before'), '/things');
     await call('POST', `/sites/${site.id}/publish`);

@@ -12,15 +12,24 @@ import type { SiteData } from './site-data.ts';
 // (a plain subscription, no consumer): each keeps its own pages. An event missed (the reader down)
 // costs only the wait it would have saved.
 
+/** Spaces of one published site read ahead, at most. */
+const SPACES_READ_AHEAD = 50;
+
 export function readAhead(nc: NatsConnection, prefix: string, data: SiteData, log: FastifyBaseLogger) {
+  const publicSpaces = async (e: DomainEvent, requestId: string): Promise<string[]> => {
+    if (!e.organizationId || !e.target?.id) return [];
+    const view = await data.view({ kind: 'path', organization: e.organizationId, site: e.target.id }, {}, requestId);
+    if (!view?.structure) return [];
+    const siteSpaces = [...view.structure.items.flatMap((i) => (i.siteSpace ? [i.siteSpace] : [])), ...tabsOf(view.structure).flatMap((t) => t.section.siteSpaces)];
+    return [...new Set(siteSpaces.map((s) => s.spaceId))];
+  };
   const handlers: Record<string, (e: DomainEvent, requestId: string) => Promise<unknown>> = {
     [`${prefix}.sites.site.published`]: async (e, requestId) => {
-      if (!e.organizationId || !e.target?.id) return;
-      // Only what anyone may read: a site behind visitor auth or sign-in is read at its first page.
-      const view = await data.view({ kind: 'path', organization: e.organizationId, site: e.target.id }, {}, requestId);
-      if (!view?.structure) return;
-      const siteSpaces = [...view.structure.items.flatMap((i) => (i.siteSpace ? [i.siteSpace] : [])), ...tabsOf(view.structure).flatMap((t) => t.section.siteSpaces)];
-      await Promise.all([...new Set(siteSpaces.map((s) => s.spaceId))].map((spaceId) => data.revision(spaceId, requestId)));
+      // The site's spaces as sites names them, whatever its visibility (a visitor still passes the
+      // site's checks to see a page); from the view anyone may read for an event without them.
+      const named = Array.isArray(e.details?.spaceIds) ? e.details.spaceIds.filter((id): id is string => typeof id === 'string').slice(0, SPACES_READ_AHEAD) : undefined;
+      const spaceIds = named ?? (await publicSpaces(e, requestId));
+      await Promise.all(spaceIds.map((spaceId) => data.revision(spaceId, requestId)));
     },
     [`${prefix}.content.change_request.merged`]: async (e, requestId) => {
       const merge = changeRequestMerged(e);

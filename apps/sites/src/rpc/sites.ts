@@ -98,12 +98,14 @@ export function siteHandlers(deps: Deps): H {
       const site = await editable(deps, req.site, ctx);
       if (site.published === req.published) return presentSite(site);
       const updated = await store.setPublished(site.id, req.published);
+      // The spaces it shows, whatever its visibility: the reader reads them ahead of the first visitor.
+      const spaceIds = req.published ? [...new Set((await store.tree(site.id)).siteSpaces.map((s) => s.spaceId))] : undefined;
       await events.emit(ctx, {
         entity: 'site',
         verb: req.published ? 'published' : 'unpublished',
         organizationId: site.organizationId,
         target: siteTarget(site),
-        details: { visibility: updated.visibility },
+        details: { visibility: updated.visibility, ...(spaceIds && { spaceIds }) },
       });
       return presentSite(updated);
     },
