@@ -2,10 +2,10 @@ import type { Connection, Extension, Hocuspocus } from '@hocuspocus/server';
 import { COLLAB } from '@quire/proto/limits';
 import type { Logger } from '@quire/service-kit';
 import { StorageType, type NatsConnection } from 'nats';
-import { KIND, type ReplicaSeal } from './relay.ts';
+import { dotted, KIND, type ReplicaSeal } from './relay.ts';
 import type { Context } from './server.ts';
 
-/** The JetStream KV bucket of each page's editors per replica: key `<space>.<change request>.<page>`. */
+/** The JetStream KV bucket of each page's editors per replica: key `<space>.<change request>.<page>` (`dotted`). */
 export const PRESENCE_BUCKET = 'quire-collab-editors';
 /** A replica says its counts again this often, and a count not said again for three times that (a replica gone) is not counted. */
 const PRESENCE_EVERY_MS = 5000;
@@ -30,7 +30,6 @@ type Counts = Record<string, { editors: number; at: number }>;
 export async function natsPresence(nc: NatsConnection, seal: ReplicaSeal, log: Logger) {
   const kv = await nc.jetstream().views.kv(PRESENCE_BUCKET, { history: 1, ttl: 4 * FORGOTTEN_AFTER_MS, storage: StorageType.Memory, timeout: 2_000 });
   const me = seal.replica.toString('hex');
-  const keyOf = (documentName: string) => documentName.replaceAll('/', '.');
   let hocuspocus: Hocuspocus | undefined;
   // Page → the members admitted here and not yet connected (by request id).
   const joining = new Map<string, Set<string>>();
@@ -53,7 +52,7 @@ export async function natsPresence(nc: NatsConnection, seal: ReplicaSeal, log: L
   };
 
   const read = async (documentName: string): Promise<{ counts: Counts; revision: number }> => {
-    const entry = await kv.get(keyOf(documentName));
+    const entry = await kv.get(dotted(documentName));
     if (!entry) return { counts: {}, revision: 0 };
     const opened = entry.operation === 'PUT' ? seal.open(documentName, entry.value, { ownToo: true }) : undefined;
     // Not collab's (or deleted): counts nothing, and the next write replaces it.
@@ -64,11 +63,9 @@ export async function natsPresence(nc: NatsConnection, seal: ReplicaSeal, log: L
       return { counts: {}, revision: entry.revision };
     }
   };
-  const others = (counts: Counts) => {
-    let editors = 0;
-    for (const [replica, { editors: n, at }] of Object.entries(counts)) if (replica !== me && Date.now() - at < FORGOTTEN_AFTER_MS && n > 0) editors += n;
-    return editors;
-  };
+  /** The other replicas' counts that still count (said lately, not zero). */
+  const othersOf = (counts: Counts) => Object.entries(counts).filter(([replica, c]) => replica !== me && Date.now() - c.at < FORGOTTEN_AFTER_MS && c.editors > 0);
+  const others = (counts: Counts) => othersOf(counts).reduce((sum, [, c]) => sum + c.editors, 0);
 
   /** Writes this replica's count, `more` with it, unless `fits` refuses the others' (read in the same revision); false when refused. */
   const write = async (documentName: string, more: number, fits: (elsewhere: number, here: number) => boolean) => {
@@ -76,12 +73,11 @@ export async function natsPresence(nc: NatsConnection, seal: ReplicaSeal, log: L
       const { counts, revision } = await read(documentName);
       const [elsewhere, mine] = [others(counts), here(documentName) + more];
       if (!fits(elsewhere, mine)) return false;
-      const next: Counts = {};
-      for (const [replica, c] of Object.entries(counts)) if (replica !== me && Date.now() - c.at < FORGOTTEN_AFTER_MS && c.editors > 0) next[replica] = c;
+      const next: Counts = Object.fromEntries(othersOf(counts));
       if (mine > 0) next[me] = { editors: mine, at: Date.now() };
       const value = seal.seal(documentName, KIND.presence, Buffer.from(JSON.stringify(next)));
       try {
-        await (revision ? kv.update(keyOf(documentName), value, revision) : kv.create(keyOf(documentName), value));
+        await (revision ? kv.update(dotted(documentName), value, revision) : kv.create(dotted(documentName), value));
         return true;
       } catch (err) {
         // Another replica wrote since the read: read again. Anything else is NATS failing.

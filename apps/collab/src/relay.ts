@@ -8,8 +8,10 @@ import type { NatsConnection, Subscription } from 'nats';
 
 /** The core NATS subjects of the pages edited together: one per page, `quire.collab.<space>.<change request>.<page>`. */
 export const RELAY_SUBJECT = 'quire.collab';
-/** A page's subject under `prefix`: its name's `/` as `.` (ids hold neither). */
-export const subjectOf = (prefix: string, documentName: string) => `${prefix}.${documentName.replaceAll('/', '.')}`;
+/** A page's name with its `/` as `.` (ids hold neither), as NATS subjects and KV keys take it. */
+export const dotted = (documentName: string) => documentName.replaceAll('/', '.');
+/** A page's subject under `prefix`. */
+export const subjectOf = (prefix: string, documentName: string) => `${prefix}.${dotted(documentName)}`;
 
 /**
  * A Y update, an awareness update, the state vector of a replica that just loaded the page (asking

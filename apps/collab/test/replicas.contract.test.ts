@@ -6,7 +6,7 @@ import { connectNats, type NatsConnection } from '@quire/service-kit/nats';
 import { testServiceKeys } from '@quire/service-kit/testing';
 import { COLLAB } from '@quire/proto/limits';
 import { PRESENCE_BUCKET } from '../src/presence.ts';
-import { KIND, RELAY_SUBJECT } from '../src/relay.ts';
+import { dotted, KIND, RELAY_SUBJECT, subjectOf } from '../src/relay.ts';
 import { test as base } from './fixtures.ts';
 import { member, startCollab, until, type Collab } from './harness.ts';
 
@@ -84,7 +84,7 @@ describe('collaboration replicas', () => {
       paragraph(copy).insert(0, text);
       return Y.encodeStateAsUpdate(copy, before);
     };
-    const subject = `${RELAY_SUBJECT}.${page.name.replaceAll('/', '.')}`;
+    const subject = subjectOf(RELAY_SUBJECT, page.name);
     nc.publish(subject, relayed(page.name, insert('forged '), keys.privateKeys.gateway!));
     const other = `${space.id}/${changeRequest.id}/elsewhere`;
     nc.publish(subject, relayed(other, insert('moved '), keys.privateKeys.collab!));
@@ -134,7 +134,7 @@ describe('collaboration replicas', () => {
   test('a count signed by another key is not heard; one signed by collab is', async ({ team, replicas: [one], page }) => {
     const keys = testServiceKeys();
     const kv = await nc.jetstream().views.kv(PRESENCE_BUCKET);
-    const key = page.name.replaceAll('/', '.');
+    const key = dotted(page.name);
     const full = (privateKey: string) =>
       relayed(page.name, Buffer.from(JSON.stringify({ [randomBytes(16).toString('hex')]: { editors: COLLAB.editors.max, at: Date.now() } })), privateKey, KIND.presence);
     await kv.put(key, full(keys.privateKeys.gateway!));
