@@ -90,7 +90,8 @@ describe('POST /auth/sign-in', () => {
       await f();
       return performance.now() - t;
     };
-    const [us, ws]: number[][] = [[], []];
+    const us: number[] = [];
+    const ws: number[] = [];
     for (let i = 0; i < 11; i++) {
       if (i % 2) ws.push(await timed(wrong));
       us.push(await timed(unknown));
