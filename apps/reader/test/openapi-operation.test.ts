@@ -1,9 +1,9 @@
 import { operationHtml, codeSamples, schemaTree, findOperation, parseSpec, SpecError } from '@quire/render/openapi';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { textOf } from '../../../test/html-text.ts';
+import { textOf } from './html-text.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const things = parseSpec(fixture('things-3.0.yaml'));
 const notes = parseSpec(fixture('notes-3.1.json'));
 const pets = parseSpec(fixture('pets-2.0.yaml'));

@@ -1,7 +1,7 @@
 import { newDrawn, operationMarkdown, operationHtml, findOperation, isObj, METHODS, parseSpec, resolve, type Obj } from '@quire/render/openapi';
 import { describe, expect, it } from 'vitest';
-import { textOf } from '../../../test/html-text.ts';
-import { githubSpec, readmeExample, readmeExamples } from '../../../test/real-specs.ts';
+import { textOf } from './html-text.ts';
+import { githubSpec, readmeExample, readmeExamples } from './real-specs.ts';
 
 // Published specs, read from their npm packages: every operation of ReadMe's examples (Swagger 2.0,
 // OpenAPI 3.0 and 3.1) and a share of GitHub's REST API drawn as a page draws them, each showing its
